@@ -1,0 +1,94 @@
+---@alias madohub.Agent "claude"|"codex"|"gemini"|"opencode"|"amp"|"shell"
+---@alias madohub.StateName "working"|"idle"|"waiting"|"stopped"|"completed"|"failed"|"exited"
+
+---@class madohub.WatchConfig
+---@field interval integer Milliseconds: at most one snapshot of a terminal per this window (16-50 is sane).
+
+---@class madohub.WinbarConfig
+---@field enabled boolean Show the label in the winbar of terminal windows.
+---@field time boolean Show how long the terminal has been in its state.
+---@field detail boolean Show the line that decided the state after the label.
+---@field spinner string[] Frames of the Working animation.
+---@field frame_ms integer Milliseconds between two frames.
+
+---@class madohub.Config
+---@field node string The Node executable (name on PATH or a path). Node >= 20.
+---@field log string|nil A file for the Node process's log; nil logs nothing.
+---@field log_level "info"|"debug"
+---@field watch madohub.WatchConfig
+---@field winbar madohub.WinbarConfig
+---@field highlight { enabled: boolean } Colour the window (separator) of a terminal by its state.
+---@field labels table<madohub.Agent, string> Display names of the agents.
+---@field words table<madohub.StateName, string> Display words of the states.
+
+local M = {}
+
+---@type madohub.Config
+M.defaults = {
+  node = 'node',
+  log = nil,
+  log_level = 'info',
+  watch = { interval = 30 },
+  winbar = {
+    enabled = true,
+    time = true,
+    detail = false,
+    spinner = { '⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏' },
+    frame_ms = 120,
+  },
+  highlight = { enabled = true },
+  labels = {
+    claude = 'Claude Code',
+    codex = 'Codex',
+    gemini = 'Gemini',
+    opencode = 'OpenCode',
+    amp = 'Amp',
+    shell = 'Shell',
+  },
+  words = {
+    working = 'Working',
+    idle = 'Idle',
+    waiting = 'Waiting',
+    stopped = 'Stopped',
+    completed = 'Completed',
+    failed = 'Failed',
+    exited = 'Exited',
+  },
+}
+
+---@type madohub.Config
+M.options = vim.deepcopy(M.defaults)
+
+---@param path string
+---@param value any
+---@param expected string
+---@param optional boolean|nil
+local function check(path, value, expected, optional)
+  if value == nil and optional then
+    return
+  end
+  if type(value) ~= expected then
+    error(('madohub.setup: %s must be a %s, got %s'):format(path, expected, type(value)), 0)
+  end
+end
+
+---Merges `opts` over the defaults; a wrong type is an error that names the option.
+---@param opts table|nil
+---@return madohub.Config
+function M.merge(opts)
+  check('opts', opts, 'table', true)
+  local merged = vim.tbl_deep_extend('force', vim.deepcopy(M.defaults), opts or {})
+  check('node', merged.node, 'string')
+  check('log', merged.log, 'string', true)
+  check('watch.interval', merged.watch.interval, 'number')
+  check('winbar.enabled', merged.winbar.enabled, 'boolean')
+  check('winbar.time', merged.winbar.time, 'boolean')
+  check('winbar.detail', merged.winbar.detail, 'boolean')
+  check('winbar.spinner', merged.winbar.spinner, 'table')
+  check('winbar.frame_ms', merged.winbar.frame_ms, 'number')
+  check('highlight.enabled', merged.highlight.enabled, 'boolean')
+  M.options = merged
+  return merged
+end
+
+return M

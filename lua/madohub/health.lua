@@ -1,0 +1,54 @@
+---:checkhealth madohub
+local M = {}
+
+function M.check()
+  local h = vim.health
+  h.start('madohub: requirements')
+  local madohub = require('madohub')
+  local err = madohub.requirement_error()
+  if err then
+    h.error(err, { 'Install Neovim 0.10 or newer; MadoHub stays off until then' })
+    return
+  end
+  h.ok(('Neovim %s'):format(tostring(vim.version())))
+
+  local config = require('madohub.config')
+  local node = require('madohub.node')
+  local node_err = node.check_node()
+  if node_err then
+    h.error(node_err, { 'Install Node.js 20 or newer, or point `node` in setup() at one' })
+  else
+    h.ok(('Node %s (%s)'):format(node.node_version, vim.fn.exepath(config.options.node)))
+  end
+  local entry = node.entry()
+  if vim.fn.filereadable(entry) == 1 then
+    h.ok('Node side built: ' .. entry)
+  else
+    h.error('Node side not built: ' .. entry, { 'Run `npm ci && npm run build` in ' .. require('madohub.util').root() })
+  end
+
+  h.start('madohub: Node process')
+  if not madohub.configured then
+    h.info('Not started: it starts with the first terminal (setup() not called yet, or no terminal opened)')
+    return
+  end
+  if not node.running() then
+    h.info('Not running: it starts with the first terminal')
+    return
+  end
+  local info, rerr = node.request('health')
+  if not info then
+    h.error('The Node process does not answer: ' .. tostring(rerr), { ':MadoRestart' })
+    return
+  end
+  h.ok(('Running: pid %d, Node %s, %.1f MiB'):format(info.pid, info.node, info.rssBytes / 1048576))
+  if info.nodePty.ok then
+    h.ok('node-pty loads')
+  else
+    h.warn('node-pty does not load: ' .. tostring(info.nodePty.error), { 'Run `npm ci` in ' .. require('madohub.util').root() })
+  end
+  local watched = require('madohub.watch').count()
+  h.ok(('Terminals watched: %d (the Node process tracks %d)'):format(watched, info.terminals))
+end
+
+return M

@@ -1,0 +1,208 @@
+---The Node process: started lazily on the first terminal, restarted with backoff when it dies,
+---stopped on VimLeavePre. Every message to it is a notification; nothing here waits on Node except
+---`request()`, which only :checkhealth uses.
+local config = require('madohub.config')
+local util = require('madohub.util')
+
+local M = {}
+
+local MIN_NODE_MAJOR = 20
+local BACKOFF_FIRST_MS = 250
+local BACKOFF_MAX_MS = 15000
+---A process that ran this long is healthy again: the next death starts the backoff over.
+local HEALTHY_MS = 30000
+
+---@class madohub.NodeProcess
+---@field chan integer|nil The RPC channel of the running process.
+---@field started_at number|nil
+---@field stopping boolean
+---@field backoff integer Milliseconds before the next restart.
+---@field warned boolean A death was reported since the process last ran healthy.
+---@field failed string|nil Why the process cannot run at all (no node, too old, not built).
+---@field restart_timer uv_timer_t|nil
+local proc = { chan = nil, started_at = nil, stopping = false, backoff = BACKOFF_FIRST_MS, warned = false }
+
+---Called after each (re)start with the new channel, so the watcher can send every terminal again.
+---@type fun()|nil
+M.on_start = nil
+
+---@return string
+function M.entry()
+  return util.root() .. '/rplugin/node/madohub/index.js'
+end
+
+---Checks that Node exists and is recent enough. Runs node once; the result is kept.
+---@return string|nil error
+function M.check_node()
+  if M.node_version ~= nil then
+    return M.node_error
+  end
+  local exe = vim.fn.exepath(config.options.node)
+  if exe == '' then
+    M.node_version = false
+    M.node_error = ('no `%s` executable found; install Node >= %d or set `node` in setup()'):format(
+      config.options.node,
+      MIN_NODE_MAJOR
+    )
+    return M.node_error
+  end
+  local ok, res = pcall(function()
+    return vim.system({ exe, '--version' }, { text = true }):wait(5000)
+  end)
+  local version = ok and res.code == 0 and vim.trim(res.stdout or '') or ''
+  local major = tonumber(version:match('^v(%d+)'))
+  M.node_version = version
+  if not major or major < MIN_NODE_MAJOR then
+    M.node_error = ('Node >= %d is needed, `%s` is %s'):format(MIN_NODE_MAJOR, exe, version ~= '' and version or 'not runnable')
+  else
+    M.node_error = nil
+  end
+  return M.node_error
+end
+
+---@return boolean
+function M.running()
+  return proc.chan ~= nil
+end
+
+---@return integer|nil
+function M.channel()
+  return proc.chan
+end
+
+local function schedule_restart()
+  if proc.restart_timer then
+    return
+  end
+  local delay = proc.backoff
+  proc.backoff = math.min(proc.backoff * 2, BACKOFF_MAX_MS)
+  proc.restart_timer = vim.defer_fn(function()
+    proc.restart_timer = nil
+    if not proc.stopping then
+      M.start()
+    end
+  end, delay)
+end
+
+---@param code integer
+local function on_exit(code)
+  proc.chan = nil
+  if proc.stopping then
+    return
+  end
+  local ran = proc.started_at and (util.now_ms() - proc.started_at) or 0
+  if ran >= HEALTHY_MS then
+    proc.backoff = BACKOFF_FIRST_MS
+    proc.warned = false
+  end
+  if not proc.warned then
+    proc.warned = true
+    local where = config.options.log and (' (log: ' .. config.options.log .. ')') or ''
+    util.notify(('Node process exited with code %d; restarting%s'):format(code, where), vim.log.levels.WARN)
+  end
+  schedule_restart()
+end
+
+---Starts the process unless it runs. Returns the channel, or nil and why not.
+---@return integer|nil chan
+---@return string|nil error
+function M.start()
+  if proc.chan then
+    return proc.chan
+  end
+  if proc.failed then
+    return nil, proc.failed
+  end
+  local err = M.check_node()
+  local entry = M.entry()
+  if not err and vim.fn.filereadable(entry) == 0 then
+    err = ('the Node side is not built: run `npm ci && npm run build` in %s'):format(util.root())
+  end
+  if err then
+    proc.failed = err
+    util.notify(err, vim.log.levels.ERROR)
+    return nil, err
+  end
+  proc.stopping = false
+  local env = { MADOHUB_NODE = '1', MADOHUB_LOG_LEVEL = config.options.log_level }
+  if config.options.log then
+    env.MADOHUB_LOG = config.options.log
+    env.NVIM_NODE_LOG_FILE = config.options.log
+  end
+  local ok, chan = pcall(vim.fn.jobstart, { vim.fn.exepath(config.options.node), entry }, {
+    rpc = true,
+    env = env,
+    on_exit = function(_, code)
+      on_exit(code)
+    end,
+  })
+  if not ok or chan <= 0 then
+    util.notify('could not start the Node process: ' .. tostring(chan), vim.log.levels.ERROR)
+    schedule_restart()
+    return nil, 'jobstart failed'
+  end
+  proc.chan = chan
+  proc.started_at = util.now_ms()
+  if M.on_start then
+    M.on_start()
+  end
+  return chan
+end
+
+---Sends a notification; dropped while the process is down (the watcher sends all again on start).
+---@param method string
+---@param payload any
+function M.notify(method, payload)
+  if proc.chan then
+    pcall(vim.rpcnotify, proc.chan, method, payload)
+  end
+end
+
+---A blocking request, for :checkhealth and tests only.
+---@param method string
+---@return any|nil result
+---@return string|nil error
+function M.request(method)
+  if not proc.chan then
+    return nil, 'not running'
+  end
+  local ok, res = pcall(vim.rpcrequest, proc.chan, method)
+  if not ok then
+    return nil, tostring(res)
+  end
+  return res
+end
+
+---@return integer|nil pid
+function M.pid()
+  if not proc.chan then
+    return nil
+  end
+  local ok, pid = pcall(vim.fn.jobpid, proc.chan)
+  return ok and pid or nil
+end
+
+function M.stop()
+  proc.stopping = true
+  if proc.restart_timer then
+    proc.restart_timer:stop()
+    proc.restart_timer = nil
+  end
+  if proc.chan then
+    pcall(vim.fn.jobstop, proc.chan)
+    proc.chan = nil
+  end
+end
+
+---Allows a fresh start after stop() or a configuration change.
+function M.reset()
+  M.stop()
+  proc.stopping = false
+  proc.failed = nil
+  proc.backoff = BACKOFF_FIRST_MS
+  proc.warned = false
+  M.node_version = nil
+  M.node_error = nil
+end
+
+return M

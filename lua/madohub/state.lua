@@ -1,0 +1,78 @@
+---The Lua cache of every terminal's state. The Node side owns the state and pushes each change here
+---(`apply`); `get` answers from the cache, so statuslines and the winbar never wait on Node.
+local M = {}
+
+---@class madohub.State
+---@field agent madohub.Agent
+---@field state madohub.StateName
+---@field source string `pty-scrape` (the screen) or `terminal` (the job's exit); confirmed sources later.
+---@field since number Epoch milliseconds when this state began.
+---@field detail string The line that decided the state.
+
+---@class madohub.Change: madohub.State
+---@field buf integer
+---@field previous madohub.StateName|nil
+---@field done { line: string }|nil
+
+---@type table<integer, madohub.State>
+local cache = {}
+
+---@param buf integer|nil
+---@return madohub.State|nil
+function M.get(buf)
+  if buf == nil or buf == 0 then
+    buf = vim.api.nvim_get_current_buf()
+  end
+  local s = cache[buf]
+  if not s then
+    return nil
+  end
+  return { agent = s.agent, state = s.state, source = s.source, since = s.since, detail = s.detail }
+end
+
+---@return table<integer, madohub.State>
+function M.all()
+  return cache
+end
+
+---@param buf integer
+function M.forget(buf)
+  cache[buf] = nil
+end
+
+---@param pattern string
+---@param data table
+local function fire(pattern, data)
+  vim.api.nvim_exec_autocmds('User', { pattern = pattern, modeline = false, data = data })
+end
+
+---Receives changes from the Node process.
+---@param changes madohub.Change[]
+function M.apply(changes)
+  local touched = {}
+  for _, c in ipairs(changes) do
+    local buf = c.buf
+    if vim.api.nvim_buf_is_valid(buf) and require('madohub.watch').is_watched(buf) then
+      local prev = cache[buf]
+      cache[buf] = { agent = c.agent, state = c.state, source = c.source, since = c.since, detail = c.detail }
+      touched[#touched + 1] = buf
+      if not prev or prev.state ~= c.state or prev.agent ~= c.agent then
+        fire('MadoStateChanged', {
+          buf = buf,
+          agent = c.agent,
+          state = c.state,
+          previous = prev and prev.state or vim.NIL,
+          source = c.source,
+        })
+      end
+      if c.done ~= nil and c.done ~= vim.NIL then
+        fire('MadoAgentDone', { buf = buf, agent = c.agent, line = c.done.line })
+      end
+    end
+  end
+  if #touched > 0 then
+    require('madohub.ui').refresh(touched)
+  end
+end
+
+return M

@@ -1,0 +1,47 @@
+---Highlight groups of the states, and one window highlight namespace per state that colours a
+---terminal window's separator and winbar. Groups are defined with `default = true`, so a colour
+---scheme or the user's own definitions win; they are applied again on ColorScheme.
+local M = {}
+
+---@type table<madohub.StateName, string>
+M.groups = {
+  working = 'MadoWorking',
+  idle = 'MadoIdle',
+  waiting = 'MadoWaiting',
+  stopped = 'MadoStopped',
+  completed = 'MadoCompleted',
+  failed = 'MadoFailed',
+  exited = 'MadoExited',
+}
+
+---@type table<madohub.StateName, string>
+local links = {
+  working = 'DiagnosticInfo',
+  idle = 'Comment',
+  waiting = 'DiagnosticWarn',
+  stopped = 'DiagnosticHint',
+  completed = 'DiagnosticOk',
+  failed = 'DiagnosticError',
+  exited = 'NonText',
+}
+
+---@type table<madohub.StateName, integer>
+M.namespaces = {}
+
+function M.apply()
+  for state, group in pairs(M.groups) do
+    vim.api.nvim_set_hl(0, group, { link = links[state], default = true })
+    local ns = M.namespaces[state] or vim.api.nvim_create_namespace('madohub.window.' .. state)
+    M.namespaces[state] = ns
+    vim.api.nvim_set_hl(ns, 'WinSeparator', { link = group })
+  end
+end
+
+---@param win integer
+---@param state madohub.StateName|nil nil restores the global highlights
+function M.set_window(win, state)
+  local ns = state and M.namespaces[state] or 0
+  pcall(vim.api.nvim_win_set_hl_ns, win, ns)
+end
+
+return M

@@ -1,0 +1,68 @@
+---The label of a terminal: agent name, state word and time in that state, as statusline text.
+local config = require('madohub.config')
+local highlight = require('madohub.ui.highlight')
+local util = require('madohub.util')
+
+local M = {}
+
+---Spinner frame index, advanced by the animation timer.
+M.frame = 1
+
+---@param ms number
+---@return string
+function M.duration(ms)
+  local s = math.max(0, math.floor(ms / 1000))
+  if s < 60 then
+    return s .. 's'
+  elseif s < 3600 then
+    return math.floor(s / 60) .. 'm'
+  end
+  return ('%dh%02dm'):format(math.floor(s / 3600), math.floor(s % 3600 / 60))
+end
+
+---@param text string
+---@return string
+local function escape(text)
+  return (text:gsub('%%', '%%%%'))
+end
+
+---The plain label text, without highlight markers.
+---@param st madohub.State
+---@return string
+function M.text(st)
+  local opts = config.options
+  local parts = {}
+  if st.state == 'working' and #opts.winbar.spinner > 0 then
+    parts[#parts + 1] = opts.winbar.spinner[(M.frame - 1) % #opts.winbar.spinner + 1]
+  end
+  parts[#parts + 1] = opts.labels[st.agent] or st.agent
+  local word = opts.words[st.state] or st.state
+  if st.state == 'exited' then
+    local status = st.detail:match('^exit (%-?%d+)$')
+    if status then
+      word = ('%s %s'):format(word, status)
+    end
+  end
+  parts[#parts + 1] = word
+  if opts.winbar.time then
+    parts[#parts + 1] = M.duration(util.now_ms() - st.since)
+  end
+  return table.concat(parts, ' ')
+end
+
+---The label as statusline text with its highlight group, or '' when `buf` is not tracked.
+---@param buf integer
+---@return string
+function M.render(buf)
+  local st = require('madohub.state').get(buf)
+  if not st then
+    return ''
+  end
+  local s = ('%%#%s# %s %%*'):format(highlight.groups[st.state] or 'Normal', escape(M.text(st)))
+  if config.options.winbar.detail and st.detail ~= '' then
+    s = s .. ' ' .. escape(st.detail)
+  end
+  return s
+end
+
+return M

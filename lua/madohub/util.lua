@@ -1,0 +1,23 @@
+local M = {}
+
+---Milliseconds since the epoch (the clock the Node side stamps `since` with).
+---@return number
+function M.now_ms()
+  local sec, usec = vim.uv.gettimeofday()
+  return sec * 1000 + math.floor(usec / 1000)
+end
+
+---@param msg string
+---@param level integer|nil
+function M.notify(msg, level)
+  vim.notify('madohub: ' .. msg, level or vim.log.levels.INFO, { title = 'madohub' })
+end
+
+---The plugin's root folder (the one holding lua/, plugin/, rplugin/).
+---@return string
+function M.root()
+  local source = debug.getinfo(1, 'S').source:sub(2)
+  return vim.fn.fnamemodify(source, ':p:h:h:h')
+end
+
+return M

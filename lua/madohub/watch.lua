@@ -1,0 +1,195 @@
+---Watches terminal buffers: a Lua `on_lines` callback marks a buffer dirty, and at most one snapshot
+---per buffer per `watch.interval` ms goes to Node (at once after a quiet spell). A snapshot is what
+---detection needs and no more: the visible rows, the title and the cursor row.
+local config = require('madohub.config')
+local node = require('madohub.node')
+local util = require('madohub.util')
+
+local M = {}
+
+---@class madohub.Watched
+---@field timer uv_timer_t Fires the deferred snapshot.
+---@field scheduled boolean A snapshot is due.
+---@field last_sent number When the last snapshot went out (ms).
+---@field rows integer The terminal's height when last seen in a window.
+---@field exit_status integer|nil Set once the job ended.
+
+---@type table<integer, madohub.Watched>
+local watched = {}
+
+---@param buf integer
+---@return boolean
+function M.is_watched(buf)
+  return watched[buf] ~= nil
+end
+
+---@return integer
+function M.count()
+  return vim.tbl_count(watched)
+end
+
+---@return integer[]
+function M.buffers()
+  return vim.tbl_keys(watched)
+end
+
+---The terminal's height: the smallest window showing it (Neovim sizes the PTY so), else the last seen.
+---@param buf integer
+---@param w madohub.Watched
+---@return integer
+local function rows_of(buf, w)
+  local rows
+  for _, win in ipairs(vim.fn.win_findbuf(buf)) do
+    local h = vim.api.nvim_win_get_height(win)
+    rows = rows and math.min(rows, h) or h
+  end
+  if rows then
+    w.rows = rows
+  end
+  return w.rows
+end
+
+---The terminal cursor's row within the snapshot, when a window in Terminal mode shows it.
+---@param buf integer
+---@param first integer 0-based first row of the snapshot in the buffer
+---@param count integer rows in the snapshot
+---@return integer|nil
+local function cursor_row(buf, first, count)
+  local win = vim.api.nvim_get_current_win()
+  if vim.api.nvim_win_get_buf(win) ~= buf or vim.api.nvim_get_mode().mode ~= 't' then
+    return nil
+  end
+  local row = vim.api.nvim_win_get_cursor(win)[1] - 1 - first
+  if row >= 0 and row < count then
+    return row
+  end
+  return nil
+end
+
+---@param buf integer
+---@return { buf: integer, lines: string[], title: string, cursor: integer|nil }|nil
+function M.snapshot(buf)
+  local w = watched[buf]
+  if not w or not vim.api.nvim_buf_is_valid(buf) then
+    return nil
+  end
+  local total = vim.api.nvim_buf_line_count(buf)
+  local first = math.max(0, total - rows_of(buf, w))
+  local lines = vim.api.nvim_buf_get_lines(buf, first, total, false)
+  while #lines > 0 and lines[#lines]:match('^%s*$') do
+    lines[#lines] = nil
+  end
+  local title = vim.b[buf].term_title
+  return {
+    buf = buf,
+    lines = lines,
+    title = type(title) == 'string' and title or '',
+    cursor = cursor_row(buf, first, #lines),
+  }
+end
+
+---@param buf integer
+function M.flush(buf)
+  local w = watched[buf]
+  if not w then
+    return
+  end
+  w.scheduled = false
+  w.last_sent = util.now_ms()
+  local snap = M.snapshot(buf)
+  if snap then
+    node.notify('screen', snap)
+  end
+end
+
+---Marks `buf` changed: a snapshot goes out at once if the last one is older than the interval,
+---else when the interval has passed. Many changes in one interval make one snapshot.
+---@param buf integer
+function M.touch(buf)
+  local w = watched[buf]
+  if not w or w.scheduled or w.exit_status then
+    return
+  end
+  w.scheduled = true
+  local wait = w.last_sent + config.options.watch.interval - util.now_ms()
+  w.timer:start(math.max(0, wait), 0, function()
+    vim.schedule(function()
+      M.flush(buf)
+    end)
+  end)
+end
+
+---Starts watching a terminal buffer (idempotent). Starts the Node process if it does not run.
+---@param buf integer
+function M.attach(buf)
+  if watched[buf] or not vim.api.nvim_buf_is_valid(buf) or vim.bo[buf].buftype ~= 'terminal' then
+    return
+  end
+  watched[buf] = {
+    timer = assert(vim.uv.new_timer()),
+    scheduled = false,
+    last_sent = 0,
+    rows = vim.o.lines,
+  }
+  vim.api.nvim_buf_attach(buf, false, {
+    on_lines = function()
+      if not watched[buf] then
+        return true
+      end
+      M.touch(buf)
+    end,
+  })
+  if not node.running() then
+    node.start()
+  end
+  M.touch(buf)
+end
+
+---The job in `buf` ended: the last screen, then the exit status.
+---@param buf integer
+---@param status integer
+function M.exited(buf, status)
+  local w = watched[buf]
+  if not w then
+    return
+  end
+  w.timer:stop()
+  M.flush(buf)
+  w.exit_status = status
+  node.notify('exit', { buf = buf, status = status })
+end
+
+---Forgets a wiped buffer.
+---@param buf integer
+function M.forget(buf)
+  local w = watched[buf]
+  if not w then
+    return
+  end
+  watched[buf] = nil
+  w.timer:stop()
+  w.timer:close()
+  node.notify('forget', { buf = buf })
+  require('madohub.state').forget(buf)
+end
+
+---Sends every watched terminal again (after the Node process restarted).
+function M.resync()
+  for buf, w in pairs(watched) do
+    if vim.api.nvim_buf_is_valid(buf) then
+      M.flush(buf)
+      if w.exit_status then
+        node.notify('exit', { buf = buf, status = w.exit_status })
+      end
+    end
+  end
+end
+
+---Stops every timer (VimLeavePre, or a new setup()).
+function M.stop_all()
+  for buf in pairs(watched) do
+    M.forget(buf)
+  end
+end
+
+return M

@@ -1,0 +1,22 @@
+// Bundles the Node side with esbuild: the Neovim entry and the `mado` CLI.
+// Native modules (node-pty) stay external and load from node_modules at run time.
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  external: ['node-pty'],
+  logLevel: 'warning',
+  absWorkingDir: root,
+  sourcemap: 'linked',
+};
+
+await Promise.all([
+  build({ ...common, entryPoints: ['src/main.ts'], outfile: 'rplugin/node/madohub/index.js' }),
+  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/mado.js' }),
+]);

@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { detect } from '../detect/index.js';
+
+export interface DetectArgs {
+  file?: string;
+  title: string;
+}
+
+export class UsageError extends Error {}
+
+export function parseDetectArgs(argv: readonly string[]): DetectArgs {
+  const args: DetectArgs = { title: '' };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--title') {
+      const value = argv[++i];
+      if (value === undefined) throw new UsageError('--title needs a value');
+      args.title = value;
+    } else if (arg.startsWith('--title=')) {
+      args.title = arg.slice('--title='.length);
+    } else if (arg === '-') {
+      args.file = undefined;
+    } else if (arg.startsWith('-')) {
+      throw new UsageError(`unknown option ${arg}`);
+    } else if (args.file !== undefined) {
+      throw new UsageError('one FILE at most');
+    } else {
+      args.file = arg;
+    }
+  }
+  return args;
+}
+
+/** Splits a captured screen into rows and trims trailing blank rows, as the watcher does. */
+export function screenLines(text: string): string[] {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
+  return lines;
+}
+
+/** `mado detect [FILE|-] [--title TITLE]`: one JSON line from the plugin's own detectors. */
+export function runDetect(argv: readonly string[], readStdin: () => string): string {
+  const args = parseDetectArgs(argv);
+  const text = args.file === undefined ? readStdin() : readFileSync(args.file, 'utf8');
+  const d = detect({ lines: screenLines(text), title: args.title });
+  return JSON.stringify({ agent: d.agent, state: d.state, source: d.source, detail: d.detail });
+}

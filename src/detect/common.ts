@@ -1,0 +1,24 @@
+import type { LineRule } from './types.js';
+
+/**
+ * A completion line, by its shape and not by a word list: a spinner glyph at the start of the line,
+ * a past-tense verb, `for` and a duration (`✽ Worked for 2m 30s`, `✻ Baked for 10s`). The
+ * specification's class gains `✻` (U+273B), which Claude Code 2.1 prints.
+ */
+export const COMPLETION =
+  /(?:^\s*[✶✻✽✳✢·∗*]\s*([A-Z][a-zé]+(?:ed|t))|\b(Saut[ée]*d|Cogitated))\s+for\s+(?:\d+\s*[hm]\s*)*\d+\s*[hms]\b/;
+
+/** Braille spinner frames (U+2801..U+28FF) as agents draw them in titles and status rows. */
+export const BRAILLE = '[\\u2801-\\u28ff]';
+
+/** The specification's rules that hold for every agent. */
+export const SHARED_RULES: readonly LineRule[] = [
+  { state: 'stopped', test: COMPLETION, completion: true },
+  { state: 'working', test: /esc to interrupt/i },
+  { state: 'working', test: /[✽⏺].*(?:…|\.\.\.)/ },
+  {
+    state: 'waiting',
+    test: /Allow once|Allow always|\bDeny\b|Do you want to proceed\?|\(y\/n\)|requires approval/i,
+  },
+  { state: 'idle', test: /\? for shortcuts/, hint: true },
+];

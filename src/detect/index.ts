@@ -1,0 +1,137 @@
+import { amp } from './amp.js';
+import { claude } from './claude.js';
+import { codex } from './codex.js';
+import { gemini } from './gemini.js';
+import { opencode } from './opencode.js';
+import type { AgentId, AgentRules, AgentState, Detection, LineRule, PreviousReading, Screen } from './types.js';
+
+export * from './types.js';
+export { COMPLETION } from './common.js';
+
+/** Every agent's rules. Order breaks ties when two agents' markers stand on the same row. */
+export const RULES: readonly AgentRules[] = [codex, gemini, opencode, amp, claude];
+
+const RULES_BY_ID = new Map<AgentId, AgentRules>(RULES.map((r) => [r.id, r]));
+
+/** A row above every screen row: the title speaks of now. */
+const TITLE_ROW = Number.POSITIVE_INFINITY;
+
+/** An interactive shell waiting for a command: the last line ends in `$`, `#` or `%`. */
+const SHELL_PROMPT = /[$#%]\s?$/;
+
+const MAX_DETAIL = 120;
+
+function clip(text: string): string {
+  const t = text.trim().replace(/\s+/g, ' ');
+  return t.length > MAX_DETAIL ? `${t.slice(0, MAX_DETAIL - 1)}…` : t;
+}
+
+/** The last row that holds text, or -1. */
+function lastTextRow(lines: readonly string[]): number {
+  for (let i = lines.length - 1; i >= 0; i--) if (lines[i]!.trim() !== '') return i;
+  return -1;
+}
+
+/** The row of the newest marker of `rules` on the screen (the title counts as newest), or -1. */
+function markerRow(rules: AgentRules, screen: Screen): number {
+  if (rules.titleMarkers.some((m) => m.test(screen.title))) return TITLE_ROW;
+  for (let i = screen.lines.length - 1; i >= 0; i--) {
+    const line = screen.lines[i]!;
+    if (rules.markers.some((m) => m.test(line))) return i;
+  }
+  return -1;
+}
+
+/** True when the shell is back: the cursor (or the last text) sits on an empty shell prompt. */
+export function atShellPrompt(screen: Screen): boolean {
+  const last = lastTextRow(screen.lines);
+  if (last < 0) return false;
+  const row = screen.cursor !== undefined && screen.cursor >= 0 ? screen.cursor : last;
+  if (row !== last) return false;
+  return SHELL_PROMPT.test(screen.lines[row]!);
+}
+
+/**
+ * Which agent runs. Identity is sticky: the previous agent stays while its markers are on the screen
+ * or while no agent's are; it changes when the shell prompt is back or another agent shows instead.
+ */
+export function identify(screen: Screen, previous?: PreviousReading): AgentId {
+  if (atShellPrompt(screen)) return 'shell';
+  const prev = previous && previous.agent !== 'shell' ? RULES_BY_ID.get(previous.agent) : undefined;
+  if (prev && markerRow(prev, screen) >= 0) return prev.id;
+  let best: AgentId | undefined;
+  let bestRow = -1;
+  for (const rules of RULES) {
+    const row = markerRow(rules, screen);
+    if (row > bestRow) {
+      best = rules.id;
+      bestRow = row;
+    }
+  }
+  return best ?? prev?.id ?? 'shell';
+}
+
+interface Hit {
+  rule: LineRule;
+  row: number;
+  line: string;
+}
+
+/** For each row, the first rule that matches it; then the newest event and the lowest hint. */
+function scan(rules: AgentRules, lines: readonly string[]): { event?: Hit; hint?: Hit } {
+  let event: Hit | undefined;
+  let hint: Hit | undefined;
+  for (let row = lines.length - 1; row >= 0 && !event; row--) {
+    const line = lines[row]!;
+    const rule = rules.lines.find((r) => r.test.test(line));
+    if (!rule) continue;
+    if (rule.hint) hint ??= { rule, row, line };
+    else event = { rule, row, line };
+  }
+  return { event, hint };
+}
+
+function fromHit(agent: AgentId, hit: Hit): Detection {
+  const detection: Detection = {
+    agent,
+    state: hit.rule.state,
+    source: 'pty-scrape',
+    detail: hit.rule.detail ?? clip(hit.line),
+  };
+  if (hit.rule.completion) detection.completion = hit.line.trim();
+  return detection;
+}
+
+/**
+ * Reads one screen. The newest thing on it decides: an approval prompt or an interrupt below an old
+ * completion line wins; the title (which tells what happens now) outranks lines that tell what
+ * happened; footers and placeholders decide only when nothing else does.
+ */
+export function detect(screen: Screen, previous?: PreviousReading): Detection {
+  const agent = identify(screen, previous);
+  const rules = RULES_BY_ID.get(agent);
+  if (!rules) return { agent: 'shell', state: 'idle', source: 'pty-scrape', detail: clip(screen.title) };
+
+  const { event, hint } = scan(rules, screen.lines);
+  const title = rules.titles.find((t) => t.test.test(screen.title));
+  const titleDetection = (state: AgentState, detail?: string): Detection => ({
+    agent,
+    state,
+    source: 'pty-scrape',
+    detail: detail ?? clip(screen.title),
+  });
+
+  if (event?.rule.state === 'waiting') return fromHit(agent, event);
+  if (title && (title.state === 'waiting' || title.state === 'working')) {
+    return titleDetection(title.state, title.detail);
+  }
+  if (event) return fromHit(agent, event);
+  if (hint) return fromHit(agent, hint);
+  if (title) return titleDetection(title.state, title.detail);
+  const keep = previous && previous.agent === agent && previous.state !== 'exited' ? previous.state : 'idle';
+  return { agent, state: keep, source: 'pty-scrape', detail: '' };
+}
+
+export function rulesFor(agent: AgentId): AgentRules | undefined {
+  return RULES_BY_ID.get(agent);
+}

@@ -1,0 +1,76 @@
+/** Which program runs in a terminal. */
+export type AgentId = 'claude' | 'codex' | 'gemini' | 'opencode' | 'amp' | 'shell';
+
+/** What that program is doing. */
+export type AgentState = 'working' | 'idle' | 'waiting' | 'stopped' | 'completed' | 'failed' | 'exited';
+
+/**
+ * Where a state came from. Only `pty-scrape` (the screen) and `terminal` (the job's exit) exist
+ * today; confirmed sources (session files, transcripts) join later without changing the model.
+ */
+export type StateSource = 'pty-scrape' | 'terminal' | 'session-file' | 'jsonl-watcher';
+
+export const AGENTS: readonly AgentId[] = ['claude', 'codex', 'gemini', 'opencode', 'amp', 'shell'];
+export const STATES: readonly AgentState[] = [
+  'working',
+  'idle',
+  'waiting',
+  'stopped',
+  'completed',
+  'failed',
+  'exited',
+];
+
+/** What a terminal shows now: its visible rows (trailing blank rows trimmed) and its title. */
+export interface Screen {
+  lines: readonly string[];
+  title: string;
+  /** 0-based row of the terminal cursor within `lines`, when known. */
+  cursor?: number;
+}
+
+export interface PreviousReading {
+  agent: AgentId;
+  state: AgentState;
+}
+
+export interface Detection {
+  agent: AgentId;
+  state: AgentState;
+  source: StateSource;
+  /** A short human text: the line that decided the state, trimmed. */
+  detail: string;
+  /** For `stopped`: the completion line itself, so that a completion is counted once. */
+  completion?: string;
+}
+
+/** A state a line of the screen points to. Rules are tried in order; the first that matches a line wins. */
+export interface LineRule {
+  state: AgentState;
+  test: RegExp;
+  /**
+   * A hint is chrome that is always drawn (a footer, an input placeholder): it decides the state only
+   * when no event line (work, a question, a completion, an interrupt) is on the screen.
+   */
+  hint?: boolean;
+  /** This line ends a turn: the state becomes `stopped` and a completion event fires once. */
+  completion?: boolean;
+  detail?: string;
+}
+
+/** A state the terminal title points to. The title tells what is happening now. */
+export interface TitleRule {
+  state: AgentState;
+  test: RegExp;
+  detail?: string;
+}
+
+/** The screen rules of one agent. Pure data; `src/detect/index.ts` applies them. */
+export interface AgentRules {
+  id: AgentId;
+  /** Markers that show this agent runs here. A line or the title matching any is enough. */
+  markers: readonly RegExp[];
+  titleMarkers: readonly RegExp[];
+  lines: readonly LineRule[];
+  titles: readonly TitleRule[];
+}

@@ -1,0 +1,43 @@
+import type { Screen } from '../detect/index.js';
+
+/** What the Lua watcher sends for one terminal buffer (notification `screen`). */
+export interface ScreenMessage extends Screen {
+  buf: number;
+}
+
+/** Notification `exit`: the terminal's job ended with `status`. */
+export interface ExitMessage {
+  buf: number;
+  status: number;
+}
+
+/** Notification `forget`: the buffer was wiped. */
+export interface ForgetMessage {
+  buf: number;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+function isBuf(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0;
+}
+
+export function parseScreen(value: unknown): ScreenMessage | null {
+  if (!isRecord(value) || !isBuf(value.buf) || !Array.isArray(value.lines)) return null;
+  const lines = value.lines.filter((l): l is string => typeof l === 'string');
+  const title = typeof value.title === 'string' ? value.title : '';
+  const cursor = typeof value.cursor === 'number' ? value.cursor : undefined;
+  return { buf: value.buf, lines, title, cursor };
+}
+
+export function parseExit(value: unknown): ExitMessage | null {
+  if (!isRecord(value) || !isBuf(value.buf)) return null;
+  return { buf: value.buf, status: typeof value.status === 'number' ? value.status : -1 };
+}
+
+export function parseForget(value: unknown): ForgetMessage | null {
+  if (!isRecord(value) || !isBuf(value.buf)) return null;
+  return { buf: value.buf };
+}

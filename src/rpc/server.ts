@@ -1,0 +1,92 @@
+import { createRequire } from 'node:module';
+import { attach } from 'neovim';
+import type { NeovimClient } from 'neovim';
+import { log } from '../log.js';
+import { Tracker } from '../state/tracker.js';
+import type { StateChange } from '../state/tracker.js';
+import { parseExit, parseForget, parseScreen } from './messages.js';
+
+/** The Lua function that receives state changes. */
+const APPLY = 'require("madohub.state").apply(...)';
+
+export interface Health {
+  node: string;
+  pid: number;
+  terminals: number;
+  nodePty: { ok: boolean; error?: string };
+  rssBytes: number;
+}
+
+function nodePtyHealth(): Health['nodePty'] {
+  try {
+    const require = createRequire(__filename);
+    require('node-pty');
+    return { ok: true };
+  } catch (err) {
+    return { ok: false, error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/**
+ * The Node side of the plugin: takes screens from the Lua watcher, runs the detectors, keeps each
+ * terminal's state and pushes every change to Lua in one notification per batch.
+ */
+export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStream): NeovimClient {
+  const nvim = attach({ reader: stdin, writer: stdout });
+  const tracker = new Tracker();
+
+  const push = (changes: StateChange[]): void => {
+    if (changes.length === 0) return;
+    nvim.notify('nvim_exec_lua', [APPLY, [changes]]);
+  };
+
+  nvim.on('notification', (method: string, args: unknown[]) => {
+    const now = Date.now();
+    try {
+      const batch = Array.isArray(args[0]) ? (args[0] as unknown[]) : [args[0]];
+      const changes: StateChange[] = [];
+      for (const item of batch) {
+        let change: StateChange | null = null;
+        if (method === 'screen') {
+          const msg = parseScreen(item);
+          if (msg) change = tracker.screen(msg.buf, msg, now);
+        } else if (method === 'exit') {
+          const msg = parseExit(item);
+          if (msg) change = tracker.exit(msg.buf, msg.status, now);
+        } else if (method === 'forget') {
+          const msg = parseForget(item);
+          if (msg) tracker.forget(msg.buf);
+        } else {
+          log.warn(`unknown notification ${method}`);
+        }
+        if (change) changes.push(change);
+      }
+      push(changes);
+    } catch (err) {
+      log.error(`${method}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    }
+  });
+
+  nvim.on('request', (method: string, _args: unknown[], resp: { send: (v: unknown, isError?: boolean) => void }) => {
+    if (method === 'health') {
+      const health: Health = {
+        node: process.version,
+        pid: process.pid,
+        terminals: tracker.size,
+        nodePty: nodePtyHealth(),
+        rssBytes: process.memoryUsage().rss,
+      };
+      resp.send(health);
+    } else if (method === 'states') {
+      resp.send(tracker.all());
+    } else {
+      resp.send(`madohub: unknown request ${method}`, true);
+    }
+  });
+
+  nvim.on('disconnect', () => {
+    log.info('neovim disconnected; exiting');
+    process.exit(0);
+  });
+  return nvim;
+}
