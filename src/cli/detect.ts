@@ -6,6 +6,7 @@ export interface DetectArgs {
   title: string;
 }
 
+/** Bad arguments or input: the CLI prints the message and exits 2. */
 export class UsageError extends Error {}
 
 export function parseDetectArgs(argv: readonly string[]): DetectArgs {
@@ -31,6 +32,15 @@ export function parseDetectArgs(argv: readonly string[]): DetectArgs {
   return args;
 }
 
+function readScreenFile(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? String(err);
+    throw new UsageError(`cannot read ${file}: ${code}`);
+  }
+}
+
 /** Splits a captured screen into rows and trims trailing blank rows, as the watcher does. */
 export function screenLines(text: string): string[] {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
@@ -41,7 +51,7 @@ export function screenLines(text: string): string[] {
 /** `mado detect [FILE|-] [--title TITLE]`: one JSON line from the plugin's own detectors. */
 export function runDetect(argv: readonly string[], readStdin: () => string): string {
   const args = parseDetectArgs(argv);
-  const text = args.file === undefined ? readStdin() : readFileSync(args.file, 'utf8');
+  const text = args.file === undefined ? readStdin() : readScreenFile(args.file);
   const d = detect({ lines: screenLines(text), title: args.title });
   return JSON.stringify({ agent: d.agent, state: d.state, source: d.source, detail: d.detail });
 }

@@ -28,11 +28,6 @@ function main(argv: string[]): number {
       process.stderr.write(`mado ${verb}: ${err.message}\n`);
       return 2;
     }
-    const e = err as NodeJS.ErrnoException;
-    if (e.code && e.path) {
-      process.stderr.write(`mado ${verb}: cannot read ${e.path}: ${e.code}\n`);
-      return 2;
-    }
     throw err;
   }
 }

@@ -22,7 +22,9 @@ const SHELL_PROMPT = /[$#%]\s?$/;
 const MAX_DETAIL = 120;
 
 function clip(text: string): string {
-  const t = text.trim().replace(/\s+/g, ' ');
+  const t = text
+    .replace(/^[\s│┃]+|[\s│┃]+$/g, '')
+    .replace(/\s+/g, ' ');
   return t.length > MAX_DETAIL ? `${t.slice(0, MAX_DETAIL - 1)}…` : t;
 }
 
@@ -123,6 +125,7 @@ export function detect(screen: Screen, previous?: PreviousReading): Detection {
 
   if (event?.rule.state === 'waiting') return fromHit(agent, event);
   if (title && (title.state === 'waiting' || title.state === 'working')) {
+    if (event?.rule.state === title.state) return fromHit(agent, event);
     return titleDetection(title.state, title.detail);
   }
   if (event) return fromHit(agent, event);

@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import { COMPLETION, detect, identify } from '../../src/detect/index.js';
+import type { AgentId, AgentState, Screen } from '../../src/detect/index.js';
+import screens from '../fixtures/screens.json';
+
+interface Fixture {
+  title: string;
+  lines: string[];
+  expect: { agent: AgentId; state: AgentState };
+  note?: string;
+}
+const fixtures = screens as Record<string, Fixture>;
+
+const screen = (text: string, title = ''): Screen => ({ lines: text.split('\n'), title });
+
+describe('4a: identity markers of the specification', () => {
+  it.each([
+    ['❯ (U+276F)', 'some output\n❯ '],
+    ['✽ (U+273D)', '✽ something'],
+    ['⏺ (U+23FA)', '⏺ Answer text'],
+    ['Claude Code', 'Welcome to Claude Code'],
+  ])('Claude Code by %s', (_name, text) => {
+    expect(identify(screen(text))).toBe('claude');
+  });
+
+  it.each([
+    ['OpenAI Codex', 'OpenAI Codex'],
+    ['codex>', 'codex> run'],
+    ['openai/codex', 'see github.com/openai/codex'],
+    ['codex v[0-9]', 'codex v0.171.0'],
+    ['> _ OpenAI Codex', '> _ OpenAI Codex'],
+    ['codex --dangerously (any case)', 'CODEX --DANGEROUSLY-bypass'],
+    ['codex...fast (any case)', 'Codex runs Fast'],
+    ['gpt-[0-9.]+ x?high', 'model: gpt-5.1 xhigh'],
+  ])('Codex by %s', (_name, text) => {
+    expect(identify(screen(text))).toBe('codex');
+  });
+
+  it('a screen without markers is a shell', () => {
+    expect(detect(screen('make: Nothing to be done for all.\nbuild finished')).agent).toBe('shell');
+  });
+});
+
+describe('4a: states of the specification', () => {
+  const claude = (body: string): Screen => screen(`Claude Code\n${body}`);
+
+  it('esc to interrupt is Working', () => {
+    expect(detect(claude('  (esc to interrupt)')).state).toBe('working');
+  });
+  it.each(['✽ Thinking…', '⏺ Reading files...'])('%s (glyph and an ellipsis) is Working', (line) => {
+    expect(detect(claude(line)).state).toBe('working');
+  });
+  it('? for shortcuts is Idle', () => {
+    expect(detect(claude('  ? for shortcuts')).state).toBe('idle');
+  });
+  it.each(['Allow once', 'Allow always', 'Deny', 'Do you want to proceed?', 'Overwrite? (y/n)', 'This command requires approval'])(
+    '%s is Waiting',
+    (line) => {
+      expect(detect(claude(line)).state).toBe('waiting');
+    },
+  );
+  it.each(['✽ Worked for 2m 30s', '✶ Churned for 1h 2m 3s', '· Baked for 45s', '* Brewed for 3s', 'Sautéed for 12s', 'Cogitated for 1m 5s'])(
+    '%s is a completion (Stopped)',
+    (line) => {
+      expect(COMPLETION.test(line)).toBe(true);
+      const d = detect(claude(line));
+      expect(d.state).toBe('stopped');
+      expect(d.completion).toBe(line);
+    },
+  );
+  it.each(['The upload Retried for 3s before giving up', 'It Worked for 2 hours', 'Paused for 5 minutes', '✽ Working for 3s'])(
+    'no false completion on prose: %s',
+    (line) => {
+      expect(COMPLETION.test(line)).toBe(false);
+    },
+  );
+  it('✻ (U+273B) is in the completion class', () => {
+    expect(COMPLETION.test('✻ Baked for 10s')).toBe(true);
+  });
+});
+
+describe('4b: screens the agents print today', () => {
+  it.each(Object.entries(fixtures))('%s', (_name, f) => {
+    const d = detect({ lines: f.lines, title: f.title });
+    expect({ agent: d.agent, state: d.state }).toEqual(f.expect);
+    expect(d.source).toBe('pty-scrape');
+  });
+
+  it('Claude Code titles: a spinner is Working, ✳ is not', () => {
+    const base = fixtures['claude-idle']!;
+    expect(detect({ lines: base.lines, title: '◐ Claude Code' }).state).toBe('working');
+    expect(detect({ lines: base.lines, title: '⠂ Claude Code' }).state).toBe('working');
+    expect(detect({ lines: base.lines, title: '✳ Claude Code' }).state).toBe('idle');
+  });
+
+  it('Codex: the Action Required title is Waiting even before the dialog is drawn', () => {
+    const base = fixtures['codex-idle']!;
+    expect(detect({ lines: base.lines, title: '[ ! ] Action Required | proj' }).state).toBe('waiting');
+  });
+
+  it('Gemini titles alone tell the state', () => {
+    const lines = ['Gemini CLI'];
+    expect(detect({ lines, title: '◇  Ready (proj)' }).state).toBe('idle');
+    expect(detect({ lines, title: '✦  Working… (proj)' }).state).toBe('working');
+    expect(detect({ lines, title: '✋  Action Required (proj)' }).state).toBe('waiting');
+  });
+
+  it('Amp is known by its title', () => {
+    expect(identify({ lines: ['some output'], title: '⠋ Fix it - amp - ~/proj' })).toBe('amp');
+  });
+
+  it('the detail is the deciding line without box borders', () => {
+    const d = detect({ lines: fixtures['gemini-trust']!.lines, title: '' });
+    expect(d.detail).toBe('Do you trust the files in this folder?');
+  });
+});
+
+describe('order: the newest thing on the screen decides', () => {
+  const done = '✻ Baked for 10s';
+  it('an interrupt below an old completion wins', () => {
+    const d = detect(screen(`Claude Code\n${done}\n> poem\n  ⎿  Interrupted · What should Claude do instead?\n❯ `));
+    expect(d.state).toBe('failed');
+  });
+  it('an approval below an old completion wins', () => {
+    expect(detect(screen(`Claude Code\n${done}\n Do you want to proceed?\n ❯ 1. Yes`)).state).toBe('waiting');
+  });
+  it('new work below an old completion wins', () => {
+    expect(detect(screen(`Claude Code\n${done}\n> next\n✶ Baking… (2s)`)).state).toBe('working');
+  });
+  it('a completion below an answered approval wins', () => {
+    expect(detect(screen(`Claude Code\n Allow once\n● ok\n${done}\n❯ \n  ? for shortcuts`)).state).toBe('stopped');
+  });
+  it('a footer hint does not outrank a completion above it', () => {
+    expect(detect(screen(`Claude Code\n${done}\n❯ \n  ? for shortcuts`)).state).toBe('stopped');
+  });
+  it('only the screen given counts: an approval scrolled off is not there', () => {
+    const rows = fixtures['claude-stopped']!.lines;
+    expect(detect({ lines: rows, title: '✳ Claude Code' }).state).toBe('stopped');
+  });
+});
+
+describe('identity is sticky', () => {
+  it('long tool output without markers keeps Claude Code', () => {
+    const out = Array.from({ length: 30 }, (_, i) => `test ${i} passed`).join('\n');
+    const d = detect(screen(out), { agent: 'claude', state: 'working' });
+    expect(d.agent).toBe('claude');
+    expect(d.state).toBe('working');
+  });
+  it('the shell prompt after the agent exits makes it a shell again', () => {
+    const f = fixtures['shell-after-claude']!;
+    expect(detect({ lines: f.lines, title: f.title }, { agent: 'claude', state: 'stopped' }).agent).toBe('shell');
+  });
+  it('another agent starting changes the identity', () => {
+    const f = fixtures['codex-idle']!;
+    expect(detect({ lines: f.lines, title: f.title }, { agent: 'claude', state: 'idle' }).agent).toBe('codex');
+  });
+  it('a Claude Code screen that mentions Codex stays Claude Code', () => {
+    const lines = ['● Codex prints "OpenAI Codex" in its banner.', '✻ Baked for 3s', '❯ ', '  ? for shortcuts'];
+    expect(detect({ lines, title: '' }, { agent: 'claude', state: 'working' }).agent).toBe('claude');
+  });
+  it('the shell prompt counts only on the cursor row', () => {
+    const lines = ['Claude Code', 'cost: 100%', '❯ typing'];
+    expect(detect({ lines, title: '', cursor: 2 }).agent).toBe('claude');
+  });
+});

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { Tracker } from '../../src/state/tracker.js';
+import type { Screen } from '../../src/detect/index.js';
+
+const rule = '─'.repeat(40);
+const idle: Screen = { lines: ['Claude Code', rule, '❯ ', rule, '  ? for shortcuts'], title: '✳ Claude Code' };
+const working: Screen = { lines: ['Claude Code', '> go', '✶ Baking… (2s · esc to interrupt)', rule, '❯ ', rule], title: '' };
+const done = (line: string): Screen => ({ lines: ['Claude Code', '> go', '● ok', line, rule, '❯ ', rule], title: '' });
+const asking: Screen = { lines: ['Claude Code', '✻ Baked for 10s', ' Do you want to proceed?', ' ❯ 1. Yes'], title: '' };
+
+describe('Tracker', () => {
+  it('reports the first state and then only changes', () => {
+    const t = new Tracker();
+    const first = t.screen(1, idle, 1000);
+    expect(first).toMatchObject({ buf: 1, agent: 'claude', state: 'idle', previous: null, since: 1000, source: 'pty-scrape' });
+    expect(t.screen(1, idle, 2000)).toBeNull();
+    const next = t.screen(1, working, 3000);
+    expect(next).toMatchObject({ state: 'working', previous: 'idle', since: 3000 });
+  });
+
+  it('keeps `since` when only the detail changes', () => {
+    const t = new Tracker();
+    t.screen(1, working, 1000);
+    const tick = t.screen(1, { ...working, lines: working.lines.map((l) => l.replace('2s', '3s')) }, 2000);
+    expect(tick).toMatchObject({ state: 'working', since: 1000, previous: 'working' });
+    expect(tick?.done).toBeUndefined();
+  });
+
+  it('fires a completion once per completion line', () => {
+    const t = new Tracker();
+    t.screen(1, working, 1000);
+    const c = t.screen(1, done('✻ Baked for 10s'), 2000);
+    expect(c).toMatchObject({ state: 'stopped', done: { line: '✻ Baked for 10s' } });
+    expect(t.screen(1, done('✻ Baked for 10s'), 2100)).toBeNull();
+    // A question pops up and goes away: the same old line does not fire again.
+    expect(t.screen(1, asking, 2200)?.done).toBeUndefined();
+    const back = t.screen(1, done('✻ Baked for 10s'), 2300);
+    expect(back?.state).toBe('stopped');
+    expect(back?.done).toBeUndefined();
+  });
+
+  it('the same completion text after new work is a new completion', () => {
+    const t = new Tracker();
+    t.screen(1, working, 1000);
+    expect(t.screen(1, done('✻ Baked for 10s'), 2000)?.done).toBeDefined();
+    t.screen(1, working, 3000);
+    expect(t.screen(1, done('✻ Baked for 10s'), 4000)?.done).toBeDefined();
+  });
+
+  it('an exit is final for that buffer and carries the status', () => {
+    const t = new Tracker();
+    t.screen(1, working, 1000);
+    const e = t.exit(1, 3, 2000);
+    expect(e).toMatchObject({ agent: 'claude', state: 'exited', source: 'terminal', detail: 'exit 3', previous: 'working' });
+    expect(t.screen(1, idle, 3000)).toBeNull();
+    expect(t.get(1)?.state).toBe('exited');
+  });
+
+  it('forgets a wiped buffer', () => {
+    const t = new Tracker();
+    t.screen(1, idle, 1000);
+    t.screen(2, idle, 1000);
+    expect(t.forget(1)).toBe(true);
+    expect(t.get(1)).toBeUndefined();
+    expect(t.size).toBe(1);
+    expect(t.forget(1)).toBe(false);
+  });
+});
