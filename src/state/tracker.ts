@@ -49,6 +49,9 @@ export class Tracker {
   screen(buf: number, screen: Screen, now: number): StateChange | null {
     const record = this.records.get(buf);
     if (record?.exited) return null;
+    // A terminal that has drawn nothing yet says nothing about its program: no "Shell" flash.
+    // (Its title is then the command Neovim started, which says nothing either.)
+    if (!record && screen.lines.every((l) => l.trim() === '')) return null;
     const detection = detect(screen, record && { agent: record.agent, state: record.state });
     return this.apply(buf, record, detection, now);
   }

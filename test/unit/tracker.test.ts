@@ -18,6 +18,13 @@ describe('Tracker', () => {
     expect(next).toMatchObject({ state: 'working', previous: 'idle', since: 3000 });
   });
 
+  it('waits for a new terminal to draw something', () => {
+    const t = new Tracker();
+    expect(t.screen(1, { lines: ['', ''], title: 'term://~//42:claude' }, 1000)).toBeNull();
+    expect(t.get(1)).toBeUndefined();
+    expect(t.screen(1, idle, 1100)).toMatchObject({ agent: 'claude', previous: null });
+  });
+
   it('keeps `since` when only the detail changes', () => {
     const t = new Tracker();
     t.screen(1, working, 1000);

@@ -1,0 +1,223 @@
+// The real Lua side with the real built Node side, in real headless Neovims (0.10 and 0.12).
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openAgent, startNeovim, testNeovims } from './neovim.js';
+import type { Session } from './neovim.js';
+
+interface StateView {
+  agent: string;
+  state: string;
+  source: string;
+  since: number;
+  detail: string;
+}
+
+interface Winbar {
+  text: string;
+  groups: string[];
+}
+
+const neovims = testNeovims();
+
+describe.each(neovims)('Neovim $label', ({ path: exe }) => {
+  let s: Session;
+  beforeEach(async () => {
+    s = await startNeovim(exe);
+    await s.lua(`
+      _G.events = {}
+      vim.api.nvim_create_autocmd('User', {
+        pattern = { 'MadoStateChanged', 'MadoAgentDone' },
+        callback = function(ev) table.insert(_G.events, { name = ev.match, data = ev.data }) end,
+      })`);
+  });
+  afterEach(async () => {
+    await s.close();
+  });
+
+  const state = (buf: number): Promise<StateView | null> =>
+    s.lua<StateView | null>('return require("madohub").state(...)', [buf]);
+  const waitState = (buf: number, st: string, agent?: string, timeout = 5000): Promise<boolean> =>
+    s.waitFor(
+      `(require('madohub').state(${buf}) or {}).state == '${st}'` +
+        (agent ? ` and require('madohub').state(${buf}).agent == '${agent}'` : ''),
+      timeout,
+    );
+  const winbar = (buf: number): Promise<Winbar> =>
+    s.lua<Winbar>(
+      `local win = vim.fn.bufwinid(...)
+       local wb = vim.wo[win].winbar
+       local r = vim.api.nvim_eval_statusline(wb, { winid = win, use_winbar = true, highlights = true })
+       local groups = {}
+       for _, h in ipairs(r.highlights) do groups[#groups + 1] = h.group end
+       return { text = r.str, groups = groups }`,
+      [buf],
+    );
+  const send = (buf: number, keys: string): Promise<void> =>
+    s.lua('vim.fn.chansend(vim.bo[...].channel, select(2, ...))', [buf, keys]);
+  const nodePid = (): Promise<number | null> => s.lua('return require("madohub.node").pid()');
+
+  it('follows agents in several splits through their states, with winbar text and highlight', async () => {
+    const claude = await openAgent(s, ['claude-idle', 'claude-working', 'claude-approval', 'claude-stopped', '--exit', '3']);
+    const codex = await openAgent(s, ['codex-idle', 'codex-working', 'codex-approval', 'codex-stopped'], true);
+    const shell = await s.lua<number>(`vim.cmd('new | terminal sh') return vim.api.nvim_get_current_buf()`);
+    // The Node process starts with the first terminal, once.
+    expect(await nodePid()).toBeGreaterThan(0);
+
+    expect(await waitState(claude, 'idle', 'claude')).toBe(true);
+    expect(await waitState(codex, 'idle', 'codex')).toBe(true);
+    expect(await waitState(shell, 'idle', 'shell')).toBe(true);
+    expect((await state(claude))?.agent).toBe('claude');
+    expect((await state(codex))?.agent).toBe('codex');
+    expect(await state(shell)).toMatchObject({ agent: 'shell', state: 'idle', source: 'pty-scrape' });
+    let bar = await winbar(claude);
+    expect(bar.text).toMatch(/Claude Code Idle \d+s/);
+    expect(bar.groups).toContain('MadoIdle');
+    expect((await winbar(shell)).text).toMatch(/Shell Idle/);
+
+    await send(claude, 'n');
+    expect(await waitState(claude, 'working')).toBe(true);
+    bar = await winbar(claude);
+    expect(bar.text).toMatch(/Claude Code Working/);
+    expect(bar.groups).toContain('MadoWorking');
+    // The animation timer runs while a Working terminal is visible.
+    expect(await s.lua('return { require("madohub.ui").timer_state() }')).toEqual([true, 120]);
+
+    await send(codex, 'n');
+    expect(await waitState(codex, 'working')).toBe(true);
+    await send(codex, 'n');
+    expect(await waitState(codex, 'waiting')).toBe(true);
+    expect((await winbar(codex)).groups).toContain('MadoWaiting');
+
+    await send(claude, 'n');
+    expect(await waitState(claude, 'waiting')).toBe(true);
+    bar = await winbar(claude);
+    expect(bar.text).toMatch(/Claude Code Waiting/);
+    expect(bar.groups).toContain('MadoWaiting');
+
+    await send(claude, 'n');
+    expect(await waitState(claude, 'stopped')).toBe(true);
+    expect((await winbar(claude)).groups).toContain('MadoStopped');
+    // The same completion seen again (a redraw) fires no second MadoAgentDone.
+    await send(claude, 'n');
+    await s.lua('vim.wait(200)');
+    const done = await s.lua<{ data: { buf: number; line: string } }[]>(
+      `local buf = ...
+       return vim.tbl_filter(function(e) return e.name == 'MadoAgentDone' and e.data.buf == buf end, _G.events)`,
+      [claude],
+    );
+    expect(done).toHaveLength(1);
+    expect(done[0]!.data.line).toBe('✻ Baked for 10s');
+
+    await send(claude, 'q');
+    expect(await waitState(claude, 'exited')).toBe(true);
+    expect(await state(claude)).toMatchObject({ agent: 'claude', state: 'exited', source: 'terminal', detail: 'exit 3' });
+    bar = await winbar(claude);
+    expect(bar.text).toMatch(/Claude Code Exited 3/);
+    expect(bar.groups).toContain('MadoExited');
+
+    const changes = await s.lua<{ data: { buf: number; state: string; previous: unknown } }[]>(
+      `local buf = ...
+       return vim.tbl_filter(function(e) return e.name == 'MadoStateChanged' and e.data.buf == buf end, _G.events)`,
+      [claude],
+    );
+    expect(changes.map((e) => e.data.state)).toEqual(['idle', 'working', 'waiting', 'stopped', 'exited']);
+    expect(changes[1]!.data.previous).toBe('idle');
+  });
+
+  it('a window that stops showing a terminal gets its own winbar and highlights back', async () => {
+    await s.lua(`vim.wo.winbar = 'mine'`);
+    const buf = await openAgent(s, ['claude-working']);
+    expect(await waitState(buf, 'working')).toBe(true);
+    const win = await s.lua<number>('return vim.fn.bufwinid(...)', [buf]);
+    expect(await s.lua('return vim.wo[...].winbar', [win])).toContain('madohub');
+    expect(await s.lua('return vim.api.nvim_get_hl_ns({ winid = ... })', [win])).not.toBe(0);
+    await s.lua(`vim.wo[...].winbar = 'user bar'`, [win]);
+    // Any terminal redraw puts the label back; then the window shows a file.
+    await s.lua(`vim.cmd('enew')`);
+    const other = await s.lua<number>('return vim.api.nvim_get_current_win()');
+    expect(await s.lua('return vim.wo[...].winbar', [other])).not.toContain('madohub');
+    // The first window (the one 'mine' was set in) is untouched.
+    expect(await s.lua(`return vim.wo[vim.fn.win_getid(vim.fn.winnr('$'))].winbar`)).toBe('mine');
+  });
+
+  it('forgets a wiped buffer', async () => {
+    const buf = await openAgent(s, ['claude-idle']);
+    expect(await waitState(buf, 'idle', 'claude')).toBe(true);
+    await s.lua(`vim.cmd('bwipeout! ' .. ...)`, [buf]);
+    expect(await state(buf)).toBeNull();
+    expect(await s.lua('return require("madohub.watch").count()')).toBe(0);
+    expect(await s.waitFor(`(require('madohub.node').request('health') or {}).terminals == 0`)).toBe(true);
+    expect(await s.lua('return vim.v.errmsg')).toBe('');
+  });
+
+  it('an approval pushed into the scrollback no longer counts', async () => {
+    const buf = await openAgent(s, ['claude-approval', 'claude-idle']);
+    expect(await waitState(buf, 'waiting')).toBe(true);
+    // Output pushes the approval into the scrollback; then the agent redraws its idle screen.
+    await send(buf, 'o');
+    await send(buf, 'n');
+    expect(await waitState(buf, 'idle', 'claude')).toBe(true);
+    const approvalStillInBuffer = await s.lua<number>(
+      `local lines = vim.api.nvim_buf_get_lines(..., 0, -1, false)
+       return #vim.tbl_filter(function(l) return l:find('Do you want to proceed?', 1, true) ~= nil end, lines)`,
+      [buf],
+    );
+    expect(approvalStillInBuffer).toBeGreaterThan(0);
+  });
+
+  it('recovers after the Node process is killed', async () => {
+    const buf = await openAgent(s, ['claude-idle', 'claude-working']);
+    expect(await waitState(buf, 'idle', 'claude')).toBe(true);
+    const first = await nodePid();
+    process.kill(first!, 'SIGKILL');
+    expect(await s.waitFor(`(require('madohub.node').pid() or ${first}) ~= ${first}`, 8000)).toBe(true);
+    await send(buf, 'n');
+    expect(await waitState(buf, 'working')).toBe(true);
+    const warnings = await s.lua<string>(`return vim.fn.execute('messages')`);
+    expect(warnings.match(/Node process exited/g)).toHaveLength(1);
+    expect(await s.lua('return (require("madohub.node").request("health") or {}).terminals')).toBe(1);
+  });
+
+  it('watches terminals opened before setup(), and :UpdateRemotePlugins starts no second process', async () => {
+    const fresh = await startNeovim(exe, {});
+    try {
+      await fresh.lua('vim.g.madohub_autosetup = false');
+      const buf = await openAgent(fresh, ['codex-idle']);
+      await fresh.lua('vim.wait(200)');
+      expect(await fresh.lua('return require("madohub.node").running()')).toBe(false);
+      await fresh.lua('require("madohub").setup({ winbar = { time = false } })');
+      expect(await fresh.waitFor(`(require('madohub').state(${buf}) or {}).agent == 'codex'`)).toBe(true);
+      const pid = await fresh.lua<number>('return require("madohub.node").pid()');
+      await fresh.lua(`vim.cmd('silent! UpdateRemotePlugins')`);
+      expect(await fresh.lua('return require("madohub.node").pid()')).toBe(pid);
+      const hosts = await fresh.lua<number>(`
+        return #vim.tbl_filter(function(c)
+          return type(c.argv) == 'table' and table.concat(c.argv, ' '):find('madohub', 1, true) ~= nil
+        end, vim.api.nvim_list_chans())`);
+      expect(hosts).toBe(1);
+      const bar = await fresh.lua<string>(
+        `local win = vim.fn.bufwinid(...) return vim.api.nvim_eval_statusline(vim.wo[win].winbar, { winid = win, use_winbar = true }).str`,
+        [buf],
+      );
+      expect(bar.trim()).toBe('Codex Idle');
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('refuses clearly without a usable node, and on an old Neovim', async () => {
+    const msg = await s.lua<string>(`
+      vim.g.madohub_autosetup = false
+      require('madohub').setup({ node = 'no-such-node-binary' })
+      return vim.fn.execute('messages')`);
+    expect(msg).toMatch(/no `no-such-node-binary` executable found; install Node >= 20/);
+    expect(await s.lua('return require("madohub").configured')).toBe(false);
+    const old = await s.lua<string>(`
+      local has = vim.fn.has
+      vim.fn.has = function(f) if f == 'nvim-0.10' then return 0 end return has(f) end
+      local ok = pcall(require('madohub').setup)
+      vim.fn.has = has
+      return vim.fn.execute('messages')`);
+    expect(old).toMatch(/Neovim >= 0\.10 is needed/);
+    expect(await s.lua('return #vim.api.nvim_get_autocmds({ group = "madohub_boot" })')).toBe(1);
+  });
+});
