@@ -16,6 +16,12 @@ const common = {
   sourcemap: 'linked',
 };
 
+if (process.argv.includes('--bench')) {
+  // The benchmark drives Neovim with the test harness; bundled on demand, never shipped.
+  await build({ ...common, entryPoints: ['scripts/bench.ts'], outfile: '.cache/bench.cjs', external: ['node-pty', 'neovim'] });
+  process.exit(0);
+}
+
 await Promise.all([
   build({ ...common, entryPoints: ['src/main.ts'], outfile: 'rplugin/node/madohub/index.js' }),
   build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/mado.js' }),

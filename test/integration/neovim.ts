@@ -1,13 +1,21 @@
 // Starts real headless Neovims for the integration tests, with the plugin on 'runtimepath'.
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { attach } from 'neovim';
 import type { NeovimClient } from 'neovim';
 
-export const ROOT = path.resolve(__dirname, '../..');
+/** The project's root: the first folder upwards that holds scripts/get-nvim.sh (works when bundled too). */
+function findRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'scripts/get-nvim.sh'))) return dir;
+    if (path.dirname(dir) === dir) throw new Error(`no project root above ${from}`);
+  }
+}
+
+export const ROOT = findRoot(__dirname);
 export const AGENT = path.join(ROOT, 'test/fixtures/agent.cjs');
 
 export interface TestNeovim {

@@ -1,0 +1,154 @@
+// `npm run bench`: MadoHub's speed and memory goals, measured side by side in one run.
+// Not a test: it prints figures and ratios; nothing here passes or fails on time.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { AGENT, ROOT, openAgent, startNeovim, testNeovims } from '../test/integration/neovim.js';
+import type { Session } from '../test/integration/neovim.js';
+
+const out = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+};
+const percentile = (xs: number[], p: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
+};
+
+/** Milliseconds for Neovim to take in 50,000 lines in a terminal (job start to TermClose). */
+async function renderTime(s: Session): Promise<number> {
+  const script = `let s='';for(let i=0;i<50000;i++)s+='line '+i+' '+'x'.repeat(60)+'\\n';process.stdout.write(s)`;
+  return s.lua<number>(
+    `local cmd = ...
+     vim.cmd('enew')
+     local done = false
+     local t0 = vim.uv.hrtime()
+     local opts = { on_exit = function() done = true end }
+     if vim.fn.has('nvim-0.11') == 1 then opts.term = true; vim.fn.jobstart(cmd, opts) else vim.fn.termopen(cmd, opts) end
+     vim.wait(120000, function() return done end, 1)
+     local ms = (vim.uv.hrtime() - t0) / 1e6
+     vim.cmd('bwipeout!')
+     return ms`,
+    [['node', '-e', script]],
+  );
+}
+
+async function benchRender(exe: string): Promise<void> {
+  const watched = await startNeovim(exe);
+  const plain = await startNeovim(exe);
+  await plain.lua('vim.g.madohub_autosetup = false');
+  const w: number[] = [];
+  const p: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    p.push(await renderTime(plain));
+    w.push(await renderTime(watched));
+  }
+  const running = await watched.lua<boolean>('return require("madohub.node").running()');
+  const idle = await plain.lua<boolean>('return require("madohub.node").running()');
+  await watched.close();
+  await plain.close();
+  const ratio = median(w) / median(p);
+  out(`  (a) 50,000 lines: watched ${median(w).toFixed(0)} ms, unwatched ${median(p).toFixed(0)} ms (median of 5, interleaved)`);
+  out(`      ratio ${ratio.toFixed(3)} (goal <= 1.10)${ratio <= 1.1 ? '' : '  ** over goal **'}; Node process: watched ${running}, unwatched ${idle}`);
+}
+
+async function benchLatency(exe: string): Promise<void> {
+  const s = await startNeovim(exe);
+  const buf = await openAgent(s, ['claude-idle', 'claude-working', '--loop']);
+  await s.waitFor(`(require('madohub').state(${buf}) or {}).agent == 'claude'`);
+  const samples = await s.lua<number[]>(
+    `local buf, n = ...
+     local chan = vim.bo[buf].channel
+     local out = {}
+     for i = 1, n do
+       vim.wait(60)
+       local before = require('madohub').state(buf).state
+       local t0 = vim.uv.hrtime()
+       vim.fn.chansend(chan, 'n')
+       vim.wait(2000, function() return require('madohub').state(buf).state ~= before end, 1)
+       out[#out + 1] = (vim.uv.hrtime() - t0) / 1e6
+     end
+     return out`,
+    [buf, 60],
+  );
+  await s.close();
+  out(`  (b) change on screen -> state(): p50 ${median(samples).toFixed(1)} ms, p95 ${percentile(samples, 95).toFixed(1)} ms over ${samples.length} changes (goal p95 <= 50 ms; peers poll every 100-2000 ms: ratio to a 100 ms poll ${(percentile(samples, 95) / 100).toFixed(2)})`);
+}
+
+async function benchMemory(exe: string): Promise<void> {
+  const s = await startNeovim(exe);
+  const first = await openAgent(s, ['claude-idle']);
+  await s.waitFor(`require('madohub').state(${first}) ~= nil`);
+  await s.lua('vim.wait(500)');
+  const base = await s.lua<{ rssBytes: number }>('return require("madohub.node").request("health")');
+  await s.lua(`vim.cmd('bwipeout! ' .. ...)`, [first]);
+  const names = ['claude-working', 'codex-working', 'gemini-working', 'opencode-working', 'claude-approval', 'claude-stopped'];
+  for (let i = 0; i < 10; i++) {
+    await s.lua(`vim.cmd('tabnew')`);
+    await openAgent(s, [...names, '--every', '50', '--loop']);
+  }
+  await s.lua('vim.wait(5000)');
+  const busy = await s.lua<{ rssBytes: number; terminals: number }>('return require("madohub.node").request("health")');
+  await s.close();
+  const mib = (b: number): string => (b / 1048576).toFixed(1);
+  out(`  (c) Node process memory: ${mib(busy.rssBytes)} MiB with ${busy.terminals} busy terminals (redrawing every 50 ms for 5 s), ${mib(base.rssBytes)} MiB with 1 idle; ratio ${(busy.rssBytes / base.rssBytes).toFixed(2)}`);
+}
+
+/** Startup: Neovim with and without the plugin on 'runtimepath', no terminal opened. */
+function benchStartup(exe: string): void {
+  const dir = mkdtempSync(path.join(tmpdir(), 'madohub-startup-'));
+  const run = (withPlugin: boolean, i: number): { total: number; plugin: number } => {
+    const log = path.join(dir, `${withPlugin ? 'with' : 'without'}-${i}.log`);
+    const args = ['--headless', '--clean', '-n', '-i', 'NONE', '--startuptime', log];
+    if (withPlugin) args.push('--cmd', `set rtp^=${ROOT}`);
+    args.push('+qa!');
+    execFileSync(exe, args, { stdio: 'ignore' });
+    const lines = readFileSync(log, 'utf8').split('\n');
+    let total = 0;
+    let plugin = 0;
+    for (const line of lines) {
+      const m = /^(\d+\.\d+)\s+(\d+\.\d+)\s+(?:(\d+\.\d+)\s+)?(?:sourcing\s+)?(.*)$/.exec(line);
+      if (!m) continue;
+      total = Number(m[1]);
+      if (m[4]!.includes('madohub')) plugin += Number(m[3] ?? m[2]);
+    }
+    return { total, plugin };
+  };
+  const withP: number[] = [];
+  const without: number[] = [];
+  const own: number[] = [];
+  for (let i = 0; i < 15; i++) {
+    without.push(run(false, i).total);
+    const r = run(true, i);
+    withP.push(r.total);
+    own.push(r.plugin);
+  }
+  rmSync(dir, { recursive: true, force: true });
+  const added = median(withP) - median(without);
+  out(`  (d) startup, no terminal: plugin/madohub.lua itself ${median(own).toFixed(3)} ms (goal <= 2 ms); whole startup ${median(withP).toFixed(1)} ms with vs ${median(without).toFixed(1)} ms without (difference ${added.toFixed(2)} ms, ratio ${(median(withP) / median(without)).toFixed(3)}; median of 15)`);
+}
+
+async function main(): Promise<void> {
+  const only = process.argv[2];
+  for (const nv of testNeovims()) {
+    if (only && nv.label !== only) continue;
+    out(`Neovim ${nv.label} (${nv.path}), fixture ${path.relative(ROOT, AGENT)}`);
+    await benchRender(nv.path);
+    await benchLatency(nv.path);
+    await benchMemory(nv.path);
+    benchStartup(nv.path);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`bench: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);
