@@ -1,8 +1,20 @@
 ---:checkhealth madohub
 local M = {}
 
+---vim.health of 0.10+, or the report_* names of older Neovims (to say they are too old).
+local function reporter()
+  local h = vim.health or require('health')
+  return {
+    start = h.start or h.report_start,
+    ok = h.ok or h.report_ok,
+    info = h.info or h.report_info,
+    warn = h.warn or h.report_warn,
+    error = h.error or h.report_error,
+  }
+end
+
 function M.check()
-  local h = vim.health
+  local h = reporter()
   h.start('madohub: requirements')
   local madohub = require('madohub')
   local err = madohub.requirement_error()

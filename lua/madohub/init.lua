@@ -88,21 +88,22 @@ function M.setup(opts)
     vim.notify(tostring(merr), vim.log.levels.ERROR)
     return
   end
-  if vim.fn.exepath(config.options.node) == '' then
-    vim.notify(
-      ('madohub: no `%s` executable found; install Node >= 20 or set `node` in setup(). MadoHub stays off'):format(
-        config.options.node
-      ),
-      vim.log.levels.ERROR
-    )
+  local node = require('madohub.node')
+  node.reset()
+  -- Node is checked without blocking startup; a missing or old one turns MadoHub off with one message.
+  local missing = false
+  node.check_node_async(function(msg)
+    missing = true
+    vim.notify('madohub: ' .. msg .. '. MadoHub stays off', vim.log.levels.ERROR)
+    M.disable()
+  end)
+  if missing then
     return
   end
-  local node = require('madohub.node')
   local watch = require('madohub.watch')
   if M.configured then
-    -- A new configuration: start over with a fresh process and fresh watches.
+    -- A new configuration: start over with fresh watches.
     watch.stop_all()
-    node.reset()
   end
   M.configured = true
   node.on_start = watch.resync
@@ -113,6 +114,18 @@ function M.setup(opts)
       watch.attach(buf)
     end
   end
+end
+
+---Turns MadoHub off: no more watching, no Node process, labels removed.
+function M.disable()
+  pcall(vim.api.nvim_del_augroup_by_name, AUGROUP)
+  if M.configured then
+    require('madohub.watch').stop_all()
+    require('madohub.node').stop()
+    require('madohub.ui').stop()
+    require('madohub.ui').sync_all()
+  end
+  M.configured = false
 end
 
 ---Called by plugin/madohub.lua on the first terminal when setup() was not called: defaults.

@@ -31,33 +31,83 @@ function M.entry()
   return util.root() .. '/rplugin/node/madohub/index.js'
 end
 
----Checks that Node exists and is recent enough. Runs node once; the result is kept.
+---@param exe string
+---@param version string `node --version` output, '' when it did not run
+local function judge(exe, version)
+  local major = tonumber(version:match('^v(%d+)'))
+  M.node_version = version
+  if not major or major < MIN_NODE_MAJOR then
+    M.node_error = ('Node >= %d is needed, `%s` is %s'):format(
+      MIN_NODE_MAJOR,
+      exe,
+      version ~= '' and version or 'not runnable'
+    )
+  else
+    M.node_error = nil
+  end
+end
+
+---@return string|nil exe
+---@return string|nil error
+local function find_node()
+  local exe = vim.fn.exepath(config.options.node)
+  if exe == '' then
+    return nil,
+      ('no `%s` executable found; install Node >= %d or set `node` in setup()'):format(
+        config.options.node,
+        MIN_NODE_MAJOR
+      )
+  end
+  return exe
+end
+
+---Checks that Node exists and is recent enough (runs it once and keeps the answer).
 ---@return string|nil error
 function M.check_node()
   if M.node_version ~= nil then
     return M.node_error
   end
-  local exe = vim.fn.exepath(config.options.node)
-  if exe == '' then
-    M.node_version = false
-    M.node_error = ('no `%s` executable found; install Node >= %d or set `node` in setup()'):format(
-      config.options.node,
-      MIN_NODE_MAJOR
-    )
-    return M.node_error
+  local exe, err = find_node()
+  if not exe then
+    M.node_version, M.node_error = '', err
+    return err
   end
   local ok, res = pcall(function()
     return vim.system({ exe, '--version' }, { text = true }):wait(5000)
   end)
-  local version = ok and res.code == 0 and vim.trim(res.stdout or '') or ''
-  local major = tonumber(version:match('^v(%d+)'))
-  M.node_version = version
-  if not major or major < MIN_NODE_MAJOR then
-    M.node_error = ('Node >= %d is needed, `%s` is %s'):format(MIN_NODE_MAJOR, exe, version ~= '' and version or 'not runnable')
-  else
-    M.node_error = nil
-  end
+  judge(exe, ok and res.code == 0 and vim.trim(res.stdout or '') or '')
   return M.node_error
+end
+
+---The same check without blocking: `on_error(msg)` runs (scheduled) when Node is missing or old.
+---@param on_error fun(msg: string)
+function M.check_node_async(on_error)
+  if M.node_version ~= nil then
+    if M.node_error then
+      on_error(M.node_error)
+    end
+    return
+  end
+  local exe, err = find_node()
+  if not exe then
+    M.node_version, M.node_error = '', err
+    on_error(err)
+    return
+  end
+  local ok = pcall(vim.system, { exe, '--version' }, { text = true }, function(res)
+    vim.schedule(function()
+      if M.node_version == nil then
+        judge(exe, res.code == 0 and vim.trim(res.stdout or '') or '')
+      end
+      if M.node_error then
+        on_error(M.node_error)
+      end
+    end)
+  end)
+  if not ok then
+    judge(exe, '')
+    on_error(M.node_error)
+  end
 end
 
 ---@return boolean

@@ -13,6 +13,9 @@ export const claude: AgentRules = {
     { state: 'working', test: /^\s*[·✢*✶✻✽✳∗]\s*[A-Z][a-z]+ing(?:…|\.\.\.)/ },
     // Trust dialog and approvals: questions waiting for the user.
     { state: 'waiting', test: /Enter to confirm · Esc to cancel|Esc to cancel · Tab to amend/ },
+    // The input prompt at the left edge (dialog choices like ` ❯ 1. Yes` are indented). Short turns
+    // end without a completion line: the prompt alone then says the turn is over.
+    { state: 'idle', test: /^❯(?:\s|$)/, hint: true },
   ],
   titles: [
     // A spinner before the name means a turn is running; `✳ Claude Code` is idle or waiting.

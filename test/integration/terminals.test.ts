@@ -1,4 +1,7 @@
 // The real Lua side with the real built Node side, in real headless Neovims (0.10 and 0.12).
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openAgent, startNeovim, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
@@ -187,7 +190,11 @@ describe.each(neovims)('Neovim $label', ({ path: exe }) => {
       await fresh.lua('require("madohub").setup({ winbar = { time = false } })');
       expect(await fresh.waitFor(`(require('madohub').state(${buf}) or {}).agent == 'codex'`)).toBe(true);
       const pid = await fresh.lua<number>('return require("madohub.node").pid()');
-      await fresh.lua(`vim.cmd('silent! UpdateRemotePlugins')`);
+      // No node host is installed here: it must still not error (nor start anything). --clean leaves
+      // the manifest path a dummy; give it the real one a normal startup has.
+      const manifest = path.join(mkdtempSync(path.join(tmpdir(), 'madohub-rplugin-')), 'rplugin.vim');
+      await fresh.lua('vim.g.loaded_remote_plugins = ...', [manifest]);
+      expect(await fresh.lua(`return (pcall(vim.cmd, 'UpdateRemotePlugins'))`)).toBe(true);
       expect(await fresh.lua('return require("madohub.node").pid()')).toBe(pid);
       const hosts = await fresh.lua<number>(`
         return #vim.tbl_filter(function(c)
@@ -210,6 +217,17 @@ describe.each(neovims)('Neovim $label', ({ path: exe }) => {
       require('madohub').setup({ node = 'no-such-node-binary' })
       return vim.fn.execute('messages')`);
     expect(msg).toMatch(/no `no-such-node-binary` executable found; install Node >= 20/);
+    expect(msg.match(/madohub:/g)).toHaveLength(1);
+    const termOpenAutocmds = `local ok, r = pcall(vim.api.nvim_get_autocmds, { group = 'madohub', event = 'TermOpen' })
+      return ok and #r or 0`;
+    expect(await s.lua(termOpenAutocmds)).toBe(0);
+    // A Node that is too old: one message (the check does not block setup()), and MadoHub turns off.
+    const fakeNode = path.join(mkdtempSync(path.join(tmpdir(), 'madohub-node-')), 'node');
+    writeFileSync(fakeNode, '#!/bin/sh\necho v18.19.0\n', { mode: 0o755 });
+    await s.lua(`vim.cmd('messages clear') require('madohub').setup({ node = ... })`, [fakeNode]);
+    expect(await s.waitFor(`vim.fn.execute('messages'):find('Node >= 20 is needed', 1, true) ~= nil`)).toBe(true);
+    expect(await s.lua('return require("madohub").configured')).toBe(false);
+    expect(await s.lua(termOpenAutocmds)).toBe(0);
     expect(await s.lua('return require("madohub").configured')).toBe(false);
     const old = await s.lua<string>(`
       local has = vim.fn.has

@@ -86,6 +86,20 @@ describe('4b: screens the agents print today', () => {
     expect(d.source).toBe('pty-scrape');
   });
 
+  it.each(['·', '✢', '*', '✶', '✻', '✽', '✳'])('Claude Code spinner %s before <Verb>ing… is Working', (glyph) => {
+    const d = detect({ lines: ['Claude Code', '> go', `${glyph} Pondering… (4s · ↓ 12 tokens)`, '─'.repeat(20), '❯ '], title: '' });
+    expect(d.state).toBe('working');
+  });
+
+  it('a short Claude Code turn ends without a completion line: the prompt alone is Idle', () => {
+    const d = detect({ lines: ['Claude Code', '> hi', '● Hello!', '─'.repeat(20), '❯ ', '─'.repeat(20)], title: '✳ Claude Code' }, { agent: 'claude', state: 'working' });
+    expect(d.state).toBe('idle');
+  });
+
+  it.each(['Thinking', 'Streaming', 'Running Tools'])('Amp %s is Working', (label) => {
+    expect(detect({ lines: [' Fix it', ` ∿ ${label}`], title: 'Fix it - amp - ~/proj' }).state).toBe('working');
+  });
+
   it('Claude Code titles: a spinner is Working, ✳ is not', () => {
     const base = fixtures['claude-idle']!;
     expect(detect({ lines: base.lines, title: '◐ Claude Code' }).state).toBe('working');
