@@ -129,8 +129,27 @@ function benchStartup(exe: string): void {
     own.push(r.plugin);
   }
   rmSync(dir, { recursive: true, force: true });
+  // setup() as a lazy.nvim `opts = {}` calls it at startup: its own time, and no Node process.
+  const setupMs: number[] = [];
+  let started = false;
+  for (let i = 0; i < 15; i++) {
+    const outText = execFileSync(
+      exe,
+      [
+        '--headless', '--clean', '-n', '-i', 'NONE', '--cmd', `set rtp^=${ROOT}`,
+        '-c', `lua local t = vim.uv.hrtime(); require('madohub').setup(); local ms = (vim.uv.hrtime() - t) / 1e6
+          io.stdout:write(ms .. ' ' .. tostring(require('madohub.node').running()) .. '\\n')`,
+        '+qa!',
+      ],
+      { encoding: 'utf8' },
+    );
+    const [ms, running] = outText.trim().split(' ');
+    setupMs.push(Number(ms));
+    started ||= running === 'true';
+  }
   const added = median(withP) - median(without);
   out(`  (d) startup, no terminal: plugin/madohub.lua itself ${median(own).toFixed(3)} ms (goal <= 2 ms); whole startup ${median(withP).toFixed(1)} ms with vs ${median(without).toFixed(1)} ms without (difference ${added.toFixed(2)} ms, ratio ${(median(withP) / median(without)).toFixed(3)}; median of 15)`);
+  out(`      setup() with the defaults: ${median(setupMs).toFixed(3)} ms (median of 15); Node process started: ${started}`);
 }
 
 async function main(): Promise<void> {

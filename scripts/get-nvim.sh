@@ -52,6 +52,7 @@ apt_opts=(
   -o "Dir::Cache::srcpkgcache="
   -o "APT::Install-Recommends=false"
   -o "Debug::NoLocking=true"
+  -o "APT::Sandbox::User=root"
 )
 
 echo "get-nvim: fetching neovim from $suite into $dir" >&2

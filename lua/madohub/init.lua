@@ -15,9 +15,19 @@ end
 
 local AUGROUP = 'madohub'
 
+-- Modules load on first use, not in setup(): setup() runs at startup and must stay cheap.
+local watch = setmetatable({}, {
+  __index = function(_, key)
+    return require('madohub.watch')[key]
+  end,
+})
+local ui = setmetatable({}, {
+  __index = function(_, key)
+    return require('madohub.ui')[key]
+  end,
+})
+
 local function create_autocmds()
-  local watch = require('madohub.watch')
-  local ui = require('madohub.ui')
   local group = vim.api.nvim_create_augroup(AUGROUP, { clear = true })
   vim.api.nvim_create_autocmd('TermOpen', {
     group = group,
@@ -90,23 +100,38 @@ function M.setup(opts)
   end
   local node = require('madohub.node')
   node.reset()
-  -- Node is checked without blocking startup; a missing or old one turns MadoHub off with one message.
-  local missing = false
-  node.check_node_async(function(msg)
-    missing = true
+  local function turn_off(msg)
     vim.notify('madohub: ' .. msg .. '. MadoHub stays off', vim.log.levels.ERROR)
     M.disable()
-  end)
+  end
+  -- A missing `node` is known at once. Its version needs a run of it (a few ms): that waits until
+  -- startup is over, so that setup() in a config costs startup nothing of the sort.
+  local missing = node.find_node_error()
   if missing then
+    turn_off(missing)
     return
   end
-  local watch = require('madohub.watch')
-  if M.configured then
+  if vim.v.vim_did_enter == 1 then
+    node.check_node_async(turn_off)
+  else
+    vim.api.nvim_create_autocmd('VimEnter', {
+      group = vim.api.nvim_create_augroup('madohub_node_check', { clear = true }),
+      once = true,
+      callback = function()
+        vim.schedule(function()
+          node.check_node_async(turn_off)
+        end)
+      end,
+    })
+  end
+  if M.configured and package.loaded['madohub.watch'] then
     -- A new configuration: start over with fresh watches.
     watch.stop_all()
   end
   M.configured = true
-  node.on_start = watch.resync
+  node.on_start = function()
+    watch.resync()
+  end
   require('madohub.ui.highlight').apply()
   create_autocmds()
   for _, buf in ipairs(vim.api.nvim_list_bufs()) do
@@ -119,12 +144,12 @@ end
 ---Turns MadoHub off: no more watching, no Node process, labels removed.
 function M.disable()
   pcall(vim.api.nvim_del_augroup_by_name, AUGROUP)
-  if M.configured then
-    require('madohub.watch').stop_all()
-    require('madohub.node').stop()
-    require('madohub.ui').stop()
-    require('madohub.ui').sync_all()
+  if M.configured and package.loaded['madohub.watch'] then
+    watch.stop_all()
+    ui.stop()
+    ui.sync_all()
   end
+  require('madohub.node').stop()
   M.configured = false
 end
 

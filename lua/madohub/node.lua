@@ -61,6 +61,13 @@ local function find_node()
   return exe
 end
 
+---Why `node` cannot be found, or nil (cheap: a 'path' search, no process).
+---@return string|nil
+function M.find_node_error()
+  local _, err = find_node()
+  return err
+end
+
 ---Checks that Node exists and is recent enough (runs it once and keeps the answer).
 ---@return string|nil error
 function M.check_node()
@@ -94,20 +101,44 @@ function M.check_node_async(on_error)
     on_error(err)
     return
   end
-  local ok = pcall(vim.system, { exe, '--version' }, { text = true }, function(res)
-    vim.schedule(function()
-      if M.node_version == nil then
-        judge(exe, res.code == 0 and vim.trim(res.stdout or '') or '')
-      end
-      if M.node_error then
-        on_error(M.node_error)
-      end
-    end)
+  -- uv.spawn rather than vim.system: this runs in setup(), at startup, and must stay cheap.
+  local stdout = assert(vim.uv.new_pipe())
+  local text = ''
+  local finish = vim.schedule_wrap(function()
+    if M.node_version == nil then
+      judge(exe, vim.trim(text))
+    end
+    if M.node_error then
+      on_error(M.node_error)
+    end
   end)
-  if not ok then
+  -- Done when both the output has ended and the process has exited (and been reaped).
+  local pending = 2
+  local function one_done()
+    pending = pending - 1
+    if pending == 0 then
+      finish()
+    end
+  end
+  local handle
+  handle = vim.uv.spawn(exe, { args = { '--version' }, stdio = { nil, stdout, nil } }, function()
+    handle:close()
+    one_done()
+  end)
+  if not handle then
+    stdout:close()
     judge(exe, '')
     on_error(M.node_error)
+    return
   end
+  stdout:read_start(function(_, data)
+    if data then
+      text = text .. data
+      return
+    end
+    stdout:close()
+    one_done()
+  end)
 end
 
 ---@return boolean
