@@ -8,6 +8,16 @@ import type { LineRule } from './types.js';
 export const COMPLETION =
   /(?:^\s*[✶✻✽✳✢·∗*]\s*([A-Z][a-zé]+(?:ed|t))|\b(Saut[ée]*d|Cogitated))\s+for\s+(?:\d+\s*[hm]\s*)*\d+\s*[hms]\b/;
 
+/**
+ * What names one completion across redraws. Claude Code draws the same completion again with
+ * another verb (seen on 2.1.197: `✻ Baked for 5s` became `✻ Worked for 5s`, then `✻ Brewed for 5s`),
+ * so the key is the line from its duration on.
+ */
+export function completionKey(line: string): string {
+  const m = /\bfor\s+(?:\d+\s*[hm]\s*)*\d+.*$/.exec(line);
+  return (m ? m[0] : line).trim();
+}
+
 /** Braille spinner frames (U+2801..U+28FF) as agents draw them in titles and status rows. */
 export const BRAILLE = '[\\u2801-\\u28ff]';
 

@@ -1,4 +1,5 @@
 import { amp } from './amp.js';
+import { completionKey } from './common.js';
 import { claude } from './claude.js';
 import { codex } from './codex.js';
 import { gemini } from './gemini.js';
@@ -6,7 +7,7 @@ import { opencode } from './opencode.js';
 import type { AgentId, AgentRules, AgentState, Detection, LineRule, PreviousReading, Screen } from './types.js';
 
 export * from './types.js';
-export { COMPLETION } from './common.js';
+export { COMPLETION, completionKey } from './common.js';
 
 /** Every agent's rules. Order breaks ties when two agents' markers stand on the same row. */
 export const RULES: readonly AgentRules[] = [codex, gemini, opencode, amp, claude];
@@ -100,7 +101,7 @@ function fromHit(agent: AgentId, hit: Hit): Detection {
     source: 'pty-scrape',
     detail: hit.rule.detail ?? clip(hit.line),
   };
-  if (hit.rule.completion) detection.completion = hit.line.trim();
+  if (hit.rule.completion) detection.completion = completionKey(hit.line);
   return detection;
 }
 

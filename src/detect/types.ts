@@ -40,7 +40,7 @@ export interface Detection {
   source: StateSource;
   /** A short human text: the line that decided the state, trimmed. */
   detail: string;
-  /** For `stopped`: the completion line itself, so that a completion is counted once. */
+  /** For `stopped` by a completion line: its key (see `completionKey`), so that it counts once. */
   completion?: string;
 }
 

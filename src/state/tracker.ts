@@ -19,7 +19,7 @@ export interface StateChange extends TerminalState {
 }
 
 interface TerminalRecord extends TerminalState {
-  /** The completion line last counted, so that the same line seen again does not count twice. */
+  /** The key of the completion last counted, so that the same one seen again does not count twice. */
   lastCompletion?: string;
   /** Work was seen since the last counted completion: the same text may then be a new completion. */
   workedSinceCompletion: boolean;
@@ -95,7 +95,7 @@ export class Tracker {
     if (detection.completion !== undefined) {
       const fresh = detection.completion !== next.lastCompletion || next.workedSinceCompletion;
       if (fresh) {
-        done = { line: detection.completion };
+        done = { line: detection.detail };
         next.lastCompletion = detection.completion;
         next.workedSinceCompletion = false;
       }

@@ -65,7 +65,8 @@ describe('4a: states of the specification', () => {
       expect(COMPLETION.test(line)).toBe(true);
       const d = detect(claude(line));
       expect(d.state).toBe('stopped');
-      expect(d.completion).toBe(line);
+      expect(d.detail).toBe(line);
+      expect(d.completion).toBe(line.slice(line.indexOf(' for ') + 1));
     },
   );
   it.each(['The upload Retried for 3s before giving up', 'It Worked for 2 hours', 'Paused for 5 minutes', '✽ Working for 3s'])(

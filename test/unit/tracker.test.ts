@@ -46,6 +46,15 @@ describe('Tracker', () => {
     expect(back?.done).toBeUndefined();
   });
 
+  it('the same completion redrawn with another verb does not fire again (Claude Code 2.1 does that)', () => {
+    const t = new Tracker();
+    t.screen(1, working, 1000);
+    expect(t.screen(1, done('✻ Baked for 5s'), 2000)?.done).toEqual({ line: '✻ Baked for 5s' });
+    const redrawn = t.screen(1, done('✻ Worked for 5s'), 3000);
+    expect(redrawn?.done).toBeUndefined();
+    expect(redrawn?.since).toBe(2000);
+  });
+
   it('the same completion text after new work is a new completion', () => {
     const t = new Tracker();
     t.screen(1, working, 1000);
