@@ -54,7 +54,12 @@ function M.apply(changes)
     local buf = c.buf
     if vim.api.nvim_buf_is_valid(buf) and require('madohub.watch').is_watched(buf) then
       local prev = cache[buf]
-      cache[buf] = { agent = c.agent, state = c.state, source = c.source, since = c.since, detail = c.detail }
+      local since = c.since
+      if prev and c.previous == vim.NIL and prev.state == c.state and prev.agent == c.agent then
+        -- A restarted Node process reads the terminal afresh: the state did not begin now.
+        since = prev.since
+      end
+      cache[buf] = { agent = c.agent, state = c.state, source = c.source, since = since, detail = c.detail }
       touched[#touched + 1] = buf
       if not prev or prev.state ~= c.state or prev.agent ~= c.agent then
         fire('MadoStateChanged', {

@@ -93,9 +93,12 @@ export class Tracker {
     };
     if (detection.state === 'working') next.workedSinceCompletion = true;
     if (detection.completion !== undefined) {
-      const fresh = detection.completion !== next.lastCompletion || next.workedSinceCompletion;
-      if (fresh) {
-        done = { line: detection.detail };
+      // A completion already on a terminal's first screen is history (a resumed session, or this
+      // process restarted): it is remembered, not announced.
+      const fresh =
+        record !== undefined && (detection.completion !== next.lastCompletion || next.workedSinceCompletion);
+      if (fresh) done = { line: detection.detail };
+      if (fresh || !record) {
         next.lastCompletion = detection.completion;
         next.workedSinceCompletion = false;
       }

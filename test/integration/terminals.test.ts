@@ -171,8 +171,12 @@ describe.each(neovims)('Neovim $label', ({ path: exe }) => {
     const buf = await openAgent(s, ['claude-idle', 'claude-working']);
     expect(await waitState(buf, 'idle', 'claude')).toBe(true);
     const first = await nodePid();
+    const since = (await state(buf))!.since;
     process.kill(first!, 'SIGKILL');
     expect(await s.waitFor(`(require('madohub.node').pid() or ${first}) ~= ${first}`, 8000)).toBe(true);
+    // The new process reads the terminal again; the state did not begin anew.
+    expect(await s.waitFor(`(require('madohub.node').request('health') or {}).terminals == 1`)).toBe(true);
+    expect((await state(buf))!.since).toBe(since);
     await send(buf, 'n');
     expect(await waitState(buf, 'working')).toBe(true);
     const warnings = await s.lua<string>(`return vim.fn.execute('messages')`);

@@ -63,6 +63,17 @@ describe('Tracker', () => {
     expect(t.screen(1, done('✻ Baked for 10s'), 4000)?.done).toBeDefined();
   });
 
+  it('a completion on the first screen is history: no event, but it counts as seen', () => {
+    const t = new Tracker();
+    const first = t.screen(1, done('✻ Baked for 10s'), 1000);
+    expect(first).toMatchObject({ state: 'stopped', previous: null });
+    expect(first?.done).toBeUndefined();
+    t.screen(1, asking, 1100);
+    expect(t.screen(1, done('✻ Baked for 10s'), 1200)?.done).toBeUndefined();
+    t.screen(1, working, 1300);
+    expect(t.screen(1, done('✻ Baked for 3s'), 1400)?.done).toEqual({ line: '✻ Baked for 3s' });
+  });
+
   it('an exit is final for that buffer and carries the status', () => {
     const t = new Tracker();
     t.screen(1, working, 1000);
