@@ -215,6 +215,27 @@ describe.each(neovims)('Neovim $label', ({ path: exe }) => {
     }
   });
 
+  it('serves a statusline instead of the winbar when asked, and :checkhealth reports', async () => {
+    await s.lua(`require('madohub').setup({ winbar = { enabled = false } })`);
+    const buf = await openAgent(s, ['gemini-working']);
+    expect(await waitState(buf, 'working', 'gemini')).toBe(true);
+    const win = await s.lua<number>('return vim.fn.bufwinid(...)', [buf]);
+    expect(await s.lua('return vim.wo[...].winbar', [win])).toBe('');
+    const line = await s.lua<string>(
+      `vim.api.nvim_set_current_win(...)
+       return vim.api.nvim_eval_statusline("%{%v:lua.require'madohub'.statusline()%}", { winid = ... }).str`,
+      [win],
+    );
+    expect(line).toMatch(/Gemini Working \d+s/);
+    const health = await s.lua<string>(`vim.cmd('checkhealth madohub')
+      return table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\\n')`);
+    expect(health).toMatch(/OK Neovim 0\.1\d/);
+    expect(health).toMatch(/OK Node v\d+/);
+    expect(health).toMatch(/OK node-pty loads/);
+    expect(health).toMatch(/OK Terminals watched: 1 \(the Node process tracks 1\)/);
+    expect(health).not.toMatch(/ERROR/);
+  });
+
   it('refuses clearly without a usable node, and on an old Neovim', async () => {
     const msg = await s.lua<string>(`
       vim.g.madohub_autosetup = false

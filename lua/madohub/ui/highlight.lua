@@ -1,19 +1,9 @@
 ---Highlight groups of the states, and one window highlight namespace per state that colours a
----terminal window's separator and winbar. Groups are defined with `default = true`, so a colour
----scheme or the user's own definitions win; they are applied again on ColorScheme.
+---terminal window's separator. Groups are defined with `default = true`, so a colour scheme or the
+---user's own definitions win; they are applied again on ColorScheme.
 local M = {}
 
----@type table<madohub.StateName, string>
-M.groups = {
-  working = 'MadoWorking',
-  idle = 'MadoIdle',
-  waiting = 'MadoWaiting',
-  stopped = 'MadoStopped',
-  completed = 'MadoCompleted',
-  failed = 'MadoFailed',
-  exited = 'MadoExited',
-}
-
+---The standard group each state's group links to by default.
 ---@type table<madohub.StateName, string>
 local links = {
   working = 'DiagnosticInfo',
@@ -24,6 +14,13 @@ local links = {
   failed = 'DiagnosticError',
   exited = 'NonText',
 }
+
+---`MadoWorking` for `working`, and so on.
+---@type table<madohub.StateName, string>
+M.groups = {}
+for state in pairs(links) do
+  M.groups[state] = 'Mado' .. state:sub(1, 1):upper() .. state:sub(2)
+end
 
 ---@type table<madohub.StateName, integer>
 M.namespaces = {}
