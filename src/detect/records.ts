@@ -1,0 +1,132 @@
+// Reading the agents' own records: Claude Code's session file and transcript, Codex's rollout.
+// Pure: each function takes one parsed record and says what it means, or null when it means nothing
+// for the state. Finding and tailing the files is src/records/.
+import type { AgentState, StateSource } from './types.js';
+
+/** What one record says about a terminal's state. */
+export interface RecordSignal {
+  state: AgentState;
+  source: Extract<StateSource, 'session-file' | 'jsonl-watcher'>;
+  detail: string;
+  /** When the record was written (epoch ms), when it says so. */
+  at?: number;
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+function clip(text: string, max = 120): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}
+
+function timeOf(v: unknown): number | undefined {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  const s = str(v);
+  if (s === undefined) return undefined;
+  const t = Date.parse(s);
+  return Number.isNaN(t) ? undefined : t;
+}
+
+/** `~/.claude/sessions/<pid>.json` of Claude Code 2.x. */
+export interface ClaudeSession {
+  pid: number;
+  sessionId: string;
+  cwd: string;
+  signal: RecordSignal;
+}
+
+const SESSION_STATUS: Record<string, AgentState> = { idle: 'idle', busy: 'working', waiting: 'waiting' };
+
+/** Reads a Claude Code session file's JSON; null when it is not one (or has an unknown status). */
+export function claudeSession(value: unknown): ClaudeSession | null {
+  if (!isObject(value)) return null;
+  const pid = value.pid;
+  const sessionId = str(value.sessionId);
+  const status = str(value.status);
+  if (typeof pid !== 'number' || !sessionId || !status) return null;
+  const state = SESSION_STATUS[status];
+  if (!state) return null;
+  const waitingFor = str(value.waitingFor);
+  return {
+    pid,
+    sessionId,
+    cwd: str(value.cwd) ?? '',
+    signal: {
+      state,
+      source: 'session-file',
+      detail: state === 'waiting' && waitingFor ? waitingFor : status,
+      at: timeOf(value.statusUpdatedAt ?? value.updatedAt),
+    },
+  };
+}
+
+/** The text of a message's content: a string, or the text parts of an array. */
+function contentText(message: unknown): string {
+  if (!isObject(message)) return '';
+  const content = message.content;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((part) => (isObject(part) && part.type === 'text' ? (str(part.text) ?? '') : ''))
+    .join(' ');
+}
+
+/** One record of a Claude Code transcript (`~/.claude/projects/<cwd>/<sessionId>.jsonl`). */
+export function claudeTranscriptRecord(record: unknown): RecordSignal | null {
+  if (!isObject(record)) return null;
+  const at = timeOf(record.timestamp);
+  const jsonl = (state: AgentState, detail: string): RecordSignal => ({ state, source: 'jsonl-watcher', detail, at });
+  if (record.type === 'system' && record.subtype === 'turn_duration') {
+    const ms = typeof record.durationMs === 'number' ? record.durationMs : undefined;
+    return jsonl('completed', ms === undefined ? 'turn ended' : `turn ended after ${(ms / 1000).toFixed(1)}s`);
+  }
+  if (record.type === 'assistant') {
+    if (record.isApiErrorMessage === true) return jsonl('failed', clip(contentText(record.message)) || 'API error');
+    return jsonl('working', 'answering');
+  }
+  if (record.type === 'user') {
+    if (record.isMeta === true) return null;
+    const text = contentText(record.message);
+    if (text.startsWith('[Request interrupted by user')) return jsonl('failed', 'interrupted');
+    return jsonl('working', Array.isArray((record.message as Json | undefined)?.content) ? 'running tools' : 'prompt');
+  }
+  return null;
+}
+
+/** The `session_meta` record that opens a Codex rollout. */
+export interface CodexMeta {
+  sessionId: string;
+  cwd: string;
+  startedAt?: number;
+}
+
+export function codexMeta(record: unknown): CodexMeta | null {
+  if (!isObject(record) || record.type !== 'session_meta' || !isObject(record.payload)) return null;
+  const p = record.payload;
+  const sessionId = str(p.id) ?? str(p.session_id);
+  if (!sessionId) return null;
+  return { sessionId, cwd: str(p.cwd) ?? '', startedAt: timeOf(p.timestamp ?? record.timestamp) };
+}
+
+/** One record of a Codex rollout (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`). */
+export function codexRolloutRecord(record: unknown): RecordSignal | null {
+  if (!isObject(record) || record.type !== 'event_msg' || !isObject(record.payload)) return null;
+  const p = record.payload;
+  const at = timeOf(record.timestamp);
+  const jsonl = (state: AgentState, detail: string): RecordSignal => ({ state, source: 'jsonl-watcher', detail, at });
+  switch (p.type) {
+    case 'task_started':
+      return jsonl('working', 'task started');
+    case 'task_complete':
+      return jsonl('completed', clip(str(p.last_agent_message) ?? '') || 'task complete');
+    case 'turn_aborted':
+      return jsonl('failed', `aborted: ${str(p.reason) ?? 'unknown reason'}`);
+    case 'error':
+      return jsonl('failed', clip(str(p.message) ?? 'error'));
+    default:
+      return null;
+  }
+}

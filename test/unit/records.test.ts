@@ -1,0 +1,102 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  claudeSession,
+  claudeTranscriptRecord,
+  codexMeta,
+  codexRolloutRecord,
+} from '../../src/detect/records.js';
+import type { RecordSignal } from '../../src/detect/records.js';
+
+const dir = path.resolve(__dirname, '../fixtures/records');
+const jsonl = (file: string): unknown[] =>
+  readFileSync(path.join(dir, file), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as unknown);
+const states = (signals: (RecordSignal | null)[]): string[] =>
+  signals.filter((s): s is RecordSignal => s !== null).map((s) => s.state);
+
+describe('Claude Code session file', () => {
+  it('waiting, with what it waits for (a real 2.1.197 file)', () => {
+    const s = claudeSession(JSON.parse(readFileSync(path.join(dir, 'claude-session-waiting.json'), 'utf8')));
+    expect(s).toMatchObject({
+      pid: 16721,
+      sessionId: '9f20f47d-cc3d-4e6d-87b3-695a2d35486a',
+      cwd: '/home/dev/proj',
+      signal: { state: 'waiting', source: 'session-file', detail: 'permission prompt', at: 1795986687755 },
+    });
+  });
+  it.each([
+    ['idle', 'idle'],
+    ['busy', 'working'],
+  ])('%s is %s', (status, state) => {
+    expect(claudeSession({ pid: 1, sessionId: 'x', status })?.signal.state).toBe(state);
+  });
+  it.each([null, 'text', [], { pid: 1 }, { pid: 1, sessionId: 'x', status: 'sleeping' }])('rejects %j', (v) => {
+    expect(claudeSession(v)).toBeNull();
+  });
+});
+
+describe('Claude Code transcript', () => {
+  it('a real transcript: prompt, answers, tools, turn_duration (Completed)', () => {
+    const signals = jsonl('claude-transcript.jsonl').map(claudeTranscriptRecord);
+    const seq = states(signals);
+    expect(seq.filter((s) => s === 'completed')).toHaveLength(2);
+    expect(seq[0]).toBe('working');
+    const done = signals.find((s) => s?.state === 'completed');
+    expect(done).toMatchObject({ source: 'jsonl-watcher', detail: 'turn ended after 5.3s' });
+    expect(done?.at).toBe(Date.parse('2026-11-29T21:04:51.646Z'));
+  });
+  it('an interrupt is Failed', () => {
+    const r = { type: 'user', message: { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user]' }] } };
+    expect(claudeTranscriptRecord(r)).toMatchObject({ state: 'failed', detail: 'interrupted' });
+    const s = { type: 'user', message: { role: 'user', content: '[Request interrupted by user for tool use]' } };
+    expect(claudeTranscriptRecord(s)?.state).toBe('failed');
+  });
+  it('an API error is Failed with its text', () => {
+    const r = {
+      type: 'assistant',
+      isApiErrorMessage: true,
+      message: { role: 'assistant', content: [{ type: 'text', text: 'API Error: 529 Overloaded' }] },
+    };
+    expect(claudeTranscriptRecord(r)).toMatchObject({ state: 'failed', detail: 'API Error: 529 Overloaded' });
+  });
+  it('meta and bookkeeping records say nothing', () => {
+    expect(claudeTranscriptRecord({ type: 'user', isMeta: true, message: { content: 'x' } })).toBeNull();
+    expect(claudeTranscriptRecord({ type: 'file-history-snapshot' })).toBeNull();
+    expect(claudeTranscriptRecord({ type: 'system', subtype: 'other' })).toBeNull();
+    expect(claudeTranscriptRecord('garbage')).toBeNull();
+  });
+});
+
+describe('Codex rollout', () => {
+  it('a real 0.171.0 rollout: session_meta, then started/complete per turn', () => {
+    const records = jsonl('codex-rollout.jsonl');
+    expect(codexMeta(records[0])).toEqual({
+      sessionId: '01a22921-828c-7f42-bb0a-6d9a3fd23d56',
+      cwd: '/home/dev/proj',
+      startedAt: Date.parse('2026-11-29T21:06:31.766Z'),
+    });
+    const seq = states(records.map(codexRolloutRecord));
+    expect(seq.slice(0, 6)).toEqual(['working', 'completed', 'working', 'completed', 'working', 'completed']);
+    const done = records.map(codexRolloutRecord).find((s) => s?.state === 'completed');
+    expect(done?.detail).toBe('Hello from the mock. The parser looks fine.');
+  });
+  it('turn_aborted and error are Failed', () => {
+    expect(codexRolloutRecord({ type: 'event_msg', payload: { type: 'turn_aborted', reason: 'interrupted' } })).toMatchObject({
+      state: 'failed',
+      detail: 'aborted: interrupted',
+    });
+    expect(codexRolloutRecord({ type: 'event_msg', payload: { type: 'error', message: 'stream disconnected' } })).toMatchObject({
+      state: 'failed',
+      detail: 'stream disconnected',
+    });
+  });
+  it('other records say nothing', () => {
+    expect(codexRolloutRecord({ type: 'response_item', payload: { type: 'message' } })).toBeNull();
+    expect(codexRolloutRecord({ type: 'event_msg', payload: { type: 'token_count' } })).toBeNull();
+    expect(codexMeta({ type: 'event_msg' })).toBeNull();
+  });
+});
