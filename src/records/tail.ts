@@ -1,0 +1,158 @@
+import { open, stat } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
+
+export interface TailOptions {
+  /** Called with each complete, parsed line. */
+  onRecord: (value: unknown) => void;
+  /** Called with a line that is not JSON (it is skipped). */
+  onBadLine?: (line: string, error: Error) => void;
+  /**
+   * A file that already exists when the tail starts is read from this many bytes before its end,
+   * not from its start: the current state is in its last records, and a 100 MB transcript must not
+   * cost 100 MB. 0 reads it whole.
+   */
+  backlogBytes?: number;
+  /** Bytes read at once. */
+  chunkBytes?: number;
+  /** A line longer than this is dropped (with onBadLine) so that memory stays bounded. */
+  maxLineBytes?: number;
+}
+
+/**
+ * Follows a JSONL file: each `read()` takes only the bytes appended since the last one. A partial
+ * last line waits for its end; a truncated or replaced file is read again from its start; a line
+ * that is not JSON is skipped.
+ */
+export class JsonlTail {
+  private offset = 0;
+  private partial = '';
+  private identity: string | undefined;
+  private reading: Promise<number> | undefined;
+  private again = false;
+  private dropping = false;
+  private readonly decoder = new StringDecoder('utf8');
+  private readonly buffer: Buffer;
+  private readonly backlog: number;
+  private readonly maxLine: number;
+
+  constructor(
+    readonly file: string,
+    private readonly options: TailOptions,
+  ) {
+    this.buffer = Buffer.alloc(options.chunkBytes ?? 64 * 1024);
+    this.backlog = options.backlogBytes ?? 256 * 1024;
+    this.maxLine = options.maxLineBytes ?? 8 * 1024 * 1024;
+  }
+
+  /** Bytes consumed so far (the position of the next read). */
+  get position(): number {
+    return this.offset;
+  }
+
+  /** Reads what was appended; resolves with the number of records delivered. Calls never overlap. */
+  read(): Promise<number> {
+    if (this.reading) {
+      this.again = true;
+      return this.reading;
+    }
+    this.reading = this.readLoop().finally(() => {
+      this.reading = undefined;
+    });
+    return this.reading;
+  }
+
+  private async readLoop(): Promise<number> {
+    let total = 0;
+    do {
+      this.again = false;
+      total += await this.readOnce();
+    } while (this.again);
+    return total;
+  }
+
+  private reset(): void {
+    this.offset = 0;
+    this.partial = '';
+    this.dropping = false;
+    this.decoder.end();
+  }
+
+  private async readOnce(): Promise<number> {
+    let info;
+    try {
+      info = await stat(this.file);
+    } catch {
+      return 0; // Not there (yet, or any more): nothing to read.
+    }
+    const identity = `${info.dev}:${info.ino}`;
+    if (this.identity === undefined) {
+      // First sight of the file: start near its end, at a line boundary.
+      if (this.backlog > 0 && info.size > this.backlog) {
+        this.offset = info.size - this.backlog;
+        this.dropping = true; // The first (cut) line is not whole.
+      }
+    } else if (identity !== this.identity || info.size < this.offset) {
+      this.reset(); // Replaced or truncated: read it again from its start.
+    }
+    this.identity = identity;
+    if (info.size === this.offset) return 0;
+
+    let records = 0;
+    const handle = await open(this.file, 'r');
+    try {
+      while (this.offset < info.size) {
+        const want = Math.min(this.buffer.length, info.size - this.offset);
+        const { bytesRead } = await handle.read(this.buffer, 0, want, this.offset);
+        if (bytesRead === 0) break;
+        this.offset += bytesRead;
+        records += this.consume(this.decoder.write(this.buffer.subarray(0, bytesRead)));
+      }
+    } finally {
+      await handle.close();
+    }
+    return records;
+  }
+
+  private consume(text: string): number {
+    let records = 0;
+    let start = 0;
+    for (;;) {
+      const nl = text.indexOf('\n', start);
+      if (nl < 0) break;
+      const piece = text.slice(start, nl);
+      start = nl + 1;
+      if (this.dropping) {
+        this.dropping = false;
+        this.partial = '';
+        continue;
+      }
+      const line = this.partial + piece;
+      this.partial = '';
+      if (this.deliver(line)) records++;
+    }
+    const rest = text.slice(start);
+    if (!this.dropping) {
+      this.partial += rest;
+      if (this.partial.length > this.maxLine) {
+        this.options.onBadLine?.(this.partial.slice(0, 200), new Error(`line longer than ${this.maxLine} bytes`));
+        this.partial = '';
+        this.dropping = true;
+      }
+    }
+    return records;
+  }
+
+  private deliver(line: string): boolean {
+    const trimmed = line.trim();
+    if (trimmed === '') return false;
+    let value: unknown;
+    try {
+      value = JSON.parse(trimmed);
+    } catch (err) {
+      this.options.onBadLine?.(trimmed.slice(0, 200), err instanceof Error ? err : new Error(String(err)));
+      return false;
+    }
+    this.options.onRecord(value);
+    return true;
+  }
+}
