@@ -1,0 +1,69 @@
+// Which agent a process is, from what /proc says of it. Pure: src/proc/ reads /proc.
+import type { AgentId } from './types.js';
+
+/** One process as /proc describes it. */
+export interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  /** /proc/<pid>/comm: the first 15 bytes of the executable's name (or a title the program set). */
+  comm: string;
+  /** /proc/<pid>/cmdline split at NULs. */
+  argv: readonly string[];
+  /** The target of /proc/<pid>/exe, or '' when it cannot be read. */
+  exe: string;
+}
+
+const base = (p: string | undefined): string => (p ? (p.split('/').pop() ?? '') : '');
+
+/** Node-based CLIs show as `node <script>`: the script's name, and its package folder. */
+function nodeScript(p: ProcessInfo): string | undefined {
+  const name = base(p.exe) || base(p.argv[0]);
+  if (!/^node(?:js)?(?:\d+)?$/.test(name) && p.comm !== 'node') return undefined;
+  return p.argv.slice(1).find((a) => !a.startsWith('-'));
+}
+
+/**
+ * The agent a single process is, or undefined. Names, as the agents install themselves:
+ * Claude Code (`claude`, `claude.exe`, or node running `…/claude` / `@anthropic-ai/claude-code/cli.js`),
+ * Codex (the native `codex`, or node running `…/bin/codex(.js)`), Gemini CLI (node running `…/gemini`),
+ * OpenCode (`opencode`), Amp (`amp`, or node running `…/amp`).
+ */
+export function agentOfProcess(p: ProcessInfo): Exclude<AgentId, 'shell'> | undefined {
+  const names = [p.comm, base(p.exe), base(p.argv[0])];
+  const is = (...wanted: string[]): boolean => names.some((n) => wanted.includes(n));
+  if (is('claude', 'claude.exe')) return 'claude';
+  if (is('codex', 'codex.exe', 'codex-linux-x64', 'codex-x86_64-unknown-linux-musl')) return 'codex';
+  if (is('opencode')) return 'opencode';
+  if (is('amp')) return 'amp';
+  if (is('gemini')) return 'gemini';
+  const script = nodeScript(p);
+  if (script) {
+    if (/(?:^|\/)claude(?:\.js)?$|@anthropic-ai\/claude-code\//.test(script)) return 'claude';
+    if (/(?:^|\/)codex(?:\.js)?$|@openai\/codex\//.test(script)) return 'codex';
+    if (/(?:^|\/)gemini(?:\.js)?$|@google\/gemini-cli\//.test(script)) return 'gemini';
+    if (/(?:^|\/)opencode(?:\.js)?$|opencode-ai\//.test(script)) return 'opencode';
+    if (/(?:^|\/)amp(?:\.js)?$|@(?:sourcegraph|ampcode)\/(?:amp|cli)\//.test(script)) return 'amp';
+  }
+  return undefined;
+}
+
+export interface ProcessAgent {
+  agent: Exclude<AgentId, 'shell'>;
+  /** The process that is the agent (for Codex: its native child when there is one). */
+  pid: number;
+}
+
+/**
+ * The agent running among a terminal's descendants (given parents before children, as a walk from
+ * the job's pid yields them), or undefined when none runs: the terminal is then a shell (or some
+ * other program). The most recently started agent wins when several run (the outermost is usually a
+ * wrapper). For Codex, the native `codex` child is the process whose files tell its session.
+ */
+export function agentOfTree(processes: readonly ProcessInfo[]): ProcessAgent | undefined {
+  let found: ProcessAgent | undefined;
+  for (const p of processes) {
+    const agent = agentOfProcess(p);
+    if (agent) found = { agent, pid: p.pid };
+  }
+  return found;
+}

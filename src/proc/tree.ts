@@ -1,0 +1,127 @@
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import type { ProcessInfo } from '../detect/process.js';
+
+/** /proc/<pid>/stat: the parent pid and the start time (clock ticks since boot; tells pid reuse). */
+function readStat(procRoot: string, pid: number): { ppid: number; start: string } | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`${procRoot}/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // The name (field 2) is in parentheses and may hold spaces: read the fields after its last ')'.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  const ppid = Number(fields[1]);
+  const start = fields[19];
+  return Number.isFinite(ppid) && start !== undefined ? { ppid, start } : undefined;
+}
+
+function readOr(path: string, fallback: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return fallback;
+  }
+}
+
+/** Children of `pid` from /proc/<pid>/task/<tid>/children (every thread's). */
+function childrenOf(procRoot: string, pid: number): number[] | undefined {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`${procRoot}/${pid}/task`);
+  } catch {
+    return undefined;
+  }
+  const out: number[] = [];
+  for (const tid of tasks) {
+    let text: string;
+    try {
+      text = readFileSync(`${procRoot}/${pid}/task/${tid}/children`, 'utf8');
+    } catch {
+      return undefined; // No children files on this kernel.
+    }
+    for (const c of text.trim().split(/\s+/)) if (c) out.push(Number(c));
+  }
+  return out;
+}
+
+/** Every process's parent, from a scan of /proc (when children files are missing). */
+function parentMap(procRoot: string): Map<number, number[]> {
+  const map = new Map<number, number[]>();
+  for (const name of readdirSync(procRoot)) {
+    if (!/^\d+$/.test(name)) continue;
+    const st = readStat(procRoot, Number(name));
+    if (!st) continue;
+    const list = map.get(st.ppid) ?? [];
+    list.push(Number(name));
+    map.set(st.ppid, list);
+  }
+  return map;
+}
+
+/**
+ * Reads a terminal's process tree from /proc. What it learns of a process (name, arguments,
+ * executable) is kept per pid and start time, so that a scan of a tree that did not change reads
+ * one small file per process.
+ */
+export class ProcessTree {
+  private readonly cache = new Map<number, { start: string; info: ProcessInfo }>();
+
+  constructor(private readonly procRoot = '/proc') {}
+
+  private info(pid: number): ProcessInfo | undefined {
+    const st = readStat(this.procRoot, pid);
+    if (!st) {
+      this.cache.delete(pid);
+      return undefined;
+    }
+    const cached = this.cache.get(pid);
+    if (cached && cached.start === st.start) return cached.info;
+    const dir = `${this.procRoot}/${pid}`;
+    let exe = '';
+    try {
+      exe = readlinkSync(`${dir}/exe`);
+    } catch {
+      // Another user's process, or a zombie: the other fields still tell.
+    }
+    const info: ProcessInfo = {
+      pid,
+      ppid: st.ppid,
+      comm: readOr(`${dir}/comm`, '').trim(),
+      argv: readOr(`${dir}/cmdline`, '')
+        .split('\0')
+        .filter((a, i, all) => a !== '' || i < all.length - 1),
+      exe,
+    };
+    this.cache.set(pid, { start: st.start, info });
+    return info;
+  }
+
+  /** `root` and its descendants, parents before children; [] when `root` is gone. */
+  walk(root: number): ProcessInfo[] {
+    const out: ProcessInfo[] = [];
+    let parents: Map<number, number[]> | undefined;
+    const queue = [root];
+    const seen = new Set<number>();
+    while (queue.length > 0) {
+      const pid = queue.shift()!;
+      if (seen.has(pid)) continue;
+      seen.add(pid);
+      const info = this.info(pid);
+      if (!info) continue;
+      out.push(info);
+      let kids = childrenOf(this.procRoot, pid);
+      if (kids === undefined) {
+        parents ??= parentMap(this.procRoot);
+        kids = parents.get(pid) ?? [];
+      }
+      queue.push(...kids);
+    }
+    return out;
+  }
+
+  /** Drops what is cached of processes that are gone. */
+  prune(): void {
+    for (const pid of this.cache.keys()) if (!readStat(this.procRoot, pid)) this.cache.delete(pid);
+  }
+}
