@@ -1,5 +1,7 @@
 import { detect } from '../detect/index.js';
 import type { AgentId, AgentState, Detection, Screen, StateSource } from '../detect/index.js';
+import { decide } from './precedence.js';
+import type { SourcedState } from './precedence.js';
 
 /** What the Lua side caches for one terminal buffer. */
 export interface TerminalState {
@@ -18,16 +20,33 @@ export interface StateChange extends TerminalState {
   done?: { line: string };
 }
 
+/** A state from the agent's own records. */
+export interface RecordState {
+  state: AgentState;
+  source: 'session-file' | 'jsonl-watcher';
+  detail: string;
+}
+
 interface TerminalRecord extends TerminalState {
-  /** The key of the completion last counted, so that the same one seen again does not count twice. */
+  /** The last screen's reading, with when its state last changed. */
+  screen?: Detection & { at: number };
+  live?: SourcedState;
+  turn?: SourcedState;
+  /** The agent the process tree shows: an agent, null when a scan found none, undefined before one. */
+  processAgent?: AgentId | null;
+  /** The completion line (its key) last seen, so that the same one seen again does not count. */
   lastCompletion?: string;
-  /** Work was seen since the last counted completion: the same text may then be a new completion. */
-  workedSinceCompletion: boolean;
-  exited: boolean;
+  /** Work was seen since the last completion event. */
+  workedSinceDone: boolean;
+  /** A record announced the end of this turn: the screen's completion line that follows is the same. */
+  absorbNextLine: boolean;
+  /** Set when the job ended; final. */
+  exitStatus?: number;
 }
 
 /**
- * Owns every terminal's state. Pure: fed screens and exits with the time, returns what changed.
+ * Owns every terminal's state. Pure: fed screens, records, process scans and exits with the time,
+ * it returns what changed for Lua.
  */
 export class Tracker {
   private readonly records = new Map<number, TerminalRecord>();
@@ -45,80 +64,135 @@ export class Tracker {
     return [...this.records.values()].map(publicState);
   }
 
+  /** The agent the terminal shows now, for the process and record watchers. */
+  agentOf(buf: number): AgentId | undefined {
+    return this.records.get(buf)?.agent;
+  }
+
   /** Feeds one screen. Returns the change, or null when agent, state and detail are as they were. */
   screen(buf: number, screen: Screen, now: number): StateChange | null {
     const record = this.records.get(buf);
-    if (record?.exited) return null;
+    if (record?.exitStatus !== undefined) return null;
     // A terminal that has drawn nothing yet says nothing about its program: no "Shell" flash.
     // (Its title is then the command Neovim started, which says nothing either.)
     if (!record && screen.lines.every((l) => l.trim() === '')) return null;
-    const detection = detect(screen, record && { agent: record.agent, state: record.state });
-    return this.apply(buf, record, detection, now);
+    const previous = record?.screen && { agent: record.screen.agent, state: record.screen.state };
+    const detection = detect(screen, previous);
+    const rec = record ?? this.create(buf, detection, now);
+    const changedAt = rec.screen && rec.screen.state === detection.state ? rec.screen.at : now;
+    rec.screen = { ...detection, at: changedAt };
+    let done: StateChange['done'];
+    if (detection.state === 'working') this.worked(rec);
+    if (detection.completion !== undefined) {
+      const newLine = detection.completion !== rec.lastCompletion;
+      const fire = record !== undefined && (rec.workedSinceDone || (newLine && !rec.absorbNextLine));
+      if (newLine) {
+        rec.lastCompletion = detection.completion;
+        rec.absorbNextLine = false;
+      }
+      if (fire) done = this.done(rec, detection.detail);
+    }
+    return this.emit(rec, record === undefined, now, done);
+  }
+
+  /** Feeds a state from the agent's own records. */
+  record(buf: number, signal: RecordState, now: number): StateChange | null {
+    const rec = this.records.get(buf);
+    if (!rec || rec.exitStatus !== undefined) return null;
+    const sourced: SourcedState = { ...signal, at: now };
+    if (signal.source === 'session-file') rec.live = sourced;
+    else rec.turn = sourced;
+    let done: StateChange['done'];
+    if (signal.state === 'working' || signal.state === 'waiting') this.worked(rec);
+    if (signal.source === 'jsonl-watcher' && signal.state === 'completed' && rec.workedSinceDone) {
+      done = this.done(rec, signal.detail);
+      rec.absorbNextLine = true;
+    }
+    return this.emit(rec, false, now, done);
+  }
+
+  /** The process tree says which agent runs (null: none). An agent that left takes its records along. */
+  process(buf: number, agent: AgentId | null, now: number): StateChange | null {
+    const rec = this.records.get(buf);
+    if (!rec || rec.exitStatus !== undefined || rec.processAgent === agent) return null;
+    const left = rec.processAgent !== undefined && rec.processAgent !== null && rec.processAgent !== agent;
+    rec.processAgent = agent;
+    if (left) {
+      rec.live = undefined;
+      rec.turn = undefined;
+      // The screen's sticky identity belonged to the agent that left.
+      if (rec.screen && agent === null) rec.screen = { ...rec.screen, agent: 'shell', state: 'idle', detail: '' };
+    }
+    return this.emit(rec, false, now);
   }
 
   /** The terminal's job ended. */
   exit(buf: number, status: number, now: number): StateChange | null {
     const record = this.records.get(buf);
-    const detection: Detection = {
-      agent: record?.agent ?? 'shell',
-      state: 'exited',
-      source: 'terminal',
-      detail: `exit ${status}`,
-    };
-    const change = this.apply(buf, record, detection, now);
-    this.records.get(buf)!.exited = true;
-    return change;
+    const rec = record ?? this.create(buf, { agent: 'shell', state: 'exited', source: 'terminal', detail: '' }, now);
+    rec.exitStatus = status;
+    return this.emit(rec, record === undefined, now);
   }
 
   forget(buf: number): boolean {
     return this.records.delete(buf);
   }
 
-  private apply(
-    buf: number,
-    record: TerminalRecord | undefined,
-    detection: Detection,
-    now: number,
-  ): StateChange | null {
-    let done: StateChange['done'];
-    const next: TerminalRecord = record ?? {
+  private create(buf: number, d: Detection, now: number): TerminalRecord {
+    const rec: TerminalRecord = {
       buf,
-      agent: detection.agent,
-      state: detection.state,
-      source: detection.source,
-      detail: detection.detail,
+      agent: d.agent,
+      state: d.state,
+      source: d.source,
+      detail: d.detail,
       since: now,
-      workedSinceCompletion: false,
-      exited: false,
+      workedSinceDone: false,
+      absorbNextLine: false,
     };
-    if (detection.state === 'working') next.workedSinceCompletion = true;
-    if (detection.completion !== undefined) {
-      // A completion already on a terminal's first screen is history (a resumed session, or this
-      // process restarted): it is remembered, not announced.
-      const fresh =
-        record !== undefined && (detection.completion !== next.lastCompletion || next.workedSinceCompletion);
-      if (fresh) done = { line: detection.detail };
-      if (fresh || !record) {
-        next.lastCompletion = detection.completion;
-        next.workedSinceCompletion = false;
-      }
+    this.records.set(buf, rec);
+    return rec;
+  }
+
+  private worked(rec: TerminalRecord): void {
+    rec.workedSinceDone = true;
+    rec.absorbNextLine = false;
+  }
+
+  private done(rec: TerminalRecord, line: string): { line: string } {
+    rec.workedSinceDone = false;
+    return { line };
+  }
+
+  /** What all sources say together. */
+  private effective(rec: TerminalRecord): Omit<TerminalState, 'buf' | 'since'> {
+    if (rec.exitStatus !== undefined) {
+      return { agent: rec.agent, state: 'exited', source: 'terminal', detail: `exit ${rec.exitStatus}` };
     }
-    const previous = record ? record.state : null;
+    const screen = rec.screen;
+    const agent = rec.processAgent ?? screen?.agent ?? rec.agent;
+    if (!screen) return { agent, state: rec.state, source: rec.source, detail: rec.detail };
+    const sourced = decide({
+      screen: { state: screen.state, source: 'pty-scrape', detail: screen.detail, at: screen.at },
+      live: rec.live,
+      turn: rec.turn,
+    });
+    return { agent, state: sourced.state, source: sourced.source, detail: sourced.detail };
+  }
+
+  private emit(rec: TerminalRecord, isNew: boolean, now: number, done?: { line: string }): StateChange | null {
+    const next = this.effective(rec);
+    const previous = isNew ? null : rec.state;
     const changed =
-      !record ||
-      record.agent !== detection.agent ||
-      record.state !== detection.state ||
-      record.detail !== detection.detail ||
-      record.source !== detection.source ||
+      isNew ||
+      rec.agent !== next.agent ||
+      rec.state !== next.state ||
+      rec.detail !== next.detail ||
+      rec.source !== next.source ||
       done !== undefined;
     if (!changed) return null;
-    if (record && (record.state !== detection.state || record.agent !== detection.agent || done)) next.since = now;
-    next.agent = detection.agent;
-    next.state = detection.state;
-    next.source = detection.source;
-    next.detail = detection.detail;
-    this.records.set(buf, next);
-    const change: StateChange = { ...publicState(next), previous };
+    if (!isNew && (rec.state !== next.state || rec.agent !== next.agent || done)) rec.since = now;
+    Object.assign(rec, next);
+    const change: StateChange = { ...publicState(rec), previous };
     if (done) change.done = done;
     return change;
   }

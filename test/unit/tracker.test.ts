@@ -92,4 +92,38 @@ describe('Tracker', () => {
     expect(t.size).toBe(1);
     expect(t.forget(1)).toBe(false);
   });
+
+  it('records outrank the screen for the same turn, and one turn fires one MadoAgentDone', () => {
+    const t = new Tracker();
+    t.screen(1, idle, 1000);
+    expect(t.record(1, { state: 'working', source: 'session-file', detail: 'busy' }, 1100)).toMatchObject({
+      state: 'working',
+      source: 'session-file',
+    });
+    t.screen(1, working, 1200);
+    const end = t.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'turn ended after 5.0s' }, 1300);
+    expect(end).toMatchObject({ state: 'completed', source: 'jsonl-watcher', done: { line: 'turn ended after 5.0s' } });
+    // The screen's completion line of the same turn: no second event, and Completed stays.
+    const line = t.screen(1, done('✻ Baked for 5s'), 1400);
+    expect(line?.done).toBeUndefined();
+    expect(t.get(1)).toMatchObject({ state: 'completed', source: 'jsonl-watcher' });
+    expect(t.record(1, { state: 'idle', source: 'session-file', detail: 'idle' }, 1500)).toBeNull();
+    // A new turn on the screen ends the Completed.
+    expect(t.screen(1, working, 1600)).toMatchObject({ state: 'working', source: 'pty-scrape' });
+  });
+
+  it('a record for a terminal never seen is ignored', () => {
+    expect(new Tracker().record(9, { state: 'working', source: 'jsonl-watcher', detail: '' }, 1)).toBeNull();
+  });
+
+  it('the process tree outranks screen markers, and an agent that leaves makes it a shell again', () => {
+    const t = new Tracker();
+    t.screen(1, { lines: ['$ some-wrapper', 'loading…'], title: '' }, 1000);
+    expect(t.get(1)?.agent).toBe('shell');
+    expect(t.process(1, 'opencode', 1100)).toMatchObject({ agent: 'opencode' });
+    t.record(1, { state: 'working', source: 'jsonl-watcher', detail: '' }, 1150);
+    expect(t.process(1, 'opencode', 1200)).toBeNull();
+    expect(t.process(1, null, 1300)).toMatchObject({ agent: 'shell', state: 'idle', source: 'pty-scrape' });
+  });
 });
+

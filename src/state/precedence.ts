@@ -1,0 +1,55 @@
+// How the sources of a terminal's state combine. Pure; the rules are written out in
+// doc/madohub.txt (|madohub-precedence|) and each has a unit test.
+import type { AgentState, StateSource } from '../detect/index.js';
+
+/** A state from one source, with when MadoHub learnt it (epoch ms). */
+export interface SourcedState {
+  state: AgentState;
+  source: StateSource;
+  detail: string;
+  at: number;
+}
+
+export interface Sources {
+  /** What the screen shows (`pty-scrape`); `at` is when its state last changed. */
+  screen: SourcedState;
+  /** The agent's live status (Claude Code's session file): idle, working or waiting. */
+  live?: SourcedState;
+  /** The latest record of the agent's transcript or rollout: working, completed or failed. */
+  turn?: SourcedState;
+}
+
+const ended = (s: AgentState): boolean => s === 'completed' || s === 'failed';
+const active = (s: AgentState): boolean => s === 'working' || s === 'waiting';
+
+/** The newer of two confirmed states (the later one wins a tie). */
+function newer(a: SourcedState | undefined, b: SourcedState | undefined): SourcedState | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  return b.at >= a.at ? b : a;
+}
+
+/**
+ * 1. Without a confirmed source, the screen decides.
+ * 2. A turn that a record ended (Completed, Failed) stays ended until something newer shows a new
+ *    turn: the session file going busy or waiting after it, a new record, or work or a question on
+ *    the screen after it.
+ * 3. Otherwise the newer of the session file and the transcript decides, and it outranks the screen
+ *    for the same turn.
+ * 4. The screen still wins with news the records lack: work or a question that showed after an
+ *    Idle, and a question that showed after Working (Codex writes no record for an approval).
+ */
+export function decide({ screen, live, turn }: Sources): SourcedState {
+  let confirmed: SourcedState | undefined;
+  if (turn && ended(turn.state)) {
+    confirmed = live && active(live.state) && live.at > turn.at ? live : turn;
+  } else {
+    confirmed = newer(live, turn);
+  }
+  if (!confirmed) return screen;
+  if (active(screen.state) && screen.at > confirmed.at) {
+    if (ended(confirmed.state) || confirmed.state === 'idle') return screen;
+    if (screen.state === 'waiting' && confirmed.state === 'working') return screen;
+  }
+  return confirmed;
+}
