@@ -13,6 +13,7 @@ local M = {}
 ---@field last_sent number When the last snapshot went out (ms).
 ---@field rows integer The terminal's height when last seen in a window.
 ---@field exit_status integer|nil Set once the job ended.
+---@field pid integer|nil The terminal job's pid (the root of its process tree).
 
 ---@type table<integer, madohub.Watched>
 local watched = {}
@@ -67,7 +68,7 @@ local function cursor_row(buf, first, count)
 end
 
 ---@param buf integer
----@return { buf: integer, lines: string[], title: string, cursor: integer|nil }|nil
+---@return { buf: integer, lines: string[], title: string, cursor: integer|nil, pid: integer|nil }|nil
 function M.snapshot(buf)
   local w = watched[buf]
   if not w or not vim.api.nvim_buf_is_valid(buf) then
@@ -85,6 +86,7 @@ function M.snapshot(buf)
     lines = lines,
     title = type(title) == 'string' and title or '',
     cursor = cursor_row(buf, first, #lines),
+    pid = w.pid,
   }
 end
 
@@ -131,6 +133,8 @@ function M.attach(buf)
     last_sent = 0,
     rows = vim.o.lines,
   }
+  local ok, pid = pcall(vim.fn.jobpid, vim.bo[buf].channel)
+  watched[buf].pid = ok and pid > 0 and pid or nil
   vim.api.nvim_buf_attach(buf, false, {
     on_lines = function()
       if not watched[buf] then

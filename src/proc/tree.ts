@@ -125,3 +125,48 @@ export class ProcessTree {
     for (const pid of this.cache.keys()) if (!readStat(this.procRoot, pid)) this.cache.delete(pid);
   }
 }
+
+/** Clock ticks per second of /proc/<pid>/stat times (USER_HZ: 100 on Linux). */
+const USER_HZ = 100;
+
+/** When the system booted (epoch ms), from /proc/stat's btime. */
+function bootTimeMs(procRoot: string): number | undefined {
+  const m = /^btime (\d+)$/m.exec(readOr(`${procRoot}/stat`, ''));
+  return m ? Number(m[1]) * 1000 : undefined;
+}
+
+/** When a process started (epoch ms), or undefined when it is gone. */
+export function processStartMs(pid: number, procRoot = '/proc'): number | undefined {
+  const st = readStat(procRoot, pid);
+  const boot = bootTimeMs(procRoot);
+  if (!st || boot === undefined) return undefined;
+  return boot + (Number(st.start) * 1000) / USER_HZ;
+}
+
+/** A process's working folder, or undefined. */
+export function processCwd(pid: number, procRoot = '/proc'): string | undefined {
+  try {
+    return readlinkSync(`${procRoot}/${pid}/cwd`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The files a process holds open (targets of /proc/<pid>/fd/*); [] when they cannot be read. */
+export function openFiles(pid: number, procRoot = '/proc'): string[] {
+  let fds: string[];
+  try {
+    fds = readdirSync(`${procRoot}/${pid}/fd`);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const fd of fds) {
+    try {
+      out.push(readlinkSync(`${procRoot}/${pid}/fd/${fd}`));
+    } catch {
+      // Closed meanwhile.
+    }
+  }
+  return out;
+}

@@ -3,6 +3,8 @@ import type { Screen } from '../detect/index.js';
 /** What the Lua watcher sends for one terminal buffer (notification `screen`). */
 export interface ScreenMessage extends Screen {
   buf: number;
+  /** The terminal job's pid, for the process tree. */
+  pid?: number;
 }
 
 /** Notification `exit`: the terminal's job ended with `status`. */
@@ -29,7 +31,8 @@ export function parseScreen(value: unknown): ScreenMessage | null {
   const lines = value.lines.filter((l): l is string => typeof l === 'string');
   const title = typeof value.title === 'string' ? value.title : '';
   const cursor = typeof value.cursor === 'number' ? value.cursor : undefined;
-  return { buf: value.buf, lines, title, cursor };
+  const pid = typeof value.pid === 'number' && value.pid > 0 ? value.pid : undefined;
+  return { buf: value.buf, lines, title, cursor, pid };
 }
 
 export function parseExit(value: unknown): ExitMessage | null {

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { attach } from 'neovim';
 import type { NeovimClient } from 'neovim';
 import { log } from '../log.js';
+import { TerminalSources } from '../records/sources.js';
 import { Tracker } from '../state/tracker.js';
 import type { StateChange } from '../state/tracker.js';
 import { parseExit, parseForget, parseScreen } from './messages.js';
@@ -14,6 +15,8 @@ export interface Health {
   pid: number;
   terminals: number;
   nodePty: { ok: boolean; error?: string };
+  foldersWatched: number;
+  scans: number;
   rssBytes: number;
 }
 
@@ -39,6 +42,16 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
     if (changes.length === 0) return;
     nvim.notify('nvim_exec_lua', [APPLY, [changes]]);
   };
+  const pushOne = (change: StateChange | null): void => {
+    if (change) push([change]);
+  };
+  const sources = new TerminalSources(
+    {
+      process: (buf, agent) => pushOne(tracker.process(buf, agent, Date.now())),
+      record: (buf, signal) => pushOne(tracker.record(buf, signal, Date.now())),
+    },
+    log,
+  );
 
   nvim.on('notification', (method: string, args: unknown[]) => {
     const now = Date.now();
@@ -49,13 +62,24 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
         let change: StateChange | null = null;
         if (method === 'screen') {
           const msg = parseScreen(item);
-          if (msg) change = tracker.screen(msg.buf, msg, now);
+          if (msg) {
+            const before = tracker.agentOf(msg.buf);
+            change = tracker.screen(msg.buf, msg, now);
+            const after = tracker.agentOf(msg.buf);
+            if (after !== undefined) sources.screen(msg.buf, msg.pid, now, before !== undefined && before !== after);
+          }
         } else if (method === 'exit') {
           const msg = parseExit(item);
-          if (msg) change = tracker.exit(msg.buf, msg.status, now);
+          if (msg) {
+            sources.forget(msg.buf);
+            change = tracker.exit(msg.buf, msg.status, now);
+          }
         } else if (method === 'forget') {
           const msg = parseForget(item);
-          if (msg) tracker.forget(msg.buf);
+          if (msg) {
+            sources.forget(msg.buf);
+            tracker.forget(msg.buf);
+          }
         } else {
           log.warn(`unknown notification ${method}`);
         }
@@ -74,6 +98,8 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
         pid: process.pid,
         terminals: tracker.size,
         nodePty: nodePtyHealth(),
+        foldersWatched: sources.folders.size,
+        scans: sources.scans,
         rssBytes: process.memoryUsage().rss,
       };
       resp.send(health);

@@ -1,0 +1,158 @@
+import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { codexMeta, codexRolloutRecord } from '../detect/records.js';
+import type { CodexMeta, RecordSignal } from '../detect/records.js';
+import { openFiles, processCwd, processStartMs } from '../proc/tree.js';
+import type { RecordLog } from './claude.js';
+import type { FolderWatcher } from './folders.js';
+import { followJsonl } from './follow.js';
+
+/** Codex's folder: `$CODEX_HOME`, else `~/.codex`. */
+export function codexHome(env: NodeJS.ProcessEnv = process.env): string {
+  return env.CODEX_HOME || path.join(env.HOME || homedir(), '.codex');
+}
+
+const ROLLOUT = /\/rollout-[^/]*\.jsonl$/;
+
+/** `sessions/YYYY/MM/DD` of a local date. */
+export function dayFolder(home: string, at: number): string {
+  const d = new Date(at);
+  const two = (n: number): string => String(n).padStart(2, '0');
+  return path.join(home, 'sessions', String(d.getFullYear()), two(d.getMonth() + 1), two(d.getDate()));
+}
+
+/** The first line of a file (its session_meta), read up to `max` bytes. */
+function firstLine(file: string, max = 1024 * 1024): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const chunk = Buffer.alloc(64 * 1024);
+    const parts: Buffer[] = [];
+    let pos = 0;
+    while (pos < max) {
+      const n = readSync(fd, chunk, 0, chunk.length, pos);
+      if (n === 0) break;
+      const nl = chunk.subarray(0, n).indexOf(10);
+      if (nl >= 0) {
+        parts.push(Buffer.from(chunk.subarray(0, nl)));
+        return Buffer.concat(parts).toString('utf8');
+      }
+      parts.push(Buffer.from(chunk.subarray(0, n)));
+      pos += n;
+    }
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function readMeta(file: string): CodexMeta | undefined {
+  const line = firstLine(file);
+  if (!line) return undefined;
+  try {
+    return codexMeta(JSON.parse(line)) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What is known of the Codex process whose rollout is wanted. */
+export interface CodexProcess {
+  /** The processes of the terminal from Codex down (their open files are looked at first). */
+  pids: readonly number[];
+  cwd: string;
+  startedAt: number;
+}
+
+/**
+ * Which rollout belongs to a Codex process: one it holds open; else the earliest rollout of its day
+ * folders whose session_meta names its folder and starts after it, and that no other terminal
+ * claimed (two Codex sessions in one folder must not be crossed).
+ */
+export function findRollout(home: string, proc: CodexProcess, claimed: ReadonlySet<string>): string | undefined {
+  const sessions = path.join(home, 'sessions') + path.sep;
+  for (const pid of proc.pids) {
+    const open = openFiles(pid).find((f) => f.startsWith(sessions) && ROLLOUT.test(f));
+    if (open) return open;
+  }
+  let best: { file: string; startedAt: number } | undefined;
+  const days = new Set([dayFolder(home, proc.startedAt), dayFolder(home, Date.now())]);
+  for (const dir of days) {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const file = path.join(dir, name);
+      if (!ROLLOUT.test(file) || claimed.has(file)) continue;
+      const meta = readMeta(file);
+      if (!meta || meta.cwd !== proc.cwd || meta.startedAt === undefined) continue;
+      // The session starts with the process or after it (a second of slack for the clocks).
+      if (meta.startedAt < proc.startedAt - 1000) continue;
+      if (!best || meta.startedAt < best.startedAt) best = { file, startedAt: meta.startedAt };
+    }
+  }
+  return best?.file;
+}
+
+/** Follows one Codex process's rollout; while it is not found, waits for it in today's folder. */
+export class CodexRecords {
+  private stopFollow?: () => void;
+  private stopWait?: () => void;
+  private stopped = false;
+  rollout?: string;
+
+  constructor(
+    private readonly home: string,
+    readonly pid: number,
+    private readonly pids: readonly number[],
+    private readonly folders: FolderWatcher,
+    private readonly claims: Set<string>,
+    private readonly emit: (signal: RecordSignal) => void,
+    private readonly log: RecordLog,
+  ) {}
+
+  start(): void {
+    if (this.tryFind()) return;
+    const startedAt = processStartMs(this.pid) ?? Date.now();
+    const dirs = new Set([dayFolder(this.home, startedAt), dayFolder(this.home, Date.now())]);
+    const stops = [...dirs].map((dir) =>
+      this.folders.watch(dir, (file, event) => {
+        if (event === 'ready' || (event === 'add' && ROLLOUT.test(file))) this.tryFind();
+      }),
+    );
+    this.stopWait = () => stops.forEach((s) => s());
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.stopWait?.();
+    this.stopFollow?.();
+    if (this.rollout) this.claims.delete(this.rollout);
+  }
+
+  private tryFind(): boolean {
+    if (this.stopped || this.rollout) return true;
+    const cwd = processCwd(this.pid);
+    const startedAt = processStartMs(this.pid);
+    if (cwd === undefined || startedAt === undefined) return false;
+    const file = findRollout(this.home, { pids: this.pids, cwd, startedAt }, this.claims);
+    if (!file) return false;
+    this.rollout = file;
+    this.claims.add(file);
+    this.stopWait?.();
+    this.stopWait = undefined;
+    this.log.debug(`codex pid ${this.pid}: rollout ${file}`);
+    this.stopFollow = followJsonl(file, this.folders, codexRolloutRecord, this.emit, (line) =>
+      this.log.debug(`codex rollout ${file}: skipped a line that is not JSON: ${line.slice(0, 80)}`),
+    );
+    return true;
+  }
+}

@@ -1,0 +1,124 @@
+import type { AgentId } from '../detect/index.js';
+import { agentOfTree } from '../detect/process.js';
+import type { RecordSignal } from '../detect/records.js';
+import { ProcessTree } from '../proc/tree.js';
+import { ClaudeRecords, claudeConfigDir } from './claude.js';
+import type { RecordLog } from './claude.js';
+import { CodexRecords, codexHome } from './codex.js';
+import { FolderWatcher } from './folders.js';
+
+/** A screen change after this much quiet may be a new program: the tree is scanned again. */
+export const QUIET_MS = 750;
+/** At most one scan of a terminal per this many ms. */
+export const MIN_SCAN_MS = 500;
+
+export interface SourcesEvents {
+  process(buf: number, agent: AgentId | null): void;
+  record(buf: number, signal: RecordSignal): void;
+}
+
+interface Watched {
+  pid?: number;
+  lastScreen: number;
+  lastScan: number;
+  trailing?: NodeJS.Timeout;
+  agent?: AgentId | null;
+  agentPid?: number;
+  records?: { stop(): void };
+}
+
+/**
+ * The confirmed sources of every terminal: which agent its process tree runs, and that agent's own
+ * records. Scans happen when a terminal opens and when its screen changes after a quiet spell (or
+ * its screen shows another agent), at most every MIN_SCAN_MS, and never on a timer while nothing
+ * happens: a trailing scan is armed only by a screen change that came too soon.
+ */
+export class TerminalSources {
+  readonly tree: ProcessTree;
+  readonly folders = new FolderWatcher();
+  private readonly claims = new Set<string>();
+  private readonly terminals = new Map<number, Watched>();
+  /** Scans made, for the benchmark. */
+  scans = 0;
+
+  constructor(
+    private readonly events: SourcesEvents,
+    private readonly log: RecordLog,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+    procRoot = '/proc',
+  ) {
+    this.tree = new ProcessTree(procRoot);
+  }
+
+  /** A screen of `buf` arrived. `agentChanged`: its screen now shows another agent. */
+  screen(buf: number, pid: number | undefined, now: number, agentChanged: boolean): void {
+    let t = this.terminals.get(buf);
+    if (!t) {
+      t = { pid, lastScreen: now, lastScan: 0 };
+      this.terminals.set(buf, t);
+      if (pid) this.scan(buf, now);
+      return;
+    }
+    if (pid && t.pid !== pid) t.pid = pid;
+    const quiet = now - t.lastScreen >= QUIET_MS;
+    t.lastScreen = now;
+    if (!t.pid || !(quiet || agentChanged)) return;
+    if (now - t.lastScan >= MIN_SCAN_MS) {
+      this.scan(buf, now);
+    } else if (!t.trailing) {
+      const watched = t;
+      t.trailing = setTimeout(() => {
+        watched.trailing = undefined;
+        if (this.terminals.get(buf) === watched) this.scan(buf, Date.now());
+      }, MIN_SCAN_MS - (now - t.lastScan));
+    }
+  }
+
+  /** Walks the terminal's process tree; starts or stops record watching as the agent comes and goes. */
+  scan(buf: number, now: number): void {
+    const t = this.terminals.get(buf);
+    if (!t?.pid) return;
+    t.lastScan = now;
+    this.scans++;
+    const procs = this.tree.walk(t.pid);
+    const found = agentOfTree(procs);
+    const agent = found?.agent ?? null;
+    if (agent !== t.agent) this.events.process(buf, agent);
+    if (agent === t.agent && found?.pid === t.agentPid) return;
+    t.records?.stop();
+    t.records = undefined;
+    t.agent = agent;
+    t.agentPid = found?.pid;
+    if (!found) return;
+    const emit = (signal: RecordSignal): void => {
+      if (this.terminals.get(buf) === t && t.agentPid === found.pid) this.events.record(buf, signal);
+    };
+    if (found.agent === 'claude') {
+      const r = new ClaudeRecords(claudeConfigDir(this.env), found.pid, this.folders, emit, this.log);
+      r.start();
+      t.records = r;
+    } else if (found.agent === 'codex') {
+      // Codex's launcher and its native child: the rollout is held open below the launcher.
+      const from = procs.findIndex((p) => p.pid === found.pid);
+      const below = procs.slice(Math.max(0, from)).map((p) => p.pid);
+      const r = new CodexRecords(codexHome(this.env), found.pid, below, this.folders, this.claims, emit, this.log);
+      r.start();
+      t.records = r;
+    }
+  }
+
+  /** The terminal closed or was wiped: its watchers go. */
+  forget(buf: number): void {
+    const t = this.terminals.get(buf);
+    if (!t) return;
+    if (t.trailing) clearTimeout(t.trailing);
+    t.records?.stop();
+    this.terminals.delete(buf);
+    this.tree.prune();
+  }
+
+  async close(): Promise<void> {
+    for (const buf of [...this.terminals.keys()]) this.forget(buf);
+    await this.folders.close();
+  }
+}
