@@ -28,3 +28,7 @@ end, { desc = 'MadoHub: list watched terminals and their states' })
 vim.api.nvim_create_user_command('MadoRestart', function()
   require('madohub.commands').restart()
 end, { desc = 'MadoHub: restart the Node process' })
+
+vim.api.nvim_create_user_command('MadoJump', function()
+  require('madohub.attention').jump()
+end, { desc = 'MadoHub: go to the terminal that most recently needed attention' })

@@ -10,6 +10,11 @@
 ---@field detail boolean Show the line that decided the state after the label.
 ---@field spinner string[] Frames of the Working animation.
 ---@field frame_ms integer Milliseconds between two frames.
+---@field confirmed string Mark after the state word when the agent's own records confirm it ('' for none).
+
+---@class madohub.NotifyConfig
+---@field enabled boolean Notify when a terminal out of sight needs attention.
+---@field states table<madohub.StateName, boolean> Which states notify.
 
 ---@class madohub.Config
 ---@field node string The Node executable (name on PATH or a path). Node >= 20.
@@ -18,6 +23,7 @@
 ---@field watch madohub.WatchConfig
 ---@field winbar madohub.WinbarConfig
 ---@field highlight { enabled: boolean } Colour the window (separator) of a terminal by its state.
+---@field notify madohub.NotifyConfig
 ---@field labels table<madohub.Agent, string> Display names of the agents.
 ---@field words table<madohub.StateName, string> Display words of the states.
 
@@ -35,8 +41,13 @@ M.defaults = {
     detail = false,
     spinner = { '⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏' },
     frame_ms = 120,
+    confirmed = '✓',
   },
   highlight = { enabled = true },
+  notify = {
+    enabled = true,
+    states = { waiting = true, completed = true, failed = true, stopped = true },
+  },
   labels = {
     claude = 'Claude Code',
     codex = 'Codex',
@@ -86,7 +97,10 @@ function M.merge(opts)
   check('winbar.detail', merged.winbar.detail, 'boolean')
   check('winbar.spinner', merged.winbar.spinner, 'table')
   check('winbar.frame_ms', merged.winbar.frame_ms, 'number')
+  check('winbar.confirmed', merged.winbar.confirmed, 'string')
   check('highlight.enabled', merged.highlight.enabled, 'boolean')
+  check('notify.enabled', merged.notify.enabled, 'boolean')
+  check('notify.states', merged.notify.states, 'table')
   M.options = merged
   return merged
 end

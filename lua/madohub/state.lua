@@ -38,6 +38,7 @@ end
 ---@param buf integer
 function M.forget(buf)
   cache[buf] = nil
+  require('madohub.attention').forget(buf)
 end
 
 ---@param pattern string
@@ -62,6 +63,9 @@ function M.apply(changes)
       cache[buf] = { agent = c.agent, state = c.state, source = c.source, since = since, detail = c.detail }
       touched[#touched + 1] = buf
       if not prev or prev.state ~= c.state or prev.agent ~= c.agent then
+        if prev and prev.state ~= c.state then
+          require('madohub.attention').changed(buf, cache[buf], prev.state)
+        end
         fire('MadoStateChanged', {
           buf = buf,
           agent = c.agent,

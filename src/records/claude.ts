@@ -4,7 +4,7 @@ import path from 'node:path';
 import { claudeSession, claudeTranscriptRecord } from '../detect/records.js';
 import type { RecordSignal } from '../detect/records.js';
 import type { FolderWatcher } from './folders.js';
-import { followJsonl } from './follow.js';
+import { followJsonl, settled } from './follow.js';
 
 /** Claude Code's folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
 export function claudeConfigDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -28,7 +28,7 @@ export interface RecordLog {
 export class ClaudeRecords {
   private readonly sessionFile: string;
   private stopSession?: () => void;
-  private stopTranscript?: () => void;
+  private transcript?: { stop(): void; poke(): void };
   private transcriptFile?: string;
   private stopped = false;
 
@@ -42,17 +42,27 @@ export class ClaudeRecords {
     this.sessionFile = path.join(configDir, 'sessions', `${pid}.json`);
   }
 
+  private readonly reader = settled(() => void this.readSession());
+  private lastText?: string;
+
   start(): void {
     this.stopSession = this.folders.watch(path.dirname(this.sessionFile), (file, event) => {
-      if (event === 'ready' || file === this.sessionFile) void this.readSession();
+      if (event === 'ready' || file === this.sessionFile) this.poke();
     });
-    void this.readSession();
+    this.reader.poke();
   }
 
   stop(): void {
     this.stopped = true;
+    this.reader.cancel();
     this.stopSession?.();
-    this.stopTranscript?.();
+    this.transcript?.stop();
+  }
+
+  /** Reads again what may have changed (the terminal's screen changed: the records may have too). */
+  poke(): void {
+    this.reader.poke();
+    this.transcript?.poke();
   }
 
   private async readSession(): Promise<void> {
@@ -62,6 +72,7 @@ export class ClaudeRecords {
     } catch {
       return; // Not written yet, or the session ended.
     }
+    if (text === this.lastText) return; // The settling re-read of a file that did not change.
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -71,15 +82,16 @@ export class ClaudeRecords {
     }
     const session = claudeSession(value);
     if (!session || this.stopped) return;
+    this.lastText = text;
     this.emit(session.signal);
     if (session.cwd) this.follow(claudeTranscriptPath(this.configDir, session.cwd, session.sessionId));
   }
 
   private follow(file: string): void {
     if (this.transcriptFile === file) return;
-    this.stopTranscript?.();
+    this.transcript?.stop();
     this.transcriptFile = file;
-    this.stopTranscript = followJsonl(file, this.folders, claudeTranscriptRecord, this.emit, (line) =>
+    this.transcript = followJsonl(file, this.folders, claudeTranscriptRecord, this.emit, (line) =>
       this.log.debug(`claude transcript ${file}: skipped a line that is not JSON: ${line.slice(0, 80)}`),
     );
   }

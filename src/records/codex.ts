@@ -104,7 +104,7 @@ export function findRollout(home: string, proc: CodexProcess, claimed: ReadonlyS
 
 /** Follows one Codex process's rollout; while it is not found, waits for it in today's folder. */
 export class CodexRecords {
-  private stopFollow?: () => void;
+  private follow?: { stop(): void; poke(): void };
   private stopWait?: () => void;
   private stopped = false;
   rollout?: string;
@@ -134,8 +134,14 @@ export class CodexRecords {
   stop(): void {
     this.stopped = true;
     this.stopWait?.();
-    this.stopFollow?.();
+    this.follow?.stop();
     if (this.rollout) this.claims.delete(this.rollout);
+  }
+
+  /** Reads again what may have changed; looks for the rollout again while it is not found. */
+  poke(): void {
+    if (this.follow) this.follow.poke();
+    else this.tryFind();
   }
 
   private tryFind(): boolean {
@@ -150,7 +156,7 @@ export class CodexRecords {
     this.stopWait?.();
     this.stopWait = undefined;
     this.log.debug(`codex pid ${this.pid}: rollout ${file}`);
-    this.stopFollow = followJsonl(file, this.folders, codexRolloutRecord, this.emit, (line) =>
+    this.follow = followJsonl(file, this.folders, codexRolloutRecord, this.emit, (line) =>
       this.log.debug(`codex rollout ${file}: skipped a line that is not JSON: ${line.slice(0, 80)}`),
     );
     return true;

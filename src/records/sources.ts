@@ -24,7 +24,7 @@ interface Watched {
   trailing?: NodeJS.Timeout;
   agent?: AgentId | null;
   agentPid?: number;
-  records?: { stop(): void };
+  records?: { stop(): void; poke(): void };
 }
 
 /**
@@ -60,6 +60,9 @@ export class TerminalSources {
       return;
     }
     if (pid && t.pid !== pid) t.pid = pid;
+    // What the screen shows may be in the records too: a stat, and bytes only when some were added.
+    // (chokidar drops events that come close together; this makes up for any it dropped.)
+    t.records?.poke();
     const quiet = now - t.lastScreen >= QUIET_MS;
     t.lastScreen = now;
     if (!t.pid || !(quiet || agentChanged)) return;
@@ -88,10 +91,14 @@ export class TerminalSources {
     t.records?.stop();
     t.records = undefined;
     t.agent = agent;
+    if (!found) this.log.debug(`buffer ${buf}: no agent (scan ${this.scans})`);
     t.agentPid = found?.pid;
     if (!found) return;
+    this.log.debug(`buffer ${buf}: ${found ? `${found.agent} pid ${found.pid}` : 'no agent'} (scan ${this.scans})`);
     const emit = (signal: RecordSignal): void => {
-      if (this.terminals.get(buf) === t && t.agentPid === found.pid) this.events.record(buf, signal);
+      if (this.terminals.get(buf) !== t || t.agentPid !== found.pid) return;
+      this.log.debug(`buffer ${buf}: ${signal.source} ${signal.state} (${signal.detail})`);
+      this.events.record(buf, signal);
     };
     if (found.agent === 'claude') {
       const r = new ClaudeRecords(claudeConfigDir(this.env), found.pid, this.folders, emit, this.log);

@@ -22,20 +22,14 @@ export interface Sources {
 const ended = (s: AgentState): boolean => s === 'completed' || s === 'failed';
 const active = (s: AgentState): boolean => s === 'working' || s === 'waiting';
 
-/** The newer of two confirmed states (the later one wins a tie). */
-function newer(a: SourcedState | undefined, b: SourcedState | undefined): SourcedState | undefined {
-  if (!a) return b;
-  if (!b) return a;
-  return b.at >= a.at ? b : a;
-}
-
 /**
  * 1. Without a confirmed source, the screen decides.
  * 2. A turn that a record ended (Completed, Failed) stays ended until something newer shows a new
  *    turn: the session file going busy or waiting after it, a new record, or work or a question on
  *    the screen after it.
- * 3. Otherwise the newer of the session file and the transcript decides, and it outranks the screen
- *    for the same turn.
+ * 3. Otherwise the session file decides when there is one (it is the live status; a transcript
+ *    record of work in progress adds nothing to it), else the transcript; either outranks the
+ *    screen for the same turn.
  * 4. The screen still wins with news the records lack: work or a question that showed after an
  *    Idle, and a question that showed after Working (Codex writes no record for an approval).
  */
@@ -44,7 +38,7 @@ export function decide({ screen, live, turn }: Sources): SourcedState {
   if (turn && ended(turn.state)) {
     confirmed = live && active(live.state) && live.at > turn.at ? live : turn;
   } else {
-    confirmed = newer(live, turn);
+    confirmed = live ?? turn;
   }
   if (!confirmed) return screen;
   if (active(screen.state) && screen.at > confirmed.at) {

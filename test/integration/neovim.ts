@@ -17,6 +17,9 @@ function findRoot(from: string): string {
 
 export const ROOT = findRoot(__dirname);
 export const AGENT = path.join(ROOT, 'test/fixtures/agent.cjs');
+/** Fixtures named like the real agents, which write the agents' records. */
+export const FAKE_CLAUDE = path.join(ROOT, 'test/fixtures/bin/claude');
+export const FAKE_CODEX = path.join(ROOT, 'test/fixtures/bin/codex');
 
 export interface TestNeovim {
   /** `0.10` or `0.12`. */
@@ -110,8 +113,12 @@ export async function startNeovim(exe: string, extraEnv: Record<string, string> 
 }
 
 /** Opens a terminal in a new split running the fixture agent; returns its buffer number. */
-export async function openAgent(s: Session, argv: string[], vertical = false): Promise<number> {
-  const cmd = ['node', AGENT, ...argv];
+export function openAgent(s: Session, argv: string[], vertical = false): Promise<number> {
+  return openTerminal(s, ['node', AGENT, ...argv], vertical);
+}
+
+/** Opens a terminal in a new split running `cmd`; returns its buffer number. */
+export async function openTerminal(s: Session, cmd: string[], vertical = false): Promise<number> {
   return s.lua<number>(
     `vim.cmd(${vertical ? "'vnew'" : "'new'"})
      if vim.fn.has('nvim-0.11') == 1 then

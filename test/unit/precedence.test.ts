@@ -43,12 +43,19 @@ describe('precedence of sources', () => {
     });
   });
 
-  it('3: the newer of session file and transcript decides, over the screen', () => {
+  it('3: the session file decides over a transcript record of work in progress, older or newer', () => {
     expect(decide({ screen: screen('idle', 50), live: live('waiting', 40), turn: turn('working', 30) })).toMatchObject({
       state: 'waiting',
       source: 'session-file',
     });
-    expect(decide({ screen: screen('stopped', 50), live: live('idle', 20), turn: turn('working', 30) })).toMatchObject({
+    expect(decide({ screen: screen('idle', 50), live: live('waiting', 40), turn: turn('working', 45) })).toMatchObject({
+      state: 'waiting',
+      source: 'session-file',
+    });
+  });
+
+  it('3: without a session file the transcript decides, over the screen', () => {
+    expect(decide({ screen: screen('stopped', 50), turn: turn('working', 30) })).toMatchObject({
       state: 'working',
       source: 'jsonl-watcher',
     });

@@ -26,6 +26,13 @@ local function escape(text)
   return (text:gsub('%%', '%%%%'))
 end
 
+---True when the agent's own records (not the screen) say this state.
+---@param st madohub.State
+---@return boolean
+function M.confirmed(st)
+  return st.source == 'session-file' or st.source == 'jsonl-watcher'
+end
+
 ---The plain label text, without highlight markers.
 ---@param st madohub.State
 ---@return string
@@ -44,6 +51,9 @@ function M.text(st)
     end
   end
   parts[#parts + 1] = word
+  if M.confirmed(st) and opts.winbar.confirmed ~= '' then
+    parts[#parts + 1] = opts.winbar.confirmed
+  end
   if opts.winbar.time then
     parts[#parts + 1] = M.duration(util.now_ms() - st.since)
   end

@@ -1,0 +1,104 @@
+// Confirmed states in real headless Neovims: fixture programs named like the agents write the
+// agents' records into a temporary HOME; the Node side finds them through the process tree.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FAKE_CLAUDE, FAKE_CODEX, openTerminal, startNeovim, testNeovims } from './neovim.js';
+import type { Session } from './neovim.js';
+
+const neovims = testNeovims();
+
+describe.each(neovims)('Neovim $label: confirmed states', ({ path: exe }) => {
+  let s: Session | undefined;
+  afterEach(async () => {
+    await s?.close();
+    s = undefined;
+  });
+
+  const start = async (): Promise<Session> => {
+    const home = mkdtempSync(path.join(tmpdir(), 'madohub-home-'));
+    s = await startNeovim(exe, { HOME: home, CLAUDE_CONFIG_DIR: '', CODEX_HOME: '' });
+    await s.lua(`
+      _G.done = {}
+      vim.api.nvim_create_autocmd('User', { pattern = 'MadoAgentDone', callback = function(ev) table.insert(_G.done, ev.data) end })`);
+    return s;
+  };
+  /** Waits for a state from a source; on a timeout, fails with what the terminal is instead. */
+  const is = async (s: Session, buf: number, state: string, source: string): Promise<boolean> => {
+    const ok = await s.waitFor(
+      `(function() local st = require('madohub').state(${buf}) or {}
+        return st.state == '${state}' and st.source == '${source}' end)()`,
+      8000,
+    );
+    if (!ok) {
+      const got = await s.lua('return require("madohub").state(...)', [buf]);
+      throw new Error(`buffer ${buf}: wanted ${state} from ${source}, got ${JSON.stringify(got)}`);
+    }
+    return ok;
+  };
+  const send = (s: Session, buf: number, keys: string): Promise<void> =>
+    s.lua('vim.fn.chansend(vim.bo[...].channel, select(2, ...))', [buf, keys]);
+
+  it('follows Claude Code through its session file and transcript, notifies when out of sight, and :MadoJump goes there', async () => {
+    const s = await start();
+    const buf = await openTerminal(s, [FAKE_CLAUDE]);
+    expect(await is(s, buf, 'idle', 'session-file')).toBe(true);
+    expect((await s.lua<{ agent: string }>('return require("madohub").state(...)', [buf])).agent).toBe('claude');
+
+    await send(s, buf, 'n');
+    expect(await is(s, buf, 'working', 'session-file')).toBe(true);
+    await send(s, buf, 'n');
+    expect(await is(s, buf, 'waiting', 'session-file')).toBe(true);
+    expect((await s.lua<{ detail: string }>('return require("madohub").state(...)', [buf])).detail).toBe('permission prompt');
+    await send(s, buf, 'n');
+    expect(await is(s, buf, 'working', 'session-file')).toBe(true);
+
+    // Out of sight: another tab page.
+    await s.lua(`vim.cmd('messages clear') vim.cmd('tabnew')`);
+    await send(s, buf, 'n');
+    expect(await is(s, buf, 'completed', 'jsonl-watcher')).toBe(true);
+    await s.lua('vim.wait(400)');
+    const bar = await s.lua<string>(
+      `local win = vim.fn.win_findbuf(...)[1]
+       return vim.api.nvim_eval_statusline(vim.wo[win].winbar, { winid = win, use_winbar = true }).str`,
+      [buf],
+    );
+    expect(bar).toMatch(/Claude Code Completed ✓ \d+s/);
+    const done = await s.lua<{ line: string }[]>('return _G.done');
+    expect(done).toHaveLength(1);
+    expect(done[0]!.line).toBe('turn ended after 10.0s');
+    const messages = await s.lua<string>(`return vim.fn.execute('messages')`);
+    expect(messages.match(/Claude Code is Completed in buffer \d+/g)).toHaveLength(1);
+
+    await s.lua('vim.cmd("MadoJump")');
+    expect(await s.lua('return vim.api.nvim_get_current_buf()')).toBe(buf);
+    expect(await s.lua('return vim.fn.tabpagenr()')).toBe(1);
+
+    // The agent leaves: its records go with it and the split is a terminal that exited.
+    await send(s, buf, 'q');
+    expect(await is(s, buf, 'exited', 'terminal')).toBe(true);
+  });
+
+  it('follows two Codex sessions in one folder without crossing them', async () => {
+    const s = await start();
+    const a = await openTerminal(s, [FAKE_CODEX]);
+    expect(await s.waitFor(`(require('madohub').state(${a}) or {}).agent == 'codex'`)).toBe(true);
+    const b = await openTerminal(s, [FAKE_CODEX]);
+    expect(await s.waitFor(`(require('madohub').state(${b}) or {}).agent == 'codex'`)).toBe(true);
+
+    await send(s, a, 'n');
+    expect(await is(s, a, 'working', 'jsonl-watcher')).toBe(true);
+    expect(await s.lua('return require("madohub").state(...).source', [b])).toBe('pty-scrape');
+    await send(s, b, 'n');
+    expect(await is(s, b, 'working', 'jsonl-watcher')).toBe(true);
+    await send(s, b, 'n');
+    expect(await is(s, b, 'completed', 'jsonl-watcher')).toBe(true);
+    expect(await s.lua('return require("madohub").state(...).state', [a])).toBe('working');
+    await send(s, a, 'n');
+    expect(await is(s, a, 'completed', 'jsonl-watcher')).toBe(true);
+    expect((await s.lua<{ detail: string }>('return require("madohub").state(...)', [a])).detail).toBe(
+      'Fixed the off-by-one in src/parser.ts.',
+    );
+  });
+});
