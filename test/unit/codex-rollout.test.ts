@@ -1,0 +1,56 @@
+import { closeSync, mkdirSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { dayFolder, findRollout, readMeta } from '../../src/records/codex.js';
+
+function rollout(home: string, name: string, cwd: string, startedAt: number, instructionsBytes = 0): string {
+  const dir = dayFolder(home, startedAt);
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `rollout-${name}.jsonl`);
+  const meta = {
+    timestamp: new Date(startedAt).toISOString(),
+    type: 'session_meta',
+    payload: { id: name, timestamp: new Date(startedAt).toISOString(), cwd, base_instructions: { text: 'x'.repeat(instructionsBytes) } },
+  };
+  writeFileSync(file, `${JSON.stringify(meta)}\n{"type":"event_msg","payload":{"type":"task_started"}}\n`);
+  return file;
+}
+
+describe('findRollout without an open file: session_meta folder and start time', () => {
+  const t0 = Date.parse('2026-11-29T10:00:00Z');
+  const me = [process.pid]; // holds no rollout open
+
+  it('two sessions in one folder are not crossed', () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'madohub-codex-'));
+    const first = rollout(home, 'a', '/p', t0 + 500);
+    const second = rollout(home, 'b', '/p', t0 + 10_500);
+    rollout(home, 'c', '/elsewhere', t0 + 600);
+    const claimed = new Set<string>();
+    const a = findRollout(home, { pids: me, cwd: '/p', startedAt: t0 }, claimed);
+    expect(a).toBe(first);
+    claimed.add(a!);
+    // The second Codex started later: the first rollout is taken, and started before it anyway.
+    expect(findRollout(home, { pids: me, cwd: '/p', startedAt: t0 + 10_000 }, claimed)).toBe(second);
+    // A process that started after both has none yet.
+    expect(findRollout(home, { pids: me, cwd: '/p', startedAt: t0 + 20_000 }, claimed)).toBeUndefined();
+  });
+
+  it('reads a session_meta line of any length (instructions inline)', () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'madohub-codex-'));
+    const file = rollout(home, 'big', '/p', t0, 300_000);
+    expect(readMeta(file)).toMatchObject({ sessionId: 'big', cwd: '/p', startedAt: t0 });
+  });
+
+  it('a rollout the process holds open wins', () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'madohub-codex-'));
+    const open = rollout(home, 'open', '/other', t0 - 99_000);
+    // This test process holds it open: /proc/<pid>/fd shows it.
+    const fd = openSync(open, 'r');
+    try {
+      expect(findRollout(home, { pids: me, cwd: '/p', startedAt: t0 }, new Set())).toBe(open);
+    } finally {
+      closeSync(fd);
+    }
+  });
+});
