@@ -21,7 +21,8 @@ interface Watched {
   pid?: number;
   lastScreen: number;
   lastScan: number;
-  trailing?: NodeJS.Timeout;
+  /** The scan armed for when the current burst of screen changes has settled. */
+  settle?: NodeJS.Timeout;
   agent?: AgentId | null;
   agentPid?: number;
   records?: { stop(): void; poke(): void };
@@ -29,9 +30,9 @@ interface Watched {
 
 /**
  * The confirmed sources of every terminal: which agent its process tree runs, and that agent's own
- * records. Scans happen when a terminal opens and when its screen changes after a quiet spell (or
- * its screen shows another agent), at most every MIN_SCAN_MS, and never on a timer while nothing
- * happens: a trailing scan is armed only by a screen change that came too soon.
+ * records. Scans happen when a terminal opens, when its screen changes after a quiet spell (or shows
+ * another agent; at most every MIN_SCAN_MS), and once when a burst of changes has settled. Nothing
+ * runs while nothing happens: the only timer is the settling one, armed by a screen change.
  */
 export class TerminalSources {
   readonly tree: ProcessTree;
@@ -65,16 +66,15 @@ export class TerminalSources {
     t.records?.poke();
     const quiet = now - t.lastScreen >= QUIET_MS;
     t.lastScreen = now;
-    if (!t.pid || !(quiet || agentChanged)) return;
-    if (now - t.lastScan >= MIN_SCAN_MS) {
-      this.scan(buf, now);
-    } else if (!t.trailing) {
-      const watched = t;
-      t.trailing = setTimeout(() => {
-        watched.trailing = undefined;
-        if (this.terminals.get(buf) === watched) this.scan(buf, Date.now());
-      }, MIN_SCAN_MS - (now - t.lastScan));
-    }
+    if (!t.pid) return;
+    if ((quiet || agentChanged) && now - t.lastScan >= MIN_SCAN_MS) this.scan(buf, now);
+    // And once more when this burst of changes has settled, if it changed anything since that scan.
+    if (t.settle) clearTimeout(t.settle);
+    const watched = t;
+    t.settle = setTimeout(() => {
+      watched.settle = undefined;
+      if (this.terminals.get(buf) === watched && watched.lastScan < watched.lastScreen) this.scan(buf, Date.now());
+    }, QUIET_MS);
   }
 
   /** Walks the terminal's process tree; starts or stops record watching as the agent comes and goes. */
@@ -118,7 +118,7 @@ export class TerminalSources {
   forget(buf: number): void {
     const t = this.terminals.get(buf);
     if (!t) return;
-    if (t.trailing) clearTimeout(t.trailing);
+    if (t.settle) clearTimeout(t.settle);
     t.records?.stop();
     this.terminals.delete(buf);
     this.tree.prune();

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FAKE_CLAUDE, FAKE_CODEX, openTerminal, startNeovim, testNeovims } from './neovim.js';
+import { FAKE_AMP, FAKE_CLAUDE, FAKE_CODEX, openTerminal, startNeovim, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
 
 const neovims = testNeovims();
@@ -101,5 +101,21 @@ describe.each(neovims)('Neovim $label: confirmed states', ({ path: exe }) => {
     expect((await s.lua<{ detail: string }>('return require("madohub").state(...)', [a])).detail).toBe(
       'Fixed the off-by-one in src/parser.ts.',
     );
+  });
+
+  it('the process tree names the agent over the screen, and the shell is back when the agent leaves', async () => {
+    const s = await start();
+    const buf = await openTerminal(s, ['sh']);
+    expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).agent == 'shell'`)).toBe(true);
+    // Amp's screen here shows a shell prompt and no marker of Amp: its process says who it is.
+    await send(s, buf, `${FAKE_AMP}\r`);
+    expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).agent == 'amp'`, 8000)).toBe(true);
+    await send(s, buf, 'q');
+    expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).agent == 'shell'`, 8000)).toBe(true);
+    await send(s, buf, `${FAKE_CLAUDE}\r`);
+    expect(await is(s, buf, 'idle', 'session-file')).toBe(true);
+    await send(s, buf, 'q');
+    expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).agent == 'shell'`, 8000)).toBe(true);
+    expect(await s.lua('return require("madohub").state(...).source', [buf])).toBe('pty-scrape');
   });
 });
