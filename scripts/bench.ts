@@ -1,10 +1,13 @@
 // `npm run bench`: MadoHub's speed and memory goals, measured side by side in one run.
 // Not a test: it prints figures and ratios; nothing here passes or fails on time.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { appendFileSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { AGENT, ROOT, openAgent, startNeovim, testNeovims } from '../test/integration/neovim.js';
+import { agentOfTree } from '../src/detect/process.js';
+import { ProcessTree } from '../src/proc/tree.js';
+import { JsonlTail } from '../src/records/tail.js';
+import { AGENT, FAKE_CLAUDE, ROOT, openAgent, openTerminal, startNeovim, testNeovims } from '../test/integration/neovim.js';
 import type { Session } from '../test/integration/neovim.js';
 
 const out = (line: string): void => {
@@ -152,6 +155,98 @@ function benchStartup(exe: string): void {
   out(`      setup() with the defaults: ${median(setupMs).toFixed(3)} ms (median of 15); Node process started: ${started}`);
 }
 
+/** (e) The cost of one process scan of a terminal that runs an agent under a shell. */
+async function benchScan(): Promise<void> {
+  const child = spawn('sh', ['-c', `${FAKE_CLAUDE} & wait`], { stdio: ['pipe', 'ignore', 'ignore'], env: { ...process.env, HOME: mkdtempSync(path.join(tmpdir(), 'madohub-scan-')) } });
+  await new Promise((r) => setTimeout(r, 500));
+  const cold: number[] = [];
+  const warm: number[] = [];
+  let found = '';
+  for (let i = 0; i < 50; i++) {
+    const tree = new ProcessTree();
+    let t = process.hrtime.bigint();
+    found = agentOfTree(tree.walk(child.pid!))?.agent ?? 'none';
+    cold.push(Number(process.hrtime.bigint() - t) / 1e3);
+    t = process.hrtime.bigint();
+    agentOfTree(tree.walk(child.pid!));
+    warm.push(Number(process.hrtime.bigint() - t) / 1e3);
+  }
+  child.kill('SIGKILL');
+  out(`  (e) process scan of a terminal (sh -> claude fixture, found ${found}): first ${median(cold).toFixed(0)} µs, cached ${median(warm).toFixed(0)} µs (median of 50; ratio ${(median(warm) / median(cold)).toFixed(2)})`);
+}
+
+/** (f) Following a 100 MB transcript: the catch-up, then each appended record. */
+async function benchTail(): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'madohub-tail-'));
+  const file = path.join(dir, 'big.jsonl');
+  const line = `${JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'x'.repeat(1000) }] } })}\n`;
+  const block = Buffer.from(line.repeat(1024));
+  const fd = openSync(file, 'w');
+  for (let i = 0; i < 100; i++) writeSync(fd, block);
+  closeSync(fd);
+  const mib = (b: number): string => (b / 1048576).toFixed(1);
+  const measure = async (backlogBytes: number): Promise<{ ms: number; heap: number; records: number }> => {
+    (globalThis as { gc?: () => void }).gc?.();
+    const heap0 = process.memoryUsage().heapUsed;
+    let records = 0;
+    const tail = new JsonlTail(file, { onRecord: () => records++, backlogBytes });
+    const t = process.hrtime.bigint();
+    await tail.read();
+    const ms = Number(process.hrtime.bigint() - t) / 1e6;
+    return { ms, heap: process.memoryUsage().heapUsed - heap0, records };
+  };
+  const follow = await measure(256 * 1024);
+  const whole = await measure(0);
+  // Each appended record, read as the watcher would read it.
+  let records = 0;
+  const tail = new JsonlTail(file, { onRecord: () => records++ });
+  await tail.read();
+  const per: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    appendFileSync(file, line);
+    const t = process.hrtime.bigint();
+    await tail.read();
+    per.push(Number(process.hrtime.bigint() - t) / 1e3);
+  }
+  rmSync(dir, { recursive: true, force: true });
+  out(`  (f) 100 MB transcript: catch-up ${follow.ms.toFixed(1)} ms, heap +${mib(follow.heap)} MiB (${follow.records} records of the last 256 KiB) vs reading it whole ${whole.ms.toFixed(0)} ms, heap +${mib(whole.heap)} MiB (${whole.records} records): ratio ${(follow.ms / whole.ms).toFixed(4)}`);
+  out(`      each appended record: p50 ${median(per).toFixed(0)} µs, p95 ${percentile(per, 95).toFixed(0)} µs (200 appends)`);
+}
+
+/** Voluntary and involuntary context switches of a process so far. */
+function switches(pid: number): number {
+  const text = readFileSync(`/proc/${pid}/status`, 'utf8');
+  let n = 0;
+  for (const m of text.matchAll(/^(?:non)?voluntary_ctxt_switches:\s+(\d+)$/gm)) n += Number(m[1]);
+  return n;
+}
+
+/** (g) Wakeups of the Node process with 20 idle agents whose records it watches, next to an idle node. */
+async function benchIdle(exe: string): Promise<void> {
+  const home = mkdtempSync(path.join(tmpdir(), 'madohub-idle-'));
+  const s = await startNeovim(exe, { HOME: home, CLAUDE_CONFIG_DIR: '' });
+  const bufs: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    await s.lua(`vim.cmd('tabnew')`);
+    bufs.push(await openTerminal(s, [FAKE_CLAUDE]));
+  }
+  for (const buf of bufs) {
+    await s.waitFor(`(require('madohub').state(${buf}) or {}).source == 'session-file'`, 10000);
+  }
+  const health = await s.lua<{ pid: number; foldersWatched: number }>('return require("madohub.node").request("health")');
+  const idleNode = spawn('node', ['-e', 'setInterval(() => {}, 1e9)'], { stdio: 'ignore' });
+  await new Promise((r) => setTimeout(r, 2000)); // let both settle
+  const a0 = switches(health.pid);
+  const b0 = switches(idleNode.pid!);
+  const seconds = 10;
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  const plugin = (switches(health.pid) - a0) / seconds;
+  const baseline = (switches(idleNode.pid!) - b0) / seconds;
+  idleNode.kill('SIGKILL');
+  await s.close();
+  out(`  (g) idle, 20 Claude Code fixtures watched (${health.foldersWatched} folders): Node process ${plugin.toFixed(1)} wakeups/s vs an idle node ${baseline.toFixed(1)} wakeups/s (context switches over ${seconds} s; goal: none from the plugin)`);
+}
+
 async function main(): Promise<void> {
   const only = process.argv[2];
   for (const nv of testNeovims()) {
@@ -161,7 +256,11 @@ async function main(): Promise<void> {
     await benchLatency(nv.path);
     await benchMemory(nv.path);
     benchStartup(nv.path);
+    await benchIdle(nv.path);
   }
+  out('Node side (no Neovim)');
+  await benchScan();
+  await benchTail();
 }
 
 main().then(
