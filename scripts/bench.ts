@@ -157,7 +157,7 @@ function benchStartup(exe: string): void {
 
 /** (e) The cost of one process scan of a terminal that runs an agent under a shell. */
 async function benchScan(): Promise<void> {
-  const child = spawn('sh', ['-c', `${FAKE_CLAUDE} & wait`], { stdio: ['pipe', 'ignore', 'ignore'], env: { ...process.env, HOME: mkdtempSync(path.join(tmpdir(), 'madohub-scan-')) } });
+  const child = spawn('sh', ['-c', `${FAKE_CLAUDE}; echo done`], { stdio: ['pipe', 'ignore', 'ignore'], env: { ...process.env, HOME: mkdtempSync(path.join(tmpdir(), 'madohub-scan-')) } });
   await new Promise((r) => setTimeout(r, 500));
   const cold: number[] = [];
   const warm: number[] = [];
