@@ -61,6 +61,10 @@ function M.check()
   end
   local watched = require('madohub.watch').count()
   h.ok(('Terminals watched: %d (the Node process tracks %d)'):format(watched, info.terminals))
+  h.ok(('Agent records: %d folders watched, %d process scans so far'):format(info.foldersWatched, info.scans))
+  if vim.fn.isdirectory('/proc/self') == 0 then
+    h.warn('No /proc here: the process tree cannot be read, so states come from screens only')
+  end
 end
 
 return M
