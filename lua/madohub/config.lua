@@ -67,8 +67,9 @@ M.defaults = {
   },
 }
 
+---The options in force (read-only: never mutated, so the defaults can serve as they are).
 ---@type madohub.Config
-M.options = vim.deepcopy(M.defaults)
+M.options = M.defaults
 
 ---@param path string
 ---@param value any
@@ -88,7 +89,8 @@ end
 ---@return madohub.Config
 function M.merge(opts)
   check('opts', opts, 'table', true)
-  local merged = vim.tbl_deep_extend('force', vim.deepcopy(M.defaults), opts or {})
+  -- setup() runs at startup: no copy when there is nothing to merge.
+  local merged = (opts == nil or next(opts) == nil) and M.defaults or vim.tbl_deep_extend('force', M.defaults, opts)
   check('node', merged.node, 'string')
   check('log', merged.log, 'string', true)
   check('watch.interval', merged.watch.interval, 'number')
