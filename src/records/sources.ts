@@ -91,10 +91,9 @@ export class TerminalSources {
     t.records?.stop();
     t.records = undefined;
     t.agent = agent;
-    if (!found) this.log.debug(`buffer ${buf}: no agent (scan ${this.scans})`);
     t.agentPid = found?.pid;
-    if (!found) return;
     this.log.debug(`buffer ${buf}: ${found ? `${found.agent} pid ${found.pid}` : 'no agent'} (scan ${this.scans})`);
+    if (!found) return;
     const emit = (signal: RecordSignal): void => {
       if (this.terminals.get(buf) !== t || t.agentPid !== found.pid) return;
       this.log.debug(`buffer ${buf}: ${signal.source} ${signal.state} (${signal.detail})`);
@@ -105,10 +104,9 @@ export class TerminalSources {
       r.start();
       t.records = r;
     } else if (found.agent === 'codex') {
-      // Codex's launcher and its native child: the rollout is held open below the launcher.
-      const from = procs.findIndex((p) => p.pid === found.pid);
-      const below = procs.slice(Math.max(0, from)).map((p) => p.pid);
-      const r = new CodexRecords(codexHome(this.env), found.pid, below, this.folders, this.claims, emit, this.log);
+      // Whichever process of the terminal holds the rollout open (the launcher, its native child).
+      const pids = procs.map((p) => p.pid);
+      const r = new CodexRecords(codexHome(this.env), found.pid, pids, this.folders, this.claims, emit, this.log);
       r.start();
       t.records = r;
     }
