@@ -1,0 +1,97 @@
+// `mado --bg …`: its arguments, its standard input, and the hint block it prints.
+import { UsageError } from './detect.js';
+
+export type Resume = { mode: 'id'; id: string } | { mode: 'continue' };
+
+export interface BgArgs {
+  agent?: string;
+  name?: string;
+  resume?: Resume;
+  forkSession: boolean;
+  /** The prompt words joined by spaces ('' when none). */
+  prompt: string;
+  /** Said on stderr, and the dispatch goes on. */
+  warnings: string[];
+}
+
+/** Standard input longer than this is cut, with a notice. */
+export const MAX_STDIN_BYTES = 16 * 1024;
+
+/** Parses what follows `--bg` (or `--background`). */
+export function parseBgArgs(argv: readonly string[]): BgArgs {
+  const args: BgArgs = { forkSession: false, prompt: '', warnings: [] };
+  const words: string[] = [];
+  const value = (i: number, flag: string): string => {
+    const v = argv[i];
+    if (v === undefined || v.startsWith('-')) throw new UsageError(`${flag} needs a value`);
+    return v;
+  };
+  const setResume = (r: Resume, flag: string): void => {
+    if (args.resume) throw new UsageError(`${flag} and an earlier --resume/--continue exclude each other`);
+    args.resume = r;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') {
+      words.push(...argv.slice(i + 1));
+      break;
+    }
+    const eq = a.startsWith('--') ? a.indexOf('=') : -1;
+    const flag = eq > 0 ? a.slice(0, eq) : a;
+    const inline = eq > 0 ? a.slice(eq + 1) : undefined;
+    const take = (): string => inline ?? value(++i, flag);
+    switch (flag) {
+      case '--agent':
+        args.agent = take();
+        break;
+      case '-n':
+      case '--name':
+        args.name = take();
+        break;
+      case '--resume':
+        setResume({ mode: 'id', id: take() }, flag);
+        break;
+      case '-c':
+      case '--continue':
+        setResume({ mode: 'continue' }, flag);
+        break;
+      case '--fork-session':
+        args.forkSession = true;
+        break;
+      case '--session-id':
+        take();
+        args.warnings.push('--session-id is ignored: mado gives each job its own session id');
+        break;
+      default:
+        if (a.startsWith('-') && a !== '-') throw new UsageError(`unknown option ${a} (see mado --help)`);
+        words.push(a);
+    }
+  }
+  if (args.forkSession && !args.resume) throw new UsageError('--fork-session needs --resume ID or --continue');
+  args.prompt = words.join(' ');
+  return args;
+}
+
+/** Appends piped standard input to the prompt, cut at 16 KiB (with a notice in `warnings`). */
+export function withStdin(args: BgArgs, stdin: string | undefined): BgArgs {
+  if (stdin === undefined || stdin.trim() === '') return args;
+  let text = stdin;
+  const bytes = Buffer.byteLength(text);
+  if (bytes > MAX_STDIN_BYTES) {
+    text = Buffer.from(text).subarray(0, MAX_STDIN_BYTES).toString('utf8').replace(/\uFFFD$/, '');
+    args.warnings.push(`standard input cut at 16 KiB (${Math.ceil(bytes / 1024)} KiB given)`);
+  }
+  return { ...args, prompt: args.prompt ? `${args.prompt}\n\n${text}` : text };
+}
+
+/** What `mado --bg` prints once the job is dispatched. */
+export function hintBlock(short: string): string {
+  const rows: [string, string][] = [
+    ['mado agents', 'list sessions'],
+    [`mado attach ${short}`, 'open in this terminal'],
+    [`mado logs ${short}`, 'show recent output'],
+    [`mado stop ${short}`, 'stop this session'],
+  ];
+  const width = Math.max(...rows.map(([c]) => c.length));
+  return [`backgrounded · ${short}`, ...rows.map(([c, d]) => `  ${c.padEnd(width)}  ${d}`)].join('\n') + '\n';
+}

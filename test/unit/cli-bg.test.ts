@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { hintBlock, MAX_STDIN_BYTES, parseBgArgs, withStdin } from '../../src/cli/bg.js';
+import { UsageError } from '../../src/cli/detect.js';
+
+describe('mado --bg arguments', () => {
+  it('a prompt of several words', () => {
+    expect(parseBgArgs(['fix', 'the', 'tests'])).toEqual({ forkSession: false, prompt: 'fix the tests', warnings: [] });
+  });
+  it('every flag, in both spellings', () => {
+    expect(parseBgArgs(['--agent', 'codex', '-n', 'fixer', 'go'])).toMatchObject({ agent: 'codex', name: 'fixer', prompt: 'go' });
+    expect(parseBgArgs(['--agent=gemini', '--name=x'])).toMatchObject({ agent: 'gemini', name: 'x', prompt: '' });
+    expect(parseBgArgs(['--resume', 'abc', '--fork-session'])).toMatchObject({ resume: { mode: 'id', id: 'abc' }, forkSession: true });
+    expect(parseBgArgs(['-c'])).toMatchObject({ resume: { mode: 'continue' } });
+    expect(parseBgArgs(['--continue', 'more'])).toMatchObject({ resume: { mode: 'continue' }, prompt: 'more' });
+  });
+  it('-- ends the options', () => {
+    expect(parseBgArgs(['--name', 'n', '--', '--agent', '-c', 'literally'])).toMatchObject({
+      name: 'n',
+      prompt: '--agent -c literally',
+    });
+    expect(parseBgArgs(['--name', 'n', '--', '--agent']).agent).toBeUndefined();
+  });
+  it('--session-id is ignored with a warning', () => {
+    expect(parseBgArgs(['--session-id', 'x', 'go'])).toMatchObject({
+      prompt: 'go',
+      warnings: ['--session-id is ignored: mado gives each job its own session id'],
+    });
+  });
+  it.each([
+    [['--agent'], '--agent needs a value'],
+    [['--name', '--agent', 'x'], '--name needs a value'],
+    [['--resume', 'a', '-c'], '-c and an earlier --resume/--continue exclude each other'],
+    [['--fork-session', 'go'], '--fork-session needs --resume ID or --continue'],
+    [['--frobnicate'], 'unknown option --frobnicate (see mado --help)'],
+  ])('%j is refused: %s', (argv, message) => {
+    expect(() => parseBgArgs(argv)).toThrow(UsageError);
+    expect(() => parseBgArgs(argv)).toThrow(message);
+  });
+});
+
+describe('standard input', () => {
+  it('is appended to the prompt', () => {
+    expect(withStdin(parseBgArgs(['review', 'this']), 'diff --git a b\n').prompt).toBe('review this\n\ndiff --git a b\n');
+    expect(withStdin(parseBgArgs([]), 'only stdin').prompt).toBe('only stdin');
+    expect(withStdin(parseBgArgs(['x']), '  \n').prompt).toBe('x');
+  });
+  it('is cut at 16 KiB with a notice', () => {
+    const r = withStdin(parseBgArgs(['go']), 'é'.repeat(20000));
+    expect(Buffer.byteLength(r.prompt.slice('go\n\n'.length))).toBeLessThanOrEqual(MAX_STDIN_BYTES);
+    expect(r.prompt.endsWith('\uFFFD')).toBe(false);
+    expect(r.warnings).toEqual(['standard input cut at 16 KiB (40 KiB given)']);
+  });
+});
+
+describe('hint block', () => {
+  it('is the specification’s, aligned', () => {
+    expect(hintBlock('3fa2c1d0')).toBe(
+      [
+        'backgrounded · 3fa2c1d0',
+        '  mado agents           list sessions',
+        '  mado attach 3fa2c1d0  open in this terminal',
+        '  mado logs 3fa2c1d0    show recent output',
+        '  mado stop 3fa2c1d0    stop this session',
+        '',
+      ].join('\n'),
+    );
+  });
+});
