@@ -1,16 +1,46 @@
 import { readFileSync } from 'node:fs';
+import { runDaemon } from '../jobs/daemon.js';
+import { runHost } from '../jobs/host.js';
+import { runtimeDir } from '../jobs/paths.js';
+import { jobsDir } from '../jobs/store.js';
 import { runDetect, UsageError } from './detect.js';
+import { JOB_VERBS, JobError, runJobVerb } from './jobs.js';
+import type { Io } from './jobs.js';
 
 const HELP = `mado — MadoHub's command line
 
 Usage:
+  mado --bg [--agent NAME] [-n|--name NAME] [--resume ID | -c|--continue] [--fork-session] [--] PROMPT…
+      Start an agent as a background job that outlives this terminal and Neovim (also --background).
+      Piped standard input is appended to the prompt (cut at 16 KiB). With no prompt and no agent,
+      the job starts idle and shows as blocked.
+  mado agents [--json]      List jobs.
+  mado logs ID              Show a job's recent output.
+  mado attach ID            Open a job in this terminal; Ctrl-] detaches and leaves it running.
+  mado stop ID              Stop a job gracefully (the agent's interrupt, then SIGTERM).
+  mado kill ID              Kill a job (SIGKILL).
+  mado respawn ID           Start a stopped job again, resuming its session where the agent can.
+  mado rm [--force] ID      Remove a job's folder (a running job only with --force).
   mado detect [FILE | -] [--title TITLE]
       Print {agent, state, source, detail} as one JSON line for a captured terminal screen
       (a file, or standard input), read by the same detectors the Neovim plugin uses.
-  mado --help
+
+IDs are a job's short id or a unique prefix of it. Agents (--agent): claude (default), codex,
+gemini, opencode, amp, shell, and those of $MADOHUB_TEMPLATES or ~/.config/madohub/templates.json.
+MADOHUB_DISABLE_AGENT_VIEW=1 (or agent_view = false in ~/.config/madohub/settings.json) turns
+the job verbs off. Jobs live in $XDG_STATE_HOME/madohub/jobs (MADOHUB_JOBS_DIR overrides).
 `;
 
-function main(argv: string[]): number {
+function stdinText(): string | undefined {
+  if (process.stdin.isTTY) return undefined;
+  try {
+    return readFileSync(0, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
   const [verb, ...rest] = argv;
   if (verb === undefined || verb === '--help' || verb === '-h' || verb === 'help') {
     process.stdout.write(HELP);
@@ -21,6 +51,25 @@ function main(argv: string[]): number {
       process.stdout.write(`${runDetect(rest, () => readFileSync(0, 'utf8'))}\n`);
       return 0;
     }
+    if (verb === '__daemon') {
+      await runDaemon({ jobsDir: jobsDir(), runtime: runtimeDir(), script: process.argv[1]! });
+      return 0;
+    }
+    if (verb === '__host') {
+      await runHost(rest[0]!, rest[1]!);
+      return 0;
+    }
+    if (JOB_VERBS.includes(verb)) {
+      const io: Io = {
+        out: (t) => process.stdout.write(t),
+        err: (t) => process.stderr.write(t),
+        stdin: stdinText,
+        env: process.env,
+        script: process.argv[1]!,
+      };
+      await runJobVerb(io, verb, rest);
+      return 0;
+    }
     process.stderr.write(`mado: unknown command '${verb}' (see mado --help)\n`);
     return 2;
   } catch (err) {
@@ -28,8 +77,20 @@ function main(argv: string[]): number {
       process.stderr.write(`mado ${verb}: ${err.message}\n`);
       return 2;
     }
+    if (err instanceof JobError) {
+      process.stderr.write(`mado ${verb}: ${err.message}\n`);
+      return 1;
+    }
     throw err;
   }
 }
 
-process.exitCode = main(process.argv.slice(2));
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (!['__daemon', '__host'].includes(process.argv[2] ?? '')) process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`mado: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

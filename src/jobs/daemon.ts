@@ -1,0 +1,288 @@
+// The daemon: started on demand by the first client that needs it, it creates jobs and starts one
+// detached PTY host per job, lists jobs, and forwards stop/kill to hosts. It exits by itself a few
+// seconds after no job runs and no client is connected. Hosts do not depend on it.
+import { spawn } from 'node:child_process';
+import { appendFileSync, chmodSync, existsSync, unlinkSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import type { Socket } from 'node:net';
+import path from 'node:path';
+import { AGENTS } from '../detect/types.js';
+import type { AgentId } from '../detect/types.js';
+import { request } from './client.js';
+import { hostAlive, readHostInfo, writeLaunch } from './host.js';
+import type { Launch } from './host.js';
+import { daemonSocket } from './paths.js';
+import { checkProto, encode, LineDecoder, PROTO } from './protocol.js';
+import { createJob, erroredJob, listJobs, readJob, removeJob, updateJob } from './store.js';
+import { commandLine, jobEnv, loadTemplates, pickTemplate } from './templates.js';
+import type { JobSource, JobState } from './types.js';
+import { MAX_INTENT, SHORT_ID, UUID } from './types.js';
+
+export interface DispatchRequest {
+  op: 'dispatch';
+  short: string;
+  sessionId: string;
+  createdAt: number;
+  source: JobSource;
+  cwd: string;
+  launch: { mode: 'prompt'; args: string[] } | { mode: 'resume'; sessionId: string; fork: boolean; flagArgs: string[] };
+  respawnFlags: string[];
+  env: Record<string, string>;
+  isolation?: string;
+  agent?: string;
+  seed: { intent: string; name?: string };
+  cols?: number;
+  rows?: number;
+}
+
+export interface DaemonOptions {
+  jobsDir: string;
+  runtime: string;
+  /** The `mado` script, to start hosts with (`node <script> __host …`). */
+  script: string;
+  idleMs?: number;
+}
+
+const HOST_START_MS = 5000;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** True when a daemon answers on the socket; a socket nobody answers on is stale and removed. */
+export function socketLive(socketPath: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (!existsSync(socketPath)) return resolve(false);
+    const s = connect(socketPath);
+    s.on('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.on('error', () => {
+      try {
+        unlinkSync(socketPath);
+      } catch {
+        // Gone already.
+      }
+      resolve(false);
+    });
+  });
+}
+
+export async function runDaemon(opts: DaemonOptions): Promise<void> {
+  const socketPath = daemonSocket(opts.runtime);
+  const logFile = path.join(opts.runtime, 'daemon.log');
+  const say = (m: string): void => appendFileSync(logFile, `${new Date().toISOString()} ${m}\n`);
+  if (await socketLive(socketPath)) {
+    say('another daemon answers on the socket; leaving');
+    return;
+  }
+  const { templates, warnings } = loadTemplates();
+  warnings.forEach(say);
+  const jobDir = (short: string): string => path.join(opts.jobsDir, short);
+  const clients = new Set<Socket>();
+
+  const startHost = async (short: string, launch: Launch): Promise<string | null> => {
+    writeLaunch(jobDir(short), launch);
+    const child = spawn(process.execPath, [opts.script, '__host', opts.jobsDir, short], {
+      detached: true,
+      stdio: 'ignore',
+      cwd: launch.cwd,
+      env: { ...launch.env, MADOHUB_RUNTIME_DIR: opts.runtime, MADOHUB_JOBS_DIR: opts.jobsDir },
+    });
+    child.unref();
+    const deadline = Date.now() + HOST_START_MS;
+    while (Date.now() < deadline) {
+      if (readHostInfo(jobDir(short))) return null;
+      const view = readJob(opts.jobsDir, short);
+      if (view.ok && view.job.state === 'errored') return view.job.detail;
+      await sleep(25);
+    }
+    return 'its host did not start in time (see host.log in the job folder)';
+  };
+
+  const launchFor = (
+    job: Pick<JobState, 'template' | 'cwd' | 'env'>,
+    prompt: string,
+    resume: Launch['argv'] | undefined,
+    cols = 120,
+    rows = 40,
+  ): Launch => {
+    const { template } = pickTemplate(templates, job.template.name);
+    const argv = resume ?? commandLine(template, prompt, undefined, false);
+    return { argv, cwd: job.cwd, env: job.env, cols, rows, typePrompt: template.prompt === 'type' && prompt ? prompt : undefined };
+  };
+
+  const dispatch = async (m: DispatchRequest): Promise<object> => {
+    if (!SHORT_ID.test(m.short) || !UUID.test(m.sessionId)) return { type: 'error', error: 'bad short id or session id' };
+    if (existsSync(jobDir(m.short))) {
+      if (hostAlive(jobDir(m.short))) return { type: 'error', error: 'session is already running' };
+      if (readHostInfo(jobDir(m.short))) return { type: 'error', error: 'the previous session is still ending, try again shortly' };
+      return { type: 'error', error: `job ${m.short} exists already` };
+    }
+    const picked = pickTemplate(templates, m.agent);
+    // A template of one's own (not named after an agent) starts as a shell; its screen tells more.
+    const agent: AgentId = (AGENTS as readonly string[]).includes(picked.template.name)
+      ? (picked.template.name as AgentId)
+      : 'shell';
+    const prompt = m.launch.mode === 'prompt' ? m.launch.args.join(' ') : '';
+    const resume =
+      m.launch.mode === 'resume'
+        ? commandLine(picked.template, '', { mode: 'id', id: m.launch.sessionId }, m.launch.fork).concat(m.launch.flagArgs)
+        : undefined;
+    const idle = !prompt && m.launch.mode === 'prompt' && m.agent === undefined;
+    const job: JobState = {
+      ...erroredJob(m.short, ''),
+      short: m.short,
+      sessionId: m.sessionId,
+      createdAt: m.createdAt || Date.now(),
+      template: { name: picked.template.name, description: picked.template.description, initialPrompt: prompt },
+      agent,
+      intent: prompt.slice(0, MAX_INTENT),
+      name: m.seed.name ?? (prompt.slice(0, 40) || m.short),
+      nameSource: m.seed.name ? 'user' : 'auto',
+      state: 'running',
+      tempo: idle ? 'blocked' : 'active',
+      needs: idle ? 'a prompt' : null,
+      resumeSessionId: m.launch.mode === 'resume' ? m.launch.sessionId : null,
+      cwd: m.cwd,
+      originCwd: m.cwd,
+      source: m.source,
+      respawnFlags: m.respawnFlags,
+      env: jobEnv(m.env),
+    };
+    createJob(opts.jobsDir, job);
+    const failed = await startHost(m.short, launchFor(job, prompt, resume, m.cols, m.rows));
+    if (failed) {
+      updateJob(opts.jobsDir, m.short, { state: 'errored', detail: failed });
+      return { type: 'error', error: failed };
+    }
+    say(`dispatched ${m.short}`);
+    return { type: 'ok', short: m.short, warning: picked.warning };
+  };
+
+  const list = (): object => {
+    const jobs = listJobs(opts.jobsDir).map((v) => {
+      const alive = hostAlive(jobDir(v.job.short));
+      if (v.ok && v.job.state === 'running' && !alive && !readHostInfo(jobDir(v.job.short))) {
+        // Its host died without writing its end.
+        try {
+          return { ...updateJob(opts.jobsDir, v.job.short, { state: 'errored', detail: 'its host process is gone' }), alive };
+        } catch {
+          return { ...v.job, alive };
+        }
+      }
+      return { ...v.job, alive, ...(v.ok ? {} : { error: v.error }) };
+    });
+    return { type: 'jobs', jobs };
+  };
+
+  const forward = async (short: string, op: 'stop' | 'kill'): Promise<object> => {
+    const info = readHostInfo(jobDir(short));
+    if (!info || !hostAlive(jobDir(short))) return { type: 'error', error: `job ${short} is not running` };
+    return request(info.socket, { op });
+  };
+
+  const respawn = async (short: string): Promise<object> => {
+    const view = readJob(opts.jobsDir, short);
+    if (!view.ok) return { type: 'error', error: view.error };
+    if (hostAlive(jobDir(short))) return { type: 'error', error: 'session is already running' };
+    const { template } = pickTemplate(templates, view.job.template.name);
+    const resumeId = view.job.resumeSessionId ?? view.job.sessionId;
+    const argv = template.resume
+      ? commandLine(template, '', { mode: 'id', id: resumeId }, false).concat(view.job.respawnFlags)
+      : commandLine(template, view.job.intent, undefined, false);
+    updateJob(opts.jobsDir, short, { state: 'running', tempo: 'active', detail: 'respawned' });
+    const failed = await startHost(short, launchFor(view.job, view.job.intent, argv));
+    if (failed) {
+      updateJob(opts.jobsDir, short, { state: 'errored', detail: failed });
+      return { type: 'error', error: failed };
+    }
+    return { type: 'ok', short };
+  };
+
+  const remove = async (short: string, force: boolean): Promise<object> => {
+    if (!existsSync(jobDir(short))) return { type: 'error', error: `no job '${short}'` };
+    if (hostAlive(jobDir(short))) {
+      if (!force) return { type: 'error', error: `job ${short} is running; stop it first or use --force` };
+      await forward(short, 'kill');
+      for (let i = 0; i < 100 && hostAlive(jobDir(short)); i++) await sleep(20);
+    }
+    removeJob(opts.jobsDir, short);
+    return { type: 'ok', short };
+  };
+
+  const handle = async (m: { op?: string; short?: string; force?: boolean }): Promise<object> => {
+    switch (m.op) {
+      case 'list':
+        return list();
+      case 'dispatch':
+        return dispatch(m as unknown as DispatchRequest);
+      case 'stop':
+      case 'kill':
+        return forward(String(m.short), m.op);
+      case 'respawn':
+        return respawn(String(m.short));
+      case 'remove':
+        return remove(String(m.short), m.force === true);
+      default:
+        return { type: 'error', error: `unknown op ${String(m.op)}` };
+    }
+  };
+
+  const server = createServer((socket) => {
+    clients.add(socket);
+    const decoder = new LineDecoder();
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      let messages: unknown[];
+      try {
+        messages = decoder.push(chunk);
+      } catch (err) {
+        socket.end(encode({ type: 'error', error: String(err) }));
+        return;
+      }
+      for (const raw of messages) {
+        try {
+          checkProto(raw, 'this client');
+        } catch (err) {
+          socket.end(encode({ type: 'error', error: err instanceof Error ? err.message : String(err) }));
+          return;
+        }
+        handle(raw as { op?: string })
+          .then((reply) => socket.end(encode(reply)))
+          .catch((err: unknown) => socket.end(encode({ type: 'error', error: err instanceof Error ? err.message : String(err) })));
+      }
+    });
+    socket.on('close', () => clients.delete(socket));
+    socket.on('error', () => clients.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socketPath, resolve);
+  });
+  chmodSync(socketPath, 0o600);
+  say(`listening on ${socketPath} (protocol ${PROTO})`);
+
+  // Exit a while after nothing runs and nobody is connected.
+  const idleMs = opts.idleMs ?? 3000;
+  let idleSince = Date.now();
+  const check = setInterval(() => {
+    const running = listJobs(opts.jobsDir).some((v) => hostAlive(jobDir(v.job.short)));
+    if (running || clients.size > 0) {
+      idleSince = Date.now();
+      return;
+    }
+    if (Date.now() - idleSince >= idleMs) {
+      clearInterval(check);
+      say('idle: exiting');
+      server.close();
+      try {
+        unlinkSync(socketPath);
+      } catch {
+        // Gone already.
+      }
+      process.exit(0);
+    }
+  }, 500);
+}
