@@ -1,0 +1,169 @@
+// Background jobs with real processes: the built `mado`, its daemon, one PTY host per job, and
+// fixture agents. Every test has its own jobs folder, runtime folder and templates.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import * as pty from 'node-pty';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ROOT } from './neovim.js';
+
+const MADO = path.join(ROOT, 'bin/mado.js');
+const FIX = path.join(ROOT, 'test/fixtures');
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+let env: NodeJS.ProcessEnv;
+let base: string;
+
+beforeEach(() => {
+  base = mkdtempSync(path.join(tmpdir(), 'madohub-jobs-it-'));
+  const templates = path.join(base, 'templates.json');
+  writeFileSync(
+    templates,
+    JSON.stringify({
+      asker: { command: ['node', path.join(FIX, 'bin/asker')], prompt: 'type' },
+      looper: { command: ['node', path.join(FIX, 'agent.cjs'), 'claude-idle', 'claude-working', '--every', '300', '--loop'], prompt: 'type' },
+    }),
+  );
+  env = {
+    ...process.env,
+    MADOHUB_TEMPLATES: templates,
+    MADOHUB_JOBS_DIR: path.join(base, 'jobs'),
+    MADOHUB_RUNTIME_DIR: path.join(base, 'run'),
+    MADOHUB_DISABLE_AGENT_VIEW: '',
+  };
+});
+
+afterEach(async () => {
+  // Kill what the test left running: hosts and the daemon of this test's folders.
+  const jobs = path.join(base, 'jobs');
+  if (existsSync(jobs)) {
+    for (const short of readdirSync(jobs)) {
+      try {
+        const info = JSON.parse(readFileSync(path.join(jobs, short, 'host.json'), 'utf8')) as { pid: number; ptyPid: number };
+        process.kill(info.ptyPid, 'SIGKILL');
+        process.kill(info.pid, 'SIGKILL');
+      } catch {
+        // Not running.
+      }
+    }
+  }
+});
+
+function mado(args: string[], input?: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [MADO, ...args], { env: { ...env, ...extraEnv }, timeout: 20000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+    if (input !== undefined) child.stdin!.end(input);
+    else child.stdin!.end();
+  });
+}
+
+async function jobs(): Promise<Record<string, unknown>[]> {
+  const r = await mado(['agents', '--json']);
+  return JSON.parse(r.stdout) as Record<string, unknown>[];
+}
+
+async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 10000): Promise<T> {
+  const end = Date.now() + ms;
+  let v = await fn();
+  while (!ok(v) && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 100));
+    v = await fn();
+  }
+  return v;
+}
+
+const shortOf = (out: string): string => /backgrounded · ([0-9a-f]{8})/.exec(out)![1]!;
+
+describe('mado jobs', () => {
+  it('dispatch → running → blocked on a question → answered through attach → done', async () => {
+    const r = await mado(['--bg', '--agent', 'asker', '-n', 'ask', 'check', 'the', 'build']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^backgrounded · [0-9a-f]{8}\n  mado agents  /);
+    const short = shortOf(r.stdout);
+    const blocked = await until(jobs, (j) => j[0]?.tempo === 'blocked');
+    expect(blocked[0]).toMatchObject({ short, state: 'running', tempo: 'blocked', agent: 'claude', name: 'ask', intent: 'check the build' });
+    expect((blocked[0]!.block as { questions: { options: string[] }[] }).questions[0]!.options[0]).toBe('Yes');
+
+    // Attach in a real terminal, answer, see the screen, detach with Ctrl-].
+    const term = pty.spawn(process.execPath, [MADO, 'attach', short.slice(0, 4)], { cols: 100, rows: 40, env: env as Record<string, string> });
+    let seen = '';
+    term.onData((d) => (seen += d));
+    const exited = new Promise<number>((resolve) => term.onExit(({ exitCode }) => resolve(exitCode)));
+    await until(async () => seen, (s) => s.includes('Do you want to proceed?'));
+    term.write('1');
+    const done = await until(jobs, (j) => j[0]?.state === 'done');
+    expect(done[0]).toMatchObject({ state: 'done', tempo: 'idle', needs: null });
+    expect(typeof done[0]!.firstTerminalAt).toBe('number');
+    expect(await exited).toBe(0);
+    expect(seen).toMatch(/exited with status 0/);
+  });
+
+  it('a job survives the daemon being killed; a new daemon lists it; stop keeps its folder', async () => {
+    const short = shortOf((await mado(['--bg', '--agent', 'looper', 'loop'])).stdout);
+    await until(jobs, (j) => j[0]?.tempo === 'active');
+    // Kill the daemon (hosts do not depend on it).
+    await new Promise<void>((resolve) => execFile('pkill', ['-KILL', '-f', `${MADO} __daemon`], () => resolve()));
+    const listed = await mado(['agents']);
+    expect(listed.stdout).toContain(short);
+    expect(listed.stdout).toMatch(/running\/(active|idle)/);
+    const logs = await mado(['logs', short]);
+    expect(logs.stdout).toContain('Claude Code');
+    const stop = await mado(['stop', short]); // starts a new daemon on demand
+    expect(stop).toMatchObject({ code: 0, stdout: `stopping ${short}\n` });
+    const stopped = await until(jobs, (j) => j[0]?.state === 'stopped');
+    expect(stopped[0]).toMatchObject({ state: 'stopped', detail: 'stopped' });
+    expect(existsSync(path.join(base, 'jobs', short, 'state.json'))).toBe(true);
+  });
+
+  it('respawn, rm refused while running, kill, rm', async () => {
+    const short = shortOf((await mado(['--bg', '--agent', 'looper', 'x'])).stdout);
+    await until(jobs, (j) => j[0]?.tempo === 'active');
+    expect(await mado(['respawn', short])).toMatchObject({ code: 1, stderr: `mado respawn: session is already running\n` });
+    expect((await mado(['rm', short])).stderr).toBe(`mado rm: job ${short} is running; stop it first or use --force\n`);
+    expect((await mado(['kill', short])).code).toBe(0);
+    await until(jobs, (j) => j[0]?.state !== 'running');
+    expect((await mado(['respawn', short])).code).toBe(0);
+    await until(jobs, (j) => j[0]?.state === 'running' && j[0]?.alive === true);
+    expect((await mado(['rm', '--force', short])).stdout).toBe(`removed ${short}\n`);
+    expect(await jobs()).toEqual([]);
+  });
+
+  it('an unknown id, and the disable switch', async () => {
+    expect(await mado(['logs', 'abc'])).toMatchObject({ code: 1, stderr: "mado logs: no job 'abc'\n" });
+    const off = await mado(['agents'], undefined, { MADOHUB_DISABLE_AGENT_VIEW: '1' });
+    expect(off.code).toBe(1);
+    expect(off.stderr).toMatch(/the agent view is off/);
+  });
+
+  it('a stale socket is cleaned up; two clients dispatching at once both land', async () => {
+    const run = path.join(base, 'run');
+    mkdirSync(run, { recursive: true, mode: 0o700 });
+    // A socket file nobody listens on: left by a dead daemon.
+    const stale = createServer();
+    await new Promise<void>((r) => stale.listen(path.join(run, 'daemon.sock'), r));
+    await new Promise<void>((r) => {
+      stale.close(() => r());
+    });
+    expect(existsSync(path.join(run, 'daemon.sock'))).toBe(true);
+    const [a, b] = await Promise.all([mado(['--bg', '--agent', 'looper', 'a']), mado(['--bg', '--agent', 'looper', 'b'])]);
+    expect([a.code, b.code]).toEqual([0, 0]);
+    const all = await until(jobs, (j) => j.length === 2);
+    expect(all.map((j) => j.intent).sort()).toEqual(['a', 'b']);
+  });
+
+  it('piped standard input is appended to the prompt and cut at 16 KiB', async () => {
+    const r = await mado(['--bg', '--agent', 'looper', 'review'], 'x'.repeat(20000));
+    expect(r.stderr).toBe('mado: standard input cut at 16 KiB (20 KiB given)\n');
+    const [job] = await until(jobs, (j) => j.length === 1);
+    expect((job!.template as { initialPrompt: string }).initialPrompt.length).toBe('review\n\n'.length + 16384);
+  });
+});
