@@ -1,8 +1,7 @@
 // Background jobs with real processes: the built `mado`, its daemon, one PTY host per job, and
 // fixture agents. Every test has its own jobs folder, runtime folder and templates.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import * as pty from 'node-pty';
@@ -147,12 +146,12 @@ describe('mado jobs', () => {
   it('a stale socket is cleaned up; two clients dispatching at once both land', async () => {
     const run = path.join(base, 'run');
     mkdirSync(run, { recursive: true, mode: 0o700 });
-    // A socket file nobody listens on: left by a dead daemon.
-    const stale = createServer();
-    await new Promise<void>((r) => stale.listen(path.join(run, 'daemon.sock'), r));
-    await new Promise<void>((r) => {
-      stale.close(() => r());
-    });
+    // A socket file nobody listens on: left by a daemon that was killed.
+    const sock = path.join(run, 'daemon.sock');
+    const dead = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(sock)}, () => console.log('up'))`]);
+    await new Promise<void>((r) => dead.stdout!.once('data', () => r()));
+    dead.kill('SIGKILL');
+    await new Promise<void>((r) => dead.once('exit', () => r()));
     expect(existsSync(path.join(run, 'daemon.sock'))).toBe(true);
     const [a, b] = await Promise.all([mado(['--bg', '--agent', 'looper', 'a']), mado(['--bg', '--agent', 'looper', 'b'])]);
     expect([a.code, b.code]).toEqual([0, 0]);
