@@ -32,3 +32,19 @@ end, { desc = 'MadoHub: restart the Node process' })
 vim.api.nvim_create_user_command('MadoJump', function()
   require('madohub.attention').jump()
 end, { desc = 'MadoHub: go to the terminal that most recently needed attention' })
+
+vim.api.nvim_create_user_command('MadoBackground', function(o)
+  require('madohub.jobs').background(o.args)
+end, { nargs = '*', desc = 'MadoHub: go on with this terminal’s agent as a background job' })
+
+vim.api.nvim_create_user_command('MadoAttach', function(o)
+  require('madohub.jobs').attach(o.args)
+end, { nargs = 1, desc = 'MadoHub: open a background job in a terminal split' })
+
+vim.api.nvim_create_user_command('MadoStop', function(o)
+  require('madohub.jobs').stop(o.args)
+end, { nargs = 1, desc = 'MadoHub: stop a background job' })
+
+vim.api.nvim_create_user_command('MadoLogs', function(o)
+  require('madohub.jobs').logs(o.args)
+end, { nargs = 1, desc = 'MadoHub: show a background job’s recent output' })

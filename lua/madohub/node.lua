@@ -239,15 +239,16 @@ function M.notify(method, payload)
   end
 end
 
----A blocking request, for :checkhealth and tests only.
+---A blocking request, for :checkhealth, commands and tests only (never on a redraw).
 ---@param method string
+---@param ... any arguments
 ---@return any|nil result
 ---@return string|nil error
-function M.request(method)
+function M.request(method, ...)
   if not proc.chan then
     return nil, 'not running'
   end
-  local ok, res = pcall(vim.rpcrequest, proc.chan, method)
+  local ok, res = pcall(vim.rpcrequest, proc.chan, method, ...)
   if not ok then
     return nil, tostring(res)
   end

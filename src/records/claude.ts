@@ -30,6 +30,8 @@ export class ClaudeRecords {
   private stopSession?: () => void;
   private transcript?: { stop(): void; poke(): void };
   private transcriptFile?: string;
+  /** The session id the session file names (for resuming it elsewhere). */
+  sessionId?: string;
   private stopped = false;
 
   constructor(
@@ -83,6 +85,7 @@ export class ClaudeRecords {
     const session = claudeSession(value);
     if (!session || this.stopped) return;
     this.lastText = text;
+    this.sessionId = session.sessionId;
     this.emit(session.signal);
     if (session.cwd) this.follow(claudeTranscriptPath(this.configDir, session.cwd, session.sessionId));
   }

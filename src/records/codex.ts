@@ -138,6 +138,11 @@ export class CodexRecords {
     if (this.rollout) this.claims.delete(this.rollout);
   }
 
+  /** The Codex session id of the rollout followed. */
+  get sessionId(): string | undefined {
+    return this.rollout ? readMeta(this.rollout)?.sessionId : undefined;
+  }
+
   /** Reads again what may have changed; looks for the rollout again while it is not found. */
   poke(): void {
     if (this.follow) this.follow.poke();

@@ -25,7 +25,7 @@ interface Watched {
   settle?: NodeJS.Timeout;
   agent?: AgentId | null;
   agentPid?: number;
-  records?: { stop(): void; poke(): void };
+  records?: { stop(): void; poke(): void; readonly sessionId?: string };
 }
 
 /**
@@ -110,6 +110,13 @@ export class TerminalSources {
       r.start();
       t.records = r;
     }
+  }
+
+  /** The agent running in `buf` and the session id its records name, when known. */
+  sessionOf(buf: number): { agent: AgentId | null; sessionId?: string } | undefined {
+    const t = this.terminals.get(buf);
+    if (!t) return undefined;
+    return { agent: t.agent ?? null, sessionId: t.records?.sessionId };
   }
 
   /** The terminal closed or was wiped: its watchers go. */

@@ -105,6 +105,9 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
       resp.send(health);
     } else if (method === 'states') {
       resp.send(tracker.all());
+    } else if (method === 'session') {
+      const buf = typeof _args[0] === 'number' ? _args[0] : -1;
+      resp.send(sources.sessionOf(buf) ?? null);
     } else {
       resp.send(`madohub: unknown request ${method}`, true);
     }

@@ -1,0 +1,129 @@
+---Background jobs from Neovim: :MadoBackground, :MadoAttach, :MadoStop, :MadoLogs. They run the
+---plugin's own `mado` (bin/mado.js with the configured Node), which talks to the daemon.
+local config = require('madohub.config')
+local util = require('madohub.util')
+
+local M = {}
+
+---@param args string[]
+---@return string[]
+function M.cmd(args)
+  return vim.list_extend({ vim.fn.exepath(config.options.node), util.root() .. '/bin/mado.js' }, args)
+end
+
+---Runs a short `mado` command and waits for it.
+---@param args string[]
+---@return { code: integer, stdout: string, stderr: string }
+local function run(args)
+  local ok, res = pcall(function()
+    return vim.system(M.cmd(args), { text = true }):wait(20000)
+  end)
+  if not ok then
+    return { code = -1, stdout = '', stderr = tostring(res) }
+  end
+  return { code = res.code, stdout = res.stdout or '', stderr = res.stderr or '' }
+end
+
+---@param what string
+---@param r { code: integer, stdout: string, stderr: string }
+local function failed(what, r)
+  local msg = vim.trim(r.stderr ~= '' and r.stderr or r.stdout)
+  util.notify(('%s failed: %s'):format(what, msg ~= '' and msg or ('exit ' .. r.code)), vim.log.levels.ERROR)
+end
+
+---The job a terminal shows when it is `mado attach ID` (opened by :MadoAttach or by hand).
+---@param buf integer
+---@return string|nil
+local function attached_job(buf)
+  if vim.b[buf].madohub_job then
+    return vim.b[buf].madohub_job
+  end
+  return vim.api.nvim_buf_get_name(buf):match('mado%.js attach (%x+)') or vim.api.nvim_buf_get_name(buf):match('mado attach (%x+)')
+end
+
+---:MadoAttach ID — the job in a terminal split (its winbar and state apply as to any terminal).
+---@param id string
+function M.attach(id)
+  if not id or id == '' then
+    util.notify('usage: :MadoAttach ID', vim.log.levels.ERROR)
+    return
+  end
+  vim.cmd('botright new')
+  local cmd = M.cmd({ 'attach', id })
+  if vim.fn.has('nvim-0.11') == 1 then
+    vim.fn.jobstart(cmd, { term = true })
+  else
+    vim.fn.termopen(cmd)
+  end
+  vim.b.madohub_job = id
+end
+
+---:MadoStop ID
+---@param id string
+function M.stop(id)
+  local r = run({ 'stop', id })
+  if r.code ~= 0 then
+    return failed(':MadoStop', r)
+  end
+  util.notify(vim.trim(r.stdout))
+end
+
+---:MadoLogs ID — the job's recent output in a scratch buffer.
+---@param id string
+function M.logs(id)
+  local r = run({ 'logs', id })
+  if r.code ~= 0 then
+    return failed(':MadoLogs', r)
+  end
+  -- Terminal control sequences out; carriage returns as line ends.
+  local text = r.stdout:gsub('\27%][^\7]*\7', ''):gsub('\27%[[%d;?]*[%a@]', ''):gsub('\r\n', '\n'):gsub('\r', '\n')
+  vim.cmd('botright new')
+  local buf = vim.api.nvim_get_current_buf()
+  vim.bo[buf].buftype = 'nofile'
+  vim.bo[buf].bufhidden = 'wipe'
+  vim.bo[buf].swapfile = false
+  pcall(vim.api.nvim_buf_set_name, buf, 'mado://logs/' .. id)
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, vim.split(text, '\n', { plain = true }))
+  vim.bo[buf].modifiable = false
+  vim.cmd('normal! G')
+end
+
+---:MadoBackground [prompt] — the current terminal's agent goes on as a background job, and the
+---split is freed. Claude Code and Codex resume their session (from their records); other agents
+---get the prompt given. The dispatch comes first: when it fails, nothing changes.
+---@param prompt string
+function M.background(prompt)
+  local buf = vim.api.nvim_get_current_buf()
+  if vim.bo[buf].buftype ~= 'terminal' then
+    util.notify(':MadoBackground works in a terminal buffer', vim.log.levels.ERROR)
+    return
+  end
+  local job = attached_job(buf)
+  if job then
+    util.notify(('this terminal shows job %s, which already runs in the background'):format(job), vim.log.levels.ERROR)
+    return
+  end
+  local st = require('madohub').state(buf)
+  local agent = st and st.agent or 'shell'
+  local session = require('madohub.node').request('session', buf)
+  local session_id = type(session) == 'table' and session.sessionId ~= vim.NIL and session.sessionId or nil
+  local args
+  if session_id and (agent == 'claude' or agent == 'codex') then
+    args = { '--bg', '--agent', agent, '--resume', session_id }
+  elseif prompt ~= '' then
+    args = { '--bg', '--agent', agent, '--', prompt }
+  else
+    util.notify('Nothing to background yet (no session of Claude Code or Codex here; give a prompt)', vim.log.levels.WARN)
+    return
+  end
+  local r = run(args)
+  if r.code ~= 0 then
+    return failed(':MadoBackground', r)
+  end
+  local short = r.stdout:match('backgrounded · (%x+)')
+  pcall(vim.fn.jobstop, vim.bo[buf].channel)
+  vim.api.nvim_buf_delete(buf, { force = true })
+  util.notify(('backgrounded · %s (:MadoAttach %s)'):format(short or '?', short or ''))
+end
+
+return M

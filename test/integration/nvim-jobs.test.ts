@@ -1,0 +1,88 @@
+// Background jobs from Neovim (0.10 and 0.12): :MadoBackground, :MadoAttach, :MadoLogs, :MadoStop.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FAKE_CLAUDE, ROOT, openTerminal, startNeovim, testNeovims } from './neovim.js';
+import type { Session } from './neovim.js';
+
+const MADO = path.join(ROOT, 'bin/mado.js');
+
+describe.each(testNeovims())('Neovim $label: background jobs', ({ path: exe }) => {
+  let s: Session | undefined;
+  let env: Record<string, string>;
+  afterEach(async () => {
+    await s?.close();
+    s = undefined;
+    const jobs = env.MADOHUB_JOBS_DIR!;
+    for (const short of readdirSync(jobs, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)) {
+      try {
+        const info = JSON.parse(readFileSync(path.join(jobs, short, 'host.json'), 'utf8')) as { pid: number; ptyPid: number };
+        process.kill(info.ptyPid, 'SIGKILL');
+        process.kill(info.pid, 'SIGKILL');
+      } catch {
+        // Not running.
+      }
+    }
+  });
+
+  const agents = (): { short: string; state: string; alive: boolean; resumeSessionId: string | null }[] =>
+    JSON.parse(execFileSync(process.execPath, [MADO, 'agents', '--json'], { env: { ...process.env, ...env }, encoding: 'utf8' }));
+
+  it('backgrounds a Claude Code split, attaches to it, shows its logs, and it outlives Neovim', async () => {
+    const base = mkdtempSync(path.join(tmpdir(), 'madohub-nvjobs-'));
+    const templates = path.join(base, 'templates.json');
+    // "claude" runs the fixture named like it (it ignores the --resume it is given).
+    writeFileSync(templates, JSON.stringify({ claude: { command: [FAKE_CLAUDE], prompt: 'arg', resume: ['--resume', '{id}'] } }));
+    env = {
+      HOME: base,
+      CLAUDE_CONFIG_DIR: '',
+      MADOHUB_TEMPLATES: templates,
+      MADOHUB_JOBS_DIR: path.join(base, 'jobs'),
+      MADOHUB_RUNTIME_DIR: path.join(base, 'run'),
+    };
+    s = await startNeovim(exe, env);
+    const sh = await openTerminal(s, ['sh']);
+    await s.waitFor(`require('madohub').state(${sh}) ~= nil`);
+    await s.lua(`vim.cmd('messages clear') vim.cmd('MadoBackground')`);
+    expect(await s.lua<string>(`return vim.fn.execute('messages')`)).toMatch(/Nothing to background yet/);
+
+    const buf = await openTerminal(s, [FAKE_CLAUDE]);
+    expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).source == 'session-file'`, 8000)).toBe(true);
+    const session = await s.lua<{ sessionId: string }>('return require("madohub.node").request("session", ...)', [buf]);
+    expect(session.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+
+    await s.lua(`vim.api.nvim_set_current_buf(...) vim.cmd('MadoBackground')`, [buf]);
+    expect(await s.lua('return vim.api.nvim_buf_is_valid(...)', [buf])).toBe(false);
+    const [job] = agents();
+    expect(job).toMatchObject({ state: 'running', alive: true, resumeSessionId: session.sessionId });
+
+    await s.lua('vim.cmd("MadoAttach " .. ...)', [job!.short.slice(0, 5)]);
+    const attached = await s.lua<number>('return vim.api.nvim_get_current_buf()');
+    expect(await s.waitFor(`(require('madohub').state(${attached}) or {}).agent == 'claude'`, 8000)).toBe(true);
+    const bar = await s.lua<string>(
+      `local win = vim.fn.bufwinid(...) return vim.api.nvim_eval_statusline(vim.wo[win].winbar, { winid = win, use_winbar = true }).str`,
+      [attached],
+    );
+    expect(bar).toMatch(/Claude Code/);
+    // An error message (vim.notify at ERROR level raises inside this RPC call): caught and read.
+    const refused = await s.lua<string>(`local ok, err = pcall(vim.cmd, 'MadoBackground') return tostring(err)`);
+    expect(refused).toMatch(/this terminal shows job [0-9a-f]+, which already runs in the background/);
+    expect(await s.lua('return vim.api.nvim_buf_is_valid(...)', [attached])).toBe(true);
+
+    await s.lua('vim.cmd("MadoLogs " .. ...)', [job!.short]);
+    expect(await s.lua('return vim.api.nvim_buf_get_name(0)')).toMatch(new RegExp(`mado://logs/${job!.short}$`));
+    expect((await s.lua<string[]>('return vim.api.nvim_buf_get_lines(0, 0, -1, false)')).join('\n')).toMatch(/Claude Code/);
+
+    await s.close();
+    s = undefined;
+    expect(agents()[0]).toMatchObject({ state: 'running', alive: true });
+
+    s = await startNeovim(exe, env);
+    await s.lua(`vim.cmd('messages clear') vim.cmd('MadoStop ' .. ...)`, [job!.short]);
+    expect(await s.lua<string>(`return vim.fn.execute('messages')`)).toMatch(new RegExp(`stopping ${job!.short}`));
+    const unknown = await s.lua<string>(`local ok, err = pcall(vim.cmd, 'MadoStop nosuchjob') return tostring(err)`);
+    expect(unknown).toMatch(/:MadoStop failed: mado stop: no job 'nosuchjob'/);
+  });
+});
