@@ -102,14 +102,14 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
   };
 
   const launchFor = (
-    job: Pick<JobState, 'template' | 'cwd' | 'env'>,
+    job: Pick<JobState, 'template' | 'cwd' | 'env' | 'sessionId'>,
     prompt: string,
     resume: Launch['argv'] | undefined,
     cols = 120,
     rows = 40,
   ): Launch => {
     const { template } = pickTemplate(templates, job.template.name);
-    const argv = resume ?? commandLine(template, prompt, undefined, false);
+    const argv = resume ?? commandLine(template, prompt, undefined, false, job.sessionId);
     return { argv, cwd: job.cwd, env: job.env, cols, rows, typePrompt: template.prompt === 'type' && prompt ? prompt : undefined };
   };
 
@@ -188,10 +188,13 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
     if (!view.ok) return { type: 'error', error: view.error };
     if (hostAlive(jobDir(short))) return { type: 'error', error: 'session is already running' };
     const { template } = pickTemplate(templates, view.job.template.name);
-    const resumeId = view.job.resumeSessionId ?? view.job.sessionId;
-    const argv = template.resume
-      ? commandLine(template, '', { mode: 'id', id: resumeId }, false).concat(view.job.respawnFlags)
-      : commandLine(template, view.job.intent, undefined, false);
+    // The agent's own session: the one it resumed, the one it was told (Claude Code), or the one its
+    // records named (Codex, written by the host).
+    const resumeId = view.job.resumeSessionId ?? (template.sessionId ? view.job.sessionId : null);
+    const argv =
+      template.resume && resumeId
+        ? commandLine(template, '', { mode: 'id', id: resumeId }, false).concat(view.job.respawnFlags)
+        : commandLine(template, view.job.intent, undefined, false, view.job.sessionId);
     updateJob(opts.jobsDir, short, { state: 'running', tempo: 'active', detail: 'respawned' });
     const failed = await startHost(short, launchFor(view.job, view.job.intent, argv));
     if (failed) {

@@ -10,6 +10,8 @@ import { Terminal } from '@xterm/headless';
 import type { IPty } from 'node-pty';
 import { detect } from '../detect/index.js';
 import type { Detection } from '../detect/index.js';
+import { ProcessTree } from '../proc/tree.js';
+import { codexHome, findRollout, readMeta } from '../records/codex.js';
 import { hostSocket, runtimeDir } from './paths.js';
 import { checkProto, encode, LineDecoder } from './protocol.js';
 import { jobPatch } from './screen.js';
@@ -123,11 +125,34 @@ export async function runHost(jobsDir: string, short: string): Promise<void> {
   let prompted = launch.typePrompt === undefined;
   let stopRequested = false;
 
+  // Codex cannot be told a session id: its rollout names the one to resume (issue 3's matching).
+  let codexSession: string | undefined;
+  let codexLookedAt = 0;
+  const tree = new ProcessTree();
+  const learnCodexSession = (): void => {
+    if (codexSession || Date.now() - codexLookedAt < 2000) return;
+    codexLookedAt = Date.now();
+    const pids = tree.walk(child.pid).map((p) => p.pid);
+    const rollout = findRollout(codexHome(launch.env), { pids, cwd: launch.cwd, startedAt: info.startedAt - 1000 }, new Set());
+    const id = rollout ? readMeta(rollout)?.sessionId : undefined;
+    if (!id) return;
+    codexSession = id;
+    updateJob(jobsDir, short, { resumeSessionId: id });
+    say(`codex session ${id} (${rollout})`);
+  };
+
   const runDetect = (): void => {
     detectTimer = undefined;
     const { lines, cursor } = screenOf(term);
     const d = detect({ lines, title, cursor }, previous);
     previous = { agent: d.agent, state: d.state };
+    if (d.agent === 'codex') {
+      try {
+        learnCodexSession();
+      } catch (err) {
+        say(`codex session: ${String(err)}`);
+      }
+    }
     if (!prompted && (d.state === 'idle' || d.state === 'stopped')) {
       prompted = true;
       child.write(`${launch.typePrompt}\r`);

@@ -15,6 +15,8 @@ export interface Template {
   resume?: string[];
   continue?: string[];
   fork?: string[];
+  /** Arguments that make a new session take the job's own session id (`{session}` is replaced). */
+  sessionId?: string[];
 }
 
 export const DEFAULT_TEMPLATE = 'claude';
@@ -28,6 +30,7 @@ export const DEFAULT_TEMPLATES: Record<string, Template> = {
     resume: ['--resume', '{id}'],
     continue: ['--continue'],
     fork: ['--fork-session'],
+    sessionId: ['--session-id', '{session}'],
   },
   codex: {
     name: 'codex',
@@ -71,6 +74,7 @@ export function loadTemplates(env: NodeJS.ProcessEnv = process.env): { templates
         resume: t.resume,
         continue: t.continue,
         fork: t.fork,
+        sessionId: t.sessionId,
       };
     }
   } catch {
@@ -93,9 +97,19 @@ export function pickTemplate(
   };
 }
 
-/** The argv a job runs. */
-export function commandLine(t: Template, prompt: string, resume: Resume | undefined, fork: boolean): string[] {
+/**
+ * The argv a job runs. A new session of an agent that can be told its id (Claude Code) takes the
+ * job's `sessionId`, so that `mado respawn` can resume it later.
+ */
+export function commandLine(
+  t: Template,
+  prompt: string,
+  resume: Resume | undefined,
+  fork: boolean,
+  sessionId?: string,
+): string[] {
   const argv = [...t.command];
+  if (!resume && sessionId && t.sessionId) argv.push(...t.sessionId.map((a) => a.replace('{session}', sessionId)));
   if (resume?.mode === 'id' && t.resume) argv.push(...t.resume.map((a) => a.replace('{id}', resume.id)));
   if (resume?.mode === 'continue' && t.continue) argv.push(...t.continue);
   if (fork && resume && t.fork) argv.push(...t.fork);

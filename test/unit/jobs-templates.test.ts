@@ -9,6 +9,9 @@ describe('templates', () => {
   const codex = DEFAULT_TEMPLATES.codex!;
   it('command lines: prompt, resume, continue, fork', () => {
     expect(commandLine(claude, 'fix it', undefined, false)).toEqual(['claude', 'fix it']);
+    expect(commandLine(claude, 'fix it', undefined, false, 'S-1')).toEqual(['claude', '--session-id', 'S-1', 'fix it']);
+    expect(commandLine(claude, '', { mode: 'id', id: 'abc' }, false, 'S-1')).toEqual(['claude', '--resume', 'abc']);
+    expect(commandLine(codex, 'go', undefined, false, 'S-1')).toEqual(['codex', 'go']);
     expect(commandLine(claude, '', { mode: 'id', id: 'abc' }, true)).toEqual(['claude', '--resume', 'abc', '--fork-session']);
     expect(commandLine(claude, 'more', { mode: 'continue' }, false)).toEqual(['claude', '--continue', 'more']);
     expect(commandLine(codex, '', { mode: 'id', id: 'r1' }, false)).toEqual(['codex', 'resume', 'r1']);
