@@ -4,8 +4,10 @@ import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { connect } from 'node:net';
 import * as pty from 'node-pty';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { request } from '../../src/jobs/client.js';
 import { ROOT } from './neovim.js';
 
 const MADO = path.join(ROOT, 'bin/mado.js');
@@ -28,6 +30,9 @@ beforeEach(() => {
     JSON.stringify({
       asker: { command: ['node', path.join(FIX, 'bin/asker')], prompt: 'type' },
       looper: { command: ['node', path.join(FIX, 'agent.cjs'), 'claude-idle', 'claude-working', '--every', '300', '--loop'], prompt: 'type' },
+      // Named like the agents, with their resume arguments: the fixtures ignore the arguments.
+      claude: { command: [path.join(FIX, 'bin/claude')], prompt: 'arg', resume: ['--resume', '{id}'], sessionId: ['--session-id', '{session}'] },
+      codex: { command: [path.join(FIX, 'bin/codex')], prompt: 'arg', resume: ['resume', '{id}'] },
     }),
   );
   env = {
@@ -164,5 +169,57 @@ describe('mado jobs', () => {
     expect(r.stderr).toBe('mado: standard input cut at 16 KiB (20 KiB given)\n');
     const [job] = await until(jobs, (j) => j.length === 1);
     expect((job!.template as { initialPrompt: string }).initialPrompt.length).toBe('review\n\n'.length + 16384);
+  });
+
+  it('respawn resumes the agent’s own session: Claude Code is told it, Codex’s is read from its rollout', async () => {
+    const launch = (short: string): string[] =>
+      (JSON.parse(readFileSync(path.join(base, 'jobs', short, 'launch.json'), 'utf8')) as { argv: string[] }).argv;
+    const c = shortOf((await mado(['--bg', '--agent', 'claude', 'hello'])).stdout);
+    const [cj] = await until(jobs, (j) => j.length === 1);
+    expect(launch(c).slice(1)).toEqual(['--session-id', cj!.sessionId, 'hello']);
+    const x = shortOf((await mado(['--bg', '--agent', 'codex', 'hi'])).stdout);
+    const withId = await until(jobs, (j) => j.some((job) => job.short === x && typeof job.resumeSessionId === 'string'));
+    const codexSession = withId.find((job) => job.short === x)!.resumeSessionId as string;
+    expect(codexSession).toMatch(/^[0-9a-f-]{36}$/);
+    for (const short of [c, x]) expect((await mado(['stop', short])).code).toBe(0);
+    await until(jobs, (j) => j.every((job) => job.state === 'stopped'));
+    for (const short of [c, x]) expect((await mado(['respawn', short])).code).toBe(0);
+    expect(launch(c).slice(1)).toEqual(['--resume', cj!.sessionId]);
+    expect(launch(x).slice(1)).toEqual(['resume', codexSession]);
+  });
+
+  it('detaching with Ctrl-] leaves the job running; closing the client too', async () => {
+    const short = shortOf((await mado(['--bg', '--agent', 'looper', 'x'])).stdout);
+    await until(jobs, (j) => j[0]?.tempo === 'active');
+    const term = pty.spawn(process.execPath, [MADO, 'attach', short], { cols: 90, rows: 30, env: env as Record<string, string> });
+    let seen = '';
+    term.onData((d) => (seen += d));
+    await until(async () => seen, (t) => t.includes('Claude Code'));
+    term.write('\x1d');
+    const code = await new Promise<number>((resolve) => term.onExit(({ exitCode }) => resolve(exitCode)));
+    expect(code).toBe(0);
+    expect(seen).toContain(`[detached from ${short}; it keeps running]`);
+    const second = pty.spawn(process.execPath, [MADO, 'attach', short], { cols: 90, rows: 30, env: env as Record<string, string> });
+    await new Promise((r) => setTimeout(r, 500));
+    second.kill('SIGKILL');
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await jobs())[0]).toMatchObject({ state: 'running', alive: true });
+  });
+
+  it('the daemon refuses another protocol version and a short id already alive', async () => {
+    await mado(['--bg', '--agent', 'looper', 'x']);
+    const [job] = await until(jobs, (j) => j[0]?.alive === true);
+    const sock = path.join(base, 'run', 'daemon.sock');
+    // A raw request of protocol 99 (the protocol module puts its own version; override it).
+    const reply = await new Promise<string>((resolve) => {
+      const c = connect(sock);
+      let text = '';
+      c.on('connect', () => c.write('{"proto":99,"op":"list"}\n'));
+      c.on('data', (d: Buffer) => (text += d.toString()));
+      c.on('close', () => resolve(text));
+    });
+    expect(JSON.parse(reply)).toMatchObject({ type: 'error', error: 'this client speaks protocol 99, this mado speaks protocol 1' });
+    const again = await request(sock, { op: 'dispatch', ...job, launch: { mode: 'prompt', args: [] }, seed: { intent: '' } });
+    expect(again).toMatchObject({ type: 'error', error: 'session is already running' });
   });
 });
