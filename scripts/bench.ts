@@ -1,12 +1,17 @@
 // `npm run bench`: MadoHub's speed and memory goals, measured side by side in one run.
 // Not a test: it prints figures and ratios; nothing here passes or fails on time.
 import { execFileSync, spawn } from 'node:child_process';
-import { appendFileSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { agentOfTree } from '../src/detect/process.js';
 import { ProcessTree } from '../src/proc/tree.js';
 import { JsonlTail } from '../src/records/tail.js';
+import { connect } from 'node:net';
+import { readHostInfo } from '../src/jobs/hostinfo.js';
+import { newSessionId, newShortId } from '../src/jobs/ids.js';
+import { encode, LineDecoder } from '../src/jobs/protocol.js';
+import { createJob, erroredJob } from '../src/jobs/store.js';
 import { AGENT, FAKE_CLAUDE, ROOT, openAgent, openTerminal, startNeovim, testNeovims } from '../test/integration/neovim.js';
 import type { Session } from '../test/integration/neovim.js';
 
@@ -249,6 +254,94 @@ async function benchIdle(exe: string): Promise<void> {
   out(`  (g) idle, 20 Claude Code fixtures watched (${health.foldersWatched} folders): Node process ${plugin.toFixed(1)} wakeups/s vs an idle node ${baseline.toFixed(1)} wakeups/s (context switches over ${seconds} s; goal: none from the plugin)`);
 }
 
+const MADO = path.join(ROOT, 'bin/mado.js');
+
+function rssMiB(pid: number): number {
+  const m = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/** (h) Background jobs: dispatch, listing 200 jobs, attach round trip, memory. */
+async function benchJobs(): Promise<void> {
+  const base = mkdtempSync(path.join(tmpdir(), 'madohub-bench-jobs-'));
+  const templates = path.join(base, 'templates.json');
+  writeFileSync(templates, JSON.stringify({ fixture: { command: ['node', AGENT, 'claude-idle', 'claude-working', '--loop'], prompt: 'type' } }));
+  const env = { ...process.env, MADOHUB_TEMPLATES: templates, MADOHUB_JOBS_DIR: path.join(base, 'jobs'), MADOHUB_RUNTIME_DIR: path.join(base, 'run') };
+  const timed = (args: string[]): { ms: number; out: string } => {
+    const t = process.hrtime.bigint();
+    const out = execFileSync(process.execPath, [MADO, ...args], { env, encoding: 'utf8' });
+    return { ms: Number(process.hrtime.bigint() - t) / 1e6, out };
+  };
+  const cold = timed(['--bg', '--agent', 'fixture', 'first']);
+  const warm: number[] = [];
+  const shorts = [/backgrounded · ([0-9a-f]{8})/.exec(cold.out)![1]!];
+  for (let i = 0; i < 5; i++) {
+    const r = timed(['--bg', '--agent', 'fixture', `job ${i}`]);
+    warm.push(r.ms);
+    shorts.push(/backgrounded · ([0-9a-f]{8})/.exec(r.out)![1]!);
+  }
+  const baseline: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    const t = process.hrtime.bigint();
+    execFileSync(process.execPath, ['-e', ''], { env });
+    baseline.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  out(`  (h) dispatch to running (\`mado --bg\` until its host is up): first ${cold.ms.toFixed(0)} ms (starts the daemon), then ${median(warm).toFixed(0)} ms (median of 5); \`node -e ''\` alone ${median(baseline).toFixed(0)} ms`);
+
+  // Attach round trip: a key to the fixture, until its redraw comes back.
+  const info = readHostInfo(path.join(base, 'jobs', shorts[0]!))!;
+  const samples = await new Promise<number[]>((resolve) => {
+    const socket = connect(info.socket);
+    const decoder = new LineDecoder();
+    const got: number[] = [];
+    let sentAt = 0;
+    const send = (): void => {
+      sentAt = Number(process.hrtime.bigint()) / 1e6;
+      socket.write(encode({ op: 'input', data: 'n' }));
+    };
+    socket.setEncoding('utf8');
+    socket.on('connect', () => socket.write(encode({ op: 'attach', cols: 120, rows: 40 })));
+    socket.on('data', (chunk: string) => {
+      for (const m of decoder.push(chunk) as { type: string }[]) {
+        if (m.type === 'screen') setTimeout(send, 50);
+        else if (m.type === 'output' && sentAt > 0) {
+          got.push(Number(process.hrtime.bigint()) / 1e6 - sentAt);
+          sentAt = 0;
+          if (got.length >= 50) {
+            socket.end();
+            resolve(got);
+          } else setTimeout(send, 20);
+        }
+      }
+    });
+  });
+  out(`      attach round trip (key -> agent redraw -> client): p50 ${median(samples).toFixed(1)} ms, p95 ${percentile(samples, 95).toFixed(1)} ms over ${samples.length}`);
+  const daemonPid = Number(execFileSync('pgrep', ['-f', `${MADO} __daemon`], { encoding: 'utf8' }).trim().split('\n')[0]);
+  out(`      memory: daemon ${rssMiB(daemonPid).toFixed(1)} MiB, one host ${rssMiB(info.pid).toFixed(1)} MiB (RSS; the agent itself not counted)`);
+
+  // `mado agents` with 200 jobs.
+  const jobs200 = path.join(base, 'jobs200');
+  for (let i = 0; i < 200; i++) {
+    const short = newShortId();
+    createJob(jobs200, { ...erroredJob(short, ''), sessionId: newSessionId(), state: i % 3 ? 'stopped' : 'done', tempo: 'idle', intent: `job ${i}`, name: `job ${i}` });
+  }
+  const list: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    const t = process.hrtime.bigint();
+    execFileSync(process.execPath, [MADO, 'agents'], { env: { ...env, MADOHUB_JOBS_DIR: jobs200 }, encoding: 'utf8' });
+    list.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  out(`      \`mado agents\` with 200 jobs: ${median(list).toFixed(0)} ms (median of 10; goal < 100 ms; ratio to \`node -e ''\` ${(median(list) / median(baseline)).toFixed(2)})`);
+  for (const short of shorts) {
+    try {
+      execFileSync(process.execPath, [MADO, 'kill', short], { env, stdio: 'ignore' });
+    } catch {
+      // Already gone.
+    }
+  }
+  rmSync(base, { recursive: true, force: true });
+}
+
 /** `npm run bench -- 0.12 --only=a,g`: one Neovim, some measures. */
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -264,9 +357,10 @@ async function main(): Promise<void> {
     if (want('d')) benchStartup(nv.path);
     if (want('g')) await benchIdle(nv.path);
   }
-  if (want('e') || want('f')) out('Node side (no Neovim)');
+  if (want('e') || want('f') || want('h')) out('Node side (no Neovim)');
   if (want('e')) await benchScan();
   if (want('f')) await benchTail();
+  if (want('h')) await benchJobs();
 }
 
 main().then(

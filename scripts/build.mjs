@@ -25,4 +25,5 @@ if (process.argv.includes('--bench')) {
 await Promise.all([
   build({ ...common, entryPoints: ['src/main.ts'], outfile: 'rplugin/node/madohub/index.js' }),
   build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/mado.js' }),
+  build({ ...common, entryPoints: ['src/cli/agents-main.ts'], outfile: 'dist/mado-agents.js' }),
 ]);

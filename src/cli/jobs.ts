@@ -7,14 +7,17 @@ import { request } from '../jobs/client.js';
 import type { Reply } from '../jobs/client.js';
 import type { DispatchRequest } from '../jobs/daemon.js';
 import { socketLive } from '../jobs/daemon.js';
-import { DETACH_KEY, hostAlive, readHostInfo } from '../jobs/host.js';
+import { DETACH_KEY } from '../jobs/host.js';
+import { hostAlive, readHostInfo } from '../jobs/hostinfo.js';
 import { matchId, newSessionId, newShortId } from '../jobs/ids.js';
 import { daemonSocket, runtimeDir } from '../jobs/paths.js';
 import { encode, LineDecoder } from '../jobs/protocol.js';
 import { jobsDir, listJobs } from '../jobs/store.js';
 import type { JobState } from '../jobs/types.js';
+import { agents } from './agents.js';
 import { hintBlock, parseBgArgs, withStdin } from './bg.js';
 import { UsageError } from './detect.js';
+import { agentViewDisabled } from './switch.js';
 
 /** A failure the CLI reports with exit status 1 (not a usage error). */
 export class JobError extends Error {}
@@ -26,18 +29,6 @@ export interface Io {
   env: NodeJS.ProcessEnv;
   /** The `mado` script (to start the daemon with). */
   script: string;
-}
-
-/** The switch that turns the agent view off: the environment, or `agent_view = false` in settings. */
-export function agentViewDisabled(env: NodeJS.ProcessEnv): boolean {
-  if (env.MADOHUB_DISABLE_AGENT_VIEW === '1') return true;
-  const dir = env.XDG_CONFIG_HOME || path.join(env.HOME || '', '.config');
-  try {
-    const settings = JSON.parse(readFileSync(path.join(dir, 'madohub', 'settings.json'), 'utf8')) as { agent_view?: unknown };
-    return settings.agent_view === false;
-  } catch {
-    return false;
-  }
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -116,34 +107,6 @@ async function bg(io: Io, argv: string[]): Promise<void> {
   if (!reply) throw new JobError(`the daemon did not answer the dispatch of ${short}`);
   if (typeof reply.warning === 'string') io.err(`mado: ${reply.warning}\n`);
   io.out(hintBlock(short));
-}
-
-function age(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m`;
-  if (s < 86400) return `${Math.floor(s / 3600)}h`;
-  return `${Math.floor(s / 86400)}d`;
-}
-
-/** `mado agents`: read from the job folders (fast, no daemon needed to read). */
-function agents(io: Io, argv: string[]): void {
-  const dir = jobsDir(io.env);
-  const views = listJobs(dir);
-  const jobs = views.map((v) => ({ ...v.job, alive: hostAlive(path.join(dir, v.job.short)) }));
-  jobs.sort((a, b) => Number(b.pinned) - Number(a.pinned) || b.updatedAt - a.updatedAt);
-  if (argv.includes('--json')) {
-    io.out(`${JSON.stringify(jobs)}\n`);
-    return;
-  }
-  if (jobs.length === 0) {
-    io.out('no jobs\n');
-    return;
-  }
-  const now = Date.now();
-  const rows = jobs.map((j) => [j.short, `${j.state}/${j.tempo}`, j.agent, age(now - j.updatedAt), j.name, j.needs ? `needs ${j.needs}` : j.detail]);
-  const widths = [0, 1, 2, 3, 4].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
-  for (const r of rows) io.out(`${r.slice(0, 5).map((c, i) => c.padEnd(widths[i]!)).join('  ')}  ${r[5]}\n`.replace(/\s+\n$/, '\n'));
 }
 
 async function logs(io: Io, argv: string[]): Promise<void> {
@@ -245,7 +208,7 @@ export async function runJobVerb(io: Io, verb: string, argv: string[]): Promise<
     case '--background':
       return bg(io, argv);
     case 'agents':
-      return agents(io, argv);
+      return agents(io.env, io.out, argv);
     case 'logs':
       return logs(io, argv);
     case 'attach':

@@ -12,6 +12,7 @@ import { detect } from '../detect/index.js';
 import type { Detection } from '../detect/index.js';
 import { ProcessTree } from '../proc/tree.js';
 import { codexHome, findRollout, readMeta } from '../records/codex.js';
+import type { HostInfo } from './hostinfo.js';
 import { hostSocket, runtimeDir } from './paths.js';
 import { checkProto, encode, LineDecoder } from './protocol.js';
 import { jobPatch } from './screen.js';
@@ -29,40 +30,11 @@ export interface Launch {
   typePrompt?: string;
 }
 
-/** `<job>/host.json`: the live host, for the daemon and the CLI. */
-export interface HostInfo {
-  proto: number;
-  pid: number;
-  ptyPid: number;
-  socket: string;
-  startedAt: number;
-}
-
 export const RING_BYTES = 256 * 1024;
 export const LOG_MAX_BYTES = 8 * 1024 * 1024;
 const DETECT_MS = 100;
 /** Detaches an attached client (Ctrl-]). */
 export const DETACH_KEY = '\x1d';
-
-export function readHostInfo(jobDir: string): HostInfo | undefined {
-  try {
-    return JSON.parse(readFileSync(path.join(jobDir, 'host.json'), 'utf8')) as HostInfo;
-  } catch {
-    return undefined;
-  }
-}
-
-/** True while the host process of a job lives. */
-export function hostAlive(jobDir: string): boolean {
-  const info = readHostInfo(jobDir);
-  if (!info) return false;
-  try {
-    process.kill(info.pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function screenOf(term: Terminal): { lines: string[]; cursor: number } {
   const b = term.buffer.active;

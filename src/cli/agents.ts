@@ -1,0 +1,32 @@
+// `mado agents`: also built as its own small entry (dist/mado-agents.js), since listing must be fast.
+import path from 'node:path';
+import { hostAlive } from '../jobs/hostinfo.js';
+import { jobsDir, listJobs } from '../jobs/store.js';
+
+function age(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  if (s < 86400) return `${Math.floor(s / 3600)}h`;
+  return `${Math.floor(s / 86400)}d`;
+}
+
+/** `mado agents [--json]`: read from the job folders (fast: no daemon is needed to read them). */
+export function agents(env: NodeJS.ProcessEnv, out: (text: string) => void, argv: readonly string[]): void {
+  const dir = jobsDir(env);
+  const views = listJobs(dir);
+  const jobs = views.map((v) => ({ ...v.job, alive: hostAlive(path.join(dir, v.job.short)) }));
+  jobs.sort((a, b) => Number(b.pinned) - Number(a.pinned) || b.updatedAt - a.updatedAt);
+  if (argv.includes('--json')) {
+    out(`${JSON.stringify(jobs)}\n`);
+    return;
+  }
+  if (jobs.length === 0) {
+    out('no jobs\n');
+    return;
+  }
+  const now = Date.now();
+  const rows = jobs.map((j) => [j.short, `${j.state}/${j.tempo}`, j.agent, age(now - j.updatedAt), j.name, j.needs ? `needs ${j.needs}` : j.detail]);
+  const widths = [0, 1, 2, 3, 4].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
+  for (const r of rows) out(`${r.slice(0, 5).map((c, i) => c.padEnd(widths[i]!)).join('  ')}  ${r[5]}\n`.replace(/\s+\n$/, '\n'));
+}

@@ -1,0 +1,32 @@
+// Whether a job's host lives: `<job>/host.json` and its pid. Small on purpose (`mado agents` loads it).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** `<job>/host.json`: the live host, for the daemon and the CLI. */
+export interface HostInfo {
+  proto: number;
+  pid: number;
+  ptyPid: number;
+  socket: string;
+  startedAt: number;
+}
+
+export function readHostInfo(jobDir: string): HostInfo | undefined {
+  try {
+    return JSON.parse(readFileSync(path.join(jobDir, 'host.json'), 'utf8')) as HostInfo;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True while the host process of a job lives. */
+export function hostAlive(jobDir: string): boolean {
+  const info = readHostInfo(jobDir);
+  if (!info) return false;
+  try {
+    process.kill(info.pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
