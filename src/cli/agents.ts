@@ -15,7 +15,8 @@ function age(ms: number): string {
 export function agents(env: NodeJS.ProcessEnv, out: (text: string) => void, argv: readonly string[]): void {
   const dir = jobsDir(env);
   const views = listJobs(dir);
-  const jobs = views.map((v) => ({ ...v.job, alive: hostAlive(path.join(dir, v.job.short)) }));
+  // Only a running job can have a live host: the others are not asked.
+  const jobs = views.map((v) => ({ ...v.job, alive: v.job.state === 'running' && hostAlive(path.join(dir, v.job.short)) }));
   jobs.sort((a, b) => Number(b.pinned) - Number(a.pinned) || b.updatedAt - a.updatedAt);
   if (argv.includes('--json')) {
     out(`${JSON.stringify(jobs)}\n`);

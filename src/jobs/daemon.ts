@@ -153,7 +153,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
       env: jobEnv(m.env),
     };
     createJob(opts.jobsDir, job);
-    const failed = await startHost(m.short, launchFor(job, prompt, resume, m.cols, m.rows));
+    const failed = await startHost(m.short, { ...launchFor(job, prompt, resume, m.cols, m.rows), awaitingPrompt: idle });
     if (failed) {
       updateJob(opts.jobsDir, m.short, { state: 'errored', detail: failed });
       return { type: 'error', error: failed };

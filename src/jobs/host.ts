@@ -28,6 +28,8 @@ export interface Launch {
   rows: number;
   /** A prompt to type once the agent is up (templates whose prompt is not an argument). */
   typePrompt?: string;
+  /** Started with no prompt and no agent: blocked on the user until it first works. */
+  awaitingPrompt?: boolean;
 }
 
 export const RING_BYTES = 256 * 1024;
@@ -96,6 +98,7 @@ export async function runHost(jobsDir: string, short: string): Promise<void> {
   let detectTimer: NodeJS.Timeout | undefined;
   let prompted = launch.typePrompt === undefined;
   let stopRequested = false;
+  let awaitingPrompt = launch.awaitingPrompt === true;
 
   // Codex cannot be told a session id: its rollout names the one to resume (issue 3's matching).
   let codexSession: string | undefined;
@@ -129,7 +132,9 @@ export async function runHost(jobsDir: string, short: string): Promise<void> {
       prompted = true;
       child.write(`${launch.typePrompt}\r`);
     }
-    const patch = jobPatch(d, lines);
+    if (d.state === 'working') awaitingPrompt = false;
+    const patch: Partial<JobState> =
+      awaitingPrompt && d.state !== 'waiting' ? { ...jobPatch(d, lines), tempo: 'blocked', needs: 'a prompt' } : jobPatch(d, lines);
     const key = JSON.stringify(patch);
     if (key === written) return;
     written = key;

@@ -130,26 +130,25 @@ export function erroredJob(short: string, detail: string, at = Date.now()): JobS
 
 export function readJob(dir: string, short: string): JobView {
   const file = stateFile(dir, short);
+  const mtime = (): number => statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
   let text: string;
-  let mtime = Date.now();
   try {
-    mtime = statSync(file).mtimeMs;
     text = readFileSync(file, 'utf8');
   } catch (err) {
     const error = `cannot read state.json: ${(err as NodeJS.ErrnoException).code ?? String(err)}`;
-    return { ok: false, short, error, job: erroredJob(short, error, mtime) };
+    return { ok: false, short, error, job: erroredJob(short, error, mtime()) };
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     const error = 'state.json is corrupt (not JSON)';
-    return { ok: false, short, error, job: erroredJob(short, error, mtime) };
+    return { ok: false, short, error, job: erroredJob(short, error, mtime()) };
   }
   const v = validateJob(value);
   if (!v.ok) {
     const error = `state.json: ${v.error}`;
-    return { ok: false, short, error, job: erroredJob(short, error, mtime) };
+    return { ok: false, short, error, job: erroredJob(short, error, mtime()) };
   }
   return { ok: true, job: v.job };
 }

@@ -141,6 +141,14 @@ describe('mado jobs', () => {
     expect(await jobs()).toEqual([]);
   });
 
+  it('with no prompt and no agent, the job starts idle and shows as blocked', async () => {
+    const r = await mado(['--bg']);
+    expect(r.code).toBe(0);
+    await new Promise((res) => setTimeout(res, 800)); // its screen has been read meanwhile
+    const [job] = await until(jobs, (j) => j.length === 1);
+    expect(job).toMatchObject({ state: 'running', tempo: 'blocked', needs: 'a prompt', agent: 'claude' });
+  });
+
   it('an unknown id, and the disable switch', async () => {
     expect(await mado(['logs', 'abc'])).toMatchObject({ code: 1, stderr: "mado logs: no job 'abc'\n" });
     const off = await mado(['agents'], undefined, { MADOHUB_DISABLE_AGENT_VIEW: '1' });

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { hintBlock, MAX_STDIN_BYTES, parseBgArgs, withStdin } from '../../src/cli/bg.js';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { UsageError } from '../../src/cli/detect.js';
+import { agentViewDisabled } from '../../src/cli/switch.js';
 
 describe('mado --bg arguments', () => {
   it('a prompt of several words', () => {
@@ -64,5 +68,18 @@ describe('hint block', () => {
         '',
       ].join('\n'),
     );
+  });
+});
+
+describe('the switch that turns the agent view off', () => {
+  it('is MADOHUB_DISABLE_AGENT_VIEW=1, or agent_view = false in settings.json', () => {
+    const config = mkdtempSync(path.join(tmpdir(), 'madohub-settings-'));
+    expect(agentViewDisabled({ XDG_CONFIG_HOME: config })).toBe(false);
+    expect(agentViewDisabled({ XDG_CONFIG_HOME: config, MADOHUB_DISABLE_AGENT_VIEW: '1' })).toBe(true);
+    mkdirSync(path.join(config, 'madohub'));
+    writeFileSync(path.join(config, 'madohub', 'settings.json'), JSON.stringify({ agent_view: false }));
+    expect(agentViewDisabled({ XDG_CONFIG_HOME: config })).toBe(true);
+    writeFileSync(path.join(config, 'madohub', 'settings.json'), '{broken');
+    expect(agentViewDisabled({ XDG_CONFIG_HOME: config })).toBe(false);
   });
 });
