@@ -106,12 +106,17 @@ function M.background(prompt)
   local st = require('madohub').state(buf)
   local agent = st and st.agent or 'shell'
   local session = require('madohub.node').request('session', buf)
-  local session_id = type(session) == 'table' and session.sessionId ~= vim.NIL and session.sessionId or nil
+  local function field(name)
+    local v = type(session) == 'table' and session[name] or nil
+    return v ~= vim.NIL and v or nil
+  end
+  local session_id, intent = field('sessionId'), field('intent')
   local args
   if session_id and (agent == 'claude' or agent == 'codex') then
     args = { '--bg', '--agent', agent, '--resume', session_id }
-  elseif prompt ~= '' then
-    args = { '--bg', '--agent', agent, '--', prompt }
+  elseif prompt ~= '' or intent then
+    -- Another agent starts again with the prompt given, else the first one it echoed here.
+    args = { '--bg', '--agent', agent, '--', prompt ~= '' and prompt or intent }
   else
     util.notify('Nothing to background yet (no session of Claude Code or Codex here; give a prompt)', vim.log.levels.WARN)
     return

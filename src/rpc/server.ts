@@ -107,7 +107,8 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
       resp.send(tracker.all());
     } else if (method === 'session') {
       const buf = typeof _args[0] === 'number' ? _args[0] : -1;
-      resp.send(sources.sessionOf(buf) ?? null);
+      const session = sources.sessionOf(buf);
+      resp.send(tracker.get(buf) ? { ...session, agent: session?.agent ?? null, intent: tracker.intentOf(buf) ?? null } : null);
     } else {
       resp.send(`madohub: unknown request ${method}`, true);
     }

@@ -1,5 +1,6 @@
 import { detect } from '../detect/index.js';
 import type { AgentId, AgentState, Detection, Screen, StateSource } from '../detect/index.js';
+import { promptOf } from '../detect/prompt.js';
 import { decide } from './precedence.js';
 import type { SourcedState } from './precedence.js';
 
@@ -42,6 +43,8 @@ interface TerminalRecord extends TerminalState {
   absorbNextLine: boolean;
   /** Set when the job ended; final. */
   exitStatus?: number;
+  /** The first prompt the agent echoed (its intent), and which agent echoed it. */
+  intent?: { agent: AgentId; text: string };
 }
 
 /**
@@ -64,6 +67,12 @@ export class Tracker {
     return [...this.records.values()].map(publicState);
   }
 
+  /** The first prompt the terminal's current agent echoed, if any. */
+  intentOf(buf: number): string | undefined {
+    const r = this.records.get(buf);
+    return r?.intent && r.intent.agent === r.agent ? r.intent.text : undefined;
+  }
+
   /** The agent the terminal shows now, for the process and record watchers. */
   agentOf(buf: number): AgentId | undefined {
     return this.records.get(buf)?.agent;
@@ -81,6 +90,10 @@ export class Tracker {
     const rec = record ?? this.create(buf, detection, now);
     const changedAt = rec.screen && rec.screen.state === detection.state ? rec.screen.at : now;
     rec.screen = { ...detection, at: changedAt };
+    if (rec.intent?.agent !== detection.agent) {
+      const text = promptOf(detection.agent, screen.lines);
+      if (text) rec.intent = { agent: detection.agent, text };
+    }
     let done: StateChange['done'];
     if (detection.state === 'working') this.worked(rec);
     if (detection.completion !== undefined) {

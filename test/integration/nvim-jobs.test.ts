@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FAKE_CLAUDE, ROOT, openTerminal, startNeovim, testNeovims } from './neovim.js';
+import { AGENT, FAKE_CLAUDE, ROOT, openAgent, openTerminal, startNeovim, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
 
 const MADO = path.join(ROOT, 'bin/mado.js');
@@ -27,14 +27,20 @@ describe.each(testNeovims())('Neovim $label: background jobs', ({ path: exe }) =
     }
   });
 
-  const agents = (): { short: string; state: string; alive: boolean; resumeSessionId: string | null }[] =>
+  const agents = (): { short: string; state: string; alive: boolean; resumeSessionId: string | null; intent: string; template: { name: string } }[] =>
     JSON.parse(execFileSync(process.execPath, [MADO, 'agents', '--json'], { env: { ...process.env, ...env }, encoding: 'utf8' }));
 
   it('backgrounds a Claude Code split, attaches to it, shows its logs, and it outlives Neovim', async () => {
     const base = mkdtempSync(path.join(tmpdir(), 'madohub-nvjobs-'));
     const templates = path.join(base, 'templates.json');
     // "claude" runs the fixture named like it (it ignores the --resume it is given).
-    writeFileSync(templates, JSON.stringify({ claude: { command: [FAKE_CLAUDE], prompt: 'arg', resume: ['--resume', '{id}'] } }));
+    writeFileSync(
+      templates,
+      JSON.stringify({
+        claude: { command: [FAKE_CLAUDE], prompt: 'arg', resume: ['--resume', '{id}'] },
+        gemini: { command: ['node', AGENT, 'gemini-idle'], prompt: 'type' },
+      }),
+    );
     env = {
       HOME: base,
       CLAUDE_CONFIG_DIR: '',
@@ -47,6 +53,15 @@ describe.each(testNeovims())('Neovim $label: background jobs', ({ path: exe }) =
     await s.waitFor(`require('madohub').state(${sh}) ~= nil`);
     await s.lua(`vim.cmd('messages clear') vim.cmd('MadoBackground')`);
     expect(await s.lua<string>(`return vim.fn.execute('messages')`)).toMatch(/Nothing to background yet/);
+
+    // Gemini has no session to resume: the prompt it echoed is dispatched again.
+    const gem = await openAgent(s, ['gemini-working']);
+    expect(await s.waitFor(`(require('madohub').state(${gem}) or {}).agent == 'gemini'`)).toBe(true);
+    await s.lua(`vim.api.nvim_set_current_buf(...) vim.cmd('MadoBackground')`, [gem]);
+    expect(await s.lua('return vim.api.nvim_buf_is_valid(...)', [gem])).toBe(false);
+    const [g] = agents();
+    expect(g).toMatchObject({ intent: 'summarize the README', template: { name: 'gemini' } });
+    execFileSync(process.execPath, [MADO, 'rm', '--force', g!.short], { env: { ...process.env, ...env } });
 
     const buf = await openTerminal(s, [FAKE_CLAUDE]);
     expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).source == 'session-file'`, 8000)).toBe(true);

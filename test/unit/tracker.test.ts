@@ -125,5 +125,15 @@ describe('Tracker', () => {
     expect(t.process(1, 'opencode', 1200)).toBeNull();
     expect(t.process(1, null, 1300)).toMatchObject({ agent: 'shell', state: 'idle', source: 'pty-scrape' });
   });
+
+  it('remembers the first prompt the agent echoed (its intent), for the agent that echoed it', () => {
+    const t = new Tracker();
+    t.screen(1, { lines: ['Gemini CLI', '> summarize the README', '', '⠙ Thinking... (esc to cancel, 2s)'], title: '' }, 1);
+    expect(t.intentOf(1)).toBe('summarize the README');
+    t.screen(1, { lines: ['Gemini CLI', '> and the docs', '', '✦ The docs…'], title: '' }, 2);
+    expect(t.intentOf(1)).toBe('summarize the README');
+    t.screen(1, { lines: ['dev@box:~$ '], title: '' }, 3);
+    expect(t.intentOf(1)).toBeUndefined();
+  });
 });
 
