@@ -35,8 +35,14 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 /** The daemon's socket, starting the daemon (detached) when none answers. */
 async function daemon(io: Io): Promise<string> {
-  const runtime = runtimeDir(io.env);
-  const sock = daemonSocket(runtime);
+  let runtime: string;
+  let sock: string;
+  try {
+    runtime = runtimeDir(io.env);
+    sock = daemonSocket(runtime);
+  } catch (err) {
+    throw new JobError(`cannot reach the mado daemon: ${err instanceof Error ? err.message : String(err)}`);
+  }
   if (await socketLive(sock)) return sock;
   const child = spawn(process.execPath, [io.script, '__daemon'], { detached: true, stdio: 'ignore', env: io.env });
   child.unref();
@@ -50,7 +56,10 @@ async function daemon(io: Io): Promise<string> {
   );
 }
 
-async function ask(io: Io, message: object, timeoutMs = 8000): Promise<Reply> {
+/** How long a dispatch waits for the daemon's answer (`$MADOHUB_ACK_MS`, for tests). */
+const ackMs = (env: NodeJS.ProcessEnv): number => Number(env.MADOHUB_ACK_MS) || 8000;
+
+async function ask(io: Io, message: object, timeoutMs = ackMs(io.env)): Promise<Reply> {
   const sock = await daemon(io);
   let reply: Reply;
   try {

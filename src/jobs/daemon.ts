@@ -117,8 +117,13 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
   const dispatch = async (m: DispatchRequest): Promise<object> => {
     if (!SHORT_ID.test(m.short) || !UUID.test(m.sessionId)) return { type: 'error', error: 'bad short id or session id' };
     if (existsSync(jobDir(m.short))) {
-      if (hostAlive(jobDir(m.short))) return { type: 'error', error: 'session is already running' };
-      if (readHostInfo(jobDir(m.short))) return { type: 'error', error: 'the previous session is still ending, try again shortly' };
+      if (hostAlive(jobDir(m.short))) {
+        // A host whose agent has ended is writing its last state and about to exit.
+        const view = readJob(opts.jobsDir, m.short);
+        return view.ok && view.job.state !== 'running'
+          ? { type: 'error', error: 'the previous session is still ending, try again shortly' }
+          : { type: 'error', error: 'session is already running' };
+      }
       return { type: 'error', error: `job ${m.short} exists already` };
     }
     const picked = pickTemplate(templates, m.agent);
@@ -165,8 +170,9 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
   const list = (): object => {
     const jobs = listJobs(opts.jobsDir).map((v) => {
       const alive = hostAlive(jobDir(v.job.short));
-      if (v.ok && v.job.state === 'running' && !alive && !readHostInfo(jobDir(v.job.short))) {
-        // Its host died without writing its end.
+      // Its host died without writing its end (its host.json is left), or never came up.
+      const dead = readHostInfo(jobDir(v.job.short)) !== undefined || Date.now() - v.job.updatedAt > HOST_START_MS * 2;
+      if (v.ok && v.job.state === 'running' && !alive && dead) {
         try {
           return { ...updateJob(opts.jobsDir, v.job.short, { state: 'errored', detail: 'its host process is gone' }), alive };
         } catch {
@@ -261,10 +267,15 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
     socket.on('close', () => clients.delete(socket));
     socket.on('error', () => clients.delete(socket));
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(socketPath, resolve);
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(socketPath, resolve);
+    });
+  } catch (err) {
+    say(`cannot listen on ${socketPath}: ${err instanceof Error ? err.message : String(err)}`);
+    throw err;
+  }
   chmodSync(socketPath, 0o600);
   say(`listening on ${socketPath} (protocol ${PROTO})`);
 

@@ -15,5 +15,20 @@ export function runtimeDir(env: NodeJS.ProcessEnv = process.env): string {
   return dir;
 }
 
-export const daemonSocket = (runtime: string): string => path.join(runtime, 'daemon.sock');
-export const hostSocket = (runtime: string, short: string): string => path.join(runtime, `host-${short}.sock`);
+/** The longest path a Unix socket can have on Linux (sun_path is 108 bytes with its NUL). */
+export const MAX_SOCKET_PATH = 107;
+
+/** Throws a clear error for a socket path the kernel would cut. */
+function socketPath(p: string): string {
+  const n = Buffer.byteLength(p);
+  if (n > MAX_SOCKET_PATH) {
+    throw new Error(
+      `the socket path ${p} is ${n} bytes, and a socket's path can have at most ${MAX_SOCKET_PATH}: ` +
+        'set MADOHUB_RUNTIME_DIR (or XDG_RUNTIME_DIR) to a shorter folder',
+    );
+  }
+  return p;
+}
+
+export const daemonSocket = (runtime: string): string => socketPath(path.join(runtime, 'daemon.sock'));
+export const hostSocket = (runtime: string, short: string): string => socketPath(path.join(runtime, `host-${short}.sock`));

@@ -4,7 +4,7 @@ import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import * as pty from 'node-pty';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { request } from '../../src/jobs/client.js';
@@ -230,4 +230,62 @@ describe('mado jobs', () => {
     const again = await request(sock, { op: 'dispatch', ...job, launch: { mode: 'prompt', args: [] }, seed: { intent: '' } });
     expect(again).toMatchObject({ type: 'error', error: 'session is already running' });
   });
+
+  it('a dispatch whose answer is late succeeds when the job is listed, and is retried once otherwise', async () => {
+    const run = path.join(base, 'run');
+    mkdirSync(run, { recursive: true, mode: 0o700 });
+    // A daemon of our own that never answers a first dispatch.
+    const dispatched: string[] = [];
+    let listIt = true;
+    const fake = createServer((socket) => {
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => {
+        for (const line of chunk.split('\n').filter(Boolean)) {
+          const m = JSON.parse(line) as { op: string; short?: string };
+          if (m.op === 'dispatch') {
+            dispatched.push(m.short!);
+            if (dispatched.length >= 2) socket.end(`${JSON.stringify({ proto: 1, type: 'ok', short: m.short })}\n`);
+          } else if (m.op === 'list') {
+            const jobs = listIt ? dispatched.map((short) => ({ short })) : [];
+            socket.end(`${JSON.stringify({ proto: 1, type: 'jobs', jobs })}\n`);
+          }
+        }
+      });
+    });
+    await new Promise<void>((r) => fake.listen(path.join(run, 'daemon.sock'), r));
+    try {
+      const listed = await mado(['--bg', 'x'], undefined, { MADOHUB_ACK_MS: '300' });
+      expect(listed.code).toBe(0);
+      expect(dispatched).toHaveLength(1);
+      expect(listed.stdout).toContain(`backgrounded · ${dispatched[0]}`);
+      listIt = false;
+      dispatched.length = 0;
+      const retried = await mado(['--bg', 'y'], undefined, { MADOHUB_ACK_MS: '300' });
+      expect(retried.code).toBe(0);
+      expect(dispatched).toHaveLength(2);
+      expect(dispatched[0]).toBe(dispatched[1]);
+    } finally {
+      await new Promise<void>((r) => fake.close(() => r()));
+    }
+  });
+
+  it('a job whose agent has ended but whose host still writes is "still ending"', async () => {
+    await mado(['--bg', '--agent', 'looper', 'x']);
+    const [job] = await until(jobs, (j) => j[0]?.alive === true);
+    const state = path.join(base, 'jobs', job!.short as string, 'state.json');
+    writeFileSync(state, JSON.stringify({ ...JSON.parse(readFileSync(state, 'utf8')), state: 'stopped' }));
+    const reply = await request(path.join(base, 'run', 'daemon.sock'), { op: 'dispatch', ...job, launch: { mode: 'prompt', args: [] }, seed: { intent: '' } });
+    expect(reply).toMatchObject({ type: 'error', error: 'the previous session is still ending, try again shortly' });
+  });
+
+  it('an unreachable daemon: a message that says what to do', async () => {
+    // A runtime folder whose socket path is too long for a Unix socket (the kernel would cut it).
+    const deep = path.join(base, 'r'.repeat(60), 's'.repeat(60));
+    const r = await mado(['--bg', 'x'], undefined, { MADOHUB_RUNTIME_DIR: deep });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^mado --bg: cannot reach the mado daemon: the socket path .*daemon\.sock is \d+ bytes, and a socket's path can have at most 107: set MADOHUB_RUNTIME_DIR \(or XDG_RUNTIME_DIR\) to a shorter folder\n$/,
+    );
+  });
 });
+
