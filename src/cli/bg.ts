@@ -8,6 +8,8 @@ export interface BgArgs {
   name?: string;
   resume?: Resume;
   forkSession: boolean;
+  /** Run the job in a git worktree of its own (on this branch, or `mado/<short>`). */
+  worktree?: { branch?: string };
   /** The prompt words joined by spaces ('' when none). */
   prompt: string;
   /** Said on stderr, and the dispatch goes on. */
@@ -57,6 +59,11 @@ export function parseBgArgs(argv: readonly string[]): BgArgs {
         break;
       case '--fork-session':
         args.forkSession = true;
+        break;
+      case '-w':
+      case '--worktree':
+        // The branch only as --worktree=BRANCH: a bare --worktree must not eat the prompt's first word.
+        args.worktree = inline ? { branch: inline } : {};
         break;
       case '--session-id':
         take();

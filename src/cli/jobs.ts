@@ -97,6 +97,7 @@ async function bg(io: Io, argv: string[]): Promise<void> {
         : { mode: 'prompt', args: args.prompt ? [args.prompt] : [] },
     respawnFlags: args.resume?.mode === 'continue' ? ['--continue'] : [],
     env: io.env as Record<string, string>,
+    worktree: args.worktree,
     agent: args.agent,
     seed: { intent: args.prompt, name: args.name },
     cols: process.stdout.columns,

@@ -10,8 +10,11 @@ import type { Io } from './jobs.js';
 const HELP = `mado — MadoHub's command line
 
 Usage:
-  mado --bg [--agent NAME] [-n|--name NAME] [--resume ID | -c|--continue] [--fork-session] [--] PROMPT…
+  mado --bg [--agent NAME] [-n|--name NAME] [--resume ID | -c|--continue] [--fork-session]
+            [-w|--worktree[=BRANCH]] [--] PROMPT…
       Start an agent as a background job that outlives this terminal and Neovim (also --background).
+      --worktree runs it in a git worktree of its own (branch mado/<id> unless named); mado rm
+      removes the worktree (the branch stays).
       Piped standard input is appended to the prompt (cut at 16 KiB). With no prompt and no agent,
       the job starts idle and shows as blocked.
   mado agents [--json]      List jobs.

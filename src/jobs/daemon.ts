@@ -1,7 +1,7 @@
 // The daemon: started on demand by the first client that needs it, it creates jobs and starts one
 // detached PTY host per job, lists jobs, and forwards stop/kill to hosts. It exits by itself a few
 // seconds after no job runs and no client is connected. Hosts do not depend on it.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, chmodSync, existsSync, unlinkSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import type { Socket } from 'node:net';
@@ -29,6 +29,7 @@ export interface DispatchRequest {
   launch: { mode: 'prompt'; args: string[] } | { mode: 'resume'; sessionId: string; fork: boolean; flagArgs: string[] };
   respawnFlags: string[];
   env: Record<string, string>;
+  worktree?: { branch?: string };
   isolation?: string;
   agent?: string;
   seed: { intent: string; name?: string };
@@ -68,6 +69,18 @@ export function socketLive(socketPath: string): Promise<boolean> {
       resolve(false);
     });
   });
+}
+
+/** Creates `<job>/worktree` on a new branch of the repository `cwd` is in. */
+export function makeWorktree(cwd: string, jobDir: string, branch: string): { path: string; branch: string } | { error: string } {
+  const wt = path.join(jobDir, 'worktree');
+  try {
+    execFileSync('git', ['-C', cwd, 'worktree', 'add', '-b', branch, wt], { stdio: 'pipe' });
+    return { path: wt, branch };
+  } catch (err) {
+    const stderr = (err as { stderr?: Buffer }).stderr?.toString().trim();
+    return { error: `cannot create a git worktree from ${cwd}: ${stderr || String(err)}` };
+  }
 }
 
 export async function runDaemon(opts: DaemonOptions): Promise<void> {
@@ -158,6 +171,14 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
       env: jobEnv(m.env),
     };
     createJob(opts.jobsDir, job);
+    if (m.worktree) {
+      const made = makeWorktree(m.cwd, jobDir(m.short), m.worktree.branch ?? `mado/${m.short}`);
+      if ('error' in made) {
+        removeJob(opts.jobsDir, m.short); // A failed dispatch leaves nothing behind.
+        return { type: 'error', error: made.error };
+      }
+      Object.assign(job, updateJob(opts.jobsDir, m.short, { cwd: made.path, worktreePath: made.path, worktreeBranch: made.branch }));
+    }
     const failed = await startHost(m.short, { ...launchFor(job, prompt, resume, m.cols, m.rows), awaitingPrompt: idle });
     if (failed) {
       updateJob(opts.jobsDir, m.short, { state: 'errored', detail: failed });
@@ -217,6 +238,15 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
       if (!force) return { type: 'error', error: `job ${short} is running; stop it first or use --force` };
       await forward(short, 'kill');
       for (let i = 0; i < 100 && hostAlive(jobDir(short)); i++) await sleep(20);
+    }
+    const view = readJob(opts.jobsDir, short);
+    if (view.ok && view.job.worktreePath) {
+      // The worktree goes with the job; its branch stays in the repository.
+      try {
+        execFileSync('git', ['-C', view.job.originCwd, 'worktree', 'remove', '--force', view.job.worktreePath], { stdio: 'pipe' });
+      } catch (err) {
+        say(`job ${short}: git worktree remove: ${String(err)}`);
+      }
     }
     removeJob(opts.jobsDir, short);
     return { type: 'ok', short };

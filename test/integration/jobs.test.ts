@@ -1,6 +1,6 @@
 // Background jobs with real processes: the built `mado`, its daemon, one PTY host per job, and
 // fixture agents. Every test has its own jobs folder, runtime folder and templates.
-import { execFile, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -286,6 +286,36 @@ describe('mado jobs', () => {
     expect(r.stderr).toMatch(
       /^mado --bg: cannot reach the mado daemon: the socket path .*daemon\.sock is \d+ bytes, and a socket's path can have at most 107: set MADOHUB_RUNTIME_DIR \(or XDG_RUNTIME_DIR\) to a shorter folder\n$/,
     );
+  });
+
+  it('--worktree runs the job in a git worktree of its own, and rm removes it', async () => {
+    const repo = path.join(base, 'repo');
+    mkdirSync(repo);
+    const git = (...args: string[]): string => execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8' });
+    git('init', '-q');
+    git('-c', 'user.email=t@example.invalid', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'first');
+    const inDir = (cwd: string, args: string[]): Promise<Run> =>
+      new Promise<Run>((resolve) => {
+        execFile(process.execPath, [MADO, ...args], { env, cwd }, (err, stdout, stderr) =>
+          resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+        );
+      });
+    const r = await inDir(repo, ['--bg', '--worktree', '--agent', 'looper', 'x']);
+    expect(r.code).toBe(0);
+    const short = shortOf(r.stdout);
+    const [job] = await until(jobs, (j) => j.length === 1);
+    const wt = path.join(base, 'jobs', short, 'worktree');
+    expect(job).toMatchObject({ cwd: wt, originCwd: repo, worktreePath: wt, worktreeBranch: `mado/${short}` });
+    expect(git('worktree', 'list')).toContain(wt);
+    expect((await mado(['rm', '--force', short])).code).toBe(0);
+    expect(git('worktree', 'list')).not.toContain(wt);
+    expect(git('branch', '--list', `mado/${short}`)).toContain(`mado/${short}`);
+    // Outside a repository: a clear error, and no job left behind.
+    const outside = mkdtempSync(path.join(tmpdir(), 'madohub-norepo-'));
+    const bad = await inDir(outside, ['--bg', '--worktree', '--agent', 'looper', 'y']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^mado --bg: cannot create a git worktree from .*: fatal: not a git repository/);
+    expect(await jobs()).toEqual([]);
   });
 });
 

@@ -17,6 +17,11 @@ describe('mado --bg arguments', () => {
     expect(parseBgArgs(['-c'])).toMatchObject({ resume: { mode: 'continue' } });
     expect(parseBgArgs(['--continue', 'more'])).toMatchObject({ resume: { mode: 'continue' }, prompt: 'more' });
   });
+  it('--worktree, with a branch only as --worktree=BRANCH', () => {
+    expect(parseBgArgs(['--worktree', 'fix', 'it'])).toMatchObject({ worktree: {}, prompt: 'fix it' });
+    expect(parseBgArgs(['-w', 'go']).worktree).toEqual({});
+    expect(parseBgArgs(['--worktree=feat/x', 'go'])).toMatchObject({ worktree: { branch: 'feat/x' }, prompt: 'go' });
+  });
   it('-- ends the options', () => {
     expect(parseBgArgs(['--name', 'n', '--', '--agent', '-c', 'literally'])).toMatchObject({
       name: 'n',
