@@ -7,12 +7,7 @@ local function open(screens, split)
   if split then
     vim.cmd(split)
   end
-  local cmd = vim.list_extend({ 'node', agent, '--every', '2500', '--loop' }, screens)
-  if vim.fn.has('nvim-0.11') == 1 then
-    vim.fn.jobstart(cmd, { term = true })
-  else
-    vim.fn.termopen(cmd)
-  end
+  require('madohub.util').termopen(vim.list_extend({ 'node', agent, '--every', '2500', '--loop' }, screens))
 end
 
 open({ 'claude-idle', 'claude-working', 'claude-approval', 'claude-working', 'claude-stopped' })

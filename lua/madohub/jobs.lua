@@ -49,12 +49,7 @@ function M.attach(id)
     return
   end
   vim.cmd('botright new')
-  local cmd = M.cmd({ 'attach', id })
-  if vim.fn.has('nvim-0.11') == 1 then
-    vim.fn.jobstart(cmd, { term = true })
-  else
-    vim.fn.termopen(cmd)
-  end
+  util.termopen(M.cmd({ 'attach', id }))
   vim.b.madohub_job = id
 end
 

@@ -20,4 +20,14 @@ function M.root()
   return vim.fn.fnamemodify(source, ':p:h:h:h')
 end
 
+---Runs `cmd` in a terminal in the current (empty) buffer: jobstart(term) on 0.11+, termopen before.
+---@param cmd string[]
+---@return integer job id
+function M.termopen(cmd)
+  if vim.fn.has('nvim-0.11') == 1 then
+    return vim.fn.jobstart(cmd, { term = true })
+  end
+  return vim.fn.termopen(cmd)
+end
+
 return M
