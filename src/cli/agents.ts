@@ -29,5 +29,6 @@ export function agents(env: NodeJS.ProcessEnv, out: (text: string) => void, argv
   const now = Date.now();
   const rows = jobs.map((j) => [j.short, `${j.state}/${j.tempo}`, j.agent, age(now - j.updatedAt), j.name, j.needs ? `needs ${j.needs}` : j.detail]);
   const widths = [0, 1, 2, 3, 4].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
-  for (const r of rows) out(`${r.slice(0, 5).map((c, i) => c.padEnd(widths[i]!)).join('  ')}  ${r[5]}\n`.replace(/\s+\n$/, '\n'));
+  // One write: 200 rows must not be 200 writes to a pipe.
+  out(rows.map((r) => `${r.slice(0, 5).map((c, i) => c.padEnd(widths[i]!)).join('  ')}  ${r[5]}`.trimEnd()).join('\n') + '\n');
 }
