@@ -91,7 +91,7 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
     }
   });
 
-  nvim.on('request', (method: string, _args: unknown[], resp: { send: (v: unknown, isError?: boolean) => void }) => {
+  nvim.on('request', (method: string, args: unknown[], resp: { send: (v: unknown, isError?: boolean) => void }) => {
     if (method === 'health') {
       const health: Health = {
         node: process.version,
@@ -106,7 +106,7 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
     } else if (method === 'states') {
       resp.send(tracker.all());
     } else if (method === 'session') {
-      const buf = typeof _args[0] === 'number' ? _args[0] : -1;
+      const buf = typeof args[0] === 'number' ? args[0] : -1;
       const session = sources.sessionOf(buf);
       resp.send(tracker.get(buf) ? { ...session, agent: session?.agent ?? null, intent: tracker.intentOf(buf) ?? null } : null);
     } else {
