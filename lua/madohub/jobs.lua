@@ -24,11 +24,18 @@ local function run(args)
   return { code = res.code, stdout = res.stdout or '', stderr = res.stderr or '' }
 end
 
+---Runs `mado args` for command `what`; on failure says why and returns nil.
 ---@param what string
----@param r { code: integer, stdout: string, stderr: string }
-local function failed(what, r)
+---@param args string[]
+---@return { code: integer, stdout: string, stderr: string }|nil
+local function run_or_say(what, args)
+  local r = run(args)
+  if r.code == 0 then
+    return r
+  end
   local msg = vim.trim(r.stderr ~= '' and r.stderr or r.stdout)
   util.notify(('%s failed: %s'):format(what, msg ~= '' and msg or ('exit ' .. r.code)), vim.log.levels.ERROR)
+  return nil
 end
 
 ---The job a terminal shows when it is `mado attach ID` (opened by :MadoAttach or by hand).
@@ -56,19 +63,18 @@ end
 ---:MadoStop ID
 ---@param id string
 function M.stop(id)
-  local r = run({ 'stop', id })
-  if r.code ~= 0 then
-    return failed(':MadoStop', r)
+  local r = run_or_say(':MadoStop', { 'stop', id })
+  if r then
+    util.notify(vim.trim(r.stdout))
   end
-  util.notify(vim.trim(r.stdout))
 end
 
 ---:MadoLogs ID — the job's recent output in a scratch buffer.
 ---@param id string
 function M.logs(id)
-  local r = run({ 'logs', id })
-  if r.code ~= 0 then
-    return failed(':MadoLogs', r)
+  local r = run_or_say(':MadoLogs', { 'logs', id })
+  if not r then
+    return
   end
   -- Terminal control sequences out; carriage returns as line ends.
   local text = r.stdout:gsub('\27%][^\7]*\7', ''):gsub('\27%[[%d;?]*[%a@]', ''):gsub('\r\n', '\n'):gsub('\r', '\n')
@@ -116,9 +122,9 @@ function M.background(prompt)
     util.notify('Nothing to background yet (no session of Claude Code or Codex here; give a prompt)', vim.log.levels.WARN)
     return
   end
-  local r = run(args)
-  if r.code ~= 0 then
-    return failed(':MadoBackground', r)
+  local r = run_or_say(':MadoBackground', args)
+  if not r then
+    return
   end
   local short = r.stdout:match('backgrounded · (%x+)')
   pcall(vim.fn.jobstop, vim.bo[buf].channel)
