@@ -11,7 +11,7 @@ import { connect } from 'node:net';
 import { readHostInfo } from '../src/jobs/hostinfo.js';
 import { newSessionId, newShortId } from '../src/jobs/ids.js';
 import { encode, LineDecoder } from '../src/jobs/protocol.js';
-import { createJob, erroredJob } from '../src/jobs/store.js';
+import { blankJob, createJob } from '../src/jobs/store.js';
 import { AGENT, FAKE_CLAUDE, ROOT, openAgent, openTerminal, startNeovim, testNeovims } from '../test/integration/neovim.js';
 import type { Session } from '../test/integration/neovim.js';
 
@@ -323,7 +323,7 @@ async function benchJobs(): Promise<void> {
   const jobs200 = path.join(base, 'jobs200');
   for (let i = 0; i < 200; i++) {
     const short = newShortId();
-    createJob(jobs200, { ...erroredJob(short, ''), sessionId: newSessionId(), state: i % 3 ? 'stopped' : 'done', tempo: 'idle', intent: `job ${i}`, name: `job ${i}` });
+    createJob(jobs200, { ...blankJob(short), sessionId: newSessionId(), state: i % 3 ? 'stopped' : 'done', tempo: 'idle', intent: `job ${i}`, name: `job ${i}` });
   }
   const listTimes = (e: NodeJS.ProcessEnv): { agents: number; bare: number } => {
     const agents: number[] = [];

@@ -14,7 +14,7 @@ import { hostAlive, readHostInfo } from './hostinfo.js';
 import type { Launch } from './host.js';
 import { daemonSocket } from './paths.js';
 import { checkProto, encode, LineDecoder, PROTO } from './protocol.js';
-import { createJob, erroredJob, listJobs, readJob, removeJob, updateJob } from './store.js';
+import { blankJob, createJob, listJobs, readJob, removeJob, updateJob } from './store.js';
 import { commandLine, jobEnv, loadTemplates, pickTemplate } from './templates.js';
 import type { JobSource, JobState } from './types.js';
 import { MAX_INTENT, SHORT_ID, UUID } from './types.js';
@@ -151,7 +151,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
         : undefined;
     const idle = !prompt && m.launch.mode === 'prompt' && m.agent === undefined;
     const job: JobState = {
-      ...erroredJob(m.short, ''),
+      ...blankJob(m.short),
       short: m.short,
       sessionId: m.sessionId,
       createdAt: m.createdAt || Date.now(),

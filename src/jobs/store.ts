@@ -90,8 +90,8 @@ function withLock<T>(dir: string, short: string, fn: () => T): T {
   }
 }
 
-/** A record that stands for a job whose file cannot be read. */
-export function erroredJob(short: string, detail: string, at = Date.now()): JobState {
+/** A job record with every field at its empty value: the base that new jobs fill in. */
+export function blankJob(short: string, at = Date.now()): JobState {
   return {
     proto: PROTO,
     short,
@@ -104,9 +104,9 @@ export function erroredJob(short: string, detail: string, at = Date.now()): JobS
     intent: '',
     name: short,
     nameSource: 'auto',
-    detail: detail.slice(0, MAX_DETAIL),
+    detail: '',
     color: '',
-    state: 'errored',
+    state: 'running',
     tempo: 'idle',
     needs: null,
     block: null,
@@ -128,29 +128,31 @@ export function erroredJob(short: string, detail: string, at = Date.now()): JobS
   };
 }
 
+/** A record that stands for a job whose file cannot be read. */
+export function erroredJob(short: string, detail: string, at = Date.now()): JobState {
+  return { ...blankJob(short, at), state: 'errored', detail: detail.slice(0, MAX_DETAIL) };
+}
+
 export function readJob(dir: string, short: string): JobView {
   const file = stateFile(dir, short);
-  const mtime = (): number => statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
+  const broken = (error: string): JobView => {
+    const mtime = statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
+    return { ok: false, short, error, job: erroredJob(short, error, mtime) };
+  };
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    const error = `cannot read state.json: ${(err as NodeJS.ErrnoException).code ?? String(err)}`;
-    return { ok: false, short, error, job: erroredJob(short, error, mtime()) };
+    return broken(`cannot read state.json: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    const error = 'state.json is corrupt (not JSON)';
-    return { ok: false, short, error, job: erroredJob(short, error, mtime()) };
+    return broken('state.json is corrupt (not JSON)');
   }
   const v = validateJob(value);
-  if (!v.ok) {
-    const error = `state.json: ${v.error}`;
-    return { ok: false, short, error, job: erroredJob(short, error, mtime()) };
-  }
-  return { ok: true, job: v.job };
+  return v.ok ? { ok: true, job: v.job } : broken(`state.json: ${v.error}`);
 }
 
 /** Every job folder under `dir`, readable or not. */

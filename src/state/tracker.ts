@@ -1,6 +1,7 @@
 import { detect } from '../detect/index.js';
 import type { AgentId, AgentState, Detection, Screen, StateSource } from '../detect/index.js';
 import { promptOf } from '../detect/prompt.js';
+import type { RecordSignal } from '../detect/records.js';
 import { decide } from './precedence.js';
 import type { SourcedState } from './precedence.js';
 
@@ -21,12 +22,8 @@ export interface StateChange extends TerminalState {
   done?: { line: string };
 }
 
-/** A state from the agent's own records. */
-export interface RecordState {
-  state: AgentState;
-  source: 'session-file' | 'jsonl-watcher';
-  detail: string;
-}
+/** A state from the agent's own records (when it was written is not needed here). */
+export type RecordState = Omit<RecordSignal, 'at'>;
 
 interface TerminalRecord extends TerminalState {
   /** The last screen's reading, with when its state last changed. */

@@ -6,7 +6,7 @@ import { buildSync } from 'esbuild';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { matchId, newSessionId, newShortId } from '../../src/jobs/ids.js';
 import { PROTO } from '../../src/jobs/protocol.js';
-import { createJob, erroredJob, jobsDir, listJobs, readJob, removeJob, updateJob } from '../../src/jobs/store.js';
+import { blankJob, createJob, jobsDir, listJobs, readJob, removeJob, updateJob } from '../../src/jobs/store.js';
 import type { JobState } from '../../src/jobs/types.js';
 
 let dir: string;
@@ -17,7 +17,7 @@ beforeEach(() => {
 function sample(): JobState {
   const short = newShortId();
   return {
-    ...erroredJob(short, ''),
+    ...blankJob(short),
     sessionId: newSessionId(),
     state: 'running',
     tempo: 'active',

@@ -79,6 +79,8 @@ local timer
 ---@type integer
 local timer_interval = 0
 
+local set_timer
+
 local function tick()
   local wins, working = visible()
   if working then
@@ -87,12 +89,12 @@ local function tick()
   for _, win in ipairs(wins) do
     redraw_winbar(win)
   end
-  M.update_timer()
+  set_timer(wins, working)
 end
 
----Runs the timer fast while a visible terminal is Working, slowly while one shows a time, never else.
-function M.update_timer()
-  local wins, working = visible()
+---@param wins integer[] visible windows of tracked terminals
+---@param working boolean one of them is Working
+set_timer = function(wins, working)
   local interval = 0
   if config.options.winbar.enabled and #wins > 0 then
     if working then
@@ -113,6 +115,11 @@ function M.update_timer()
   end
   timer = timer or assert(vim.uv.new_timer())
   timer:start(interval, interval, vim.schedule_wrap(tick))
+end
+
+---Runs the timer fast while a visible terminal is Working, slowly while one shows a time, never else.
+function M.update_timer()
+  set_timer(visible())
 end
 
 ---@return boolean running
