@@ -1,5 +1,5 @@
 ---Background jobs from Neovim: :MadoBackground, :MadoAttach, :MadoStop, :MadoLogs. They run the
----plugin's own `mado` (bin/mado.js with the configured Node), which talks to the daemon.
+---plugin's own `mado` (bin/mado with the configured Node), which talks to the daemon.
 local config = require('madohub.config')
 local util = require('madohub.util')
 
@@ -8,7 +8,7 @@ local M = {}
 ---@param args string[]
 ---@return string[]
 function M.cmd(args)
-  return vim.list_extend({ vim.fn.exepath(config.options.node), util.root() .. '/bin/mado.js' }, args)
+  return vim.list_extend({ vim.fn.exepath(config.options.node), util.root() .. '/bin/mado' }, args)
 end
 
 ---Runs a short `mado` command and waits for it.

@@ -15,8 +15,9 @@ function age(ms: number): string {
 export function agents(env: NodeJS.ProcessEnv, out: (text: string) => void, argv: readonly string[]): void {
   const dir = jobsDir(env);
   const views = listJobs(dir);
-  // Only a running job can have a live host: the others are not asked.
-  const jobs = views.map((v) => ({ ...v.job, alive: v.job.state === 'running' && hostAlive(path.join(dir, v.job.short)) }));
+  // Only a running job can have a live host: the others are not asked. (`alive` is added to the
+  // freshly read records rather than copied into new ones: 200 copies cost a cold Node ~6 ms.)
+  const jobs = views.map((v) => Object.assign(v.job, { alive: v.job.state === 'running' && hostAlive(path.join(dir, v.job.short)) }));
   jobs.sort((a, b) => Number(b.pinned) - Number(a.pinned) || b.updatedAt - a.updatedAt);
   if (argv.includes('--json')) {
     out(`${JSON.stringify(jobs)}\n`);

@@ -13,8 +13,9 @@ Usage:
   mado --bg [--agent NAME] [-n|--name NAME] [--resume ID | -c|--continue] [--fork-session]
             [-w|--worktree[=BRANCH]] [--] PROMPT…
       Start an agent as a background job that outlives this terminal and Neovim (also --background).
-      --worktree runs it in a git worktree of its own (branch mado/<id> unless named); mado rm
-      removes the worktree (the branch stays).
+      --worktree runs it in a git worktree of its own (branch mado/<id> unless named), as does an
+      agent whose template says "isolation": "worktree"; mado rm removes the worktree (the branch
+      stays).
       Piped standard input is appended to the prompt (cut at 16 KiB). With no prompt and no agent,
       the job starts idle and shows as blocked.
   mado agents [--json]      List jobs.

@@ -15,7 +15,8 @@ import type { Launch } from './host.js';
 import { daemonSocket } from './paths.js';
 import { checkProto, encode, LineDecoder, PROTO } from './protocol.js';
 import { blankJob, createJob, listJobs, readJob, removeJob, updateJob } from './store.js';
-import { commandLine, jobEnv, loadTemplates, pickTemplate } from './templates.js';
+import { commandLine, isIsolation, jobEnv, loadTemplates, pickTemplate } from './templates.js';
+import type { Isolation } from './templates.js';
 import type { JobSource, JobState } from './types.js';
 import { MAX_INTENT, SHORT_ID, UUID } from './types.js';
 
@@ -30,7 +31,8 @@ export interface DispatchRequest {
   respawnFlags: string[];
   env: Record<string, string>;
   worktree?: { branch?: string };
-  isolation?: string;
+  /** `worktree` runs the job in a git worktree of its own; absent: its template's, else `none`. */
+  isolation?: Isolation;
   agent?: string;
   seed: { intent: string; name?: string };
   cols?: number;
@@ -129,6 +131,9 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
 
   const dispatch = async (m: DispatchRequest): Promise<object> => {
     if (!SHORT_ID.test(m.short) || !UUID.test(m.sessionId)) return { type: 'error', error: 'bad short id or session id' };
+    if (m.isolation !== undefined && !isIsolation(m.isolation)) {
+      return { type: 'error', error: `isolation must be "worktree" or "none", not ${JSON.stringify(m.isolation)}` };
+    }
     if (existsSync(jobDir(m.short))) {
       if (hostAlive(jobDir(m.short))) {
         // A host whose agent has ended is writing its last state and about to exit.
@@ -171,8 +176,13 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
       env: jobEnv(m.env),
     };
     createJob(opts.jobsDir, job);
-    if (m.worktree) {
-      const made = makeWorktree(m.cwd, jobDir(m.short), m.worktree.branch ?? `mado/${m.short}`);
+    // An explicit worktree is made whatever the isolation; else the isolation asked, else the template's
+    // for a new session (a resumed one lives where it was started: Claude Code files sessions by folder).
+    const fresh = m.launch.mode === 'prompt' && m.respawnFlags.length === 0;
+    const isolation = m.isolation ?? (fresh ? picked.template.isolation : undefined);
+    const worktree = m.worktree ?? (isolation === 'worktree' ? {} : undefined);
+    if (worktree) {
+      const made = makeWorktree(m.cwd, jobDir(m.short), worktree.branch ?? `mado/${m.short}`);
       if ('error' in made) {
         removeJob(opts.jobsDir, m.short); // A failed dispatch leaves nothing behind.
         return { type: 'error', error: made.error };

@@ -17,7 +17,14 @@ export interface Template {
   fork?: string[];
   /** Arguments that make a new session take the job's own session id (`{session}` is replaced). */
   sessionId?: string[];
+  /** `worktree`: its jobs run in a git worktree of their own unless a dispatch says `none`. */
+  isolation?: Isolation;
 }
+
+/** Where a job may write: in a git worktree of its own, or in the folder it was started from. */
+export type Isolation = 'worktree' | 'none';
+export const ISOLATIONS: readonly Isolation[] = ['worktree', 'none'];
+export const isIsolation = (v: unknown): v is Isolation => (ISOLATIONS as readonly unknown[]).includes(v);
 
 export const DEFAULT_TEMPLATE = 'claude';
 
@@ -76,6 +83,9 @@ export function loadTemplates(env: NodeJS.ProcessEnv = process.env): { templates
         fork: t.fork,
         sessionId: t.sessionId,
       };
+      if (t.isolation !== undefined && !isIsolation(t.isolation)) {
+        warnings.push(`${file}: template '${name}': isolation must be "worktree" or "none"; "none" serves`);
+      } else if (t.isolation) templates[name]!.isolation = t.isolation;
     }
   } catch {
     warnings.push(`${file} is not JSON; the default templates serve`);
@@ -118,7 +128,12 @@ export function commandLine(
 }
 
 /** Environment variables a job gets: these names, and names with these prefixes; nothing else. */
-export const ENV_NAMES = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'TERM', 'COLORTERM', 'TMPDIR', 'TZ', 'EDITOR', 'VISUAL'];
+export const ENV_NAMES = [
+  'PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'TERM', 'COLORTERM', 'TMPDIR', 'TZ', 'EDITOR', 'VISUAL',
+  // How an agent reaches its model behind a proxy or a private CA: without these it cannot work there.
+  'HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy', 'ALL_PROXY', 'all_proxy',
+  'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR',
+];
 export const ENV_PREFIXES = ['LC_', 'XDG_', 'ANTHROPIC_', 'CLAUDE_', 'OPENAI_', 'CODEX_', 'GEMINI_', 'GOOGLE_', 'OPENCODE_', 'AMP_'];
 
 /** The whitelisted part of `env`; `$MADOHUB_JOB_ENV` adds names (or `PREFIX_*`), comma-separated. */

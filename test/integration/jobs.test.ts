@@ -1,7 +1,7 @@
 // Background jobs with real processes: the built `mado`, its daemon, one PTY host per job, and
 // fixture agents. Every test has its own jobs folder, runtime folder and templates.
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connect, createServer } from 'node:net';
@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { request } from '../../src/jobs/client.js';
 import { ROOT } from './neovim.js';
 
-const MADO = path.join(ROOT, 'bin/mado.js');
+const MADO = path.join(ROOT, 'bin/mado');
 const FIX = path.join(ROOT, 'test/fixtures');
 
 interface Run {
@@ -33,6 +33,7 @@ beforeEach(() => {
       // Named like the agents, with their resume arguments: the fixtures ignore the arguments.
       claude: { command: [path.join(FIX, 'bin/claude')], prompt: 'arg', resume: ['--resume', '{id}'], sessionId: ['--session-id', '{session}'] },
       codex: { command: [path.join(FIX, 'bin/codex')], prompt: 'arg', resume: ['resume', '{id}'] },
+      isolated: { command: ['node', path.join(FIX, 'agent.cjs'), 'claude-idle', '--loop'], prompt: 'type', isolation: 'worktree' },
     }),
   );
   env = {
@@ -83,6 +84,16 @@ async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 10000)
     v = await fn();
   }
   return v;
+}
+
+/** A git repository with one commit in the test's folder, and a way to run git in it. */
+function gitRepo(): { repo: string; git: (...args: string[]) => string } {
+  const repo = path.join(base, 'repo');
+  mkdirSync(repo);
+  const git = (...args: string[]): string => execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8' });
+  git('init', '-q');
+  git('-c', 'user.email=t@example.invalid', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'first');
+  return { repo, git };
 }
 
 const shortOf = (out: string): string => /backgrounded · ([0-9a-f]{8})/.exec(out)![1]!;
@@ -288,12 +299,74 @@ describe('mado jobs', () => {
     );
   });
 
+  it('a daemon that cannot start: a message that names its log, and the log says why', async () => {
+    // A folder where the socket should be: no stale socket to clean up, and nothing can listen there.
+    const run = path.join(base, 'run');
+    mkdirSync(path.join(run, 'daemon.sock'), { recursive: true, mode: 0o700 });
+    writeFileSync(path.join(run, 'daemon.sock', 'keep'), '');
+    const r = await mado(['--bg', '--agent', 'looper', 'x']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `mado --bg: cannot reach the mado daemon at ${path.join(run, 'daemon.sock')}: it did not start. ` +
+        `See ${path.join(run, 'daemon.log')}, or run \`node ${MADO} __daemon\` in a terminal to see its errors.\n`,
+    );
+    expect(readFileSync(path.join(run, 'daemon.log'), 'utf8')).toMatch(/cannot listen on .*daemon\.sock: .*EADDRINUSE/);
+    expect(existsSync(path.join(base, 'jobs')) ? readdirSync(path.join(base, 'jobs')) : []).toEqual([]);
+  });
+
+  it('`mado` through its link drops NODE_EXTRA_CA_CERTS for `agents` only; jobs keep it', async () => {
+    // Linked the way npm links a bin; a CA file that does not exist makes Node say when it reads it.
+    const bin = path.join(base, 'bin');
+    mkdirSync(bin);
+    symlinkSync(MADO, path.join(bin, 'mado'));
+    const viaLink = (args: string[]): Promise<Run> =>
+      new Promise((resolve) => {
+        const e = { ...env, PATH: `${bin}${path.delimiter}${env.PATH}`, NODE_EXTRA_CA_CERTS: path.join(base, 'no-ca.pem') };
+        execFile('mado', args, { env: e }, (err, stdout, stderr) => resolve({ code: err ? 1 : 0, stdout, stderr }));
+      });
+    const listed = await viaLink(['agents']);
+    expect(listed).toEqual({ code: 0, stdout: 'no jobs\n', stderr: '' });
+    const detect = await viaLink(['detect', path.join(FIX, 'screens.json')]);
+    expect(detect.stderr).toMatch(/Ignoring extra certs from `.*no-ca\.pem`/);
+    const bg = await viaLink(['--bg', '--agent', 'looper', 'x']);
+    expect(bg.code).toBe(0);
+    const state = JSON.parse(readFileSync(path.join(base, 'jobs', shortOf(bg.stdout), 'state.json'), 'utf8')) as { env: Record<string, string> };
+    expect(state.env.NODE_EXTRA_CA_CERTS).toBe(path.join(base, 'no-ca.pem'));
+  });
+
+  it('isolation: a template’s "worktree" puts new jobs in a worktree; "none" and resumes stay put; others are refused', async () => {
+    const { repo } = gitRepo();
+    const sock = path.join(base, 'run', 'daemon.sock');
+    expect((await mado(['--bg', '--agent', 'looper', 'up'])).code).toBe(0); // the daemon is up
+    const dispatch = (short: string, extra: object): Promise<Record<string, unknown>> =>
+      request(sock, {
+        op: 'dispatch',
+        short,
+        sessionId: `${short}-6f1e-4c7e-9d51-3f0d5c1e2a11`,
+        createdAt: Date.now(),
+        source: 'shell',
+        cwd: repo,
+        launch: { mode: 'prompt', args: ['x'] },
+        respawnFlags: [],
+        env: { PATH: env.PATH! },
+        agent: 'isolated',
+        seed: { intent: 'x' },
+        ...extra,
+      });
+    expect(await dispatch('1a1a1a1a', {})).toMatchObject({ type: 'ok' });
+    expect(await dispatch('2b2b2b2b', { isolation: 'none' })).toMatchObject({ type: 'ok' });
+    expect(await dispatch('3c3c3c3c', { launch: { mode: 'resume', sessionId: 'abc', fork: false, flagArgs: [] } })).toMatchObject({ type: 'ok' });
+    expect(await dispatch('4d4d4d4d', { isolation: 'sandbox' })).toMatchObject({ type: 'error', error: 'isolation must be "worktree" or "none", not "sandbox"' });
+    const byShort = new Map((await jobs()).map((j) => [j.short, j]));
+    expect(byShort.get('1a1a1a1a')).toMatchObject({ cwd: path.join(base, 'jobs', '1a1a1a1a', 'worktree'), originCwd: repo, worktreeBranch: 'mado/1a1a1a1a' });
+    expect(byShort.get('2b2b2b2b')).toMatchObject({ cwd: repo, worktreePath: null });
+    expect(byShort.get('3c3c3c3c')).toMatchObject({ cwd: repo, worktreePath: null });
+    expect(byShort.has('4d4d4d4d')).toBe(false);
+    expect(existsSync(path.join(base, 'jobs', '4d4d4d4d'))).toBe(false);
+  });
+
   it('--worktree runs the job in a git worktree of its own, and rm removes it', async () => {
-    const repo = path.join(base, 'repo');
-    mkdirSync(repo);
-    const git = (...args: string[]): string => execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8' });
-    git('init', '-q');
-    git('-c', 'user.email=t@example.invalid', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'first');
+    const { repo, git } = gitRepo();
     const inDir = (cwd: string, args: string[]): Promise<Run> =>
       new Promise<Run>((resolve) => {
         execFile(process.execPath, [MADO, ...args], { env, cwd }, (err, stdout, stderr) =>

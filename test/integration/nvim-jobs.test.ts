@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AGENT, FAKE_CLAUDE, ROOT, openAgent, openTerminal, startNeovim, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
 
-const MADO = path.join(ROOT, 'bin/mado.js');
+const MADO = path.join(ROOT, 'bin/mado');
 
 describe.each(testNeovims())('Neovim $label: background jobs', ({ path: exe }) => {
   let s: Session | undefined;

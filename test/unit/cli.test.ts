@@ -7,7 +7,7 @@ import { parseDetectArgs, runDetect, screenLines, UsageError } from '../../src/c
 import screens from '../fixtures/screens.json';
 
 const root = path.resolve(__dirname, '../..');
-const mado = path.join(root, 'bin/mado.js');
+const mado = path.join(root, 'bin/mado');
 const codexApproval = screens['codex-approval'];
 
 describe('mado detect (in process)', () => {

@@ -34,6 +34,15 @@ describe('templates', () => {
     writeFileSync(file, '{');
     expect(loadTemplates({ MADOHUB_TEMPLATES: file }).warnings).toEqual([`${file} is not JSON; the default templates serve`]);
   });
+  it('a template may ask for worktree isolation; another value warns and is not kept', () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'madohub-tpl-')), 't.json');
+    writeFileSync(file, JSON.stringify({ iso: { command: ['claude'], isolation: 'worktree' }, odd: { command: ['claude'], isolation: 'remote' } }));
+    const { templates, warnings } = loadTemplates({ MADOHUB_TEMPLATES: file });
+    expect(templates.iso!.isolation).toBe('worktree');
+    expect(templates.odd).toBeDefined();
+    expect(templates.odd!.isolation).toBeUndefined();
+    expect(warnings).toEqual([`${file}: template 'odd': isolation must be "worktree" or "none"; "none" serves`]);
+  });
 });
 
 describe('job environment', () => {
@@ -49,8 +58,13 @@ describe('job environment', () => {
       AWS_SECRET_ACCESS_KEY: 'no',
       NVIM: '/run/nvim.sock',
       MY_TOKEN: 'no',
+      HTTPS_PROXY: 'http://proxy:3128',
+      NODE_EXTRA_CA_CERTS: '/etc/corp-ca.pem',
+      NODE_OPTIONS: 'no',
     });
-    expect(Object.keys(env).sort()).toEqual(['ANTHROPIC_API_KEY', 'CODEX_HOME', 'HOME', 'LANG', 'LC_ALL', 'PATH', 'TERM']);
+    expect(Object.keys(env).sort()).toEqual([
+      'ANTHROPIC_API_KEY', 'CODEX_HOME', 'HOME', 'HTTPS_PROXY', 'LANG', 'LC_ALL', 'NODE_EXTRA_CA_CERTS', 'PATH', 'TERM',
+    ]);
   });
   it('MADOHUB_JOB_ENV adds names and prefixes', () => {
     const env = jobEnv({ MADOHUB_JOB_ENV: 'MY_TOKEN, AWS_*', MY_TOKEN: 't', AWS_REGION: 'r', OTHER: 'no' });
