@@ -23,7 +23,7 @@ export interface Template {
 
 /** Where a job may write: in a git worktree of its own, or in the folder it was started from. */
 export type Isolation = 'worktree' | 'none';
-export const ISOLATIONS: readonly Isolation[] = ['worktree', 'none'];
+const ISOLATIONS: readonly Isolation[] = ['worktree', 'none'];
 export const isIsolation = (v: unknown): v is Isolation => (ISOLATIONS as readonly unknown[]).includes(v);
 
 export const DEFAULT_TEMPLATE = 'claude';
