@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { hostAlive } from '../jobs/hostinfo.js';
 import { jobsDir, listJobs } from '../jobs/store.js';
+import type { JobState } from '../jobs/types.js';
 
 function age(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
@@ -15,9 +16,11 @@ function age(ms: number): string {
 export function agents(env: NodeJS.ProcessEnv, out: (text: string) => void, argv: readonly string[]): void {
   const dir = jobsDir(env);
   const views = listJobs(dir);
-  // Only a running job can have a live host: the others are not asked. (`alive` is added to the
-  // freshly read records rather than copied into new ones: 200 copies cost a cold Node ~6 ms.)
-  const jobs = views.map((v) => Object.assign(v.job, { alive: v.job.state === 'running' && hostAlive(path.join(dir, v.job.short)) }));
+  // Only a running job, or one done with a turn, can have a live host: the others are not asked.
+  // (`alive` is added to the freshly read records rather than copied into new ones: 200 copies cost
+  // a cold Node ~6 ms.)
+  const live = (j: JobState): boolean => (j.state === 'running' || j.state === 'done') && hostAlive(path.join(dir, j.short));
+  const jobs = views.map((v) => Object.assign(v.job, { alive: live(v.job) }));
   jobs.sort((a, b) => Number(b.pinned) - Number(a.pinned) || b.updatedAt - a.updatedAt);
   if (argv.includes('--json')) {
     out(`${JSON.stringify(jobs)}\n`);

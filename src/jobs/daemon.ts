@@ -137,8 +137,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
     if (existsSync(jobDir(m.short))) {
       if (hostAlive(jobDir(m.short))) {
         // A host whose agent has ended is writing its last state and about to exit.
-        const view = readJob(opts.jobsDir, m.short);
-        return view.ok && view.job.state !== 'running'
+        return readHostInfo(jobDir(m.short))?.endedAt
           ? { type: 'error', error: 'the previous session is still ending, try again shortly' }
           : { type: 'error', error: 'session is already running' };
       }

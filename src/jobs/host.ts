@@ -71,7 +71,7 @@ export async function runHost(jobsDir: string, short: string): Promise<void> {
     });
   } catch (err) {
     const detail = `could not start ${launch.argv[0]}: ${err instanceof Error ? err.message : String(err)}`;
-    updateJob(jobsDir, short, { state: 'errored', tempo: 'idle', detail, firstTerminalAt: Date.now() });
+    updateJob(jobsDir, short, { state: 'errored', tempo: 'idle', detail });
     say(detail);
     return;
   }
@@ -139,7 +139,8 @@ export async function runHost(jobsDir: string, short: string): Promise<void> {
     if (key === written) return;
     written = key;
     try {
-      updateJob(jobsDir, short, (job: JobState) => (job.state === 'running' ? patch : {}));
+      // A job between turns is `done` and runs again when its agent works; a stopped one stays so.
+      updateJob(jobsDir, short, (job: JobState) => (!stopRequested && (job.state === 'running' || job.state === 'done') ? patch : {}));
     } catch (err) {
       say(`state.json: ${String(err)}`);
     }
@@ -217,16 +218,18 @@ export async function runHost(jobsDir: string, short: string): Promise<void> {
   writeAtomic(path.join(jobDir, 'host.json'), JSON.stringify(info));
 
   child.onExit(({ exitCode, signal }) => {
+    const now = Date.now();
+    // Tells a dispatch of the same id, while the last state is written, that this session is ending.
+    writeAtomic(path.join(jobDir, 'host.json'), JSON.stringify({ ...info, endedAt: now }));
     if (detectTimer) clearTimeout(detectTimer);
     runDetect();
-    const now = Date.now();
     const end: Partial<JobState> = stopRequested
       ? { state: 'stopped', detail: 'stopped' }
       : exitCode === 0
         ? { state: 'done' }
         : { state: 'errored', detail: `exited with status ${exitCode}${signal ? ` (signal ${signal})` : ''}` };
     try {
-      updateJob(jobsDir, short, { ...end, tempo: 'idle', needs: null, block: null, firstTerminalAt: now });
+      updateJob(jobsDir, short, { ...end, tempo: 'idle', needs: null, block: null });
     } catch (err) {
       say(`state.json: ${String(err)}`);
     }

@@ -9,6 +9,8 @@ export interface HostInfo {
   ptyPid: number;
   socket: string;
   startedAt: number;
+  /** Set when its agent has exited: the host is writing the job's last state and about to exit. */
+  endedAt?: number;
 }
 
 export function readHostInfo(jobDir: string): HostInfo | undefined {

@@ -167,11 +167,15 @@ export function listJobs(dir: string): JobView[] {
   return names.filter((n) => SHORT_ID.test(n)).map((short) => readJob(dir, short));
 }
 
-/** Keeps the bounds of the record: intent and detail lengths, firstTerminalAt set once. */
+/** States a job reaches when its agent's work ends (for now or for good). */
+const TERMINAL: readonly JobState['state'][] = ['done', 'stopped', 'errored'];
+
+/** Keeps the bounds of the record: intent and detail lengths, firstTerminalAt set once (on the first terminal state). */
 function bounded(prev: JobState | undefined, next: JobState): JobState {
   next.intent = next.intent.slice(0, MAX_INTENT);
   next.detail = next.detail.slice(0, MAX_DETAIL);
   if (prev && prev.firstTerminalAt !== null) next.firstTerminalAt = prev.firstTerminalAt;
+  else if (next.firstTerminalAt === null && TERMINAL.includes(next.state)) next.firstTerminalAt = Date.now();
   return next;
 }
 

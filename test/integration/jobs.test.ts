@@ -33,6 +33,8 @@ beforeEach(() => {
       // Named like the agents, with their resume arguments: the fixtures ignore the arguments.
       claude: { command: [path.join(FIX, 'bin/claude')], prompt: 'arg', resume: ['--resume', '{id}'], sessionId: ['--session-id', '{session}'] },
       codex: { command: [path.join(FIX, 'bin/codex')], prompt: 'arg', resume: ['resume', '{id}'] },
+      // Turn after turn: works, ends its turn (a completion line), works again, with the agent up.
+      turns: { command: ['node', path.join(FIX, 'agent.cjs'), 'claude-real-working', 'claude-real-stopped', '--every', '900', '--loop'], prompt: 'type' },
       isolated: { command: ['node', path.join(FIX, 'agent.cjs'), 'claude-idle', '--loop'], prompt: 'type', isolation: 'worktree' },
     }),
   );
@@ -105,7 +107,7 @@ describe('mado jobs', () => {
     expect(r.stdout).toMatch(/^backgrounded · [0-9a-f]{8}\n  mado agents  /);
     const short = shortOf(r.stdout);
     const blocked = await until(jobs, (j) => j[0]?.tempo === 'blocked');
-    expect(blocked[0]).toMatchObject({ short, state: 'running', tempo: 'blocked', agent: 'claude', name: 'ask', intent: 'check the build' });
+    expect(blocked[0]).toMatchObject({ short, state: 'running', tempo: 'blocked', needs: 'Do you want to proceed?', agent: 'claude', name: 'ask', intent: 'check the build' });
     expect((blocked[0]!.block as { questions: { options: string[] }[] }).questions[0]!.options[0]).toBe('Yes');
 
     // Attach in a real terminal, answer, see the screen, detach with Ctrl-].
@@ -150,6 +152,22 @@ describe('mado jobs', () => {
     await until(jobs, (j) => j[0]?.state === 'running' && j[0]?.alive === true);
     expect((await mado(['rm', '--force', short])).stdout).toBe(`removed ${short}\n`);
     expect(await jobs()).toEqual([]);
+  });
+
+  it('a job is done when its agent ends a turn, runs again when it works, and firstTerminalAt stays the first', async () => {
+    const short = shortOf((await mado(['--bg', '--agent', 'turns', 'go'])).stdout);
+    const [first] = await until(jobs, (j) => j[0]?.state === 'done');
+    expect(first).toMatchObject({ short, state: 'done', tempo: 'idle', alive: true, detail: expect.stringMatching(/for \d+s/) });
+    const since = first!.firstTerminalAt as number;
+    expect(since).toBeGreaterThan(0);
+    expect((await until(jobs, (j) => j[0]?.state === 'running'))[0]).toMatchObject({ tempo: 'active', alive: true });
+    const [second] = await until(jobs, (j) => j[0]?.state === 'done');
+    expect(second).toMatchObject({ state: 'done', firstTerminalAt: since });
+    // Stopped between turns, it stays stopped.
+    expect((await mado(['stop', short])).code).toBe(0);
+    await until(jobs, (j) => j[0]?.state === 'stopped');
+    await new Promise((r) => setTimeout(r, 1200));
+    expect((await jobs())[0]).toMatchObject({ state: 'stopped', detail: 'stopped', alive: false, firstTerminalAt: since });
   });
 
   it('with no prompt and no agent, the job starts idle and shows as blocked', async () => {
@@ -280,13 +298,19 @@ describe('mado jobs', () => {
     }
   });
 
-  it('a job whose agent has ended but whose host still writes is "still ending"', async () => {
+  it('a job between turns (done, its agent up) is "already running"; one whose agent has ended and whose host still writes is "still ending"', async () => {
     await mado(['--bg', '--agent', 'looper', 'x']);
     const [job] = await until(jobs, (j) => j[0]?.alive === true);
-    const state = path.join(base, 'jobs', job!.short as string, 'state.json');
-    writeFileSync(state, JSON.stringify({ ...JSON.parse(readFileSync(state, 'utf8')), state: 'stopped' }));
-    const reply = await request(path.join(base, 'run', 'daemon.sock'), { op: 'dispatch', ...job, launch: { mode: 'prompt', args: [] }, seed: { intent: '' } });
-    expect(reply).toMatchObject({ type: 'error', error: 'the previous session is still ending, try again shortly' });
+    const dir = path.join(base, 'jobs', job!.short as string);
+    const rewrite = (file: string, patch: object): void =>
+      writeFileSync(path.join(dir, file), JSON.stringify({ ...JSON.parse(readFileSync(path.join(dir, file), 'utf8')), ...patch }));
+    const again = (): Promise<Record<string, unknown>> =>
+      request(path.join(base, 'run', 'daemon.sock'), { op: 'dispatch', ...job, launch: { mode: 'prompt', args: [] }, seed: { intent: '' } });
+    rewrite('state.json', { state: 'done' });
+    expect(await again()).toMatchObject({ type: 'error', error: 'session is already running' });
+    // What the host writes first when its agent exits.
+    rewrite('host.json', { endedAt: Date.now() });
+    expect(await again()).toMatchObject({ type: 'error', error: 'the previous session is still ending, try again shortly' });
   });
 
   it('an unreachable daemon: a message that says what to do', async () => {

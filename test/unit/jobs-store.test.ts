@@ -59,6 +59,16 @@ describe('job records', () => {
     expect(next.firstTerminalAt).toBe(111);
   });
 
+  it('firstTerminalAt is set by the first terminal state, and kept when the job runs and ends again', () => {
+    const job = createJob(dir, sample());
+    expect(updateJob(dir, job.short, { tempo: 'active' }).firstTerminalAt).toBeNull();
+    const before = Date.now();
+    const done = updateJob(dir, job.short, { state: 'done' });
+    expect(done.firstTerminalAt).toBeGreaterThanOrEqual(before);
+    updateJob(dir, job.short, { state: 'running' });
+    expect(updateJob(dir, job.short, { state: 'stopped' }).firstTerminalAt).toBe(done.firstTerminalAt);
+  });
+
   it('a corrupt or unreadable file lists as errored with a clear detail, never a crash', () => {
     const a = createJob(dir, sample());
     const b = createJob(dir, sample());

@@ -1,0 +1,44 @@
+// What a waiting agent asks: the question and its numbered choices, read from the screen.
+// Pure; the detectors tell *that* an agent waits (and which line showed it), this tells *what* it asks.
+
+/** Frame and marker characters around a dialog's rows (`│ … │`, `❯ 1.`, a leading `?` icon). */
+const FRAME = /^[\s│┃]+|[\s│┃]+$/g;
+const OPTION = /^(?:[❯›>●]\s*)?(\d+)\.\s+(.+?)$/;
+/** How far above its first choice a question may stand (a command and its reason between them). */
+const QUESTION_REACH = 8;
+
+const bare = (line: string): string => line.replace(FRAME, '');
+
+/** The row of the last choice `1.` on the screen: the dialog is at the bottom, a numbered list in an answer above it. */
+function firstChoice(lines: readonly string[]): number {
+  for (let i = lines.length - 1; i >= 0; i--) if (OPTION.exec(bare(lines[i]!))?.[1] === '1') return i;
+  return -1;
+}
+
+/** The choices of a question on the screen (`❯ 1. Yes`, `  2. No, …`), in order. */
+export function optionsOf(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  const first = firstChoice(lines);
+  if (first < 0) return out;
+  for (const line of lines.slice(first)) {
+    const m = OPTION.exec(bare(line));
+    if (m && Number(m[1]) === out.length + 1) out.push(m[2]!);
+  }
+  return out;
+}
+
+/**
+ * The question above the first choice: the nearest row with a `?` in it, cut after its last `?`
+ * (`Do you want to proceed?`, `Would you like to run the following command?`, `Allow execution
+ * of [npm]?`). Undefined when the screen has no numbered choices or no such row near them.
+ */
+export function questionOf(lines: readonly string[]): string | undefined {
+  const first = firstChoice(lines);
+  for (let i = first - 1; first >= 0 && i >= Math.max(0, first - QUESTION_REACH); i--) {
+    // A leading `?` is an icon (Gemini's `│ ?  Shell npm test`), not a question.
+    const row = bare(lines[i]!).replace(/^\?\s+/, '');
+    const end = row.lastIndexOf('?');
+    if (end >= 0) return row.slice(0, end + 1);
+  }
+  return undefined;
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { optionsOf, questionOf } from '../../src/detect/question.js';
+import { jobPatch } from '../../src/jobs/screen.js';
+import { detect } from '../../src/detect/index.js';
+import type { JobState } from '../../src/jobs/types.js';
+import screens from '../fixtures/screens.json';
+
+type Name = keyof typeof screens;
+const lines = (name: Name): string[] => screens[name].lines;
+
+describe('what a waiting agent asks', () => {
+  it.each([
+    ['claude-real-approval', 'Do you want to proceed?', ['Yes', 'Yes, and always allow access to build/ from this project', 'No']],
+    ['claude-approval', 'Do you want to proceed?', ['Yes', "Yes, and don't ask again for rm commands in /home/dev/proj", 'No, and tell Claude what to do differently (esc)']],
+    ['claude-real-trust', 'Quick safety check: Is this a project you created or one you trust?', ['Yes, I trust this folder', 'No, exit']],
+    ['codex-approval', 'Would you like to run the following command?', ['Yes, proceed (y)', "Yes, and don't ask again for this command (a)", 'No, and tell Codex what to do differently (esc)']],
+    ['gemini-approval', 'Allow execution of [npm]?', ['Yes, allow once', 'Yes, allow always ...', 'No, suggest changes (esc)']],
+  ] as [Name, string, string[]][])('%s', (name, question, options) => {
+    expect(questionOf(lines(name))).toBe(question);
+    expect(optionsOf(lines(name))).toEqual(options);
+  });
+
+  it('no numbered choices: no question (Amp, OpenCode) and no options', () => {
+    expect(questionOf(lines('amp-waiting'))).toBeUndefined();
+    expect(optionsOf(lines('opencode-approval'))).toEqual([]);
+  });
+
+  it('a numbered list in an answer above the dialog is not taken for its choices', () => {
+    const screen = ['● Two ways to fix it?', '  1. Rename the file', '  2. Move it', ...lines('claude-approval')];
+    expect(optionsOf(screen)[0]).toBe('Yes');
+    expect(questionOf(screen)).toBe('Do you want to proceed?');
+  });
+
+  it('a job runs while its agent works or asks, is done when a turn ends, and an idle screen changes neither', () => {
+    const patch = (name: Name): Partial<JobState> => jobPatch(detect(screens[name]), screens[name].lines);
+    expect(patch('claude-real-working')).toMatchObject({ state: 'running', tempo: 'active', needs: null, block: null });
+    expect(patch('claude-real-approval')).toMatchObject({ state: 'running', tempo: 'blocked' });
+    expect(patch('claude-real-stopped')).toMatchObject({ state: 'done', tempo: 'idle', needs: null });
+    expect(patch('codex-real-stopped')).toMatchObject({ state: 'done', tempo: 'idle' });
+    expect(patch('claude-real-idle')).toMatchObject({ tempo: 'idle' });
+    expect(patch('claude-real-idle').state).toBeUndefined();
+  });
+
+  it('a job blocked on a real Claude Code approval needs the question, not its key hints', () => {
+    const screen = screens['claude-real-approval'];
+    const patch = jobPatch(detect(screen), screen.lines);
+    expect(patch).toMatchObject({ tempo: 'blocked', needs: 'Do you want to proceed?', detail: 'Esc to cancel · Tab to amend · ctrl+e to explain' });
+    expect(patch.block!.questions[0]!.text).toBe('Do you want to proceed?');
+    // Amp shows no question row: the line the detector matched serves.
+    const amp = screens['amp-waiting'];
+    expect(jobPatch(detect(amp), amp.lines).needs).toBe('Waiting for Approval [y] approve [n] reject');
+  });
+});
