@@ -28,3 +28,5 @@ if (agentViewDisabled(process.env)) {
 } else {
   agents(process.env, (t) => writeAll(1, t), process.argv.slice(3));
 }
+// All is written (synchronously): leave at once rather than tear the heap down (~3 ms).
+process.exit();

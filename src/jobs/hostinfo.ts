@@ -1,5 +1,5 @@
 // Whether a job's host lives: `<job>/host.json` and its pid. Small on purpose (`mado agents` loads it).
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** `<job>/host.json`: the live host, for the daemon and the CLI. */
@@ -14,8 +14,12 @@ export interface HostInfo {
 }
 
 export function readHostInfo(jobDir: string): HostInfo | undefined {
+  const file = path.join(jobDir, 'host.json');
+  // Most jobs have no host: asked first, their missing file throws no error (an error costs a cold
+  // `mado agents` ~50 µs a job).
+  if (!existsSync(file)) return undefined;
   try {
-    return JSON.parse(readFileSync(path.join(jobDir, 'host.json'), 'utf8')) as HostInfo;
+    return JSON.parse(readFileSync(file, 'utf8')) as HostInfo;
   } catch {
     return undefined;
   }
