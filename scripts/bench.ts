@@ -1,7 +1,7 @@
 // `npm run bench`: MadoHub's speed and memory goals, measured side by side in one run.
 // Not a test: it prints figures and ratios; nothing here passes or fails on time.
 import { execFileSync, spawn } from 'node:child_process';
-import { appendFileSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { agentOfTree } from '../src/detect/process.js';
@@ -361,7 +361,12 @@ async function benchJobs(): Promise<void> {
       // Already gone.
     }
   }
-  rmSync(base, { recursive: true, force: true });
+  // A killed job's host still writes its last state and removes its host.json: wait for that.
+  const until = Date.now() + 5000;
+  while (shorts.some((short) => existsSync(path.join(base, 'jobs', short, 'host.json'))) && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  rmSync(base, { recursive: true, force: true, maxRetries: 5 });
 }
 
 /** `npm run bench -- 0.12 --only=a,g`: one Neovim, some measures. */

@@ -10,6 +10,7 @@ import { socketLive } from '../jobs/daemon.js';
 import { DETACH_KEY } from '../jobs/host.js';
 import { hostAlive, readHostInfo } from '../jobs/hostinfo.js';
 import { matchId, newSessionId, newShortId } from '../jobs/ids.js';
+import { localNodeEnv } from '../jobs/localenv.js';
 import { daemonSocket, runtimeDir } from '../jobs/paths.js';
 import { encode, LineDecoder } from '../jobs/protocol.js';
 import { jobsDir, listJobs } from '../jobs/store.js';
@@ -44,7 +45,7 @@ async function daemon(io: Io): Promise<string> {
     throw new JobError(`cannot reach the mado daemon: ${err instanceof Error ? err.message : String(err)}`);
   }
   if (await socketLive(sock)) return sock;
-  const child = spawn(process.execPath, [io.script, '__daemon'], { detached: true, stdio: 'ignore', env: io.env });
+  const child = spawn(process.execPath, [io.script, '__daemon'], { detached: true, stdio: 'ignore', env: localNodeEnv(io.env) });
   child.unref();
   for (let i = 0; i < 100; i++) {
     await sleep(30);

@@ -11,6 +11,7 @@ import type { AgentId } from '../detect/types.js';
 import { request } from './client.js';
 import { writeLaunch } from './host.js';
 import { hostAlive, readHostInfo } from './hostinfo.js';
+import { localNodeEnv } from './localenv.js';
 import type { Launch } from './host.js';
 import { daemonSocket } from './paths.js';
 import { checkProto, encode, LineDecoder, PROTO } from './protocol.js';
@@ -104,7 +105,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
       detached: true,
       stdio: 'ignore',
       cwd: launch.cwd,
-      env: { ...launch.env, MADOHUB_RUNTIME_DIR: opts.runtime, MADOHUB_JOBS_DIR: opts.jobsDir },
+      env: localNodeEnv({ ...launch.env, MADOHUB_RUNTIME_DIR: opts.runtime, MADOHUB_JOBS_DIR: opts.jobsDir }),
     });
     child.unref();
     const deadline = Date.now() + HOST_START_MS;

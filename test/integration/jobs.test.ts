@@ -338,7 +338,7 @@ describe('mado jobs', () => {
     expect(existsSync(path.join(base, 'jobs')) ? readdirSync(path.join(base, 'jobs')) : []).toEqual([]);
   });
 
-  it('`mado` through its link drops NODE_EXTRA_CA_CERTS for `agents` only; jobs keep it', async () => {
+  it('`mado` through its link: `agents`, the daemon and the hosts run without NODE_EXTRA_CA_CERTS; other verbs and the agents keep it', async () => {
     // Linked the way npm links a bin; a CA file that does not exist makes Node say when it reads it.
     const bin = path.join(base, 'bin');
     mkdirSync(bin);
@@ -354,8 +354,19 @@ describe('mado jobs', () => {
     expect(detect.stderr).toMatch(/Ignoring extra certs from `.*no-ca\.pem`/);
     const bg = await viaLink(['--bg', '--agent', 'looper', 'x']);
     expect(bg.code).toBe(0);
-    const state = JSON.parse(readFileSync(path.join(base, 'jobs', shortOf(bg.stdout), 'state.json'), 'utf8')) as { env: Record<string, string> };
+    const dir = path.join(base, 'jobs', shortOf(bg.stdout));
+    const state = JSON.parse(readFileSync(path.join(dir, 'state.json'), 'utf8')) as { env: Record<string, string> };
     expect(state.env.NODE_EXTRA_CA_CERTS).toBe(path.join(base, 'no-ca.pem'));
+    // The daemon and the host speak only on local sockets and start without it; the agent has it.
+    const [job] = await until(jobs, (j) => j[0]?.alive === true);
+    const { pid, ptyPid } = JSON.parse(readFileSync(path.join(dir, 'host.json'), 'utf8')) as { pid: number; ptyPid: number };
+    const environ = (p: number): string[] => readFileSync(`/proc/${p}/environ`, 'utf8').split('\0');
+    // Started by this `mado`, the daemon runs it by the link's path.
+    const daemonPid = Number(execFileSync('pgrep', ['-f', `${path.join(bin, 'mado')} __daemon`], { encoding: 'utf8' }).trim());
+    expect(job).toMatchObject({ alive: true });
+    expect(environ(daemonPid).filter((e) => e.startsWith('NODE_EXTRA_CA_CERTS='))).toEqual([]);
+    expect(environ(pid).filter((e) => e.startsWith('NODE_EXTRA_CA_CERTS='))).toEqual([]);
+    expect(environ(ptyPid)).toContain(`NODE_EXTRA_CA_CERTS=${path.join(base, 'no-ca.pem')}`);
   });
 
   it('isolation: a template’s "worktree" puts new jobs in a worktree; "none" and resumes stay put; others are refused', async () => {
