@@ -24,6 +24,14 @@ local function run(args)
   return { code = res.code, stdout = res.stdout or '', stderr = res.stderr or '' }
 end
 
+---Says why `mado` failed for command `what`.
+---@param what string
+---@param r { code: integer, stdout: string, stderr: string }
+local function say_failure(what, r)
+  local msg = vim.trim(r.stderr ~= '' and r.stderr or r.stdout)
+  util.notify(('%s failed: %s'):format(what, msg ~= '' and msg or ('exit ' .. r.code)), vim.log.levels.ERROR)
+end
+
 ---Runs `mado args` for command `what`; on failure says why and returns nil.
 ---@param what string
 ---@param args string[]
@@ -33,9 +41,30 @@ local function run_or_say(what, args)
   if r.code == 0 then
     return r
   end
-  local msg = vim.trim(r.stderr ~= '' and r.stderr or r.stdout)
-  util.notify(('%s failed: %s'):format(what, msg ~= '' and msg or ('exit ' .. r.code)), vim.log.levels.ERROR)
+  say_failure(what, r)
   return nil
+end
+
+---Runs `mado args` for command `what` without waiting; `done` gets the result on success, nil
+---after saying why on failure (in the main loop either way).
+---@param what string
+---@param args string[]
+---@param done fun(r: { code: integer, stdout: string, stderr: string }|nil)
+local function run_async(what, args, done)
+  local ok, err = pcall(vim.system, M.cmd(args), { text = true, timeout = 60000 }, function(res)
+    vim.schedule(function()
+      local r = { code = res.code, stdout = res.stdout or '', stderr = res.stderr or '' }
+      if r.code == 0 then
+        return done(r)
+      end
+      say_failure(what, r)
+      done(nil)
+    end)
+  end)
+  if not ok then
+    util.notify(('%s failed: %s'):format(what, tostring(err)), vim.log.levels.ERROR)
+    done(nil)
+  end
 end
 
 ---The job a terminal shows when it is `mado attach ID` (opened by :MadoAttach or by hand).
@@ -99,6 +128,10 @@ function M.background(prompt)
     util.notify(':MadoBackground works in a terminal buffer', vim.log.levels.ERROR)
     return
   end
+  if vim.b[buf].madohub_backgrounding then
+    util.notify('this terminal is being backgrounded already', vim.log.levels.WARN)
+    return
+  end
   local job = attached_job(buf)
   if job then
     util.notify(('this terminal shows job %s, which already runs in the background'):format(job), vim.log.levels.ERROR)
@@ -122,14 +155,22 @@ function M.background(prompt)
     util.notify('Nothing to background yet (no session of Claude Code or Codex here; give a prompt)', vim.log.levels.WARN)
     return
   end
-  local r = run_or_say(':MadoBackground', args)
-  if not r then
-    return
-  end
-  local short = r.stdout:match('backgrounded · (%x+)')
-  pcall(vim.fn.jobstop, vim.bo[buf].channel)
-  vim.api.nvim_buf_delete(buf, { force = true })
-  util.notify(('backgrounded · %s (:MadoAttach %s)'):format(short or '?', short or ''))
+  -- Asynchronous: a daemon's cold start can take seconds, and the editor must not wait for it.
+  vim.b[buf].madohub_backgrounding = true
+  run_async(':MadoBackground', args, function(r)
+    if vim.api.nvim_buf_is_valid(buf) then
+      vim.b[buf].madohub_backgrounding = nil
+    end
+    if not r then
+      return
+    end
+    local short = r.stdout:match('backgrounded · (%x+)')
+    if vim.api.nvim_buf_is_valid(buf) then
+      pcall(vim.fn.jobstop, vim.bo[buf].channel)
+      vim.api.nvim_buf_delete(buf, { force = true })
+    end
+    util.notify(('backgrounded · %s (:MadoAttach %s)'):format(short or '?', short or ''))
+  end)
 end
 
 return M

@@ -46,28 +46,60 @@ async function daemon(io: Io): Promise<string> {
   }
   if (await socketLive(sock)) return sock;
   const child = spawn(process.execPath, [io.script, '__daemon'], { detached: true, stdio: 'ignore', env: localNodeEnv(io.env) });
+  let ended: string | undefined;
+  child.once('exit', (code, signal) => (ended = signal ? `was killed by ${signal}` : `exited with status ${code}`));
+  child.once('error', (err) => (ended = `could not be run: ${err.message}`));
   child.unref();
-  for (let i = 0; i < 100; i++) {
+  // A cold start (node-pty and the terminal emulator read from a cold disk, a busy machine) can take
+  // seconds; a daemon that dies is told at once. One that leaves because another won the race is fine.
+  const deadline = Date.now() + daemonStartMs(io.env);
+  while (ended === undefined && Date.now() < deadline) {
     await sleep(30);
     if (await socketLive(sock)) return sock;
   }
+  if (await socketLive(sock)) return sock;
+  const log = path.join(runtime, 'daemon.log');
+  const why = lastEntry(log);
   throw new JobError(
-    `cannot reach the mado daemon at ${sock}: it did not start. See ${path.join(runtime, 'daemon.log')}, ` +
-      `or run \`node ${io.script} __daemon\` in a terminal to see its errors.`,
+    `cannot reach the mado daemon at ${sock}: it did not start` +
+      (ended ? ` (it ${ended}${why ? `; its log says: ${why}` : ''})` : ` in ${daemonStartMs(io.env)} ms`) +
+      `. See ${log}, or run \`node ${io.script} __daemon\` in a terminal to see its errors.`,
   );
 }
 
+/** How long a client waits for a daemon it started to listen (`$MADOHUB_DAEMON_START_MS`, for tests). */
+const daemonStartMs = (env: NodeJS.ProcessEnv): number => Number(env.MADOHUB_DAEMON_START_MS) || 20000;
+
+/** The first line of the last entry of a log (entries start with a timestamp), without its stamp. */
+function lastEntry(file: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+  const stamp = /^\d{4}-\d\d-\d\dT[\d:.]+Z /;
+  const lines = text.split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) if (stamp.test(lines[i]!)) return lines[i]!.replace(stamp, '');
+  return '';
+}
+
 /** How long a dispatch waits for the daemon's answer (`$MADOHUB_ACK_MS`, for tests). */
-const ackMs = (env: NodeJS.ProcessEnv): number => Number(env.MADOHUB_ACK_MS) || 8000;
+const ackMs = (env: NodeJS.ProcessEnv): number => Number(env.MADOHUB_ACK_MS) || 30000;
 
 async function ask(io: Io, message: object, timeoutMs = ackMs(io.env)): Promise<Reply> {
-  const sock = await daemon(io);
-  let reply: Reply;
-  try {
-    reply = await request(sock, message, timeoutMs);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ETIMEDOUT') throw err;
-    throw new JobError(`cannot reach the mado daemon at ${sock}: ${err instanceof Error ? err.message : String(err)}. See ${path.join(path.dirname(sock), 'daemon.log')}.`);
+  let reply: Reply | undefined;
+  for (let attempt = 0; !reply; attempt++) {
+    const sock = await daemon(io);
+    try {
+      reply = await request(sock, message, timeoutMs);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ETIMEDOUT') throw err;
+      // Not delivered: the daemon left (idle) between the check and the request. Once more, with a new one.
+      if ((code === 'ENOENT' || code === 'ECONNREFUSED') && attempt === 0) continue;
+      throw new JobError(`cannot reach the mado daemon at ${sock}: ${err instanceof Error ? err.message : String(err)}. See ${path.join(path.dirname(sock), 'daemon.log')}.`);
+    }
   }
   if (reply.type === 'error') throw new JobError(String(reply.error));
   return reply;

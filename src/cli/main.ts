@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { runDaemon } from '../jobs/daemon.js';
 import { runHost } from '../jobs/host.js';
 import { runtimeDir } from '../jobs/paths.js';
@@ -94,7 +95,22 @@ main(process.argv.slice(2)).then(
     if (!['__daemon', '__host'].includes(process.argv[2] ?? '')) process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(`mado: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    const text = `mado: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`;
+    process.stderr.write(text);
+    // The daemon and the hosts have no standard error to read: their logs get the crash.
+    try {
+      const log = crashLog(process.argv.slice(2));
+      if (log) appendFileSync(log, `${new Date().toISOString()} ${text}`);
+    } catch {
+      // No log to write to: nothing more to do.
+    }
     process.exitCode = 1;
   },
 );
+
+/** The log a detached `__daemon` or `__host` writes to (undefined for the other verbs). */
+function crashLog([verb, dir, short]: string[]): string | undefined {
+  if (verb === '__daemon') return path.join(runtimeDir(), 'daemon.log');
+  if (verb === '__host' && dir && short) return path.join(dir, short, 'host.log');
+  return undefined;
+}

@@ -2,7 +2,7 @@
 // detached PTY host per job, lists jobs, and forwards stop/kill to hosts. It exits by itself a few
 // seconds after no job runs and no client is connected. Hosts do not depend on it.
 import { execFileSync, spawn } from 'node:child_process';
-import { appendFileSync, chmodSync, existsSync, unlinkSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, linkSync, lstatSync, rmSync, unlinkSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import type { Socket } from 'node:net';
 import path from 'node:path';
@@ -48,13 +48,18 @@ export interface DaemonOptions {
   idleMs?: number;
 }
 
-const HOST_START_MS = 5000;
+/** How long a dispatch waits for a host to come up; one that dies is told at once. */
+const HOST_START_MS = 20000;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-/** True when a daemon answers on the socket; a socket nobody answers on is stale and removed. */
+/**
+ * True when a daemon answers on the socket. A socket that refuses is stale and removed (only a
+ * socket: a file or folder someone put there is left alone). A daemon's socket appears only once it
+ * listens (see `publish`), so a refusal never means "still starting".
+ */
 export function socketLive(socketPath: string): Promise<boolean> {
   return new Promise((resolve) => {
     if (!existsSync(socketPath)) return resolve(false);
@@ -63,15 +68,33 @@ export function socketLive(socketPath: string): Promise<boolean> {
       s.destroy();
       resolve(true);
     });
-    s.on('error', () => {
+    s.on('error', (err: NodeJS.ErrnoException) => {
       try {
-        unlinkSync(socketPath);
+        if (err.code === 'ECONNREFUSED' && lstatSync(socketPath).isSocket()) unlinkSync(socketPath);
       } catch {
         // Gone already.
       }
       resolve(false);
     });
   });
+}
+
+/**
+ * Puts the listening socket `tmp` in place at `socketPath` with link(2), which fails when a path is
+ * there, so that of two daemons started at once exactly one is reached. A stale socket in the way is
+ * removed and the link tried again. Returns why it could not, or null.
+ */
+async function publish(tmp: string, socketPath: string): Promise<'live' | 'blocked' | null> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      linkSync(tmp, socketPath);
+      return null;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    if (await socketLive(socketPath)) return 'live';
+  }
+  return 'blocked';
 }
 
 /** Creates `<job>/worktree` on a new branch of the repository `cwd` is in. */
@@ -107,15 +130,19 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
       cwd: launch.cwd,
       env: localNodeEnv({ ...launch.env, MADOHUB_RUNTIME_DIR: opts.runtime, MADOHUB_JOBS_DIR: opts.jobsDir }),
     });
+    let ended: string | undefined;
+    child.once('exit', (code, signal) => (ended = signal ? `was killed by ${signal}` : `exited with status ${code}`));
+    child.once('error', (err) => (ended = `could not be run: ${err.message}`));
     child.unref();
     const deadline = Date.now() + HOST_START_MS;
-    while (Date.now() < deadline) {
+    for (;;) {
       if (readHostInfo(jobDir(short))) return null;
       const view = readJob(opts.jobsDir, short);
       if (view.ok && view.job.state === 'errored') return view.job.detail;
+      if (ended !== undefined) return `its host ${ended} before it started (see host.log in the job folder)`;
+      if (Date.now() >= deadline) return `its host did not start in ${HOST_START_MS / 1000} s (see host.log in the job folder)`;
       await sleep(25);
     }
-    return 'its host did not start in time (see host.log in the job folder)';
   };
 
   const launchFor = (
@@ -307,17 +334,30 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
     socket.on('close', () => clients.delete(socket));
     socket.on('error', () => clients.delete(socket));
   });
+  // Listen on a name of this daemon's own, then publish it: clients never find a socket that is
+  // bound but not yet listening (and so never take it for a stale one).
+  const tmp = path.join(opts.runtime, `d${process.pid}.s`);
+  const leave = (why: string, code: number): void => {
+    say(why);
+    server.close();
+    process.exitCode = code;
+  };
   try {
+    rmSync(tmp, { force: true });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(socketPath, resolve);
+      server.listen(tmp, resolve);
     });
+    chmodSync(tmp, 0o600);
+    const taken = await publish(tmp, socketPath);
+    unlinkSync(tmp);
+    if (taken === 'live') return leave('another daemon answers on the socket; leaving', 0);
+    if (taken === 'blocked') return leave(`cannot listen on ${socketPath}: something that is not a socket is in the way`, 1);
   } catch (err) {
-    say(`cannot listen on ${socketPath}: ${err instanceof Error ? err.message : String(err)}`);
-    throw err;
+    rmSync(tmp, { force: true });
+    return leave(`cannot listen on ${socketPath}: ${err instanceof Error ? err.message : String(err)}`, 1);
   }
-  chmodSync(socketPath, 0o600);
-  say(`listening on ${socketPath} (protocol ${PROTO})`);
+  say(`listening on ${socketPath} (protocol ${PROTO}, pid ${process.pid})`);
 
   // Exit a while after nothing runs and nobody is connected.
   const idleMs = opts.idleMs ?? 3000;

@@ -1,7 +1,7 @@
 // Background jobs with real processes: the built `mado`, its daemon, one PTY host per job, and
 // fixture agents. Every test has its own jobs folder, runtime folder and templates.
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connect, createServer } from 'node:net';
@@ -98,12 +98,23 @@ function gitRepo(): { repo: string; git: (...args: string[]) => string } {
   return { repo, git };
 }
 
+/** Kills this test's daemon (the last one its log says listens), not those of other test files. */
+function killDaemon(): void {
+  const log = readFileSync(path.join(base, 'run', 'daemon.log'), 'utf8');
+  const pid = Number([...log.matchAll(/listening on .* pid (\d+)\)/g)].pop()![1]);
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // Gone already.
+  }
+}
+
 const shortOf = (out: string): string => /backgrounded · ([0-9a-f]{8})/.exec(out)![1]!;
 
 describe('mado jobs', () => {
   it('dispatch → running → blocked on a question → answered through attach → done', async () => {
     const r = await mado(['--bg', '--agent', 'asker', '-n', 'ask', 'check', 'the', 'build']);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^backgrounded · [0-9a-f]{8}\n  mado agents  /);
     const short = shortOf(r.stdout);
     const blocked = await until(jobs, (j) => j[0]?.tempo === 'blocked');
@@ -128,7 +139,7 @@ describe('mado jobs', () => {
     const short = shortOf((await mado(['--bg', '--agent', 'looper', 'loop'])).stdout);
     await until(jobs, (j) => j[0]?.tempo === 'active');
     // Kill the daemon (hosts do not depend on it).
-    await new Promise<void>((resolve) => execFile('pkill', ['-KILL', '-f', `${MADO} __daemon`], () => resolve()));
+    killDaemon();
     const listed = await mado(['agents']);
     expect(listed.stdout).toContain(short);
     expect(listed.stdout).toMatch(/running\/(active|idle)/);
@@ -172,7 +183,7 @@ describe('mado jobs', () => {
 
   it('with no prompt and no agent, the job starts idle and shows as blocked', async () => {
     const r = await mado(['--bg']);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     await new Promise((res) => setTimeout(res, 800)); // its screen has been read meanwhile
     const [job] = await until(jobs, (j) => j.length === 1);
     expect(job).toMatchObject({ state: 'running', tempo: 'blocked', needs: 'a prompt', agent: 'claude' });
@@ -199,6 +210,35 @@ describe('mado jobs', () => {
     expect([a.code, b.code]).toEqual([0, 0]);
     const all = await until(jobs, (j) => j.length === 2);
     expect(all.map((j) => j.intent).sort()).toEqual(['a', 'b']);
+  });
+
+  it('daemons started at once: exactly one is reached, the others leave, and a file in the way is kept', async () => {
+    const run = path.join(base, 'run');
+    mkdirSync(run, { recursive: true, mode: 0o700 });
+    const daemons = Array.from({ length: 4 }, () => spawn(process.execPath, [MADO, '__daemon'], { env, stdio: 'ignore' }));
+    // Clients poll meanwhile: none may take a socket that is bound but not yet listening for a stale one.
+    const [a, b, c] = await Promise.all(['a', 'b', 'c'].map((p) => mado(['--bg', '--agent', 'looper', p])));
+    expect([a!.code, b!.code, c!.code], [a, b, c].map((r) => r!.stderr).join('')).toEqual([0, 0, 0]);
+    // Of all the daemons started (these four, and any a client started), one listens and the rest leave.
+    const exited = await until(async () => daemons.filter((d) => d.exitCode !== null), (e) => e.length >= 3);
+    expect(exited.map((d) => d.exitCode)).toEqual(Array(exited.length).fill(0));
+    const log = readFileSync(path.join(run, 'daemon.log'), 'utf8');
+    expect(log.match(/listening on /g)).toHaveLength(1);
+    expect(log).not.toMatch(/cannot listen/);
+    expect(log.match(/another daemon answers on the socket; leaving/g)!.length).toBeGreaterThanOrEqual(3);
+    expect(readdirSync(run).filter((f) => /^d\d+\.s$/.test(f))).toEqual([]);
+    expect((await until(jobs, (j) => j.length === 3)).map((j) => j.intent).sort()).toEqual(['a', 'b', 'c']);
+    for (const d of daemons) d.kill('SIGKILL');
+    killDaemon();
+
+    // A plain file where the socket goes is someone's: never removed, and the message says so.
+    rmSync(path.join(run, 'daemon.sock'));
+    writeFileSync(path.join(run, 'daemon.sock'), 'mine');
+    const r = await mado(['agents']);
+    expect(r.code).toBe(0);
+    const blocked = await mado(['--bg', '--agent', 'looper', 'd']);
+    expect(blocked.stderr).toMatch(/it did not start \(it exited with status 1; its log says: cannot listen on .*daemon\.sock: something that is not a socket is in the way\)/);
+    expect(readFileSync(path.join(run, 'daemon.sock'), 'utf8')).toBe('mine');
   });
 
   it('piped standard input is appended to the prompt and cut at 16 KiB', async () => {
@@ -328,13 +368,27 @@ describe('mado jobs', () => {
     const run = path.join(base, 'run');
     mkdirSync(path.join(run, 'daemon.sock'), { recursive: true, mode: 0o700 });
     writeFileSync(path.join(run, 'daemon.sock', 'keep'), '');
+    const sock = path.join(run, 'daemon.sock');
+    const started = Date.now();
     const r = await mado(['--bg', '--agent', 'looper', 'x']);
+    // The daemon's death is told at once, with the line of its log that says why.
+    expect(Date.now() - started).toBeLessThan(5000);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      `mado --bg: cannot reach the mado daemon at ${path.join(run, 'daemon.sock')}: it did not start. ` +
+      `mado --bg: cannot reach the mado daemon at ${sock}: it did not start (it exited with status 1; its log says: ` +
+        `cannot listen on ${sock}: something that is not a socket is in the way). ` +
         `See ${path.join(run, 'daemon.log')}, or run \`node ${MADO} __daemon\` in a terminal to see its errors.\n`,
     );
-    expect(readFileSync(path.join(run, 'daemon.log'), 'utf8')).toMatch(/cannot listen on .*daemon\.sock: .*EADDRINUSE/);
+    expect(readFileSync(path.join(run, 'daemon.log'), 'utf8')).toMatch(/cannot listen on .*daemon\.sock: something that is not a socket is in the way\n$/);
+    // What was in the way is left alone, and the daemon left nothing of its own behind.
+    expect(readdirSync(run).sort()).toEqual(['daemon.log', 'daemon.sock']);
+    expect(readdirSync(path.join(run, 'daemon.sock'))).toEqual(['keep']);
+    // A host that fails with no one to read its standard error writes the failure into its log.
+    const job = path.join(base, 'jobs', 'abcd1234');
+    mkdirSync(job, { recursive: true });
+    expect((await mado(['__host', path.join(base, 'jobs'), 'abcd1234'])).code).toBe(1);
+    expect(readFileSync(path.join(job, 'host.log'), 'utf8')).toMatch(/^\S+Z mado: Error: ENOENT: .*launch\.json'\n {4}at /);
+    rmSync(job, { recursive: true });
     expect(existsSync(path.join(base, 'jobs')) ? readdirSync(path.join(base, 'jobs')) : []).toEqual([]);
   });
 
@@ -409,7 +463,7 @@ describe('mado jobs', () => {
         );
       });
     const r = await inDir(repo, ['--bg', '--worktree', '--agent', 'looper', 'x']);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     const short = shortOf(r.stdout);
     const [job] = await until(jobs, (j) => j.length === 1);
     const wt = path.join(base, 'jobs', short, 'worktree');

@@ -1,6 +1,6 @@
 // Background jobs from Neovim (0.10 and 0.12): :MadoBackground, :MadoAttach, :MadoLogs, :MadoStop.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ describe.each(testNeovims())('Neovim $label: background jobs', ({ path: exe }) =
     await s?.close();
     s = undefined;
     const jobs = env.MADOHUB_JOBS_DIR!;
+    if (!existsSync(jobs)) return;
     for (const short of readdirSync(jobs, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)) {
       try {
         const info = JSON.parse(readFileSync(path.join(jobs, short, 'host.json'), 'utf8')) as { pid: number; ptyPid: number };
@@ -57,8 +58,21 @@ describe.each(testNeovims())('Neovim $label: background jobs', ({ path: exe }) =
     // Gemini has no session to resume: the prompt it echoed is dispatched again.
     const gem = await openAgent(s, ['gemini-working']);
     expect(await s.waitFor(`(require('madohub').state(${gem}) or {}).agent == 'gemini'`)).toBe(true);
-    await s.lua(`vim.api.nvim_set_current_buf(...) vim.cmd('MadoBackground')`, [gem]);
-    expect(await s.lua('return vim.api.nvim_buf_is_valid(...)', [gem])).toBe(false);
+    // A dispatch that fails (here its daemon cannot listen) says why and leaves the split as it was.
+    const badRun = path.join(base, 'badrun');
+    mkdirSync(path.join(badRun, 'daemon.sock'), { recursive: true, mode: 0o700 });
+    writeFileSync(path.join(badRun, 'daemon.sock', 'keep'), '');
+    await s.lua(`local dir, b = ... vim.cmd('messages clear') vim.env.MADOHUB_RUNTIME_DIR = dir vim.api.nvim_set_current_buf(b) vim.cmd('MadoBackground')`, [badRun, gem]);
+    expect(await s.waitFor(`vim.fn.execute('messages'):find('MadoBackground failed', 1, true) ~= nil`, 15000)).toBe(true);
+    expect(await s.lua<string>(`return vim.fn.execute('messages')`)).toMatch(/:MadoBackground failed: mado --bg: cannot reach the mado daemon at .*it did not start \(it exited with status 1; its log says: cannot listen on .*: something that is not a socket is in the way\)/);
+    expect(await s.lua('return vim.api.nvim_buf_is_valid(...)', [gem])).toBe(true);
+    expect(await s.lua('return vim.b[...].madohub_backgrounding', [gem])).toBe(null);
+    await s.lua('vim.env.MADOHUB_RUNTIME_DIR = ...', [env.MADOHUB_RUNTIME_DIR]);
+
+    // The dispatch runs in the background: the editor goes on, and a second request meanwhile is refused.
+    await s.lua(`vim.cmd('messages clear') vim.api.nvim_set_current_buf(...) vim.cmd('MadoBackground') vim.cmd('MadoBackground')`, [gem]);
+    expect(await s.lua<string>(`return vim.fn.execute('messages')`)).toMatch(/this terminal is being backgrounded already/);
+    expect(await s.waitFor(`not vim.api.nvim_buf_is_valid(${gem})`, 15000)).toBe(true);
     const [g] = agents();
     expect(g).toMatchObject({ intent: 'summarize the README', template: { name: 'gemini' } });
     execFileSync(process.execPath, [MADO, 'rm', '--force', g!.short], { env: { ...process.env, ...env } });
@@ -69,7 +83,7 @@ describe.each(testNeovims())('Neovim $label: background jobs', ({ path: exe }) =
     expect(session.sessionId).toMatch(/^[0-9a-f-]{36}$/);
 
     await s.lua(`vim.api.nvim_set_current_buf(...) vim.cmd('MadoBackground')`, [buf]);
-    expect(await s.lua('return vim.api.nvim_buf_is_valid(...)', [buf])).toBe(false);
+    expect(await s.waitFor(`not vim.api.nvim_buf_is_valid(${buf})`, 15000)).toBe(true);
     const [job] = agents();
     expect(job).toMatchObject({ state: 'running', alive: true, resumeSessionId: session.sessionId });
 
