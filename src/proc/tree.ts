@@ -1,8 +1,11 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import type { ProcessInfo } from '../detect/process.js';
 
-/** /proc/<pid>/stat: the parent pid and the start time (clock ticks since boot; tells pid reuse). */
-function readStat(procRoot: string, pid: number): { ppid: number; start: string } | undefined {
+/**
+ * /proc/<pid>/stat: the parent pid, and what tells this process image: its start time (clock ticks
+ * since boot; tells pid reuse) and its name (an exec keeps the pid and start time, but changes it).
+ */
+function readStat(procRoot: string, pid: number): { ppid: number; start: string; image: string } | undefined {
   let text: string;
   try {
     text = readFileSync(`${procRoot}/${pid}/stat`, 'utf8');
@@ -10,10 +13,12 @@ function readStat(procRoot: string, pid: number): { ppid: number; start: string 
     return undefined;
   }
   // The name (field 2) is in parentheses and may hold spaces: read the fields after its last ')'.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  const close = text.lastIndexOf(')');
+  const fields = text.slice(close + 2).split(' ');
   const ppid = Number(fields[1]);
   const start = fields[19];
-  return Number.isFinite(ppid) && start !== undefined ? { ppid, start } : undefined;
+  if (!Number.isFinite(ppid) || start === undefined) return undefined;
+  return { ppid, start, image: `${start} ${text.slice(text.indexOf('(') + 1, close)}` };
 }
 
 function readOr(path: string, fallback: string): string {
@@ -61,11 +66,11 @@ function parentMap(procRoot: string): Map<number, number[]> {
 
 /**
  * Reads a terminal's process tree from /proc. What it learns of a process (name, arguments,
- * executable) is kept per pid and start time, so that a scan of a tree that did not change reads
+ * executable) is kept per pid, start time and name (see `readStat`), so that a scan of a tree that did not change reads
  * one small file per process.
  */
 export class ProcessTree {
-  private readonly cache = new Map<number, { start: string; info: ProcessInfo }>();
+  private readonly cache = new Map<number, { image: string; info: ProcessInfo }>();
 
   constructor(private readonly procRoot = '/proc') {}
 
@@ -76,7 +81,7 @@ export class ProcessTree {
       return undefined;
     }
     const cached = this.cache.get(pid);
-    if (cached && cached.start === st.start) return cached.info;
+    if (cached && cached.image === st.image) return cached.info;
     const dir = `${this.procRoot}/${pid}`;
     let exe = '';
     try {
@@ -93,7 +98,7 @@ export class ProcessTree {
         .filter((a, i, all) => a !== '' || i < all.length - 1),
       exe,
     };
-    this.cache.set(pid, { start: st.start, info });
+    this.cache.set(pid, { image: st.image, info });
     return info;
   }
 

@@ -92,7 +92,9 @@ export class Tracker {
       if (text) rec.intent = { agent: detection.agent, text };
     }
     let done: StateChange['done'];
-    if (detection.state === 'working') this.worked(rec);
+    // New work is a screen that starts working: a spinner still turning after a record ended the turn
+    // is the same turn, redrawn late.
+    if (detection.state === 'working' && previous?.state !== 'working') this.worked(rec);
     if (detection.completion !== undefined) {
       const newLine = detection.completion !== rec.lastCompletion;
       const fire = record !== undefined && (rec.workedSinceDone || (newLine && !rec.absorbNextLine));
@@ -110,10 +112,12 @@ export class Tracker {
     const rec = this.records.get(buf);
     if (!rec || rec.exitStatus !== undefined) return null;
     const sourced: SourcedState = { ...signal, at: now };
+    const before = signal.source === 'session-file' ? rec.live : rec.turn;
     if (signal.source === 'session-file') rec.live = sourced;
     else rec.turn = sourced;
     let done: StateChange['done'];
-    if (signal.state === 'working' || signal.state === 'waiting') this.worked(rec);
+    // New work is a record that turns to working or waiting: the same state read again is not.
+    if ((signal.state === 'working' || signal.state === 'waiting') && before?.state !== signal.state) this.worked(rec);
     if (signal.source === 'jsonl-watcher' && signal.state === 'completed' && rec.workedSinceDone) {
       done = this.done(rec, signal.detail);
       rec.absorbNextLine = true;

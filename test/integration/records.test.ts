@@ -66,7 +66,7 @@ describe.each(neovims)('Neovim $label: confirmed states', ({ path: exe }) => {
     );
     expect(bar).toMatch(/Claude Code Completed ✓ \d+s/);
     const done = await s.lua<{ line: string }[]>('return _G.done');
-    expect(done).toHaveLength(1);
+    expect(done, JSON.stringify(done)).toHaveLength(1);
     // Whichever told the end first (the transcript or the screen's completion line): once.
     expect(['turn ended after 10.0s', '✻ Baked for 10s']).toContain(done[0]!.line);
     const messages = await s.lua<string>(`return vim.fn.execute('messages')`);

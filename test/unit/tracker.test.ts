@@ -112,6 +112,37 @@ describe('Tracker', () => {
     expect(t.screen(1, working, 1600)).toMatchObject({ state: 'working', source: 'pty-scrape' });
   });
 
+  it('late news of the same turn fires no second MadoAgentDone, whichever source ends it first', () => {
+    // The transcript ends the turn while the screen still shows the spinner (its redraw comes late).
+    const a = new Tracker();
+    a.screen(1, idle, 1000);
+    a.record(1, { state: 'working', source: 'session-file', detail: 'busy' }, 1100);
+    a.screen(1, working, 1200);
+    expect(a.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'turn ended after 5.0s' }, 1300)?.done).toBeDefined();
+    const tick = { ...working, lines: working.lines.map((l) => l.replace('2s', '3s')) };
+    expect(a.screen(1, tick, 1350)?.done).toBeUndefined();
+    a.record(1, { state: 'working', source: 'session-file', detail: 'busy' }, 1380); // the same file read again
+    expect(a.screen(1, done('✻ Baked for 5s'), 1400)?.done).toBeUndefined();
+
+    // The screen ends it first; a session file read again, then the transcript's end, come after.
+    const b = new Tracker();
+    b.screen(1, idle, 1000);
+    b.record(1, { state: 'working', source: 'session-file', detail: 'busy' }, 1100);
+    b.screen(1, working, 1200);
+    expect(b.screen(1, done('✻ Baked for 5s'), 1300)?.done).toEqual({ line: '✻ Baked for 5s' });
+    b.record(1, { state: 'working', source: 'session-file', detail: 'busy' }, 1350);
+    expect(b.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'turn ended after 5.0s' }, 1400)?.done).toBeUndefined();
+
+    // A real next turn still fires: the session file goes from idle to working, or the screen starts working.
+    b.record(1, { state: 'idle', source: 'session-file', detail: 'idle' }, 1500);
+    b.record(1, { state: 'working', source: 'session-file', detail: 'busy' }, 1600);
+    expect(b.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'turn ended after 2.0s' }, 1700)?.done).toEqual({
+      line: 'turn ended after 2.0s',
+    });
+    b.screen(1, working, 1800);
+    expect(b.screen(1, done('✻ Baked for 2s'), 1900)?.done).toEqual({ line: '✻ Baked for 2s' });
+  });
+
   it('a record for a terminal never seen is ignored', () => {
     expect(new Tracker().record(9, { state: 'working', source: 'jsonl-watcher', detail: '' }, 1)).toBeNull();
   });
