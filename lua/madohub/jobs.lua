@@ -11,19 +11,6 @@ function M.cmd(args)
   return vim.list_extend({ vim.fn.exepath(config.options.node), util.root() .. '/bin/mado' }, args)
 end
 
----Runs a short `mado` command and waits for it.
----@param args string[]
----@return { code: integer, stdout: string, stderr: string }
-local function run(args)
-  local ok, res = pcall(function()
-    return vim.system(M.cmd(args), { text = true }):wait(20000)
-  end)
-  if not ok then
-    return { code = -1, stdout = '', stderr = tostring(res) }
-  end
-  return { code = res.code, stdout = res.stdout or '', stderr = res.stderr or '' }
-end
-
 ---Says why `mado` failed for command `what`.
 ---@param what string
 ---@param r { code: integer, stdout: string, stderr: string }
@@ -32,25 +19,12 @@ local function say_failure(what, r)
   util.notify(('%s failed: %s'):format(what, msg ~= '' and msg or ('exit ' .. r.code)), vim.log.levels.ERROR)
 end
 
----Runs `mado args` for command `what`; on failure says why and returns nil.
----@param what string
----@param args string[]
----@return { code: integer, stdout: string, stderr: string }|nil
-local function run_or_say(what, args)
-  local r = run(args)
-  if r.code == 0 then
-    return r
-  end
-  say_failure(what, r)
-  return nil
-end
-
 ---Runs `mado args` for command `what` without waiting; `done` gets the result on success, nil
 ---after saying why on failure (in the main loop either way).
 ---@param what string
 ---@param args string[]
 ---@param done fun(r: { code: integer, stdout: string, stderr: string }|nil)
-local function run_async(what, args, done)
+local function run(what, args, done)
   local ok, err = pcall(vim.system, M.cmd(args), { text = true, timeout = 60000 }, function(res)
     vim.schedule(function()
       local r = { code = res.code, stdout = res.stdout or '', stderr = res.stderr or '' }
@@ -89,24 +63,12 @@ function M.attach(id)
   vim.b.madohub_job = id
 end
 
----:MadoStop ID
+---The text of `mado logs` in a scratch split, read-only, at its end.
 ---@param id string
-function M.stop(id)
-  local r = run_or_say(':MadoStop', { 'stop', id })
-  if r then
-    util.notify(vim.trim(r.stdout))
-  end
-end
-
----:MadoLogs ID — the job's recent output in a scratch buffer.
----@param id string
-function M.logs(id)
-  local r = run_or_say(':MadoLogs', { 'logs', id })
-  if not r then
-    return
-  end
+---@param output string
+local function show_logs(id, output)
   -- Terminal control sequences out; carriage returns as line ends.
-  local text = r.stdout:gsub('\27%][^\7]*\7', ''):gsub('\27%[[%d;?]*[%a@]', ''):gsub('\r\n', '\n'):gsub('\r', '\n')
+  local text = output:gsub('\27%][^\7]*\7', ''):gsub('\27%[[%d;?]*[%a@]', ''):gsub('\r\n', '\n'):gsub('\r', '\n')
   vim.cmd('botright new')
   local buf = vim.api.nvim_get_current_buf()
   vim.bo[buf].buftype = 'nofile'
@@ -116,6 +78,26 @@ function M.logs(id)
   vim.api.nvim_buf_set_lines(buf, 0, -1, false, vim.split(text, '\n', { plain = true }))
   vim.bo[buf].modifiable = false
   vim.cmd('normal! G')
+end
+
+---:MadoStop ID
+---@param id string
+function M.stop(id)
+  run(':MadoStop', { 'stop', id }, function(r)
+    if r then
+      util.notify(vim.trim(r.stdout))
+    end
+  end)
+end
+
+---:MadoLogs ID — the job's recent output in a scratch buffer.
+---@param id string
+function M.logs(id)
+  run(':MadoLogs', { 'logs', id }, function(r)
+    if r then
+      show_logs(id, r.stdout)
+    end
+  end)
 end
 
 ---:MadoBackground [prompt] — the current terminal's agent goes on as a background job, and the
@@ -157,7 +139,7 @@ function M.background(prompt)
   end
   -- Asynchronous: a daemon's cold start can take seconds, and the editor must not wait for it.
   vim.b[buf].madohub_backgrounding = true
-  run_async(':MadoBackground', args, function(r)
+  run(':MadoBackground', args, function(r)
     if vim.api.nvim_buf_is_valid(buf) then
       vim.b[buf].madohub_backgrounding = nil
     end
