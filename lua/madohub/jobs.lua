@@ -48,7 +48,7 @@ local function attached_job(buf)
   if vim.b[buf].madohub_job then
     return vim.b[buf].madohub_job
   end
-  return vim.api.nvim_buf_get_name(buf):match('mado%.js attach (%x+)') or vim.api.nvim_buf_get_name(buf):match('mado attach (%x+)')
+  return vim.api.nvim_buf_get_name(buf):match('mado attach (%x+)')
 end
 
 ---:MadoAttach ID — the job in a terminal split (its winbar and state apply as to any terminal).
