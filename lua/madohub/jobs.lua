@@ -19,8 +19,8 @@ local function say_failure(what, r)
   util.notify(('%s failed: %s'):format(what, msg ~= '' and msg or ('exit ' .. r.code)), vim.log.levels.ERROR)
 end
 
----Runs `mado args` for command `what` without waiting; `done` gets the result on success, nil
----after saying why on failure (in the main loop either way).
+---Runs `mado args` for command `what` without waiting; `done` gets the result on success, or nil
+---on failure, which is then told (in the main loop either way).
 ---@param what string
 ---@param args string[]
 ---@param done fun(r: { code: integer, stdout: string, stderr: string }|nil)
@@ -31,13 +31,13 @@ local function run(what, args, done)
       if r.code == 0 then
         return done(r)
       end
-      say_failure(what, r)
       done(nil)
+      say_failure(what, r)
     end)
   end)
   if not ok then
-    util.notify(('%s failed: %s'):format(what, tostring(err)), vim.log.levels.ERROR)
     done(nil)
+    say_failure(what, { code = -1, stdout = '', stderr = tostring(err) })
   end
 end
 

@@ -97,6 +97,18 @@ async function publish(tmp: string, socketPath: string): Promise<'live' | 'block
   return 'blocked';
 }
 
+/** What is at `p` that is no daemon's socket, in words. */
+function inTheWay(p: string): string {
+  try {
+    const st = lstatSync(p);
+    if (st.isDirectory()) return 'a folder';
+    if (st.isSocket()) return 'a socket that takes no connection';
+    return 'a file';
+  } catch {
+    return 'something that comes and goes';
+  }
+}
+
 /** Creates `<job>/worktree` on a new branch of the repository `cwd` is in. */
 export function makeWorktree(cwd: string, jobDir: string, branch: string): { path: string; branch: string } | { error: string } {
   const wt = path.join(jobDir, 'worktree');
@@ -352,7 +364,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
     const taken = await publish(tmp, socketPath);
     unlinkSync(tmp);
     if (taken === 'live') return leave('another daemon answers on the socket; leaving', 0);
-    if (taken === 'blocked') return leave(`cannot listen on ${socketPath}: something that is not a socket is in the way`, 1);
+    if (taken === 'blocked') return leave(`cannot listen on ${socketPath}: ${inTheWay(socketPath)} is in the way (remove it)`, 1);
   } catch (err) {
     rmSync(tmp, { force: true });
     return leave(`cannot listen on ${socketPath}: ${err instanceof Error ? err.message : String(err)}`, 1);

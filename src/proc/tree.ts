@@ -66,8 +66,8 @@ function parentMap(procRoot: string): Map<number, number[]> {
 
 /**
  * Reads a terminal's process tree from /proc. What it learns of a process (name, arguments,
- * executable) is kept per pid, start time and name (see `readStat`), so that a scan of a tree that did not change reads
- * one small file per process.
+ * executable) is kept per pid, start time and name (see `readStat`), so that a scan of a tree that
+ * did not change reads one small file per process.
  */
 export class ProcessTree {
   private readonly cache = new Map<number, { image: string; info: ProcessInfo }>();

@@ -237,7 +237,7 @@ describe('mado jobs', () => {
     const r = await mado(['agents']);
     expect(r.code).toBe(0);
     const blocked = await mado(['--bg', '--agent', 'looper', 'd']);
-    expect(blocked.stderr).toMatch(/it did not start \(it exited with status 1; its log says: cannot listen on .*daemon\.sock: something that is not a socket is in the way\)/);
+    expect(blocked.stderr).toMatch(/it did not start \(it exited with status 1; its log says: cannot listen on .*daemon\.sock: a file is in the way \(remove it\)\)/);
     expect(readFileSync(path.join(run, 'daemon.sock'), 'utf8')).toBe('mine');
   });
 
@@ -376,10 +376,10 @@ describe('mado jobs', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
       `mado --bg: cannot reach the mado daemon at ${sock}: it did not start (it exited with status 1; its log says: ` +
-        `cannot listen on ${sock}: something that is not a socket is in the way). ` +
+        `cannot listen on ${sock}: a folder is in the way (remove it)). ` +
         `See ${path.join(run, 'daemon.log')}, or run \`node ${MADO} __daemon\` in a terminal to see its errors.\n`,
     );
-    expect(readFileSync(path.join(run, 'daemon.log'), 'utf8')).toMatch(/cannot listen on .*daemon\.sock: something that is not a socket is in the way\n$/);
+    expect(readFileSync(path.join(run, 'daemon.log'), 'utf8')).toMatch(/cannot listen on .*daemon\.sock: a folder is in the way \(remove it\)\n$/);
     // What was in the way is left alone, and the daemon left nothing of its own behind.
     expect(readdirSync(run).sort()).toEqual(['daemon.log', 'daemon.sock']);
     expect(readdirSync(path.join(run, 'daemon.sock'))).toEqual(['keep']);

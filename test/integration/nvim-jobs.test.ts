@@ -64,7 +64,7 @@ describe.each(testNeovims())('Neovim $label: background jobs', ({ path: exe }) =
     writeFileSync(path.join(badRun, 'daemon.sock', 'keep'), '');
     await s.lua(`local dir, b = ... vim.cmd('messages clear') vim.env.MADOHUB_RUNTIME_DIR = dir vim.api.nvim_set_current_buf(b) vim.cmd('MadoBackground')`, [badRun, gem]);
     expect(await s.waitFor(`vim.fn.execute('messages'):find('MadoBackground failed', 1, true) ~= nil`, 15000)).toBe(true);
-    expect(await s.lua<string>(`return vim.fn.execute('messages')`)).toMatch(/:MadoBackground failed: mado --bg: cannot reach the mado daemon at .*it did not start \(it exited with status 1; its log says: cannot listen on .*: something that is not a socket is in the way\)/);
+    expect(await s.lua<string>(`return vim.fn.execute('messages')`)).toMatch(/:MadoBackground failed: mado --bg: cannot reach the mado daemon at .*it did not start \(it exited with status 1; its log says: cannot listen on .*: a folder is in the way \(remove it\)\)/);
     expect(await s.lua('return vim.api.nvim_buf_is_valid(...)', [gem])).toBe(true);
     expect(await s.lua('return vim.b[...].madohub_backgrounding', [gem])).toBe(null);
     await s.lua('vim.env.MADOHUB_RUNTIME_DIR = ...', [env.MADOHUB_RUNTIME_DIR]);
