@@ -1,8 +1,8 @@
 // The job verbs of `mado`: --bg, agents, logs, attach, stop, kill, respawn, rm.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from '../jobs/client.js';
 import type { Reply } from '../jobs/client.js';
 import type { DispatchRequest } from '../jobs/daemon.js';
@@ -10,7 +10,8 @@ import { socketLive } from '../jobs/daemon.js';
 import { DETACH_KEY } from '../jobs/host.js';
 import { hostAlive, readHostInfo } from '../jobs/hostinfo.js';
 import { matchId, newSessionId, newShortId } from '../jobs/ids.js';
-import { localNodeEnv } from '../jobs/localenv.js';
+import { startDetached } from '../jobs/detached.js';
+import { lastEntry } from '../jobs/joblog.js';
 import { daemonSocket, runtimeDir } from '../jobs/paths.js';
 import { encode, LineDecoder } from '../jobs/protocol.js';
 import { jobsDir, listJobs } from '../jobs/store.js';
@@ -32,8 +33,6 @@ export interface Io {
   script: string;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
 /** The daemon's socket, starting the daemon (detached) when none answers. */
 async function daemon(io: Io): Promise<string> {
   let runtime: string;
@@ -45,21 +44,18 @@ async function daemon(io: Io): Promise<string> {
     throw new JobError(`cannot reach the mado daemon: ${err instanceof Error ? err.message : String(err)}`);
   }
   if (await socketLive(sock)) return sock;
-  const child = spawn(process.execPath, [io.script, '__daemon'], { detached: true, stdio: 'ignore', env: localNodeEnv(io.env) });
-  let ended: string | undefined;
-  child.once('exit', (code, signal) => (ended = signal ? `was killed by ${signal}` : `exited with status ${code}`));
-  child.once('error', (err) => (ended = `could not be run: ${err.message}`));
-  child.unref();
+  const started = startDetached(io.script, ['__daemon'], io.env);
   // A cold start (node-pty and the terminal emulator read from a cold disk, a busy machine) can take
   // seconds; a daemon that dies is told at once. One that leaves because another won the race is fine.
   const deadline = Date.now() + daemonStartMs(io.env);
-  while (ended === undefined && Date.now() < deadline) {
+  while (started.ended() === undefined && Date.now() < deadline) {
     await sleep(30);
     if (await socketLive(sock)) return sock;
   }
   if (await socketLive(sock)) return sock;
   const log = path.join(runtime, 'daemon.log');
   const why = lastEntry(log);
+  const ended = started.ended();
   throw new JobError(
     `cannot reach the mado daemon at ${sock}: it did not start` +
       (ended ? ` (it ${ended}${why ? `; its log says: ${why}` : ''})` : ` in ${daemonStartMs(io.env)} ms`) +
@@ -69,20 +65,6 @@ async function daemon(io: Io): Promise<string> {
 
 /** How long a client waits for a daemon it started to listen (`$MADOHUB_DAEMON_START_MS`, for tests). */
 const daemonStartMs = (env: NodeJS.ProcessEnv): number => Number(env.MADOHUB_DAEMON_START_MS) || 20000;
-
-/** The first line of the last entry of a log (entries start with a timestamp), without its stamp. */
-function lastEntry(file: string): string {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
-  const stamp = /^\d{4}-\d\d-\d\dT[\d:.]+Z /;
-  const lines = text.split('\n');
-  for (let i = lines.length - 1; i >= 0; i--) if (stamp.test(lines[i]!)) return lines[i]!.replace(stamp, '');
-  return '';
-}
 
 /** How long a dispatch waits for the daemon's answer (`$MADOHUB_ACK_MS`, for tests). */
 const ackMs = (env: NodeJS.ProcessEnv): number => Number(env.MADOHUB_ACK_MS) || 30000;

@@ -1,7 +1,8 @@
-import { appendFileSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { runDaemon } from '../jobs/daemon.js';
 import { runHost } from '../jobs/host.js';
+import { appendEntry } from '../jobs/joblog.js';
 import { runtimeDir } from '../jobs/paths.js';
 import { jobsDir } from '../jobs/store.js';
 import { runDetect, UsageError } from './detect.js';
@@ -100,7 +101,7 @@ main(process.argv.slice(2)).then(
     // The daemon and the hosts have no standard error to read: their logs get the crash.
     try {
       const log = crashLog(process.argv.slice(2));
-      if (log) appendFileSync(log, `${new Date().toISOString()} ${text}`);
+      if (log) appendEntry(log, text.trimEnd());
     } catch {
       // No log to write to: nothing more to do.
     }

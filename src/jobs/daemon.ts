@@ -1,17 +1,19 @@
 // The daemon: started on demand by the first client that needs it, it creates jobs and starts one
 // detached PTY host per job, lists jobs, and forwards stop/kill to hosts. It exits by itself a few
 // seconds after no job runs and no client is connected. Hosts do not depend on it.
-import { execFileSync, spawn } from 'node:child_process';
-import { appendFileSync, chmodSync, existsSync, linkSync, lstatSync, rmSync, unlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, linkSync, lstatSync, rmSync, unlinkSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import type { Socket } from 'node:net';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AGENTS } from '../detect/types.js';
 import type { AgentId } from '../detect/types.js';
 import { request } from './client.js';
 import { writeLaunch } from './host.js';
 import { hostAlive, readHostInfo } from './hostinfo.js';
-import { localNodeEnv } from './localenv.js';
+import { startDetached } from './detached.js';
+import { appendEntry } from './joblog.js';
 import type { Launch } from './host.js';
 import { daemonSocket } from './paths.js';
 import { checkProto, encode, LineDecoder, PROTO } from './protocol.js';
@@ -50,10 +52,6 @@ export interface DaemonOptions {
 
 /** How long a dispatch waits for a host to come up; one that dies is told at once. */
 const HOST_START_MS = 20000;
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
 
 /**
  * True when a daemon answers on the socket. A socket that refuses is stale and removed (only a
@@ -124,7 +122,7 @@ export function makeWorktree(cwd: string, jobDir: string, branch: string): { pat
 export async function runDaemon(opts: DaemonOptions): Promise<void> {
   const socketPath = daemonSocket(opts.runtime);
   const logFile = path.join(opts.runtime, 'daemon.log');
-  const say = (m: string): void => appendFileSync(logFile, `${new Date().toISOString()} ${m}\n`);
+  const say = (m: string): void => appendEntry(logFile, m);
   if (await socketLive(socketPath)) {
     say('another daemon answers on the socket; leaving');
     return;
@@ -136,21 +134,18 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
 
   const startHost = async (short: string, launch: Launch): Promise<string | null> => {
     writeLaunch(jobDir(short), launch);
-    const child = spawn(process.execPath, [opts.script, '__host', opts.jobsDir, short], {
-      detached: true,
-      stdio: 'ignore',
-      cwd: launch.cwd,
-      env: localNodeEnv({ ...launch.env, MADOHUB_RUNTIME_DIR: opts.runtime, MADOHUB_JOBS_DIR: opts.jobsDir }),
-    });
-    let ended: string | undefined;
-    child.once('exit', (code, signal) => (ended = signal ? `was killed by ${signal}` : `exited with status ${code}`));
-    child.once('error', (err) => (ended = `could not be run: ${err.message}`));
-    child.unref();
+    const host = startDetached(
+      opts.script,
+      ['__host', opts.jobsDir, short],
+      { ...launch.env, MADOHUB_RUNTIME_DIR: opts.runtime, MADOHUB_JOBS_DIR: opts.jobsDir },
+      launch.cwd,
+    );
     const deadline = Date.now() + HOST_START_MS;
     for (;;) {
       if (readHostInfo(jobDir(short))) return null;
       const view = readJob(opts.jobsDir, short);
       if (view.ok && view.job.state === 'errored') return view.job.detail;
+      const ended = host.ended();
       if (ended !== undefined) return `its host ${ended} before it started (see host.log in the job folder)`;
       if (Date.now() >= deadline) return `its host did not start in ${HOST_START_MS / 1000} s (see host.log in the job folder)`;
       await sleep(25);

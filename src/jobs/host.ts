@@ -13,6 +13,7 @@ import type { Detection } from '../detect/index.js';
 import { ProcessTree } from '../proc/tree.js';
 import { codexHome, findRollout, readMeta } from '../records/codex.js';
 import type { HostInfo } from './hostinfo.js';
+import { appendEntry } from './joblog.js';
 import { hostSocket, runtimeDir } from './paths.js';
 import { checkProto, encode, LineDecoder } from './protocol.js';
 import { jobPatch } from './screen.js';
@@ -50,7 +51,7 @@ function screenOf(term: Terminal): { lines: string[]; cursor: number } {
 export async function runHost(jobsDir: string, short: string): Promise<void> {
   const jobDir = path.join(jobsDir, short);
   const hostLog = path.join(jobDir, 'host.log');
-  const say = (m: string): void => appendFileSync(hostLog, `${new Date().toISOString()} ${m}\n`);
+  const say = (m: string): void => appendEntry(hostLog, m);
   const launch = JSON.parse(readFileSync(path.join(jobDir, 'launch.json'), 'utf8')) as Launch;
   const pty = (await import('node-pty')) as typeof import('node-pty');
 
