@@ -1,7 +1,7 @@
 // Background jobs with real processes: the built `mado`, its daemon, one PTY host per job, and
 // fixture agents. Every test has its own jobs folder, runtime folder and templates.
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connect, createServer } from 'node:net';
@@ -117,7 +117,12 @@ describe('mado jobs', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^backgrounded · [0-9a-f]{8}\n  mado agents  /);
     const short = shortOf(r.stdout);
+    // The runtime folder is private, and so are the sockets in it.
+    const run = path.join(base, 'run');
+    expect(statSync(run).mode & 0o777).toBe(0o700);
+    expect(statSync(path.join(run, 'daemon.sock')).mode & 0o777).toBe(0o600);
     const blocked = await until(jobs, (j) => j[0]?.tempo === 'blocked');
+    expect(statSync(path.join(run, `host-${short}.sock`)).mode & 0o777).toBe(0o600);
     expect(blocked[0]).toMatchObject({ short, state: 'running', tempo: 'blocked', needs: 'Do you want to proceed?', agent: 'claude', name: 'ask', intent: 'check the build' });
     expect((blocked[0]!.block as { questions: { options: string[] }[] }).questions[0]!.options[0]).toBe('Yes');
 
@@ -163,6 +168,10 @@ describe('mado jobs', () => {
     await until(jobs, (j) => j[0]?.state === 'running' && j[0]?.alive === true);
     expect((await mado(['rm', '--force', short])).stdout).toBe(`removed ${short}\n`);
     expect(await jobs()).toEqual([]);
+    // Nothing runs and nobody is connected: the daemon leaves by itself a few seconds later.
+    const sock = path.join(base, 'run', 'daemon.sock');
+    expect(await until(async () => existsSync(sock), (up) => !up, 15000)).toBe(false);
+    expect(readFileSync(path.join(base, 'run', 'daemon.log'), 'utf8')).toMatch(/idle: exiting\n$/);
   });
 
   it('a job is done when its agent ends a turn, runs again when it works, and firstTerminalAt stays the first', async () => {
