@@ -7,10 +7,9 @@ import path from 'node:path';
 import { agentOfTree } from '../src/detect/process.js';
 import { ProcessTree } from '../src/proc/tree.js';
 import { JsonlTail } from '../src/records/tail.js';
-import { connect } from 'node:net';
 import { readHostInfo } from '../src/jobs/hostinfo.js';
 import { newSessionId, newShortId } from '../src/jobs/ids.js';
-import { encode, LineDecoder } from '../src/jobs/protocol.js';
+import { Conn } from '../src/jobs/protocol/client.js';
 import { blankJob, createJob } from '../src/jobs/store.js';
 import { AGENT, FAKE_CLAUDE, ROOT, openAgent, openTerminal, startNeovim, testNeovims } from '../test/integration/neovim.js';
 import type { Session } from '../test/integration/neovim.js';
@@ -311,31 +310,22 @@ async function benchJobs(): Promise<void> {
 
   // Attach round trip: a key to the fixture, until its redraw comes back.
   const info = readHostInfo(path.join(base, 'jobs', shorts[0]!))!;
-  const samples = await new Promise<number[]>((resolve) => {
-    const socket = connect(info.socket);
-    const decoder = new LineDecoder();
-    const got: number[] = [];
-    let sentAt = 0;
-    const send = (): void => {
-      sentAt = Number(process.hrtime.bigint()) / 1e6;
-      socket.write(encode({ op: 'input', data: 'n' }));
-    };
-    socket.setEncoding('utf8');
-    socket.on('connect', () => socket.write(encode({ op: 'attach', cols: 120, rows: 40 })));
-    socket.on('data', (chunk: string) => {
-      for (const m of decoder.push(chunk) as { type: string }[]) {
-        if (m.type === 'screen') setTimeout(send, 50);
-        else if (m.type === 'output' && sentAt > 0) {
-          got.push(Number(process.hrtime.bigint()) / 1e6 - sentAt);
-          sentAt = 0;
-          if (got.length >= 50) {
-            socket.end();
-            resolve(got);
-          } else setTimeout(send, 20);
-        }
-      }
-    });
-  });
+  const { conn } = await Conn.open(info.socket);
+  conn.send({ op: 'attach', cols: 120, rows: 40 });
+  await conn.next(5000); // the screen
+  await new Promise((r) => setTimeout(r, 50));
+  const samples: number[] = [];
+  while (samples.length < 50) {
+    const sentAt = Number(process.hrtime.bigint()) / 1e6;
+    conn.send({ op: 'input', data: 'n' });
+    let m = await conn.next(5000);
+    while (m.type !== 'output') m = await conn.next(5000);
+    samples.push(Number(process.hrtime.bigint()) / 1e6 - sentAt);
+    await new Promise((r) => setTimeout(r, 20));
+    // Drain what the redraw sent after its first chunk.
+    while (await conn.next(25).catch(() => undefined));
+  }
+  conn.close();
   out(`      attach round trip (key -> agent redraw -> client): p50 ${median(samples).toFixed(1)} ms, p95 ${percentile(samples, 95).toFixed(1)} ms over ${samples.length}`);
   const daemonPid = Number(execFileSync('pgrep', ['-f', `${MADO} __daemon`], { encoding: 'utf8' }).trim().split('\n')[0]);
   out(`      memory: daemon ${rssMiB(daemonPid).toFixed(1)} MiB, one host ${rssMiB(info.pid).toFixed(1)} MiB (RSS; the agent itself not counted)`);

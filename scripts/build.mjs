@@ -3,6 +3,7 @@
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { readFileSync } from 'node:fs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const common = {
@@ -14,6 +15,7 @@ const common = {
   logLevel: 'warning',
   absWorkingDir: root,
   sourcemap: 'linked',
+  define: { MADOHUB_VERSION: JSON.stringify(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version) },
 };
 
 if (process.argv.includes('--bench')) {

@@ -1,6 +1,7 @@
 // The small entry of `mado agents`: bin/mado loads it instead of the whole CLI for this verb.
 import { writeSync } from 'node:fs';
 import { agents } from './agents.js';
+import { UsageError } from './errors.js';
 import { agentViewDisabled } from './switch.js';
 
 /**
@@ -22,11 +23,19 @@ function writeAll(fd: number, text: string): void {
   }
 }
 
-if (agentViewDisabled(process.env)) {
-  writeAll(2, 'mado agents: the agent view is off (MADOHUB_DISABLE_AGENT_VIEW=1 or agent_view = false in settings.json)\n');
-  process.exitCode = 1;
-} else {
-  agents(process.env, (t) => writeAll(1, t), process.argv.slice(3));
+function fail(message: string, code: number): void {
+  writeAll(2, `mado agents: ${message}\n`);
+  process.exitCode = code;
 }
+
+async function main(): Promise<void> {
+  if (agentViewDisabled(process.env)) return fail('the agent view is off (MADOHUB_DISABLE_AGENT_VIEW=1 or agent_view = false in settings.json)', 1);
+  try {
+    await agents(process.env, (t) => writeAll(1, t), process.argv.slice(3));
+  } catch (err) {
+    fail(err instanceof Error ? err.message : String(err), err instanceof UsageError ? 2 : 1);
+  }
+}
+
 // All is written (synchronously): leave at once rather than tear the heap down (~3 ms).
-process.exit();
+void main().finally(() => process.exit());

@@ -1,8 +1,9 @@
 // `mado agents`: also built as its own small entry (dist/mado-agents.js), since listing must be fast.
-import path from 'node:path';
-import { hostAlive } from '../jobs/hostinfo.js';
+// It reads the job folders (no daemon is needed to read them) and settles a job whose host died.
+import type { ListedJob } from '../jobs/protocol/replies.js';
+import { settle } from '../jobs/settle.js';
 import { jobsDir, listJobs } from '../jobs/store.js';
-import type { JobState } from '../jobs/types.js';
+import { parseArgs, safeText } from './args.js';
 
 function age(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
@@ -12,27 +13,38 @@ function age(ms: number): string {
   return `${Math.floor(s / 86400)}d`;
 }
 
-/** `mado agents [--json]`: read from the job folders (fast: no daemon is needed to read them). */
-export function agents(env: NodeJS.ProcessEnv, out: (text: string) => void, argv: readonly string[]): void {
+/** A stable order: pinned jobs first, then by creation, oldest first (ids break ties). */
+export function byCreation(a: ListedJob, b: ListedJob): number {
+  return Number(b.pinned) - Number(a.pinned) || a.createdAt - b.createdAt || (a.short < b.short ? -1 : a.short > b.short ? 1 : 0);
+}
+
+/** The table of jobs: a header row, one row per job; fields made safe to print. */
+export function jobTable(jobs: readonly ListedJob[], now: number, home = ''): string {
+  const header = ['ID', 'STATE', 'AGENT', 'AGE', 'NAME', 'FOLDER', 'DETAIL'];
+  const short = (p: string): string => (home && (p === home || p.startsWith(`${home}/`)) ? `~${p.slice(home.length)}` : p);
+  const rows = jobs.map((j) => [
+    j.short,
+    `${j.state}/${j.tempo}`,
+    j.agent,
+    age(now - j.updatedAt),
+    safeText(j.name).slice(0, 40),
+    safeText(short(j.cwd)).slice(0, 60),
+    safeText(j.needs ? `needs ${j.needs}` : j.detail),
+  ]);
+  const all = [header, ...rows];
+  const widths = header.map((_, i) => Math.max(...all.map((r) => r[i]!.length)));
+  return all.map((r) => r.map((c, i) => (i < r.length - 1 ? c.padEnd(widths[i]!) : c)).join('  ').trimEnd()).join('\n') + '\n';
+}
+
+/** `mado agents [--json]`. */
+export async function agents(env: NodeJS.ProcessEnv, out: (text: string) => void, argv: readonly string[]): Promise<void> {
+  const args = parseArgs(argv, [{ names: ['--json'] }], []);
   const dir = jobsDir(env);
-  const views = listJobs(dir);
-  // Only a running job, or one done with a turn, can have a live host: the others are not asked.
-  // (`alive` is added to the freshly read records rather than copied into new ones: 200 copies cost
-  // a cold Node ~6 ms.)
-  const live = (j: JobState): boolean => (j.state === 'running' || j.state === 'done') && hostAlive(path.join(dir, j.short));
-  const jobs = views.map((v) => Object.assign(v.job, { alive: live(v.job) }));
-  jobs.sort((a, b) => Number(b.pinned) - Number(a.pinned) || b.updatedAt - a.updatedAt);
-  if (argv.includes('--json')) {
+  const jobs = await Promise.all(listJobs(dir).map((v) => settle(dir, v)));
+  jobs.sort(byCreation);
+  if (args.flags.has('--json')) {
     out(`${JSON.stringify(jobs)}\n`);
     return;
   }
-  if (jobs.length === 0) {
-    out('no jobs\n');
-    return;
-  }
-  const now = Date.now();
-  const rows = jobs.map((j) => [j.short, `${j.state}/${j.tempo}`, j.agent, age(now - j.updatedAt), j.name, j.needs ? `needs ${j.needs}` : j.detail]);
-  const widths = [0, 1, 2, 3, 4].map((i) => Math.max(...rows.map((r) => r[i]!.length)));
-  // One write: 200 rows must not be 200 writes to a pipe.
-  out(rows.map((r) => `${r.slice(0, 5).map((c, i) => c.padEnd(widths[i]!)).join('  ')}  ${r[5]}`.trimEnd()).join('\n') + '\n');
+  out(jobs.length === 0 ? 'no jobs\n' : jobTable(jobs, Date.now(), env.HOME));
 }

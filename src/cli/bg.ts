@@ -1,7 +1,9 @@
 // `mado --bg …`: its arguments, its standard input, and the hint block it prints.
-import { UsageError } from './detect.js';
+import type { Resume } from '../jobs/templates.js';
+import { promptProblem, SESSION_REF } from '../jobs/templates.js';
+import { safeText } from './args.js';
+import { UsageError } from './errors.js';
 
-export type Resume = { mode: 'id'; id: string } | { mode: 'continue' };
 
 export interface BgArgs {
   agent?: string;
@@ -50,9 +52,12 @@ export function parseBgArgs(argv: readonly string[]): BgArgs {
       case '--name':
         args.name = take();
         break;
-      case '--resume':
-        setResume({ mode: 'id', id: take() }, flag);
+      case '--resume': {
+        const id = take();
+        if (!SESSION_REF.test(id)) throw new UsageError(`--resume needs a session id, not '${safeText(id).slice(0, 60)}'`);
+        setResume({ mode: 'id', id }, flag);
         break;
+      }
       case '-c':
       case '--continue':
         setResume({ mode: 'continue' }, flag);
@@ -63,6 +68,9 @@ export function parseBgArgs(argv: readonly string[]): BgArgs {
       case '-w':
       case '--worktree':
         // The branch only as --worktree=BRANCH: a bare --worktree must not eat the prompt's first word.
+        if (inline !== undefined && (inline === '' || inline.startsWith('-'))) {
+          throw new UsageError(`--worktree=BRANCH needs a branch name, not '${safeText(inline).slice(0, 60)}'`);
+        }
         args.worktree = inline ? { branch: inline } : {};
         break;
       case '--session-id':
@@ -76,28 +84,38 @@ export function parseBgArgs(argv: readonly string[]): BgArgs {
   }
   if (args.forkSession && !args.resume) throw new UsageError('--fork-session needs --resume ID or --continue');
   args.prompt = words.join(' ');
+  const tooLarge = promptProblem(args.prompt);
+  if (tooLarge) throw new UsageError(tooLarge);
   return args;
 }
 
-/** Appends piped standard input to the prompt, cut at 16 KiB (with a notice in `warnings`). */
+/**
+ * Appends piped standard input to the prompt, cut at 16 KiB, NUL bytes dropped (a command line cannot
+ * hold them), each with a notice in `warnings`.
+ */
 export function withStdin(args: BgArgs, stdin: string | undefined): BgArgs {
   if (stdin === undefined || stdin.trim() === '') return args;
-  let text = stdin;
+  const nuls = stdin.split('\0').length - 1;
+  let text = nuls > 0 ? stdin.replaceAll('\0', '') : stdin;
+  if (nuls > 0) args.warnings.push(`standard input held ${nuls} NUL byte${nuls === 1 ? '' : 's'}, dropped (a prompt cannot hold them)`);
   const bytes = Buffer.byteLength(text);
   if (bytes > MAX_STDIN_BYTES) {
     text = Buffer.from(text).subarray(0, MAX_STDIN_BYTES).toString('utf8').replace(/\uFFFD$/, '');
     args.warnings.push(`standard input cut at 16 KiB (${Math.ceil(bytes / 1024)} KiB given)`);
   }
-  return { ...args, prompt: args.prompt ? `${args.prompt}\n\n${text}` : text };
+  const prompt = args.prompt ? `${args.prompt}\n\n${text}` : text;
+  const tooLarge = promptProblem(prompt);
+  if (tooLarge) throw new UsageError(tooLarge);
+  return { ...args, prompt };
 }
 
 /** What `mado --bg` prints once the job is dispatched. */
 export function hintBlock(short: string): string {
   const rows: [string, string][] = [
-    ['mado agents', 'list sessions'],
+    ['mado agents', 'list jobs'],
     [`mado attach ${short}`, 'open in this terminal'],
     [`mado logs ${short}`, 'show recent output'],
-    [`mado stop ${short}`, 'stop this session'],
+    [`mado stop ${short}`, 'stop this job'],
   ];
   const width = Math.max(...rows.map(([c]) => c.length));
   return [`backgrounded · ${short}`, ...rows.map(([c, d]) => `  ${c.padEnd(width)}  ${d}`)].join('\n') + '\n';

@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { detect } from '../detect/index.js';
+import { UsageError } from './errors.js';
 
 export interface DetectArgs {
   file?: string;
   title: string;
 }
 
-/** Bad arguments or input: the CLI prints the message and exits 2. */
-export class UsageError extends Error {}
 
 export function parseDetectArgs(argv: readonly string[]): DetectArgs {
   const args: DetectArgs = { title: '' };

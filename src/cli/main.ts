@@ -1,13 +1,18 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { runDaemon } from '../jobs/daemon.js';
-import { runHost } from '../jobs/host.js';
+import { runDaemon } from '../jobs/daemon/index.js';
+import { runHost } from '../jobs/host/index.js';
 import { appendEntry } from '../jobs/joblog.js';
-import { runtimeDir } from '../jobs/paths.js';
+import { runtimeDir, runtimePath } from '../jobs/paths.js';
+import { safeText } from './args.js';
 import { jobsDir } from '../jobs/store.js';
-import { runDetect, UsageError } from './detect.js';
-import { JOB_VERBS, JobError, runJobVerb } from './jobs.js';
+import { SHORT_ID } from '../jobs/types.js';
+import { runDetect } from './detect.js';
+import { JobError, UsageError } from './errors.js';
+import { JOB_VERBS, runJobVerb } from './jobs.js';
 import type { Io } from './jobs.js';
+
+declare const MADOHUB_VERSION: string;
 
 const HELP = `mado — MadoHub's command line
 
@@ -20,13 +25,21 @@ Usage:
       stays).
       Piped standard input is appended to the prompt (cut at 16 KiB). With no prompt and no agent,
       the job starts idle and shows as blocked.
-  mado agents [--json]      List jobs.
-  mado logs ID              Show a job's recent output.
+  mado agents [--json]      List jobs (pinned first, then oldest first).
+  mado logs [-n N] [-f] [--raw] ID
+                            Show a job's output as text: its scrollback and screen (the last N
+                            lines); -f follows it (each line once it has left the screen); --raw
+                            prints the recorded bytes instead.
   mado attach ID            Open a job in this terminal; Ctrl-] detaches and leaves it running.
-  mado stop ID              Stop a job gracefully (the agent's interrupt, then SIGTERM).
-  mado kill ID              Kill a job (SIGKILL).
-  mado respawn ID           Start a stopped job again, resuming its session where the agent can.
-  mado rm [--force] ID      Remove a job's folder (a running job only with --force).
+  mado stop [--no-wait] ID  Stop a job gracefully (the agent's interrupt, then SIGTERM, then
+                            SIGKILL) and wait until it has ended (at most 8 s).
+  mado kill ID              Kill a job and its processes (SIGKILL).
+  mado respawn ID           Start an ended job again, resuming its session where the agent can,
+                            with this shell's environment.
+  mado rm [-f|--force] ID   Remove a job's folder and worktree. Refused for a running job, or a
+                            worktree with uncommitted changes or commits on no other branch,
+                            unless --force.
+  mado --version            Print mado's version.
   mado detect [FILE | -] [--title TITLE]
       Print {agent, state, source, detail} as one JSON line for a captured terminal screen
       (a file, or standard input), read by the same detectors the Neovim plugin uses.
@@ -52,6 +65,10 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return verb === undefined ? 2 : 0;
   }
+  if (verb === '--version' || verb === '-V') {
+    process.stdout.write(`mado ${MADOHUB_VERSION}\n`);
+    return 0;
+  }
   try {
     if (verb === 'detect') {
       process.stdout.write(`${runDetect(rest, () => readFileSync(0, 'utf8'))}\n`);
@@ -61,10 +78,7 @@ async function main(argv: string[]): Promise<number> {
       await runDaemon({ jobsDir: jobsDir(), runtime: runtimeDir(), script: process.argv[1]! });
       return 0;
     }
-    if (verb === '__host') {
-      await runHost(rest[0]!, rest[1]!);
-      return 0;
-    }
+    if (verb === '__host') return await runHost(rest[0]!, rest[1]!);
     if (JOB_VERBS.includes(verb)) {
       const io: Io = {
         out: (t) => process.stdout.write(t),
@@ -72,11 +86,13 @@ async function main(argv: string[]): Promise<number> {
         stdin: stdinText,
         env: process.env,
         script: process.argv[1]!,
+        columns: process.stdout.columns,
+        rows: process.stdout.rows,
       };
       await runJobVerb(io, verb, rest);
       return 0;
     }
-    process.stderr.write(`mado: unknown command '${verb}' (see mado --help)\n`);
+    process.stderr.write(`mado: unknown command '${safeText(verb)}' (see mado --help)\n`);
     return 2;
   } catch (err) {
     if (err instanceof UsageError) {
@@ -87,13 +103,19 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`mado ${verb}: ${err.message}\n`);
       return 1;
     }
-    throw err;
+    if (verb.startsWith('__')) throw err;
+    // Not a failure mado foresaw: its message, and the stack only when asked (MADOHUB_DEBUG=1).
+    const e = err as NodeJS.ErrnoException;
+    process.stderr.write(`mado ${verb}: ${e?.message ?? String(err)}\n`);
+    if (process.env.MADOHUB_DEBUG === '1' && e?.stack) process.stderr.write(`${e.stack}\n`);
+    return 1;
   }
 }
 
 main(process.argv.slice(2)).then(
   (code) => {
-    if (!['__daemon', '__host'].includes(process.argv[2] ?? '')) process.exitCode = code;
+    if (process.argv[2] === '__host') process.exit(code);
+    if (process.argv[2] !== '__daemon') process.exitCode = code;
   },
   (err: unknown) => {
     const text = `mado: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`;
@@ -106,12 +128,13 @@ main(process.argv.slice(2)).then(
       // No log to write to: nothing more to do.
     }
     process.exitCode = 1;
+    if (process.argv[2] === '__host') process.exit(1);
   },
 );
 
 /** The log a detached `__daemon` or `__host` writes to (undefined for the other verbs). */
 function crashLog([verb, dir, short]: string[]): string | undefined {
-  if (verb === '__daemon') return path.join(runtimeDir(), 'daemon.log');
-  if (verb === '__host' && dir && short) return path.join(dir, short, 'host.log');
+  if (verb === '__daemon') return path.join(runtimePath(), 'daemon.log');
+  if (verb === '__host' && dir && short && SHORT_ID.test(short)) return path.join(dir, short, 'host.log');
   return undefined;
 }

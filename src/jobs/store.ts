@@ -1,21 +1,13 @@
-import {
-  closeSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+// Job records: `<jobs dir>/<short>/state.json`, read as hostile input and written atomically under
+// a per-job lock whose wait never blocks the process (the daemon serves other jobs meanwhile).
+import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { PROTO } from './protocol.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { processStamp, sameProcess } from '../proc/stamp.js';
+import { readBounded, writeAtomic } from './files.js';
 import type { JobState } from './types.js';
-import { MAX_DETAIL, MAX_INTENT, SHORT_ID } from './types.js';
+import { MAX_DETAIL, MAX_INTENT, RECORD_VERSION, SHORT_ID } from './types.js';
 import { validateJob } from './validate.js';
 
 /** `$MADOHUB_JOBS_DIR`, else `$XDG_STATE_HOME/madohub/jobs`, else `~/.local/state/madohub/jobs`. */
@@ -28,56 +20,67 @@ export function jobsDir(env: NodeJS.ProcessEnv = process.env): string {
 /** A job as listed: its record, or why its record cannot be read (the job then shows as errored). */
 export type JobView = { ok: true; job: JobState } | { ok: false; short: string; error: string; job: JobState };
 
+/** The largest state.json read (a record is a few KiB; the bound keeps a planted file harmless). */
+export const MAX_RECORD_BYTES = 256 * 1024;
 const LOCK_STALE_MS = 10_000;
 const LOCK_WAIT_MS = 5_000;
 
 // Joined by hand: `mado agents` builds 200 of these, and a cold `path.join` costs it ~5 ms.
 const stateFile = (dir: string, short: string): string => `${dir}${path.sep}${short}${path.sep}state.json`;
 
-/** Writes a file so that a reader sees the old or the new content, never a part: temp, fsync, rename. */
-export function writeAtomic(file: string, text: string): void {
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  const fd = openSync(tmp, 'w', 0o600);
+/**
+ * The lock file's inode when it was left by a writer that is gone (its pid and stamp) or is older
+ * than LOCK_STALE_MS; undefined while it is held (or gone: then it is simply tried again).
+ */
+function abandonedLock(lock: string): number | undefined {
+  let st;
   try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, file);
-  try {
-    const dirFd = openSync(path.dirname(file), 'r');
-    try {
-      fsyncSync(dirFd);
-    } finally {
-      closeSync(dirFd);
-    }
+    st = statSync(lock);
   } catch {
-    // Some file systems refuse to fsync a folder; the rename is done all the same.
+    return undefined;
+  }
+  if (Date.now() - st.mtimeMs > LOCK_STALE_MS) return st.ino;
+  const r = readBounded(lock, 256);
+  if (!r.ok) return undefined;
+  const [pid, stamp] = r.text.split(' ');
+  return pid && stamp !== undefined && !sameProcess(Number(pid), stamp) ? st.ino : undefined;
+}
+
+/** Removes the lock file if it is still the one with inode `ino` (not one a writer made since). */
+function removeLock(lock: string, ino: number): void {
+  try {
+    if (statSync(lock).ino === ino) unlinkSync(lock);
+  } catch {
+    // Gone already.
   }
 }
 
-function sleep(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
-
-/** Runs `fn` holding the job's lock file (created exclusively; a stale one is taken over). */
-function withLock<T>(dir: string, short: string, fn: () => T): T {
+/**
+ * Runs `fn` holding the job's lock file (created exclusively, holding the writer's pid and stamp).
+ * A lock whose writer is gone is taken over at once; one held longer than 5 s is an error. The wait
+ * is asynchronous: other jobs' work goes on meanwhile.
+ */
+async function withLock<T>(dir: string, short: string, fn: () => T): Promise<T> {
   const lock = path.join(dir, short, 'state.lock');
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     try {
-      closeSync(openSync(lock, 'wx', 0o600));
+      const fd = openSync(lock, 'wx', 0o600);
+      try {
+        writeSync(fd, `${process.pid} ${processStamp(process.pid) ?? ''}`);
+      } finally {
+        closeSync(fd);
+      }
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      try {
-        if (Date.now() - statSync(lock).mtimeMs > LOCK_STALE_MS) unlinkSync(lock);
-      } catch {
-        // Gone meanwhile: try again.
+      const abandoned = abandonedLock(lock);
+      if (abandoned !== undefined) {
+        removeLock(lock, abandoned);
+        continue;
       }
       if (Date.now() > deadline) throw new Error(`job ${short} is locked by another writer (${lock})`);
-      sleep(2 + Math.random() * 8);
+      await sleep(2 + Math.random() * 8);
     }
   }
   try {
@@ -86,7 +89,7 @@ function withLock<T>(dir: string, short: string, fn: () => T): T {
     try {
       unlinkSync(lock);
     } catch {
-      // Already taken over as stale.
+      // Already taken over as abandoned.
     }
   }
 }
@@ -94,7 +97,7 @@ function withLock<T>(dir: string, short: string, fn: () => T): T {
 /** A job record with every field at its empty value: the base that new jobs fill in. */
 export function blankJob(short: string, at = Date.now()): JobState {
   return {
-    proto: PROTO,
+    proto: RECORD_VERSION,
     short,
     sessionId: '00000000-0000-0000-0000-000000000000',
     createdAt: at,
@@ -125,7 +128,6 @@ export function blankJob(short: string, at = Date.now()): JobState {
     children: [],
     source: 'shell',
     respawnFlags: [],
-    env: {},
   };
 }
 
@@ -134,21 +136,23 @@ export function erroredJob(short: string, detail: string, at = Date.now()): JobS
   return { ...blankJob(short, at), state: 'errored', detail: detail.slice(0, MAX_DETAIL) };
 }
 
+/** A job's record, or why it cannot be read. Never throws, never blocks (a FIFO is refused). */
 export function readJob(dir: string, short: string): JobView {
   const file = stateFile(dir, short);
   const broken = (error: string): JobView => {
-    const mtime = statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
-    return { ok: false, short, error, job: erroredJob(short, error, mtime) };
+    let at = Date.now();
+    try {
+      at = statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? at;
+    } catch {
+      // An unreadable folder: now serves.
+    }
+    return { ok: false, short, error, job: erroredJob(short, error, at) };
   };
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    return broken(`cannot read state.json: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-  }
+  const r = readBounded(file, MAX_RECORD_BYTES);
+  if (!r.ok) return broken(`cannot read state.json: ${r.why}`);
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(r.text);
   } catch {
     return broken('state.json is corrupt (not JSON)');
   }
@@ -156,19 +160,22 @@ export function readJob(dir: string, short: string): JobView {
   return v.ok ? { ok: true, job: v.job } : broken(`state.json: ${v.error}`);
 }
 
-/** Every job folder under `dir`, readable or not. */
-export function listJobs(dir: string): JobView[] {
-  let names: string[];
+/** The short ids of the job folders under `dir` ([] when it cannot be read). */
+export function jobShorts(dir: string): string[] {
   try {
-    names = readdirSync(dir);
+    return readdirSync(dir).filter((n) => SHORT_ID.test(n));
   } catch {
     return [];
   }
-  return names.filter((n) => SHORT_ID.test(n)).map((short) => readJob(dir, short));
+}
+
+/** Every job folder under `dir`, readable or not. */
+export function listJobs(dir: string): JobView[] {
+  return jobShorts(dir).map((short) => readJob(dir, short));
 }
 
 /** States a job reaches when its agent's work ends (for now or for good). */
-const TERMINAL: readonly JobState['state'][] = ['done', 'stopped', 'errored'];
+const TERMINAL: readonly JobState['state'][] = ['done', 'stopped', 'killed', 'errored'];
 
 /** Keeps the bounds of the record: intent and detail lengths, firstTerminalAt set once (on the first terminal state). */
 function bounded(prev: JobState | undefined, next: JobState): JobState {
@@ -179,33 +186,40 @@ function bounded(prev: JobState | undefined, next: JobState): JobState {
   return next;
 }
 
-/** Creates a job's folder and record. Fails if the folder exists. */
+const serialise = (job: JobState): string => `${JSON.stringify(job, null, 2)}\n`;
+
+/** Creates a job's folder and record. Fails if the folder exists; a failure leaves no folder. */
 export function createJob(dir: string, job: JobState): JobState {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   mkdirSync(path.join(dir, job.short), { mode: 0o700 });
-  const now = Date.now();
-  const record = bounded(undefined, { ...job, proto: PROTO, createdAt: job.createdAt || now, updatedAt: now });
-  writeAtomic(stateFile(dir, job.short), `${JSON.stringify(record, null, 2)}\n`);
-  return record;
+  try {
+    const now = Date.now();
+    const record = bounded(undefined, { ...job, proto: RECORD_VERSION, createdAt: job.createdAt || now, updatedAt: now });
+    writeAtomic(stateFile(dir, job.short), serialise(record));
+    return record;
+  } catch (err) {
+    removeJob(dir, job.short);
+    throw err;
+  }
 }
 
 /**
  * Changes some fields of a job: under the job's lock, the record is read again, the change is
  * applied to what is there now (so a field another writer set is kept), `updatedAt` is bumped, and
- * the whole is written atomically. Refuses a record it cannot read (a newer proto included).
+ * the whole is written atomically. Refuses a record it cannot read (a newer version included).
  */
 export function updateJob(
   dir: string,
   short: string,
   change: Partial<JobState> | ((job: JobState) => Partial<JobState>),
-): JobState {
+): Promise<JobState> {
   return withLock(dir, short, () => {
     const view = readJob(dir, short);
     if (!view.ok) throw new Error(`job ${short}: ${view.error}`);
     const patch = typeof change === 'function' ? change(view.job) : change;
-    const next = bounded(view.job, { ...view.job, ...patch, proto: PROTO, short });
+    const next = bounded(view.job, { ...view.job, ...patch, proto: RECORD_VERSION, short });
     next.updatedAt = Math.max(Date.now(), view.job.updatedAt + 1);
-    writeAtomic(stateFile(dir, short), `${JSON.stringify(next, null, 2)}\n`);
+    writeAtomic(stateFile(dir, short), serialise(next));
     return next;
   });
 }

@@ -1,8 +1,13 @@
 // What command line a job runs: a template per agent, configurable.
-import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import type { Resume } from '../cli/bg.js';
+import { isObj, strings } from './checks.js';
+import { readBounded } from './files.js';
+import type { Isolation } from './protocol/daemon-requests.js';
+import { ISOLATIONS } from './protocol/daemon-requests.js';
+
+/** Which session a job resumes: one by its id, or the agent's last one in the folder. */
+export type Resume = { mode: 'id'; id: string } | { mode: 'continue' };
 
 export interface Template {
   name: string;
@@ -21,9 +26,7 @@ export interface Template {
   isolation?: Isolation;
 }
 
-/** Where a job may write: in a git worktree of its own, or in the folder it was started from. */
-export type Isolation = 'worktree' | 'none';
-const ISOLATIONS: readonly Isolation[] = ['worktree', 'none'];
+export type { Isolation };
 export const isIsolation = (v: unknown): v is Isolation => (ISOLATIONS as readonly unknown[]).includes(v);
 
 export const DEFAULT_TEMPLATE = 'claude';
@@ -53,6 +56,9 @@ export const DEFAULT_TEMPLATES: Record<string, Template> = {
   shell: { name: 'shell', description: 'A login shell', command: [process.env.SHELL || 'bash', '-l'], prompt: 'type' },
 };
 
+const MAX_TEMPLATES_BYTES = 256 * 1024;
+const TEMPLATE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
+
 /** Templates: the defaults, overridden by `$MADOHUB_TEMPLATES` or `<config>/madohub/templates.json`. */
 export function loadTemplates(env: NodeJS.ProcessEnv = process.env): { templates: Record<string, Template>; warnings: string[] } {
   const file =
@@ -60,51 +66,69 @@ export function loadTemplates(env: NodeJS.ProcessEnv = process.env): { templates
     path.join(env.XDG_CONFIG_HOME || path.join(env.HOME || homedir(), '.config'), 'madohub', 'templates.json');
   const templates = { ...DEFAULT_TEMPLATES };
   const warnings: string[] = [];
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
+  const r = readBounded(file, MAX_TEMPLATES_BYTES);
+  if (!r.ok) {
+    if (!r.missing) warnings.push(`${file}: ${r.why}; the default templates serve`);
     return { templates, warnings };
   }
+  let value: unknown;
   try {
-    const value = JSON.parse(text) as Record<string, Partial<Template>>;
-    for (const [name, t] of Object.entries(value)) {
-      if (!Array.isArray(t.command) || !t.command.every((c) => typeof c === 'string') || t.command.length === 0) {
-        warnings.push(`${file}: template '${name}' needs a command (a list of strings); skipped`);
-        continue;
-      }
-      templates[name] = {
-        name,
-        description: typeof t.description === 'string' ? t.description : name,
-        command: t.command,
-        prompt: t.prompt === 'type' ? 'type' : 'arg',
-        resume: t.resume,
-        continue: t.continue,
-        fork: t.fork,
-        sessionId: t.sessionId,
-      };
-      if (t.isolation !== undefined && !isIsolation(t.isolation)) {
-        warnings.push(`${file}: template '${name}': isolation must be "worktree" or "none"; "none" serves`);
-      } else if (t.isolation) templates[name]!.isolation = t.isolation;
-    }
+    value = JSON.parse(r.text);
   } catch {
-    warnings.push(`${file} is not JSON; the default templates serve`);
+    value = undefined;
+  }
+  if (!isObj(value)) {
+    warnings.push(`${file} is not a JSON object; the default templates serve`);
+    return { templates, warnings };
+  }
+  const list = (v: unknown): string[] | undefined => (strings(v) === null ? (v as string[]) : undefined);
+  for (const [name, t] of Object.entries(value)) {
+    if (!TEMPLATE_NAME.test(name)) {
+      warnings.push(`${file}: '${name.replace(/[^\x20-\x7e]/g, '?').slice(0, 40)}' is not a template name (letters, digits, - and _); skipped`);
+      continue;
+    }
+    if (!isObj(t) || !list(t.command) || (t.command as string[]).length === 0) {
+      warnings.push(`${file}: template '${name}' needs a command (a list of strings); skipped`);
+      continue;
+    }
+    templates[name] = {
+      name,
+      description: typeof t.description === 'string' ? t.description.slice(0, 80) : name,
+      command: t.command as string[],
+      prompt: t.prompt === 'type' ? 'type' : 'arg',
+      resume: list(t.resume),
+      continue: list(t.continue),
+      fork: list(t.fork),
+      sessionId: list(t.sessionId),
+    };
+    if (t.isolation !== undefined && !isIsolation(t.isolation)) {
+      warnings.push(`${file}: template '${name}': isolation must be "worktree" or "none"; "none" serves`);
+    } else if (t.isolation) templates[name]!.isolation = t.isolation as Isolation;
   }
   return { templates, warnings };
 }
 
-/** The template of `name`; an unknown name warns and falls back to the default template. */
-export function pickTemplate(
-  templates: Record<string, Template>,
-  name: string | undefined,
-): { template: Template; warning?: string } {
-  if (name === undefined) return { template: templates[DEFAULT_TEMPLATE]! };
-  const t = templates[name];
-  if (t) return { template: t };
-  return {
-    template: templates[DEFAULT_TEMPLATE]!,
-    warning: `unknown agent '${name}' (known: ${Object.keys(templates).join(', ')}); using ${DEFAULT_TEMPLATE}`,
-  };
+/** The template of `name` (the default one when none is named), or an error that names the known ones. */
+export function pickTemplate(templates: Record<string, Template>, name: string | undefined): { template: Template } | { error: string } {
+  const t = templates[name ?? DEFAULT_TEMPLATE];
+  if (t && Object.hasOwn(templates, name ?? DEFAULT_TEMPLATE)) return { template: t };
+  return { error: `unknown agent '${String(name).replace(/[^\x20-\x7e]/g, '?').slice(0, 40)}' (known: ${Object.keys(templates).join(', ')})` };
+}
+
+/** What a session id given to `--resume` may look like: no option, no space, no control character. */
+export const SESSION_REF = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+
+/**
+ * The largest prompt a job takes. Linux takes one argument of at most 128 KiB (MAX_ARG_STRLEN), and
+ * a prompt typed into an agent is no smaller a burden on it.
+ */
+export const MAX_PROMPT_BYTES = 120 * 1024;
+
+/** Why a prompt cannot be given to a job, or null. */
+export function promptProblem(prompt: string): string | null {
+  const n = Buffer.byteLength(prompt);
+  if (n <= MAX_PROMPT_BYTES) return null;
+  return `the prompt is ${Math.ceil(n / 1024)} KiB, and a job takes at most ${MAX_PROMPT_BYTES / 1024} KiB: put the text in a file and name the file in the prompt`;
 }
 
 /**
@@ -125,26 +149,4 @@ export function commandLine(
   if (fork && resume && t.fork) argv.push(...t.fork);
   if (prompt && t.prompt === 'arg') argv.push(prompt);
   return argv;
-}
-
-/** Environment variables a job gets: these names, and names with these prefixes; nothing else. */
-export const ENV_NAMES = [
-  'PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'TERM', 'COLORTERM', 'TMPDIR', 'TZ', 'EDITOR', 'VISUAL',
-  // How an agent reaches its model behind a proxy or a private CA: without these it cannot work there.
-  'HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy', 'ALL_PROXY', 'all_proxy',
-  'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR',
-];
-export const ENV_PREFIXES = ['LC_', 'XDG_', 'ANTHROPIC_', 'CLAUDE_', 'OPENAI_', 'CODEX_', 'GEMINI_', 'GOOGLE_', 'OPENCODE_', 'AMP_'];
-
-/** The whitelisted part of `env`; `$MADOHUB_JOB_ENV` adds names (or `PREFIX_*`), comma-separated. */
-export function jobEnv(env: NodeJS.ProcessEnv): Record<string, string> {
-  const extra = (env.MADOHUB_JOB_ENV ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  const names = new Set([...ENV_NAMES, ...extra.filter((e) => !e.endsWith('*'))]);
-  const prefixes = [...ENV_PREFIXES, ...extra.filter((e) => e.endsWith('*')).map((e) => e.slice(0, -1))];
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) {
-    if (v === undefined) continue;
-    if (names.has(k) || prefixes.some((p) => k.startsWith(p))) out[k] = v;
-  }
-  return out;
 }

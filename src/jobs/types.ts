@@ -1,7 +1,12 @@
 // A background job's record: `<jobs dir>/<short>/state.json`. Typed here, validated on read.
 import type { AgentId } from '../detect/types.js';
 
-export type JobRunState = 'running' | 'stopped' | 'errored' | 'done';
+/**
+ * Where a job is: its agent runs (`running`), has ended a turn and waits for more (`done`), or has
+ * ended for good: stopped by `mado stop`, killed by `mado kill`, or failed (`errored`).
+ */
+export type JobRunState = 'running' | 'done' | 'stopped' | 'killed' | 'errored';
+export const JOB_RUN_STATES: readonly JobRunState[] = ['running', 'done', 'stopped', 'killed', 'errored'];
 export type JobTempo = 'active' | 'idle' | 'blocked';
 export type JobSource = 'shell' | 'slash' | 'fleet' | 'spare' | 'respawn' | 'left_arrow';
 export type NameSource = 'user' | 'auto';
@@ -17,7 +22,7 @@ export interface JobQuestion {
   options: string[];
 }
 
-/** Everything the specification's JobState holds. */
+/** A job's record: every field is always there (null or empty when unknown). */
 export interface JobState {
   proto: number;
   short: string;
@@ -50,8 +55,14 @@ export interface JobState {
   children: string[];
   source: JobSource;
   respawnFlags: string[];
-  env: Record<string, string>;
 }
+
+/**
+ * The version of state.json's layout (its `proto` field). Apart from the wire protocol: a record
+ * outlives the mado that wrote it. Version 1 records may still hold an `env` field, which is never
+ * read and goes at the next write (a job's environment is never stored: see the daemon).
+ */
+export const RECORD_VERSION = 1;
 
 export const MAX_INTENT = 200;
 export const MAX_DETAIL = 120;

@@ -1,41 +1,14 @@
+// Checks a parsed state.json before anything reads it: a record is a file anyone may have edited.
 import { AGENTS } from '../detect/types.js';
-import { PROTO, protoMismatch } from './protocol.js';
+import type { Check } from './checks.js';
+import { bool, firstProblem, isObj, num, oneOf, orNull, pattern, shape, str, strings, strMax } from './checks.js';
+import { protoMismatch } from './protocol/codec.js';
 import type { JobState } from './types.js';
-import { MAX_DETAIL, MAX_INTENT, SHORT_ID, UUID } from './types.js';
+import { JOB_RUN_STATES, MAX_DETAIL, MAX_INTENT, RECORD_VERSION, SHORT_ID, UUID } from './types.js';
 
-type Check = (v: unknown) => string | null;
-
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str: Check = (v) => (typeof v === 'string' ? null : 'a string');
-const strMax =
-  (max: number): Check =>
-  (v) =>
-    typeof v === 'string' && v.length <= max ? null : `a string of at most ${max} characters`;
-const num: Check = (v) => (typeof v === 'number' && Number.isFinite(v) ? null : 'a number');
-const bool: Check = (v) => (typeof v === 'boolean' ? null : 'true or false');
-const orNull =
-  (c: Check): Check =>
-  (v) =>
-    v === null ? null : c(v) && `${c(v)} or null`;
-const oneOf =
-  (...values: string[]): Check =>
-  (v) =>
-    typeof v === 'string' && values.includes(v) ? null : `one of ${values.join('|')}`;
-const pattern =
-  (re: RegExp, what: string): Check =>
-  (v) =>
-    typeof v === 'string' && re.test(v) ? null : what;
-const strings: Check = (v) => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? null : 'a list of strings');
-const stringMap: Check = (v) =>
-  isObj(v) && Object.values(v).every((x) => typeof x === 'string') ? null : 'a table of strings';
-const template: Check = (v) =>
-  isObj(v) && typeof v.name === 'string' && typeof v.description === 'string' && typeof v.initialPrompt === 'string'
-    ? null
-    : '{name, description, initialPrompt}';
+const template = shape({ name: str, description: str, initialPrompt: str }, '{name, description, initialPrompt}');
 const block: Check = (v) =>
-  isObj(v) &&
-  Array.isArray(v.questions) &&
-  v.questions.every((q) => isObj(q) && typeof q.text === 'string' && strings(q.options) === null)
+  isObj(v) && Array.isArray(v.questions) && v.questions.every((q) => isObj(q) && typeof q.text === 'string' && strings(q.options) === null)
     ? null
     : '{questions: [{text, options}]}';
 
@@ -54,7 +27,7 @@ const SCHEMA: Record<keyof JobState, Check> = {
   nameSource: oneOf('user', 'auto'),
   detail: strMax(MAX_DETAIL),
   color: str,
-  state: oneOf('running', 'stopped', 'errored', 'done'),
+  state: oneOf(...JOB_RUN_STATES),
   tempo: oneOf('active', 'idle', 'blocked'),
   needs: orNull(str),
   block: orNull(block),
@@ -72,24 +45,25 @@ const SCHEMA: Record<keyof JobState, Check> = {
   children: strings,
   source: oneOf('shell', 'slash', 'fleet', 'spare', 'respawn', 'left_arrow'),
   respawnFlags: strings,
-  env: stringMap,
 };
 
 export const JOB_FIELDS = Object.keys(SCHEMA) as (keyof JobState)[];
 
 export type Validated = { ok: true; job: JobState } | { ok: false; error: string };
 
-/** Checks a parsed state.json: the protocol version first, then every field. */
+/**
+ * Checks a parsed state.json: the version first, then every field. The record returned holds the
+ * fields of JobState only (an old record's `env` is dropped here).
+ */
 export function validateJob(value: unknown): Validated {
   if (!isObj(value)) return { ok: false, error: 'not a JSON object' };
-  if (typeof value.proto === 'number' && value.proto > PROTO) {
-    return { ok: false, error: protoMismatch('this job file', value.proto) };
+  if (typeof value.proto === 'number' && value.proto > RECORD_VERSION) {
+    return { ok: false, error: protoMismatch('this job file', value.proto, RECORD_VERSION) };
   }
-  for (const field of JOB_FIELDS) {
-    if (!(field in value)) return { ok: false, error: `field '${field}' is missing` };
-    const problem = SCHEMA[field](value[field]);
-    if (problem) return { ok: false, error: `field '${field}' must be ${problem}` };
-  }
-  if (value.proto !== PROTO) return { ok: false, error: protoMismatch('this job file', value.proto) };
-  return { ok: true, job: value as unknown as JobState };
+  const problem = firstProblem(value, SCHEMA);
+  if (problem) return { ok: false, error: problem };
+  if (value.proto !== RECORD_VERSION) return { ok: false, error: protoMismatch('this job file', value.proto, RECORD_VERSION) };
+  const job = {} as Record<string, unknown>;
+  for (const field of JOB_FIELDS) job[field] = value[field];
+  return { ok: true, job: job as unknown as JobState };
 }

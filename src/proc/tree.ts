@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import type { ProcessInfo } from '../detect/process.js';
+import { parseStat } from './stamp.js';
 
 /**
  * /proc/<pid>/stat: the parent pid, and what tells this process image: its start time (clock ticks
@@ -12,13 +13,8 @@ function readStat(procRoot: string, pid: number): { ppid: number; start: string;
   } catch {
     return undefined;
   }
-  // The name (field 2) is in parentheses and may hold spaces: read the fields after its last ')'.
-  const close = text.lastIndexOf(')');
-  const fields = text.slice(close + 2).split(' ');
-  const ppid = Number(fields[1]);
-  const start = fields[19];
-  if (!Number.isFinite(ppid) || start === undefined) return undefined;
-  return { ppid, start, image: `${start} ${text.slice(text.indexOf('(') + 1, close)}` };
+  const st = parseStat(text);
+  return st && { ppid: st.ppid, start: st.start, image: `${st.start} ${st.name}` };
 }
 
 function readOr(path: string, fallback: string): string {

@@ -110,7 +110,7 @@ describe.each(testNeovims())('Neovim $label: background jobs', ({ path: exe }) =
 
     s = await startNeovim(exe, env);
     await s.lua(`vim.cmd('messages clear') vim.cmd('MadoStop ' .. ...)`, [job!.short]);
-    expect(await s.waitFor(`vim.fn.execute('messages'):find('stopping ${job!.short}', 1, true) ~= nil`, 15000)).toBe(true);
+    expect(await s.waitFor(`vim.fn.execute('messages'):find('stopped ${job!.short}', 1, true) ~= nil`, 15000)).toBe(true);
     await s.lua(`vim.cmd('MadoStop nosuchjob')`);
     expect(await s.waitFor(`vim.fn.execute('messages'):find(":MadoStop failed: mado stop: no job 'nosuchjob'", 1, true) ~= nil`, 15000)).toBe(true);
   });

@@ -3,7 +3,7 @@ import { hintBlock, MAX_STDIN_BYTES, parseBgArgs, withStdin } from '../../src/cl
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { UsageError } from '../../src/cli/detect.js';
+import { UsageError } from '../../src/cli/errors.js';
 import { agentViewDisabled } from '../../src/cli/switch.js';
 
 describe('mado --bg arguments', () => {
@@ -41,6 +41,11 @@ describe('mado --bg arguments', () => {
     [['--resume', 'a', '-c'], '-c and an earlier --resume/--continue exclude each other'],
     [['--fork-session', 'go'], '--fork-session needs --resume ID or --continue'],
     [['--frobnicate'], 'unknown option --frobnicate (see mado --help)'],
+    // A session id or a branch that would be read as an option by the agent or by git.
+    [['--resume=--some-flag', 'go'], "--resume needs a session id, not '--some-flag'"],
+    [['--resume', 'a b'], "--resume needs a session id, not 'a b'"],
+    [['--worktree=--set-upstream-to=main', 'go'], "--worktree=BRANCH needs a branch name, not '--set-upstream-to=main'"],
+    [['x'.repeat(130 * 1024)], 'the prompt is 130 KiB, and a job takes at most 120 KiB: put the text in a file and name the file in the prompt'],
   ])('%j is refused: %s', (argv, message) => {
     expect(() => parseBgArgs(argv)).toThrow(UsageError);
     expect(() => parseBgArgs(argv)).toThrow(message);
@@ -59,17 +64,22 @@ describe('standard input', () => {
     expect(r.prompt.endsWith('\uFFFD')).toBe(false);
     expect(r.warnings).toEqual(['standard input cut at 16 KiB (40 KiB given)']);
   });
+  it('loses its NUL bytes with a notice', () => {
+    const r = withStdin(parseBgArgs(['go']), 'a\0b\0c');
+    expect(r.prompt).toBe('go\n\nabc');
+    expect(r.warnings).toEqual(['standard input held 2 NUL bytes, dropped (a prompt cannot hold them)']);
+  });
 });
 
 describe('hint block', () => {
-  it('is the specification’s, aligned', () => {
+  it('names jobs, aligned', () => {
     expect(hintBlock('3fa2c1d0')).toBe(
       [
         'backgrounded · 3fa2c1d0',
-        '  mado agents           list sessions',
+        '  mado agents           list jobs',
         '  mado attach 3fa2c1d0  open in this terminal',
         '  mado logs 3fa2c1d0    show recent output',
-        '  mado stop 3fa2c1d0    stop this session',
+        '  mado stop 3fa2c1d0    stop this job',
         '',
       ].join('\n'),
     );

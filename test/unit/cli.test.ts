@@ -3,7 +3,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseDetectArgs, runDetect, screenLines, UsageError } from '../../src/cli/detect.js';
+import { parseDetectArgs, runDetect, screenLines } from '../../src/cli/detect.js';
+import { UsageError } from '../../src/cli/errors.js';
 import screens from '../fixtures/screens.json';
 
 const root = path.resolve(__dirname, '../..');

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { buildSync } from 'esbuild';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { matchId, newSessionId, newShortId } from '../../src/jobs/ids.js';
-import { PROTO } from '../../src/jobs/protocol.js';
+import { RECORD_VERSION as PROTO } from '../../src/jobs/types.js';
 import { blankJob, createJob, jobsDir, listJobs, readJob, removeJob, updateJob } from '../../src/jobs/store.js';
 import type { JobState } from '../../src/jobs/types.js';
 
@@ -27,7 +27,6 @@ function sample(): JobState {
     template: { name: 'claude', description: 'Claude Code', initialPrompt: '' },
     cwd: '/home/dev/proj',
     originCwd: '/home/dev/proj',
-    env: { PATH: '/usr/bin' },
   };
 }
 
@@ -38,38 +37,38 @@ describe('job records', () => {
     expect(jobsDir({ HOME: '/h' })).toBe('/h/.local/state/madohub/jobs');
   });
 
-  it('round trip: create, read, update (updatedAt bumped, other fields kept)', () => {
+  it('round trip: create, read, update (updatedAt bumped, other fields kept)', async () => {
     const job = createJob(dir, sample());
     expect(job.short).toMatch(/^[0-9a-f]{8}$/);
     expect(job.sessionId).toMatch(/^[0-9a-f-]{36}$/);
     const read = readJob(dir, job.short);
     expect(read).toEqual({ ok: true, job });
-    const next = updateJob(dir, job.short, { tempo: 'blocked', needs: 'approval' });
+    const next = await updateJob(dir, job.short, { tempo: 'blocked', needs: 'approval' });
     expect(next.updatedAt).toBeGreaterThan(job.updatedAt);
     expect(next).toMatchObject({ tempo: 'blocked', needs: 'approval', name: 'parser fix', intent: job.intent });
     expect(readJob(dir, job.short)).toEqual({ ok: true, job: next });
   });
 
-  it('keeps the bounds: intent 200, detail 120, firstTerminalAt set once', () => {
+  it('keeps the bounds: intent 200, detail 120, firstTerminalAt set once', async () => {
     const job = createJob(dir, { ...sample(), intent: 'x'.repeat(500) });
     expect(job.intent).toHaveLength(200);
-    updateJob(dir, job.short, { detail: 'y'.repeat(300), firstTerminalAt: 111 });
-    const next = updateJob(dir, job.short, { firstTerminalAt: 222 });
+    await updateJob(dir, job.short, { detail: 'y'.repeat(300), firstTerminalAt: 111 });
+    const next = await updateJob(dir, job.short, { firstTerminalAt: 222 });
     expect(next.detail).toHaveLength(120);
     expect(next.firstTerminalAt).toBe(111);
   });
 
-  it('firstTerminalAt is set by the first terminal state, and kept when the job runs and ends again', () => {
+  it('firstTerminalAt is set by the first terminal state, and kept when the job runs and ends again', async () => {
     const job = createJob(dir, sample());
-    expect(updateJob(dir, job.short, { tempo: 'active' }).firstTerminalAt).toBeNull();
+    expect((await updateJob(dir, job.short, { tempo: 'active' })).firstTerminalAt).toBeNull();
     const before = Date.now();
-    const done = updateJob(dir, job.short, { state: 'done' });
+    const done = await updateJob(dir, job.short, { state: 'done' });
     expect(done.firstTerminalAt).toBeGreaterThanOrEqual(before);
-    updateJob(dir, job.short, { state: 'running' });
-    expect(updateJob(dir, job.short, { state: 'stopped' }).firstTerminalAt).toBe(done.firstTerminalAt);
+    await updateJob(dir, job.short, { state: 'running' });
+    expect((await updateJob(dir, job.short, { state: 'killed' })).firstTerminalAt).toBe(done.firstTerminalAt);
   });
 
-  it('a corrupt or unreadable file lists as errored with a clear detail, never a crash', () => {
+  it('a corrupt or unreadable file lists as errored with a clear detail, never a crash', async () => {
     const a = createJob(dir, sample());
     const b = createJob(dir, sample());
     const c = createJob(dir, sample());
@@ -82,10 +81,10 @@ describe('job records', () => {
     expect(views.get(b.short)).toMatchObject({ ok: false, error: "state.json: field 'tempo' must be one of active|idle|blocked" });
     expect(views.get(b.short)!.job.detail).toBe("state.json: field 'tempo' must be one of active|idle|blocked");
     expect(views.get(c.short)).toMatchObject({ ok: true });
-    expect(() => updateJob(dir, a.short, { pinned: true })).toThrow(/corrupt/);
+    await expect(updateJob(dir, a.short, { pinned: true })).rejects.toThrow(/corrupt/);
   });
 
-  it('a file of a newer proto is refused, naming both versions', () => {
+  it('a file of a newer proto is refused, naming both versions', async () => {
     const job = createJob(dir, sample());
     writeFileSync(path.join(dir, job.short, 'state.json'), JSON.stringify({ ...job, proto: PROTO + 1 }));
     const view = readJob(dir, job.short);
@@ -93,7 +92,7 @@ describe('job records', () => {
     expect(!view.ok && view.error).toBe(
       `state.json: this job file speaks protocol ${PROTO + 1}, this mado speaks protocol ${PROTO}`,
     );
-    expect(() => updateJob(dir, job.short, { pinned: true })).toThrow(`protocol ${PROTO + 1}`);
+    await expect(updateJob(dir, job.short, { pinned: true })).rejects.toThrow(`protocol ${PROTO + 1}`);
   });
 
   it('removes a job folder', () => {
@@ -109,7 +108,7 @@ describe('job records', () => {
     const writer = (field: 'sortOrder' | 'stateSortOrder'): Promise<number> =>
       new Promise((resolve) => {
         const code = `const s = require(${JSON.stringify(bundle)});
-          for (let i = 0; i < 150; i++) s.updateJob(${JSON.stringify(dir)}, ${JSON.stringify(job.short)}, (j) => ({ ${field}: j.${field} + 1 }));`;
+          (async () => { for (let i = 0; i < 150; i++) await s.updateJob(${JSON.stringify(dir)}, ${JSON.stringify(job.short)}, (j) => ({ ${field}: j.${field} + 1 })); })();`;
         spawn(process.execPath, ['-e', code], { stdio: 'inherit' }).on('exit', (c) => resolve(c ?? -1));
       });
     const codes = await Promise.all([writer('sortOrder'), writer('stateSortOrder')]);

@@ -1,8 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commandLine, DEFAULT_TEMPLATES, jobEnv, loadTemplates, pickTemplate } from '../../src/jobs/templates.js';
+import { daemonEnv, jobEnv } from '../../src/jobs/env.js';
+import { commandLine, DEFAULT_TEMPLATES, loadTemplates, pickTemplate } from '../../src/jobs/templates.js';
 
 describe('templates', () => {
   const claude = DEFAULT_TEMPLATES.claude!;
@@ -17,22 +19,32 @@ describe('templates', () => {
     expect(commandLine(codex, '', { mode: 'id', id: 'r1' }, false)).toEqual(['codex', 'resume', 'r1']);
     expect(commandLine(DEFAULT_TEMPLATES.gemini!, 'typed later', undefined, false)).toEqual(['gemini']);
   });
-  it('an unknown agent warns and uses the default template', () => {
-    const { template, warning } = pickTemplate(DEFAULT_TEMPLATES, 'cursor');
-    expect(template.name).toBe('claude');
-    expect(warning).toMatch(/^unknown agent 'cursor' \(known: claude, codex, gemini, opencode, amp, shell\); using claude$/);
+  it('an unknown agent is an error that names the known ones; none named is the default', () => {
+    expect(pickTemplate(DEFAULT_TEMPLATES, 'cursor')).toEqual({ error: "unknown agent 'cursor' (known: claude, codex, gemini, opencode, amp, shell)" });
+    expect(pickTemplate(DEFAULT_TEMPLATES, '__proto__')).toMatchObject({ error: expect.stringMatching(/^unknown agent '__proto__'/) });
+    expect(pickTemplate(DEFAULT_TEMPLATES, undefined)).toEqual({ template: claude });
     expect(pickTemplate(DEFAULT_TEMPLATES, 'codex')).toEqual({ template: codex });
   });
   it('a templates file adds and overrides; a broken one warns', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'madohub-tpl-'));
     const file = path.join(dir, 't.json');
-    writeFileSync(file, JSON.stringify({ fixture: { command: ['node', 'agent.cjs'], prompt: 'type' }, bad: { command: 'x' } }));
+    writeFileSync(
+      file,
+      JSON.stringify({ fixture: { command: ['node', 'agent.cjs'], prompt: 'type', resume: 'no' }, bad: { command: 'x' }, nul: null, '../x': { command: ['x'] } }),
+    );
     const { templates, warnings } = loadTemplates({ MADOHUB_TEMPLATES: file });
-    expect(templates.fixture).toMatchObject({ name: 'fixture', command: ['node', 'agent.cjs'], prompt: 'type' });
+    expect(templates.fixture).toMatchObject({ name: 'fixture', command: ['node', 'agent.cjs'], prompt: 'type', resume: undefined });
     expect(templates.claude).toBeDefined();
-    expect(warnings).toEqual([`${file}: template 'bad' needs a command (a list of strings); skipped`]);
+    expect(warnings).toEqual([
+      `${file}: template 'bad' needs a command (a list of strings); skipped`,
+      `${file}: template 'nul' needs a command (a list of strings); skipped`,
+      `${file}: '../x' is not a template name (letters, digits, - and _); skipped`,
+    ]);
     writeFileSync(file, '{');
-    expect(loadTemplates({ MADOHUB_TEMPLATES: file }).warnings).toEqual([`${file} is not JSON; the default templates serve`]);
+    expect(loadTemplates({ MADOHUB_TEMPLATES: file }).warnings).toEqual([`${file} is not a JSON object; the default templates serve`]);
+    // A FIFO or a huge file in its place is refused without blocking.
+    execFileSync('mkfifo', [path.join(dir, 'fifo')]);
+    expect(loadTemplates({ MADOHUB_TEMPLATES: path.join(dir, 'fifo') }).warnings).toEqual([`${path.join(dir, 'fifo')}: not a regular file; the default templates serve`]);
   });
   it('a template may ask for worktree isolation; another value warns and is not kept', () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'madohub-tpl-')), 't.json');
@@ -65,6 +77,14 @@ describe('job environment', () => {
     expect(Object.keys(env).sort()).toEqual([
       'ANTHROPIC_API_KEY', 'CODEX_HOME', 'HOME', 'HTTPS_PROXY', 'LANG', 'LC_ALL', 'NODE_EXTRA_CA_CERTS', 'PATH', 'TERM',
     ]);
+  });
+  it("the agents' own configuration variables pass (DISABLE_AUTOUPDATER, MCP_TIMEOUT, …)", () => {
+    const env = jobEnv({ DISABLE_AUTOUPDATER: '1', MCP_TIMEOUT: '9', BASH_DEFAULT_TIMEOUT_MS: '1', RUST_LOG: 'x', OPENCODE_CONFIG: 'c', AMP_API_KEY: 'a', GEMINI_API_KEY: 'g', RANDOM_THING: 'no' });
+    expect(Object.keys(env).sort()).toEqual(['AMP_API_KEY', 'BASH_DEFAULT_TIMEOUT_MS', 'DISABLE_AUTOUPDATER', 'GEMINI_API_KEY', 'MCP_TIMEOUT', 'OPENCODE_CONFIG', 'RUST_LOG']);
+  });
+  it('the daemon gets no key and no token', () => {
+    const env = daemonEnv({ PATH: '/bin', HOME: '/h', XDG_CONFIG_HOME: '/c', MADOHUB_TEMPLATES: '/t', ANTHROPIC_API_KEY: 'k', OPENAI_API_KEY: 'o', CLAUDE_CODE_OAUTH_TOKEN: 't', NODE_EXTRA_CA_CERTS: '/ca' });
+    expect(env).toEqual({ PATH: '/bin', HOME: '/h', XDG_CONFIG_HOME: '/c', MADOHUB_TEMPLATES: '/t' });
   });
   it('MADOHUB_JOB_ENV adds names and prefixes', () => {
     const env = jobEnv({ MADOHUB_JOB_ENV: 'MY_TOKEN, AWS_*', MY_TOKEN: 't', AWS_REGION: 'r', OTHER: 'no' });

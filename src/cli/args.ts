@@ -1,0 +1,58 @@
+// Strict arguments for the job verbs: an unknown flag or an extra argument is a usage error.
+import { UsageError } from './errors.js';
+
+export interface FlagSpec {
+  /** Every spelling of the flag (`-n`, `--lines`). */
+  names: string[];
+  /** True when it takes a value (`-n 20`, `--lines=20`). */
+  value?: boolean;
+}
+
+export interface Parsed {
+  /** Values by the flag's first name: the value, or '' for a switch. */
+  flags: Map<string, string>;
+  positional: string[];
+}
+
+/** Parses `argv` against `flags`; `positional` names the arguments allowed (all required but those ending in `?`). */
+export function parseArgs(argv: readonly string[], flags: FlagSpec[], positional: string[]): Parsed {
+  const out: Parsed = { flags: new Map(), positional: [] };
+  let rest = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (!rest && a === '--') {
+      rest = true;
+      continue;
+    }
+    if (!rest && a.startsWith('-') && a !== '-') {
+      const eq = a.startsWith('--') ? a.indexOf('=') : -1;
+      const name = eq > 0 ? a.slice(0, eq) : a;
+      const spec = flags.find((f) => f.names.includes(name));
+      if (!spec) throw new UsageError(`unknown option ${a} (see mado --help)`);
+      if (spec.value) {
+        const v = eq > 0 ? a.slice(eq + 1) : argv[++i];
+        if (v === undefined) throw new UsageError(`${name} needs a value`);
+        out.flags.set(spec.names[0]!, v);
+      } else {
+        if (eq > 0) throw new UsageError(`${name} takes no value`);
+        out.flags.set(spec.names[0]!, '');
+      }
+      continue;
+    }
+    out.positional.push(a);
+  }
+  const required = positional.filter((p) => !p.endsWith('?')).length;
+  if (out.positional.length < required) throw new UsageError(`${positional[out.positional.length]!.replace(/\?$/, '')} is needed`);
+  if (out.positional.length > positional.length) {
+    throw new UsageError(`unexpected argument '${safeText(out.positional[positional.length]!)}' (see mado --help)`);
+  }
+  return out;
+}
+
+/**
+ * Text from a record or a user, made safe to print to a terminal: control characters (which could
+ * move the cursor, change the title, or answer terminal queries) become `?`.
+ */
+export function safeText(text: string): string {
+  return text.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g, '?').replace(/[\n\t]/g, ' ');
+}

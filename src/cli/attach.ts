@@ -1,0 +1,74 @@
+// `mado attach ID`: the job's screen in this terminal, on the alternate screen (detaching gives the
+// terminal back as it was); Ctrl-] detaches and leaves the job running.
+import { hostRuns, readHostInfo } from '../jobs/hostinfo.js';
+import { Conn, ReachError } from '../jobs/protocol/client.js';
+import { JobError } from './errors.js';
+import type { Io } from './daemon-client.js';
+
+/** Detaches an attached client. */
+export const DETACH_KEY = '\x1d';
+/** The largest message a host sends an attached client (an output chunk, escaped). */
+const MAX_STREAM_BYTES = 8 * 1024 * 1024;
+
+const ALT_SCREEN_ON = '\x1b[?1049h';
+const ALT_SCREEN_OFF = '\x1b[?1049l';
+
+export async function attach(io: Io, short: string, jobDir: string): Promise<void> {
+  const info = readHostInfo(jobDir);
+  if (!info || !hostRuns(info)) throw new JobError(`job ${short} is not running (mado respawn ${short} starts it again)`);
+  let conn: Conn;
+  try {
+    ({ conn } = await Conn.open(info.socket, undefined, MAX_STREAM_BYTES));
+  } catch (err) {
+    if (err instanceof ReachError) throw new JobError(`cannot reach the host of job ${short}: ${err.message} (mado stop ${short} ends it)`);
+    throw err;
+  }
+  const stdin = process.stdin;
+  const size = (): { cols: number; rows: number } => ({ cols: process.stdout.columns || 80, rows: process.stdout.rows || 24 });
+  const onResize = (): void => conn.send({ op: 'resize', ...size() });
+  let ended = false;
+  const end = (note: string): void => {
+    if (ended) return;
+    ended = true;
+    if (stdin.isTTY) stdin.setRawMode(false);
+    stdin.pause();
+    stdin.removeAllListeners('data');
+    process.stdout.off('resize', onResize);
+    io.out(ALT_SCREEN_OFF);
+    io.err(`${note}\n`);
+    conn.close();
+  };
+  io.err(`[attached to ${short} · Ctrl-] detaches and leaves it running]\n`);
+  io.out(ALT_SCREEN_ON);
+  conn.send({ op: 'attach', ...size() });
+  if (stdin.isTTY) stdin.setRawMode(true);
+  stdin.resume();
+  stdin.on('data', (d: Buffer) => {
+    const text = d.toString('utf8');
+    const cut = text.indexOf(DETACH_KEY);
+    if (cut < 0) return conn.send({ op: 'input', data: text });
+    if (cut > 0) conn.send({ op: 'input', data: text.slice(0, cut) });
+    end(`[detached from ${short}; it keeps running]`);
+  });
+  process.stdout.on('resize', onResize);
+  for (;;) {
+    let m;
+    try {
+      m = await conn.next(0);
+    } catch (err) {
+      if (!ended) end(`[the host of ${short} went away${err instanceof ReachError && err.reason === 'protocol' ? `: ${err.message}` : ''}]`);
+      return;
+    }
+    if (m.type === 'screen') {
+      io.out(`\x1b[H\x1b[2J${m.lines.join('\r\n')}\x1b[${m.cursor.y + 1};${m.cursor.x + 1}H`);
+    } else if (m.type === 'output') {
+      io.out(m.data);
+    } else if (m.type === 'exit') {
+      end(`[${short} exited with status ${m.code}]`);
+      return;
+    } else if (m.type === 'error') {
+      end(`[${short}: ${m.error}]`);
+      return;
+    }
+  }
+}

@@ -1,0 +1,51 @@
+// Small checks of untrusted JSON values (job records, protocol messages): each says what a value
+// must be, or null when it is that.
+
+export type Check = (v: unknown) => string | null;
+
+export const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const str: Check = (v) => (typeof v === 'string' ? null : 'a string');
+export const strMax =
+  (max: number): Check =>
+  (v) =>
+    typeof v === 'string' && v.length <= max ? null : `a string of at most ${max} characters`;
+export const num: Check = (v) => (typeof v === 'number' && Number.isFinite(v) ? null : 'a number');
+export const int =
+  (min: number, max: number): Check =>
+  (v) =>
+    typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? null : `a whole number from ${min} to ${max}`;
+export const bool: Check = (v) => (typeof v === 'boolean' ? null : 'true or false');
+export const orNull =
+  (c: Check): Check =>
+  (v) =>
+    v === null ? null : c(v) && `${c(v)} or null`;
+export const optional =
+  (c: Check): Check =>
+  (v) =>
+    v === undefined ? null : c(v);
+export const oneOf =
+  (...values: string[]): Check =>
+  (v) =>
+    typeof v === 'string' && values.includes(v) ? null : `one of ${values.join('|')}`;
+export const pattern =
+  (re: RegExp, what: string): Check =>
+  (v) =>
+    typeof v === 'string' && re.test(v) ? null : what;
+export const strings: Check = (v) => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? null : 'a list of strings');
+export const stringMap: Check = (v) =>
+  isObj(v) && Object.values(v).every((x) => typeof x === 'string') ? null : 'a table of strings';
+
+/** An object whose fields pass their checks (fields not named are let through). */
+export const shape =
+  (fields: Record<string, Check>, what: string): Check =>
+  (v) =>
+    isObj(v) && Object.entries(fields).every(([k, c]) => c(v[k]) === null) ? null : what;
+
+/** The first field of `value` that fails its check, as `field 'x' must be …`; null when all pass. */
+export function firstProblem(value: Record<string, unknown>, schema: Record<string, Check>): string | null {
+  for (const [field, check] of Object.entries(schema)) {
+    const problem = check(value[field]);
+    if (problem) return field in value ? `field '${field}' must be ${problem}` : `field '${field}' is missing`;
+  }
+  return null;
+}

@@ -1,0 +1,80 @@
+// What every operation of the daemon works with.
+import { accessSync, constants, statSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startDetached } from '../detached.js';
+import { daemonEnv } from '../env.js';
+import { hostAlive, readHostInfo } from '../hostinfo.js';
+import type { Launch } from '../host/launch.js';
+import { writeLaunch } from '../host/launch.js';
+import { HOST_START_MS } from '../settle.js';
+import { readJob } from '../store.js';
+
+export interface DaemonContext {
+  jobsDir: string;
+  runtime: string;
+  /** The `mado` script, to start hosts with (`node <script> __host …`). */
+  script: string;
+  say(message: string): void;
+}
+
+export const jobDirOf = (ctx: DaemonContext, short: string): string => path.join(ctx.jobsDir, short);
+
+/** Why `program` cannot be run with the job's PATH, or null. */
+export function programProblem(program: string, envPath: string | undefined, cwd: string): string | null {
+  const runnable = (p: string): boolean => {
+    try {
+      accessSync(p, constants.X_OK);
+      return statSync(p).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (program.includes('/')) {
+    const p = path.resolve(cwd, program);
+    return runnable(p) ? null : `the agent program ${program} does not exist or cannot be run`;
+  }
+  const dirs = (envPath ?? '').split(path.delimiter).filter(Boolean);
+  if (dirs.some((d) => runnable(path.join(d, program)))) return null;
+  return `the agent program '${program}' is not on the job's PATH (install it, or name it in a template: see :help madohub-templates)`;
+}
+
+/**
+ * Writes the launch file and starts the job's host with the agent's environment on its standard
+ * input; waits until it is up. Null when it is (or when its agent already ended well), else why not.
+ */
+export async function startHost(ctx: DaemonContext, short: string, launch: Launch, env: Record<string, string>): Promise<string | null> {
+  const dir = jobDirOf(ctx, short);
+  writeLaunch(dir, launch);
+  const host = startDetached(
+    ctx.script,
+    ['__host', ctx.jobsDir, short],
+    { ...daemonEnv(process.env), MADOHUB_RUNTIME_DIR: ctx.runtime, MADOHUB_JOBS_DIR: ctx.jobsDir },
+    { cwd: launch.cwd, input: JSON.stringify(env) },
+  );
+  const deadline = Date.now() + HOST_START_MS;
+  for (;;) {
+    if (readHostInfo(dir)) return null;
+    const view = readJob(ctx.jobsDir, short);
+    if (view.ok && view.job.state === 'errored') return view.job.detail;
+    const ended = host.ended();
+    if (ended !== undefined) {
+      // An agent that ended at once, and well: the job is done.
+      const last = readJob(ctx.jobsDir, short);
+      if (last.ok && last.job.state === 'done') return null;
+      return `its host ${ended} before it started (see host.log in the job folder)`;
+    }
+    if (Date.now() >= deadline) return `its host did not start in ${HOST_START_MS / 1000} s (see host.log in the job folder)`;
+    await sleep(25);
+  }
+}
+
+/** Waits up to `ms` for a job's host to leave; true when it has. */
+export async function hostGone(ctx: DaemonContext, short: string, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (hostAlive(jobDirOf(ctx, short))) {
+    if (Date.now() >= deadline) return false;
+    await sleep(25);
+  }
+  return true;
+}

@@ -1,0 +1,43 @@
+// `stop` and `kill`: through the job's host; when the host does not answer (stopped, frozen, gone),
+// by signals to its agent's process group and to the host, checked by pid and start stamp.
+import { clearDeadHost, hostRuns, readHostInfo } from '../hostinfo.js';
+import { signalGroup } from '../signals.js';
+import { request } from '../protocol/client.js';
+import type { StopRequest } from '../protocol/daemon-requests.js';
+import type { Reply } from '../protocol/replies.js';
+import { updateJob } from '../store.js';
+import { sameProcess } from '../../proc/stamp.js';
+import type { DaemonContext } from './context.js';
+import { hostGone, jobDirOf } from './context.js';
+
+/** How long `stop` waits for the agent to end (its interrupt, SIGTERM at 1 s, SIGKILL at 4 s), and `kill`. */
+export const STOP_WAIT_MS = 8000;
+export const KILL_WAIT_MS = 3000;
+const ASK_HOST_MS = 2000;
+
+export async function handleStop(ctx: DaemonContext, m: StopRequest): Promise<Reply> {
+  const dir = jobDirOf(ctx, m.short);
+  const info = readHostInfo(dir);
+  if (!info || !hostRuns(info)) {
+    clearDeadHost(dir);
+    return { type: 'error', error: `job ${m.short} is not running` };
+  }
+  const graceful = m.op === 'stop';
+  try {
+    await request(info.socket, { op: m.op }, ASK_HOST_MS);
+  } catch (err) {
+    // The host does not answer: its agent's group and the host itself end by signal, and the
+    // record says so here (the host cannot).
+    ctx.say(`job ${m.short}: its host does not answer (${err instanceof Error ? err.message : String(err)}); signalling pid ${info.ptyPid} and ${info.pid}`);
+    if (sameProcess(info.ptyPid, info.ptyStart)) signalGroup(info.ptyPid, graceful ? 'SIGTERM' : 'SIGKILL');
+    if (sameProcess(info.pid, info.pidStart)) process.kill(info.pid, 'SIGKILL');
+    await hostGone(ctx, m.short, KILL_WAIT_MS);
+    clearDeadHost(dir);
+    const state = graceful ? 'stopped' : 'killed';
+    await updateJob(ctx.jobsDir, m.short, { state, tempo: 'idle', needs: null, block: null, detail: state }).catch(() => undefined);
+    return { type: 'ok', short: m.short, ended: true };
+  }
+  if (m.wait === false) return { type: 'ok', short: m.short, ended: false };
+  const ended = await hostGone(ctx, m.short, graceful ? STOP_WAIT_MS : KILL_WAIT_MS);
+  return { type: 'ok', short: m.short, ended };
+}

@@ -1,0 +1,123 @@
+// The daemon: started on demand by the first client that needs it, it creates jobs and starts one
+// detached PTY host per job, lists jobs, stops, kills, respawns and removes them. Operations on one
+// job run one after another. It leaves by itself a few seconds after no job runs and no client is
+// connected. Hosts do not depend on it.
+import { chmodSync, rmSync, unlinkSync } from 'node:fs';
+import path from 'node:path';
+import { appendEntry } from '../joblog.js';
+import { daemonSocket } from '../paths.js';
+import { PROTO } from '../protocol/codec.js';
+import type { DaemonRequest } from '../protocol/daemon-requests.js';
+import { parseDaemonRequest } from '../protocol/daemon-requests.js';
+import type { Reply } from '../protocol/replies.js';
+import { serve } from '../protocol/serve.js';
+import { settle } from '../settle.js';
+import { listJobs } from '../store.js';
+import type { DaemonContext } from './context.js';
+import { handleDispatch } from './handle-dispatch.js';
+import { handleList } from './handle-list.js';
+import { handleRemove } from './handle-remove.js';
+import { handleRespawn } from './handle-respawn.js';
+import { handleStop } from './handle-stop.js';
+import { JobQueues } from './serial.js';
+import { inTheWay, publish, socketLive } from './socket.js';
+
+export interface DaemonOptions {
+  jobsDir: string;
+  runtime: string;
+  script: string;
+  idleMs?: number;
+}
+
+/** How often the daemon looks whether anything runs (and settles jobs whose host died). */
+const CHECK_MS = 500;
+
+export async function runDaemon(opts: DaemonOptions): Promise<void> {
+  const socketPath = daemonSocket(opts.runtime);
+  const logFile = path.join(opts.runtime, 'daemon.log');
+  const say = (m: string): void => {
+    appendEntry(logFile, m);
+  };
+  if (await socketLive(socketPath)) {
+    say('another daemon answers on the socket; leaving');
+    return;
+  }
+  const ctx: DaemonContext = { jobsDir: opts.jobsDir, runtime: opts.runtime, script: opts.script, say };
+  const queues = new JobQueues();
+  let connected = 0;
+
+  const handle = async (m: DaemonRequest): Promise<Reply> => {
+    switch (m.op) {
+      case 'list':
+        return handleList(ctx);
+      case 'dispatch':
+        return queues.run(m.short, () => handleDispatch(ctx, m));
+      case 'stop':
+      case 'kill':
+        return queues.run(m.short, () => handleStop(ctx, m));
+      case 'respawn':
+        return queues.run(m.short, () => handleRespawn(ctx, m));
+      case 'remove':
+        return queues.run(m.short, () => handleRemove(ctx, m));
+    }
+  };
+
+  const server = serve<DaemonRequest>({
+    role: 'daemon',
+    parse: parseDaemonRequest,
+    log: say,
+    handle: async (m, peer) => {
+      connected++;
+      peer.onClose(() => connected--);
+      peer.end(await handle(m));
+    },
+  });
+  // Listen on a name of this daemon's own, then publish it: clients never find a socket that is
+  // bound but not yet listening (and so never take it for a stale one).
+  const tmp = path.join(opts.runtime, `d${process.pid}.s`);
+  const leave = (why: string, code: number): void => {
+    say(why);
+    server.close();
+    process.exitCode = code;
+  };
+  try {
+    rmSync(tmp, { force: true });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(tmp, resolve);
+    });
+    chmodSync(tmp, 0o600);
+    const taken = await publish(tmp, socketPath);
+    unlinkSync(tmp);
+    if (taken === 'live') return leave('another daemon answers on the socket; leaving', 0);
+    if (taken === 'blocked') return leave(`cannot listen on ${socketPath}: ${inTheWay(socketPath)} is in the way (remove it)`, 1);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    return leave(`cannot listen on ${socketPath}: ${err instanceof Error ? err.message : String(err)}`, 1);
+  }
+  say(`listening on ${socketPath} (protocol ${PROTO}, pid ${process.pid})`);
+
+  // Leave a while after nothing runs and nobody is connected; meanwhile settle jobs whose host died.
+  const idleMs = opts.idleMs ?? 3000;
+  let idleSince = Date.now();
+  let checking = false;
+  const check = setInterval(() => {
+    if (checking) return;
+    checking = true;
+    Promise.all(listJobs(opts.jobsDir).map((v) => settle(opts.jobsDir, v)))
+      .then((jobs) => {
+        if (jobs.some((j) => j.alive) || connected > 0) {
+          idleSince = Date.now();
+          return;
+        }
+        if (Date.now() - idleSince < idleMs) return;
+        clearInterval(check);
+        say('idle: exiting');
+        server.close();
+        rmSync(socketPath, { force: true });
+        process.exit(0);
+      })
+      .catch((err: unknown) => say(`check: ${String(err)}`))
+      .finally(() => (checking = false));
+  }, CHECK_MS);
+}

@@ -1,0 +1,247 @@
+// One PTY host per job: owns the agent's PTY, keeps a terminal model of it (@xterm/headless), runs
+// the detectors on it and writes what they say to the job's state.json, keeps the recent output,
+// and serves attach/text/stop/kill on its own socket. It runs in a session of its own, so that the
+// job outlives the daemon, Neovim and the terminal that started it.
+//
+// It never dies because a write failed (the failure is told once, in host.log and in the record
+// when that can be written); it always exits once its agent has ended; it ends its agent and exits
+// when its job's folder is removed under it.
+import { chmodSync, existsSync, lstatSync, rmSync } from 'node:fs';
+import type { Server } from 'node:net';
+import path from 'node:path';
+import { Terminal } from '@xterm/headless';
+import type { IPty } from 'node-pty';
+import { detect } from '../../detect/index.js';
+import type { Detection } from '../../detect/index.js';
+import { processStamp } from '../../proc/stamp.js';
+import { ProcessTree } from '../../proc/tree.js';
+import { codexHome, findRollout, readMeta } from '../../records/codex.js';
+import { writeAtomic } from '../files.js';
+import type { HostInfo } from '../hostinfo.js';
+import { appendEntry } from '../joblog.js';
+import { hostSocket, runtimeDir } from '../paths.js';
+import { PROTO } from '../protocol/codec.js';
+import { jobPatch } from '../screen.js';
+import { SCROLLBACK, screenOf } from '../screen-text.js';
+import { signalGroup } from '../signals.js';
+import { updateJob } from '../store.js';
+import type { JobState } from '../types.js';
+import { readEnvFromStdin, readLaunch } from './launch.js';
+import { OutputLog, outputLog } from './output-log.js';
+import { serveHost } from './server.js';
+
+const DETECT_MS = 100;
+/** How often the host looks whether its job's folder is still there. */
+const FOLDER_CHECK_MS = 1000;
+/** After an interrupt, a graceful stop sends SIGTERM, then SIGKILL, to the agent's process group. */
+const STOP_TERM_MS = 1000;
+const STOP_KILL_MS = 4000;
+
+/** `setpriv --pdeathsig KILL`, where util-linux has it: the agent dies with its host even when it ignores SIGHUP. */
+const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p));
+
+export async function runHost(jobsDir: string, short: string): Promise<number> {
+  const jobDir = path.join(jobsDir, short);
+  const hostLog = path.join(jobDir, 'host.log');
+  const say = (m: string): void => {
+    appendEntry(hostLog, m);
+  };
+  const launch = readLaunch(jobDir);
+  if (typeof launch === 'string') {
+    say(launch);
+    await updateJob(jobsDir, short, { state: 'errored', tempo: 'idle', detail: launch }).catch(() => undefined);
+    return 1;
+  }
+  const env = await readEnvFromStdin(process.stdin);
+  // Nothing that goes wrong in the host's own work may take the agent down with it.
+  process.on('uncaughtException', (err) => say(`unexpected: ${err.stack ?? err.message}`));
+  process.on('unhandledRejection', (err) => say(`unexpected: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
+
+  // A failure to write is told once per kind (host.log, and the record while it can be written).
+  const told = new Set<string>();
+  const tell = (kind: string, why: string): void => {
+    if (told.has(kind)) return;
+    told.add(kind);
+    say(why);
+    updateJob(jobsDir, short, { detail: why }).catch(() => undefined);
+  };
+  const record = (change: Partial<JobState> | ((job: JobState) => Partial<JobState>)): Promise<void> =>
+    updateJob(jobsDir, short, change).then(
+      () => {
+        told.delete('state.json');
+      },
+      (err: unknown) => tell('state.json', `cannot write state.json: ${(err as NodeJS.ErrnoException).code ?? String(err)}`),
+    );
+
+  const pty = (await import('node-pty')) as typeof import('node-pty');
+  const term = new Terminal({ cols: launch.cols, rows: launch.rows, scrollback: SCROLLBACK, allowProposedApi: true });
+  let title = '';
+  term.onTitleChange((t) => {
+    title = t.slice(0, 1024);
+  });
+
+  let child: IPty;
+  try {
+    const argv = SETPRIV ? [SETPRIV, '--pdeathsig', 'KILL', '--', ...launch.argv] : launch.argv;
+    child = pty.spawn(argv[0]!, argv.slice(1), {
+      name: 'xterm-256color',
+      cols: launch.cols,
+      rows: launch.rows,
+      cwd: launch.cwd,
+      env: { ...env, TERM: 'xterm-256color' },
+    });
+  } catch (err) {
+    const detail = `could not start ${launch.argv[0]}: ${err instanceof Error ? err.message : String(err)}`;
+    say(detail);
+    await record({ state: 'errored', tempo: 'idle', detail });
+    return 1;
+  }
+  const socketPath = hostSocket(runtimeDir(), short);
+  const info: HostInfo = {
+    proto: PROTO,
+    pid: process.pid,
+    pidStart: processStamp(process.pid) ?? '',
+    ptyPid: child.pid,
+    ptyStart: processStamp(child.pid) ?? '',
+    socket: socketPath,
+    startedAt: Date.now(),
+  };
+  say(`started ${launch.argv.join(' ').slice(0, 400)} pid ${child.pid}`);
+
+  const output = new OutputLog(outputLog(jobDir), (why) => tell('output.log', why));
+  let previous: Pick<Detection, 'agent' | 'state'> | undefined;
+  let written = '';
+  let detectTimer: NodeJS.Timeout | undefined;
+  let prompted = launch.typePrompt === undefined;
+  let ending: JobState['state'] | undefined;
+  let awaitingPrompt = launch.awaitingPrompt === true;
+
+  // Codex cannot be told a session id: its rollout names the one to resume.
+  let codexSession: string | undefined;
+  let codexLookedAt = 0;
+  const tree = new ProcessTree();
+  const learnCodexSession = (): void => {
+    if (codexSession || Date.now() - codexLookedAt < 2000) return;
+    codexLookedAt = Date.now();
+    const pids = tree.walk(child.pid).map((p) => p.pid);
+    const rollout = findRollout(codexHome(env), { pids, cwd: launch.cwd, startedAt: info.startedAt - 1000 }, new Set());
+    const id = rollout ? readMeta(rollout)?.sessionId : undefined;
+    if (!id) return;
+    codexSession = id;
+    void record({ resumeSessionId: id });
+    say(`codex session ${id} (${rollout})`);
+  };
+
+  const runDetect = (): Promise<void> => {
+    detectTimer = undefined;
+    const { lines, cursor } = screenOf(term);
+    const d = detect({ lines, title, cursor }, previous);
+    previous = { agent: d.agent, state: d.state };
+    if (d.agent === 'codex') {
+      try {
+        learnCodexSession();
+      } catch (err) {
+        say(`codex session: ${String(err)}`);
+      }
+    }
+    if (!prompted && (d.state === 'idle' || d.state === 'stopped')) {
+      prompted = true;
+      child.write(`${launch.typePrompt}\r`);
+    }
+    if (d.state === 'working') awaitingPrompt = false;
+    const patch: Partial<JobState> =
+      awaitingPrompt && d.state !== 'waiting' ? { ...jobPatch(d, lines), tempo: 'blocked', needs: 'a prompt' } : jobPatch(d, lines);
+    const key = JSON.stringify(patch);
+    if (key === written) return Promise.resolve();
+    written = key;
+    // A job between turns is `done` and runs again when its agent works; a stopped one stays so.
+    return record((job) => (!ending && (job.state === 'running' || job.state === 'done') ? patch : {}));
+  };
+
+  const stop = (graceful: boolean): void => {
+    ending ??= graceful ? 'stopped' : 'killed';
+    if (!graceful) return signalGroup(child.pid, 'SIGKILL');
+    // The agent's own interrupt first, then SIGTERM, then SIGKILL.
+    child.write('\x03');
+    setTimeout(() => signalGroup(child.pid, 'SIGTERM'), STOP_TERM_MS).unref();
+    setTimeout(() => signalGroup(child.pid, 'SIGKILL'), STOP_KILL_MS).unref();
+  };
+  const clients = serveHost({ term, child, output, info, title: () => title, stop, log: say });
+  const server: Server = clients.server;
+
+  child.onData((data) => {
+    term.write(data, () => {
+      detectTimer ??= setTimeout(() => void runDetect(), DETECT_MS);
+    });
+    output.append(data);
+    clients.broadcast(data);
+  });
+
+  try {
+    if (lstatSync(socketPath).isSocket()) rmSync(socketPath); // a socket of this job's last host
+  } catch {
+    // None there.
+  }
+  const listening = await new Promise<string | null>((resolve) => {
+    server.once('error', (err) => resolve(err.message));
+    server.listen(socketPath, () => resolve(null));
+  });
+  if (listening) say(`cannot listen on ${socketPath}: ${listening}`);
+  else {
+    try {
+      chmodSync(socketPath, 0o600);
+    } catch (err) {
+      say(`cannot make ${socketPath} private: ${String(err)}`);
+    }
+  }
+  try {
+    writeAtomic(path.join(jobDir, 'host.json'), JSON.stringify(info));
+  } catch (err) {
+    tell('host.json', `cannot write host.json: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+
+  // A job whose folder was removed under it (by hand, or a remove that raced a respawn) is nobody's:
+  // its agent is ended and the host leaves.
+  const folderCheck = setInterval(() => {
+    if (existsSync(jobDir)) return;
+    clearInterval(folderCheck);
+    stop(false);
+    setTimeout(() => process.exit(0), 500).unref();
+  }, FOLDER_CHECK_MS);
+
+  return new Promise<number>((resolve) => {
+    child.onExit(({ exitCode, signal }) => {
+      clearInterval(folderCheck);
+      // Whatever fails below, the host leaves.
+      setTimeout(() => resolve(0), 3000).unref();
+      const finish = async (): Promise<void> => {
+        try {
+          // Tells a dispatch of the same id, while the last state is written, that this session is ending.
+          writeAtomic(path.join(jobDir, 'host.json'), JSON.stringify({ ...info, endedAt: Date.now() }));
+        } catch {
+          // The folder is gone or the disk full: nothing to tell with.
+        }
+        if (detectTimer) clearTimeout(detectTimer);
+        await runDetect();
+        const end: Partial<JobState> = ending
+          ? { state: ending, detail: ending }
+          : exitCode === 0
+            ? { state: 'done' }
+            : { state: 'errored', detail: `exited with status ${exitCode}${signal ? ` (signal ${signal})` : ''}` };
+        await record({ ...end, tempo: 'idle', needs: null, block: null });
+        say(`exited ${exitCode} signal ${signal ?? 0}`);
+        clients.close(exitCode);
+      };
+      finish()
+        .catch((err: unknown) => say(`while ending: ${String(err)}`))
+        .finally(() => {
+          try {
+            rmSync(path.join(jobDir, 'host.json'), { force: true });
+          } catch {
+            // Already gone.
+          }
+          setTimeout(() => resolve(0), 200);
+        });
+    });
+  });
+}

@@ -1,0 +1,64 @@
+// What the daemon hands a host: `<job>/launch.json` (what runs, where, at what size; no secret) and,
+// on the host's standard input, the environment of the agent (never written to disk).
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { int, isObj, stringMap, strings } from '../checks.js';
+import { readBounded } from '../files.js';
+
+export interface Launch {
+  argv: string[];
+  cwd: string;
+  cols: number;
+  rows: number;
+  /** A prompt to type once the agent is up (templates whose prompt is not an argument). */
+  typePrompt?: string;
+  /** Started with no prompt and no agent: blocked on the user until it first works. */
+  awaitingPrompt?: boolean;
+}
+
+const MAX_LAUNCH_BYTES = 512 * 1024;
+const MAX_ENV_BYTES = 512 * 1024;
+
+export const launchFile = (jobDir: string): string => path.join(jobDir, 'launch.json');
+
+/** Writes a job's launch file (the daemon, before it starts the host). */
+export function writeLaunch(jobDir: string, launch: Launch): void {
+  writeFileSync(launchFile(jobDir), JSON.stringify(launch), { mode: 0o600 });
+}
+
+/** A job's launch file, or why it cannot be used. */
+export function readLaunch(jobDir: string): Launch | string {
+  const r = readBounded(launchFile(jobDir), MAX_LAUNCH_BYTES);
+  if (!r.ok) return `cannot read launch.json: ${r.why}`;
+  let v: unknown;
+  try {
+    v = JSON.parse(r.text);
+  } catch {
+    return 'launch.json is not JSON';
+  }
+  const size = int(2, 1000);
+  if (!isObj(v) || strings(v.argv) || (v.argv as string[]).length === 0 || typeof v.cwd !== 'string' || size(v.cols) || size(v.rows)) {
+    return 'launch.json is not a launch';
+  }
+  return {
+    argv: v.argv as string[],
+    cwd: v.cwd,
+    cols: v.cols as number,
+    rows: v.rows as number,
+    typePrompt: typeof v.typePrompt === 'string' ? v.typePrompt : undefined,
+    awaitingPrompt: v.awaitingPrompt === true,
+  };
+}
+
+/** Reads the agent's environment from standard input (JSON: a table of strings); {} when none came. */
+export async function readEnvFromStdin(stdin: NodeJS.ReadableStream): Promise<Record<string, string>> {
+  let text = '';
+  for await (const chunk of stdin) {
+    text += String(chunk);
+    if (text.length > MAX_ENV_BYTES) throw new Error('the environment on standard input is too large');
+  }
+  if (text.trim() === '') return {};
+  const v: unknown = JSON.parse(text);
+  if (stringMap(v)) throw new Error('the environment on standard input is not a table of strings');
+  return v as Record<string, string>;
+}

@@ -1,0 +1,44 @@
+// A job's recent output: a bounded ring in memory (for a client that attaches), and `output.log`
+// (0600, rotated at 8 MiB to output.log.1). A failed write is told once and never stops the job.
+import { renameSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { appendPrivate } from '../files.js';
+
+export const RING_BYTES = 256 * 1024;
+export const LOG_MAX_BYTES = 8 * 1024 * 1024;
+
+export const outputLog = (jobDir: string): string => path.join(jobDir, 'output.log');
+
+export class OutputLog {
+  private ring = '';
+  private size = 0;
+  private failing = false;
+
+  /** `onFailure` hears the first failure of a run of failed writes (and not the rest of it). */
+  constructor(
+    private readonly file: string,
+    private readonly onFailure: (why: string) => void,
+  ) {
+    this.size = statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+  }
+
+  append(data: string): void {
+    this.ring = (this.ring + data).slice(-RING_BYTES);
+    try {
+      if (this.size > LOG_MAX_BYTES) {
+        renameSync(this.file, `${this.file}.1`);
+        this.size = 0;
+      }
+      appendPrivate(this.file, data);
+      this.size += Buffer.byteLength(data);
+      this.failing = false;
+    } catch (err) {
+      if (!this.failing) this.onFailure(`cannot write output.log: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+      this.failing = true;
+    }
+  }
+
+  get recent(): string {
+    return this.ring;
+  }
+}

@@ -1,0 +1,99 @@
+// A host's socket: attach (the screen, then the stream; input; resize), text, status, stop, kill.
+// A client that does not read is sent nothing more until it has caught up, then a fresh screen:
+// what waits for it in memory stays under the serve helper's bound.
+import type { Server } from 'node:net';
+import type { Terminal } from '@xterm/headless';
+import type { IPty } from 'node-pty';
+import type { HostInfo } from '../hostinfo.js';
+import type { HostRequest } from '../protocol/host-requests.js';
+import { parseHostRequest } from '../protocol/host-requests.js';
+import type { ScreenReply } from '../protocol/replies.js';
+import type { Peer } from '../protocol/serve.js';
+import { serve } from '../protocol/serve.js';
+import { screenOf, textOf } from '../screen-text.js';
+import type { OutputLog } from './output-log.js';
+
+export interface HostParts {
+  term: Terminal;
+  child: IPty;
+  output: OutputLog;
+  info: HostInfo;
+  title(): string;
+  /** Ends the agent: gracefully (its interrupt, SIGTERM, SIGKILL) or at once. */
+  stop(graceful: boolean): void;
+  log(message: string): void;
+}
+
+export interface HostServer {
+  server: Server;
+  /** Sends the agent's output to every attached client that keeps up. */
+  broadcast(data: string): void;
+  /** Tells every attached client that the agent exited, and closes. */
+  close(code: number): void;
+}
+
+export function serveHost(h: HostParts): HostServer {
+  /** Attached clients, and whether each lags (sent nothing until it has drained). */
+  const attached = new Map<Peer, { behind: boolean }>();
+
+  const screen = (): ScreenReply => {
+    const { lines } = screenOf(h.term);
+    const b = h.term.buffer.active;
+    return { type: 'screen', lines, title: h.title(), cursor: { x: b.cursorX, y: b.cursorY } };
+  };
+  const catchUp = (peer: Peer): void => {
+    const state = attached.get(peer);
+    if (!state) return;
+    if (peer.send(screen())) state.behind = false;
+    else peer.onDrain(() => catchUp(peer));
+  };
+  const resize = (cols?: number, rows?: number): void => {
+    if (cols && rows && (cols !== h.term.cols || rows !== h.term.rows)) {
+      h.child.resize(cols, rows);
+      h.term.resize(cols, rows);
+    }
+  };
+
+  const handle = (m: HostRequest, peer: Peer): void => {
+    switch (m.op) {
+      case 'attach':
+        resize(m.cols, m.rows);
+        if (attached.has(peer)) return;
+        attached.set(peer, { behind: false });
+        peer.onClose(() => attached.delete(peer));
+        peer.send(screen());
+        return;
+      case 'resize':
+        return resize(m.cols, m.rows);
+      case 'input':
+        h.child.write(m.data);
+        return;
+      case 'text':
+        return peer.end({ type: 'text', ...textOf(h.term) });
+      case 'status':
+        return peer.end({ type: 'status', pid: h.info.pid, ptyPid: h.info.ptyPid, clients: attached.size });
+      case 'stop':
+      case 'kill':
+        h.stop(m.op === 'stop');
+        return peer.end({ type: 'ok' });
+    }
+  };
+
+  const server = serve<HostRequest>({ role: 'host', parse: parseHostRequest, handle, log: h.log });
+  return {
+    server,
+    broadcast(data) {
+      for (const [peer, state] of attached) {
+        if (state.behind) continue;
+        if (!peer.send({ type: 'output', data })) {
+          state.behind = true;
+          peer.onDrain(() => catchUp(peer));
+        }
+      }
+    },
+    close(code) {
+      for (const peer of attached.keys()) peer.end({ type: 'exit', code });
+      server.close();
+    },
+  };
+}

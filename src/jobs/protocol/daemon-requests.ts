@@ -1,0 +1,98 @@
+// What a client asks the daemon, and the guard that every request passes before the daemon acts.
+import type { Check } from '../checks.js';
+import { bool, firstProblem, int, isObj, num, oneOf, optional, pattern, shape, str, stringMap, strings } from '../checks.js';
+import { SHORT_ID, UUID } from '../types.js';
+import type { JobSource } from '../types.js';
+
+export type Isolation = 'worktree' | 'none';
+export const ISOLATIONS: readonly Isolation[] = ['worktree', 'none'];
+
+/** How a job's agent starts: with a prompt, or resuming one of its sessions. */
+export type LaunchMode = { mode: 'prompt'; args: string[] } | { mode: 'resume'; sessionId: string; fork: boolean; flagArgs: string[] };
+
+export interface DispatchRequest {
+  op: 'dispatch';
+  short: string;
+  sessionId: string;
+  createdAt: number;
+  source: JobSource;
+  cwd: string;
+  launch: LaunchMode;
+  respawnFlags: string[];
+  /** The environment the agent gets: already cut to the job's names by the client (see env.ts). */
+  env: Record<string, string>;
+  worktree?: { branch?: string };
+  /** `worktree` runs the job in a git worktree of its own; absent: its template's, else `none`. */
+  isolation?: Isolation;
+  agent?: string;
+  seed: { intent: string; name?: string };
+  cols?: number;
+  rows?: number;
+}
+
+export interface ListRequest {
+  op: 'list';
+}
+
+/** `stop` waits (bounded) until the agent has ended unless `wait` is false; `kill` always does. */
+export interface StopRequest {
+  op: 'stop' | 'kill';
+  short: string;
+  wait?: boolean;
+}
+
+export interface RespawnRequest {
+  op: 'respawn';
+  short: string;
+  env: Record<string, string>;
+}
+
+export interface RemoveRequest {
+  op: 'remove';
+  short: string;
+  force: boolean;
+}
+
+export type DaemonRequest = DispatchRequest | ListRequest | StopRequest | RespawnRequest | RemoveRequest;
+
+const short = pattern(SHORT_ID, 'a job id (8 lowercase hex digits)');
+const size = optional(int(2, 1000));
+const resumeLaunch = shape({ sessionId: str, fork: bool, flagArgs: strings }, 'a launch {mode: "resume", sessionId, fork, flagArgs}');
+const launch: Check = (v) => {
+  if (isObj(v) && v.mode === 'prompt') return strings(v.args) === null ? null : 'a launch {mode: "prompt", args}';
+  if (isObj(v) && v.mode === 'resume') return resumeLaunch(v);
+  return 'a launch of mode "prompt" or "resume"';
+};
+
+const SCHEMAS: Record<DaemonRequest['op'], Record<string, Check>> = {
+  list: {},
+  dispatch: {
+    short,
+    sessionId: pattern(UUID, 'a UUID'),
+    createdAt: num,
+    source: oneOf('shell', 'slash', 'fleet', 'spare', 'respawn', 'left_arrow'),
+    cwd: pattern(/^\//, 'an absolute path'),
+    launch,
+    respawnFlags: strings,
+    env: stringMap,
+    worktree: optional(shape({ branch: optional(str) }, '{branch?}')),
+    isolation: optional(oneOf(...ISOLATIONS)),
+    agent: optional(str),
+    seed: shape({ intent: str, name: optional(str) }, '{intent, name?}'),
+    cols: size,
+    rows: size,
+  },
+  stop: { short, wait: optional(bool) },
+  kill: { short },
+  respawn: { short, env: stringMap },
+  remove: { short, force: bool },
+};
+
+/** The request, or why it is not one (said back to the client as it is). */
+export function parseDaemonRequest(value: unknown): DaemonRequest | string {
+  if (!isObj(value)) return 'a request is a JSON object';
+  const op = value.op;
+  if (typeof op !== 'string' || !Object.hasOwn(SCHEMAS, op)) return `unknown op ${JSON.stringify(op)}`;
+  const problem = firstProblem(value, SCHEMAS[op as DaemonRequest['op']]);
+  return problem ? `${op}: ${problem}` : (value as unknown as DaemonRequest);
+}

@@ -1,0 +1,62 @@
+// What the daemon and the hosts answer. Every connection starts with a `hello` from the server.
+import type { JobState } from '../types.js';
+
+export interface Hello {
+  type: 'hello';
+  role: 'daemon' | 'host';
+  pid: number;
+}
+export interface Ok {
+  type: 'ok';
+  short?: string;
+  warning?: string;
+  /** `stop`/`kill`: whether the agent had ended when the answer was sent. */
+  ended?: boolean;
+}
+export interface ErrorReply {
+  type: 'error';
+  error: string;
+}
+/** A job as the daemon lists it: its record, whether its host lives, and why it cannot be read. */
+export type ListedJob = JobState & { alive: boolean; error?: string };
+export interface Jobs {
+  type: 'jobs';
+  jobs: ListedJob[];
+}
+export interface ScreenReply {
+  type: 'screen';
+  lines: string[];
+  title: string;
+  cursor: { x: number; y: number };
+}
+export interface Output {
+  type: 'output';
+  data: string;
+}
+export interface Exit {
+  type: 'exit';
+  code: number;
+}
+export interface Text {
+  type: 'text';
+  lines: string[];
+  /** How many of `lines` have left the screen (the rest is the screen, which an agent redraws). */
+  settled: number;
+}
+export interface Status {
+  type: 'status';
+  pid: number;
+  ptyPid: number;
+  clients: number;
+}
+
+export type Reply = Hello | Ok | ErrorReply | Jobs | ScreenReply | Output | Exit | Text | Status;
+
+const TYPES = new Set<Reply['type']>(['hello', 'ok', 'error', 'jobs', 'screen', 'output', 'exit', 'text', 'status']);
+
+/** The reply, or undefined when `value` is none (its fields are those its sender writes). */
+export function asReply(value: unknown): Reply | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const type = (value as { type?: unknown }).type;
+  return typeof type === 'string' && TYPES.has(type as Reply['type']) ? (value as Reply) : undefined;
+}

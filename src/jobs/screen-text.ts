@@ -1,0 +1,53 @@
+// A job's output as a person reads it: its terminal model's scrollback and screen as lines of text
+// (wrapped rows joined, no control sequences), whether the host is up or its output log is replayed.
+import { Terminal } from '@xterm/headless';
+
+/** How many rows of scrollback a job's terminal model keeps (and a replay of its log). */
+export const SCROLLBACK = 5000;
+
+/** The current screen: its rows (trailing blank rows trimmed) and the cursor row. */
+export function screenOf(term: Terminal): { lines: string[]; cursor: number } {
+  const b = term.buffer.active;
+  const lines: string[] = [];
+  for (let i = 0; i < term.rows; i++) lines.push(b.getLine(b.viewportY + i)?.translateToString(true) ?? '');
+  while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
+  return { lines, cursor: b.cursorY };
+}
+
+/** A job's output as text: its lines, and how many of them have left the screen (they change no more). */
+export interface JobText {
+  lines: string[];
+  settled: number;
+}
+
+/** Every row of the normal buffer's scrollback and screen, wrapped rows joined, blank rows at the end trimmed. */
+export function textOf(term: Terminal): JobText {
+  const b = term.buffer.normal;
+  const out: string[] = [];
+  let settled = -1;
+  for (let i = 0; i < b.length; i++) {
+    const line = b.getLine(i);
+    if (!line) continue;
+    if (i === b.baseY) settled = line.isWrapped ? out.length - 1 : out.length;
+    const text = line.translateToString(true);
+    if (line.isWrapped && out.length > 0) out[out.length - 1] += text;
+    else out.push(text);
+  }
+  if (settled < 0) settled = out.length;
+  // A full-screen program draws on the alternate screen: what it shows now comes after the rest.
+  if (term.buffer.active.type === 'alternate') out.push(...screenOf(term).lines);
+  while (out.length > 0 && out[out.length - 1]!.trim() === '') out.pop();
+  return { lines: out, settled: Math.max(0, Math.min(settled, out.length)) };
+}
+
+/** The text of a recorded PTY stream, replayed through a terminal model of the job's size. */
+export function replayText(data: string, cols: number, rows: number): Promise<JobText> {
+  const term = new Terminal({ cols, rows, scrollback: SCROLLBACK, allowProposedApi: true });
+  return new Promise((resolve) => {
+    term.write(data, () => {
+      const text = textOf(term);
+      term.dispose();
+      resolve(text);
+    });
+  });
+}

@@ -1,0 +1,59 @@
+// What tells one process from a later one with the same pid: its start time in /proc/<pid>/stat.
+// Small on purpose (`mado agents` loads it).
+import { readFileSync } from 'node:fs';
+
+/** The fields of /proc/<pid>/stat that tell a process: its parent, start time (clock ticks since boot) and name. */
+export function parseStat(text: string): { ppid: number; pgrp: number; start: string; name: string } | undefined {
+  // The name (field 2) is in parentheses and may hold spaces: read the fields after its last ')'.
+  const close = text.lastIndexOf(')');
+  if (close < 0) return undefined;
+  const fields = text.slice(close + 2).split(' ');
+  const ppid = Number(fields[1]);
+  const start = fields[19];
+  if (!Number.isFinite(ppid) || start === undefined) return undefined;
+  return { ppid, pgrp: Number(fields[2]), start, name: text.slice(text.indexOf('(') + 1, close) };
+}
+
+const hasProc = ((): boolean => {
+  try {
+    readFileSync('/proc/self/stat');
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** The start stamp of a running process ('' where /proc is missing), or undefined when it is gone. */
+export function processStamp(pid: number): string | undefined {
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  if (!hasProc) {
+    try {
+      process.kill(pid, 0);
+      return '';
+    } catch (err) {
+      return (err as NodeJS.ErrnoException).code === 'EPERM' ? '' : undefined;
+    }
+  }
+  try {
+    return parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.start;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when the process `pid` (with the stamp `stamp`) runs and leads its own process group. */
+export function leadsGroup(pid: number, stamp: string): boolean {
+  if (!sameProcess(pid, stamp)) return false;
+  if (!hasProc) return true;
+  try {
+    return parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.pgrp === pid;
+  } catch {
+    return false;
+  }
+}
+
+/** True while the process `pid` that had the stamp `stamp` runs (not another one that took its pid). */
+export function sameProcess(pid: number, stamp: string): boolean {
+  const now = processStamp(pid);
+  return now !== undefined && (now === '' || stamp === '' || now === stamp);
+}
