@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 
 /** The fields of /proc/<pid>/stat that tell a process: its parent, start time (clock ticks since boot) and name. */
-export function parseStat(text: string): { ppid: number; pgrp: number; start: string; name: string } | undefined {
+export function parseStat(text: string): { state: string; ppid: number; pgrp: number; start: string; name: string } | undefined {
   // The name (field 2) is in parentheses and may hold spaces: read the fields after its last ')'.
   const close = text.lastIndexOf(')');
   if (close < 0) return undefined;
@@ -11,7 +11,7 @@ export function parseStat(text: string): { ppid: number; pgrp: number; start: st
   const ppid = Number(fields[1]);
   const start = fields[19];
   if (!Number.isFinite(ppid) || start === undefined) return undefined;
-  return { ppid, pgrp: Number(fields[2]), start, name: text.slice(text.indexOf('(') + 1, close) };
+  return { state: fields[0] ?? '', ppid, pgrp: Number(fields[2]), start, name: text.slice(text.indexOf('(') + 1, close) };
 }
 
 const hasProc = ((): boolean => {
@@ -23,7 +23,10 @@ const hasProc = ((): boolean => {
   }
 })();
 
-/** The start stamp of a running process ('' where /proc is missing), or undefined when it is gone. */
+/**
+ * The start stamp of a running process ('' where /proc is missing), or undefined when it is gone or
+ * a zombie (dead, not yet reaped: where no init reaps orphans, a job's agent can stay one).
+ */
 export function processStamp(pid: number): string | undefined {
   if (!Number.isInteger(pid) || pid <= 0) return undefined;
   if (!hasProc) {
@@ -35,7 +38,8 @@ export function processStamp(pid: number): string | undefined {
     }
   }
   try {
-    return parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.start;
+    const st = parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    return st && st.state !== 'Z' && st.state !== 'X' ? st.start : undefined;
   } catch {
     return undefined;
   }

@@ -6,111 +6,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connect, createServer } from 'node:net';
 import * as pty from 'node-pty';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { request } from '../../src/jobs/protocol/client.js';
 import type { Reply } from '../../src/jobs/protocol/replies.js';
-import { ROOT } from './neovim.js';
+import { FIX, MADO, shortOf, until, useJobsHarness } from './jobs-harness.js';
+import type { Run } from './jobs-harness.js';
 
-const MADO = path.join(ROOT, 'bin/mado');
-const FIX = path.join(ROOT, 'test/fixtures');
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-let env: NodeJS.ProcessEnv;
-let base: string;
-
-beforeEach(() => {
-  base = mkdtempSync(path.join(tmpdir(), 'madohub-jobs-it-'));
-  const templates = path.join(base, 'templates.json');
-  writeFileSync(
-    templates,
-    JSON.stringify({
-      asker: { command: ['node', path.join(FIX, 'bin/asker')], prompt: 'type' },
-      looper: { command: ['node', path.join(FIX, 'agent.cjs'), 'claude-idle', 'claude-working', '--every', '300', '--loop'], prompt: 'type' },
-      // Named like the agents, with their resume arguments: the fixtures ignore the arguments.
-      claude: { command: [path.join(FIX, 'bin/claude')], prompt: 'arg', resume: ['--resume', '{id}'], sessionId: ['--session-id', '{session}'] },
-      codex: { command: [path.join(FIX, 'bin/codex')], prompt: 'arg', resume: ['resume', '{id}'] },
-      // Turn after turn: works, ends its turn (a completion line), works again, with the agent up.
-      turns: { command: ['node', path.join(FIX, 'agent.cjs'), 'claude-real-working', 'claude-real-stopped', '--every', '900', '--loop'], prompt: 'type' },
-      isolated: { command: ['node', path.join(FIX, 'agent.cjs'), 'claude-idle', '--loop'], prompt: 'type', isolation: 'worktree' },
-    }),
-  );
-  env = {
-    ...process.env,
-    MADOHUB_TEMPLATES: templates,
-    MADOHUB_JOBS_DIR: path.join(base, 'jobs'),
-    MADOHUB_RUNTIME_DIR: path.join(base, 'run'),
-    MADOHUB_DISABLE_AGENT_VIEW: '',
-  };
-});
-
-afterEach(async () => {
-  // Kill what the test left running: hosts and the daemon of this test's folders.
-  const jobs = path.join(base, 'jobs');
-  if (existsSync(jobs)) {
-    for (const short of readdirSync(jobs)) {
-      try {
-        const info = JSON.parse(readFileSync(path.join(jobs, short, 'host.json'), 'utf8')) as { pid: number; ptyPid: number };
-        process.kill(info.ptyPid, 'SIGKILL');
-        process.kill(info.pid, 'SIGKILL');
-      } catch {
-        // Not running.
-      }
-    }
-  }
-});
-
-function mado(args: string[], input?: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, [MADO, ...args], { env: { ...env, ...extraEnv }, timeout: 20000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-    if (input !== undefined) child.stdin!.end(input);
-    else child.stdin!.end();
-  });
-}
-
-async function jobs(): Promise<Record<string, unknown>[]> {
-  const r = await mado(['agents', '--json']);
-  return JSON.parse(r.stdout) as Record<string, unknown>[];
-}
-
-async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 10000): Promise<T> {
-  const end = Date.now() + ms;
-  let v = await fn();
-  while (!ok(v) && Date.now() < end) {
-    await new Promise((r) => setTimeout(r, 100));
-    v = await fn();
-  }
-  return v;
-}
-
-/** A git repository with one commit in the test's folder, and a way to run git in it. */
-function gitRepo(): { repo: string; git: (...args: string[]) => string } {
-  const repo = path.join(base, 'repo');
-  mkdirSync(repo);
-  const git = (...args: string[]): string => execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8' });
-  git('init', '-q');
-  git('-c', 'user.email=t@example.invalid', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'first');
-  return { repo, git };
-}
-
-/** Kills this test's daemon (the last one its log says listens), not those of other test files. */
-function killDaemon(): void {
-  const log = readFileSync(path.join(base, 'run', 'daemon.log'), 'utf8');
-  const pid = Number([...log.matchAll(/listening on .* pid (\d+)\)/g)].pop()![1]);
-  try {
-    process.kill(pid, 'SIGKILL');
-  } catch {
-    // Gone already.
-  }
-}
-
-const shortOf = (out: string): string => /backgrounded · ([0-9a-f]{8})/.exec(out)![1]!;
+const h = useJobsHarness();
+const { mado, jobs, gitRepo, killDaemon } = {
+  mado: (...a: Parameters<typeof h.mado>) => h.mado(...a),
+  jobs: () => h.jobs(),
+  gitRepo: () => h.gitRepo(),
+  killDaemon: () => h.killDaemon(),
+};
 
 describe('mado jobs', () => {
   it('dispatch → running → blocked on a question → answered through attach → done', async () => {
@@ -119,7 +27,7 @@ describe('mado jobs', () => {
     expect(r.stdout).toMatch(/^backgrounded · [0-9a-f]{8}\n  mado agents  /);
     const short = shortOf(r.stdout);
     // The runtime folder is private, and so are the sockets in it.
-    const run = path.join(base, 'run');
+    const run = path.join(h.base, 'run');
     expect(statSync(run).mode & 0o777).toBe(0o700);
     expect(statSync(path.join(run, 'daemon.sock')).mode & 0o777).toBe(0o600);
     const blocked = await until(jobs, (j) => j[0]?.tempo === 'blocked');
@@ -128,7 +36,7 @@ describe('mado jobs', () => {
     expect((blocked[0]!.block as { questions: { options: string[] }[] }).questions[0]!.options[0]).toBe('Yes');
 
     // Attach in a real terminal, answer, see the screen, detach with Ctrl-].
-    const term = pty.spawn(process.execPath, [MADO, 'attach', short.slice(0, 4)], { cols: 100, rows: 40, env: env as Record<string, string> });
+    const term = pty.spawn(process.execPath, [MADO, 'attach', short.slice(0, 4)], { cols: 100, rows: 40, env: h.env as Record<string, string> });
     let seen = '';
     term.onData((d) => (seen += d));
     const exited = new Promise<number>((resolve) => term.onExit(({ exitCode }) => resolve(exitCode)));
@@ -155,7 +63,7 @@ describe('mado jobs', () => {
     const stop = await mado(['stop', short]);
     expect(stop).toMatchObject({ code: 0, stdout: `stopped ${short}\n` });
     expect((await jobs())[0]).toMatchObject({ state: 'stopped', detail: 'stopped', alive: false });
-    expect(existsSync(path.join(base, 'jobs', short, 'state.json'))).toBe(true);
+    expect(existsSync(path.join(h.base, 'jobs', short, 'state.json'))).toBe(true);
   });
 
   it('respawn, rm refused while running, kill, rm', async () => {
@@ -170,9 +78,9 @@ describe('mado jobs', () => {
     expect((await mado(['rm', '--force', short])).stdout).toBe(`removed ${short}\n`);
     expect(await jobs()).toEqual([]);
     // Nothing runs and nobody is connected: the daemon leaves by itself a few seconds later.
-    const sock = path.join(base, 'run', 'daemon.sock');
+    const sock = path.join(h.base, 'run', 'daemon.sock');
     expect(await until(async () => existsSync(sock), (up) => !up, 15000)).toBe(false);
-    expect(readFileSync(path.join(base, 'run', 'daemon.log'), 'utf8')).toMatch(/idle: exiting\n$/);
+    expect(readFileSync(path.join(h.base, 'run', 'daemon.log'), 'utf8')).toMatch(/idle: exiting\n$/);
   });
 
   it('a job is done when its agent ends a turn, runs again when it works, and firstTerminalAt stays the first', async () => {
@@ -207,7 +115,7 @@ describe('mado jobs', () => {
   });
 
   it('a stale socket is cleaned up; two clients dispatching at once both land', async () => {
-    const run = path.join(base, 'run');
+    const run = path.join(h.base, 'run');
     mkdirSync(run, { recursive: true, mode: 0o700 });
     // A socket file nobody listens on: left by a daemon that was killed.
     const sock = path.join(run, 'daemon.sock');
@@ -223,9 +131,9 @@ describe('mado jobs', () => {
   });
 
   it('daemons started at once: exactly one is reached, the others leave, and a file in the way is kept', async () => {
-    const run = path.join(base, 'run');
+    const run = path.join(h.base, 'run');
     mkdirSync(run, { recursive: true, mode: 0o700 });
-    const daemons = Array.from({ length: 4 }, () => spawn(process.execPath, [MADO, '__daemon'], { env, stdio: 'ignore' }));
+    const daemons = Array.from({ length: 4 }, () => spawn(process.execPath, [MADO, '__daemon'], { env: h.env, stdio: 'ignore' }));
     // Clients poll meanwhile: none may take a socket that is bound but not yet listening for a stale one.
     const [a, b, c] = await Promise.all(['a', 'b', 'c'].map((p) => mado(['--bg', '--agent', 'looper', p])));
     expect([a!.code, b!.code, c!.code], [a, b, c].map((r) => r!.stderr).join('')).toEqual([0, 0, 0]);
@@ -260,7 +168,7 @@ describe('mado jobs', () => {
 
   it('respawn resumes the agent’s own session: Claude Code is told it, Codex’s is read from its rollout', async () => {
     const launch = (short: string): string[] =>
-      (JSON.parse(readFileSync(path.join(base, 'jobs', short, 'launch.json'), 'utf8')) as { argv: string[] }).argv;
+      (JSON.parse(readFileSync(path.join(h.base, 'jobs', short, 'launch.json'), 'utf8')) as { argv: string[] }).argv;
     const c = shortOf((await mado(['--bg', '--agent', 'claude', 'hello'])).stdout);
     const [cj] = await until(jobs, (j) => j.length === 1);
     expect(launch(c).slice(1)).toEqual(['--session-id', cj!.sessionId, 'hello']);
@@ -278,7 +186,7 @@ describe('mado jobs', () => {
   it('detaching with Ctrl-] leaves the job running; closing the client too', async () => {
     const short = shortOf((await mado(['--bg', '--agent', 'looper', 'x'])).stdout);
     await until(jobs, (j) => j[0]?.tempo === 'active');
-    const term = pty.spawn(process.execPath, [MADO, 'attach', short], { cols: 90, rows: 30, env: env as Record<string, string> });
+    const term = pty.spawn(process.execPath, [MADO, 'attach', short], { cols: 90, rows: 30, env: h.env as Record<string, string> });
     let seen = '';
     term.onData((d) => (seen += d));
     await until(async () => seen, (t) => t.includes('Claude Code'));
@@ -286,7 +194,7 @@ describe('mado jobs', () => {
     const code = await new Promise<number>((resolve) => term.onExit(({ exitCode }) => resolve(exitCode)));
     expect(code).toBe(0);
     expect(seen).toContain(`[detached from ${short}; it keeps running]`);
-    const second = pty.spawn(process.execPath, [MADO, 'attach', short], { cols: 90, rows: 30, env: env as Record<string, string> });
+    const second = pty.spawn(process.execPath, [MADO, 'attach', short], { cols: 90, rows: 30, env: h.env as Record<string, string> });
     await new Promise((r) => setTimeout(r, 500));
     second.kill('SIGKILL');
     await new Promise((r) => setTimeout(r, 300));
@@ -296,7 +204,7 @@ describe('mado jobs', () => {
   it('the daemon refuses another protocol version and a short id already alive', async () => {
     await mado(['--bg', '--agent', 'looper', 'x']);
     const [job] = await until(jobs, (j) => j[0]?.alive === true);
-    const sock = path.join(base, 'run', 'daemon.sock');
+    const sock = path.join(h.base, 'run', 'daemon.sock');
     // A raw request of protocol 99 (the protocol module puts its own version; override it).
     const reply = await new Promise<string>((resolve) => {
       const c = connect(sock);
@@ -313,7 +221,7 @@ describe('mado jobs', () => {
   });
 
   it('a dispatch whose answer is late succeeds when the job is listed, and is retried once otherwise', async () => {
-    const run = path.join(base, 'run');
+    const run = path.join(h.base, 'run');
     mkdirSync(run, { recursive: true, mode: 0o700 });
     // A daemon of our own that never answers a first dispatch.
     const dispatched: string[] = [];
@@ -355,11 +263,11 @@ describe('mado jobs', () => {
   it('a job between turns (done, its agent up) is "already running"; one whose agent has ended and whose host still writes is "still ending"', async () => {
     await mado(['--bg', '--agent', 'looper', 'x']);
     const [job] = await until(jobs, (j) => j[0]?.alive === true);
-    const dir = path.join(base, 'jobs', job!.short as string);
+    const dir = path.join(h.base, 'jobs', job!.short as string);
     const rewrite = (file: string, patch: object): void =>
       writeFileSync(path.join(dir, file), JSON.stringify({ ...JSON.parse(readFileSync(path.join(dir, file), 'utf8')), ...patch }));
     const again = (): Promise<Reply> =>
-      request(path.join(base, 'run', 'daemon.sock'), { op: 'dispatch', ...job, env: {}, launch: { mode: 'prompt', args: [] }, seed: { intent: '' } });
+      request(path.join(h.base, 'run', 'daemon.sock'), { op: 'dispatch', ...job, env: {}, launch: { mode: 'prompt', args: [] }, seed: { intent: '' } });
     rewrite('state.json', { state: 'done' });
     expect(await again()).toMatchObject({ type: 'error', error: 'session is already running' });
     // What the host writes first when its agent exits.
@@ -369,7 +277,7 @@ describe('mado jobs', () => {
 
   it('an unreachable daemon: a message that says what to do', async () => {
     // A runtime folder whose socket path is too long for a Unix socket (the kernel would cut it).
-    const deep = path.join(base, 'r'.repeat(60), 's'.repeat(60));
+    const deep = path.join(h.base, 'r'.repeat(60), 's'.repeat(60));
     const r = await mado(['--bg', 'x'], undefined, { MADOHUB_RUNTIME_DIR: deep });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
@@ -379,7 +287,7 @@ describe('mado jobs', () => {
 
   it('a daemon that cannot start: a message that names its log, and the log says why', async () => {
     // A folder where the socket should be: no stale socket to clean up, and nothing can listen there.
-    const run = path.join(base, 'run');
+    const run = path.join(h.base, 'run');
     mkdirSync(path.join(run, 'daemon.sock'), { recursive: true, mode: 0o700 });
     writeFileSync(path.join(run, 'daemon.sock', 'keep'), '');
     const sock = path.join(run, 'daemon.sock');
@@ -398,22 +306,22 @@ describe('mado jobs', () => {
     expect(readdirSync(run).sort()).toEqual(['daemon.log', 'daemon.sock']);
     expect(readdirSync(path.join(run, 'daemon.sock'))).toEqual(['keep']);
     // A host that fails with no one to read its standard error writes the failure into its log.
-    const job = path.join(base, 'jobs', 'abcd1234');
+    const job = path.join(h.base, 'jobs', 'abcd1234');
     mkdirSync(job, { recursive: true });
-    expect((await mado(['__host', path.join(base, 'jobs'), 'abcd1234'])).code).toBe(1);
+    expect((await mado(['__host', path.join(h.base, 'jobs'), 'abcd1234'])).code).toBe(1);
     expect(readFileSync(path.join(job, 'host.log'), 'utf8')).toBe(readFileSync(path.join(job, 'host.log'), 'utf8').slice(0, 25) + 'cannot read launch.json: ENOENT\n');
     rmSync(job, { recursive: true });
-    expect(existsSync(path.join(base, 'jobs')) ? readdirSync(path.join(base, 'jobs')) : []).toEqual([]);
+    expect(existsSync(path.join(h.base, 'jobs')) ? readdirSync(path.join(h.base, 'jobs')) : []).toEqual([]);
   });
 
   it('`mado` through its link: `agents`, the daemon and the hosts run without NODE_EXTRA_CA_CERTS; other verbs and the agents keep it', async () => {
     // Linked the way npm links a bin; a CA file that does not exist makes Node say when it reads it.
-    const bin = path.join(base, 'bin');
+    const bin = path.join(h.base, 'bin');
     mkdirSync(bin);
     symlinkSync(MADO, path.join(bin, 'mado'));
     const viaLink = (args: string[]): Promise<Run> =>
       new Promise((resolve) => {
-        const e = { ...env, PATH: `${bin}${path.delimiter}${env.PATH}`, NODE_EXTRA_CA_CERTS: path.join(base, 'no-ca.pem') };
+        const e = { ...h.env, PATH: `${bin}${path.delimiter}${h.env.PATH}`, NODE_EXTRA_CA_CERTS: path.join(h.base, 'no-ca.pem') };
         execFile('mado', args, { env: e }, (err, stdout, stderr) => resolve({ code: err ? 1 : 0, stdout, stderr }));
       });
     const listed = await viaLink(['agents']);
@@ -422,7 +330,7 @@ describe('mado jobs', () => {
     expect(detect.stderr).toMatch(/Ignoring extra certs from `.*no-ca\.pem`/);
     const bg = await viaLink(['--bg', '--agent', 'looper', 'x']);
     expect(bg.code).toBe(0);
-    const dir = path.join(base, 'jobs', shortOf(bg.stdout));
+    const dir = path.join(h.base, 'jobs', shortOf(bg.stdout));
     // The job's environment is never written down: the agent gets it from its host.
     const state = JSON.parse(readFileSync(path.join(dir, 'state.json'), 'utf8')) as { env?: Record<string, string> };
     expect(state.env).toBeUndefined();
@@ -435,12 +343,12 @@ describe('mado jobs', () => {
     expect(job).toMatchObject({ alive: true });
     expect(environ(daemonPid).filter((e) => e.startsWith('NODE_EXTRA_CA_CERTS='))).toEqual([]);
     expect(environ(pid).filter((e) => e.startsWith('NODE_EXTRA_CA_CERTS='))).toEqual([]);
-    expect(environ(ptyPid)).toContain(`NODE_EXTRA_CA_CERTS=${path.join(base, 'no-ca.pem')}`);
+    expect(environ(ptyPid)).toContain(`NODE_EXTRA_CA_CERTS=${path.join(h.base, 'no-ca.pem')}`);
   });
 
   it('isolation: a template’s "worktree" puts new jobs in a worktree; "none" and resumes stay put; others are refused', async () => {
     const { repo } = gitRepo();
-    const sock = path.join(base, 'run', 'daemon.sock');
+    const sock = path.join(h.base, 'run', 'daemon.sock');
     expect((await mado(['--bg', '--agent', 'looper', 'up'])).code).toBe(0); // the daemon is up
     const dispatch = (short: string, extra: object): Promise<Reply> =>
       request(sock, {
@@ -452,7 +360,7 @@ describe('mado jobs', () => {
         cwd: repo,
         launch: { mode: 'prompt', args: ['x'] },
         respawnFlags: [],
-        env: { PATH: env.PATH! },
+        env: { PATH: h.env.PATH! },
         agent: 'isolated',
         seed: { intent: 'x' },
         ...extra,
@@ -462,18 +370,18 @@ describe('mado jobs', () => {
     expect(await dispatch('3c3c3c3c', { launch: { mode: 'resume', sessionId: 'abc', fork: false, flagArgs: [] } })).toMatchObject({ type: 'ok' });
     expect(await dispatch('4d4d4d4d', { isolation: 'sandbox' })).toMatchObject({ type: 'error', error: "dispatch: field 'isolation' must be one of worktree|none" });
     const byShort = new Map((await jobs()).map((j) => [j.short, j]));
-    expect(byShort.get('1a1a1a1a')).toMatchObject({ cwd: path.join(base, 'jobs', '1a1a1a1a', 'worktree'), originCwd: repo, worktreeBranch: 'mado/1a1a1a1a' });
+    expect(byShort.get('1a1a1a1a')).toMatchObject({ cwd: path.join(h.base, 'jobs', '1a1a1a1a', 'worktree'), originCwd: repo, worktreeBranch: 'mado/1a1a1a1a' });
     expect(byShort.get('2b2b2b2b')).toMatchObject({ cwd: repo, worktreePath: null });
     expect(byShort.get('3c3c3c3c')).toMatchObject({ cwd: repo, worktreePath: null });
     expect(byShort.has('4d4d4d4d')).toBe(false);
-    expect(existsSync(path.join(base, 'jobs', '4d4d4d4d'))).toBe(false);
+    expect(existsSync(path.join(h.base, 'jobs', '4d4d4d4d'))).toBe(false);
   });
 
   it('--worktree runs the job in a git worktree of its own, and rm removes it', async () => {
     const { repo, git } = gitRepo();
     const inDir = (cwd: string, args: string[]): Promise<Run> =>
       new Promise<Run>((resolve) => {
-        execFile(process.execPath, [MADO, ...args], { env, cwd }, (err, stdout, stderr) =>
+        execFile(process.execPath, [MADO, ...args], { env: h.env, cwd }, (err, stdout, stderr) =>
           resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
         );
       });
@@ -481,7 +389,7 @@ describe('mado jobs', () => {
     expect(r.code, r.stderr).toBe(0);
     const short = shortOf(r.stdout);
     const [job] = await until(jobs, (j) => j.length === 1);
-    const wt = path.join(base, 'jobs', short, 'worktree');
+    const wt = path.join(h.base, 'jobs', short, 'worktree');
     expect(job).toMatchObject({ cwd: wt, originCwd: repo, worktreePath: wt, worktreeBranch: `mado/${short}` });
     expect(git('worktree', 'list')).toContain(wt);
     expect((await mado(['rm', '--force', short])).code).toBe(0);

@@ -1,0 +1,134 @@
+// What the job integration tests share: a folder of their own per test (jobs, runtime, templates),
+// the built `mado` run in it, and the cleanup of what a test left running.
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
+import { ROOT } from './neovim.js';
+
+export const MADO = path.join(ROOT, 'bin/mado');
+export const FIX = path.join(ROOT, 'test/fixtures');
+
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface JobsHarness {
+  /** The test's folder (jobs/, run/, templates.json live in it). */
+  readonly base: string;
+  readonly env: NodeJS.ProcessEnv;
+  mado(args: string[], input?: string, extraEnv?: NodeJS.ProcessEnv, cwd?: string): Promise<Run>;
+  jobs(): Promise<Record<string, unknown>[]>;
+  gitRepo(): { repo: string; git: (...args: string[]) => string };
+  killDaemon(): void;
+}
+
+/** The fixture templates every job test may use (named like the agents where the agent matters). */
+function templates(extra: Record<string, object>): Record<string, object> {
+  return {
+    asker: { command: ['node', path.join(FIX, 'bin/asker')], prompt: 'type' },
+    looper: { command: ['node', path.join(FIX, 'agent.cjs'), 'claude-idle', 'claude-working', '--every', '300', '--loop'], prompt: 'type' },
+    // Named like the agents, with their resume arguments: the fixtures ignore the arguments.
+    claude: { command: [path.join(FIX, 'bin/claude')], prompt: 'arg', resume: ['--resume', '{id}'], sessionId: ['--session-id', '{session}'] },
+    codex: { command: [path.join(FIX, 'bin/codex')], prompt: 'arg', resume: ['resume', '{id}'] },
+    // Turn after turn: works, ends its turn (a completion line), works again, with the agent up.
+    turns: { command: ['node', path.join(FIX, 'agent.cjs'), 'claude-real-working', 'claude-real-stopped', '--every', '900', '--loop'], prompt: 'type' },
+    isolated: { command: ['node', path.join(FIX, 'agent.cjs'), 'claude-idle', '--loop'], prompt: 'type', isolation: 'worktree' },
+    ...extra,
+  };
+}
+
+export async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 10000): Promise<T> {
+  const end = Date.now() + ms;
+  let v = await fn();
+  while (!ok(v) && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 100));
+    v = await fn();
+  }
+  return v;
+}
+
+export const shortOf = (out: string): string => /backgrounded · ([0-9a-f]{8})/.exec(out)![1]!;
+
+/** Registers the per-test folder and cleanup; `extra` templates join the fixture ones. */
+export function useJobsHarness(extra: Record<string, object> = {}): JobsHarness {
+  const h = { base: '', env: {} as NodeJS.ProcessEnv };
+  beforeEach(() => {
+    h.base = mkdtempSync(path.join(tmpdir(), 'madohub-jobs-it-'));
+    const file = path.join(h.base, 'templates.json');
+    writeFileSync(file, JSON.stringify(templates(extra)));
+    h.env = {
+      ...process.env,
+      MADOHUB_TEMPLATES: file,
+      MADOHUB_JOBS_DIR: path.join(h.base, 'jobs'),
+      MADOHUB_RUNTIME_DIR: path.join(h.base, 'run'),
+      MADOHUB_DISABLE_AGENT_VIEW: '',
+    };
+  });
+  afterEach(() => {
+    // Kill what the test left running: hosts, their agents, and this test's daemon.
+    const jobs = path.join(h.base, 'jobs');
+    if (existsSync(jobs)) {
+      for (const short of readdirSync(jobs)) {
+        try {
+          const info = JSON.parse(readFileSync(path.join(jobs, short, 'host.json'), 'utf8')) as { pid: number; ptyPid: number };
+          process.kill(-info.ptyPid, 'SIGKILL');
+          process.kill(info.pid, 'SIGKILL');
+        } catch {
+          // Not running.
+        }
+      }
+    }
+    killDaemonOf(h.base);
+  });
+  const mado = (args: string[], input?: string, extraEnv: NodeJS.ProcessEnv = {}, cwd?: string): Promise<Run> =>
+    new Promise((resolve) => {
+      const child = execFile(process.execPath, [MADO, ...args], { env: { ...h.env, ...extraEnv }, cwd, timeout: 30000, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      });
+      child.stdin!.on('error', () => undefined);
+      child.stdin!.end(input);
+    });
+  return {
+    get base() {
+      return h.base;
+    },
+    get env() {
+      return h.env;
+    },
+    mado,
+    async jobs() {
+      const r = await mado(['agents', '--json']);
+      return JSON.parse(r.stdout) as Record<string, unknown>[];
+    },
+    gitRepo() {
+      const repo = path.join(h.base, 'repo');
+      mkdirSync(repo);
+      const git = (...args: string[]): string => execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8' });
+      git('init', '-q');
+      git('-c', 'user.email=t@example.invalid', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'first');
+      return { repo, git };
+    },
+    killDaemon: () => killDaemonOf(h.base),
+  };
+}
+
+/** Kills the test's daemon (the last one its log says listens), not those of other test files. */
+function killDaemonOf(base: string): void {
+  let log: string;
+  try {
+    log = readFileSync(path.join(base, 'run', 'daemon.log'), 'utf8');
+  } catch {
+    return;
+  }
+  const m = [...log.matchAll(/listening on .* pid (\d+)\)/g)].pop();
+  if (!m) return;
+  try {
+    process.kill(Number(m[1]), 'SIGKILL');
+  } catch {
+    // Gone already.
+  }
+}
