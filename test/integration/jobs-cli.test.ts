@@ -1,0 +1,88 @@
+// `mado` as a user meets it: strict arguments on every verb, --version, the table of jobs, logs as
+// text (live, replayed, followed, raw), attach on the alternate screen.
+import * as pty from 'node-pty';
+import { describe, expect, it } from 'vitest';
+import { MADO, shortOf, until, useJobsHarness } from './jobs-harness.js';
+
+// Words joined by cursor moves, as Ink draws them; then a numbered count that scrolls, and an end.
+const SENTENCE = "process.stdout.write('Hello!\\x1b[1CI\\x1b[1Cam\\x1b[1Ca\\x1b[1Cmock\\x1b[1Cmodel.\\r\\n'); setInterval(() => {}, 1000)";
+const COUNT = "let n = 0; const t = setInterval(() => { process.stdout.write(`line ${++n}\\r\\n`); if (n === 150) { clearInterval(t); setTimeout(() => process.exit(0), 300); } }, 15)";
+const h = useJobsHarness({
+  sentence: { command: ['node', '-e', SENTENCE], prompt: 'type' },
+  count: { command: ['node', '-e', COUNT], prompt: 'type' },
+});
+
+describe('mado, strictly', () => {
+  it.each([
+    [['agents', '--jsn'], 'mado agents: unknown option --jsn (see mado --help)\n'],
+    [['agents', 'extra'], "mado agents: unexpected argument 'extra' (see mado --help)\n"],
+    [['stop', '5', '6'], "mado stop: unexpected argument '6' (see mado --help)\n"],
+    [['kill'], 'mado kill: ID is needed\n'],
+    [['logs', '-n', 'x', 'abc'], "mado logs: -n needs a number of lines, not 'x'\n"],
+    [['rm', '--forse', 'abc'], 'mado rm: unknown option --forse (see mado --help)\n'],
+    [['attach', 'a', 'b'], "mado attach: unexpected argument 'b' (see mado --help)\n"],
+    [['respawn', '--now', 'a'], 'mado respawn: unknown option --now (see mado --help)\n'],
+  ])('%j is a usage error', async (args, message) => {
+    expect(await h.mado(args)).toMatchObject({ code: 2, stderr: message, stdout: '' });
+  });
+
+  it('--version names the version; an unknown id is an error (status 1)', async () => {
+    expect(await h.mado(['--version'])).toMatchObject({ code: 0, stdout: 'mado 0.1.0\n' });
+    expect(await h.mado(['stop', 'abc'])).toMatchObject({ code: 1, stderr: "mado stop: no job 'abc'\n" });
+  });
+
+  it('agents: a header, oldest first whatever changes, the folder', async () => {
+    const a = shortOf((await h.mado(['--bg', '--agent', 'looper', '-n', 'first', 'x'])).stdout);
+    await new Promise((r) => setTimeout(r, 20));
+    const b = shortOf((await h.mado(['--bg', '--agent', 'looper', '-n', 'second', 'y'], undefined, {}, h.base)).stdout);
+    await until(h.jobs, (j) => j.length === 2 && j.every((x) => x.alive === true));
+    const rows = (await h.mado(['agents'])).stdout.trimEnd().split('\n');
+    expect(rows[0]).toMatch(/^ID\s+STATE\s+AGENT\s+AGE\s+NAME\s+FOLDER\s+DETAIL$/);
+    expect(rows[1]).toMatch(new RegExp(`^${a}\\s+running/\\w+\\s+\\w+\\s+\\d+s\\s+first\\s+\\S+`));
+    expect(rows[2]).toMatch(new RegExp(`^${b}\\s+running/\\w+\\s+\\w+\\s+\\d+s\\s+second\\s+${h.base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    // The job that changed last stays where it is.
+    expect((await h.mado(['stop', a])).code).toBe(0);
+    expect((await h.mado(['agents'])).stdout.split('\n')[1]).toMatch(new RegExp(`^${a}\\s+stopped/idle`));
+  });
+});
+
+describe('mado logs', () => {
+  it('prints the text a person reads, -n the last lines, --raw the bytes; the same once the host is gone', async () => {
+    const short = shortOf((await h.mado(['--bg', '--agent', 'sentence'])).stdout);
+    await until(async () => (await h.mado(['logs', short])).stdout, (t) => t.includes('model.'));
+    const text = await h.mado(['logs', short]);
+    expect(text).toMatchObject({ code: 0, stdout: 'Hello! I am a mock model.\n' });
+    expect((await h.mado(['logs', '-n', '1', short])).stdout).toBe('Hello! I am a mock model.\n');
+    expect((await h.mado(['logs', '--raw', short])).stdout).toContain('Hello!\x1b[1CI\x1b[1Cam');
+    expect((await h.mado(['kill', short])).code).toBe(0);
+    expect((await h.mado(['logs', short])).stdout).toBe('Hello! I am a mock model.\n');
+  });
+
+  it('-f prints every line once, in order, and ends with the job', async () => {
+    const short = shortOf((await h.mado(['--bg', '--agent', 'count', 'x'])).stdout);
+    const r = await h.mado(['logs', '-f', short]);
+    expect(r.code, r.stderr).toBe(0);
+    const numbers = r.stdout.split('\n').filter((l) => /^line \d+$/.test(l)).map((l) => Number(l.slice(5)));
+    expect(numbers).toEqual(Array.from({ length: 150 }, (_, i) => i + 1));
+  });
+});
+
+describe('mado attach', () => {
+  it('says how to detach, draws on the alternate screen, and gives the terminal back as it was', async () => {
+    const short = shortOf((await h.mado(['--bg', '--agent', 'looper', 'x'])).stdout);
+    await until(h.jobs, (j) => j[0]?.alive === true);
+    const term = pty.spawn(process.execPath, [MADO, 'attach', short], { cols: 90, rows: 30, env: h.env as Record<string, string> });
+    let seen = '';
+    term.onData((d) => (seen += d));
+    await until(async () => seen, (t) => t.includes('Claude Code'));
+    term.write('\x1d');
+    expect(await new Promise<number>((resolve) => term.onExit(({ exitCode }) => resolve(exitCode)))).toBe(0);
+    expect(seen).toContain(`[attached to ${short} · Ctrl-] detaches and leaves it running]`);
+    const on = seen.indexOf('\x1b[?1049h');
+    const off = seen.lastIndexOf('\x1b[?1049l');
+    expect(on).toBeGreaterThanOrEqual(0);
+    expect(off).toBeGreaterThan(seen.indexOf('Claude Code'));
+    expect(seen.slice(off)).toContain(`[detached from ${short}; it keeps running]`);
+  });
+});
+
