@@ -101,8 +101,9 @@ function M.logs(id)
 end
 
 ---:MadoBackground [prompt] — the current terminal's agent goes on as a background job, and the
----split is freed. Claude Code and Codex resume their session (from their records); other agents
----get the prompt given. The dispatch comes first: when it fails, nothing changes.
+---split is freed. Claude Code and Codex resume their session (from their records), also after they
+---exited; other agents get the prompt given, or the one they echoed while they run. The dispatch
+---comes first: when it fails, nothing changes.
 ---@param prompt string
 function M.background(prompt)
   local buf = vim.api.nvim_get_current_buf()
@@ -127,9 +128,18 @@ function M.background(prompt)
     return v ~= vim.NIL and v or nil
   end
   local session_id, intent = field('sessionId'), field('intent')
+  local exited = st and st.state == 'exited'
   local args
   if session_id and (agent == 'claude' or agent == 'codex') then
     args = { '--bg', '--agent', agent, '--resume', session_id }
+  elseif exited and prompt == '' then
+    -- Its agent has ended and left no session to resume: running its old prompt again would start
+    -- over what was done.
+    util.notify(
+      'The agent here has exited and left no session to resume (give a prompt to start a new job)',
+      vim.log.levels.WARN
+    )
+    return
   elseif prompt ~= '' or intent then
     -- Another agent starts again with the prompt given, else the first one it echoed here.
     args = { '--bg', '--agent', agent, '--', prompt ~= '' and prompt or intent }

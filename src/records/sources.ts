@@ -39,6 +39,8 @@ export class TerminalSources {
   readonly folders = new FolderWatcher();
   private readonly claims = new Set<string>();
   private readonly terminals = new Map<number, Watched>();
+  /** The sessions of terminals whose program exited, by buffer, until the buffer is wiped. */
+  private readonly ended = new Map<number, { agent: AgentId | null; sessionId?: string }>();
   /** Scans made, for the benchmark. */
   scans = 0;
 
@@ -115,12 +117,23 @@ export class TerminalSources {
   /** The agent running in `buf` and the session id its records name, when known. */
   sessionOf(buf: number): { agent: AgentId | null; sessionId?: string } | undefined {
     const t = this.terminals.get(buf);
-    if (!t) return undefined;
+    if (!t) return this.ended.get(buf);
     return { agent: t.agent ?? null, sessionId: t.records?.sessionId };
+  }
+
+  /**
+   * The terminal's program exited: its watchers go, and the session it ran is kept (until the buffer
+   * is wiped) so that it can still be resumed elsewhere.
+   */
+  end(buf: number): void {
+    const session = this.sessionOf(buf);
+    this.forget(buf);
+    if (session) this.ended.set(buf, session);
   }
 
   /** The terminal closed or was wiped: its watchers go. */
   forget(buf: number): void {
+    this.ended.delete(buf);
     const t = this.terminals.get(buf);
     if (!t) return;
     if (t.settle) clearTimeout(t.settle);

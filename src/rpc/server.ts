@@ -71,7 +71,7 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
         } else if (method === 'exit') {
           const msg = parseExit(item);
           if (msg) {
-            sources.forget(msg.buf);
+            sources.end(msg.buf);
             change = tracker.exit(msg.buf, msg.status, now);
           }
         } else if (method === 'forget') {

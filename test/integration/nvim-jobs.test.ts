@@ -55,6 +55,15 @@ describe.each(testNeovims())('Neovim $label: background jobs', ({ path: exe }) =
     await s.lua(`vim.cmd('messages clear') vim.cmd('MadoBackground')`);
     expect(await s.lua<string>(`return vim.fn.execute('messages')`)).toMatch(/Nothing to background yet/);
 
+    // An agent that has exited and left no session to resume is refused (its old prompt is not run again).
+    const ended = await openAgent(s, ['gemini-working']);
+    expect(await s.waitFor(`(require('madohub').state(${ended}) or {}).agent == 'gemini'`)).toBe(true);
+    await s.lua(`vim.api.nvim_chan_send(vim.bo[...].channel, 'q')`, [ended]);
+    expect(await s.waitFor(`(require('madohub').state(${ended}) or {}).state == 'exited'`)).toBe(true);
+    await s.lua(`vim.cmd('messages clear') vim.api.nvim_set_current_buf(...) vim.cmd('MadoBackground')`, [ended]);
+    expect(await s.lua<string>(`return vim.fn.execute('messages')`)).toMatch(/has exited and left no session to resume/);
+    expect(agents()).toEqual([]);
+
     // Gemini has no session to resume: the prompt it echoed is dispatched again.
     const gem = await openAgent(s, ['gemini-working']);
     expect(await s.waitFor(`(require('madohub').state(${gem}) or {}).agent == 'gemini'`)).toBe(true);
@@ -76,6 +85,18 @@ describe.each(testNeovims())('Neovim $label: background jobs', ({ path: exe }) =
     const [g] = agents();
     expect(g).toMatchObject({ intent: 'summarize the README', template: { name: 'gemini' } });
     execFileSync(process.execPath, [MADO, 'rm', '--force', g!.short], { env: { ...process.env, ...env } });
+
+    // A Claude Code that has exited: its session is resumed in the background.
+    const gone = await openTerminal(s, [FAKE_CLAUDE]);
+    expect(await s.waitFor(`(require('madohub').state(${gone}) or {}).source == 'session-file'`, 8000)).toBe(true);
+    const goneSession = await s.lua<{ sessionId: string }>('return require("madohub.node").request("session", ...)', [gone]);
+    await s.lua(`vim.api.nvim_chan_send(vim.bo[...].channel, 'q')`, [gone]);
+    expect(await s.waitFor(`(require('madohub').state(${gone}) or {}).state == 'exited'`)).toBe(true);
+    await s.lua(`vim.api.nvim_set_current_buf(...) vim.cmd('MadoBackground')`, [gone]);
+    expect(await s.waitFor(`not vim.api.nvim_buf_is_valid(${gone})`, 15000)).toBe(true);
+    const [resumed] = agents();
+    expect(resumed).toMatchObject({ resumeSessionId: goneSession.sessionId });
+    execFileSync(process.execPath, [MADO, 'rm', '--force', resumed!.short], { env: { ...process.env, ...env } });
 
     const buf = await openTerminal(s, [FAKE_CLAUDE]);
     expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).source == 'session-file'`, 8000)).toBe(true);
