@@ -4,7 +4,12 @@ import { execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { boundScreen, detect } from '../src/detect/index.js';
+import type { Screen } from '../src/detect/index.js';
 import { agentOfTree } from '../src/detect/process.js';
+import { promptOf } from '../src/detect/prompt.js';
+import { optionsOf, questionOf } from '../src/detect/question.js';
+import { HOSTILE_SCREENS } from './hostile.js';
 import { ProcessTree } from '../src/proc/tree.js';
 import { JsonlTail } from '../src/records/tail.js';
 import { readHostInfo } from '../src/jobs/hostinfo.js';
@@ -359,6 +364,37 @@ async function benchJobs(): Promise<void> {
   rmSync(base, { recursive: true, force: true, maxRetries: 5 });
 }
 
+/** (i) Every detector on hostile screens (100 KB titles and rows): the worst time of one reading. */
+function benchHostile(): void {
+  const agents = ['claude', 'codex', 'gemini', 'opencode', 'amp', 'shell'] as const;
+  const reading = (screen: Screen): void => {
+    for (const agent of agents) {
+      const d = detect(screen, { agent, state: 'working' });
+      const lines = boundScreen(screen).lines;
+      promptOf(d.agent, lines);
+      questionOf(lines);
+      optionsOf(lines);
+    }
+  };
+  const plain = { lines: ['✻ Worked for 5s', '❯ '], title: '✳ Claude Code' };
+  const time = (screen: Screen): number => {
+    const runs: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t = process.hrtime.bigint();
+      reading(screen);
+      runs.push(Number(process.hrtime.bigint() - t) / 1e6 / agents.length);
+    }
+    return median(runs);
+  };
+  const base = time(plain);
+  let worst = { name: '', ms: 0 };
+  for (const { name, screen } of HOSTILE_SCREENS) {
+    const ms = time(screen);
+    if (ms > worst.ms) worst = { name, ms };
+  }
+  out(`  (i) hostile screens (${HOSTILE_SCREENS.length}, every agent's rules, prompt and question readers): worst reading ${worst.ms.toFixed(2)} ms (${worst.name}; goal < 5 ms) vs ${base.toFixed(3)} ms for a plain screen (ratio ${(worst.ms / base).toFixed(0)})`);
+}
+
 /** `npm run bench -- 0.12 --only=a,g`: one Neovim, some measures. */
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -374,7 +410,8 @@ async function main(): Promise<void> {
     if (want('d')) benchStartup(nv.path);
     if (want('g')) await benchIdle(nv.path);
   }
-  if (want('e') || want('f') || want('h')) out('Node side (no Neovim)');
+  if (want('e') || want('f') || want('h') || want('i')) out('Node side (no Neovim)');
+  if (want('i')) benchHostile();
   if (want('e')) await benchScan();
   if (want('f')) await benchTail();
   if (want('h')) await benchJobs();

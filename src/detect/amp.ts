@@ -1,4 +1,4 @@
-import { BRAILLE, SHARED_RULES } from './common.js';
+import { BRAILLE, both, SHARED_RULES } from './common.js';
 import type { AgentRules } from './types.js';
 
 /** Sourcegraph Amp: its UI labels and its `<spinner> <title> - amp - <cwd>` title. */
@@ -11,5 +11,6 @@ export const amp: AgentRules = {
     { state: 'working', test: /\b(?:Thinking|Streaming|Running Tools)\b/ },
     ...SHARED_RULES,
   ],
-  titles: [{ state: 'working', test: new RegExp(`^\\s*${BRAILLE}\\s+.*\\s-\\samp\\s-\\s`) }],
+  // `⠋ <title> - amp - <cwd>`: a spinner first, the name later.
+  titles: [{ state: 'working', test: both(new RegExp(`^\\s*${BRAILLE}\\s`), /\s-\samp\s-\s/) }],
 };

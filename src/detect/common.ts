@@ -1,4 +1,4 @@
-import type { LineRule } from './types.js';
+import type { LineRule, Matcher } from './types.js';
 
 /**
  * A completion line, by its shape and not by a word list: a spinner glyph at the start of the line,
@@ -18,6 +18,25 @@ export function completionKey(line: string): string {
   return (m ? m[0] : line).trim();
 }
 
+/**
+ * A line where `first` matches somewhere before the last of the `then` strings: what `first.*then`
+ * says, in linear time (`.*` between two patterns backtracks over long lines that almost match).
+ * `first` must itself be linear (a character class and spaces).
+ */
+export function ordered(first: RegExp, ...then: string[]): Matcher {
+  return {
+    test(text: string): boolean {
+      const at = Math.max(...then.map((t) => text.lastIndexOf(t)));
+      return at > 0 && first.test(text.slice(0, at));
+    },
+  };
+}
+
+/** A text that every one of `patterns` matches (each linear on its own). */
+export function both(...patterns: RegExp[]): Matcher {
+  return { test: (text: string): boolean => patterns.every((p) => p.test(text)) };
+}
+
 /** Braille spinner frames (U+2801..U+28FF) as agents draw them in titles and status rows. */
 export const BRAILLE = '[\\u2801-\\u28ff]';
 
@@ -25,7 +44,7 @@ export const BRAILLE = '[\\u2801-\\u28ff]';
 export const SHARED_RULES: readonly LineRule[] = [
   { state: 'stopped', test: COMPLETION, completion: true },
   { state: 'working', test: /esc to interrupt/i },
-  { state: 'working', test: /[✽⏺].*(?:…|\.\.\.)/ },
+  { state: 'working', test: ordered(/[✽⏺]/, '…', '...') },
   {
     state: 'waiting',
     test: /Allow once|Allow always|\bDeny\b|Do you want to proceed\?|\(y\/n\)|requires approval/i,

@@ -1,4 +1,4 @@
-import { BRAILLE, SHARED_RULES } from './common.js';
+import { BRAILLE, ordered, SHARED_RULES } from './common.js';
 import type { AgentRules } from './types.js';
 
 /** Google Gemini CLI (0.6). Not in the specification's list; its screens as printed today. */
@@ -8,7 +8,7 @@ export const gemini: AgentRules = {
   titleMarkers: [/^\s*(?:◇|✦|✋)\s+(?:Ready|Working|Action Required)/],
   lines: [
     { state: 'waiting', test: /Allow execution of|Do you trust the files in this folder\?/ },
-    { state: 'working', test: new RegExp(`${BRAILLE}\\s+.*\\(esc to cancel`) },
+    { state: 'working', test: ordered(new RegExp(`${BRAILLE}\\s`), '(esc to cancel') },
     ...SHARED_RULES,
     { state: 'idle', test: /Type your message or @path\/to\/file/, hint: true },
   ],

@@ -22,6 +22,30 @@ const SHELL_PROMPT = /[$#%]\s?$/;
 
 const MAX_DETAIL = 120;
 
+/**
+ * What a screen reading looks at, at most: the last 150 rows, the first 400 columns of each (an agent
+ * draws what tells its state at the start of a row), and the start of the title.
+ */
+export const MAX_ROWS = 150;
+export const MAX_LINE = 400;
+export const MAX_TITLE = 512;
+
+/**
+ * The screen cut to the bounds above (the last rows, the start of each row and of the title), so
+ * that every rule runs on bounded input whatever a program prints: a rule's cost then has a ceiling.
+ */
+export function boundScreen(screen: Screen): Screen {
+  const { lines, title } = screen;
+  const fits = lines.length <= MAX_ROWS && title.length <= MAX_TITLE && lines.every((l) => l.length <= MAX_LINE);
+  if (fits) return screen;
+  const cut = lines.length - Math.min(lines.length, MAX_ROWS);
+  return {
+    lines: lines.slice(cut).map((l) => (l.length > MAX_LINE ? l.slice(0, MAX_LINE) : l)),
+    title: title.slice(0, MAX_TITLE),
+    cursor: screen.cursor === undefined ? undefined : screen.cursor - cut,
+  };
+}
+
 function clip(text: string): string {
   const t = text
     .replace(/^[\s│┃]+|[\s│┃]+$/g, '')
@@ -110,7 +134,8 @@ function fromHit(agent: AgentId, hit: Hit): Detection {
  * completion line wins; the title (which tells what happens now) outranks lines that tell what
  * happened; footers and placeholders decide only when nothing else does.
  */
-export function detect(screen: Screen, previous?: PreviousReading): Detection {
+export function detect(input: Screen, previous?: PreviousReading): Detection {
+  const screen = boundScreen(input);
   const agent = identify(screen, previous);
   const rules = RULES_BY_ID.get(agent);
   if (!rules) return { agent: 'shell', state: 'idle', source: 'pty-scrape', detail: clip(screen.title) };

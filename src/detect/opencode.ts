@@ -8,7 +8,8 @@ export const opencode: AgentRules = {
   titleMarkers: [/\bopencode\b/i],
   lines: [
     { state: 'waiting', test: /△ Permission required|Allow once\s+Allow always\s+Reject/ },
-    { state: 'working', test: /[⬝■]{3,}.*esc interrupt|esc interrupt/ },
+    // Its progress bar (`⬝⬝■■ … esc interrupt`) and the hint; the hint alone tells.
+    { state: 'working', test: /esc interrupt/ },
     // `▣  Build · <model> · 10.8s`: the footer of a finished answer.
     { state: 'stopped', test: /^\s*▣\s+\S.*·\s*\d+(?:\.\d+)?s\s*$/, completion: true },
     ...SHARED_RULES,

@@ -44,10 +44,18 @@ export interface Detection {
   completion?: string;
 }
 
+/**
+ * What a rule tests a line or a title with: a regular expression, or a function that finds the same
+ * in linear time where a regular expression would backtrack (see `ordered` in common.ts).
+ */
+export interface Matcher {
+  test(text: string): boolean;
+}
+
 /** A state a line of the screen points to. Rules are tried in order; the first that matches a line wins. */
 export interface LineRule {
   state: AgentState;
-  test: RegExp;
+  test: Matcher;
   /**
    * A hint is chrome that is always drawn (a footer, an input placeholder): it decides the state only
    * when no event line (work, a question, a completion, an interrupt) is on the screen.
@@ -61,7 +69,7 @@ export interface LineRule {
 /** A state the terminal title points to. The title tells what is happening now. */
 export interface TitleRule {
   state: AgentState;
-  test: RegExp;
+  test: Matcher;
   detail?: string;
 }
 

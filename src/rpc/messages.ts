@@ -1,3 +1,4 @@
+import { boundScreen } from '../detect/index.js';
 import type { Screen } from '../detect/index.js';
 
 /** What the Lua watcher sends for one terminal buffer (notification `screen`). */
@@ -32,7 +33,7 @@ export function parseScreen(value: unknown): ScreenMessage | null {
   const title = typeof value.title === 'string' ? value.title : '';
   const cursor = typeof value.cursor === 'number' ? value.cursor : undefined;
   const pid = typeof value.pid === 'number' && value.pid > 0 ? value.pid : undefined;
-  return { buf: value.buf, lines, title, cursor, pid };
+  return { buf: value.buf, ...boundScreen({ lines, title, cursor }), pid };
 }
 
 export function parseExit(value: unknown): ExitMessage | null {

@@ -11,7 +11,7 @@ import type { Server } from 'node:net';
 import path from 'node:path';
 import { Terminal } from '@xterm/headless';
 import type { IPty } from 'node-pty';
-import { detect } from '../../detect/index.js';
+import { boundScreen, detect } from '../../detect/index.js';
 import type { Detection } from '../../detect/index.js';
 import { processStamp } from '../../proc/stamp.js';
 import { ProcessTree } from '../../proc/tree.js';
@@ -134,7 +134,7 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
 
   const runDetect = (): Promise<void> => {
     detectTimer = undefined;
-    const { lines, cursor } = screenOf(term);
+    const { lines, cursor } = boundScreen({ ...screenOf(term), title });
     const d = detect({ lines, title, cursor }, previous);
     previous = { agent: d.agent, state: d.state };
     if (d.agent === 'codex') {
