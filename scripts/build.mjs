@@ -4,6 +4,7 @@ import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
+import { writeHelpTags } from './helptags.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const common = {
@@ -23,6 +24,9 @@ if (process.argv.includes('--bench')) {
   await build({ ...common, entryPoints: ['scripts/bench.ts'], outfile: '.cache/bench.cjs', external: ['node-pty', 'neovim'] });
   process.exit(0);
 }
+
+// `:help madohub` after any install (plugin managers run :helptags themselves; a clone by hand does not).
+writeHelpTags(path.join(root, 'doc'));
 
 await Promise.all([
   build({ ...common, entryPoints: ['src/main.ts'], outfile: 'rplugin/node/madohub/index.js' }),

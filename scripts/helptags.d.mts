@@ -1,0 +1,2 @@
+export function helpTags(docDir: string): string[];
+export function writeHelpTags(docDir: string): void;
