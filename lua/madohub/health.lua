@@ -57,7 +57,7 @@ function M.check()
   if info.nodePty.ok then
     h.ok('node-pty loads')
   else
-    h.warn('node-pty does not load: ' .. tostring(info.nodePty.error), { 'Run `npm ci` in ' .. require('madohub.util').root() })
+    h.warn('Background jobs cannot run: ' .. tostring(info.nodePty.error))
   end
   local watched = require('madohub.watch').count()
   h.ok(('Terminals watched: %d (the Node process tracks %d)'):format(watched, info.terminals))

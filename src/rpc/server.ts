@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { attach } from 'neovim';
 import type { NeovimClient } from 'neovim';
 import { log } from '../log.js';
@@ -6,6 +5,8 @@ import { TerminalSources } from '../records/sources.js';
 import { Tracker } from '../state/tracker.js';
 import type { StateChange } from '../state/tracker.js';
 import { parseExit, parseForget, parseScreen } from './messages.js';
+import { checkNodePty } from './node-pty-check.js';
+import type { NodePtyHealth } from './node-pty-check.js';
 
 /** The Lua function that receives state changes. */
 const APPLY = 'require("madohub.state").apply(...)';
@@ -14,21 +15,12 @@ export interface Health {
   node: string;
   pid: number;
   terminals: number;
-  nodePty: { ok: boolean; error?: string };
+  nodePty: NodePtyHealth;
   foldersWatched: number;
   scans: number;
   rssBytes: number;
 }
 
-function nodePtyHealth(): Health['nodePty'] {
-  try {
-    const require = createRequire(__filename);
-    require('node-pty');
-    return { ok: true };
-  } catch (err) {
-    return { ok: false, error: err instanceof Error ? err.message : String(err) };
-  }
-}
 
 /**
  * The Node side of the plugin: takes screens from the Lua watcher, runs the detectors, keeps each
@@ -97,7 +89,7 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
         node: process.version,
         pid: process.pid,
         terminals: tracker.size,
-        nodePty: nodePtyHealth(),
+        nodePty: checkNodePty(),
         foldersWatched: sources.folders.size,
         scans: sources.scans,
         rssBytes: process.memoryUsage().rss,
@@ -112,6 +104,14 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
     } else {
       resp.send(`madohub: unknown request ${method}`, true);
     }
+  });
+
+  // One warning when the jobs' node-pty cannot load in this Node, with the command that fixes it.
+  setImmediate(() => {
+    const pty = checkNodePty();
+    if (pty.ok) return;
+    log.warn(pty.error ?? 'node-pty does not load');
+    nvim.notify('nvim_exec_lua', ['require("madohub.util").notify(..., vim.log.levels.WARN)', [`background jobs cannot run: ${pty.error}`]]);
   });
 
   nvim.on('disconnect', () => {

@@ -227,7 +227,20 @@ describe('nothing lost', () => {
       await new Promise((res) => setTimeout(res, 2500));
       const info = JSON.parse(readFileSync(path.join(dir, 'host.json'), 'utf8')) as { pid: number; ptyPid: number };
       expect([alive(info.pid), alive(info.ptyPid)]).toEqual([true, true]);
-      execFileSync('mount', ['-o', 'remount,ro', jobsDir]);
+      // A remount fails while a file is open for writing (the host appends its output): try again.
+      await until(
+        async () => {
+          try {
+            execFileSync('mount', ['-o', 'remount,ro', jobsDir], { stdio: 'ignore' });
+            return true;
+          } catch {
+            return false;
+          }
+        },
+        (done) => done,
+        5000,
+      );
+      expect(readFileSync('/proc/mounts', 'utf8')).toMatch(new RegExp(`${jobsDir} tmpfs ro[,\\s]`));
       await new Promise((res) => setTimeout(res, 500));
       expect([alive(info.pid), alive(info.ptyPid)]).toEqual([true, true]);
       const listed = await h.mado(['agents', '--json'], undefined, small);

@@ -327,7 +327,8 @@ describe('mado jobs', () => {
     const listed = await viaLink(['agents']);
     expect(listed).toEqual({ code: 0, stdout: 'no jobs\n', stderr: '' });
     const detect = await viaLink(['detect', path.join(FIX, 'screens.json')]);
-    expect(detect.stderr).toMatch(/Ignoring extra certs from `.*no-ca\.pem`/);
+    // Node before 23 reads the CA file as it starts, and says when it cannot (later ones read it on first use).
+    if (Number(process.versions.node.split('.')[0]) < 23) expect(detect.stderr).toMatch(/Ignoring extra certs from `.*no-ca\.pem`/);
     const bg = await viaLink(['--bg', '--agent', 'looper', 'x']);
     expect(bg.code).toBe(0);
     const dir = path.join(h.base, 'jobs', shortOf(bg.stdout));
