@@ -339,7 +339,7 @@ async function benchJobs(): Promise<void> {
   const jobs200 = path.join(base, 'jobs200');
   for (let i = 0; i < 200; i++) {
     const short = newShortId();
-    createJob(jobs200, { ...blankJob(short), sessionId: newSessionId(), state: i % 3 ? 'stopped' : 'done', tempo: 'idle', intent: `job ${i}`, name: `job ${i}` });
+    createJob(jobs200, { ...blankJob(short), sessionId: newSessionId(), status: i % 3 ? 'stopped' : 'done', tempo: 'idle', intent: `job ${i}`, name: `job ${i}` });
   }
   // Timed the way a user meets it: typed in a shell, `mado` run through its own first line.
   const asIs = shellMedians([[MADO, 'agents'], ['node', '-e', '']], 20, { ...env, MADOHUB_JOBS_DIR: jobs200 });

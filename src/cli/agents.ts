@@ -20,11 +20,11 @@ export function byCreation(a: ListedJob, b: ListedJob): number {
 
 /** The table of jobs: a header row, one row per job; fields made safe to print. */
 export function jobTable(jobs: readonly ListedJob[], now: number, home = ''): string {
-  const header = ['ID', 'STATE', 'AGENT', 'AGE', 'NAME', 'FOLDER', 'DETAIL'];
+  const header = ['ID', 'STATUS', 'AGENT', 'AGE', 'NAME', 'FOLDER', 'DETAIL'];
   const short = (p: string): string => (home && (p === home || p.startsWith(`${home}/`)) ? `~${p.slice(home.length)}` : p);
   const rows = jobs.map((j) => [
     j.short,
-    `${j.state}/${j.tempo}`,
+    `${j.status}/${j.tempo}`,
     j.agent,
     age(now - j.updatedAt),
     safeText(j.name).slice(0, 40),

@@ -50,7 +50,7 @@ export function parseArgs(argv: readonly string[], flags: FlagSpec[], positional
 }
 
 /**
- * Text from a record or a user, made safe to print to a terminal: control characters (which could
+ * Text from a job file or a user, made safe to print to a terminal: control characters (which could
  * move the cursor, change the title, or answer terminal queries) become `?`.
  */
 export function safeText(text: string): string {

@@ -41,7 +41,7 @@ async function bg(io: Io, argv: string[]): Promise<void> {
     short,
     sessionId: newSessionId(),
     createdAt: Date.now(),
-    source: 'shell',
+    origin: 'shell',
     cwd: process.cwd(),
     launch:
       args.resume?.mode === 'id'

@@ -5,8 +5,9 @@ export type AgentId = 'claude' | 'codex' | 'gemini' | 'opencode' | 'amp' | 'shel
 export type AgentState = 'working' | 'idle' | 'waiting' | 'stopped' | 'completed' | 'failed' | 'exited';
 
 /**
- * Where a state came from. Only `pty-scrape` (the screen) and `terminal` (the job's exit) exist
- * today; confirmed sources (session files, transcripts) join later without changing the model.
+ * The source of a state: where a reading came from. The screen (`pty-scrape`), the terminal's exit
+ * (`terminal`), and the confirmed ones: an agent's session file and its transcript or rollout
+ * (`jsonl-watcher`).
  */
 export type StateSource = 'pty-scrape' | 'terminal' | 'session-file' | 'jsonl-watcher';
 

@@ -1,4 +1,4 @@
-// Small checks of untrusted JSON values (job records, protocol messages): each says what a value
+// Small checks of untrusted JSON values (job files, protocol messages): each says what a value
 // must be, or null when it is that.
 
 export type Check = (v: unknown) => string | null;

@@ -1,9 +1,9 @@
-// From a job's screen to its record: the same detectors as the plugin, mapped to tempo/needs/block.
+// From a job's screen to its file: the same detectors as the plugin, mapped to tempo/needs/block.
 import type { Detection } from '../detect/index.js';
 import { optionsOf, questionOf } from '../detect/question.js';
 import type { JobQuestion, JobState } from './types.js';
 
-/** What a detection means for a job's record. */
+/** What a detection means for a job's file. */
 export function jobPatch(d: Detection, lines: readonly string[]): Partial<JobState> {
   const detail = d.detail.slice(0, 120);
   const who: Partial<JobState> = d.agent === 'shell' ? {} : { agent: d.agent };
@@ -11,12 +11,12 @@ export function jobPatch(d: Detection, lines: readonly string[]): Partial<JobSta
     // The question itself where the screen shows one; else the line that told the detector.
     const text = questionOf(lines) ?? d.detail;
     const question: JobQuestion = { text, options: optionsOf(lines) };
-    return { ...who, state: 'running', tempo: 'blocked', needs: text || 'an answer', block: { questions: [question] }, detail };
+    return { ...who, status: 'running', tempo: 'blocked', needs: text || 'an answer', block: { questions: [question] }, detail };
   }
-  if (d.state === 'working') return { ...who, state: 'running', tempo: 'active', needs: null, block: null, detail };
+  if (d.state === 'working') return { ...who, status: 'running', tempo: 'active', needs: null, block: null, detail };
   // The end of a turn: the job is done (its agent stays up for more; work makes it run again).
   if (d.state === 'stopped' || d.state === 'completed') {
-    return { ...who, state: 'done', tempo: 'idle', needs: null, block: null, detail };
+    return { ...who, status: 'done', tempo: 'idle', needs: null, block: null, detail };
   }
   return { ...who, tempo: 'idle', needs: null, block: null, detail };
 }

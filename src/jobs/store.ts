@@ -1,13 +1,14 @@
-// Job records: `<jobs dir>/<short>/state.json`, read as hostile input and written atomically under
-// a per-job lock whose wait never blocks the process (the daemon serves other jobs meanwhile).
+// Job files: `<jobs dir>/<id>/job.json`, read as hostile input and written atomically under a per-job
+// lock whose wait never blocks the process (the daemon serves other jobs meanwhile). A job of an
+// older mado has `state.json` (version 1): it is read, and replaced by job.json at the next write.
 import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { processStamp, sameProcess } from '../proc/stamp.js';
 import { readBounded, writeAtomic } from './files.js';
-import type { JobState } from './types.js';
-import { MAX_DETAIL, MAX_INTENT, RECORD_VERSION, SHORT_ID } from './types.js';
+import type { JobState, JobStatus } from './types.js';
+import { MAX_DETAIL, MAX_INTENT, JOB_FILE_VERSION, SHORT_ID } from './types.js';
 import { validateJob } from './validate.js';
 
 /** `$MADOHUB_JOBS_DIR`, else `$XDG_STATE_HOME/madohub/jobs`, else `~/.local/state/madohub/jobs`. */
@@ -17,16 +18,18 @@ export function jobsDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(state, 'madohub', 'jobs');
 }
 
-/** A job as listed: its record, or why its record cannot be read (the job then shows as errored). */
+/** A job as read: its file, or why its file cannot be read (the job then shows as errored). */
 export type JobView = { ok: true; job: JobState } | { ok: false; short: string; error: string; job: JobState };
 
-/** The largest state.json read (a record is a few KiB; the bound keeps a planted file harmless). */
-export const MAX_RECORD_BYTES = 256 * 1024;
+/** The largest job file read (one is a few KiB; the bound keeps a planted file harmless). */
+export const MAX_JOB_FILE_BYTES = 256 * 1024;
 const LOCK_STALE_MS = 10_000;
 const LOCK_WAIT_MS = 5_000;
 
 // Joined by hand: `mado agents` builds 200 of these, and a cold `path.join` costs it ~5 ms.
-const stateFile = (dir: string, short: string): string => `${dir}${path.sep}${short}${path.sep}state.json`;
+export const jobFile = (dir: string, short: string): string => `${dir}${path.sep}${short}${path.sep}job.json`;
+/** The job file of version 1 (an older mado's). */
+const oldJobFile = (dir: string, short: string): string => `${dir}${path.sep}${short}${path.sep}state.json`;
 
 /**
  * The lock file's inode when it was left by a writer that is gone (its pid and stamp) or is older
@@ -61,7 +64,7 @@ function removeLock(lock: string, ino: number): void {
  * is asynchronous: other jobs' work goes on meanwhile.
  */
 async function withLock<T>(dir: string, short: string, fn: () => T): Promise<T> {
-  const lock = path.join(dir, short, 'state.lock');
+  const lock = path.join(dir, short, 'job.lock');
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     try {
@@ -94,10 +97,10 @@ async function withLock<T>(dir: string, short: string, fn: () => T): Promise<T> 
   }
 }
 
-/** A job record with every field at its empty value: the base that new jobs fill in. */
+/** A job with every field at its empty value: the base that new jobs fill in. */
 export function blankJob(short: string, at = Date.now()): JobState {
   return {
-    proto: RECORD_VERSION,
+    proto: JOB_FILE_VERSION,
     short,
     sessionId: '00000000-0000-0000-0000-000000000000',
     createdAt: at,
@@ -110,7 +113,7 @@ export function blankJob(short: string, at = Date.now()): JobState {
     nameSource: 'auto',
     detail: '',
     color: '',
-    state: 'running',
+    status: 'running',
     tempo: 'idle',
     needs: null,
     block: null,
@@ -126,19 +129,25 @@ export function blankJob(short: string, at = Date.now()): JobState {
     worktreeBranch: null,
     worktreeHookBased: false,
     children: [],
-    source: 'shell',
+    origin: 'shell',
     respawnFlags: [],
   };
 }
 
-/** A record that stands for a job whose file cannot be read. */
+/** A job that stands for one whose file cannot be read. */
 export function erroredJob(short: string, detail: string, at = Date.now()): JobState {
-  return { ...blankJob(short, at), state: 'errored', detail: detail.slice(0, MAX_DETAIL) };
+  return { ...blankJob(short, at), status: 'errored', detail: detail.slice(0, MAX_DETAIL) };
 }
 
-/** A job's record, or why it cannot be read. Never throws, never blocks (a FIFO is refused). */
+/** A job's file, or why it cannot be read. Never throws, never blocks (a FIFO is refused). */
 export function readJob(dir: string, short: string): JobView {
-  const file = stateFile(dir, short);
+  let file = jobFile(dir, short);
+  let r = readBounded(file, MAX_JOB_FILE_BYTES);
+  if (!r.ok && r.missing) {
+    const old = readBounded(oldJobFile(dir, short), MAX_JOB_FILE_BYTES);
+    if (old.ok || !old.missing) [file, r] = [oldJobFile(dir, short), old];
+  }
+  const name = path.basename(file);
   const broken = (error: string): JobView => {
     let at = Date.now();
     try {
@@ -148,16 +157,15 @@ export function readJob(dir: string, short: string): JobView {
     }
     return { ok: false, short, error, job: erroredJob(short, error, at) };
   };
-  const r = readBounded(file, MAX_RECORD_BYTES);
-  if (!r.ok) return broken(`cannot read state.json: ${r.why}`);
+  if (!r.ok) return broken(`cannot read ${name}: ${r.why}`);
   let value: unknown;
   try {
     value = JSON.parse(r.text);
   } catch {
-    return broken('state.json is corrupt (not JSON)');
+    return broken(`${name} is corrupt (not JSON)`);
   }
   const v = validateJob(value);
-  return v.ok ? { ok: true, job: v.job } : broken(`state.json: ${v.error}`);
+  return v.ok ? { ok: true, job: v.job } : broken(`${name}: ${v.error}`);
 }
 
 /** The short ids of the job folders under `dir` ([] when it cannot be read). */
@@ -175,28 +183,28 @@ export function listJobs(dir: string): JobView[] {
 }
 
 /** States a job reaches when its agent's work ends (for now or for good). */
-const TERMINAL: readonly JobState['state'][] = ['done', 'stopped', 'killed', 'errored'];
+const TERMINAL: readonly JobStatus[] = ['done', 'stopped', 'killed', 'errored'];
 
-/** Keeps the bounds of the record: intent and detail lengths, firstTerminalAt set once (on the first terminal state). */
+/** Keeps the bounds of a job: intent and detail lengths, firstTerminalAt set once (on the first terminal state). */
 function bounded(prev: JobState | undefined, next: JobState): JobState {
   next.intent = next.intent.slice(0, MAX_INTENT);
   next.detail = next.detail.slice(0, MAX_DETAIL);
   if (prev && prev.firstTerminalAt !== null) next.firstTerminalAt = prev.firstTerminalAt;
-  else if (next.firstTerminalAt === null && TERMINAL.includes(next.state)) next.firstTerminalAt = Date.now();
+  else if (next.firstTerminalAt === null && TERMINAL.includes(next.status)) next.firstTerminalAt = Date.now();
   return next;
 }
 
 const serialise = (job: JobState): string => `${JSON.stringify(job, null, 2)}\n`;
 
-/** Creates a job's folder and record. Fails if the folder exists; a failure leaves no folder. */
+/** Creates a job's folder and file. Fails if the folder exists; a failure leaves no folder. */
 export function createJob(dir: string, job: JobState): JobState {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   mkdirSync(path.join(dir, job.short), { mode: 0o700 });
   try {
     const now = Date.now();
-    const record = bounded(undefined, { ...job, proto: RECORD_VERSION, createdAt: job.createdAt || now, updatedAt: now });
-    writeAtomic(stateFile(dir, job.short), serialise(record));
-    return record;
+    const created = bounded(undefined, { ...job, proto: JOB_FILE_VERSION, createdAt: job.createdAt || now, updatedAt: now });
+    writeAtomic(jobFile(dir, job.short), serialise(created));
+    return created;
   } catch (err) {
     removeJob(dir, job.short);
     throw err;
@@ -204,9 +212,10 @@ export function createJob(dir: string, job: JobState): JobState {
 }
 
 /**
- * Changes some fields of a job: under the job's lock, the record is read again, the change is
- * applied to what is there now (so a field another writer set is kept), `updatedAt` is bumped, and
- * the whole is written atomically. Refuses a record it cannot read (a newer version included).
+ * Changes some fields of a job: under the job's lock, its file is read again, the change is applied
+ * to what is there now (so a field another writer set is kept), `updatedAt` is bumped, and the whole
+ * is written atomically (as job.json: a version 1 state.json goes). Refuses a file it cannot read
+ * (a newer version included).
  */
 export function updateJob(
   dir: string,
@@ -217,9 +226,10 @@ export function updateJob(
     const view = readJob(dir, short);
     if (!view.ok) throw new Error(`job ${short}: ${view.error}`);
     const patch = typeof change === 'function' ? change(view.job) : change;
-    const next = bounded(view.job, { ...view.job, ...patch, proto: RECORD_VERSION, short });
+    const next = bounded(view.job, { ...view.job, ...patch, proto: JOB_FILE_VERSION, short });
     next.updatedAt = Math.max(Date.now(), view.job.updatedAt + 1);
-    writeAtomic(stateFile(dir, short), serialise(next));
+    writeAtomic(jobFile(dir, short), serialise(next));
+    rmSync(oldJobFile(dir, short), { force: true });
     return next;
   });
 }

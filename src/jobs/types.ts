@@ -1,14 +1,17 @@
-// A background job's record: `<jobs dir>/<short>/state.json`. Typed here, validated on read.
+// A background job's file: `<jobs dir>/<id>/job.json`. Typed here, validated on read.
 import type { AgentId } from '../detect/types.js';
 
 /**
- * Where a job is: its agent runs (`running`), has ended a turn and waits for more (`done`), or has
- * ended for good: stopped by `mado stop`, killed by `mado kill`, or failed (`errored`).
+ * A job's status: its agent runs (`running`), has ended a turn and waits for more (`done`), or has
+ * ended for good: stopped by `mado stop`, killed by `mado kill`, or failed (`errored`). Not to be
+ * mixed up with an agent's state (working, idle, waiting, …: see detect/types.ts).
  */
-export type JobRunState = 'running' | 'done' | 'stopped' | 'killed' | 'errored';
-export const JOB_RUN_STATES: readonly JobRunState[] = ['running', 'done', 'stopped', 'killed', 'errored'];
+export type JobStatus = 'running' | 'done' | 'stopped' | 'killed' | 'errored';
+export const JOB_STATUSES: readonly JobStatus[] = ['running', 'done', 'stopped', 'killed', 'errored'];
 export type JobTempo = 'active' | 'idle' | 'blocked';
-export type JobSource = 'shell' | 'slash' | 'fleet' | 'spare' | 'respawn' | 'left_arrow';
+/** Where a job was started from. */
+export type JobOrigin = 'shell' | 'slash' | 'fleet' | 'spare' | 'respawn' | 'left_arrow';
+export const JOB_ORIGINS: readonly JobOrigin[] = ['shell', 'slash', 'fleet', 'spare', 'respawn', 'left_arrow'];
 export type NameSource = 'user' | 'auto';
 
 export interface JobTemplate {
@@ -22,7 +25,7 @@ export interface JobQuestion {
   options: string[];
 }
 
-/** A job's record: every field is always there (null or empty when unknown). */
+/** A job's file: every field is always there (null or empty when unknown). */
 export interface JobState {
   proto: number;
   short: string;
@@ -37,7 +40,7 @@ export interface JobState {
   nameSource: NameSource;
   detail: string;
   color: string;
-  state: JobRunState;
+  status: JobStatus;
   tempo: JobTempo;
   needs: string | null;
   block: { questions: JobQuestion[] } | null;
@@ -53,16 +56,17 @@ export interface JobState {
   worktreeBranch: string | null;
   worktreeHookBased: boolean;
   children: string[];
-  source: JobSource;
+  origin: JobOrigin;
   respawnFlags: string[];
 }
 
 /**
- * The version of state.json's layout (its `proto` field). Apart from the wire protocol: a record
- * outlives the mado that wrote it. Version 1 records may still hold an `env` field, which is never
- * read and goes at the next write (a job's environment is never stored: see the daemon).
+ * The version of the job file's layout (its `proto` field). Apart from the wire protocol: a job file
+ * outlives the mado that wrote it. Version 1 was `state.json`, with `state` for the status, `source`
+ * for the origin and the job's environment in `env`: it is read, and the next write replaces it
+ * with a `job.json` of version 2 (without the environment, which is never stored).
  */
-export const RECORD_VERSION = 1;
+export const JOB_FILE_VERSION = 2;
 
 export const MAX_INTENT = 200;
 export const MAX_DETAIL = 120;

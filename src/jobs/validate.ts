@@ -1,10 +1,10 @@
-// Checks a parsed state.json before anything reads it: a record is a file anyone may have edited.
+// Checks a parsed job file before anything reads it: a file anyone may have edited.
 import { AGENTS } from '../detect/types.js';
 import type { Check } from './checks.js';
 import { bool, firstProblem, isObj, num, oneOf, orNull, pattern, shape, str, strings, strMax } from './checks.js';
 import { protoMismatch } from './protocol/codec.js';
 import type { JobState } from './types.js';
-import { JOB_RUN_STATES, MAX_DETAIL, MAX_INTENT, RECORD_VERSION, SHORT_ID, UUID } from './types.js';
+import { JOB_ORIGINS, JOB_STATUSES, MAX_DETAIL, MAX_INTENT, JOB_FILE_VERSION, SHORT_ID, UUID } from './types.js';
 
 const template = shape({ name: str, description: str, initialPrompt: str }, '{name, description, initialPrompt}');
 const block: Check = (v) =>
@@ -27,7 +27,7 @@ const SCHEMA: Record<keyof JobState, Check> = {
   nameSource: oneOf('user', 'auto'),
   detail: strMax(MAX_DETAIL),
   color: str,
-  state: oneOf(...JOB_RUN_STATES),
+  status: oneOf(...JOB_STATUSES),
   tempo: oneOf('active', 'idle', 'blocked'),
   needs: orNull(str),
   block: orNull(block),
@@ -43,26 +43,33 @@ const SCHEMA: Record<keyof JobState, Check> = {
   worktreeBranch: orNull(str),
   worktreeHookBased: bool,
   children: strings,
-  source: oneOf('shell', 'slash', 'fleet', 'spare', 'respawn', 'left_arrow'),
+  origin: oneOf(...JOB_ORIGINS),
   respawnFlags: strings,
 };
 
 export const JOB_FIELDS = Object.keys(SCHEMA) as (keyof JobState)[];
 
+/** A version 1 job file (state.json) in version 2's names: `state` is `status`, `source` is `origin`; `env` goes. */
+function fromVersion1(v: Record<string, unknown>): Record<string, unknown> {
+  const { state, source, env: _env, ...rest } = v;
+  return { ...rest, proto: JOB_FILE_VERSION, status: state, origin: source };
+}
+
 export type Validated = { ok: true; job: JobState } | { ok: false; error: string };
 
 /**
- * Checks a parsed state.json: the version first, then every field. The record returned holds the
- * fields of JobState only (an old record's `env` is dropped here).
+ * Checks a parsed job file: the version first, then every field. The job returned holds the
+ * fields of JobState only (an old file's `env` is dropped here).
  */
-export function validateJob(value: unknown): Validated {
-  if (!isObj(value)) return { ok: false, error: 'not a JSON object' };
-  if (typeof value.proto === 'number' && value.proto > RECORD_VERSION) {
-    return { ok: false, error: protoMismatch('this job file', value.proto, RECORD_VERSION) };
+export function validateJob(input: unknown): Validated {
+  if (!isObj(input)) return { ok: false, error: 'not a JSON object' };
+  const value = input.proto === 1 ? fromVersion1(input) : input;
+  if (typeof value.proto === 'number' && value.proto > JOB_FILE_VERSION) {
+    return { ok: false, error: protoMismatch('this job file', value.proto, JOB_FILE_VERSION) };
   }
   const problem = firstProblem(value, SCHEMA);
   if (problem) return { ok: false, error: problem };
-  if (value.proto !== RECORD_VERSION) return { ok: false, error: protoMismatch('this job file', value.proto, RECORD_VERSION) };
+  if (value.proto !== JOB_FILE_VERSION) return { ok: false, error: protoMismatch('this job file', value.proto, JOB_FILE_VERSION) };
   const job = {} as Record<string, unknown>;
   for (const field of JOB_FIELDS) job[field] = value[field];
   return { ok: true, job: job as unknown as JobState };

@@ -1,7 +1,7 @@
 import { attach } from 'neovim';
 import type { NeovimClient } from 'neovim';
 import { log } from '../log.js';
-import { TerminalSources } from '../records/sources.js';
+import { TerminalWatchers } from '../records/watchers.js';
 import { Tracker } from '../state/tracker.js';
 import type { StateChange } from '../state/tracker.js';
 import { parseExit, parseForget, parseScreen } from './messages.js';
@@ -37,7 +37,7 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
   const pushOne = (change: StateChange | null): void => {
     if (change) push([change]);
   };
-  const sources = new TerminalSources(
+  const watchers = new TerminalWatchers(
     {
       process: (buf, agent) => pushOne(tracker.process(buf, agent, Date.now())),
       record: (buf, signal) => pushOne(tracker.record(buf, signal, Date.now())),
@@ -58,18 +58,18 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
             const before = tracker.agentOf(msg.buf);
             change = tracker.screen(msg.buf, msg, now);
             const after = tracker.agentOf(msg.buf);
-            if (after !== undefined) sources.screen(msg.buf, msg.pid, now, before !== undefined && before !== after);
+            if (after !== undefined) watchers.screen(msg.buf, msg.pid, now, before !== undefined && before !== after);
           }
         } else if (method === 'exit') {
           const msg = parseExit(item);
           if (msg) {
-            sources.end(msg.buf);
+            watchers.end(msg.buf);
             change = tracker.exit(msg.buf, msg.status, now);
           }
         } else if (method === 'forget') {
           const msg = parseForget(item);
           if (msg) {
-            sources.forget(msg.buf);
+            watchers.forget(msg.buf);
             tracker.forget(msg.buf);
           }
         } else {
@@ -90,8 +90,8 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
         pid: process.pid,
         terminals: tracker.size,
         nodePty: checkNodePty(),
-        foldersWatched: sources.folders.size,
-        scans: sources.scans,
+        foldersWatched: watchers.folders.size,
+        scans: watchers.scans,
         rssBytes: process.memoryUsage().rss,
       };
       resp.send(health);
@@ -99,7 +99,7 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
       resp.send(tracker.all());
     } else if (method === 'session') {
       const buf = typeof args[0] === 'number' ? args[0] : -1;
-      const session = sources.sessionOf(buf);
+      const session = watchers.sessionOf(buf);
       resp.send(tracker.get(buf) ? { ...session, agent: session?.agent ?? null, intent: tracker.intentOf(buf) ?? null } : null);
     } else {
       resp.send(`madohub: unknown request ${method}`, true);

@@ -61,7 +61,7 @@ describe('secrets and access', () => {
     expect(environ(info.pid)).not.toContain('sk-ant-secret-1');
     const daemonPid = Number(/pid (\d+)\)/.exec(readFileSync(path.join(h.base, 'run', 'daemon.log'), 'utf8'))![1]);
     expect(environ(daemonPid)).not.toContain('secret');
-    expect(files.sort()).toEqual(['host.json', 'host.log', 'launch.json', 'output.log', 'state.json']);
+    expect(files.sort()).toEqual(['host.json', 'host.log', 'job.json', 'launch.json', 'output.log']);
     for (const f of files) expect([f, statSync(path.join(dir, f)).mode & 0o777]).toEqual([f, 0o600]);
   });
 
@@ -108,7 +108,7 @@ describe('secrets and access', () => {
     // Straight to the daemon: git's own rule, and the session id to resume.
     const dispatch = (extra: object): Promise<unknown> =>
       request(sock(), {
-        op: 'dispatch', short: 'abcdef01', sessionId: '0b6c6f1e-6f1e-4c7e-9d51-3f0d5c1e2a11', createdAt: 1, source: 'shell', cwd: repo,
+        op: 'dispatch', short: 'abcdef01', sessionId: '0b6c6f1e-6f1e-4c7e-9d51-3f0d5c1e2a11', createdAt: 1, origin: 'shell', cwd: repo,
         launch: { mode: 'prompt', args: ['x'] }, respawnFlags: [], env: { PATH: process.env.PATH! }, agent: 'looper', seed: { intent: 'x' }, ...extra,
       });
     expect(await dispatch({ worktree: { branch: '-x' } })).toMatchObject({ error: "'-x' is not a valid branch name" });
@@ -125,7 +125,7 @@ describe('secrets and access', () => {
     const table = await h.mado(['agents']);
     expect(table.stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
     expect(table.stdout).toContain('evil?]0;pwned??[31mred');
-    expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+STATE\s+AGENT\s+AGE\s+NAME\s+FOLDER\s+DETAIL$/);
+    expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+STATUS\s+AGENT\s+AGE\s+NAME\s+FOLDER\s+DETAIL$/);
   });
 });
 
@@ -169,8 +169,8 @@ describe('nothing lost', () => {
     const info = hostInfo(short);
     const [agent, child] = readFileSync(pids, 'utf8').trim().split(' ').map(Number);
     process.kill(info.pid, 'SIGKILL');
-    const [job] = await until(h.jobs, (j) => j[0]?.state === 'errored');
-    expect(job).toMatchObject({ state: 'errored', detail: 'its host died', alive: false });
+    const [job] = await until(h.jobs, (j) => j[0]?.status === 'errored');
+    expect(job).toMatchObject({ status: 'errored', detail: 'its host died', alive: false });
     expect(await until(async () => alive(agent!) || alive(child!), (a) => !a, 5000)).toBe(false);
     expect(existsSync(path.join(h.base, 'jobs', short, 'host.json'))).toBe(false);
     expect(existsSync(info.socket)).toBe(false);
@@ -183,7 +183,7 @@ describe('nothing lost', () => {
     const real = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
     process.kill(real.pid as number, 'SIGKILL');
     writeFileSync(file, JSON.stringify({ ...real, pid: process.pid, pidStart: '1' }));
-    expect((await until(h.jobs, (j) => j[0]?.state === 'errored'))[0]).toMatchObject({ detail: 'its host died', alive: false });
+    expect((await until(h.jobs, (j) => j[0]?.status === 'errored'))[0]).toMatchObject({ detail: 'its host died', alive: false });
     expect(alive(process.pid)).toBe(true);
   });
 
@@ -308,7 +308,7 @@ describe('no hang, bounded memory', () => {
       const stop = await h.mado(['stop', short]);
       expect(stop).toMatchObject({ code: 0, stdout: `stopped ${short}\n` });
       expect([alive(info.pid), alive(info.ptyPid)]).toEqual([false, false]);
-      expect((await h.jobs())[0]).toMatchObject({ state: 'stopped', alive: false });
+      expect((await h.jobs())[0]).toMatchObject({ status: 'stopped', alive: false });
     } finally {
       try {
         process.kill(info.pid, 'SIGCONT');
@@ -321,16 +321,16 @@ describe('no hang, bounded memory', () => {
   it('a FIFO, a huge file, or a folder in place of state.json lists as errored, and the daemon keeps working', async () => {
     const jobs = path.join(h.base, 'jobs');
     for (const s of ['aaaaaaa1', 'aaaaaaa2', 'aaaaaaa3']) mkdirSync(path.join(jobs, s), { recursive: true });
-    execFileSync('mkfifo', [path.join(jobs, 'aaaaaaa1', 'state.json')]);
-    writeFileSync(path.join(jobs, 'aaaaaaa2', 'state.json'), '');
-    truncateSync(path.join(jobs, 'aaaaaaa2', 'state.json'), 200 * 1024 * 1024);
-    mkdirSync(path.join(jobs, 'aaaaaaa3', 'state.json'));
+    execFileSync('mkfifo', [path.join(jobs, 'aaaaaaa1', 'job.json')]);
+    writeFileSync(path.join(jobs, 'aaaaaaa2', 'job.json'), '');
+    truncateSync(path.join(jobs, 'aaaaaaa2', 'job.json'), 200 * 1024 * 1024);
+    mkdirSync(path.join(jobs, 'aaaaaaa3', 'job.json'));
     const listed = await h.mado(['agents', '--json']);
     expect(listed.code).toBe(0);
-    const byShort = new Map((JSON.parse(listed.stdout) as { short: string; state: string; detail: string }[]).map((j) => [j.short, j]));
-    expect(byShort.get('aaaaaaa1')).toMatchObject({ state: 'errored', detail: 'cannot read state.json: not a regular file' });
-    expect(byShort.get('aaaaaaa2')).toMatchObject({ state: 'errored', detail: 'cannot read state.json: larger than 256 KiB (204800 KiB)' });
-    expect(byShort.get('aaaaaaa3')).toMatchObject({ state: 'errored', detail: 'cannot read state.json: not a regular file' });
+    const byShort = new Map((JSON.parse(listed.stdout) as { short: string; status: string; detail: string }[]).map((j) => [j.short, j]));
+    expect(byShort.get('aaaaaaa1')).toMatchObject({ status: 'errored', detail: 'cannot read job.json: not a regular file' });
+    expect(byShort.get('aaaaaaa2')).toMatchObject({ status: 'errored', detail: 'cannot read job.json: larger than 256 KiB (204800 KiB)' });
+    expect(byShort.get('aaaaaaa3')).toMatchObject({ status: 'errored', detail: 'cannot read job.json: not a regular file' });
     // The daemon starts, lists and dispatches beside them.
     await started('looper');
     const reply = await request(sock(), { op: 'list' });
@@ -382,7 +382,7 @@ describe('no hang, bounded memory', () => {
   it('a prompt too large for a command line is refused at once, naming the limit; nothing is created', async () => {
     await started('looper');
     const reply = await request(sock(), {
-      op: 'dispatch', short: 'abcdef02', sessionId: '0b6c6f1e-6f1e-4c7e-9d51-3f0d5c1e2a12', createdAt: 1, source: 'shell', cwd: h.base,
+      op: 'dispatch', short: 'abcdef02', sessionId: '0b6c6f1e-6f1e-4c7e-9d51-3f0d5c1e2a12', createdAt: 1, origin: 'shell', cwd: h.base,
       launch: { mode: 'prompt', args: ['p'.repeat(200 * 1024)] }, respawnFlags: [], env: { PATH: process.env.PATH! }, agent: 'looper', seed: { intent: 'x' },
     });
     expect(reply).toMatchObject({ type: 'error', error: 'the prompt is 200 KiB, and a job takes at most 120 KiB: put the text in a file and name the file in the prompt' });
@@ -394,7 +394,7 @@ describe('no hang, bounded memory', () => {
     const b = await started('looper', 'b');
     // A writer that holds a's lock and lives (this test process).
     const stamp = readFileSync(`/proc/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[19];
-    writeFileSync(path.join(h.base, 'jobs', a, 'state.lock'), `${process.pid} ${stamp}`);
+    writeFileSync(path.join(h.base, 'jobs', a, 'job.lock'), `${process.pid} ${stamp}`);
     const order: string[] = [];
     const onA = h.mado(['kill', a]).then((r) => order.push(`a:${r.code}`));
     await new Promise((r) => setTimeout(r, 300));
@@ -402,7 +402,7 @@ describe('no hang, bounded memory', () => {
     const list = h.mado(['agents']).then((r) => order.push(`list:${r.code}`));
     await Promise.all([onA, onB, list]);
     expect(order.slice(0, 2).sort()).toEqual(['b:0', 'list:0']);
-    rmSync(path.join(h.base, 'jobs', a, 'state.lock'));
+    rmSync(path.join(h.base, 'jobs', a, 'job.lock'));
   });
 });
 
@@ -410,7 +410,7 @@ describe('what an agent does at once', () => {
   it('one that exits at once with status 0 is done; a missing program is named in the answer', async () => {
     const r = await h.mado(['--bg', '--agent', 'quick', 'x']);
     expect(r.code, r.stderr).toBe(0);
-    expect((await until(h.jobs, (j) => j[0]?.state !== 'running'))[0]).toMatchObject({ state: 'done' });
+    expect((await until(h.jobs, (j) => j[0]?.status !== 'running'))[0]).toMatchObject({ status: 'done' });
     const missing = await h.mado(['--bg', '--agent', 'missing', 'x']);
     expect(missing).toMatchObject({ code: 1 });
     expect(missing.stderr).toBe("mado --bg: the agent program 'no-such-agent-program' is not on the job's PATH (install it, or name it in a template: see :help madohub-templates)\n");

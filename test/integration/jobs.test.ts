@@ -32,7 +32,7 @@ describe('mado jobs', () => {
     expect(statSync(path.join(run, 'daemon.sock')).mode & 0o777).toBe(0o600);
     const blocked = await until(jobs, (j) => j[0]?.tempo === 'blocked');
     expect(statSync(path.join(run, `host-${short}.sock`)).mode & 0o777).toBe(0o600);
-    expect(blocked[0]).toMatchObject({ short, state: 'running', tempo: 'blocked', needs: 'Do you want to proceed?', agent: 'claude', name: 'ask', intent: 'check the build' });
+    expect(blocked[0]).toMatchObject({ short, status: 'running', tempo: 'blocked', needs: 'Do you want to proceed?', agent: 'claude', name: 'ask', intent: 'check the build' });
     expect((blocked[0]!.block as { questions: { options: string[] }[] }).questions[0]!.options[0]).toBe('Yes');
 
     // Attach in a real terminal, answer, see the screen, detach with Ctrl-].
@@ -42,8 +42,8 @@ describe('mado jobs', () => {
     const exited = new Promise<number>((resolve) => term.onExit(({ exitCode }) => resolve(exitCode)));
     await until(async () => seen, (s) => s.includes('Do you want to proceed?'));
     term.write('1');
-    const done = await until(jobs, (j) => j[0]?.state === 'done');
-    expect(done[0]).toMatchObject({ state: 'done', tempo: 'idle', needs: null });
+    const done = await until(jobs, (j) => j[0]?.status === 'done');
+    expect(done[0]).toMatchObject({ status: 'done', tempo: 'idle', needs: null });
     expect(typeof done[0]!.firstTerminalAt).toBe('number');
     expect(await exited).toBe(0);
     expect(seen).toMatch(/exited with status 0/);
@@ -62,8 +62,8 @@ describe('mado jobs', () => {
     // Starts a new daemon on demand, and returns once the job has stopped.
     const stop = await mado(['stop', short]);
     expect(stop).toMatchObject({ code: 0, stdout: `stopped ${short}\n` });
-    expect((await jobs())[0]).toMatchObject({ state: 'stopped', detail: 'stopped', alive: false });
-    expect(existsSync(path.join(h.base, 'jobs', short, 'state.json'))).toBe(true);
+    expect((await jobs())[0]).toMatchObject({ status: 'stopped', detail: 'stopped', alive: false });
+    expect(existsSync(path.join(h.base, 'jobs', short, 'job.json'))).toBe(true);
   });
 
   it('respawn, rm refused while running, kill, rm', async () => {
@@ -72,9 +72,9 @@ describe('mado jobs', () => {
     expect(await mado(['respawn', short])).toMatchObject({ code: 1, stderr: `mado respawn: session is already running\n` });
     expect((await mado(['rm', short])).stderr).toBe(`mado rm: job ${short} is running; stop it first or use --force\n`);
     expect((await mado(['kill', short])).code).toBe(0);
-    await until(jobs, (j) => j[0]?.state !== 'running');
+    await until(jobs, (j) => j[0]?.status !== 'running');
     expect((await mado(['respawn', short])).code).toBe(0);
-    await until(jobs, (j) => j[0]?.state === 'running' && j[0]?.alive === true);
+    await until(jobs, (j) => j[0]?.status === 'running' && j[0]?.alive === true);
     expect((await mado(['rm', '--force', short])).stdout).toBe(`removed ${short}\n`);
     expect(await jobs()).toEqual([]);
     // Nothing runs and nobody is connected: the daemon leaves by itself a few seconds later.
@@ -85,18 +85,18 @@ describe('mado jobs', () => {
 
   it('a job is done when its agent ends a turn, runs again when it works, and firstTerminalAt stays the first', async () => {
     const short = shortOf((await mado(['--bg', '--agent', 'turns', 'go'])).stdout);
-    const [first] = await until(jobs, (j) => j[0]?.state === 'done');
-    expect(first).toMatchObject({ short, state: 'done', tempo: 'idle', alive: true, detail: expect.stringMatching(/for \d+s/) });
+    const [first] = await until(jobs, (j) => j[0]?.status === 'done');
+    expect(first).toMatchObject({ short, status: 'done', tempo: 'idle', alive: true, detail: expect.stringMatching(/for \d+s/) });
     const since = first!.firstTerminalAt as number;
     expect(since).toBeGreaterThan(0);
-    expect((await until(jobs, (j) => j[0]?.state === 'running'))[0]).toMatchObject({ tempo: 'active', alive: true });
-    const [second] = await until(jobs, (j) => j[0]?.state === 'done');
-    expect(second).toMatchObject({ state: 'done', firstTerminalAt: since });
+    expect((await until(jobs, (j) => j[0]?.status === 'running'))[0]).toMatchObject({ tempo: 'active', alive: true });
+    const [second] = await until(jobs, (j) => j[0]?.status === 'done');
+    expect(second).toMatchObject({ status: 'done', firstTerminalAt: since });
     // Stopped between turns, it stays stopped.
     expect((await mado(['stop', short])).code).toBe(0);
-    await until(jobs, (j) => j[0]?.state === 'stopped');
+    await until(jobs, (j) => j[0]?.status === 'stopped');
     await new Promise((r) => setTimeout(r, 1200));
-    expect((await jobs())[0]).toMatchObject({ state: 'stopped', detail: 'stopped', alive: false, firstTerminalAt: since });
+    expect((await jobs())[0]).toMatchObject({ status: 'stopped', detail: 'stopped', alive: false, firstTerminalAt: since });
   });
 
   it('with no prompt and no agent, the job starts idle and shows as blocked', async () => {
@@ -104,7 +104,7 @@ describe('mado jobs', () => {
     expect(r.code, r.stderr).toBe(0);
     await new Promise((res) => setTimeout(res, 800)); // its screen has been read meanwhile
     const [job] = await until(jobs, (j) => j.length === 1);
-    expect(job).toMatchObject({ state: 'running', tempo: 'blocked', needs: 'a prompt', agent: 'claude' });
+    expect(job).toMatchObject({ status: 'running', tempo: 'blocked', needs: 'a prompt', agent: 'claude' });
   });
 
   it('an unknown id, and the disable switch', async () => {
@@ -177,7 +177,7 @@ describe('mado jobs', () => {
     const codexSession = withId.find((job) => job.short === x)!.resumeSessionId as string;
     expect(codexSession).toMatch(/^[0-9a-f-]{36}$/);
     for (const short of [c, x]) expect((await mado(['stop', short])).code).toBe(0);
-    await until(jobs, (j) => j.every((job) => job.state === 'stopped'));
+    await until(jobs, (j) => j.every((job) => job.status === 'stopped'));
     for (const short of [c, x]) expect((await mado(['respawn', short])).code).toBe(0);
     expect(launch(c).slice(1)).toEqual(['--resume', cj!.sessionId]);
     expect(launch(x).slice(1)).toEqual(['resume', codexSession]);
@@ -198,7 +198,7 @@ describe('mado jobs', () => {
     await new Promise((r) => setTimeout(r, 500));
     second.kill('SIGKILL');
     await new Promise((r) => setTimeout(r, 300));
-    expect((await jobs())[0]).toMatchObject({ state: 'running', alive: true });
+    expect((await jobs())[0]).toMatchObject({ status: 'running', alive: true });
   });
 
   it('the daemon refuses another protocol version and a short id already alive', async () => {
@@ -268,7 +268,7 @@ describe('mado jobs', () => {
       writeFileSync(path.join(dir, file), JSON.stringify({ ...JSON.parse(readFileSync(path.join(dir, file), 'utf8')), ...patch }));
     const again = (): Promise<Reply> =>
       request(path.join(h.base, 'run', 'daemon.sock'), { op: 'dispatch', ...job, env: {}, launch: { mode: 'prompt', args: [] }, seed: { intent: '' } });
-    rewrite('state.json', { state: 'done' });
+    rewrite('job.json', { status: 'done' });
     expect(await again()).toMatchObject({ type: 'error', error: 'session is already running' });
     // What the host writes first when its agent exits.
     rewrite('host.json', { endedAt: Date.now() });
@@ -333,7 +333,7 @@ describe('mado jobs', () => {
     expect(bg.code).toBe(0);
     const dir = path.join(h.base, 'jobs', shortOf(bg.stdout));
     // The job's environment is never written down: the agent gets it from its host.
-    const state = JSON.parse(readFileSync(path.join(dir, 'state.json'), 'utf8')) as { env?: Record<string, string> };
+    const state = JSON.parse(readFileSync(path.join(dir, 'job.json'), 'utf8')) as { env?: Record<string, string> };
     expect(state.env).toBeUndefined();
     // The daemon and the host speak only on local sockets and start without it; the agent has it.
     const [job] = await until(jobs, (j) => j[0]?.alive === true);
@@ -357,7 +357,7 @@ describe('mado jobs', () => {
         short,
         sessionId: `${short}-6f1e-4c7e-9d51-3f0d5c1e2a11`,
         createdAt: Date.now(),
-        source: 'shell',
+        origin: 'shell',
         cwd: repo,
         launch: { mode: 'prompt', args: ['x'] },
         respawnFlags: [],

@@ -28,7 +28,7 @@ describe.each(testNeovims())('Neovim $label: background jobs', ({ path: exe }) =
     }
   });
 
-  const agents = (): { short: string; state: string; alive: boolean; resumeSessionId: string | null; intent: string; template: { name: string } }[] =>
+  const agents = (): { short: string; status: string; alive: boolean; resumeSessionId: string | null; intent: string; template: { name: string } }[] =>
     JSON.parse(execFileSync(process.execPath, [MADO, 'agents', '--json'], { env: { ...process.env, ...env }, encoding: 'utf8' }));
 
   it('backgrounds a Claude Code split, attaches to it, shows its logs, and it outlives Neovim', async () => {
@@ -106,7 +106,7 @@ describe.each(testNeovims())('Neovim $label: background jobs', ({ path: exe }) =
     await s.lua(`vim.api.nvim_set_current_buf(...) vim.cmd('MadoBackground')`, [buf]);
     expect(await s.waitFor(`not vim.api.nvim_buf_is_valid(${buf})`, 15000)).toBe(true);
     const [job] = agents();
-    expect(job).toMatchObject({ state: 'running', alive: true, resumeSessionId: session.sessionId });
+    expect(job).toMatchObject({ status: 'running', alive: true, resumeSessionId: session.sessionId });
 
     await s.lua('vim.cmd("MadoAttach " .. ...)', [job!.short.slice(0, 5)]);
     const attached = await s.lua<number>('return vim.api.nvim_get_current_buf()');
@@ -127,7 +127,7 @@ describe.each(testNeovims())('Neovim $label: background jobs', ({ path: exe }) =
 
     await s.close();
     s = undefined;
-    expect(agents()[0]).toMatchObject({ state: 'running', alive: true });
+    expect(agents()[0]).toMatchObject({ status: 'running', alive: true });
 
     s = await startNeovim(exe, env);
     await s.lua(`vim.cmd('messages clear') vim.cmd('MadoStop ' .. ...)`, [job!.short]);

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { matchId, newSessionId, newShortId } from '../../src/jobs/ids.js';
-import { RECORD_VERSION as PROTO } from '../../src/jobs/types.js';
+import { JOB_FILE_VERSION as PROTO } from '../../src/jobs/types.js';
 import { blankJob, createJob, jobsDir, listJobs, readJob, removeJob, updateJob } from '../../src/jobs/store.js';
 import type { JobState } from '../../src/jobs/types.js';
 
@@ -19,7 +19,7 @@ function sample(): JobState {
   return {
     ...blankJob(short),
     sessionId: newSessionId(),
-    state: 'running',
+    status: 'running',
     tempo: 'active',
     agent: 'claude',
     intent: 'fix the failing parser test',
@@ -62,37 +62,50 @@ describe('job records', () => {
     const job = createJob(dir, sample());
     expect((await updateJob(dir, job.short, { tempo: 'active' })).firstTerminalAt).toBeNull();
     const before = Date.now();
-    const done = await updateJob(dir, job.short, { state: 'done' });
+    const done = await updateJob(dir, job.short, { status: 'done' });
     expect(done.firstTerminalAt).toBeGreaterThanOrEqual(before);
-    await updateJob(dir, job.short, { state: 'running' });
-    expect((await updateJob(dir, job.short, { state: 'killed' })).firstTerminalAt).toBe(done.firstTerminalAt);
+    await updateJob(dir, job.short, { status: 'running' });
+    expect((await updateJob(dir, job.short, { status: 'killed' })).firstTerminalAt).toBe(done.firstTerminalAt);
   });
 
   it('a corrupt or unreadable file lists as errored with a clear detail, never a crash', async () => {
     const a = createJob(dir, sample());
     const b = createJob(dir, sample());
     const c = createJob(dir, sample());
-    writeFileSync(path.join(dir, a.short, 'state.json'), '{"proto": 1, "short": ');
-    const bad = JSON.parse(readFileSync(path.join(dir, b.short, 'state.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(path.join(dir, a.short, 'job.json'), '{"proto": 1, "short": ');
+    const bad = JSON.parse(readFileSync(path.join(dir, b.short, 'job.json'), 'utf8')) as Record<string, unknown>;
     bad.tempo = 'sleepy';
-    writeFileSync(path.join(dir, b.short, 'state.json'), JSON.stringify(bad));
+    writeFileSync(path.join(dir, b.short, 'job.json'), JSON.stringify(bad));
     const views = new Map(listJobs(dir).map((v) => [v.job.short, v]));
-    expect(views.get(a.short)).toMatchObject({ ok: false, error: 'state.json is corrupt (not JSON)', job: { state: 'errored' } });
-    expect(views.get(b.short)).toMatchObject({ ok: false, error: "state.json: field 'tempo' must be one of active|idle|blocked" });
-    expect(views.get(b.short)!.job.detail).toBe("state.json: field 'tempo' must be one of active|idle|blocked");
+    expect(views.get(a.short)).toMatchObject({ ok: false, error: 'job.json is corrupt (not JSON)', job: { status: 'errored' } });
+    expect(views.get(b.short)).toMatchObject({ ok: false, error: "job.json: field 'tempo' must be one of active|idle|blocked" });
+    expect(views.get(b.short)!.job.detail).toBe("job.json: field 'tempo' must be one of active|idle|blocked");
     expect(views.get(c.short)).toMatchObject({ ok: true });
     await expect(updateJob(dir, a.short, { pinned: true })).rejects.toThrow(/corrupt/);
   });
 
   it('a file of a newer proto is refused, naming both versions', async () => {
     const job = createJob(dir, sample());
-    writeFileSync(path.join(dir, job.short, 'state.json'), JSON.stringify({ ...job, proto: PROTO + 1 }));
+    writeFileSync(path.join(dir, job.short, 'job.json'), JSON.stringify({ ...job, proto: PROTO + 1 }));
     const view = readJob(dir, job.short);
     expect(view.ok).toBe(false);
     expect(!view.ok && view.error).toBe(
-      `state.json: this job file speaks protocol ${PROTO + 1}, this mado speaks protocol ${PROTO}`,
+      `job.json: this job file speaks protocol ${PROTO + 1}, this mado speaks protocol ${PROTO}`,
     );
     await expect(updateJob(dir, job.short, { pinned: true })).rejects.toThrow(`protocol ${PROTO + 1}`);
+  });
+
+  it('reads a job file of version 1 (state.json, with state, source and env) and replaces it at the next write', async () => {
+    const job = createJob(dir, sample());
+    const { status, origin, ...rest } = job;
+    rmSync(path.join(dir, job.short, 'job.json'));
+    const v1 = { ...rest, proto: 1, state: status, source: origin, env: { ANTHROPIC_API_KEY: 'sk-old' } };
+    writeFileSync(path.join(dir, job.short, 'state.json'), JSON.stringify(v1));
+    const read = readJob(dir, job.short);
+    expect(read).toEqual({ ok: true, job: { ...job, proto: PROTO } });
+    await updateJob(dir, job.short, { pinned: true });
+    expect(readdirSync(path.join(dir, job.short)).sort()).toEqual(['job.json']);
+    expect(readFileSync(path.join(dir, job.short, 'job.json'), 'utf8')).not.toContain('sk-old');
   });
 
   it('removes a job folder', () => {

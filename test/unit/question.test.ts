@@ -33,12 +33,12 @@ describe('what a waiting agent asks', () => {
 
   it('a job runs while its agent works or asks, is done when a turn ends, and an idle screen changes neither', () => {
     const patch = (name: Name): Partial<JobState> => jobPatch(detect(screens[name]), screens[name].lines);
-    expect(patch('claude-real-working')).toMatchObject({ state: 'running', tempo: 'active', needs: null, block: null });
-    expect(patch('claude-real-approval')).toMatchObject({ state: 'running', tempo: 'blocked' });
-    expect(patch('claude-real-stopped')).toMatchObject({ state: 'done', tempo: 'idle', needs: null });
-    expect(patch('codex-real-stopped')).toMatchObject({ state: 'done', tempo: 'idle' });
+    expect(patch('claude-real-working')).toMatchObject({ status: 'running', tempo: 'active', needs: null, block: null });
+    expect(patch('claude-real-approval')).toMatchObject({ status: 'running', tempo: 'blocked' });
+    expect(patch('claude-real-stopped')).toMatchObject({ status: 'done', tempo: 'idle', needs: null });
+    expect(patch('codex-real-stopped')).toMatchObject({ status: 'done', tempo: 'idle' });
     expect(patch('claude-real-idle')).toMatchObject({ tempo: 'idle' });
-    expect(patch('claude-real-idle').state).toBeUndefined();
+    expect(patch('claude-real-idle').status).toBeUndefined();
   });
 
   it('a job blocked on a real Claude Code approval needs the question, not its key hints', () => {

@@ -56,12 +56,12 @@ export async function startHost(ctx: DaemonContext, short: string, launch: Launc
   for (;;) {
     if (readHostInfo(dir)) return null;
     const view = readJob(ctx.jobsDir, short);
-    if (view.ok && view.job.state === 'errored') return view.job.detail;
+    if (view.ok && view.job.status === 'errored') return view.job.detail;
     const ended = host.ended();
     if (ended !== undefined) {
       // An agent that ended at once, and well: the job is done.
       const last = readJob(ctx.jobsDir, short);
-      if (last.ok && last.job.state === 'done') return null;
+      if (last.ok && last.job.status === 'done') return null;
       return `its host ${ended} before it started (see host.log in the job folder)`;
     }
     if (Date.now() >= deadline) return `its host did not start in ${HOST_START_MS / 1000} s (see host.log in the job folder)`;

@@ -1,4 +1,4 @@
-// `dispatch`: a new job: its record, its worktree when asked, its host. A failure leaves nothing.
+// `dispatch`: a new job: its file, its worktree when asked, its host. A failure leaves nothing.
 import { existsSync, statSync } from 'node:fs';
 import { AGENTS } from '../../detect/types.js';
 import type { AgentId } from '../../detect/types.js';
@@ -71,13 +71,13 @@ export async function handleDispatch(ctx: DaemonContext, m: DispatchRequest): Pr
     intent: prompt.slice(0, MAX_INTENT),
     name: m.seed.name ?? (prompt.slice(0, 40) || m.short),
     nameSource: m.seed.name ? 'user' : 'auto',
-    state: 'running',
+    status: 'running',
     tempo: idle ? 'blocked' : 'active',
     needs: idle ? 'a prompt' : null,
     resumeSessionId: m.launch.mode === 'resume' ? m.launch.sessionId : null,
     cwd: m.cwd,
     originCwd: m.cwd,
-    source: m.source,
+    origin: m.origin,
     respawnFlags: m.respawnFlags,
   };
   try {
@@ -101,7 +101,7 @@ export async function handleDispatch(ctx: DaemonContext, m: DispatchRequest): Pr
     }
     const failed = await startHost(ctx, m.short, { ...launchOf(template, job, prompt, resume, m.cols, m.rows), awaitingPrompt: idle }, m.env);
     if (failed) {
-      await updateJob(ctx.jobsDir, m.short, { state: 'errored', detail: failed }).catch(() => undefined);
+      await updateJob(ctx.jobsDir, m.short, { status: 'errored', detail: failed }).catch(() => undefined);
       return fail(failed);
     }
   } catch (err) {

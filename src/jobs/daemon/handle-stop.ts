@@ -27,14 +27,14 @@ export async function handleStop(ctx: DaemonContext, m: StopRequest): Promise<Re
     await request(info.socket, { op: m.op }, ASK_HOST_MS);
   } catch (err) {
     // The host does not answer: its agent's group and the host itself end by signal, and the
-    // record says so here (the host cannot).
+    // job file says so here (the host cannot).
     ctx.say(`job ${m.short}: its host does not answer (${err instanceof Error ? err.message : String(err)}); signalling pid ${info.ptyPid} and ${info.pid}`);
     if (sameProcess(info.ptyPid, info.ptyStart)) signalGroup(info.ptyPid, graceful ? 'SIGTERM' : 'SIGKILL');
     if (sameProcess(info.pid, info.pidStart)) process.kill(info.pid, 'SIGKILL');
     await hostGone(ctx, m.short, KILL_WAIT_MS);
     clearDeadHost(dir);
-    const state = graceful ? 'stopped' : 'killed';
-    await updateJob(ctx.jobsDir, m.short, { state, tempo: 'idle', needs: null, block: null, detail: state }).catch(() => undefined);
+    const status = graceful ? 'stopped' : 'killed';
+    await updateJob(ctx.jobsDir, m.short, { status, tempo: 'idle', needs: null, block: null, detail: status }).catch(() => undefined);
     return { type: 'ok', short: m.short, ended: true };
   }
   if (m.wait === false) return { type: 'ok', short: m.short, ended: false };

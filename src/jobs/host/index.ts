@@ -1,9 +1,9 @@
 // One PTY host per job: owns the agent's PTY, keeps a terminal model of it (@xterm/headless), runs
-// the detectors on it and writes what they say to the job's state.json, keeps the recent output,
+// the detectors on it and writes what they say to the job's file (job.json), keeps the recent output,
 // and serves attach/text/stop/kill on its own socket. It runs in a session of its own, so that the
 // job outlives the daemon, Neovim and the terminal that started it.
 //
-// It never dies because a write failed (the failure is told once, in host.log and in the record
+// It never dies because a write failed (the failure is told once, in host.log and in the job file
 // when that can be written); it always exits once its agent has ended; it ends its agent and exits
 // when its job's folder is removed under it.
 import { chmodSync, existsSync, lstatSync, rmSync } from 'node:fs';
@@ -25,7 +25,7 @@ import { jobPatch } from '../screen.js';
 import { SCROLLBACK, screenOf } from '../screen-text.js';
 import { signalGroup } from '../signals.js';
 import { updateJob } from '../store.js';
-import type { JobState } from '../types.js';
+import type { JobState, JobStatus } from '../types.js';
 import { readEnvFromStdin, readLaunch } from './launch.js';
 import { OutputLog, outputLog } from './output-log.js';
 import { serveHost } from './server.js';
@@ -49,7 +49,7 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   const launch = readLaunch(jobDir);
   if (typeof launch === 'string') {
     say(launch);
-    await updateJob(jobsDir, short, { state: 'errored', tempo: 'idle', detail: launch }).catch(() => undefined);
+    await updateJob(jobsDir, short, { status: 'errored', tempo: 'idle', detail: launch }).catch(() => undefined);
     return 1;
   }
   const env = await readEnvFromStdin(process.stdin);
@@ -57,7 +57,7 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   process.on('uncaughtException', (err) => say(`unexpected: ${err.stack ?? err.message}`));
   process.on('unhandledRejection', (err) => say(`unexpected: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
 
-  // A failure to write is told once per kind (host.log, and the record while it can be written).
+  // A failure to write is told once per kind (host.log, and the job file while it can be written).
   const told = new Set<string>();
   const tell = (kind: string, why: string): void => {
     if (told.has(kind)) return;
@@ -65,12 +65,12 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     say(why);
     updateJob(jobsDir, short, { detail: why }).catch(() => undefined);
   };
-  const record = (change: Partial<JobState> | ((job: JobState) => Partial<JobState>)): Promise<void> =>
+  const writeJob = (change: Partial<JobState> | ((job: JobState) => Partial<JobState>)): Promise<void> =>
     updateJob(jobsDir, short, change).then(
       () => {
-        told.delete('state.json');
+        told.delete('job.json');
       },
-      (err: unknown) => tell('state.json', `cannot write state.json: ${(err as NodeJS.ErrnoException).code ?? String(err)}`),
+      (err: unknown) => tell('job.json', `cannot write job.json: ${(err as NodeJS.ErrnoException).code ?? String(err)}`),
     );
 
   const pty = (await import('node-pty')) as typeof import('node-pty');
@@ -93,7 +93,7 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   } catch (err) {
     const detail = `could not start ${launch.argv[0]}: ${err instanceof Error ? err.message : String(err)}`;
     say(detail);
-    await record({ state: 'errored', tempo: 'idle', detail });
+    await writeJob({ status: 'errored', tempo: 'idle', detail });
     return 1;
   }
   const socketPath = hostSocket(runtimeDir(), short);
@@ -113,7 +113,7 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   let written = '';
   let detectTimer: NodeJS.Timeout | undefined;
   let prompted = launch.typePrompt === undefined;
-  let ending: JobState['state'] | undefined;
+  let ending: JobStatus | undefined;
   let awaitingPrompt = launch.awaitingPrompt === true;
 
   // Codex cannot be told a session id: its rollout names the one to resume.
@@ -128,7 +128,7 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     const id = rollout ? readMeta(rollout)?.sessionId : undefined;
     if (!id) return;
     codexSession = id;
-    void record({ resumeSessionId: id });
+    void writeJob({ resumeSessionId: id });
     say(`codex session ${id} (${rollout})`);
   };
 
@@ -155,7 +155,7 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     if (key === written) return Promise.resolve();
     written = key;
     // A job between turns is `done` and runs again when its agent works; a stopped one stays so.
-    return record((job) => (!ending && (job.state === 'running' || job.state === 'done') ? patch : {}));
+    return writeJob((job) => (!ending && (job.status === 'running' || job.status === 'done') ? patch : {}));
   };
 
   const stop = (graceful: boolean): void => {
@@ -224,11 +224,11 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
         if (detectTimer) clearTimeout(detectTimer);
         await runDetect();
         const end: Partial<JobState> = ending
-          ? { state: ending, detail: ending }
+          ? { status: ending, detail: ending }
           : exitCode === 0
-            ? { state: 'done' }
-            : { state: 'errored', detail: `exited with status ${exitCode}${signal ? ` (signal ${signal})` : ''}` };
-        await record({ ...end, tempo: 'idle', needs: null, block: null });
+            ? { status: 'done' }
+            : { status: 'errored', detail: `exited with status ${exitCode}${signal ? ` (signal ${signal})` : ''}` };
+        await writeJob({ ...end, tempo: 'idle', needs: null, block: null });
         say(`exited ${exitCode} signal ${signal ?? 0}`);
         clients.close(exitCode);
       };

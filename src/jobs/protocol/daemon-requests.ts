@@ -2,7 +2,8 @@
 import type { Check } from '../checks.js';
 import { bool, firstProblem, int, isObj, num, oneOf, optional, pattern, shape, str, stringMap, strings } from '../checks.js';
 import { SHORT_ID, UUID } from '../types.js';
-import type { JobSource } from '../types.js';
+import type { JobOrigin } from '../types.js';
+import { JOB_ORIGINS } from '../types.js';
 
 export type Isolation = 'worktree' | 'none';
 export const ISOLATIONS: readonly Isolation[] = ['worktree', 'none'];
@@ -15,7 +16,7 @@ export interface DispatchRequest {
   short: string;
   sessionId: string;
   createdAt: number;
-  source: JobSource;
+  origin: JobOrigin;
   cwd: string;
   launch: LaunchMode;
   respawnFlags: string[];
@@ -70,7 +71,7 @@ const SCHEMAS: Record<DaemonRequest['op'], Record<string, Check>> = {
     short,
     sessionId: pattern(UUID, 'a UUID'),
     createdAt: num,
-    source: oneOf('shell', 'slash', 'fleet', 'spare', 'respawn', 'left_arrow'),
+    origin: oneOf(...JOB_ORIGINS),
     cwd: pattern(/^\//, 'an absolute path'),
     launch,
     respawnFlags: strings,

@@ -17,7 +17,7 @@ export interface ErrorReply {
   type: 'error';
   error: string;
 }
-/** A job as the daemon lists it: its record, whether its host lives, and why it cannot be read. */
+/** A job as the daemon lists it: its file, whether its host lives, and why it cannot be read. */
 export type ListedJob = JobState & { alive: boolean; error?: string };
 export interface Jobs {
   type: 'jobs';
