@@ -46,7 +46,7 @@ function M.changed(buf, st, previous)
   if not opts.enabled or visible_here(buf) then
     return
   end
-  local label = config.options.labels[st.agent] or st.agent
+  local label = require('madohub.state').agent_name(st.agent)
   local word = config.options.words[st.state] or st.state
   local name = vim.fn.fnamemodify(vim.api.nvim_buf_get_name(buf), ':t')
   local level = (st.state == 'waiting' or st.state == 'failed') and vim.log.levels.WARN or vim.log.levels.INFO

@@ -1,4 +1,5 @@
----@alias madohub.Agent "claude"|"codex"|"gemini"|"opencode"|"amp"|"shell"
+---An agent's id, as the Node side names it (`claude`, `codex`, …: the list comes from Node).
+---@alias madohub.Agent string
 ---@alias madohub.StateName "working"|"idle"|"waiting"|"stopped"|"completed"|"failed"|"exited"
 
 ---@class madohub.WatchConfig
@@ -24,7 +25,7 @@
 ---@field winbar madohub.WinbarConfig
 ---@field highlight { enabled: boolean } Colour the window (separator) of a terminal by its state.
 ---@field notify madohub.NotifyConfig
----@field labels table<madohub.Agent, string> Display names of the agents.
+---@field labels table<madohub.Agent, string> Your names for agents (the agents' own display names come from Node).
 ---@field words table<madohub.StateName, string> Display words of the states.
 
 local M = {}
@@ -48,14 +49,7 @@ M.defaults = {
     enabled = true,
     states = { waiting = true, completed = true, failed = true, stopped = true },
   },
-  labels = {
-    claude = 'Claude Code',
-    codex = 'Codex',
-    gemini = 'Gemini',
-    opencode = 'OpenCode',
-    amp = 'Amp',
-    shell = 'Shell',
-  },
+  labels = {},
   words = {
     working = 'Working',
     idle = 'Idle',

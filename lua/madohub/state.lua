@@ -17,6 +17,42 @@ local M = {}
 ---@type table<integer, madohub.State>
 local cache = {}
 
+---@class madohub.AgentInfo
+---@field id madohub.Agent
+---@field name string Its display name.
+
+---Every agent the Node side knows, in its order (pushed once when the Node process starts).
+---@type madohub.AgentInfo[]
+local known = {}
+
+---Receives the agents the Node side knows.
+---@param list madohub.AgentInfo[]
+function M.set_agents(list)
+  known = list
+end
+
+---The agents the Node side knows (a copy): ids and display names.
+---@return madohub.AgentInfo[]
+function M.agents()
+  return vim.deepcopy(known)
+end
+
+---An agent's name: the user's label (`labels` in setup()), else its display name, else its id.
+---@param agent madohub.Agent
+---@return string
+function M.agent_name(agent)
+  local own = require('madohub.config').options.labels[agent]
+  if own then
+    return own
+  end
+  for _, a in ipairs(known) do
+    if a.id == agent then
+      return a.name
+    end
+  end
+  return agent
+end
+
 ---@param buf integer|nil
 ---@return madohub.State|nil
 function M.get(buf)

@@ -1,16 +1,12 @@
-import { amp } from './amp.js';
+import { AGENT_MODULES } from '../agents/index.js';
 import { completionKey } from './common.js';
-import { claude } from './claude.js';
-import { codex } from './codex.js';
-import { gemini } from './gemini.js';
-import { opencode } from './opencode.js';
 import type { AgentId, AgentRules, AgentState, Detection, LineRule, PreviousReading, Screen } from './types.js';
 
 export * from './types.js';
 export { COMPLETION, completionKey } from './common.js';
 
-/** Every agent's rules. Order breaks ties when two agents' markers stand on the same row. */
-export const RULES: readonly AgentRules[] = [codex, gemini, opencode, amp, claude];
+/** Every agent's screen rules (the shell has none). Order breaks ties when two agents' markers stand on the same row. */
+export const RULES: readonly AgentRules[] = AGENT_MODULES.filter((a) => a.id !== 'shell').map((a) => a.screen);
 
 const RULES_BY_ID = new Map<AgentId, AgentRules>(RULES.map((r) => [r.id, r]));
 

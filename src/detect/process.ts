@@ -1,4 +1,5 @@
 // Which agent a process is, from what /proc says of it. Pure: src/proc/ reads /proc.
+import { AGENT_MODULES } from '../agents/index.js';
 import type { AgentId } from './types.js';
 
 /** One process as /proc describes it. */
@@ -22,27 +23,15 @@ function nodeScript(p: ProcessInfo): string | undefined {
   return p.argv.slice(1).find((a) => !a.startsWith('-'));
 }
 
-/**
- * The agent a single process is, or undefined. Names, as the agents install themselves:
- * Claude Code (`claude`, `claude.exe`, or node running `…/claude` / `@anthropic-ai/claude-code/cli.js`),
- * Codex (the native `codex`, or node running `…/bin/codex(.js)`), Gemini CLI (node running `…/gemini`),
- * OpenCode (`opencode`), Amp (`amp`, or node running `…/amp`).
- */
+/** The agent a single process is, or undefined: by its names, else by the script Node runs (see each agent's module). */
 export function agentOfProcess(p: ProcessInfo): Exclude<AgentId, 'shell'> | undefined {
   const names = [p.comm, base(p.exe), base(p.argv[0])];
-  const is = (...wanted: string[]): boolean => names.some((n) => wanted.includes(n));
-  if (is('claude', 'claude.exe')) return 'claude';
-  if (is('codex', 'codex.exe', 'codex-linux-x64', 'codex-x86_64-unknown-linux-musl')) return 'codex';
-  if (is('opencode')) return 'opencode';
-  if (is('amp')) return 'amp';
-  if (is('gemini')) return 'gemini';
   const script = nodeScript(p);
-  if (script) {
-    if (/(?:^|\/)claude(?:\.js)?$|@anthropic-ai\/claude-code\//.test(script)) return 'claude';
-    if (/(?:^|\/)codex(?:\.js)?$|@openai\/codex\//.test(script)) return 'codex';
-    if (/(?:^|\/)gemini(?:\.js)?$|@google\/gemini-cli\//.test(script)) return 'gemini';
-    if (/(?:^|\/)opencode(?:\.js)?$|opencode-ai\//.test(script)) return 'opencode';
-    if (/(?:^|\/)amp(?:\.js)?$|@(?:sourcegraph|ampcode)\/(?:amp|cli)\//.test(script)) return 'amp';
+  for (const a of AGENT_MODULES) {
+    if (a.process && names.some((n) => a.process!.names.includes(n))) return a.id as Exclude<AgentId, 'shell'>;
+  }
+  for (const a of AGENT_MODULES) {
+    if (a.process && script && a.process.script.test(script)) return a.id as Exclude<AgentId, 'shell'>;
   }
   return undefined;
 }

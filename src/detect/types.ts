@@ -1,5 +1,8 @@
+import { AGENT_IDS } from '../agents/ids.js';
+import type { AgentId } from '../agents/ids.js';
+
 /** Which program runs in a terminal. */
-export type AgentId = 'claude' | 'codex' | 'gemini' | 'opencode' | 'amp' | 'shell';
+export type { AgentId };
 
 /** What that program is doing. */
 export type AgentState = 'working' | 'idle' | 'waiting' | 'stopped' | 'completed' | 'failed' | 'exited';
@@ -11,7 +14,7 @@ export type AgentState = 'working' | 'idle' | 'waiting' | 'stopped' | 'completed
  */
 export type StateSource = 'pty-scrape' | 'terminal' | 'session-file' | 'jsonl-watcher';
 
-export const AGENTS: readonly AgentId[] = ['claude', 'codex', 'gemini', 'opencode', 'amp', 'shell'];
+export const AGENTS: readonly AgentId[] = AGENT_IDS;
 export const STATES: readonly AgentState[] = [
   'working',
   'idle',

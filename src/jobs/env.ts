@@ -1,7 +1,7 @@
 // The environments of a job's agent and of the daemon. A job's environment is never written to
 // disk: a client cuts its own environment to the job's names and sends it with the dispatch (or
 // the respawn); the daemon hands it to the host on the host's standard input.
-import type { AgentId } from '../detect/types.js';
+import { AGENT_MODULES } from '../agents/index.js';
 
 /** Names every job gets: how a program finds its tools, its locale, its terminal, its proxy and CA. */
 export const ENV_NAMES = [
@@ -11,31 +11,13 @@ export const ENV_NAMES = [
 ];
 export const ENV_PREFIXES = ['LC_', 'XDG_'];
 
-/** The variables each agent reads for its own configuration (its keys, endpoints, switches). */
-export const AGENT_ENV: Record<AgentId, { names: string[]; prefixes: string[] }> = {
-  claude: {
-    names: [
-      'DISABLE_AUTOUPDATER', 'DISABLE_TELEMETRY', 'DISABLE_ERROR_REPORTING', 'DISABLE_BUG_COMMAND', 'DISABLE_COST_WARNINGS',
-      'DISABLE_NON_ESSENTIAL_MODEL_CALLS', 'MAX_THINKING_TOKENS', 'MCP_TIMEOUT', 'MCP_TOOL_TIMEOUT', 'MAX_MCP_OUTPUT_TOKENS',
-      'BASH_DEFAULT_TIMEOUT_MS', 'BASH_MAX_TIMEOUT_MS', 'BASH_MAX_OUTPUT_LENGTH', 'USE_BUILTIN_RIPGREP', 'ENABLE_TOOL_SEARCH',
-      'CLOUD_ML_REGION',
-    ],
-    prefixes: ['ANTHROPIC_', 'CLAUDE_', 'DISABLE_PROMPT_CACHING', 'VERTEX_REGION_'],
-  },
-  codex: { names: ['RUST_LOG'], prefixes: ['CODEX_', 'OPENAI_'] },
-  gemini: { names: [], prefixes: ['GEMINI_', 'GOOGLE_'] },
-  opencode: { names: [], prefixes: ['OPENCODE_'] },
-  amp: { names: [], prefixes: ['AMP_'] },
-  shell: { names: [], prefixes: [] },
-};
-
 /**
- * The part of `env` a job gets: the common names, every agent's own variables (a template may run
- * any agent), and `$MADOHUB_JOB_ENV`'s names (or `PREFIX_*`), comma-separated. Nothing else.
+ * The part of `env` a job gets: the common names, every agent's own variables (from its module: a
+ * template may run any agent), and `$MADOHUB_JOB_ENV`'s names (or `PREFIX_*`), comma-separated. Nothing else.
  */
 export function jobEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   const extra = (env.MADOHUB_JOB_ENV ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  const agents = Object.values(AGENT_ENV);
+  const agents = AGENT_MODULES.map((a) => a.env);
   const names = new Set([...ENV_NAMES, ...agents.flatMap((a) => a.names), ...extra.filter((e) => !e.endsWith('*'))]);
   const prefixes = [...ENV_PREFIXES, ...agents.flatMap((a) => a.prefixes), ...extra.filter((e) => e.endsWith('*')).map((e) => e.slice(0, -1))];
   const out: Record<string, string> = {};

@@ -1,6 +1,8 @@
 // What command line a job runs: a template per agent, configurable.
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { AGENT_IDS } from '../agents/ids.js';
+import { agentModule } from '../agents/index.js';
 import { isObj, strings } from './checks.js';
 import { readBounded } from './files.js';
 import type { Isolation } from './protocol/daemon-requests.js';
@@ -31,30 +33,10 @@ export const isIsolation = (v: unknown): v is Isolation => (ISOLATIONS as readon
 
 export const DEFAULT_TEMPLATE = 'claude';
 
-export const DEFAULT_TEMPLATES: Record<string, Template> = {
-  claude: {
-    name: 'claude',
-    description: 'Claude Code',
-    command: ['claude'],
-    prompt: 'arg',
-    resume: ['--resume', '{id}'],
-    continue: ['--continue'],
-    fork: ['--fork-session'],
-    sessionId: ['--session-id', '{session}'],
-  },
-  codex: {
-    name: 'codex',
-    description: 'OpenAI Codex CLI',
-    command: ['codex'],
-    prompt: 'arg',
-    resume: ['resume', '{id}'],
-    continue: ['resume', '--last'],
-  },
-  gemini: { name: 'gemini', description: 'Gemini CLI', command: ['gemini'], prompt: 'type' },
-  opencode: { name: 'opencode', description: 'OpenCode', command: ['opencode'], prompt: 'type' },
-  amp: { name: 'amp', description: 'Amp', command: ['amp'], prompt: 'type' },
-  shell: { name: 'shell', description: 'A login shell', command: [process.env.SHELL || 'bash', '-l'], prompt: 'type' },
-};
+/** Each agent's template, from its module (in the order of ids.ts: the default first). */
+export const DEFAULT_TEMPLATES: Record<string, Template> = Object.fromEntries(
+  AGENT_IDS.map((id) => [id, { name: id, ...agentModule(id).template }]),
+);
 
 const MAX_TEMPLATES_BYTES = 256 * 1024;
 const TEMPLATE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;

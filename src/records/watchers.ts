@@ -2,9 +2,9 @@ import type { AgentId } from '../detect/index.js';
 import { agentOfTree } from '../detect/process.js';
 import type { RecordSignal } from '../detect/records.js';
 import { ProcessTree } from '../proc/tree.js';
-import { ClaudeRecords, claudeConfigDir } from './claude.js';
+import { agentModule } from '../agents/index.js';
+import type { RecordFollower } from '../agents/types.js';
 import type { RecordLog } from './claude.js';
-import { CodexRecords, codexHome } from './codex.js';
 import { FolderWatcher } from './folders.js';
 
 /** A screen change after this much quiet may be a new program: the tree is scanned again. */
@@ -25,7 +25,7 @@ interface Watched {
   settle?: NodeJS.Timeout;
   agent?: AgentId | null;
   agentPid?: number;
-  records?: { stop(): void; poke(): void; readonly sessionId?: string };
+  records?: RecordFollower;
 }
 
 /**
@@ -101,16 +101,19 @@ export class TerminalWatchers {
       this.log.debug(`buffer ${buf}: ${signal.source} ${signal.state} (${signal.detail})`);
       this.events.record(buf, signal);
     };
-    if (found.agent === 'claude') {
-      const r = new ClaudeRecords(claudeConfigDir(this.env), found.pid, this.folders, emit, this.log);
-      r.start();
-      t.records = r;
-    } else if (found.agent === 'codex') {
-      // Whichever process of the terminal holds the rollout open (the launcher, its native child).
-      const pids = procs.map((p) => p.pid);
-      const r = new CodexRecords(codexHome(this.env), found.pid, pids, this.folders, this.claims, emit, this.log);
-      r.start();
-      t.records = r;
+    // The agent's own records, where it writes any (its module says how to follow them).
+    const follower = agentModule(found.agent).records?.({
+      env: this.env,
+      pid: found.pid,
+      pids: procs.map((p) => p.pid),
+      folders: this.folders,
+      claims: this.claims,
+      emit,
+      log: this.log,
+    });
+    if (follower) {
+      follower.start();
+      t.records = follower;
     }
   }
 

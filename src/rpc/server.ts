@@ -1,5 +1,6 @@
 import { attach } from 'neovim';
 import type { NeovimClient } from 'neovim';
+import { agentNames } from '../agents/index.js';
 import { log } from '../log.js';
 import { TerminalWatchers } from '../records/watchers.js';
 import { Tracker } from '../state/tracker.js';
@@ -105,6 +106,9 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
       resp.send(`madohub: unknown request ${method}`, true);
     }
   });
+
+  // The agents and their display names: the Lua side keeps no list of its own.
+  nvim.notify('nvim_exec_lua', ['require("madohub.state").set_agents(...)', [agentNames()]]);
 
   // One warning when the jobs' node-pty cannot load in this Node, with the command that fixes it.
   setImmediate(() => {

@@ -42,7 +42,7 @@ function M.text(st)
   if st.state == 'working' and #opts.winbar.spinner > 0 then
     parts[#parts + 1] = opts.winbar.spinner[(M.frame - 1) % #opts.winbar.spinner + 1]
   end
-  parts[#parts + 1] = opts.labels[st.agent] or st.agent
+  parts[#parts + 1] = require('madohub.state').agent_name(st.agent)
   local word = opts.words[st.state] or st.state
   if st.state == 'exited' then
     local status = st.detail:match('^exit (%-?%d+)$')

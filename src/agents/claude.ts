@@ -1,0 +1,54 @@
+// Claude Code (2.x).
+// Everything MadoHub knows of it: see types.ts.
+import { SHARED_RULES } from '../detect/common.js';
+import { ClaudeRecords, claudeConfigDir } from '../records/claude.js';
+import type { AgentModule } from './types.js';
+
+export const claude: AgentModule = {
+  id: 'claude',
+  displayName: 'Claude Code',
+  screen: {
+    id: 'claude',
+    markers: [/[❯✽⏺]/, /Claude Code/],
+    titleMarkers: [/Claude Code/],
+    lines: [
+      { state: 'failed', test: /Interrupted · What should Claude do instead\?/, detail: 'interrupted' },
+      ...SHARED_RULES,
+      // Spinner row of 2.1: a glyph, then `<Verb>ing…` (`✶ Baking… (3s · esc to interrupt)`).
+      { state: 'working', test: /^\s*[·✢*✶✻✽✳∗]\s*[A-Z][a-z]+ing(?:…|\.\.\.)/ },
+      // Trust dialog and approvals: questions waiting for the user.
+      { state: 'waiting', test: /Enter to confirm · Esc to cancel|Esc to cancel · Tab to amend/ },
+      // The input prompt at the left edge (dialog choices like ` ❯ 1. Yes` are indented). Short turns
+      // end without a completion line: the prompt alone then says the turn is over.
+      { state: 'idle', test: /^❯(?:\s|$)/, hint: true },
+    ],
+    titles: [
+      // A spinner before the name means a turn is running; `✳ Claude Code` is idle or waiting.
+      { state: 'working', test: /^\s*(?:[◐◑◒◓]|[\u2801-\u28ff])\s+Claude Code/ },
+    ],
+  },
+  // The native `claude` (or `claude.exe`), or node running `…/claude` or `@anthropic-ai/claude-code/cli.js`.
+  process: { names: ['claude', 'claude.exe'], script: /(?:^|\/)claude(?:\.js)?$|@anthropic-ai\/claude-code\// },
+  // `> add a test` (older) or `❯ tell me something slow` (2.1), then the answer (`●`, `⏺`, `⎿`, a spinner).
+  prompt: { line: /^(?:>|❯) (\S.*?)\s*$/, answered: /^\s*(?:[●⏺⎿·✢*✶✻✽✳]|\S.*…)/ },
+  template: {
+    description: 'Claude Code',
+    command: ['claude'],
+    prompt: 'arg',
+    resume: ['--resume', '{id}'],
+    continue: ['--continue'],
+    fork: ['--fork-session'],
+    sessionId: ['--session-id', '{session}'],
+  },
+  env: {
+    names: [
+      'DISABLE_AUTOUPDATER', 'DISABLE_TELEMETRY', 'DISABLE_ERROR_REPORTING', 'DISABLE_BUG_COMMAND', 'DISABLE_COST_WARNINGS',
+      'DISABLE_NON_ESSENTIAL_MODEL_CALLS', 'MAX_THINKING_TOKENS', 'MCP_TIMEOUT', 'MCP_TOOL_TIMEOUT', 'MAX_MCP_OUTPUT_TOKENS',
+      'BASH_DEFAULT_TIMEOUT_MS', 'BASH_MAX_TIMEOUT_MS', 'BASH_MAX_OUTPUT_LENGTH', 'USE_BUILTIN_RIPGREP', 'ENABLE_TOOL_SEARCH',
+      'CLOUD_ML_REGION',
+    ],
+    prefixes: ['ANTHROPIC_', 'CLAUDE_', 'DISABLE_PROMPT_CACHING', 'VERTEX_REGION_'],
+  },
+  // Its session file (`<config>/sessions/<pid>.json`) and the transcript it names.
+  records: (ctx) => new ClaudeRecords(claudeConfigDir(ctx.env), ctx.pid, ctx.folders, ctx.emit, ctx.log),
+};

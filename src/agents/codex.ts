@@ -1,0 +1,51 @@
+// OpenAI Codex CLI (0.17x).
+// Everything MadoHub knows of it: see types.ts.
+import { BRAILLE, SHARED_RULES } from '../detect/common.js';
+import { CodexRecords, codexHome } from '../records/codex.js';
+import type { AgentModule } from './types.js';
+
+export const codex: AgentModule = {
+  id: 'codex',
+  displayName: 'Codex',
+  screen: {
+    id: 'codex',
+    markers: [
+      /OpenAI Codex/,
+      /codex>/,
+      /openai\/codex/,
+      /codex v[0-9]/,
+      /> _ OpenAI Codex/,
+      /codex --dangerously/i,
+      /codex.*fast/i,
+      /gpt-[0-9.]+ x?high/,
+      /Ask Codex to do anything/,
+    ],
+    titleMarkers: [/\bcodex\b/i],
+    lines: [
+      { state: 'failed', test: /■ Conversation interrupted/, detail: 'interrupted' },
+      { state: 'waiting', test: /Would you like to run the following command\?|Press enter to confirm or esc to cancel/ },
+      // `Worked for 10s • 19:35`: Codex prints its done line without a glyph.
+      { state: 'stopped', test: /^\s*(?:─\s*)?Worked for (?:\d+\s*[hm]\s*)*\d+\s*s\b/, completion: true },
+      ...SHARED_RULES,
+      { state: 'idle', test: /› Ask Codex to do anything/, hint: true },
+    ],
+    titles: [
+      { state: 'waiting', test: /\[ ! \] Action Required/, detail: 'action required' },
+      { state: 'working', test: new RegExp(`^\\s*${BRAILLE}`) },
+    ],
+  },
+  // The native `codex` (the launcher's child), or node running `…/bin/codex(.js)`.
+  process: { names: ['codex', 'codex.exe', 'codex-linux-x64', 'codex-x86_64-unknown-linux-musl'], script: /(?:^|\/)codex(?:\.js)?$|@openai\/codex\// },
+  // `› fix the failing parser test`, then `•` or `◦` rows.
+  prompt: { line: /^› (\S.*?)\s*$/, answered: /^\s*[•◦└■]/, not: /^Ask Codex to do anything$/ },
+  template: {
+    description: 'Codex',
+    command: ['codex'],
+    prompt: 'arg',
+    resume: ['resume', '{id}'],
+    continue: ['resume', '--last'],
+  },
+  env: { names: ['RUST_LOG'], prefixes: ['CODEX_', 'OPENAI_'] },
+  // Its rollout (`<home>/sessions/YYYY/MM/DD/rollout-*.jsonl`), held open by one of the terminal's processes.
+  records: (ctx) => new CodexRecords(codexHome(ctx.env), ctx.pid, ctx.pids, ctx.folders, ctx.claims, ctx.emit, ctx.log),
+};

@@ -1,0 +1,30 @@
+// Google Gemini CLI (0.6): its screens as printed today.
+// Everything MadoHub knows of it: see types.ts.
+import { BRAILLE, ordered, SHARED_RULES } from '../detect/common.js';
+import type { AgentModule } from './types.js';
+
+export const gemini: AgentModule = {
+  id: 'gemini',
+  displayName: 'Gemini',
+  screen: {
+    id: 'gemini',
+    markers: [/Type your message or @path\/to\/file/, /Gemini CLI/, /Do you trust the files in this folder\?/],
+    titleMarkers: [/^\s*(?:◇|✦|✋)\s+(?:Ready|Working|Action Required)/],
+    lines: [
+      { state: 'waiting', test: /Allow execution of|Do you trust the files in this folder\?/ },
+      { state: 'working', test: ordered(new RegExp(`${BRAILLE}\\s`), '(esc to cancel') },
+      ...SHARED_RULES,
+      { state: 'idle', test: /Type your message or @path\/to\/file/, hint: true },
+    ],
+    titles: [
+      { state: 'waiting', test: /^\s*✋\s+Action Required/, detail: 'action required' },
+      { state: 'working', test: /^\s*✦\s+Working/ },
+      { state: 'idle', test: /^\s*◇\s+Ready/ },
+    ],
+  },
+  process: { names: ['gemini'], script: /(?:^|\/)gemini(?:\.js)?$|@google\/gemini-cli\// },
+  // `> summarize the README` outside the input box, then the answer or a spinner.
+  prompt: { line: /^> (\S.*?)\s*$/, answered: /^\s*(?:[✦⠀-⣿]|[^│╭╰\s])/ },
+  template: { description: 'Gemini CLI', command: ['gemini'], prompt: 'type' },
+  env: { names: [], prefixes: ['GEMINI_', 'GOOGLE_'] },
+};
