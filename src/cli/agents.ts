@@ -29,7 +29,7 @@ export function jobTable(jobs: readonly ListedJob[], now: number, home = ''): st
     age(now - j.updatedAt),
     safeText(j.name).slice(0, 40),
     safeText(short(j.cwd)).slice(0, 60),
-    safeText(j.needs ? `needs ${j.needs}` : j.detail),
+    safeText([j.needs ? `needs ${j.needs}` : j.detail, j.problem ? `(! ${j.problem})` : ''].filter(Boolean).join(' ')),
   ]);
   const all = [header, ...rows];
   const widths = header.map((_, i) => Math.max(...all.map((r) => r[i]!.length)));

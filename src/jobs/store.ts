@@ -71,9 +71,13 @@ async function withLock<T>(dir: string, short: string, fn: () => T): Promise<T> 
       const fd = openSync(lock, 'wx', 0o600);
       try {
         writeSync(fd, `${process.pid} ${processStamp(process.pid) ?? ''}`);
-      } finally {
+      } catch (err) {
+        // A full disk: the lock is not taken, and no empty lock file stays to hold up the next writer.
         closeSync(fd);
+        rmSync(lock, { force: true });
+        throw err;
       }
+      closeSync(fd);
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
@@ -131,6 +135,7 @@ export function blankJob(short: string, at = Date.now()): JobState {
     children: [],
     origin: 'shell',
     respawnFlags: [],
+    problem: null,
   };
 }
 
@@ -189,6 +194,7 @@ const TERMINAL: readonly JobStatus[] = ['done', 'stopped', 'killed', 'errored'];
 function bounded(prev: JobState | undefined, next: JobState): JobState {
   next.intent = next.intent.slice(0, MAX_INTENT);
   next.detail = next.detail.slice(0, MAX_DETAIL);
+  if (next.problem !== null) next.problem = next.problem.slice(0, MAX_DETAIL);
   if (prev && prev.firstTerminalAt !== null) next.firstTerminalAt = prev.firstTerminalAt;
   else if (next.firstTerminalAt === null && TERMINAL.includes(next.status)) next.firstTerminalAt = Date.now();
   return next;

@@ -58,6 +58,8 @@ export interface JobState {
   children: string[];
   origin: JobOrigin;
   respawnFlags: string[];
+  /** A failure its host lived through (a write to a full disk), said once; null when none. */
+  problem: string | null;
 }
 
 /**

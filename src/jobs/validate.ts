@@ -45,6 +45,7 @@ const SCHEMA: Record<keyof JobState, Check> = {
   children: strings,
   origin: oneOf(...JOB_ORIGINS),
   respawnFlags: strings,
+  problem: orNull(strMax(MAX_DETAIL)),
 };
 
 export const JOB_FIELDS = Object.keys(SCHEMA) as (keyof JobState)[];
@@ -52,7 +53,7 @@ export const JOB_FIELDS = Object.keys(SCHEMA) as (keyof JobState)[];
 /** A version 1 job file (state.json) in version 2's names: `state` is `status`, `source` is `origin`; `env` goes. */
 function fromVersion1(v: Record<string, unknown>): Record<string, unknown> {
   const { state, source, env: _env, ...rest } = v;
-  return { ...rest, proto: JOB_FILE_VERSION, status: state, origin: source };
+  return { ...rest, proto: JOB_FILE_VERSION, status: state, origin: source, problem: null };
 }
 
 export type Validated = { ok: true; job: JobState } | { ok: false; error: string };

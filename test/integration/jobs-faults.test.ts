@@ -12,6 +12,8 @@ const pidFile = (base: string): string => path.join(base, 'stubborn.pids');
 const h = useJobsHarness({
   stubborn: { command: ['node', path.join(FIX, 'bin/stubborn'), '/dev/null'], prompt: 'type' },
   spew: { command: ['node', path.join(FIX, 'bin/spew')], prompt: 'type' },
+  // 3 MB of output at once, then quiet.
+  burst: { command: ['node', '-e', "process.stdout.write('x'.repeat(3 * 1024 * 1024)); setInterval(() => {}, 1000)"], prompt: 'type' },
   // Exits at once, and well.
   quick: { command: ['true'], prompt: 'type' },
   missing: { command: ['no-such-agent-program'], prompt: 'type' },
@@ -219,14 +221,21 @@ describe('nothing lost', () => {
     }
     try {
       const small = { MADOHUB_JOBS_DIR: jobsDir };
-      const r = await h.mado(['--bg', '--agent', 'spew', 'x'], undefined, small);
+      const r = await h.mado(['--bg', '--agent', 'burst'], undefined, small);
       expect(r.code, r.stderr).toBe(0);
       const short = shortOf(r.stdout);
       const dir = path.join(jobsDir, short);
-      // The spewing agent fills the disk within a second.
-      await new Promise((res) => setTimeout(res, 2500));
+      // Its output fills the disk at once: the host and its agent live on.
+      await new Promise((res) => setTimeout(res, 1500));
       const info = JSON.parse(readFileSync(path.join(dir, 'host.json'), 'utf8')) as { pid: number; ptyPid: number };
       expect([alive(info.pid), alive(info.ptyPid)]).toEqual([true, true]);
+      // Once the disk has room again, the job file tells what happened, once.
+      execFileSync('mount', ['-o', 'remount,size=16m', jobsDir]);
+      const jobFile = async (): Promise<{ problem: string | null }> => JSON.parse(readFileSync(path.join(dir, 'job.json'), 'utf8')) as { problem: string | null };
+      expect((await until(jobFile, (j) => j.problem !== null, 5000)).problem).toBe('cannot write output.log: ENOSPC');
+      expect((await h.mado(['agents'], undefined, small)).stdout).toContain('(! cannot write output.log: ENOSPC)');
+      // Full again, to the last byte.
+      execFileSync('sh', ['-c', `dd if=/dev/zero of=${path.join(jobsDir, 'filler')} bs=64k 2>/dev/null; true`]);
       // A remount fails while a file is open for writing (the host appends its output): try again.
       await until(
         async () => {

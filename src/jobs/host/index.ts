@@ -57,21 +57,45 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   process.on('uncaughtException', (err) => say(`unexpected: ${err.stack ?? err.message}`));
   process.on('unhandledRejection', (err) => say(`unexpected: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
 
-  // A failure to write is told once per kind (host.log, and the job file while it can be written).
+  // A failure to write is told once per kind of file: in host.log, and as the job's `problem`, written
+  // with the next change of the job file that succeeds (the disk may be full for that too).
   const told = new Set<string>();
+  let untold: string | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  /** Tries again, every second, to write a problem that could not be written (a disk that fills up frees up). */
+  const retryProblem = (): void => {
+    if (untold === undefined || retry) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      void writeJob({});
+    }, 1000);
+  };
+  const writeJob = (change: Partial<JobState> | ((job: JobState) => Partial<JobState>)): Promise<void> => {
+    const problem = untold;
+    const withProblem = (job: JobState): Partial<JobState> => ({
+      ...(typeof change === 'function' ? change(job) : change),
+      ...(problem === undefined ? {} : { problem }),
+    });
+    return updateJob(jobsDir, short, withProblem).then(
+      () => {
+        told.delete('job.json');
+        if (untold === problem) untold = undefined;
+      },
+      (err: unknown) => {
+        tell('job.json', `cannot write job.json: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+        retryProblem();
+      },
+    );
+  };
   const tell = (kind: string, why: string): void => {
     if (told.has(kind)) return;
     told.add(kind);
     say(why);
-    updateJob(jobsDir, short, { detail: why }).catch(() => undefined);
+    // A job file that could not be written is told in host.log only: once written, it has healed.
+    if (kind === 'job.json') return;
+    untold ??= why;
+    void writeJob({});
   };
-  const writeJob = (change: Partial<JobState> | ((job: JobState) => Partial<JobState>)): Promise<void> =>
-    updateJob(jobsDir, short, change).then(
-      () => {
-        told.delete('job.json');
-      },
-      (err: unknown) => tell('job.json', `cannot write job.json: ${(err as NodeJS.ErrnoException).code ?? String(err)}`),
-    );
 
   const pty = (await import('node-pty')) as typeof import('node-pty');
   const term = new Terminal({ cols: launch.cols, rows: launch.rows, scrollback: SCROLLBACK, allowProposedApi: true });
