@@ -1,4 +1,4 @@
-// Google Gemini CLI (0.6): its screens as printed today.
+// Google Gemini CLI (0.6).
 // Everything MadoHub knows of it: see types.ts.
 import { BRAILLE, ordered, SHARED_RULES } from '../detect/common.js';
 import type { AgentModule } from './types.js';

@@ -1,9 +1,9 @@
 import type { LineRule, Matcher } from './types.js';
 
 /**
- * A completion line, by its shape and not by a word list: a spinner glyph at the start of the line,
- * a past-tense verb, `for` and a duration (`✽ Worked for 2m 30s`, `✻ Baked for 10s`). The
- * specification's class gains `✻` (U+273B), which Claude Code 2.1 prints.
+ * A completion line, by its shape and not by a word list: a spinner glyph at the start of the line
+ * (`✻`, U+273B, is the one Claude Code 2.1 prints), a past-tense verb, `for` and a duration
+ * (`✽ Worked for 2m 30s`, `✻ Baked for 10s`).
  */
 export const COMPLETION =
   /(?:^\s*[✶✻✽✳✢·∗*]\s*([A-Z][a-zé]+(?:ed|t))|\b(Saut[ée]*d|Cogitated))\s+for\s+(?:\d+\s*[hm]\s*)*\d+\s*[hms]\b/;
@@ -40,7 +40,7 @@ export function both(...patterns: RegExp[]): Matcher {
 /** Braille spinner frames (U+2801..U+28FF) as agents draw them in titles and status rows. */
 export const BRAILLE = '[\\u2801-\\u28ff]';
 
-/** The specification's rules that hold for every agent. */
+/** The rules that hold for every agent. */
 export const SHARED_RULES: readonly LineRule[] = [
   { state: 'stopped', test: COMPLETION, completion: true },
   { state: 'working', test: /esc to interrupt/i },

@@ -156,7 +156,3 @@ export function detect(input: Screen, previous?: PreviousReading): Detection {
   const keep = previous && previous.agent === agent && previous.state !== 'exited' ? previous.state : 'idle';
   return { agent, state: keep, source: 'pty-scrape', detail: '' };
 }
-
-export function rulesFor(agent: AgentId): AgentRules | undefined {
-  return RULES_BY_ID.get(agent);
-}

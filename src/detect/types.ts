@@ -15,15 +15,6 @@ export type AgentState = 'working' | 'idle' | 'waiting' | 'stopped' | 'completed
 export type StateSource = 'pty-scrape' | 'terminal' | 'session-file' | 'jsonl-watcher';
 
 export const AGENTS: readonly AgentId[] = AGENT_IDS;
-export const STATES: readonly AgentState[] = [
-  'working',
-  'idle',
-  'waiting',
-  'stopped',
-  'completed',
-  'failed',
-  'exited',
-];
 
 /** What a terminal shows now: its visible rows (trailing blank rows trimmed) and its title. */
 export interface Screen {

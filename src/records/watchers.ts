@@ -12,7 +12,7 @@ export const QUIET_MS = 750;
 /** At most one scan of a terminal per this many ms. */
 export const MIN_SCAN_MS = 500;
 
-export interface SourcesEvents {
+export interface WatcherEvents {
   process(buf: number, agent: AgentId | null): void;
   record(buf: number, signal: RecordSignal): void;
 }
@@ -45,7 +45,7 @@ export class TerminalWatchers {
   scans = 0;
 
   constructor(
-    private readonly events: SourcesEvents,
+    private readonly events: WatcherEvents,
     private readonly log: RecordLog,
     private readonly env: NodeJS.ProcessEnv = process.env,
     procRoot = '/proc',
