@@ -25,7 +25,7 @@ export interface StateChange extends TerminalState {
 /** A state from the agent's own records (when it was written is not needed here). */
 export type RecordState = Omit<RecordSignal, 'at'>;
 
-interface TerminalRecord extends TerminalState {
+interface TerminalEntry extends TerminalState {
   /** The last screen's reading, with when its state last changed. */
   screen?: Detection & { at: number };
   live?: SourcedState;
@@ -49,35 +49,35 @@ interface TerminalRecord extends TerminalState {
  * it returns what changed for Lua.
  */
 export class Tracker {
-  private readonly records = new Map<number, TerminalRecord>();
+  private readonly terminals = new Map<number, TerminalEntry>();
 
   get size(): number {
-    return this.records.size;
+    return this.terminals.size;
   }
 
   get(buf: number): TerminalState | undefined {
-    const r = this.records.get(buf);
+    const r = this.terminals.get(buf);
     return r && publicState(r);
   }
 
   all(): TerminalState[] {
-    return [...this.records.values()].map(publicState);
+    return [...this.terminals.values()].map(publicState);
   }
 
   /** The first prompt the terminal's current agent echoed, if any. */
   intentOf(buf: number): string | undefined {
-    const r = this.records.get(buf);
+    const r = this.terminals.get(buf);
     return r?.intent && r.intent.agent === r.agent ? r.intent.text : undefined;
   }
 
   /** The agent the terminal shows now, for the process and record watchers. */
   agentOf(buf: number): AgentId | undefined {
-    return this.records.get(buf)?.agent;
+    return this.terminals.get(buf)?.agent;
   }
 
   /** Feeds one screen. Returns the change, or null when agent, state and detail are as they were. */
   screen(buf: number, screen: Screen, now: number): StateChange | null {
-    const record = this.records.get(buf);
+    const record = this.terminals.get(buf);
     if (record?.exitStatus !== undefined) return null;
     // A terminal that has drawn nothing yet says nothing about its program: no "Shell" flash.
     // (Its title is then the command Neovim started, which says nothing either.)
@@ -109,7 +109,7 @@ export class Tracker {
 
   /** Feeds a state from the agent's own records. */
   record(buf: number, signal: RecordState, now: number): StateChange | null {
-    const rec = this.records.get(buf);
+    const rec = this.terminals.get(buf);
     if (!rec || rec.exitStatus !== undefined) return null;
     const sourced: SourcedState = { ...signal, at: now };
     const before = signal.source === 'session-file' ? rec.live : rec.turn;
@@ -127,7 +127,7 @@ export class Tracker {
 
   /** The process tree says which agent runs (null: none). An agent that left takes its records along. */
   process(buf: number, agent: AgentId | null, now: number): StateChange | null {
-    const rec = this.records.get(buf);
+    const rec = this.terminals.get(buf);
     if (!rec || rec.exitStatus !== undefined || rec.processAgent === agent) return null;
     const left = rec.processAgent !== undefined && rec.processAgent !== null && rec.processAgent !== agent;
     rec.processAgent = agent;
@@ -142,18 +142,18 @@ export class Tracker {
 
   /** The terminal's job ended. */
   exit(buf: number, status: number, now: number): StateChange | null {
-    const record = this.records.get(buf);
+    const record = this.terminals.get(buf);
     const rec = record ?? this.create(buf, { agent: 'shell', state: 'exited', source: 'terminal', detail: '' }, now);
     rec.exitStatus = status;
     return this.emit(rec, record === undefined, now);
   }
 
   forget(buf: number): boolean {
-    return this.records.delete(buf);
+    return this.terminals.delete(buf);
   }
 
-  private create(buf: number, d: Detection, now: number): TerminalRecord {
-    const rec: TerminalRecord = {
+  private create(buf: number, d: Detection, now: number): TerminalEntry {
+    const rec: TerminalEntry = {
       buf,
       agent: d.agent,
       state: d.state,
@@ -163,22 +163,22 @@ export class Tracker {
       workedSinceDone: false,
       absorbNextLine: false,
     };
-    this.records.set(buf, rec);
+    this.terminals.set(buf, rec);
     return rec;
   }
 
-  private worked(rec: TerminalRecord): void {
+  private worked(rec: TerminalEntry): void {
     rec.workedSinceDone = true;
     rec.absorbNextLine = false;
   }
 
-  private done(rec: TerminalRecord, line: string): { line: string } {
+  private done(rec: TerminalEntry, line: string): { line: string } {
     rec.workedSinceDone = false;
     return { line };
   }
 
   /** What all sources say together. */
-  private effective(rec: TerminalRecord): Omit<TerminalState, 'buf' | 'since'> {
+  private effective(rec: TerminalEntry): Omit<TerminalState, 'buf' | 'since'> {
     if (rec.exitStatus !== undefined) {
       return { agent: rec.agent, state: 'exited', source: 'terminal', detail: `exit ${rec.exitStatus}` };
     }
@@ -193,7 +193,7 @@ export class Tracker {
     return { agent, state: sourced.state, source: sourced.source, detail: sourced.detail };
   }
 
-  private emit(rec: TerminalRecord, isNew: boolean, now: number, done?: { line: string }): StateChange | null {
+  private emit(rec: TerminalEntry, isNew: boolean, now: number, done?: { line: string }): StateChange | null {
     const next = this.effective(rec);
     const previous = isNew ? null : rec.state;
     const changed =
@@ -212,6 +212,6 @@ export class Tracker {
   }
 }
 
-function publicState(r: TerminalRecord): TerminalState {
+function publicState(r: TerminalEntry): TerminalState {
   return { buf: r.buf, agent: r.agent, state: r.state, source: r.source, detail: r.detail, since: r.since };
 }
