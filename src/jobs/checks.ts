@@ -49,3 +49,17 @@ export function firstProblem(value: Record<string, unknown>, schema: Record<stri
   }
   return null;
 }
+
+/**
+ * The guard of a protocol's requests: a request is a JSON object whose `op` names one of `schemas`
+ * and whose fields pass that op's checks. Returns the request, or why the value is none.
+ */
+export function requestGuard<R extends { op: string }>(schemas: Record<R['op'], Record<string, Check>>): (value: unknown) => R | string {
+  return (value) => {
+    if (!isObj(value)) return 'a request is a JSON object';
+    const op = value.op;
+    if (typeof op !== 'string' || !Object.hasOwn(schemas, op)) return `unknown op ${JSON.stringify(op)}`;
+    const problem = firstProblem(value, schemas[op as R['op']]);
+    return problem ? `${op}: ${problem}` : (value as unknown as R);
+  };
+}

@@ -1,6 +1,6 @@
 // What a client asks the daemon, and the guard that every request passes before the daemon acts.
 import type { Check } from '../checks.js';
-import { bool, firstProblem, int, isObj, num, oneOf, optional, pattern, shape, str, stringMap, strings } from '../checks.js';
+import { bool, int, isObj, num, oneOf, optional, pattern, requestGuard, shape, str, stringMap, strings } from '../checks.js';
 import { SHORT_ID, UUID } from '../types.js';
 import type { JobOrigin } from '../types.js';
 import { JOB_ORIGINS } from '../types.js';
@@ -90,10 +90,4 @@ const SCHEMAS: Record<DaemonRequest['op'], Record<string, Check>> = {
 };
 
 /** The request, or why it is not one (said back to the client as it is). */
-export function parseDaemonRequest(value: unknown): DaemonRequest | string {
-  if (!isObj(value)) return 'a request is a JSON object';
-  const op = value.op;
-  if (typeof op !== 'string' || !Object.hasOwn(SCHEMAS, op)) return `unknown op ${JSON.stringify(op)}`;
-  const problem = firstProblem(value, SCHEMAS[op as DaemonRequest['op']]);
-  return problem ? `${op}: ${problem}` : (value as unknown as DaemonRequest);
-}
+export const parseDaemonRequest = requestGuard<DaemonRequest>(SCHEMAS);

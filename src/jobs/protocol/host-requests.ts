@@ -1,6 +1,6 @@
 // What a client asks a job's PTY host, and the guard that every request passes.
 import type { Check } from '../checks.js';
-import { firstProblem, int, isObj, optional, str } from '../checks.js';
+import { int, optional, requestGuard, str } from '../checks.js';
 
 /** Starts a stream: the screen first, then the output as it comes. */
 export interface AttachRequest {
@@ -41,10 +41,5 @@ const SCHEMAS: Record<HostRequest['op'], Record<string, Check>> = {
   status: {},
 };
 
-export function parseHostRequest(value: unknown): HostRequest | string {
-  if (!isObj(value)) return 'a request is a JSON object';
-  const op = value.op;
-  if (typeof op !== 'string' || !Object.hasOwn(SCHEMAS, op)) return `unknown op ${JSON.stringify(op)}`;
-  const problem = firstProblem(value, SCHEMAS[op as HostRequest['op']]);
-  return problem ? `${op}: ${problem}` : (value as unknown as HostRequest);
-}
+/** The request, or why it is not one (said back to the client as it is). */
+export const parseHostRequest = requestGuard<HostRequest>(SCHEMAS);
