@@ -1,7 +1,9 @@
 // Claude Code (2.x).
 // Everything MadoHub knows of it: see types.ts.
 import { SHARED_RULES } from '../detect/common.js';
+import { isObj } from '../jobs/checks.js';
 import { ClaudeRecords, claudeConfigDir } from '../records/claude.js';
+import { arrowsTo } from './menus.js';
 import type { AgentModule } from './types.js';
 
 export const claude: AgentModule = {
@@ -51,4 +53,15 @@ export const claude: AgentModule = {
   },
   // Its session file (`<config>/sessions/<pid>.json`) and the transcript it names.
   records: (ctx) => new ClaudeRecords(claudeConfigDir(ctx.env), ctx.pid, ctx.folders, ctx.emit, ctx.log),
+  // Its menus move with the arrow keys and take Enter. Its number keys are not used: they reach the
+  // input line instead of the menu when pressed as it appears (anthropics/claude-code#64629, #27924).
+  menuKeys: (choice, highlighted) => arrowsTo(choice, highlighted),
+  // A transcript's assistant message that ends a turn: its text parts.
+  answerOf: (record) => {
+    if (!isObj(record) || record.type !== 'assistant' || !isObj(record.message)) return undefined;
+    const { stop_reason: stop, content } = record.message;
+    if (stop !== 'end_turn' || !Array.isArray(content)) return undefined;
+    const text = content.filter((c) => isObj(c) && c.type === 'text' && typeof c.text === 'string').map((c) => (c as { text: string }).text);
+    return text.length > 0 ? text.join('\n') : undefined;
+  },
 };

@@ -2,6 +2,7 @@
 // Everything MadoHub knows of it: see types.ts.
 import { BRAILLE, SHARED_RULES } from '../detect/common.js';
 import { CodexRecords, codexHome } from '../records/codex.js';
+import { isObj } from '../jobs/checks.js';
 import type { AgentModule } from './types.js';
 
 export const codex: AgentModule = {
@@ -48,4 +49,10 @@ export const codex: AgentModule = {
   env: { names: ['RUST_LOG'], prefixes: ['CODEX_', 'OPENAI_'] },
   // Its rollout (`<home>/sessions/YYYY/MM/DD/rollout-*.jsonl`), held open by one of the terminal's processes.
   records: (ctx) => new CodexRecords(codexHome(ctx.env), ctx.pid, ctx.pids, ctx.folders, ctx.claims, ctx.emit, ctx.log),
+  // The end of a turn in its rollout names the answer it gave (`task_complete`, `last_agent_message`).
+  answerOf: (record) => {
+    if (!isObj(record) || record.type !== 'event_msg' || !isObj(record.payload)) return undefined;
+    const p = record.payload;
+    return p.type === 'task_complete' && typeof p.last_agent_message === 'string' && p.last_agent_message !== '' ? p.last_agent_message : undefined;
+  },
 };

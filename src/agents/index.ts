@@ -1,5 +1,6 @@
 // Every agent MadoHub knows, each in a module of its own. To add one: its module, its id in ids.ts,
 // its line here, and its tests (screens, processes, its job template).
+import { highlightedOf, optionsOf } from '../detect/question.js';
 import { amp } from './amp.js';
 import { claude } from './claude.js';
 import { codex } from './codex.js';
@@ -21,4 +22,29 @@ export function agentModule(id: AgentId): AgentModule {
 /** The list the Lua side gets: ids and display names. */
 export function agentNames(): { id: AgentId; name: string }[] {
   return AGENT_MODULES.map((a) => ({ id: a.id, name: a.displayName }));
+}
+
+/**
+ * The keys that pick choice `choice` (1-based) of the menu on `lines` of `agent`'s screen, or why
+ * they cannot be told: the agent's way is not known, the screen shows no menu, or no such choice.
+ */
+export function menuKeys(agent: AgentId, lines: readonly string[], choice: number): { keys: string } | { error: string } {
+  const how = agentModule(agent).menuKeys;
+  if (!how) return { error: `how ${agentModule(agent).displayName}'s menus are answered is not known; attach to it` };
+  const options = optionsOf(lines);
+  const highlighted = highlightedOf(lines);
+  if (options.length === 0 || highlighted === undefined) return { error: 'no menu on the screen' };
+  if (!Number.isInteger(choice) || choice < 1 || choice > options.length) return { error: `choose 1 to ${options.length}` };
+  return { keys: how(choice, highlighted) };
+}
+
+/** The last finished answer among an agent's records (parsed lines, oldest first), or undefined. */
+export function lastAnswer(agent: AgentId, records: readonly unknown[]): string | undefined {
+  const read = agentModule(agent).answerOf;
+  if (!read) return undefined;
+  for (let i = records.length - 1; i >= 0; i--) {
+    const text = read(records[i]);
+    if (text !== undefined) return text;
+  }
+  return undefined;
 }

@@ -59,4 +59,11 @@ export interface AgentModule {
   env: { names: readonly string[]; prefixes: readonly string[] };
   /** Follows its records (session files, transcripts, rollouts) for a terminal, where it writes any. */
   records?(ctx: RecordContext): RecordFollower;
+  /**
+   * How a choice of its menus (an approval, a trust dialog) is made: the keys that pick choice
+   * `choice` when `highlighted` is marked. Undefined: not known for this agent.
+   */
+  menuKeys?(choice: number, highlighted: number): string;
+  /** The text of a finished answer that one of its records holds, or undefined (most records hold none). */
+  answerOf?(record: unknown): string | undefined;
 }

@@ -42,3 +42,14 @@ export function questionOf(lines: readonly string[]): string | undefined {
   }
   return undefined;
 }
+
+/** The 1-based number of the highlighted choice (the one a `❯`, `›`, `>` or `●` marks), or undefined. */
+export function highlightedOf(lines: readonly string[]): number | undefined {
+  const first = firstChoice(lines);
+  if (first < 0) return undefined;
+  for (const line of lines.slice(first)) {
+    const m = /^[❯›>●]\s*(\d+)\.\s/.exec(bare(line));
+    if (m) return Number(m[1]);
+  }
+  return undefined;
+}

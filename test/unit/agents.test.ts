@@ -1,7 +1,10 @@
 // Every agent's knowledge in its module: the registry and the id list agree, and each module is whole.
 import { describe, expect, it } from 'vitest';
 import { AGENT_IDS } from '../../src/agents/ids.js';
-import { AGENT_MODULES, agentModule, agentNames } from '../../src/agents/index.js';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { AGENT_MODULES, agentModule, agentNames, lastAnswer, menuKeys } from '../../src/agents/index.js';
+import screens from '../fixtures/screens.json';
 import { RULES } from '../../src/detect/index.js';
 import { DEFAULT_TEMPLATES } from '../../src/jobs/templates.js';
 
@@ -30,5 +33,30 @@ describe('agent modules', () => {
       { id: 'claude', name: 'Claude Code' },
       { id: 'shell', name: 'Shell' },
     ]);
+  });
+});
+
+const records = (file: string): unknown[] =>
+  readFileSync(path.join(__dirname, '../fixtures/records', file), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as unknown);
+
+describe('what an agent module knows of answers and menus', () => {
+  it('reads the last finished answer from the real records of Claude Code and Codex', () => {
+    expect(lastAnswer('claude', records('claude-transcript.jsonl'))).toBe('Hello! How can I help?');
+    expect(lastAnswer('codex', records('codex-rollout.jsonl'))).toBe('The tests ran.');
+    // A turn that ended in a tool call is no answer; an agent without records has none.
+    expect(lastAnswer('claude', records('claude-transcript.jsonl').slice(0, 5))).toBeUndefined();
+    expect(lastAnswer('gemini', records('codex-rollout.jsonl'))).toBeUndefined();
+    expect(lastAnswer('claude', [null, 7, 'x', { type: 'assistant', message: { stop_reason: 'end_turn', content: 'no' } }])).toBeUndefined();
+  });
+
+  it("answers Claude Code's menu with the arrow keys and Enter, from the highlighted choice", () => {
+    const approval = screens['claude-real-approval'].lines;
+    expect(menuKeys('claude', approval, 1)).toEqual({ keys: '\r' });
+    expect(menuKeys('claude', approval, 3)).toEqual({ keys: '\x1b[B\x1b[B\r' });
+    const moved = approval.map((l) => l.replace('❯ 1. Yes', '  1. Yes').replace('  3. No', '❯ 3. No'));
+    expect(menuKeys('claude', moved, 1)).toEqual({ keys: '\x1b[A\x1b[A\r' });
+    expect(menuKeys('claude', approval, 4)).toEqual({ error: 'choose 1 to 3' });
+    expect(menuKeys('claude', screens['claude-idle'].lines, 1)).toEqual({ error: 'no menu on the screen' });
+    expect(menuKeys('codex', screens['codex-approval'].lines, 1)).toEqual({ error: "how Codex's menus are answered is not known; attach to it" });
   });
 });
