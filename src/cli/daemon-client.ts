@@ -82,6 +82,6 @@ export async function ask(io: Io, message: object, timeoutMs: number): Promise<R
 /** A ReachError of the daemon's, in words for a person. */
 export function unreachable(err: ReachError): JobError {
   const what =
-    err.reason === 'closed' ? 'ended before it answered' : err.reason === 'silent' ? 'does not answer (is its process stopped?)' : 'did not answer in time';
+    err.reason === 'closed' ? 'ended before it answered' : err.reason === 'silent' ? 'does not answer (its process may be stopped, or be an older mado\'s daemon, which leaves once its jobs have ended)' : 'did not answer in time';
   return new JobError(`the mado daemon ${what}: ${err.message}`);
 }

@@ -129,7 +129,7 @@ export class Conn {
         ms > 0 && Number.isFinite(ms)
           ? setTimeout(() => {
               this.waiter = undefined;
-              reject(new ReachError(late === 'silent' ? `${this.socketPath} took the connection but does not answer (is its process stopped?)` : `no answer from ${this.socketPath} in ${ms / 1000} s`, late));
+              reject(new ReachError(late === 'silent' ? `${this.socketPath} took the connection but said nothing in ${ms / 1000} s` : `no answer from ${this.socketPath} in ${ms / 1000} s`, late));
             }, ms)
           : undefined;
       this.waiter = (r) => {
