@@ -6,6 +6,7 @@ import { connect, createServer } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { request } from '../../src/jobs/protocol/client.js';
+import { processStamp } from '../../src/proc/stamp.js';
 import { FIX, shortOf, until, useJobsHarness } from './jobs-harness.js';
 
 const pidFile = (base: string): string => path.join(base, 'stubborn.pids');
@@ -404,8 +405,7 @@ describe('no hang, bounded memory', () => {
     const a = await started('looper', 'a');
     const b = await started('looper', 'b');
     // A writer that holds a's lock and lives (this test process).
-    const stamp = readFileSync(`/proc/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[19];
-    writeFileSync(path.join(h.base, 'jobs', a, 'job.lock'), `${process.pid} ${stamp}`);
+    writeFileSync(path.join(h.base, 'jobs', a, 'job.lock'), `${process.pid} ${processStamp(process.pid)}`);
     const order: string[] = [];
     const onA = h.mado(['kill', a]).then((r) => order.push(`a:${r.code}`));
     await new Promise((r) => setTimeout(r, 300));
