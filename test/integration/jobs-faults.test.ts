@@ -7,7 +7,15 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { request } from '../../src/jobs/protocol/client.js';
 import { processStamp } from '../../src/proc/stamp.js';
+import { blankJob, createJob } from '../../src/jobs/store.js';
 import { FIX, shortOf, until, useJobsHarness } from './jobs-harness.js';
+import { ROOT } from './neovim.js';
+
+/** A job file of a job whose agent runs, as the daemon writes it; its folder. */
+function createJobFile(jobs: string, short: string): string {
+  createJob(jobs, { ...blankJob(short), sessionId: '0b6c6f1e-6f1e-4c7e-9d51-3f0d5c1e2a13', status: 'running', tempo: 'active' });
+  return path.join(jobs, short, 'job.json');
+}
 
 const pidFile = (base: string): string => path.join(base, 'stubborn.pids');
 const h = useJobsHarness({
@@ -347,6 +355,33 @@ describe('no hang, bounded memory', () => {
     await started('looper');
     const reply = await request(sock(), { op: 'list' });
     expect(reply.type === 'jobs' && reply.jobs.length).toBe(4);
+  });
+
+  it("a job folder this user cannot read (another user's, left by sudo) lists as errored with the reason; the rest lists", async () => {
+    // Run as user nobody: the folders are root's, as a sudo would leave them, but for one job.
+    const jobs = path.join(h.base, 'jobs');
+    const mine = createJobFile(jobs, 'bbbbbbb1');
+    createJobFile(jobs, 'bbbbbbb2');
+    chmodSync(h.base, 0o755);
+    chmodSync(jobs, 0o755);
+    execFileSync('chown', ['-R', '65534:65534', path.dirname(mine)]);
+    // The listing bundle, where user nobody can read it.
+    const bundle = path.join(h.base, 'mado-agents.js');
+    writeFileSync(bundle, readFileSync(path.join(ROOT, 'dist', 'mado-agents.js')));
+    chmodSync(bundle, 0o644);
+    let out: string;
+    try {
+      out = execFileSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, bundle, 'agents', '--json'], {
+        env: { PATH: process.env.PATH, MADOHUB_JOBS_DIR: jobs, HOME: '/nonexistent' },
+        encoding: 'utf8',
+      });
+    } catch (err) {
+      if (process.getuid?.() !== 0) return console.warn('not root: cannot run as another user here; skipped');
+      throw err;
+    }
+    const byShort = new Map((JSON.parse(out) as { short: string; status: string; detail: string }[]).map((j) => [j.short, j]));
+    expect(byShort.get('bbbbbbb1')).toMatchObject({ status: 'running' });
+    expect(byShort.get('bbbbbbb2')).toMatchObject({ status: 'errored', detail: 'cannot read job.json: EACCES' });
   });
 
   it('a message larger than the bound is refused and closes the connection; the daemon stays small', async () => {
