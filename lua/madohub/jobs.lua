@@ -130,7 +130,8 @@ function M.background(prompt)
   local session_id, intent = field('sessionId'), field('intent')
   local exited = st and st.state == 'exited'
   local args
-  if session_id and (agent == 'claude' or agent == 'codex') then
+  if session_id and field('resumable') then
+    -- Node says whether the agent's job template resumes sessions: Lua keeps no list of agents.
     args = { '--bg', '--agent', agent, '--resume', session_id }
   elseif exited and prompt == '' then
     -- Its agent has ended and left no session to resume: running its old prompt again would start
@@ -144,7 +145,7 @@ function M.background(prompt)
     -- Another agent starts again with the prompt given, else the first one it echoed here.
     args = { '--bg', '--agent', agent, '--', prompt ~= '' and prompt or intent }
   else
-    util.notify('Nothing to background yet (no session of Claude Code or Codex here; give a prompt)', vim.log.levels.WARN)
+    util.notify('Nothing to background yet (no session to resume here; give a prompt)', vim.log.levels.WARN)
     return
   end
   -- Asynchronous: a daemon's cold start can take seconds, and the editor must not wait for it.

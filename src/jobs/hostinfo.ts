@@ -3,7 +3,7 @@
 // loads it.
 import { lstatSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { leadsGroup, sameProcess } from '../proc/stamp.js';
+import { leadsGroup, orphanedGroupLives, sameProcess } from '../proc/stamp.js';
 import { isObj } from './checks.js';
 import { readJsonBounded } from './files.js';
 
@@ -56,7 +56,9 @@ export function hostAlive(jobDir: string): boolean {
 export function clearDeadHost(jobDir: string): boolean {
   const info = readHostInfo(jobDir);
   if (!info || hostRuns(info)) return false;
-  if (leadsGroup(info.ptyPid, info.ptyStart)) {
+  // Its agent (the group's leader) may be gone already (it dies with its host where setpriv is
+  // there) while a child of it that ignores the hang-up lives on in the group.
+  if (leadsGroup(info.ptyPid, info.ptyStart) || orphanedGroupLives(info.ptyPid)) {
     try {
       process.kill(-info.ptyPid, 'SIGKILL');
     } catch {

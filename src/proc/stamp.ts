@@ -1,6 +1,6 @@
 // What tells one process from a later one with the same pid: its start time in /proc/<pid>/stat.
 // Small on purpose (`mado agents` loads it).
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** The fields of /proc/<pid>/stat that tell a process: its parent, start time (clock ticks since boot) and name. */
 export function parseStat(text: string): { state: string; ppid: number; pgrp: number; start: string; name: string } | undefined {
@@ -60,4 +60,28 @@ export function leadsGroup(pid: number, stamp: string): boolean {
 export function sameProcess(pid: number, stamp: string): boolean {
   const now = processStamp(pid);
   return now !== undefined && (now === '' || stamp === '' || now === stamp);
+}
+
+/**
+ * True when some process is still in the process group `pgid` whose leader has exited. The kernel
+ * gives no new process a pid that is still a group's id, so such members are that group's.
+ */
+export function orphanedGroupLives(pgid: number): boolean {
+  if (!hasProc || !Number.isInteger(pgid) || pgid <= 0 || processStamp(pgid) !== undefined) return false;
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return false;
+  }
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const st = parseStat(readFileSync(`/proc/${name}/stat`, 'utf8'));
+      if (st && st.pgrp === pgid && st.state !== 'Z' && st.state !== 'X') return true;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return false;
 }

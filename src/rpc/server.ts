@@ -1,6 +1,6 @@
 import { attach } from 'neovim';
 import type { NeovimClient } from 'neovim';
-import { agentNames } from '../agents/index.js';
+import { agentModule, agentNames } from '../agents/index.js';
 import { log } from '../log.js';
 import { TerminalWatchers } from '../records/watchers.js';
 import { Tracker } from '../state/tracker.js';
@@ -101,7 +101,9 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
     } else if (method === 'session') {
       const buf = typeof args[0] === 'number' ? args[0] : -1;
       const session = watchers.sessionOf(buf);
-      resp.send(tracker.get(buf) ? { ...session, agent: session?.agent ?? null, intent: tracker.intentOf(buf) ?? null } : null);
+      // Resumable: its agent's job template can resume a session, and its records named one.
+      const resumable = session?.agent && session.sessionId ? agentModule(session.agent).template.resume !== undefined : false;
+      resp.send(tracker.get(buf) ? { ...session, agent: session?.agent ?? null, intent: tracker.intentOf(buf) ?? null, resumable } : null);
     } else {
       resp.send(`madohub: unknown request ${method}`, true);
     }
