@@ -6,6 +6,7 @@ import { connect, createServer } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { request } from '../../src/jobs/protocol/client.js';
+import { MAX_PENDING_BYTES } from '../../src/jobs/protocol/serve.js';
 import { processStamp } from '../../src/proc/stamp.js';
 import { blankJob, createJob } from '../../src/jobs/store.js';
 import { FIX, shortOf, until, useJobsHarness } from './jobs-harness.js';
@@ -316,6 +317,8 @@ describe('no hang, bounded memory', () => {
 
   it('a stopped host: logs fall back to its output log, stop and kill to signals, attach says it cannot reach it', async () => {
     const short = await started('looper');
+    // Its agent has drawn (and the host has logged it) before the host stops.
+    await until(async () => (await h.mado(['logs', short])).stdout, (t) => t.includes('Claude Code'));
     const info = hostInfo(short);
     process.kill(info.pid, 'SIGSTOP');
     try {
@@ -415,9 +418,15 @@ describe('no hang, bounded memory', () => {
     const c = connect(info.socket);
     c.write(`${JSON.stringify({ proto: 2, op: 'attach', cols: 120, rows: 40 })}\n`);
     c.pause();
-    await new Promise((r) => setTimeout(r, 6000));
-    const grown = rssMiB(info.pid) - before;
-    expect(grown).toBeLessThan(64);
+    await new Promise((r) => setTimeout(r, 4000));
+    // What waits for it stays under the bound (1 MiB, and the one message that crossed it), while the
+    // agent wrote far more; the host's memory does not follow the agent's output.
+    const status = await request(info.socket, { op: 'status' });
+    expect(status).toMatchObject({ type: 'status', clients: 1 });
+    expect(status.type === 'status' && status.pendingBytes).toBeLessThan(MAX_PENDING_BYTES + 1024 * 1024);
+    const logged = ['output.log', 'output.log.1'].reduce((n, f) => n + (statSync(path.join(h.base, 'jobs', short, f), { throwIfNoEntry: false })?.size ?? 0), 0);
+    expect(logged).toBeGreaterThan(4 * 1024 * 1024);
+    expect(rssMiB(info.pid) - before).toBeLessThan(200);
     let got = '';
     c.on('data', (d) => (got += String(d)));
     c.resume();

@@ -71,7 +71,13 @@ export function serveHost(h: HostParts): HostServer {
       case 'text':
         return peer.end({ type: 'text', ...textOf(h.term) });
       case 'status':
-        return peer.end({ type: 'status', pid: h.info.pid, ptyPid: h.info.ptyPid, clients: attached.size });
+        return peer.end({
+          type: 'status',
+          pid: h.info.pid,
+          ptyPid: h.info.ptyPid,
+          clients: attached.size,
+          pendingBytes: [...attached.keys()].reduce((n, p) => n + p.pending, 0),
+        });
       case 'stop':
       case 'kill':
         h.stop(m.op === 'stop');

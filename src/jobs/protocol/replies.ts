@@ -48,6 +48,8 @@ export interface Status {
   pid: number;
   ptyPid: number;
   clients: number;
+  /** What waits in the host for its attached clients, in bytes (bounded: see serve.ts). */
+  pendingBytes: number;
 }
 
 export type Reply = Hello | Ok | ErrorReply | Jobs | ScreenReply | Output | Exit | Text | Status;

@@ -22,6 +22,8 @@ export interface Peer {
   onDrain(fn: () => void): void;
   onClose(fn: () => void): void;
   readonly closed: boolean;
+  /** Bytes written to this client that it has not read yet (held in this process). */
+  readonly pending: number;
 }
 
 export interface ServeOptions<R> {
@@ -62,6 +64,9 @@ function peerOf(socket: Socket): Peer {
     },
     get closed() {
       return closed;
+    },
+    get pending() {
+      return socket.writableLength;
     },
   };
 }
