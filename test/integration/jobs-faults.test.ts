@@ -179,6 +179,8 @@ describe('nothing lost', () => {
     writeFileSync(h.env.MADOHUB_TEMPLATES!, JSON.stringify(templates));
     const short = await started('stubborn');
     const info = hostInfo(short);
+    // The agent writes its pids once Node has started it (after its host is up).
+    await until(async () => existsSync(pids) && readFileSync(pids, 'utf8').endsWith('\n'), (ok) => ok, 5000);
     const [agent, child] = readFileSync(pids, 'utf8').trim().split(' ').map(Number);
     process.kill(info.pid, 'SIGKILL');
     const [job] = await until(h.jobs, (j) => j[0]?.status === 'errored');
