@@ -130,6 +130,7 @@ function M.setup(opts)
   end
   M.configured = true
   node.on_start = function()
+    require('madohub.fleet').reset()
     watch.resync()
   end
   require('madohub.ui.highlight').apply()
@@ -165,6 +166,14 @@ end
 ---@return madohub.State|nil
 function M.state(buf)
   return require('madohub.state').get(buf)
+end
+
+---Every agent MadoHub knows (terminals of this Neovim and background jobs), answered from the Lua
+---cache: copies, ordered by id. `filter` keeps the entries whose fields equal its fields.
+---@param filter madohub.FleetFilter|nil
+---@return madohub.FleetEntry[]
+function M.agents(filter)
+  return require('madohub.fleet').get(filter)
 end
 
 ---The current window's label as statusline text, for users who turn the winbar off.

@@ -1,6 +1,11 @@
 import { attach } from 'neovim';
 import type { NeovimClient } from 'neovim';
 import { agentModule, agentNames } from '../agents/index.js';
+import { terminalEntry, jobEntry } from '../fleet/entry.js';
+import { Fleet } from '../fleet/fleet.js';
+import type { FleetChange } from '../fleet/fleet.js';
+import { JobsWatch } from '../fleet/jobs-watch.js';
+import { jobsDir } from '../jobs/store.js';
 import { log } from '../log.js';
 import { TerminalWatchers } from '../records/watchers.js';
 import { Tracker } from '../state/tracker.js';
@@ -11,6 +16,8 @@ import type { NodePtyHealth } from './node-pty-check.js';
 
 /** The Lua function that receives state changes. */
 const APPLY = 'require("madohub.state").apply(...)';
+/** The Lua function that receives fleet changes: entries put, ids removed. */
+const FLEET_APPLY = 'require("madohub.fleet").apply(...)';
 
 export interface Health {
   node: string;
@@ -30,10 +37,17 @@ export interface Health {
 export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStream): NeovimClient {
   const nvim = attach({ reader: stdin, writer: stdout });
   const tracker = new Tracker();
+  // The fleet: the terminals (from the tracker) and the background jobs (from their folder).
+  const fleet = new Fleet();
+  const pushFleet = (change: FleetChange | null): void => {
+    if (change) nvim.notify('nvim_exec_lua', [FLEET_APPLY, [change.put, change.removed]]);
+  };
+  const jobs = new JobsWatch(jobsDir(), (listed) => pushFleet(fleet.replaceKind('job', listed.map(jobEntry))), log);
 
   const push = (changes: StateChange[]): void => {
     if (changes.length === 0) return;
     nvim.notify('nvim_exec_lua', [APPLY, [changes]]);
+    for (const c of changes) pushFleet(fleet.set(terminalEntry(c)));
   };
   const pushOne = (change: StateChange | null): void => {
     if (change) push([change]);
@@ -72,6 +86,7 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
           if (msg) {
             watchers.forget(msg.buf);
             tracker.forget(msg.buf);
+            pushFleet(fleet.remove(`term:${msg.buf}`));
           }
         } else {
           log.warn(`unknown notification ${method}`);
@@ -98,6 +113,8 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
       resp.send(health);
     } else if (method === 'states') {
       resp.send(tracker.all());
+    } else if (method === 'fleet') {
+      resp.send(fleet.all());
     } else if (method === 'session') {
       const buf = typeof args[0] === 'number' ? args[0] : -1;
       const session = watchers.sessionOf(buf);
@@ -108,6 +125,8 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
       resp.send(`madohub: unknown request ${method}`, true);
     }
   });
+
+  jobs.start();
 
   // The agents and their display names: the Lua side keeps no list of its own.
   nvim.notify('nvim_exec_lua', ['require("madohub.state").set_agents(...)', [agentNames()]]);

@@ -1,0 +1,85 @@
+---The Lua cache of the fleet: every agent MadoHub knows (terminals of this Neovim, background
+---jobs), as the Node side pushes it. Reading it never waits on Node.
+local M = {}
+
+---@class madohub.FleetEntry
+---@field id string `term:<buf>` or `job:<id>`.
+---@field kind "terminal"|"job"
+---@field name string
+---@field agent madohub.Agent
+---@field state madohub.StateName
+---@field source string Where the state was read (`job-file` for a job).
+---@field since number Epoch ms when `state` began.
+---@field cwd string
+---@field detail string
+---@field needs { question: string, options: string[] }|vim.NIL What a waiting agent asks, when known.
+---@field where string For a person: `buffer 12`, `job`.
+---@field pinned boolean
+
+---@class madohub.FleetFilter
+---@field kind? "terminal"|"job"
+---@field state? madohub.StateName
+---@field agent? madohub.Agent
+---@field cwd? string
+
+---@type table<string, madohub.FleetEntry>
+local entries = {}
+
+---How long changes gather before one `User MadoFleetChanged`.
+local COALESCE_MS = 100
+---@type uv_timer_t|nil
+local timer = nil
+
+local function changed()
+  if timer then
+    return
+  end
+  timer = vim.defer_fn(function()
+    timer = nil
+    vim.api.nvim_exec_autocmds('User', { pattern = 'MadoFleetChanged', modeline = false })
+  end, COALESCE_MS)
+end
+
+---Receives fleet changes from the Node process.
+---@param put madohub.FleetEntry[]
+---@param removed string[]
+function M.apply(put, removed)
+  for _, e in ipairs(put) do
+    entries[e.id] = e
+  end
+  for _, id in ipairs(removed) do
+    entries[id] = nil
+  end
+  changed()
+end
+
+---Forgets every entry (a new Node process sends them all again).
+function M.reset()
+  entries = {}
+  changed()
+end
+
+---Copies of the entries that match `filter` (every field given must be equal), ordered by id.
+---@param filter madohub.FleetFilter|nil
+---@return madohub.FleetEntry[]
+function M.get(filter)
+  local out = {}
+  for _, e in pairs(entries) do
+    local keep = true
+    for k, v in pairs(filter or {}) do
+      if e[k] ~= v then
+        keep = false
+        break
+      end
+    end
+    if keep then
+      out[#out + 1] = vim.deepcopy(e)
+    end
+  end
+  table.sort(out, function(a, b)
+    return a.id < b.id
+  end)
+  return out
+end
+
+return M

@@ -1,0 +1,77 @@
+// One entry of the fleet: an agent MadoHub can show and steer, wherever it runs. Pure mappings from
+// what each kind's owner knows (the tracker for terminals, the job files for jobs).
+import type { AgentId, AgentState, StateSource } from '../detect/types.js';
+import type { ListedJob } from '../jobs/protocol/replies.js';
+import type { TerminalState } from '../state/tracker.js';
+
+/** Where an entry runs: a terminal of this Neovim, a background job. (Sessions elsewhere and other Neovims' terminals join later.) */
+export type FleetKind = 'terminal' | 'job';
+
+export interface FleetEntry {
+  /** `term:<buf>` or `job:<id>`. */
+  id: string;
+  kind: FleetKind;
+  name: string;
+  agent: AgentId;
+  /** The agent's state (a job's status and tempo in the agents' words). */
+  state: AgentState;
+  source: StateSource | 'job-file';
+  /** Epoch ms when `state` began (for a job: its job file's last change). */
+  since: number;
+  cwd: string;
+  detail: string;
+  /** What a waiting agent asks, when known. */
+  needs: { question: string; options: string[] } | null;
+  /** For a person: `buffer 12`, `job`. */
+  where: string;
+  pinned: boolean;
+}
+
+/** A job's status and tempo in the agents' words: running/blocked is Waiting, a turn ended is Stopped, … */
+export function jobState(job: Pick<ListedJob, 'status' | 'tempo'>): AgentState {
+  switch (job.status) {
+    case 'running':
+      return job.tempo === 'blocked' ? 'waiting' : job.tempo === 'active' ? 'working' : 'idle';
+    case 'done':
+      return 'stopped';
+    case 'errored':
+      return 'failed';
+    default:
+      return 'exited';
+  }
+}
+
+export function jobEntry(job: ListedJob): FleetEntry {
+  const question = job.block?.questions[0];
+  return {
+    id: `job:${job.short}`,
+    kind: 'job',
+    name: job.name,
+    agent: job.agent,
+    state: jobState(job),
+    source: 'job-file',
+    since: job.updatedAt,
+    cwd: job.cwd,
+    detail: job.needs && !question ? `needs ${job.needs}` : job.detail,
+    needs: question ? { question: question.text, options: question.options } : null,
+    where: 'job',
+    pinned: job.pinned,
+  };
+}
+
+export function terminalEntry(t: TerminalState, cwd = ''): FleetEntry {
+  return {
+    id: `term:${t.buf}`,
+    kind: 'terminal',
+    name: `${t.agent} ${cwd ? cwd.split('/').pop() : `#${t.buf}`}`,
+    agent: t.agent,
+    state: t.state,
+    source: t.source,
+    since: t.since,
+    cwd,
+    detail: t.detail,
+    needs: null,
+    where: `buffer ${t.buf}`,
+    pinned: false,
+  };
+}

@@ -1,0 +1,70 @@
+// The jobs in the fleet: the jobs folder watched (inotify through chokidar, two levels: the job
+// folders and their files; no polling), read again 100 ms after the last change, each job settled
+// as every reader settles it (a dead host's job shows errored).
+import { mkdirSync } from 'node:fs';
+import { watch } from 'chokidar';
+import type { FSWatcher } from 'chokidar';
+import type { ListedJob } from '../jobs/protocol/replies.js';
+import { settle } from '../jobs/settle.js';
+import { listJobs } from '../jobs/store.js';
+
+const SETTLE_MS = 100;
+
+export class JobsWatch {
+  private watcher?: FSWatcher;
+  private timer?: NodeJS.Timeout;
+  private reading = false;
+  private again = false;
+
+  constructor(
+    private readonly dir: string,
+    private readonly onJobs: (jobs: ListedJob[]) => void,
+    private readonly log: { debug(m: string): void },
+  ) {}
+
+  start(): void {
+    try {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    } catch (err) {
+      this.log.debug(`jobs folder ${this.dir}: ${String(err)}`);
+      return;
+    }
+    this.watcher = watch(this.dir, { depth: 1, ignoreInitial: true, persistent: true });
+    this.watcher.on('all', (_event, file) => {
+      // Job files and host files tell a change; logs and locks do not.
+      if (/(?:job|state|host)\.json$|^[0-9a-f]{8}$/.test(file.split('/').pop() ?? '')) this.soon();
+    });
+    this.watcher.on('error', (err) => this.log.debug(`jobs watch: ${String(err)}`));
+    this.soon();
+  }
+
+  private soon(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.read(), SETTLE_MS);
+  }
+
+  private async read(): Promise<void> {
+    this.timer = undefined;
+    if (this.reading) {
+      this.again = true;
+      return;
+    }
+    this.reading = true;
+    try {
+      this.onJobs(await Promise.all(listJobs(this.dir).map((v) => settle(this.dir, v))));
+    } catch (err) {
+      this.log.debug(`jobs read: ${String(err)}`);
+    } finally {
+      this.reading = false;
+      if (this.again) {
+        this.again = false;
+        this.soon();
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    await this.watcher?.close();
+  }
+}

@@ -1,0 +1,62 @@
+// The fleet in Neovim (0.10 and 0.12), with the real Node side and a real job: terminals of this
+// Neovim and background jobs in one list, answered from the Lua cache, `User MadoFleetChanged`.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ROOT, openAgent, startNeovim, testNeovims } from './neovim.js';
+import type { Session } from './neovim.js';
+
+const MADO = path.join(ROOT, 'bin/mado');
+
+describe.each(testNeovims())('Neovim $label: the fleet', ({ path: exe }) => {
+  let s: Session | undefined;
+  let jobs = '';
+  afterEach(async () => {
+    await s?.close();
+    s = undefined;
+    if (!existsSync(jobs)) return;
+    for (const short of readdirSync(jobs)) {
+      try {
+        const info = JSON.parse(readFileSync(path.join(jobs, short, 'host.json'), 'utf8')) as { pid: number; ptyPid: number };
+        process.kill(-info.ptyPid, 'SIGKILL');
+        process.kill(info.pid, 'SIGKILL');
+      } catch {
+        // Not running.
+      }
+    }
+  });
+
+  it('lists the terminals and the background jobs, and follows a job through its states', async () => {
+    const base = mkdtempSync(path.join(tmpdir(), 'madohub-fleet-'));
+    jobs = path.join(base, 'jobs');
+    const templates = path.join(base, 'templates.json');
+    writeFileSync(templates, JSON.stringify({ asker: { command: ['node', path.join(ROOT, 'test/fixtures/bin/asker')], prompt: 'type' } }));
+    const env = { MADOHUB_TEMPLATES: templates, MADOHUB_JOBS_DIR: jobs, MADOHUB_RUNTIME_DIR: path.join(base, 'run') };
+    s = await startNeovim(exe, env);
+    await s.lua(`_G.fleet_changed = 0
+      vim.api.nvim_create_autocmd('User', { pattern = 'MadoFleetChanged', callback = function() _G.fleet_changed = _G.fleet_changed + 1 end })`);
+    const buf = await openAgent(s, ['codex-working']);
+    expect(await s.waitFor(`#require('madohub').agents({ kind = 'terminal' }) == 1`, 8000)).toBe(true);
+    const [term] = await s.lua<{ id: string; agent: string; state: string; where: string }[]>(`return require('madohub').agents({ kind = 'terminal' })`);
+    expect(term).toMatchObject({ id: `term:${buf}`, agent: 'codex', state: 'working', where: `buffer ${buf}` });
+
+    // A job started from a shell appears, then waits on its question with the question in the entry.
+    const out = execFileSync(process.execPath, [MADO, '--bg', '--agent', 'asker', '-n', 'asker job', 'go'], { env: { ...process.env, ...env }, encoding: 'utf8' });
+    const short = /backgrounded · ([0-9a-f]{8})/.exec(out)![1]!;
+    expect(await s.waitFor(`(require('madohub').agents({ kind = 'job', state = 'waiting' })[1] or {}).id == 'job:${short}'`, 10000)).toBe(true);
+    const [job] = await s.lua<{ name: string; needs: { question: string; options: string[] } }[]>(`return require('madohub').agents({ kind = 'job' })`);
+    expect(job).toMatchObject({ name: 'asker job', needs: { question: 'Do you want to proceed?', options: ['Yes', expect.any(String), expect.any(String)] } });
+    expect(await s.lua<number>('return #require("madohub").agents()')).toBe(2);
+    expect(await s.lua<number>('return _G.fleet_changed')).toBeGreaterThan(0);
+
+    // Killed from a shell: the entry follows; a wiped terminal leaves the fleet.
+    execFileSync(process.execPath, [MADO, 'kill', short], { env: { ...process.env, ...env } });
+    expect(await s.waitFor(`(require('madohub').agents({ kind = 'job' })[1] or {}).state == 'exited'`, 10000)).toBe(true);
+    await s.lua('vim.api.nvim_buf_delete(..., { force = true })', [buf]);
+    expect(await s.waitFor(`#require('madohub').agents({ kind = 'terminal' }) == 0`, 5000)).toBe(true);
+    // Copies: changing one changes nothing in the cache.
+    expect(await s.lua<string>(`local a = require('madohub').agents()[1] a.name = 'x' return require('madohub').agents()[1].name`)).toBe('asker job');
+  });
+});

@@ -1,0 +1,46 @@
+// The fleet model: entries from terminals and jobs, and the changes pushed to Lua.
+import { describe, expect, it } from 'vitest';
+import { jobEntry, jobState, terminalEntry } from '../../src/fleet/entry.js';
+import { Fleet } from '../../src/fleet/fleet.js';
+import type { ListedJob } from '../../src/jobs/protocol/replies.js';
+import { blankJob } from '../../src/jobs/store.js';
+
+const job = (patch: Partial<ListedJob> = {}): ListedJob => ({ ...blankJob('3fa2c1d0', 1000), alive: true, name: 'parser fix', cwd: '/p', ...patch });
+
+describe('fleet entries', () => {
+  it("a job's status and tempo in the agents' words", () => {
+    expect(jobState({ status: 'running', tempo: 'active' })).toBe('working');
+    expect(jobState({ status: 'running', tempo: 'blocked' })).toBe('waiting');
+    expect(jobState({ status: 'running', tempo: 'idle' })).toBe('idle');
+    expect(jobState({ status: 'done', tempo: 'idle' })).toBe('stopped');
+    expect(jobState({ status: 'errored', tempo: 'idle' })).toBe('failed');
+    expect(jobState({ status: 'stopped', tempo: 'idle' })).toBe('exited');
+    expect(jobState({ status: 'killed', tempo: 'idle' })).toBe('exited');
+  });
+
+  it('a job waiting on a question carries it; a terminal is named by its buffer', () => {
+    const waiting = jobEntry(job({ status: 'running', tempo: 'blocked', agent: 'claude', needs: 'Do you want to proceed?', block: { questions: [{ text: 'Do you want to proceed?', options: ['Yes', 'No'] }] } }));
+    expect(waiting).toMatchObject({ id: 'job:3fa2c1d0', kind: 'job', state: 'waiting', where: 'job', needs: { question: 'Do you want to proceed?', options: ['Yes', 'No'] } });
+    expect(jobEntry(job({ tempo: 'blocked', needs: 'a prompt' }))).toMatchObject({ needs: null, detail: 'needs a prompt' });
+    const t = terminalEntry({ buf: 7, agent: 'codex', state: 'working', source: 'pty-scrape', detail: 'Working', since: 5 });
+    expect(t).toMatchObject({ id: 'term:7', kind: 'terminal', where: 'buffer 7', state: 'working', since: 5 });
+  });
+});
+
+describe('the fleet', () => {
+  it('answers what changed, and nothing when nothing did', () => {
+    const fleet = new Fleet();
+    const a = jobEntry(job());
+    expect(fleet.set(a)).toEqual({ put: [a], removed: [] });
+    expect(fleet.set({ ...a })).toBeNull();
+    const t = terminalEntry({ buf: 1, agent: 'claude', state: 'idle', source: 'pty-scrape', detail: '', since: 1 });
+    fleet.set(t);
+    // The jobs folder read again: one job gone, one new; the terminal stays.
+    const b = jobEntry(job({ short: 'aaaaaaa1' }));
+    expect(fleet.replaceKind('job', [b])).toEqual({ put: [b], removed: ['job:3fa2c1d0'] });
+    expect(fleet.replaceKind('job', [b])).toBeNull();
+    expect(fleet.all().map((e) => e.id).sort()).toEqual(['job:aaaaaaa1', 'term:1']);
+    expect(fleet.remove('term:1')).toEqual({ put: [], removed: ['term:1'] });
+    expect(fleet.remove('term:1')).toBeNull();
+  });
+});
