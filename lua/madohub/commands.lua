@@ -1,6 +1,6 @@
 local M = {}
 
----:MadoStatus — one line per watched terminal.
+---:MadoStatus — one line per watched terminal, then one per background job.
 function M.status()
   local madohub = require('madohub')
   if not madohub.configured then
@@ -30,6 +30,19 @@ function M.status()
   end
   if #bufs == 0 then
     lines[#lines + 1] = 'No terminal watched.'
+  end
+  -- The background jobs, from the fleet (|madohub.agents()|).
+  local jobs = madohub.agents({ kind = 'job' })
+  if #jobs > 0 then
+    lines[#lines + 1] = 'Jobs:'
+    for _, e in ipairs(jobs) do
+      lines[#lines + 1] = ('%s  %-40s  %s%s'):format(
+        e.id:sub(5),
+        label.text({ agent = e.agent, state = e.state, since = e.since, detail = '', source = e.source }):sub(1, 40),
+        e.name,
+        e.detail ~= '' and ('  — ' .. e.detail) or ''
+      )
+    end
   end
   vim.api.nvim_echo({ { table.concat(lines, '\n') } }, false, {})
 end

@@ -62,6 +62,21 @@ function M.check()
   local watched = require('madohub.watch').count()
   h.ok(('Terminals watched: %d (the Node process tracks %d)'):format(watched, info.terminals))
   h.ok(('Agent records: %d folders watched, %d process scans so far'):format(info.foldersWatched, info.scans))
+
+  h.start('madohub: background jobs')
+  local mado = require('madohub.util').root() .. '/dist/mado.js'
+  if vim.fn.filereadable(mado) == 1 then
+    h.ok('mado built: ' .. mado)
+  else
+    h.error('mado not built: ' .. mado, { 'Run `npm ci && npm run build` in ' .. require('madohub.util').root() })
+  end
+  h.info('Jobs folder: ' .. info.jobsDir)
+  if info.daemon == 'running' or info.daemon == 'not running' then
+    h.ok('Daemon: ' .. info.daemon .. (info.daemon == 'not running' and ' (it starts with the first job)' or ''))
+  else
+    h.warn('Daemon: ' .. info.daemon)
+  end
+  h.ok(('Fleet: %d terminals, %d jobs'):format(info.fleet.terminals, info.fleet.jobs))
   if vim.fn.isdirectory('/proc/self') == 0 then
     h.warn('No /proc here: the process tree cannot be read, so states come from screens only')
   end

@@ -58,9 +58,42 @@ function M.attach(id)
     util.notify('usage: :MadoAttach ID', vim.log.levels.ERROR)
     return
   end
+  -- The id checked first (by the Node side, from the jobs folder): a bad or ended job opens nothing.
+  require('madohub').boot()
+  local node = require('madohub.node')
+  if not node.running() then
+    node.start()
+  end
+  local job, err = node.request('job', id)
+  if type(job) ~= 'table' then
+    util.notify(':MadoAttach: ' .. tostring(err), vim.log.levels.ERROR)
+    return
+  end
+  if job.error then
+    util.notify((':MadoAttach: %s'):format(job.error), vim.log.levels.ERROR)
+    return
+  end
+  if not job.alive then
+    util.notify((':MadoAttach: job %s is not running (mado respawn %s starts it again)'):format(job.short, job.short), vim.log.levels.ERROR)
+    return
+  end
   vim.cmd('botright new')
-  util.termopen(M.cmd({ 'attach', id }))
-  vim.b.madohub_job = id
+  util.termopen(M.cmd({ 'attach', job.short }))
+  vim.b.madohub_job = job.short
+end
+
+---Completion of job ids (and names) for :MadoAttach, :MadoStop, :MadoLogs, from the fleet.
+---@param lead string
+---@return string[]
+function M.complete(lead)
+  local out = {}
+  for _, e in ipairs(require('madohub').agents({ kind = 'job' })) do
+    local short = e.id:sub(5)
+    if short:sub(1, #lead) == lead then
+      out[#out + 1] = short
+    end
+  end
+  return out
 end
 
 ---The text of `mado logs` in a scratch split, read-only, at its end.

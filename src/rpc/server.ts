@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { attach } from 'neovim';
 import type { NeovimClient } from 'neovim';
 import { agentModule, agentNames } from '../agents/index.js';
@@ -5,7 +6,11 @@ import { terminalEntry, jobEntry } from '../fleet/entry.js';
 import { Fleet } from '../fleet/fleet.js';
 import type { FleetChange } from '../fleet/fleet.js';
 import { JobsWatch } from '../fleet/jobs-watch.js';
-import { jobsDir } from '../jobs/store.js';
+import { hostAlive } from '../jobs/hostinfo.js';
+import { matchId } from '../jobs/ids.js';
+import { daemonSocket, runtimeDir } from '../jobs/paths.js';
+import { socketLive } from '../jobs/daemon/socket.js';
+import { jobShorts, jobsDir } from '../jobs/store.js';
 import { log } from '../log.js';
 import { TerminalWatchers } from '../records/watchers.js';
 import { Tracker } from '../state/tracker.js';
@@ -13,6 +18,15 @@ import type { StateChange } from '../state/tracker.js';
 import { parseExit, parseForget, parseScreen } from './messages.js';
 import { checkNodePty } from './node-pty-check.js';
 import type { NodePtyHealth } from './node-pty-check.js';
+
+/** Whether a daemon answers on its socket: `running`, `not running`, or why it cannot be asked. */
+async function daemonAnswers(): Promise<string> {
+  try {
+    return (await socketLive(daemonSocket(runtimeDir()))) ? 'running' : 'not running';
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
 
 /** The Lua function that receives state changes. */
 const APPLY = 'require("madohub.state").apply(...)';
@@ -25,6 +39,10 @@ export interface Health {
   terminals: number;
   nodePty: NodePtyHealth;
   foldersWatched: number;
+  jobsDir: string;
+  fleet: { terminals: number; jobs: number };
+  /** `running` (its socket answers), `not running`, or why it cannot be asked. */
+  daemon: string;
   scans: number;
   rssBytes: number;
 }
@@ -109,12 +127,23 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
         foldersWatched: watchers.folders.size,
         scans: watchers.scans,
         rssBytes: process.memoryUsage().rss,
+        jobsDir: jobsDir(),
+        fleet: { terminals: fleet.all().filter((e) => e.kind === 'terminal').length, jobs: fleet.all().filter((e) => e.kind === 'job').length },
+        daemon: 'not running',
       };
-      resp.send(health);
+      // Whether a daemon answers on its socket (a connection, then nothing more; never started here).
+      daemonAnswers().then(
+        (up) => resp.send({ ...health, daemon: up }),
+        () => resp.send(health),
+      );
     } else if (method === 'states') {
       resp.send(tracker.all());
     } else if (method === 'fleet') {
       resp.send(fleet.all());
+    } else if (method === 'job') {
+      // A job by its id or a unique prefix, read from the jobs folder, and whether its host lives.
+      const m = matchId(jobShorts(jobsDir()), typeof args[0] === 'string' ? args[0] : '');
+      resp.send(m.ok ? { short: m.short, alive: hostAlive(path.join(jobsDir(), m.short)) } : { error: m.error });
     } else if (method === 'session') {
       const buf = typeof args[0] === 'number' ? args[0] : -1;
       const session = watchers.sessionOf(buf);

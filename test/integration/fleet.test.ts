@@ -51,9 +51,25 @@ describe.each(testNeovims())('Neovim $label: the fleet', ({ path: exe }) => {
     expect(await s.lua<number>('return #require("madohub").agents()')).toBe(2);
     expect(await s.lua<number>('return _G.fleet_changed')).toBeGreaterThan(0);
 
+    // :MadoStatus lists it, the job commands complete its id, :checkhealth counts the fleet.
+    const status = await s.lua<string>(`return vim.fn.execute('MadoStatus')`);
+    expect(status).toMatch(new RegExp(`Jobs:\\n${short}  .*Waiting.*asker job`));
+    expect(await s.lua<string[]>(`return vim.fn.getcompletion('MadoAttach ${short.slice(0, 3)}', 'cmdline')`)).toEqual([short]);
+    await s.lua("vim.cmd('checkhealth madohub')");
+    const report = (await s.lua<string[]>('return vim.api.nvim_buf_get_lines(0, 0, -1, false)')).join('\n');
+    expect(report).toMatch(/Fleet: 1 terminals, 1 jobs/);
+    expect(report).toMatch(/Daemon: running/);
+    await s.lua("vim.cmd('close')");
+
     // Killed from a shell: the entry follows; a wiped terminal leaves the fleet.
     execFileSync(process.execPath, [MADO, 'kill', short], { env: { ...process.env, ...env } });
     expect(await s.waitFor(`(require('madohub').agents({ kind = 'job' })[1] or {}).state == 'exited'`, 10000)).toBe(true);
+    // :MadoAttach of an unknown or ended job says so and opens nothing.
+    const wins = await s.lua<number>('return #vim.api.nvim_list_wins()');
+    const refused = async (arg: string): Promise<string> => s!.lua<string>(`local ok, err = pcall(vim.cmd, 'MadoAttach ${arg}') return tostring(err)`);
+    expect(await refused('nope')).toMatch(/:MadoAttach: no job 'nope'/);
+    expect(await refused(short)).toMatch(new RegExp(`:MadoAttach: job ${short} is not running \\(mado respawn ${short} starts it again\\)`));
+    expect(await s.lua<number>('return #vim.api.nvim_list_wins()')).toBe(wins);
     await s.lua('vim.api.nvim_buf_delete(..., { force = true })', [buf]);
     expect(await s.waitFor(`#require('madohub').agents({ kind = 'terminal' }) == 0`, 5000)).toBe(true);
     // Copies: changing one changes nothing in the cache.
