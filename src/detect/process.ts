@@ -56,3 +56,16 @@ export function agentOfTree(processes: readonly ProcessInfo[]): ProcessAgent | u
   }
   return found;
 }
+
+/**
+ * The background job a terminal shows when it runs `mado attach <id>` (node running mado's script,
+ * or mado itself): its id, or undefined.
+ */
+export function attachedJob(processes: readonly ProcessInfo[]): string | undefined {
+  for (const p of processes) {
+    const i = p.argv.indexOf('attach');
+    if (i < 1 || !/^[0-9a-f]{8}$/.test(p.argv[i + 1] ?? '')) continue;
+    if (p.argv.slice(0, i).some((a) => /(?:^|\/)(?:mado|mado\.js)$/.test(a))) return p.argv[i + 1];
+  }
+  return undefined;
+}

@@ -41,7 +41,8 @@ export function jobState(job: Pick<ListedJob, 'status' | 'tempo'>): AgentState {
   }
 }
 
-export function jobEntry(job: ListedJob): FleetEntry {
+/** `where` is `job`, or the buffer of this Neovim that shows it (`mado attach`). */
+export function jobEntry(job: ListedJob, attachedIn?: number): FleetEntry {
   const question = job.block?.questions[0];
   return {
     id: `job:${job.short}`,
@@ -54,23 +55,24 @@ export function jobEntry(job: ListedJob): FleetEntry {
     cwd: job.cwd,
     detail: job.needs && !question ? `needs ${job.needs}` : job.detail,
     needs: question ? { question: question.text, options: question.options } : null,
-    where: 'job',
+    where: attachedIn === undefined ? 'job' : `job in buffer ${attachedIn}`,
     pinned: job.pinned,
   };
 }
 
-export function terminalEntry(t: TerminalState, cwd = ''): FleetEntry {
+/** A terminal's entry: its state, the folder its agent works in, and what it asks while it waits. */
+export function terminalEntry(t: TerminalState, cwd = '', needs: FleetEntry['needs'] = null): FleetEntry {
   return {
     id: `term:${t.buf}`,
     kind: 'terminal',
-    name: `${t.agent} ${cwd ? cwd.split('/').pop() : `#${t.buf}`}`,
+    name: `${t.agent} ${cwd ? (cwd.split('/').pop() ?? cwd) : `#${t.buf}`}`,
     agent: t.agent,
     state: t.state,
     source: t.source,
     since: t.since,
     cwd,
     detail: t.detail,
-    needs: null,
+    needs: t.state === 'waiting' ? needs : null,
     where: `buffer ${t.buf}`,
     pinned: false,
   };

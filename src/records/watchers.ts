@@ -1,7 +1,7 @@
 import type { AgentId } from '../detect/index.js';
-import { agentOfTree } from '../detect/process.js';
+import { agentOfTree, attachedJob } from '../detect/process.js';
 import type { RecordSignal } from '../detect/records.js';
-import { ProcessTree } from '../proc/tree.js';
+import { ProcessTree, processCwd } from '../proc/tree.js';
 import { agentModule } from '../agents/index.js';
 import type { RecordFollower } from '../agents/types.js';
 import type { RecordLog } from './claude.js';
@@ -15,6 +15,8 @@ export const MIN_SCAN_MS = 500;
 export interface WatcherEvents {
   process(buf: number, agent: AgentId | null): void;
   record(buf: number, signal: RecordSignal): void;
+  /** The folder the terminal's agent works in, or the job it shows, changed. */
+  place?(buf: number): void;
 }
 
 interface Watched {
@@ -26,6 +28,10 @@ interface Watched {
   agent?: AgentId | null;
   agentPid?: number;
   records?: RecordFollower;
+  /** The folder its agent (else its own process) works in, from the last scan. */
+  cwd?: string;
+  /** The background job it shows (`mado attach <id>`), from the last scan. */
+  job?: string;
 }
 
 /**
@@ -87,6 +93,13 @@ export class TerminalWatchers {
     this.scans++;
     const procs = this.tree.walk(t.pid);
     const found = agentOfTree(procs);
+    const cwd = processCwd(found?.pid ?? t.pid) ?? '';
+    const job = attachedJob(procs);
+    if (cwd !== t.cwd || job !== t.job) {
+      t.cwd = cwd;
+      t.job = job;
+      this.events.place?.(buf);
+    }
     const agent = found?.agent ?? null;
     if (agent !== t.agent) this.events.process(buf, agent);
     if (agent === t.agent && found?.pid === t.agentPid) return;
@@ -115,6 +128,12 @@ export class TerminalWatchers {
       follower.start();
       t.records = follower;
     }
+  }
+
+  /** Where `buf`'s agent works and the job it shows, from the last scan of its process tree. */
+  placeOf(buf: number): { cwd: string; job?: string } {
+    const t = this.terminals.get(buf);
+    return { cwd: t?.cwd ?? '', job: t?.job };
   }
 
   /** The agent running in `buf` and the session id its records name, when known. */

@@ -2,11 +2,14 @@ import path from 'node:path';
 import { attach } from 'neovim';
 import type { NeovimClient } from 'neovim';
 import { agentModule, agentNames } from '../agents/index.js';
-import { terminalEntry, jobEntry } from '../fleet/entry.js';
+import { optionsOf, questionOf } from '../detect/question.js';
+import { jobEntry, terminalEntry } from '../fleet/entry.js';
+import type { FleetEntry } from '../fleet/entry.js';
 import { Fleet } from '../fleet/fleet.js';
 import type { FleetChange } from '../fleet/fleet.js';
 import { JobsWatch } from '../fleet/jobs-watch.js';
 import { hostAlive } from '../jobs/hostinfo.js';
+import type { ListedJob } from '../jobs/protocol/replies.js';
 import { matchId } from '../jobs/ids.js';
 import { daemonSocket, runtimeDir } from '../jobs/paths.js';
 import { socketLive } from '../jobs/daemon/socket.js';
@@ -60,12 +63,42 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
   const pushFleet = (change: FleetChange | null): void => {
     if (change) nvim.notify('nvim_exec_lua', [FLEET_APPLY, [change.put, change.removed]]);
   };
-  const jobs = new JobsWatch(jobsDir(), (listed) => pushFleet(fleet.replaceKind('job', listed.map(jobEntry))), log);
+  // A terminal that shows a job (`mado attach`) is that job's entry, not one of its own.
+  const attachedIn = new Map<string, number>();
+  let listedJobs: ListedJob[] = [];
+  const placeJobs = (): void => pushFleet(fleet.replaceKind('job', listedJobs.map((j) => jobEntry(j, attachedIn.get(j.short)))));
+  const jobs = new JobsWatch(jobsDir(), (listed) => {
+    listedJobs = listed;
+    placeJobs();
+  }, log);
+  /** What a terminal asks while it waits, from its last screen. */
+  const asks = new Map<number, FleetEntry['needs']>();
+  const placeTerminal = (buf: number): void => {
+    const st = tracker.get(buf);
+    if (!st) return;
+    const { cwd, job } = watchers.placeOf(buf);
+    const was = [...attachedIn].find(([, b]) => b === buf)?.[0];
+    if (was !== job) {
+      if (was) attachedIn.delete(was);
+      if (job) attachedIn.set(job, buf);
+      placeJobs();
+    }
+    pushFleet(job ? fleet.remove(`term:${buf}`) : fleet.set(terminalEntry(st, cwd, asks.get(buf) ?? null)));
+  };
+  const forgetTerminal = (buf: number): void => {
+    asks.delete(buf);
+    const was = [...attachedIn].find(([, b]) => b === buf)?.[0];
+    if (was) {
+      attachedIn.delete(was);
+      placeJobs();
+    }
+    pushFleet(fleet.remove(`term:${buf}`));
+  };
 
   const push = (changes: StateChange[]): void => {
     if (changes.length === 0) return;
     nvim.notify('nvim_exec_lua', [APPLY, [changes]]);
-    for (const c of changes) pushFleet(fleet.set(terminalEntry(c)));
+    for (const c of changes) placeTerminal(c.buf);
   };
   const pushOne = (change: StateChange | null): void => {
     if (change) push([change]);
@@ -74,6 +107,7 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
     {
       process: (buf, agent) => pushOne(tracker.process(buf, agent, Date.now())),
       record: (buf, signal) => pushOne(tracker.record(buf, signal, Date.now())),
+      place: (buf) => placeTerminal(buf),
     },
     log,
   );
@@ -92,6 +126,11 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
             change = tracker.screen(msg.buf, msg, now);
             const after = tracker.agentOf(msg.buf);
             if (after !== undefined) watchers.screen(msg.buf, msg.pid, now, before !== undefined && before !== after);
+            // What it asks, while it waits: the question and choices its screen shows.
+            const waiting = tracker.get(msg.buf)?.state === 'waiting';
+            const question = waiting ? questionOf(msg.lines) : undefined;
+            asks.set(msg.buf, waiting ? { question: question ?? tracker.get(msg.buf)!.detail, options: optionsOf(msg.lines) } : null);
+            if (!change) placeTerminal(msg.buf);
           }
         } else if (method === 'exit') {
           const msg = parseExit(item);
@@ -104,7 +143,7 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
           if (msg) {
             watchers.forget(msg.buf);
             tracker.forget(msg.buf);
-            pushFleet(fleet.remove(`term:${msg.buf}`));
+            forgetTerminal(msg.buf);
           }
         } else {
           log.warn(`unknown notification ${method}`);

@@ -51,6 +51,22 @@ describe.each(testNeovims())('Neovim $label: the fleet', ({ path: exe }) => {
     expect(await s.lua<number>('return #require("madohub").agents()')).toBe(2);
     expect(await s.lua<number>('return _G.fleet_changed')).toBeGreaterThan(0);
 
+    // A terminal that waits on a numbered approval carries the question and its choices, and its folder.
+    const asking = await openAgent(s, ['claude-approval']);
+    expect(await s.waitFor(`(require('madohub').agents({ id = 'term:${asking}' })[1] or {}).state == 'waiting'`, 8000)).toBe(true);
+    const [waiting] = await s.lua<{ needs: { question: string; options: string[] }; cwd: string }[]>(`return require('madohub').agents({ id = 'term:${asking}' })`);
+    expect(waiting!.needs).toEqual({ question: 'Do you want to proceed?', options: ['Yes', "Yes, and don't ask again for rm commands in /home/dev/proj", 'No, and tell Claude what to do differently (esc)'] });
+    expect(await s.waitFor(`(require('madohub').agents({ id = 'term:${asking}' })[1] or {}).cwd == ${JSON.stringify(process.cwd())}`, 5000)).toBe(true);
+    await s.lua('vim.api.nvim_buf_delete(..., { force = true })', [asking]);
+
+    // Attached in a split, the job is one entry (shown where it is), not a terminal beside it.
+    await s.lua(`vim.cmd('MadoAttach ${short}')`);
+    const attached = await s.lua<number>('return vim.api.nvim_get_current_buf()');
+    expect(await s.waitFor(`(require('madohub').agents({ kind = 'job' })[1] or {}).where == 'job in buffer ${attached}'`, 8000)).toBe(true);
+    expect(await s.lua<number>(`return #require('madohub').agents({ id = 'term:${attached}' })`)).toBe(0);
+    await s.lua('vim.api.nvim_buf_delete(..., { force = true })', [attached]);
+    expect(await s.waitFor(`(require('madohub').agents({ kind = 'job' })[1] or {}).where == 'job'`, 5000)).toBe(true);
+
     // :MadoStatus lists it, the job commands complete its id, :checkhealth counts the fleet.
     const status = await s.lua<string>(`return vim.fn.execute('MadoStatus')`);
     expect(status).toMatch(new RegExp(`Jobs:\\n${short}  .*Waiting.*asker job`));
