@@ -4,11 +4,14 @@ import type { AgentId, AgentState, StateSource } from '../detect/types.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import type { TerminalState } from '../state/tracker.js';
 
-/** Where an entry runs: a terminal of this Neovim, a background job. (Sessions elsewhere and other Neovims' terminals join later.) */
-export type FleetKind = 'terminal' | 'job';
+/**
+ * Where an entry runs: a terminal of this Neovim, a background job, or a session of an agent
+ * running elsewhere on this machine (a Claude Code session in another terminal).
+ */
+export type FleetKind = 'terminal' | 'job' | 'session';
 
 export interface FleetEntry {
-  /** `term:<buf>` or `job:<id>`. */
+  /** `term:<buf>`, `job:<id>` or `claude:<session id>`. */
   id: string;
   kind: FleetKind;
   name: string;
@@ -22,7 +25,7 @@ export interface FleetEntry {
   detail: string;
   /** What a waiting agent asks, when known. */
   needs: { question: string; options: string[] } | null;
-  /** For a person: `buffer 12`, `job`. */
+  /** For a person: `buffer 12`, `job`, `job in buffer 12`, `pid 4711`. */
   where: string;
   pinned: boolean;
 }

@@ -130,6 +130,13 @@ export class TerminalWatchers {
     }
   }
 
+  /** The pids of the agents this Neovim's terminals run. */
+  agentPids(): Set<number> {
+    const out = new Set<number>();
+    for (const t of this.terminals.values()) if (t.agentPid) out.add(t.agentPid);
+    return out;
+  }
+
   /** Where `buf`'s agent works and the job it shows, from the last scan of its process tree. */
   placeOf(buf: number): { cwd: string; job?: string } {
     const t = this.terminals.get(buf);

@@ -8,7 +8,9 @@ import type { FleetEntry } from '../fleet/entry.js';
 import { Fleet } from '../fleet/fleet.js';
 import type { FleetChange } from '../fleet/fleet.js';
 import { JobsWatch } from '../fleet/jobs-watch.js';
-import { hostAlive } from '../jobs/hostinfo.js';
+import { SessionsWatch } from '../fleet/sessions-watch.js';
+import { claudeConfigDir } from '../records/claude.js';
+import { hostAlive, readHostInfo } from '../jobs/hostinfo.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import { matchId } from '../jobs/ids.js';
 import { daemonSocket, runtimeDir } from '../jobs/paths.js';
@@ -43,7 +45,7 @@ export interface Health {
   nodePty: NodePtyHealth;
   foldersWatched: number;
   jobsDir: string;
-  fleet: { terminals: number; jobs: number };
+  fleet: { terminals: number; jobs: number; sessions: number };
   /** `running` (its socket answers), `not running`, or why it cannot be asked. */
   daemon: string;
   scans: number;
@@ -70,6 +72,7 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
   const jobs = new JobsWatch(jobsDir(), (listed) => {
     listedJobs = listed;
     placeJobs();
+    sessions.poke();
   }, log);
   /** What a terminal asks while it waits, from its last screen. */
   const asks = new Map<number, FleetEntry['needs']>();
@@ -105,7 +108,10 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
   };
   const watchers = new TerminalWatchers(
     {
-      process: (buf, agent) => pushOne(tracker.process(buf, agent, Date.now())),
+      process: (buf, agent) => {
+        pushOne(tracker.process(buf, agent, Date.now()));
+        sessions.poke();
+      },
       record: (buf, signal) => pushOne(tracker.record(buf, signal, Date.now())),
       place: (buf) => placeTerminal(buf),
     },
@@ -125,11 +131,12 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
             const before = tracker.agentOf(msg.buf);
             change = tracker.screen(msg.buf, msg, now);
             const after = tracker.agentOf(msg.buf);
-            if (after !== undefined) watchers.screen(msg.buf, msg.pid, now, before !== undefined && before !== after);
-            // What it asks, while it waits: the question and choices its screen shows.
+            // What it asks, while it waits: the question and choices its screen shows (known before
+            // anything places the terminal in the fleet).
             const waiting = tracker.get(msg.buf)?.state === 'waiting';
             const question = waiting ? questionOf(msg.lines) : undefined;
             asks.set(msg.buf, waiting ? { question: question ?? tracker.get(msg.buf)!.detail, options: optionsOf(msg.lines) } : null);
+            if (after !== undefined) watchers.screen(msg.buf, msg.pid, now, before !== undefined && before !== after);
             if (!change) placeTerminal(msg.buf);
           }
         } else if (method === 'exit') {
@@ -167,7 +174,11 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
         scans: watchers.scans,
         rssBytes: process.memoryUsage().rss,
         jobsDir: jobsDir(),
-        fleet: { terminals: fleet.all().filter((e) => e.kind === 'terminal').length, jobs: fleet.all().filter((e) => e.kind === 'job').length },
+        fleet: {
+          terminals: fleet.all().filter((e) => e.kind === 'terminal').length,
+          jobs: fleet.all().filter((e) => e.kind === 'job').length,
+          sessions: fleet.all().filter((e) => e.kind === 'session').length,
+        },
         daemon: 'not running',
       };
       // Whether a daemon answers on its socket (a connection, then nothing more; never started here).
@@ -195,6 +206,23 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
   });
 
   jobs.start();
+  // Claude Code sessions elsewhere: every one whose process lives, but those of this Neovim's
+  // terminals and of its jobs (a job's agent and what runs under it).
+  const jobPids = (): Set<number> => {
+    const out = new Set<number>();
+    for (const j of listedJobs) {
+      const info = j.alive ? readHostInfo(path.join(jobsDir(), j.short)) : undefined;
+      if (info) for (const p of watchers.tree.walk(info.ptyPid)) out.add(p.pid);
+    }
+    return out;
+  };
+  const sessions = new SessionsWatch(
+    path.join(claudeConfigDir(), 'sessions'),
+    watchers.folders,
+    () => new Set([...watchers.agentPids(), ...jobPids()]),
+    (entries) => pushFleet(fleet.replaceKind('session', entries)),
+  );
+  sessions.start();
 
   // The agents and their display names: the Lua side keeps no list of its own.
   nvim.notify('nvim_exec_lua', ['require("madohub.state").set_agents(...)', [agentNames()]]);

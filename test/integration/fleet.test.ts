@@ -1,7 +1,7 @@
 // The fleet in Neovim (0.10 and 0.12), with the real Node side and a real job: terminals of this
 // Neovim and background jobs in one list, answered from the Lua cache, `User MadoFleetChanged`.
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -33,7 +33,8 @@ describe.each(testNeovims())('Neovim $label: the fleet', ({ path: exe }) => {
     jobs = path.join(base, 'jobs');
     const templates = path.join(base, 'templates.json');
     writeFileSync(templates, JSON.stringify({ asker: { command: ['node', path.join(ROOT, 'test/fixtures/bin/asker')], prompt: 'type' } }));
-    const env = { MADOHUB_TEMPLATES: templates, MADOHUB_JOBS_DIR: jobs, MADOHUB_RUNTIME_DIR: path.join(base, 'run') };
+    const claude = path.join(base, 'claude');
+    const env = { MADOHUB_TEMPLATES: templates, MADOHUB_JOBS_DIR: jobs, MADOHUB_RUNTIME_DIR: path.join(base, 'run'), CLAUDE_CONFIG_DIR: claude };
     s = await startNeovim(exe, env);
     await s.lua(`_G.fleet_changed = 0
       vim.api.nvim_create_autocmd('User', { pattern = 'MadoFleetChanged', callback = function() _G.fleet_changed = _G.fleet_changed + 1 end })`);
@@ -73,9 +74,28 @@ describe.each(testNeovims())('Neovim $label: the fleet', ({ path: exe }) => {
     expect(await s.lua<string[]>(`return vim.fn.getcompletion('MadoAttach ${short.slice(0, 3)}', 'cmdline')`)).toEqual([short]);
     await s.lua("vim.cmd('checkhealth madohub')");
     const report = (await s.lua<string[]>('return vim.api.nvim_buf_get_lines(0, 0, -1, false)')).join('\n');
-    expect(report).toMatch(/Fleet: 1 terminals, 1 jobs/);
+    expect(report).toMatch(/Fleet: 1 terminals, 1 jobs, 0 sessions elsewhere/);
     expect(report).toMatch(/Daemon: running/);
     await s.lua("vim.cmd('close')");
+
+    // A Claude Code session running elsewhere (its session file, its process alive) is an entry of
+    // its own; a stale file (its process gone) is none; the session leaves with its file.
+    mkdirSync(path.join(claude, 'sessions'), { recursive: true });
+    const outside = spawn('sleep', ['60'], { stdio: 'ignore' });
+    const sessionId = '5a1f0c3e-1b2c-4d5e-8f90-123456789abc';
+    const file = path.join(claude, 'sessions', `${outside.pid}.json`);
+    const now = Date.now();
+    writeFileSync(file, JSON.stringify({ pid: outside.pid, sessionId, cwd: '/home/dev/api', startedAt: now, version: '2.1.197', kind: 'interactive', status: 'waiting', waitingFor: 'permission prompt', updatedAt: now, statusUpdatedAt: now }));
+    writeFileSync(path.join(claude, 'sessions', '999999.json'), JSON.stringify({ pid: 999999, sessionId: 'x', cwd: '/x', status: 'idle' }));
+    try {
+      expect(await s.waitFor(`#require('madohub').agents({ kind = 'session' }) == 1`, 5000)).toBe(true);
+      const [session] = await s.lua<Record<string, unknown>[]>(`return require('madohub').agents({ kind = 'session' })`);
+      expect(session).toMatchObject({ id: `claude:${sessionId}`, agent: 'claude', state: 'waiting', cwd: '/home/dev/api', where: `pid ${outside.pid}`, name: 'claude api', needs: { question: 'permission prompt' } });
+      rmSync(file);
+      expect(await s.waitFor(`#require('madohub').agents({ kind = 'session' }) == 0`, 5000)).toBe(true);
+    } finally {
+      outside.kill('SIGKILL');
+    }
 
     // Killed from a shell: the entry follows; a wiped terminal leaves the fleet.
     execFileSync(process.execPath, [MADO, 'kill', short], { env: { ...process.env, ...env } });
