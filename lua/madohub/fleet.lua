@@ -1,10 +1,11 @@
 ---The Lua cache of the fleet: every agent MadoHub knows (terminals of this Neovim, background
----jobs, Claude Code sessions elsewhere), as the Node side pushes it. Reading it never waits on Node.
+---jobs, Claude Code sessions elsewhere, other Neovims' terminals), as the Node side pushes it.
+---Reading it never waits on Node.
 local M = {}
 
 ---@class madohub.FleetEntry
----@field id string `term:<buf>`, `job:<id>` or `claude:<session id>`.
----@field kind "terminal"|"job"|"session"
+---@field id string `term:<buf>`, `job:<id>`, `claude:<session id>` or `nvim:<pid>:<buf>`.
+---@field kind "terminal"|"job"|"session"|"editor"
 ---@field name string
 ---@field agent madohub.Agent
 ---@field state madohub.StateName
@@ -13,11 +14,11 @@ local M = {}
 ---@field cwd string
 ---@field detail string
 ---@field needs { question: string, options: string[] }|vim.NIL What a waiting agent asks, when known.
----@field where string For a person: `buffer 12`, `job`, `job in buffer 12`, `pid 4711`.
+---@field where string For a person: `buffer 12`, `job`, `job in buffer 12`, `pid 4711`, `nvim 4711`.
 ---@field pinned boolean
 
 ---@class madohub.FleetFilter
----@field kind? "terminal"|"job"|"session"
+---@field kind? "terminal"|"job"|"session"|"editor"
 ---@field id? string
 ---@field state? madohub.StateName
 ---@field agent? madohub.Agent

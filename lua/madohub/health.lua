@@ -76,7 +76,14 @@ function M.check()
   else
     h.warn('Daemon: ' .. info.daemon)
   end
-  h.ok(('Fleet: %d terminals, %d jobs, %d sessions elsewhere'):format(info.fleet.terminals, info.fleet.jobs, info.fleet.sessions))
+  h.ok(
+    ('Fleet: %d terminals, %d jobs, %d sessions elsewhere, %d terminals of other Neovims'):format(
+      info.fleet.terminals,
+      info.fleet.jobs,
+      info.fleet.sessions,
+      info.fleet.editors
+    )
+  )
   if vim.fn.isdirectory('/proc/self') == 0 then
     h.warn('No /proc here: the process tree cannot be read, so states come from screens only')
   end

@@ -131,6 +131,8 @@ function M.setup(opts)
   M.configured = true
   node.on_start = function()
     require('madohub.fleet').reset()
+    -- Who this Neovim is, for the other Neovims' fleets.
+    node.notify('hello', { server = vim.v.servername })
     watch.resync()
   end
   require('madohub.ui.highlight').apply()

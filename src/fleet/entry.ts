@@ -5,13 +5,14 @@ import type { ListedJob } from '../jobs/protocol/replies.js';
 import type { TerminalState } from '../state/tracker.js';
 
 /**
- * Where an entry runs: a terminal of this Neovim, a background job, or a session of an agent
- * running elsewhere on this machine (a Claude Code session in another terminal).
+ * Where an entry runs: a terminal of this Neovim, a background job, a session of an agent running
+ * elsewhere on this machine (a Claude Code session in another terminal), or a terminal of another
+ * Neovim that runs MadoHub.
  */
-export type FleetKind = 'terminal' | 'job' | 'session';
+export type FleetKind = 'terminal' | 'job' | 'session' | 'editor';
 
 export interface FleetEntry {
-  /** `term:<buf>`, `job:<id>` or `claude:<session id>`. */
+  /** `term:<buf>`, `job:<id>`, `claude:<session id>` or `nvim:<pid>:<buf>`. */
   id: string;
   kind: FleetKind;
   name: string;
@@ -25,7 +26,7 @@ export interface FleetEntry {
   detail: string;
   /** What a waiting agent asks, when known. */
   needs: { question: string; options: string[] } | null;
-  /** For a person: `buffer 12`, `job`, `job in buffer 12`, `pid 4711`. */
+  /** For a person: `buffer 12`, `job`, `job in buffer 12`, `pid 4711`, `nvim 4711`. */
   where: string;
   pinned: boolean;
 }

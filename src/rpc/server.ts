@@ -8,7 +8,9 @@ import type { FleetEntry } from '../fleet/entry.js';
 import { Fleet } from '../fleet/fleet.js';
 import type { FleetChange } from '../fleet/fleet.js';
 import { JobsWatch } from '../fleet/jobs-watch.js';
+import { Editors } from '../fleet/editors.js';
 import { SessionsWatch } from '../fleet/sessions-watch.js';
+import { isObj } from '../jobs/checks.js';
 import { claudeConfigDir } from '../records/claude.js';
 import { hostAlive, readHostInfo } from '../jobs/hostinfo.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
@@ -45,7 +47,7 @@ export interface Health {
   nodePty: NodePtyHealth;
   foldersWatched: number;
   jobsDir: string;
-  fleet: { terminals: number; jobs: number; sessions: number };
+  fleet: { terminals: number; jobs: number; sessions: number; editors: number };
   /** `running` (its socket answers), `not running`, or why it cannot be asked. */
   daemon: string;
   scans: number;
@@ -62,8 +64,15 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
   const tracker = new Tracker();
   // The fleet: the terminals (from the tracker) and the background jobs (from their folder).
   const fleet = new Fleet();
+  let editors: Editors | undefined;
   const pushFleet = (change: FleetChange | null): void => {
-    if (change) nvim.notify('nvim_exec_lua', [FLEET_APPLY, [change.put, change.removed]]);
+    if (!change) return;
+    nvim.notify('nvim_exec_lua', [FLEET_APPLY, [change.put, change.removed]]);
+    // Other Neovims see this one's terminals.
+    const terminals = (e: FleetEntry | string): boolean => (typeof e === 'string' ? e : e.id).startsWith('term:');
+    if (change.put.some(terminals) || change.removed.some(terminals)) {
+      editors?.publish({ terminals: fleet.all().filter((e) => e.kind === 'terminal'), agentPids: [...watchers.agentPids()] });
+    }
   };
   // A terminal that shows a job (`mado attach`) is that job's entry, not one of its own.
   const attachedIn = new Map<string, number>();
@@ -145,6 +154,10 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
             watchers.end(msg.buf);
             change = tracker.exit(msg.buf, msg.status, now);
           }
+        } else if (method === 'hello') {
+          // Lua says who this Neovim is: its server address, for other Neovims.
+          const server = isObj(item) && typeof item.server === 'string' ? item.server : '';
+          editors?.publish({ server });
         } else if (method === 'forget') {
           const msg = parseForget(item);
           if (msg) {
@@ -178,6 +191,7 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
           terminals: fleet.all().filter((e) => e.kind === 'terminal').length,
           jobs: fleet.all().filter((e) => e.kind === 'job').length,
           sessions: fleet.all().filter((e) => e.kind === 'session').length,
+          editors: fleet.all().filter((e) => e.kind === 'editor').length,
         },
         daemon: 'not running',
       };
@@ -219,10 +233,20 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
   const sessions = new SessionsWatch(
     path.join(claudeConfigDir(), 'sessions'),
     watchers.folders,
-    () => new Set([...watchers.agentPids(), ...jobPids()]),
+    () => new Set([...watchers.agentPids(), ...jobPids(), ...(editors?.othersAgentPids ?? [])]),
     (entries) => pushFleet(fleet.replaceKind('session', entries)),
   );
   sessions.start();
+  // Other Neovims' terminals (and this one's, for them), in the private runtime folder.
+  try {
+    editors = new Editors(path.join(runtimeDir(), 'editors'), watchers.folders, (entries) => {
+      pushFleet(fleet.replaceKind('editor', entries));
+      sessions.poke();
+    }, log);
+    editors.start();
+  } catch (err) {
+    log.warn(`other Neovims are not shown: ${err instanceof Error ? err.message : String(err)}`);
+  }
 
   // The agents and their display names: the Lua side keeps no list of its own.
   nvim.notify('nvim_exec_lua', ['require("madohub.state").set_agents(...)', [agentNames()]]);
@@ -235,9 +259,13 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
     nvim.notify('nvim_exec_lua', ['require("madohub.util").notify(..., vim.log.levels.WARN)', [`background jobs cannot run: ${pty.error}`]]);
   });
 
-  nvim.on('disconnect', () => {
-    log.info('neovim disconnected; exiting');
+  // Leaving (Neovim hung up, or stopped this process): this Neovim's summary goes with it.
+  const leave = (why: string): void => {
+    log.info(`${why}; exiting`);
+    editors?.stop();
     process.exit(0);
-  });
+  };
+  nvim.on('disconnect', () => leave('neovim disconnected'));
+  for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) process.once(signal, () => leave(signal));
   return nvim;
 }

@@ -74,7 +74,7 @@ describe.each(testNeovims())('Neovim $label: the fleet', ({ path: exe }) => {
     expect(await s.lua<string[]>(`return vim.fn.getcompletion('MadoAttach ${short.slice(0, 3)}', 'cmdline')`)).toEqual([short]);
     await s.lua("vim.cmd('checkhealth madohub')");
     const report = (await s.lua<string[]>('return vim.api.nvim_buf_get_lines(0, 0, -1, false)')).join('\n');
-    expect(report).toMatch(/Fleet: 1 terminals, 1 jobs, 0 sessions elsewhere/);
+    expect(report).toMatch(/Fleet: 1 terminals, 1 jobs, 0 sessions elsewhere, 0 terminals of other Neovims/);
     expect(report).toMatch(/Daemon: running/);
     await s.lua("vim.cmd('close')");
 
@@ -110,5 +110,27 @@ describe.each(testNeovims())('Neovim $label: the fleet', ({ path: exe }) => {
     expect(await s.waitFor(`#require('madohub').agents({ kind = 'terminal' }) == 0`, 5000)).toBe(true);
     // Copies: changing one changes nothing in the cache.
     expect(await s.lua<string>(`local a = require('madohub').agents()[1] a.name = 'x' return require('madohub').agents()[1].name`)).toBe('asker job');
+  });
+
+  it("lists another Neovim's terminals, and forgets them when it exits", async () => {
+    const base = mkdtempSync(path.join(tmpdir(), 'madohub-fleet-'));
+    jobs = path.join(base, 'jobs');
+    const env = { MADOHUB_JOBS_DIR: jobs, MADOHUB_RUNTIME_DIR: path.join(base, 'run'), CLAUDE_CONFIG_DIR: path.join(base, 'claude') };
+    const other = await startNeovim(exe, env);
+    try {
+      const theirs = await openAgent(other, ['codex-approval']);
+      expect(await other.waitFor(`#require('madohub').agents({ kind = 'terminal' }) == 1`, 8000)).toBe(true);
+      const theirNode = await other.lua<number>("return require('madohub.node').pid()");
+      s = await startNeovim(exe, env);
+      await openAgent(s, ['claude-idle']);
+      expect(await s.waitFor(`#require('madohub').agents({ kind = 'editor' }) == 1`, 8000)).toBe(true);
+      const [entry] = await s.lua<Record<string, unknown>[]>(`return require('madohub').agents({ kind = 'editor' })`);
+      expect(entry).toMatchObject({ id: `nvim:${theirNode}:${theirs}`, agent: 'codex', state: 'waiting', where: `nvim ${theirNode}` });
+      // And the other way round.
+      expect(await other.waitFor(`#require('madohub').agents({ kind = 'editor' }) == 1`, 8000)).toBe(true);
+    } finally {
+      await other.close();
+    }
+    expect(await s.waitFor(`#require('madohub').agents({ kind = 'editor' }) == 0`, 8000)).toBe(true);
   });
 });

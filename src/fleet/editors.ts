@@ -1,0 +1,135 @@
+// Terminals watched by other Neovims on this machine. Each MadoHub Node process publishes a summary
+// of its terminals, and its Neovim's server address, in a file of its own
+// (`<runtime>/editors/<pid>.json`, 0600, removed when it exits), and reads the others' (no
+// polling: the folder is watched). A file whose process is gone is ignored and removed.
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { isObj } from '../jobs/checks.js';
+import { readJsonBounded, writeAtomic } from '../jobs/files.js';
+import { processStamp, sameProcess } from '../proc/stamp.js';
+import type { FolderWatcher } from '../records/folders.js';
+import type { FleetEntry } from './entry.js';
+
+const SETTLE_MS = 200;
+const MAX_SUMMARY_BYTES = 512 * 1024;
+const MAX_EDITORS = 64;
+
+/** What one Neovim publishes: who it is, where to reach it, its terminals' entries. */
+export interface EditorSummary {
+  pid: number;
+  pidStart: string;
+  /** Its `v:servername` ('' when it has none): where another Neovim can ask it to show a terminal. */
+  server: string;
+  terminals: FleetEntry[];
+  /** The pids of its terminals' agents (so that no other Neovim lists them as sessions elsewhere). */
+  agentPids: number[];
+}
+
+/** Another Neovim's terminal as an entry of this one's fleet. */
+export function editorEntry(summary: EditorSummary, t: FleetEntry): FleetEntry {
+  return { ...t, id: `nvim:${summary.pid}:${t.id.replace(/^term:/, '')}`, kind: 'editor', where: `nvim ${summary.pid}` };
+}
+
+/** A summary read from a file anyone may have edited: checked field by field; undefined when it is none. */
+export function parseSummary(v: unknown): EditorSummary | undefined {
+  if (!isObj(v) || typeof v.pid !== 'number' || typeof v.pidStart !== 'string' || typeof v.server !== 'string' || !Array.isArray(v.terminals)) return undefined;
+  const terminals = v.terminals.filter(
+    (t): t is FleetEntry => isObj(t) && typeof t.id === 'string' && /^term:\d+$/.test(t.id) && typeof t.state === 'string' && typeof t.agent === 'string',
+  );
+  const agentPids = Array.isArray(v.agentPids) ? v.agentPids.filter((p): p is number => Number.isInteger(p)).slice(0, 500) : [];
+  return { pid: v.pid, pidStart: v.pidStart, server: v.server.slice(0, 4096), terminals: terminals.slice(0, 500), agentPids };
+}
+
+export class Editors {
+  private readonly file: string;
+  private stopWatch?: () => void;
+  private readTimer?: NodeJS.Timeout;
+  private writeTimer?: NodeJS.Timeout;
+  private server = '';
+  private terminals: FleetEntry[] = [];
+  private agentPids: number[] = [];
+  /** The agent pids the other Neovims published at the last read. */
+  othersAgentPids = new Set<number>();
+
+  constructor(
+    private readonly dir: string,
+    private readonly folders: FolderWatcher,
+    private readonly onEditors: (entries: FleetEntry[]) => void,
+    private readonly log: { debug(m: string): void },
+  ) {
+    this.file = path.join(dir, `${process.pid}.json`);
+  }
+
+  start(): void {
+    try {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    } catch (err) {
+      this.log.debug(`editors folder ${this.dir}: ${String(err)}`);
+      return;
+    }
+    this.stopWatch = this.folders.watch(this.dir, (file) => {
+      if (file !== this.file) this.soonRead();
+    });
+    this.soonRead();
+  }
+
+  /** This Neovim's server address, and its terminals now: published soon (changes gather). */
+  publish(change: { server?: string; terminals?: FleetEntry[]; agentPids?: number[] }): void {
+    if (change.server !== undefined) this.server = change.server;
+    if (change.terminals !== undefined) this.terminals = change.terminals;
+    if (change.agentPids !== undefined) this.agentPids = change.agentPids;
+    if (this.writeTimer) return;
+    this.writeTimer = setTimeout(() => {
+      this.writeTimer = undefined;
+      const summary: EditorSummary = {
+        pid: process.pid,
+        pidStart: processStamp(process.pid) ?? '',
+        server: this.server,
+        terminals: this.terminals,
+        agentPids: this.agentPids,
+      };
+      try {
+        writeAtomic(this.file, JSON.stringify(summary));
+      } catch (err) {
+        this.log.debug(`editors: cannot write ${this.file}: ${String(err)}`);
+      }
+    }, SETTLE_MS);
+  }
+
+  private soonRead(): void {
+    if (this.readTimer) clearTimeout(this.readTimer);
+    this.readTimer = setTimeout(() => this.read(), SETTLE_MS);
+  }
+
+  private read(): void {
+    this.readTimer = undefined;
+    let names: string[];
+    try {
+      names = readdirSync(this.dir).filter((n) => /^\d+\.json$/.test(n) && n !== `${process.pid}.json`);
+    } catch {
+      names = [];
+    }
+    const entries: FleetEntry[] = [];
+    const pids = new Set<number>();
+    for (const name of names.slice(0, MAX_EDITORS)) {
+      const file = path.join(this.dir, name);
+      const summary = parseSummary(readJsonBounded(file, MAX_SUMMARY_BYTES));
+      if (!summary || `${summary.pid}.json` !== name) continue;
+      if (!sameProcess(summary.pid, summary.pidStart)) {
+        rmSync(file, { force: true }); // Its Neovim is gone.
+        continue;
+      }
+      for (const t of summary.terminals) entries.push(editorEntry(summary, t));
+      for (const p of summary.agentPids) pids.add(p);
+    }
+    this.othersAgentPids = pids;
+    this.onEditors(entries);
+  }
+
+  stop(): void {
+    if (this.readTimer) clearTimeout(this.readTimer);
+    if (this.writeTimer) clearTimeout(this.writeTimer);
+    this.stopWatch?.();
+    rmSync(this.file, { force: true });
+  }
+}
