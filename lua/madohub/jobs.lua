@@ -1,5 +1,6 @@
----Background jobs from Neovim: :MadoBackground, :MadoAttach, :MadoStop, :MadoLogs. They run the
----plugin's own `mado` (bin/mado with the configured Node), which talks to the daemon.
+---Background jobs from Neovim: :MadoBackground, :MadoAttach, :MadoStop, :MadoLogs. The Node side
+---does the work through the daemon's protocol (`node.call`, never blocking); only :MadoAttach runs
+---`mado attach` in a terminal, which is what a person sees.
 local config = require('madohub.config')
 local util = require('madohub.util')
 
@@ -11,34 +12,22 @@ function M.cmd(args)
   return vim.list_extend({ vim.fn.exepath(config.options.node), util.root() .. '/bin/mado' }, args)
 end
 
----Says why `mado` failed for command `what`.
+---Asks the Node side for a job operation without blocking; `done` gets the result in the main loop,
+---or nil after the error was told for command `what`.
 ---@param what string
----@param r { code: integer, stdout: string, stderr: string }
-local function say_failure(what, r)
-  local msg = vim.trim(r.stderr ~= '' and r.stderr or r.stdout)
-  util.notify(('%s failed: %s'):format(what, msg ~= '' and msg or ('exit ' .. r.code)), vim.log.levels.ERROR)
-end
-
----Runs `mado args` for command `what` without waiting; `done` gets the result on success, or nil
----on failure, which is then told (in the main loop either way).
----@param what string
----@param args string[]
----@param done fun(r: { code: integer, stdout: string, stderr: string }|nil)
-local function run(what, args, done)
-  local ok, err = pcall(vim.system, M.cmd(args), { text = true, timeout = 60000 }, function(res)
-    vim.schedule(function()
-      local r = { code = res.code, stdout = res.stdout or '', stderr = res.stderr or '' }
-      if r.code == 0 then
-        return done(r)
-      end
+---@param method string
+---@param args table
+---@param done fun(result: table|nil)
+local function call(what, method, args, done)
+  require('madohub').boot()
+  require('madohub.node').call(method, args, function(result, err)
+    if err then
       done(nil)
-      say_failure(what, r)
-    end)
+      util.notify(('%s failed: %s'):format(what, err), vim.log.levels.ERROR)
+      return
+    end
+    done(result)
   end)
-  if not ok then
-    done(nil)
-    say_failure(what, { code = -1, stdout = '', stderr = tostring(err) })
-  end
 end
 
 ---The job a terminal shows when it is `mado attach ID` (opened by :MadoAttach or by hand).
@@ -96,19 +85,17 @@ function M.complete(lead)
   return out
 end
 
----The text of `mado logs` in a scratch split, read-only, at its end.
+---A job's output as text (the lines of its terminal model) in a scratch split, read-only, at its end.
 ---@param id string
----@param output string
-local function show_logs(id, output)
-  -- Terminal control sequences out; carriage returns as line ends.
-  local text = output:gsub('\27%][^\7]*\7', ''):gsub('\27%[[%d;?]*[%a@]', ''):gsub('\r\n', '\n'):gsub('\r', '\n')
+---@param lines string[]
+local function show_logs(id, lines)
   vim.cmd('botright new')
   local buf = vim.api.nvim_get_current_buf()
   vim.bo[buf].buftype = 'nofile'
   vim.bo[buf].bufhidden = 'wipe'
   vim.bo[buf].swapfile = false
   pcall(vim.api.nvim_buf_set_name, buf, 'mado://logs/' .. id)
-  vim.api.nvim_buf_set_lines(buf, 0, -1, false, vim.split(text, '\n', { plain = true }))
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
   vim.bo[buf].modifiable = false
   vim.cmd('normal! G')
 end
@@ -116,9 +103,9 @@ end
 ---:MadoStop ID
 ---@param id string
 function M.stop(id)
-  run(':MadoStop', { 'stop', id }, function(r)
+  call(':MadoStop', 'stop', { id = id }, function(r)
     if r then
-      util.notify(vim.trim(r.stdout))
+      util.notify(('stopped %s'):format(r.short))
     end
   end)
 end
@@ -126,9 +113,9 @@ end
 ---:MadoLogs ID — the job's recent output in a scratch buffer.
 ---@param id string
 function M.logs(id)
-  run(':MadoLogs', { 'logs', id }, function(r)
+  call(':MadoLogs', 'logs', { id = id }, function(r)
     if r then
-      show_logs(id, r.stdout)
+      show_logs(r.short, r.lines)
     end
   end)
 end
@@ -162,10 +149,15 @@ function M.background(prompt)
   end
   local session_id, intent = field('sessionId'), field('intent')
   local exited = st and st.state == 'exited'
-  local args
+  local args = {
+    agent = agent,
+    cwd = vim.fn.getcwd(),
+    cols = vim.api.nvim_win_get_width(0),
+    rows = vim.api.nvim_win_get_height(0),
+  }
   if session_id and field('resumable') then
     -- Node says whether the agent's job template resumes sessions: Lua keeps no list of agents.
-    args = { '--bg', '--agent', agent, '--resume', session_id }
+    args.resume = session_id
   elseif exited and prompt == '' then
     -- Its agent has ended and left no session to resume: running its old prompt again would start
     -- over what was done.
@@ -176,26 +168,25 @@ function M.background(prompt)
     return
   elseif prompt ~= '' or intent then
     -- Another agent starts again with the prompt given, else the first one it echoed here.
-    args = { '--bg', '--agent', agent, '--', prompt ~= '' and prompt or intent }
+    args.prompt = prompt ~= '' and prompt or intent
   else
     util.notify('Nothing to background yet (no session to resume here; give a prompt)', vim.log.levels.WARN)
     return
   end
   -- Asynchronous: a daemon's cold start can take seconds, and the editor must not wait for it.
   vim.b[buf].madohub_backgrounding = true
-  run(':MadoBackground', args, function(r)
+  call(':MadoBackground', 'background', args, function(r)
     if vim.api.nvim_buf_is_valid(buf) then
       vim.b[buf].madohub_backgrounding = nil
     end
     if not r then
       return
     end
-    local short = r.stdout:match('backgrounded · (%x+)')
     if vim.api.nvim_buf_is_valid(buf) then
       pcall(vim.fn.jobstop, vim.bo[buf].channel)
       vim.api.nvim_buf_delete(buf, { force = true })
     end
-    util.notify(('backgrounded · %s (:MadoAttach %s)'):format(short or '?', short or ''))
+    util.notify(('backgrounded · %s (:MadoAttach %s)'):format(r.short, r.short))
   end)
 end
 

@@ -22,6 +22,21 @@ local HEALTHY_MS = 30000
 ---@field restart_timer uv_timer_t|nil
 local proc = { chan = nil, started_at = nil, stopping = false, backoff = BACKOFF_FIRST_MS, warned = false }
 
+---Calls waiting for their answer, by id.
+---@type table<integer, fun(result: any, err: string|nil)>
+local pending = {}
+local last_call = 0
+
+---Fails every call still waiting (the Node process went away).
+---@param why string
+local function fail_pending(why)
+  local waiting = pending
+  pending = {}
+  for _, done in pairs(waiting) do
+    done(nil, why)
+  end
+end
+
 ---Called after each (re)start with the new channel, so the watcher can send every terminal again.
 ---@type fun()|nil
 M.on_start = nil
@@ -168,6 +183,7 @@ end
 ---@param code integer
 local function on_exit(code)
   proc.chan = nil
+  fail_pending(('the Node process exited (code %d)'):format(code))
   if proc.stopping then
     return
   end
@@ -236,6 +252,35 @@ end
 function M.notify(method, payload)
   if proc.chan then
     pcall(vim.rpcnotify, proc.chan, method, payload)
+  end
+end
+
+---Asks the Node side to do something that takes time (a job operation) without blocking: `done`
+---gets the result, or nil and the error, in the main loop. Starts the Node process when needed.
+---@param method string
+---@param args table
+---@param done fun(result: any, err: string|nil)
+function M.call(method, args, done)
+  if not proc.chan then
+    local _, err = M.start()
+    if not proc.chan then
+      return done(nil, err or 'the Node process does not run')
+    end
+  end
+  last_call = last_call + 1
+  pending[last_call] = done
+  M.notify('call', { id = last_call, method = method, args = args })
+end
+
+---Receives the answer of a call (from the Node side).
+---@param id integer
+---@param result any
+---@param err string|nil
+function M.answer(id, result, err)
+  local done = pending[id]
+  pending[id] = nil
+  if done then
+    done(result ~= vim.NIL and result or nil, err ~= vim.NIL and err or nil)
   end
 end
 

@@ -6,6 +6,8 @@ import { hostAlive } from '../jobs/hostinfo.js';
 import { matchId, newSessionId, newShortId } from '../jobs/ids.js';
 import { ReachError } from '../jobs/protocol/client.js';
 import type { DispatchRequest } from '../jobs/protocol/daemon-requests.js';
+import type { Resume } from '../jobs/templates.js';
+import type { JobOrigin } from '../jobs/types.js';
 import type { Reply } from '../jobs/protocol/replies.js';
 import { HOST_START_MS } from '../jobs/settle.js';
 import { jobsDir, jobShorts } from '../jobs/store.js';
@@ -23,7 +25,7 @@ import { agentViewDisabled } from './switch.js';
 export type { Io };
 
 /** A job's short id from an id or a unique prefix (read from the job folders, no daemon needed). */
-function resolveId(io: Io, query: string): string {
+export function resolveId(io: Io, query: string): string {
   const m = matchId(jobShorts(jobsDir(io.env)), query);
   if (!m.ok) throw new JobError(safeText(m.error));
   return m.short;
@@ -32,27 +34,42 @@ function resolveId(io: Io, query: string): string {
 /** How long a dispatch may take in the daemon: the host's start, and a worktree's. */
 const DISPATCH_MS = HOST_START_MS + 10000;
 
-async function bg(io: Io, argv: string[]): Promise<void> {
-  const args = withStdin(parseBgArgs(argv), io.stdin());
-  for (const w of args.warnings) io.err(`mado: ${w}\n`);
+/** What starts a job: the CLI's `--bg` arguments, or the Neovim side's request. */
+export interface JobSpec {
+  agent?: string;
+  name?: string;
+  prompt: string;
+  resume?: Resume;
+  forkSession: boolean;
+  worktree?: { branch?: string };
+  origin: JobOrigin;
+  cwd: string;
+}
+
+/**
+ * Dispatches a job to the daemon (starting it when needed) and returns its id once its host is up.
+ * A lost answer (a daemon that ended mid-dispatch, or a late one) is a success when the job is up;
+ * a job that was not created is asked for again, once.
+ */
+export async function dispatchJob(io: Io, spec: JobSpec): Promise<{ short: string; warning?: string }> {
   const short = newShortId();
   const request: DispatchRequest = {
     op: 'dispatch',
     short,
     sessionId: newSessionId(),
     createdAt: Date.now(),
-    origin: 'shell',
-    cwd: process.cwd(),
+    origin: spec.origin,
+    cwd: spec.cwd,
     launch:
-      args.resume?.mode === 'id'
-        ? { mode: 'resume', sessionId: args.resume.id, fork: args.forkSession, flagArgs: [] }
-        : { mode: 'prompt', args: args.prompt ? [args.prompt] : [] },
-    respawnFlags: args.resume?.mode === 'continue' ? ['--continue'] : [],
+      spec.resume?.mode === 'id'
+        ? { mode: 'resume', sessionId: spec.resume.id, fork: spec.forkSession, flagArgs: [] }
+        : { mode: 'prompt', args: spec.prompt ? [spec.prompt] : [] },
+    respawnFlags: spec.resume?.mode === 'continue' ? ['--continue'] : [],
     // Only what the job needs travels: the daemon never sees the rest of this environment.
     env: jobEnv(io.env),
-    worktree: args.worktree,
-    agent: args.agent,
-    seed: { intent: args.prompt, name: args.name },
+    worktree: spec.worktree,
+    agent: spec.agent,
+    seed: { intent: spec.prompt, name: spec.name },
     cols: io.columns,
     rows: io.rows,
   };
@@ -63,14 +80,19 @@ async function bg(io: Io, argv: string[]): Promise<void> {
       reply = await ask(io, request, answerMs(io.env, DISPATCH_MS));
     } catch (err) {
       if (!(err instanceof ReachError)) throw err;
-      // The answer was lost (a daemon that ended mid-dispatch, or a late one): a success when the job
-      // is up; a job that was not created is asked for again, once.
       if (await jobUp(io, short, dir)) reply = { type: 'ok', short };
       else if (err.reason !== 'timeout' || attempt > 0) throw unreachable(err);
     }
   }
   if (!reply) throw new JobError(`the daemon did not answer the dispatch of ${short}`);
-  if (reply.type === 'ok' && reply.warning) io.err(`mado: ${reply.warning}\n`);
+  return { short, warning: reply.type === 'ok' ? reply.warning : undefined };
+}
+
+async function bg(io: Io, argv: string[]): Promise<void> {
+  const args = withStdin(parseBgArgs(argv), io.stdin());
+  for (const w of args.warnings) io.err(`mado: ${w}\n`);
+  const { short, warning } = await dispatchJob(io, { ...args, origin: 'shell', cwd: process.cwd() });
+  if (warning) io.err(`mado: ${warning}\n`);
   io.out(hintBlock(short));
 }
 
@@ -101,10 +123,8 @@ async function logs(io: Io, argv: string[]): Promise<void> {
   );
 }
 
-async function stopOrKill(io: Io, op: 'stop' | 'kill', argv: string[]): Promise<void> {
-  const args = parseArgs(argv, op === 'stop' ? [{ names: ['--no-wait'] }] : [], ['ID']);
-  const short = resolveId(io, args.positional[0]!);
-  const wait = !args.flags.has('--no-wait');
+/** Stops (gracefully, waiting for the end unless `wait` is false) or kills a job; true once it has ended. */
+export async function stopJob(io: Io, short: string, op: 'stop' | 'kill', wait = true): Promise<boolean> {
   let reply: Reply;
   try {
     reply = await ask(io, { op, short, ...(op === 'stop' ? { wait } : {}) }, answerMs(io.env, STOP_WAIT_MS + 10000));
@@ -112,10 +132,16 @@ async function stopOrKill(io: Io, op: 'stop' | 'kill', argv: string[]): Promise<
     throw err instanceof ReachError ? unreachable(err) : err;
   }
   const ended = reply.type === 'ok' && reply.ended === true;
-  if (op === 'kill') io.out(`killed ${short}\n`);
-  else if (!wait) io.out(`stopping ${short}\n`);
-  else if (ended) io.out(`stopped ${short}\n`);
-  else throw new JobError(`job ${short} did not stop in ${STOP_WAIT_MS / 1000} s; mado kill ${short} ends it`);
+  if (op === 'stop' && wait && !ended) throw new JobError(`job ${short} did not stop in ${STOP_WAIT_MS / 1000} s; mado kill ${short} ends it`);
+  return ended;
+}
+
+async function stopOrKill(io: Io, op: 'stop' | 'kill', argv: string[]): Promise<void> {
+  const args = parseArgs(argv, op === 'stop' ? [{ names: ['--no-wait'] }] : [], ['ID']);
+  const short = resolveId(io, args.positional[0]!);
+  const wait = !args.flags.has('--no-wait');
+  await stopJob(io, short, op, wait);
+  io.out(op === 'kill' ? `killed ${short}\n` : wait ? `stopped ${short}\n` : `stopping ${short}\n`);
 }
 
 async function respawn(io: Io, argv: string[]): Promise<void> {

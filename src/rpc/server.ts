@@ -23,6 +23,7 @@ import { TerminalWatchers } from '../records/watchers.js';
 import { Tracker } from '../state/tracker.js';
 import type { StateChange } from '../state/tracker.js';
 import { parseExit, parseForget, parseScreen } from './messages.js';
+import { jobCall } from './job-calls.js';
 import { checkNodePty } from './node-pty-check.js';
 import type { NodePtyHealth } from './node-pty-check.js';
 
@@ -37,6 +38,8 @@ async function daemonAnswers(): Promise<string> {
 
 /** The Lua function that receives state changes. */
 const APPLY = 'require("madohub.state").apply(...)';
+/** The Lua function that receives the answer of a call: its id, the result or the error. */
+const ANSWER = 'require("madohub.node").answer(...)';
 /** The Lua function that receives fleet changes: entries put, ids removed. */
 const FLEET_APPLY = 'require("madohub.fleet").apply(...)';
 
@@ -153,6 +156,15 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
           if (msg) {
             watchers.end(msg.buf);
             change = tracker.exit(msg.buf, msg.status, now);
+          }
+        } else if (method === 'call') {
+          // A job operation the Lua side waits for without blocking: answered by id, when done.
+          if (isObj(item) && typeof item.id === 'number' && typeof item.method === 'string') {
+            const id = item.id;
+            jobCall(item.method, item.args).then(
+              (result) => nvim.notify('nvim_exec_lua', [ANSWER, [id, result, null]]),
+              (err: unknown) => nvim.notify('nvim_exec_lua', [ANSWER, [id, null, err instanceof Error ? err.message : String(err)]]),
+            );
           }
         } else if (method === 'hello') {
           // Lua says who this Neovim is: its server address, for other Neovims.
