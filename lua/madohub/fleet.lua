@@ -47,7 +47,11 @@ end
 ---@param removed string[]
 function M.apply(put, removed)
   for _, e in ipairs(put) do
+    local before = entries[e.id]
     entries[e.id] = e
+    if e.kind == 'job' and before and before.state ~= e.state then
+      require('madohub.attention').job_changed(e, before.state)
+    end
   end
   for _, id in ipairs(removed) do
     entries[id] = nil

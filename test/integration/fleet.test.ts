@@ -133,4 +133,25 @@ describe.each(testNeovims())('Neovim $label: the fleet', ({ path: exe }) => {
     }
     expect(await s.waitFor(`#require('madohub').agents({ kind = 'editor' }) == 0`, 8000)).toBe(true);
   });
+
+  it('a job that starts waiting notifies once, with its question, and :MadoJump attaches it', async () => {
+    const base = mkdtempSync(path.join(tmpdir(), 'madohub-fleet-'));
+    jobs = path.join(base, 'jobs');
+    const templates = path.join(base, 'templates.json');
+    // Works for 1.5 s, then asks, then works again …
+    writeFileSync(templates, JSON.stringify({ turns: { command: ['node', path.join(ROOT, 'test/fixtures/agent.cjs'), 'claude-working', 'claude-approval', '--every', '1500', '--loop'], prompt: 'type' } }));
+    const env = { MADOHUB_TEMPLATES: templates, MADOHUB_JOBS_DIR: jobs, MADOHUB_RUNTIME_DIR: path.join(base, 'run'), CLAUDE_CONFIG_DIR: path.join(base, 'claude') };
+    s = await startNeovim(exe, env);
+    await openAgent(s, ['claude-idle']);
+    await s.waitFor(`#require('madohub').agents({ kind = 'terminal' }) == 1`, 8000);
+    await s.lua("vim.cmd('messages clear')");
+    const out = execFileSync(process.execPath, [MADO, '--bg', '--agent', 'turns', '-n', 'asking job'], { env: { ...process.env, ...env }, encoding: 'utf8' });
+    const short = /backgrounded · ([0-9a-f]{8})/.exec(out)![1]!;
+    expect(await s.waitFor(`(require('madohub').agents({ kind = 'job' })[1] or {}).state == 'working'`, 8000)).toBe(true);
+    const told = `vim.fn.execute('messages'):find('is Waiting in job ${short} (asking job): Do you want to proceed? — :MadoJump', 1, true) ~= nil`;
+    expect(await s.waitFor(told, 8000)).toBe(true);
+    await s.lua("vim.cmd('MadoJump')");
+    expect(await s.lua<string>('return vim.b.madohub_job')).toBe(short);
+    expect(await s.waitFor(`(require('madohub').agents({ kind = 'job' })[1] or {}).where == 'job in buffer ' .. vim.api.nvim_get_current_buf()`, 8000)).toBe(true);
+  });
 });
