@@ -14,7 +14,10 @@ export interface Parsed {
   positional: string[];
 }
 
-/** Parses `argv` against `flags`; `positional` names the arguments allowed (all required but those ending in `?`). */
+/**
+ * Parses `argv` against `flags`; `positional` names the arguments allowed (all required but those
+ * ending in `?`; a last one ending in `...` takes the rest).
+ */
 export function parseArgs(argv: readonly string[], flags: FlagSpec[], positional: string[]): Parsed {
   const out: Parsed = { flags: new Map(), positional: [] };
   let rest = false;
@@ -41,9 +44,10 @@ export function parseArgs(argv: readonly string[], flags: FlagSpec[], positional
     }
     out.positional.push(a);
   }
-  const required = positional.filter((p) => !p.endsWith('?')).length;
+  const required = positional.filter((p) => !p.endsWith('?') && !p.endsWith('...')).length;
   if (out.positional.length < required) throw new UsageError(`${positional[out.positional.length]!.replace(/\?$/, '')} is needed`);
-  if (out.positional.length > positional.length) {
+  const variadic = positional.at(-1)?.endsWith('...') === true;
+  if (!variadic && out.positional.length > positional.length) {
     throw new UsageError(`unexpected argument '${safeText(out.positional[positional.length]!)}' (see mado --help)`);
   }
   return out;

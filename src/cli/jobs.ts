@@ -2,9 +2,9 @@
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { jobEnv } from '../jobs/env.js';
-import { hostAlive } from '../jobs/hostinfo.js';
+import { hostAlive, hostRuns, readHostInfo } from '../jobs/hostinfo.js';
 import { matchId, newSessionId, newShortId } from '../jobs/ids.js';
-import { ReachError } from '../jobs/protocol/client.js';
+import { ReachError, request } from '../jobs/protocol/client.js';
 import type { DispatchRequest } from '../jobs/protocol/daemon-requests.js';
 import type { Resume } from '../jobs/templates.js';
 import type { JobOrigin } from '../jobs/types.js';
@@ -165,7 +165,36 @@ async function rm(io: Io, argv: string[]): Promise<void> {
   io.out(`removed ${short}\n`);
 }
 
-export const JOB_VERBS = ['--bg', '--background', 'agents', 'logs', 'attach', 'stop', 'kill', 'respawn', 'rm'];
+/** Sends a reply to a job's agent through its host; true when it waits for the end of the agent's turn. */
+export async function sendToJob(io: Io, short: string, text: string): Promise<boolean> {
+  const info = readHostInfo(path.join(jobsDir(io.env), short));
+  if (!info || !hostRuns(info)) throw new JobError(`job ${short} is not running (mado respawn ${short} starts it again)`);
+  if (text.trim() === '') throw new UsageError('a reply needs some text');
+  let reply: Reply;
+  try {
+    reply = await request(info.socket, { op: 'send', text }, 5000);
+  } catch (err) {
+    throw new JobError(`cannot reach the host of job ${short}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (reply.type === 'error') throw new JobError(reply.error);
+  return reply.type === 'ok' && reply.queued === true;
+}
+
+async function send(io: Io, argv: string[]): Promise<void> {
+  const args = parseArgs(argv, [], ['ID', 'TEXT...']);
+  const short = resolveId(io, args.positional[0]!);
+  // The words after the id, else standard input (a NUL cannot be sent: it is dropped, with a notice).
+  const words = args.positional.slice(1);
+  let text = words.length > 0 ? words.join(' ') : (io.stdin() ?? '');
+  if (text.includes('\0')) {
+    text = text.replaceAll('\0', '');
+    io.err('mado: NUL bytes were dropped from the reply\n');
+  }
+  const queued = await sendToJob(io, short, text.replace(/\n+$/, ''));
+  io.out(queued ? `queued for ${short}: sent when its turn ends\n` : `sent to ${short}\n`);
+}
+
+export const JOB_VERBS = ['--bg', '--background', 'agents', 'logs', 'attach', 'send', 'stop', 'kill', 'respawn', 'rm'];
 
 /** Runs a job verb. */
 export async function runJobVerb(io: Io, verb: string, argv: string[]): Promise<void> {
@@ -184,6 +213,8 @@ export async function runJobVerb(io: Io, verb: string, argv: string[]): Promise<
       const short = resolveId(io, parseArgs(argv, [], ['ID']).positional[0]!);
       return attach(io, short, path.join(jobsDir(io.env), short));
     }
+    case 'send':
+      return send(io, argv);
     case 'stop':
     case 'kill':
       return stopOrKill(io, verb, argv);

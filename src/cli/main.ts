@@ -31,6 +31,8 @@ Usage:
                             lines); -f follows it (each line once it has left the screen); --raw
                             prints the recorded bytes instead.
   mado attach ID            Open a job in this terminal; Ctrl-] detaches and leaves it running.
+  mado send ID [TEXT…]      Reply to a job's agent (TEXT, else standard input): pasted and
+                            entered at once, or, while the agent works, when its turn ends.
   mado stop [--no-wait] ID  Stop a job gracefully (the agent's interrupt, then SIGTERM, then
                             SIGKILL) and wait until it has ended (at most 8 s).
   mado kill ID              Kill a job and its processes (SIGKILL).

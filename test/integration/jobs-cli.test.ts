@@ -2,7 +2,7 @@
 // text (live, replayed, followed, raw), attach on the alternate screen.
 import * as pty from 'node-pty';
 import { describe, expect, it } from 'vitest';
-import { MADO, shortOf, until, useJobsHarness } from './jobs-harness.js';
+import { FIX as FIXTURES, MADO, shortOf, until, useJobsHarness } from './jobs-harness.js';
 
 // Words joined by cursor moves, as Ink draws them; then a numbered count that scrolls, and an end.
 const SENTENCE = "process.stdout.write('Hello!\\x1b[1CI\\x1b[1Cam\\x1b[1Ca\\x1b[1Cmock\\x1b[1Cmodel.\\r\\n'); setInterval(() => {}, 1000)";
@@ -86,3 +86,21 @@ describe('mado attach', () => {
   });
 });
 
+
+describe('mado send', () => {
+  const hs = useJobsHarness({ replier: { command: ['node', `${FIXTURES}/bin/replier`], prompt: 'type' } });
+  it('pastes a reply at once while the agent waits for one, and queues one while it works until its turn ends', async () => {
+    const short = shortOf((await hs.mado(['--bg', '--agent', 'replier'])).stdout);
+    await until(hs.jobs, (j) => j[0]?.alive === true);
+    await new Promise((r) => setTimeout(r, 300)); // its idle screen has been read
+    expect(await hs.mado(['send', short, 'hello', 'there'])).toMatchObject({ code: 0, stdout: `sent to ${short}\n` });
+    await until(async () => (await hs.mado(['logs', short])).stdout, (t) => t.includes('You said: hello there'));
+    expect((await hs.mado(['send', short], 'work\n')).stdout).toBe(`sent to ${short}\n`);
+    await until(hs.jobs, (j) => j[0]?.tempo === 'active');
+    expect(await hs.mado(['send', short, 'after'])).toMatchObject({ code: 0, stdout: `queued for ${short}: sent when its turn ends\n` });
+    expect(await hs.mado(['send', short, 'again'])).toMatchObject({ code: 1, stderr: 'mado send: a reply waits for the end of this turn already\n' });
+    const logs = await until(async () => (await hs.mado(['logs', short])).stdout, (t) => t.includes('You said: after'), 8000);
+    expect(logs.indexOf('You said: work')).toBeLessThan(logs.indexOf('You said: after'));
+    expect(await hs.mado(['send', 'nope', 'x'])).toMatchObject({ code: 1, stderr: "mado send: no job 'nope'\n" });
+  });
+});

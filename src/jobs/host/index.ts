@@ -156,6 +156,24 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     say(`codex session ${id} (${rollout})`);
   };
 
+  // A reply: pasted (bracketed when the agent asked for it), then Enter apart (a newline inside a
+  // paste is text to an agent). While the agent works it waits for the end of the turn.
+  let queuedReply: string | undefined;
+  const deliver = (text: string): void => {
+    child.write(term.modes.bracketedPasteMode ? `\x1b[200~${text}\x1b[201~` : text);
+    setTimeout(() => child.write('\r'), 50);
+  };
+  const send = (text: string): { queued: boolean } | { error: string } => {
+    if (ending) return { error: 'the job is ending' };
+    if (previous?.state !== 'working') {
+      deliver(text);
+      return { queued: false };
+    }
+    if (queuedReply !== undefined) return { error: 'a reply waits for the end of this turn already' };
+    queuedReply = text;
+    return { queued: true };
+  };
+
   const runDetect = (): Promise<void> => {
     detectTimer = undefined;
     const { lines, cursor } = boundScreen({ ...screenOf(term), title });
@@ -173,6 +191,11 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
       child.write(`${launch.typePrompt}\r`);
     }
     if (d.state === 'working') awaitingPrompt = false;
+    if (queuedReply !== undefined && d.state !== 'working' && d.state !== 'exited') {
+      const text = queuedReply;
+      queuedReply = undefined;
+      deliver(text);
+    }
     const patch: Partial<JobState> =
       awaitingPrompt && d.state !== 'waiting' ? { ...jobPatch(d, lines), tempo: 'blocked', needs: 'a prompt' } : jobPatch(d, lines);
     const key = JSON.stringify(patch);
@@ -190,7 +213,7 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     setTimeout(() => signalGroup(child.pid, 'SIGTERM'), STOP_TERM_MS).unref();
     setTimeout(() => signalGroup(child.pid, 'SIGKILL'), STOP_KILL_MS).unref();
   };
-  const clients = serveHost({ term, child, output, info, title: () => title, stop, log: say });
+  const clients = serveHost({ term, child, output, info, title: () => title, stop, send, log: say });
   const server: Server = clients.server;
 
   child.onData((data) => {

@@ -21,6 +21,8 @@ export interface HostParts {
   title(): string;
   /** Ends the agent: gracefully (its interrupt, SIGTERM, SIGKILL) or at once. */
   stop(graceful: boolean): void;
+  /** A reply to the agent: sent, queued for the end of its turn, or why not. */
+  send(text: string): { queued: boolean } | { error: string };
   log(message: string): void;
 }
 
@@ -68,6 +70,10 @@ export function serveHost(h: HostParts): HostServer {
       case 'input':
         h.child.write(m.data);
         return;
+      case 'send': {
+        const sent = h.send(m.text);
+        return peer.end('error' in sent ? { type: 'error', error: sent.error } : { type: 'ok', queued: sent.queued });
+      }
       case 'text':
         return peer.end({ type: 'text', ...textOf(h.term) });
       case 'status':

@@ -1,6 +1,9 @@
 // What a client asks a job's PTY host, and the guard that every request passes.
 import type { Check } from '../checks.js';
-import { int, optional, requestGuard, str } from '../checks.js';
+import { int, optional, requestGuard, str, strMax } from '../checks.js';
+
+/** The longest reply a job takes (a prompt's bound: a reply is one). */
+export const MAX_REPLY_CHARS = 120 * 1024;
 
 /** Starts a stream: the screen first, then the output as it comes. */
 export interface AttachRequest {
@@ -17,6 +20,14 @@ export interface InputRequest {
   op: 'input';
   data: string;
 }
+/**
+ * A reply to the agent: pasted and entered when the agent is not working, else queued and sent when
+ * its turn ends (one reply waits at most).
+ */
+export interface SendRequest {
+  op: 'send';
+  text: string;
+}
 /** The text a person would read: the scrollback and the screen, as lines. */
 export interface TextRequest {
   op: 'text';
@@ -28,13 +39,14 @@ export interface StatusRequest {
   op: 'status';
 }
 
-export type HostRequest = AttachRequest | ResizeRequest | InputRequest | TextRequest | SignalRequest | StatusRequest;
+export type HostRequest = AttachRequest | ResizeRequest | InputRequest | SendRequest | TextRequest | SignalRequest | StatusRequest;
 
 const cols = int(2, 1000);
 const SCHEMAS: Record<HostRequest['op'], Record<string, Check>> = {
   attach: { cols: optional(cols), rows: optional(cols) },
   resize: { cols, rows: cols },
   input: { data: str },
+  send: { text: strMax(MAX_REPLY_CHARS) },
   text: {},
   stop: {},
   kill: {},

@@ -12,6 +12,8 @@ export interface Ok {
   warning?: string;
   /** `stop`/`kill`: whether the agent had ended when the answer was sent. */
   ended?: boolean;
+  /** `send`: the reply waits for the agent's turn to end. */
+  queued?: boolean;
 }
 export interface ErrorReply {
   type: 'error';
