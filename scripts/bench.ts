@@ -1,7 +1,7 @@
 // `npm run bench`: MadoHub's speed and memory goals, measured side by side in one run.
 // Not a test: it prints figures and ratios; nothing here passes or fails on time.
 import { execFileSync, spawn } from 'node:child_process';
-import { appendFileSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { boundScreen, detect } from '../src/detect/index.js';
@@ -15,7 +15,7 @@ import { JsonlTail } from '../src/records/tail.js';
 import { readHostInfo } from '../src/jobs/hostinfo.js';
 import { newSessionId, newShortId } from '../src/jobs/ids.js';
 import { Conn } from '../src/jobs/protocol/client.js';
-import { blankJob, createJob } from '../src/jobs/store.js';
+import { blankJob, createJob, updateJob } from '../src/jobs/store.js';
 import { AGENT, FAKE_CLAUDE, ROOT, openAgent, openTerminal, startNeovim, testNeovims } from '../test/integration/neovim.js';
 import type { Session } from '../test/integration/neovim.js';
 
@@ -109,6 +109,40 @@ async function benchMemory(exe: string): Promise<void> {
   await s.close();
   const mib = (b: number): string => (b / 1048576).toFixed(1);
   out(`  (c) Node process memory: ${mib(busy.rssBytes)} MiB with ${busy.terminals} busy terminals (redrawing every 50 ms for 5 s), ${mib(base.rssBytes)} MiB with 1 idle; ratio ${(busy.rssBytes / base.rssBytes).toFixed(2)}`);
+}
+
+/** (j) The fleet: the Node process with 200 jobs in its jobs folder against none, and a job's change to Lua. */
+async function benchFleet(exe: string): Promise<void> {
+  const rss = async (jobs: number): Promise<{ rss: number; listed: number; s: Session }> => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'madohub-bench-fleet-'));
+    for (let i = 0; i < jobs; i++) {
+      createJob(dir, { ...blankJob(newShortId()), sessionId: newSessionId(), status: i % 3 ? 'stopped' : 'done', tempo: 'idle', intent: `job ${i}`, name: `job ${i}` });
+    }
+    const s = await startNeovim(exe, { MADOHUB_JOBS_DIR: dir, CLAUDE_CONFIG_DIR: path.join(dir, 'claude'), MADOHUB_RUNTIME_DIR: path.join(dir, 'run') });
+    const buf = await openAgent(s, ['claude-idle']);
+    await s.waitFor(`require('madohub').state(${buf}) ~= nil`);
+    await s.waitFor(`#require('madohub').agents({ kind = 'job' }) == ${jobs}`, 10000);
+    await s.lua('vim.wait(1500)');
+    const health = await s.lua<{ rssBytes: number }>('return require("madohub.node").request("health")');
+    const listed = await s.lua<number>(`return #require('madohub').agents({ kind = 'job' })`);
+    return { rss: health.rssBytes, listed, s };
+  };
+  const none = await rss(0);
+  await none.s.close();
+  const many = await rss(200);
+  // A job file changed by its host: until the Lua cache has it (the folder watch, the 100 ms gathering, the push).
+  const samples: number[] = [];
+  const dir = await many.s.lua<string>('return vim.env.MADOHUB_JOBS_DIR');
+  const short = readdirSync(dir).find((n) => /^[0-9a-f]{8}$/.test(n))!;
+  for (let i = 0; i < 10; i++) {
+    const t = Date.now();
+    await updateJob(dir, short, { detail: `change ${i}` });
+    await many.s.waitFor(`(require('madohub').agents({ id = 'job:${short}' })[1] or {}).detail == 'change ${i}'`, 5000);
+    samples.push(Date.now() - t);
+  }
+  await many.s.close();
+  const mib = (b: number): string => (b / 1048576).toFixed(1);
+  out(`  (j) fleet: Node process ${mib(many.rss)} MiB with 200 jobs watched (${many.listed} listed) vs ${mib(none.rss)} MiB with none; ratio ${(many.rss / none.rss).toFixed(2)}; a job's change to the Lua cache p50 ${median(samples).toFixed(0)} ms, max ${Math.max(...samples).toFixed(0)} ms (10 changes; 100 ms of it is the gathering of changes)`);
 }
 
 /** Startup: Neovim with and without the plugin on 'runtimepath', no terminal opened. */
@@ -409,6 +443,7 @@ async function main(): Promise<void> {
     if (want('c')) await benchMemory(nv.path);
     if (want('d')) benchStartup(nv.path);
     if (want('g')) await benchIdle(nv.path);
+    if (want('j')) await benchFleet(nv.path);
   }
   if (want('e') || want('f') || want('h') || want('i')) out('Node side (no Neovim)');
   if (want('i')) benchHostile();
