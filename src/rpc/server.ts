@@ -1,23 +1,11 @@
-import path from 'node:path';
 import { attach } from 'neovim';
 import type { NeovimClient } from 'neovim';
 import { agentModule, agentNames } from '../agents/index.js';
-import { optionsOf, questionOf } from '../detect/question.js';
-import { jobEntry, terminalEntry } from '../fleet/entry.js';
-import type { FleetEntry } from '../fleet/entry.js';
-import { Fleet } from '../fleet/fleet.js';
-import type { FleetChange } from '../fleet/fleet.js';
-import { JobsWatch } from '../fleet/jobs-watch.js';
-import { Editors } from '../fleet/editors.js';
-import { SessionsWatch } from '../fleet/sessions-watch.js';
+import { FleetHub } from '../fleet/hub.js';
 import { isObj } from '../jobs/checks.js';
-import { claudeConfigDir } from '../records/claude.js';
-import { hostAlive, readHostInfo } from '../jobs/hostinfo.js';
-import type { ListedJob } from '../jobs/protocol/replies.js';
-import { matchId } from '../jobs/ids.js';
-import { daemonSocket, runtimeDir } from '../jobs/paths.js';
 import { socketLive } from '../jobs/daemon/socket.js';
-import { jobShorts, jobsDir } from '../jobs/store.js';
+import { daemonSocket, runtimeDir } from '../jobs/paths.js';
+import { jobsDir } from '../jobs/store.js';
 import { log } from '../log.js';
 import { TerminalWatchers } from '../records/watchers.js';
 import { Tracker } from '../state/tracker.js';
@@ -65,55 +53,10 @@ export interface Health {
 export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStream): NeovimClient {
   const nvim = attach({ reader: stdin, writer: stdout });
   const tracker = new Tracker();
-  // The fleet: the terminals (from the tracker) and the background jobs (from their folder).
-  const fleet = new Fleet();
-  let editors: Editors | undefined;
-  const pushFleet = (change: FleetChange | null): void => {
-    if (!change) return;
-    nvim.notify('nvim_exec_lua', [FLEET_APPLY, [change.put, change.removed]]);
-    // Other Neovims see this one's terminals.
-    const terminals = (e: FleetEntry | string): boolean => (typeof e === 'string' ? e : e.id).startsWith('term:');
-    if (change.put.some(terminals) || change.removed.some(terminals)) {
-      editors?.publish({ terminals: fleet.all().filter((e) => e.kind === 'terminal'), agentPids: [...watchers.agentPids()] });
-    }
-  };
-  // A terminal that shows a job (`mado attach`) is that job's entry, not one of its own.
-  const attachedIn = new Map<string, number>();
-  let listedJobs: ListedJob[] = [];
-  const placeJobs = (): void => pushFleet(fleet.replaceKind('job', listedJobs.map((j) => jobEntry(j, attachedIn.get(j.short)))));
-  const jobs = new JobsWatch(jobsDir(), (listed) => {
-    listedJobs = listed;
-    placeJobs();
-    sessions.poke();
-  }, log);
-  /** What a terminal asks while it waits, from its last screen. */
-  const asks = new Map<number, FleetEntry['needs']>();
-  const placeTerminal = (buf: number): void => {
-    const st = tracker.get(buf);
-    if (!st) return;
-    const { cwd, job } = watchers.placeOf(buf);
-    const was = [...attachedIn].find(([, b]) => b === buf)?.[0];
-    if (was !== job) {
-      if (was) attachedIn.delete(was);
-      if (job) attachedIn.set(job, buf);
-      placeJobs();
-    }
-    pushFleet(job ? fleet.remove(`term:${buf}`) : fleet.set(terminalEntry(st, cwd, asks.get(buf) ?? null)));
-  };
-  const forgetTerminal = (buf: number): void => {
-    asks.delete(buf);
-    const was = [...attachedIn].find(([, b]) => b === buf)?.[0];
-    if (was) {
-      attachedIn.delete(was);
-      placeJobs();
-    }
-    pushFleet(fleet.remove(`term:${buf}`));
-  };
-
   const push = (changes: StateChange[]): void => {
     if (changes.length === 0) return;
     nvim.notify('nvim_exec_lua', [APPLY, [changes]]);
-    for (const c of changes) placeTerminal(c.buf);
+    for (const c of changes) hub.placeTerminal(c.buf);
   };
   const pushOne = (change: StateChange | null): void => {
     if (change) push([change]);
@@ -122,13 +65,15 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
     {
       process: (buf, agent) => {
         pushOne(tracker.process(buf, agent, Date.now()));
-        sessions.poke();
+        hub.agentsChanged();
       },
       record: (buf, signal) => pushOne(tracker.record(buf, signal, Date.now())),
-      place: (buf) => placeTerminal(buf),
+      place: (buf) => hub.placeTerminal(buf),
     },
     log,
   );
+  // The fleet: every agent this Neovim can show (terminals, jobs, sessions elsewhere, other Neovims').
+  const hub = new FleetHub(tracker, watchers, (change) => nvim.notify('nvim_exec_lua', [FLEET_APPLY, [change.put, change.removed]]), log);
 
   nvim.on('notification', (method: string, args: unknown[]) => {
     const now = Date.now();
@@ -143,13 +88,9 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
             const before = tracker.agentOf(msg.buf);
             change = tracker.screen(msg.buf, msg, now);
             const after = tracker.agentOf(msg.buf);
-            // What it asks, while it waits: the question and choices its screen shows (known before
-            // anything places the terminal in the fleet).
-            const waiting = tracker.get(msg.buf)?.state === 'waiting';
-            const question = waiting ? questionOf(msg.lines) : undefined;
-            asks.set(msg.buf, waiting ? { question: question ?? tracker.get(msg.buf)!.detail, options: optionsOf(msg.lines) } : null);
+            hub.screen(msg.buf, msg.lines);
             if (after !== undefined) watchers.screen(msg.buf, msg.pid, now, before !== undefined && before !== after);
-            if (!change) placeTerminal(msg.buf);
+            if (!change) hub.placeTerminal(msg.buf);
           }
         } else if (method === 'exit') {
           const msg = parseExit(item);
@@ -168,14 +109,13 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
           }
         } else if (method === 'hello') {
           // Lua says who this Neovim is: its server address, for other Neovims.
-          const server = isObj(item) && typeof item.server === 'string' ? item.server : '';
-          editors?.publish({ server });
+          hub.hello(isObj(item) && typeof item.server === 'string' ? item.server : '');
         } else if (method === 'forget') {
           const msg = parseForget(item);
           if (msg) {
             watchers.forget(msg.buf);
             tracker.forget(msg.buf);
-            forgetTerminal(msg.buf);
+            hub.forgetTerminal(msg.buf);
           }
         } else {
           log.warn(`unknown notification ${method}`);
@@ -199,12 +139,7 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
         scans: watchers.scans,
         rssBytes: process.memoryUsage().rss,
         jobsDir: jobsDir(),
-        fleet: {
-          terminals: fleet.all().filter((e) => e.kind === 'terminal').length,
-          jobs: fleet.all().filter((e) => e.kind === 'job').length,
-          sessions: fleet.all().filter((e) => e.kind === 'session').length,
-          editors: fleet.all().filter((e) => e.kind === 'editor').length,
-        },
+        fleet: { terminals: hub.count('terminal'), jobs: hub.count('job'), sessions: hub.count('session'), editors: hub.count('editor') },
         daemon: 'not running',
       };
       // Whether a daemon answers on its socket (a connection, then nothing more; never started here).
@@ -215,11 +150,9 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
     } else if (method === 'states') {
       resp.send(tracker.all());
     } else if (method === 'fleet') {
-      resp.send(fleet.all());
+      resp.send(hub.all());
     } else if (method === 'job') {
-      // A job by its id or a unique prefix, read from the jobs folder, and whether its host lives.
-      const m = matchId(jobShorts(jobsDir()), typeof args[0] === 'string' ? args[0] : '');
-      resp.send(m.ok ? { short: m.short, alive: hostAlive(path.join(jobsDir(), m.short)) } : { error: m.error });
+      resp.send(hub.job(typeof args[0] === 'string' ? args[0] : ''));
     } else if (method === 'session') {
       const buf = typeof args[0] === 'number' ? args[0] : -1;
       const session = watchers.sessionOf(buf);
@@ -231,34 +164,7 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
     }
   });
 
-  jobs.start();
-  // Claude Code sessions elsewhere: every one whose process lives, but those of this Neovim's
-  // terminals and of its jobs (a job's agent and what runs under it).
-  const jobPids = (): Set<number> => {
-    const out = new Set<number>();
-    for (const j of listedJobs) {
-      const info = j.alive ? readHostInfo(path.join(jobsDir(), j.short)) : undefined;
-      if (info) for (const p of watchers.tree.walk(info.ptyPid)) out.add(p.pid);
-    }
-    return out;
-  };
-  const sessions = new SessionsWatch(
-    path.join(claudeConfigDir(), 'sessions'),
-    watchers.folders,
-    () => new Set([...watchers.agentPids(), ...jobPids(), ...(editors?.othersAgentPids ?? [])]),
-    (entries) => pushFleet(fleet.replaceKind('session', entries)),
-  );
-  sessions.start();
-  // Other Neovims' terminals (and this one's, for them), in the private runtime folder.
-  try {
-    editors = new Editors(path.join(runtimeDir(), 'editors'), watchers.folders, (entries) => {
-      pushFleet(fleet.replaceKind('editor', entries));
-      sessions.poke();
-    }, log);
-    editors.start();
-  } catch (err) {
-    log.warn(`other Neovims are not shown: ${err instanceof Error ? err.message : String(err)}`);
-  }
+  hub.start();
 
   // The agents and their display names: the Lua side keeps no list of its own.
   nvim.notify('nvim_exec_lua', ['require("madohub.state").set_agents(...)', [agentNames()]]);
@@ -274,7 +180,7 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
   // Leaving (Neovim hung up, or stopped this process): this Neovim's summary goes with it.
   const leave = (why: string): void => {
     log.info(`${why}; exiting`);
-    editors?.stop();
+    hub.stop();
     process.exit(0);
   };
   nvim.on('disconnect', () => leave('neovim disconnected'));
