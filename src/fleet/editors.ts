@@ -8,6 +8,7 @@ import { isObj } from '../jobs/checks.js';
 import { readJsonBounded, writeAtomic } from '../jobs/files.js';
 import { processStamp, sameProcess } from '../proc/stamp.js';
 import type { FolderWatcher } from '../records/folders.js';
+import { debounced } from './debounce.js';
 import type { FleetEntry } from './entry.js';
 
 const SETTLE_MS = 200;
@@ -43,7 +44,7 @@ export function parseSummary(v: unknown): EditorSummary | undefined {
 export class Editors {
   private readonly file: string;
   private stopWatch?: () => void;
-  private readTimer?: NodeJS.Timeout;
+  private readonly later = debounced(() => this.read(), SETTLE_MS);
   private writeTimer?: NodeJS.Timeout;
   private server = '';
   private terminals: FleetEntry[] = [];
@@ -68,9 +69,9 @@ export class Editors {
       return;
     }
     this.stopWatch = this.folders.watch(this.dir, (file) => {
-      if (file !== this.file) this.soonRead();
+      if (file !== this.file) this.later.soon();
     });
-    this.soonRead();
+    this.later.soon();
   }
 
   /** This Neovim's server address, and its terminals now: published soon (changes gather). */
@@ -96,13 +97,7 @@ export class Editors {
     }, SETTLE_MS);
   }
 
-  private soonRead(): void {
-    if (this.readTimer) clearTimeout(this.readTimer);
-    this.readTimer = setTimeout(() => this.read(), SETTLE_MS);
-  }
-
   private read(): void {
-    this.readTimer = undefined;
     let names: string[];
     try {
       names = readdirSync(this.dir).filter((n) => /^\d+\.json$/.test(n) && n !== `${process.pid}.json`);
@@ -127,7 +122,7 @@ export class Editors {
   }
 
   stop(): void {
-    if (this.readTimer) clearTimeout(this.readTimer);
+    this.later.cancel();
     if (this.writeTimer) clearTimeout(this.writeTimer);
     this.stopWatch?.();
     rmSync(this.file, { force: true });

@@ -6,13 +6,14 @@ import { watch } from 'chokidar';
 import type { FSWatcher } from 'chokidar';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import { settle } from '../jobs/settle.js';
+import { debounced } from './debounce.js';
 import { listJobs } from '../jobs/store.js';
 
 const SETTLE_MS = 100;
 
 export class JobsWatch {
   private watcher?: FSWatcher;
-  private timer?: NodeJS.Timeout;
+  private readonly later = debounced(() => void this.read(), SETTLE_MS);
   private reading = false;
   private again = false;
 
@@ -32,19 +33,13 @@ export class JobsWatch {
     this.watcher = watch(this.dir, { depth: 1, ignoreInitial: true, persistent: true });
     this.watcher.on('all', (_event, file) => {
       // Job files and host files tell a change; logs and locks do not.
-      if (/(?:job|state|host)\.json$|^[0-9a-f]{8}$/.test(file.split('/').pop() ?? '')) this.soon();
+      if (/(?:job|state|host)\.json$|^[0-9a-f]{8}$/.test(file.split('/').pop() ?? '')) this.later.soon();
     });
     this.watcher.on('error', (err) => this.log.debug(`jobs watch: ${String(err)}`));
-    this.soon();
-  }
-
-  private soon(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.read(), SETTLE_MS);
+    this.later.soon();
   }
 
   private async read(): Promise<void> {
-    this.timer = undefined;
     if (this.reading) {
       this.again = true;
       return;
@@ -58,13 +53,13 @@ export class JobsWatch {
       this.reading = false;
       if (this.again) {
         this.again = false;
-        this.soon();
+        this.later.soon();
       }
     }
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
+    this.later.cancel();
     await this.watcher?.close();
   }
 }

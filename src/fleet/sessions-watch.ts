@@ -8,6 +8,7 @@ import type { ClaudeSession } from '../detect/records.js';
 import { readJsonBounded } from '../jobs/files.js';
 import { processStamp } from '../proc/stamp.js';
 import type { FolderWatcher } from '../records/folders.js';
+import { debounced } from './debounce.js';
 import type { FleetEntry } from './entry.js';
 
 const SETTLE_MS = 100;
@@ -36,7 +37,7 @@ export function sessionEntry(s: ClaudeSession, at: number): FleetEntry {
 
 export class SessionsWatch {
   private stopWatch?: () => void;
-  private timer?: NodeJS.Timeout;
+  private readonly later = debounced(() => this.read(), SETTLE_MS);
 
   /** `ours` gives the pids that are this Neovim's terminals' agents or its jobs' processes. */
   constructor(
@@ -53,12 +54,10 @@ export class SessionsWatch {
 
   /** Reads the sessions again soon. */
   poke(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.read(), SETTLE_MS);
+    this.later.soon();
   }
 
   private read(): void {
-    this.timer = undefined;
     let names: string[];
     try {
       names = readdirSync(this.dir).filter((n) => /^\d+\.json$/.test(n));
@@ -77,7 +76,7 @@ export class SessionsWatch {
   }
 
   stop(): void {
-    if (this.timer) clearTimeout(this.timer);
+    this.later.cancel();
     this.stopWatch?.();
   }
 }

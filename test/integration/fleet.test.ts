@@ -1,12 +1,13 @@
 // The fleet in Neovim (0.10 and 0.12), with the real Node side and a real job: terminals of this
 // Neovim and background jobs in one list, answered from the Lua cache, `User MadoFleetChanged`.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT, openAgent, startNeovim, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
+import { killJobsOf } from './jobs-harness.js';
 
 const MADO = path.join(ROOT, 'bin/mado');
 
@@ -16,16 +17,7 @@ describe.each(testNeovims())('Neovim $label: the fleet', ({ path: exe }) => {
   afterEach(async () => {
     await s?.close();
     s = undefined;
-    if (!existsSync(jobs)) return;
-    for (const short of readdirSync(jobs)) {
-      try {
-        const info = JSON.parse(readFileSync(path.join(jobs, short, 'host.json'), 'utf8')) as { pid: number; ptyPid: number };
-        process.kill(-info.ptyPid, 'SIGKILL');
-        process.kill(info.pid, 'SIGKILL');
-      } catch {
-        // Not running.
-      }
-    }
+    killJobsOf(jobs);
   });
 
   it('lists the terminals and the background jobs, and follows a job through its states', async () => {

@@ -70,18 +70,7 @@ export function useJobsHarness(extra: Record<string, object> = {}): JobsHarness 
   });
   afterEach(() => {
     // Kill what the test left running: hosts, their agents, and this test's daemon.
-    const jobs = path.join(h.base, 'jobs');
-    if (existsSync(jobs)) {
-      for (const short of readdirSync(jobs)) {
-        try {
-          const info = JSON.parse(readFileSync(path.join(jobs, short, 'host.json'), 'utf8')) as { pid: number; ptyPid: number };
-          process.kill(-info.ptyPid, 'SIGKILL');
-          process.kill(info.pid, 'SIGKILL');
-        } catch {
-          // Not running.
-        }
-      }
-    }
+    killJobsOf(path.join(h.base, 'jobs'));
     killDaemonOf(h.base);
   });
   const mado = (args: string[], input?: string, extraEnv: NodeJS.ProcessEnv = {}, cwd?: string): Promise<Run> =>
@@ -114,6 +103,20 @@ export function useJobsHarness(extra: Record<string, object> = {}): JobsHarness 
     },
     killDaemon: () => killDaemonOf(h.base),
   };
+}
+
+/** Kills the hosts of the jobs in `jobs` and their agents' process groups (what a test left running). */
+export function killJobsOf(jobs: string): void {
+  if (!existsSync(jobs)) return;
+  for (const short of readdirSync(jobs)) {
+    try {
+      const info = JSON.parse(readFileSync(path.join(jobs, short, 'host.json'), 'utf8')) as { pid: number; ptyPid: number };
+      process.kill(-info.ptyPid, 'SIGKILL');
+      process.kill(info.pid, 'SIGKILL');
+    } catch {
+      // Not running.
+    }
+  }
 }
 
 /** Kills the test's daemon (the last one its log says listens), not those of other test files. */
