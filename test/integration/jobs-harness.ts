@@ -66,6 +66,10 @@ export function useJobsHarness(extra: Record<string, object> = {}): JobsHarness 
       MADOHUB_JOBS_DIR: path.join(h.base, 'jobs'),
       MADOHUB_RUNTIME_DIR: path.join(h.base, 'run'),
       MADOHUB_DISABLE_AGENT_VIEW: '',
+      // The fixture agents named like Claude Code and Codex write their records here, not in the
+      // developer's own ~/.claude and ~/.codex.
+      CLAUDE_CONFIG_DIR: path.join(h.base, 'claude'),
+      CODEX_HOME: path.join(h.base, 'codex'),
     };
   });
   afterEach(() => {
