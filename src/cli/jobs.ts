@@ -6,6 +6,7 @@ import { hostAlive, hostRuns, readHostInfo } from '../jobs/hostinfo.js';
 import { matchId, newSessionId, newShortId } from '../jobs/ids.js';
 import { ReachError, request } from '../jobs/protocol/client.js';
 import type { DispatchRequest } from '../jobs/protocol/daemon-requests.js';
+import { promptProblem } from '../jobs/templates.js';
 import type { Resume } from '../jobs/templates.js';
 import type { JobOrigin } from '../jobs/types.js';
 import type { Reply } from '../jobs/protocol/replies.js';
@@ -170,6 +171,8 @@ export async function sendToJob(io: Io, short: string, text: string): Promise<bo
   const info = readHostInfo(path.join(jobsDir(io.env), short));
   if (!info || !hostRuns(info)) throw new JobError(`job ${short} is not running (mado respawn ${short} starts it again)`);
   if (text.trim() === '') throw new UsageError('a reply needs some text');
+  const tooLarge = promptProblem(text);
+  if (tooLarge) throw new UsageError(tooLarge.replace('the prompt', 'the reply'));
   let reply: Reply;
   try {
     reply = await request(info.socket, { op: 'send', text }, 5000);

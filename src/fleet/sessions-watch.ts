@@ -16,9 +16,15 @@ const SETTLE_MS = 100;
 const MAX_SESSION_BYTES = 64 * 1024;
 const MAX_SESSIONS = 500;
 
+/** The longest folder and detail an entry of a session file keeps (the file is anyone's to write). */
+const MAX_CWD = 1024;
+const MAX_DETAIL = 120;
+
 /** A session's entry. */
-export function sessionEntry(s: ClaudeSession, at: number): FleetEntry {
-  const { state, detail } = s.signal;
+export function sessionEntry(session: ClaudeSession, at: number): FleetEntry {
+  const s = { ...session, cwd: session.cwd.slice(0, MAX_CWD), sessionId: session.sessionId.slice(0, 128) };
+  const { state } = s.signal;
+  const detail = s.signal.detail.slice(0, MAX_DETAIL);
   return {
     id: `claude:${s.sessionId}`,
     kind: 'session',

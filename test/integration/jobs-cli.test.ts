@@ -102,5 +102,10 @@ describe('mado send', () => {
     const logs = await until(async () => (await hs.mado(['logs', short])).stdout, (t) => t.includes('You said: after'), 8000);
     expect(logs.indexOf('You said: work')).toBeLessThan(logs.indexOf('You said: after'));
     expect(await hs.mado(['send', 'nope', 'x'])).toMatchObject({ code: 1, stderr: "mado send: no job 'nope'\n" });
+    expect(await hs.mado(['send', short], 'y'.repeat(130 * 1024))).toMatchObject({
+      code: 2,
+      stderr: 'mado send: the reply is 130 KiB, and a job takes at most 120 KiB: put the text in a file and name the file in the prompt\n',
+    });
+    expect(await hs.mado(['send', short], '   ')).toMatchObject({ code: 2, stderr: 'mado send: a reply needs some text\n' });
   });
 });

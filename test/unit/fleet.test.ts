@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { jobEntry, jobState, terminalEntry } from '../../src/fleet/entry.js';
 import { Fleet } from '../../src/fleet/fleet.js';
+import { sessionEntry } from '../../src/fleet/sessions-watch.js';
 import type { ListedJob } from '../../src/jobs/protocol/replies.js';
 import { blankJob } from '../../src/jobs/store.js';
 
@@ -42,5 +43,18 @@ describe('the fleet', () => {
     expect(fleet.all().map((e) => e.id).sort()).toEqual(['job:aaaaaaa1', 'term:1']);
     expect(fleet.remove('term:1')).toEqual({ put: [], removed: ['term:1'] });
     expect(fleet.remove('term:1')).toBeNull();
+  });
+});
+
+describe('sessions elsewhere', () => {
+  it("keep a bounded folder and detail from a session file (anyone's to write)", () => {
+    const e = sessionEntry(
+      { pid: 42, sessionId: 's'.repeat(500), cwd: `/${'d'.repeat(100_000)}`, signal: { state: 'waiting', source: 'session-file', detail: 'x'.repeat(100_000) } },
+      1,
+    );
+    expect(e.cwd.length).toBe(1024);
+    expect(e.detail.length).toBe(120);
+    expect(e.id.length).toBeLessThanOrEqual('claude:'.length + 128);
+    expect(e).toMatchObject({ kind: 'session', state: 'waiting', where: 'pid 42', since: 1 });
   });
 });
