@@ -61,7 +61,14 @@ describe('secrets and access', () => {
     const table = await h.mado(['agents']);
     const dir = path.join(h.base, 'jobs', short);
     const files = readdirSync(dir);
-    const stored = files.map((f) => (existsSync(path.join(dir, f)) ? readFileSync(path.join(dir, f), 'utf8') : '')).join('\n');
+    const readOrNone = (f: string): string => {
+      try {
+        return readFileSync(path.join(dir, f), 'utf8');
+      } catch {
+        return ''; // A lock that went meanwhile.
+      }
+    };
+    const stored = files.map(readOrNone).join('\n');
     for (const value of Object.values(secrets)) {
       expect(listed.stdout).not.toContain(value);
       expect(table.stdout).not.toContain(value);
