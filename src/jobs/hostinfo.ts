@@ -49,6 +49,20 @@ export function hostAlive(jobDir: string): boolean {
 }
 
 /**
+ * Sends `signal` to the process group of the job's agent while that group is still the job's: led by
+ * the agent (its pid and start stamp), or, its leader gone already (it dies with its host where
+ * setpriv is there), still holding a child that ignores the hang-up.
+ */
+export function signalAgentGroup(info: HostInfo, signal: NodeJS.Signals): void {
+  if (!leadsGroup(info.ptyPid, info.ptyStart) && !orphanedGroupLives(info.ptyPid)) return;
+  try {
+    process.kill(-info.ptyPid, signal);
+  } catch {
+    // Gone meanwhile.
+  }
+}
+
+/**
  * After a host died without its goodbye (kill -9, OOM, a reboot): ends what its agent left running
  * (its process group, which ignores the hang-up when the agent ignores SIGHUP) and removes the
  * host's files. Returns true when a dead host was found.
@@ -56,15 +70,7 @@ export function hostAlive(jobDir: string): boolean {
 export function clearDeadHost(jobDir: string): boolean {
   const info = readHostInfo(jobDir);
   if (!info || hostRuns(info)) return false;
-  // Its agent (the group's leader) may be gone already (it dies with its host where setpriv is
-  // there) while a child of it that ignores the hang-up lives on in the group.
-  if (leadsGroup(info.ptyPid, info.ptyStart) || orphanedGroupLives(info.ptyPid)) {
-    try {
-      process.kill(-info.ptyPid, 'SIGKILL');
-    } catch {
-      // Gone meanwhile.
-    }
-  }
+  signalAgentGroup(info, 'SIGKILL');
   // host.json is a file anyone may have edited: only a socket named for this job is removed.
   try {
     if (path.basename(info.socket) === `host-${path.basename(jobDir)}.sock` && lstatSync(info.socket).isSocket()) rmSync(info.socket);

@@ -1,12 +1,11 @@
 // `stop` and `kill`: through the job's host; when the host does not answer (stopped, frozen, gone),
 // by signals to its agent's process group and to the host, checked by pid and start stamp.
-import { clearDeadHost, hostRuns, readHostInfo } from '../hostinfo.js';
-import { signalGroup } from '../signals.js';
+import { clearDeadHost, hostRuns, readHostInfo, signalAgentGroup } from '../hostinfo.js';
 import { request } from '../protocol/client.js';
 import type { StopRequest } from '../protocol/daemon-requests.js';
 import type { Reply } from '../protocol/replies.js';
 import { updateJob } from '../store.js';
-import { leadsGroup, orphanedGroupLives, sameProcess } from '../../proc/stamp.js';
+import { sameProcess } from '../../proc/stamp.js';
 import type { DaemonContext } from './context.js';
 import { hostGone, jobDirOf } from './context.js';
 
@@ -29,7 +28,7 @@ export async function handleStop(ctx: DaemonContext, m: StopRequest): Promise<Re
     // The host does not answer: its agent's group and the host itself end by signal, and the
     // job file says so here (the host cannot).
     ctx.say(`job ${m.short}: its host does not answer (${err instanceof Error ? err.message : String(err)}); signalling pid ${info.ptyPid} and ${info.pid}`);
-    if (leadsGroup(info.ptyPid, info.ptyStart) || orphanedGroupLives(info.ptyPid)) signalGroup(info.ptyPid, graceful ? 'SIGTERM' : 'SIGKILL');
+    signalAgentGroup(info, graceful ? 'SIGTERM' : 'SIGKILL');
     if (sameProcess(info.pid, info.pidStart)) process.kill(info.pid, 'SIGKILL');
     await hostGone(ctx, m.short, KILL_WAIT_MS);
     clearDeadHost(dir);
