@@ -48,3 +48,7 @@ end, { nargs = 1, complete = function(lead) return require('madohub.jobs').compl
 vim.api.nvim_create_user_command('MadoLogs', function(o)
   require('madohub.jobs').logs(o.args)
 end, { nargs = 1, complete = function(lead) return require('madohub.jobs').complete(lead) end, desc = 'MadoHub: show a background job’s recent output' })
+
+vim.api.nvim_create_user_command('MadoAgents', function()
+  require('madohub.picker').open()
+end, { desc = 'MadoHub: every agent in a floating picker' })

@@ -17,6 +17,14 @@
 ---@field enabled boolean Notify when a terminal out of sight needs attention.
 ---@field states table<madohub.StateName, boolean> Which states notify.
 
+---@class madohub.PickerConfig
+---@field width number Of the editor's columns: a fraction (0-1) or a count.
+---@field height number Of the editor's lines: a fraction (0-1) or a count.
+---@field border string|string[]|nil The float's border; nil follows 'winborder' (Neovim 0.11+), else `rounded`.
+---@field open_on_start boolean Open :MadoAgents when Neovim starts with no file arguments.
+---@field default_agent madohub.Agent The agent of a job the input line starts without `@agent`.
+---@field keys table<string, string|false> Keys of the list: key → action (false: not mapped). See |madohub-picker-keys|.
+
 ---@class madohub.Config
 ---@field node string The Node executable (name on PATH or a path). Node >= 20.
 ---@field log string|nil A file for the Node process's log; nil logs nothing.
@@ -27,6 +35,7 @@
 ---@field notify madohub.NotifyConfig
 ---@field labels table<madohub.Agent, string> Your names for agents (the agents' own display names come from Node).
 ---@field words table<madohub.StateName, string> Display words of the states.
+---@field picker madohub.PickerConfig
 
 local M = {}
 
@@ -58,6 +67,52 @@ M.defaults = {
     completed = 'Completed',
     failed = 'Failed',
     exited = 'Exited',
+  },
+  picker = {
+    width = 0.8,
+    height = 0.8,
+    border = nil,
+    open_on_start = false,
+    default_agent = 'claude',
+    keys = {
+      ['j'] = 'down',
+      ['<Down>'] = 'down',
+      ['<C-n>'] = 'down',
+      ['k'] = 'up',
+      ['<Up>'] = 'up',
+      ['<C-p>'] = 'up',
+      ['<CR>'] = 'open',
+      ['<Space>'] = 'peek',
+      ['r'] = 'reply',
+      ['1'] = 'choose',
+      ['2'] = 'choose',
+      ['3'] = 'choose',
+      ['4'] = 'choose',
+      ['5'] = 'choose',
+      ['6'] = 'choose',
+      ['7'] = 'choose',
+      ['8'] = 'choose',
+      ['9'] = 'choose',
+      ['/'] = 'filter',
+      ['<C-r>'] = 'rename',
+      ['R'] = 'rename',
+      ['<C-t>'] = 'pin',
+      ['p'] = 'pin',
+      ['x'] = 'stop',
+      ['d'] = 'remove',
+      ['u'] = 'seen',
+      ['n'] = 'new',
+      ['i'] = 'new',
+      ['<C-CR>'] = 'new_attach',
+      ['<M-CR>'] = 'new_attach',
+      ['gs'] = 'group_by',
+      ['<Tab>'] = 'fold',
+      ['<M-k>'] = 'move_up',
+      ['<M-j>'] = 'move_down',
+      ['?'] = 'help',
+      ['q'] = 'close',
+      ['<Esc>'] = 'back',
+    },
   },
 }
 
@@ -97,6 +152,16 @@ function M.merge(opts)
   check('highlight.enabled', merged.highlight.enabled, 'boolean')
   check('notify.enabled', merged.notify.enabled, 'boolean')
   check('notify.states', merged.notify.states, 'table')
+  check('picker.width', merged.picker.width, 'number')
+  check('picker.height', merged.picker.height, 'number')
+  check('picker.open_on_start', merged.picker.open_on_start, 'boolean')
+  check('picker.default_agent', merged.picker.default_agent, 'string')
+  check('picker.keys', merged.picker.keys, 'table')
+  for key, action in pairs(merged.picker.keys) do
+    if action ~= false and not require('madohub.picker.keys').actions[action] then
+      error(('madohub.setup: picker.keys[%q] is no action (%s)'):format(key, tostring(action)), 0)
+    end
+  end
   M.options = merged
   return merged
 end

@@ -16,6 +16,9 @@ local M = {}
 ---@field needs { question: string, options: string[] }|vim.NIL What a waiting agent asks, when known.
 ---@field where string For a person: `buffer 12`, `job`, `job in buffer 12`, `pid 4711`, `nvim 4711`.
 ---@field pinned boolean
+---@field order number The user's order within a group (a job's `sortOrder`): lower first, 0 when never moved.
+---@field pending string A reply that waits to be sent (`queued`, `held: draft`, `held: Terminal mode`); '' when none.
+---@field server string Another Neovim's server address (`editor` entries); '' for the others.
 
 ---@class madohub.FleetFilter
 ---@field kind? "terminal"|"job"|"session"|"editor"
@@ -32,7 +35,15 @@ local COALESCE_MS = 100
 ---@type uv_timer_t|nil
 local timer = nil
 
+---Who sees every change at once (the picker redraws its rows without waiting for the event).
+---@type table<integer, fun()>
+local listeners = {}
+local last_listener = 0
+
 local function changed()
+  for _, fn in pairs(listeners) do
+    fn()
+  end
   if timer then
     return
   end
@@ -63,6 +74,35 @@ end
 function M.reset()
   entries = {}
   changed()
+end
+
+---Calls `fn` (in the main loop) after each change; returns what stops it.
+---@param fn fun()
+---@return fun() unsubscribe
+function M.subscribe(fn)
+  last_listener = last_listener + 1
+  local key = last_listener
+  listeners[key] = fn
+  return function()
+    listeners[key] = nil
+  end
+end
+
+---The entry with this id (not a copy: for the picker's rendering, which does not change it), or nil.
+---@param id string
+---@return madohub.FleetEntry|nil
+function M.find(id)
+  return entries[id]
+end
+
+---Every entry (not copies: read only), in no order.
+---@return madohub.FleetEntry[]
+function M.all()
+  local out = {}
+  for _, e in pairs(entries) do
+    out[#out + 1] = e
+  end
+  return out
 end
 
 ---Copies of the entries that match `filter` (every field given must be equal), ordered by id.

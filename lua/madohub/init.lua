@@ -70,6 +70,13 @@ local function create_autocmds()
       ui.update_timer()
     end,
   })
+  vim.api.nvim_create_autocmd({ 'TermEnter', 'TermLeave' }, {
+    group = group,
+    callback = function(ev)
+      -- A reply held while the user types in Terminal mode goes when it is left.
+      require('madohub.reply').mode_changed(ev.buf, ev.event == 'TermEnter')
+    end,
+  })
   vim.api.nvim_create_autocmd('ColorScheme', {
     group = group,
     callback = function()
@@ -137,6 +144,17 @@ function M.setup(opts)
   end
   require('madohub.ui.highlight').apply()
   create_autocmds()
+  if config.options.picker.open_on_start and vim.v.vim_did_enter == 0 then
+    vim.api.nvim_create_autocmd('VimEnter', {
+      group = vim.api.nvim_create_augroup('madohub_open_on_start', { clear = true }),
+      once = true,
+      callback = function()
+        if vim.fn.argc() == 0 then
+          vim.schedule(require('madohub.picker').open)
+        end
+      end,
+    })
+  end
   for _, buf in ipairs(vim.api.nvim_list_bufs()) do
     if vim.api.nvim_buf_is_loaded(buf) and vim.bo[buf].buftype == 'terminal' then
       watch.attach(buf)
@@ -176,6 +194,28 @@ end
 ---@return madohub.FleetEntry[]
 function M.agents(filter)
   return require('madohub.fleet').get(filter)
+end
+
+---Shows terminal `buf` of this Neovim: goes to a window that shows it (this tab first), else opens
+---it in a split. Another Neovim's picker asks this through this Neovim's server address.
+---@param buf integer
+---@return boolean shown
+function M.show_terminal(buf)
+  if type(buf) ~= 'number' or not vim.api.nvim_buf_is_valid(buf) or vim.bo[buf].buftype ~= 'terminal' then
+    return false
+  end
+  local wins = vim.fn.win_findbuf(buf)
+  local here = vim.api.nvim_get_current_tabpage()
+  table.sort(wins, function(a, b)
+    return (vim.api.nvim_win_get_tabpage(a) == here and 0 or 1) < (vim.api.nvim_win_get_tabpage(b) == here and 0 or 1)
+  end)
+  if wins[1] then
+    vim.api.nvim_set_current_tabpage(vim.api.nvim_win_get_tabpage(wins[1]))
+    vim.api.nvim_set_current_win(wins[1])
+  else
+    vim.cmd('botright sbuffer ' .. buf)
+  end
+  return true
 end
 
 ---The current window's label as statusline text, for users who turn the winbar off.

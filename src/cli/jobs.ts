@@ -145,42 +145,69 @@ async function stopOrKill(io: Io, op: 'stop' | 'kill', argv: string[]): Promise<
   io.out(op === 'kill' ? `killed ${short}\n` : wait ? `stopped ${short}\n` : `stopping ${short}\n`);
 }
 
-async function respawn(io: Io, argv: string[]): Promise<void> {
-  const short = resolveId(io, parseArgs(argv, [], ['ID']).positional[0]!);
+/** Starts a job's agent again (resuming its session where its agent can), with this environment's variables. */
+export async function respawnJob(io: Io, short: string): Promise<void> {
   try {
     await ask(io, { op: 'respawn', short, env: jobEnv(io.env) }, answerMs(io.env, DISPATCH_MS));
   } catch (err) {
     throw err instanceof ReachError ? unreachable(err) : err;
   }
+}
+
+async function respawn(io: Io, argv: string[]): Promise<void> {
+  const short = resolveId(io, parseArgs(argv, [], ['ID']).positional[0]!);
+  await respawnJob(io, short);
   io.out(`respawned ${short}\n`);
+}
+
+/** Removes an ended job (its worktree only when it holds no unsaved work, unless `force`). */
+export async function removeJobVia(io: Io, short: string, force: boolean): Promise<void> {
+  try {
+    await ask(io, { op: 'remove', short, force }, answerMs(io.env, STOP_WAIT_MS + 30000));
+  } catch (err) {
+    throw err instanceof ReachError ? unreachable(err) : err;
+  }
 }
 
 async function rm(io: Io, argv: string[]): Promise<void> {
   const args = parseArgs(argv, [{ names: ['--force', '-f'] }], ['ID']);
   const short = resolveId(io, args.positional[0]!);
-  try {
-    await ask(io, { op: 'remove', short, force: args.flags.has('--force') }, answerMs(io.env, STOP_WAIT_MS + 30000));
-  } catch (err) {
-    throw err instanceof ReachError ? unreachable(err) : err;
-  }
+  await removeJobVia(io, short, args.flags.has('--force'));
   io.out(`removed ${short}\n`);
 }
 
-/** Sends a reply to a job's agent through its host; true when it waits for the end of the agent's turn. */
-export async function sendToJob(io: Io, short: string, text: string): Promise<boolean> {
+/** Asks a running job's host; an error reply is thrown as the host's words. */
+async function askHost(io: Io, short: string, message: object): Promise<Reply> {
   const info = readHostInfo(path.join(jobsDir(io.env), short));
   if (!info || !hostRuns(info)) throw new JobError(`job ${short} is not running (mado respawn ${short} starts it again)`);
-  if (text.trim() === '') throw new UsageError('a reply needs some text');
-  const tooLarge = promptProblem(text);
-  if (tooLarge) throw new UsageError(tooLarge.replace('the prompt', 'the reply'));
   let reply: Reply;
   try {
-    reply = await request(info.socket, { op: 'send', text }, 5000);
+    reply = await request(info.socket, message, 5000);
   } catch (err) {
     throw new JobError(`cannot reach the host of job ${short}: ${err instanceof Error ? err.message : String(err)}`);
   }
   if (reply.type === 'error') throw new JobError(reply.error);
-  return reply.type === 'ok' && reply.queued === true;
+  return reply;
+}
+
+/** Sends a reply to a job's agent through its host; '' once sent, else why it waits (`queued`, `held: draft`). */
+export async function sendToJob(io: Io, short: string, text: string): Promise<string> {
+  if (text.trim() === '') throw new UsageError('a reply needs some text');
+  const tooLarge = promptProblem(text);
+  if (tooLarge) throw new UsageError(tooLarge.replace('the prompt', 'the reply'));
+  const reply = await askHost(io, short, { op: 'send', text });
+  return reply.type === 'ok' ? (reply.pending ?? (reply.queued ? 'queued' : '')) : '';
+}
+
+/** Answers the menu on a job's screen with a choice (1-9), checked against the screen as it is now. */
+export async function chooseInJob(io: Io, short: string, choice: number): Promise<void> {
+  await askHost(io, short, { op: 'choose', choice });
+}
+
+/** A running job's screen as its host renders it (text lines, no escape bytes). */
+export async function jobScreen(io: Io, short: string): Promise<string[]> {
+  const reply = await askHost(io, short, { op: 'attach' });
+  return reply.type === 'screen' ? reply.lines : [];
 }
 
 async function send(io: Io, argv: string[]): Promise<void> {
@@ -193,8 +220,14 @@ async function send(io: Io, argv: string[]): Promise<void> {
     text = text.replaceAll('\0', '');
     io.err('mado: NUL bytes were dropped from the reply\n');
   }
-  const queued = await sendToJob(io, short, text.replace(/\n+$/, ''));
-  io.out(queued ? `queued for ${short}: sent when its turn ends\n` : `sent to ${short}\n`);
+  const pending = await sendToJob(io, short, text.replace(/\n+$/, ''));
+  io.out(
+    pending === ''
+      ? `sent to ${short}\n`
+      : pending === 'queued'
+        ? `queued for ${short}: sent when its turn ends\n`
+        : `${pending} for ${short}: sent once its input line is empty\n`,
+  );
 }
 
 export const JOB_VERBS = ['--bg', '--background', 'agents', 'logs', 'attach', 'send', 'stop', 'kill', 'respawn', 'rm'];

@@ -4,7 +4,9 @@
 // polling: the folder is watched). A file whose process is gone is ignored and removed.
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { AGENT_IDS } from '../agents/ids.js';
 import { isObj } from '../jobs/checks.js';
+import type { AgentState } from '../detect/types.js';
 import { readJsonBounded, writeAtomic } from '../jobs/files.js';
 import { processStamp, sameProcess } from '../proc/stamp.js';
 import type { FolderWatcher } from '../records/folders.js';
@@ -12,6 +14,7 @@ import { debounced } from './debounce.js';
 import type { FleetEntry } from './entry.js';
 
 const SETTLE_MS = 200;
+const AGENT_STATES = new Set<string>(['working', 'idle', 'waiting', 'stopped', 'completed', 'failed', 'exited'] satisfies AgentState[]);
 const MAX_SUMMARY_BYTES = 512 * 1024;
 const MAX_EDITORS = 64;
 
@@ -26,16 +29,38 @@ export interface EditorSummary {
   agentPids: number[];
 }
 
-/** Another Neovim's terminal as an entry of this one's fleet. */
+const text = (v: unknown, max: number): string => (typeof v === 'string' ? v.slice(0, max) : '');
+
+/** Another Neovim's terminal as an entry of this one's fleet: each field checked (anyone may write the file). */
 export function editorEntry(summary: EditorSummary, t: FleetEntry): FleetEntry {
-  return { ...t, id: `nvim:${summary.pid}:${t.id.replace(/^term:/, '')}`, kind: 'editor', where: `nvim ${summary.pid}` };
+  const needs = isObj(t.needs) && typeof t.needs.question === 'string' && Array.isArray(t.needs.options)
+    ? { question: t.needs.question.slice(0, 300), options: t.needs.options.filter((o): o is string => typeof o === 'string').slice(0, 9).map((o) => o.slice(0, 120)) }
+    : null;
+  return {
+    id: `nvim:${summary.pid}:${t.id.replace(/^term:/, '')}`,
+    kind: 'editor',
+    name: text(t.name, 120),
+    agent: t.agent,
+    state: t.state,
+    source: t.source,
+    since: typeof t.since === 'number' && Number.isFinite(t.since) ? t.since : 0,
+    cwd: text(t.cwd, 1024),
+    detail: text(t.detail, 120),
+    needs,
+    where: `nvim ${summary.pid}`,
+    pinned: false,
+    order: 0,
+    pending: '',
+    server: summary.server,
+  };
 }
 
 /** A summary read from a file anyone may have edited: checked field by field; undefined when it is none. */
 export function parseSummary(v: unknown): EditorSummary | undefined {
   if (!isObj(v) || typeof v.pid !== 'number' || typeof v.pidStart !== 'string' || typeof v.server !== 'string' || !Array.isArray(v.terminals)) return undefined;
   const terminals = v.terminals.filter(
-    (t): t is FleetEntry => isObj(t) && typeof t.id === 'string' && /^term:\d+$/.test(t.id) && typeof t.state === 'string' && typeof t.agent === 'string',
+    (t): t is FleetEntry =>
+      isObj(t) && typeof t.id === 'string' && /^term:\d+$/.test(t.id) && typeof t.state === 'string' && AGENT_STATES.has(t.state) && (AGENT_IDS as readonly unknown[]).includes(t.agent),
   );
   const agentPids = Array.isArray(v.agentPids) ? v.agentPids.filter((p): p is number => Number.isInteger(p)).slice(0, 500) : [];
   return { pid: v.pid, pidStart: v.pidStart, server: v.server.slice(0, 4096), terminals: terminals.slice(0, 500), agentPids };

@@ -29,6 +29,12 @@ export interface FleetEntry {
   /** For a person: `buffer 12`, `job`, `job in buffer 12`, `pid 4711`, `nvim 4711`. */
   where: string;
   pinned: boolean;
+  /** The user's order within a group (a job's `sortOrder`): lower first, 0 when never moved. */
+  order: number;
+  /** A reply that waits to be sent, in a person's words (`queued`, `held: draft`); '' when none. */
+  pending: string;
+  /** Another Neovim's server address (`editor` entries; '' for the others). */
+  server: string;
 }
 
 /** A job's status and tempo in the agents' words: running/blocked is Waiting, a turn ended is Stopped, … */
@@ -61,6 +67,9 @@ export function jobEntry(job: ListedJob, attachedIn?: number): FleetEntry {
     needs: question ? { question: question.text, options: question.options } : null,
     where: attachedIn === undefined ? 'job' : `job in buffer ${attachedIn}`,
     pinned: job.pinned,
+    order: job.sortOrder,
+    pending: '',
+    server: '',
   };
 }
 
@@ -79,5 +88,8 @@ export function terminalEntry(t: TerminalState, cwd = '', needs: FleetEntry['nee
     needs: t.state === 'waiting' ? needs : null,
     where: `buffer ${t.buf}`,
     pinned: false,
+    order: 0,
+    pending: '',
+    server: '',
   };
 }

@@ -3,12 +3,15 @@
 // from their folder, sessions elsewhere from Claude Code's sessions folder, other Neovims from
 // their summaries; this Neovim's terminals are published for the others.
 import path from 'node:path';
+import { menuKeys } from '../agents/index.js';
+import { draftOf } from '../detect/prompt.js';
 import { optionsOf, questionOf } from '../detect/question.js';
+import { promptProblem } from '../jobs/templates.js';
 import { hostAlive, readHostInfo } from '../jobs/hostinfo.js';
 import { matchId } from '../jobs/ids.js';
 import { runtimeDir } from '../jobs/paths.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
-import { jobShorts, jobsDir } from '../jobs/store.js';
+import { jobShorts, jobsDir, updateJob } from '../jobs/store.js';
 import { claudeConfigDir } from '../records/claude.js';
 import type { TerminalWatchers } from '../records/watchers.js';
 import type { Tracker } from '../state/tracker.js';
@@ -18,12 +21,29 @@ import type { FleetEntry, FleetKind } from './entry.js';
 import { Fleet } from './fleet.js';
 import type { FleetChange } from './fleet.js';
 import { JobsWatch } from './jobs-watch.js';
+import { pendingWord, replyVerdict } from './reply.js';
 import { SessionsWatch } from './sessions-watch.js';
 
 export interface HubLog {
   debug(m: string): void;
   warn(m: string): void;
 }
+
+/** What the user sets on an entry: its name, pin and place in its group. */
+export interface EntryMarks {
+  name?: string;
+  pinned?: boolean;
+  order?: number;
+}
+
+/** The longest name a user gives an entry. */
+export const MAX_NAME = 120;
+
+/**
+ * Writes into a terminal of this Neovim (through its channel): a reply (pasted, then Enter) or a
+ * menu's keys. Answers '' once written, or `typing` when the user is in Terminal mode in its window.
+ */
+export type TerminalWrite = (buf: number, data: string, how: 'paste' | 'keys') => Promise<string>;
 
 export class FleetHub {
   private readonly fleet = new Fleet();
@@ -33,6 +53,16 @@ export class FleetHub {
   private listedJobs: ListedJob[] = [];
   /** What a terminal asks while it waits, from its last screen. */
   private readonly asks = new Map<number, FleetEntry['needs']>();
+  /** Each terminal's last screen (for a draft in its input line). */
+  private readonly screens = new Map<number, readonly string[]>();
+  /** A reply that waits for a terminal (one at most), and whether the user types in its window. */
+  private readonly replies = new Map<number, { text: string; typing: boolean; writing: boolean }>();
+  /** The user's names, pins and order of entries other than jobs (jobs keep theirs in their file). */
+  private readonly marks = new Map<string, EntryMarks>();
+  /** The sessions and other Neovims' terminals as last read (marks are put on them as they are placed). */
+  private readonly read: { session: FleetEntry[]; editor: FleetEntry[] } = { session: [], editor: [] };
+  /** When each job's state began (a rename or pin rewrites the job file: its state began earlier). */
+  private readonly jobSince = new Map<string, { state: FleetEntry['state']; since: number }>();
   private readonly jobs: JobsWatch;
   private readonly sessions: SessionsWatch;
   private editors?: Editors;
@@ -42,6 +72,7 @@ export class FleetHub {
     private readonly watchers: TerminalWatchers,
     private readonly push: (change: FleetChange) => void,
     private readonly log: HubLog,
+    private readonly write: TerminalWrite = () => Promise.resolve('no Neovim to write to'),
   ) {
     this.jobs = new JobsWatch(this.dir, (listed) => {
       this.listedJobs = listed;
@@ -52,7 +83,7 @@ export class FleetHub {
       path.join(claudeConfigDir(), 'sessions'),
       watchers.folders,
       () => new Set([...watchers.agentPids(), ...this.jobPids(), ...(this.editors?.othersAgentPids ?? [])]),
-      (entries) => this.apply(this.fleet.replaceKind('session', entries)),
+      (entries) => this.placeRead('session', entries),
     );
   }
 
@@ -61,7 +92,7 @@ export class FleetHub {
     this.sessions.start();
     try {
       this.editors = new Editors(path.join(runtimeDir(), 'editors'), this.watchers.folders, (entries) => {
-        this.apply(this.fleet.replaceKind('editor', entries));
+        this.placeRead('editor', entries);
         this.sessions.poke();
       }, this.log);
       this.editors.start();
@@ -80,9 +111,10 @@ export class FleetHub {
     const st = this.tracker.get(buf);
     const waiting = st?.state === 'waiting';
     this.asks.set(buf, waiting ? { question: questionOf(lines) ?? st.detail, options: optionsOf(lines) } : null);
+    this.screens.set(buf, lines);
   }
 
-  /** A terminal's state, folder or job changed: its entry follows. */
+  /** A terminal's state, folder or job changed: its entry follows (and a reply that waits for it). */
   placeTerminal(buf: number): void {
     const st = this.tracker.get(buf);
     if (!st) return;
@@ -93,11 +125,75 @@ export class FleetHub {
       if (job) this.attachedIn.set(job, buf);
       this.placeJobs();
     }
-    this.apply(job ? this.fleet.remove(`term:${buf}`) : this.fleet.set(terminalEntry(st, cwd, this.asks.get(buf) ?? null)));
+    if (job) return this.apply(this.fleet.remove(`term:${buf}`));
+    const entry = terminalEntry(st, cwd, this.asks.get(buf) ?? null);
+    this.apply(this.fleet.set(this.marked({ ...entry, pending: this.pendingOf(buf) })));
+    // A reply that waited and failed now has nobody waiting for its answer: the log says why.
+    this.flushReply(buf).catch((err: unknown) => this.log.warn(`reply to buffer ${buf}: ${err instanceof Error ? err.message : String(err)}`));
+  }
+
+  /**
+   * A reply to a terminal's agent: written now when the agent can take it, else kept (one at most)
+   * until its turn ends, its input line is empty and the user is out of Terminal mode in its window.
+   * Answers why it waits ('' once sent).
+   */
+  async replyTerminal(buf: number, text: string, typing: boolean): Promise<string> {
+    if (!this.tracker.get(buf)) throw new Error(`buffer ${buf} is no terminal MadoHub watches`);
+    if (text.trim() === '') throw new Error('a reply needs some text');
+    const tooLarge = promptProblem(text);
+    if (tooLarge) throw new Error(tooLarge.replace('the prompt', 'the reply'));
+    if (this.replies.has(buf)) throw new Error('a reply waits to be sent already');
+    this.replies.set(buf, { text, typing, writing: false });
+    await this.flushReply(buf);
+    return this.pendingOf(buf);
+  }
+
+  /** The user entered (true) or left Terminal mode in a window of the terminal. */
+  typing(buf: number, typing: boolean): void {
+    const r = this.replies.get(buf);
+    if (!r || r.typing === typing) return;
+    r.typing = typing;
+    this.placeTerminal(buf);
+  }
+
+  /** Answers the menu on a terminal's screen (`lines`, read just before) with a choice: the keys to write. */
+  async chooseTerminal(buf: number, choice: number, lines: readonly string[]): Promise<void> {
+    const st = this.tracker.get(buf);
+    if (!st) throw new Error(`buffer ${buf} is no terminal MadoHub watches`);
+    if (st.state !== 'waiting') throw new Error('the agent is not waiting');
+    const keys = menuKeys(st.agent, lines, choice);
+    if ('error' in keys) throw new Error(keys.error);
+    const why = await this.write(buf, keys.keys, 'keys');
+    if (why) throw new Error(why === 'typing' ? 'you are typing in its window' : why);
+  }
+
+  /** The user's name, pin or order for an entry: a job's in its file, the others' here. */
+  async mark(id: string, change: EntryMarks): Promise<void> {
+    const bad = change.name !== undefined && change.name.trim() === '' ? 'a name needs some text' : undefined;
+    if (bad) throw new Error(bad);
+    const name = change.name?.replace(/[\x00-\x1f\x7f]/g, ' ').trim().slice(0, MAX_NAME);
+    const clean: EntryMarks = { ...change, ...(name !== undefined ? { name } : {}) };
+    const job = /^job:([0-9a-f]{8})$/.exec(id);
+    if (job) {
+      await updateJob(this.dir, job[1]!, {
+        ...(clean.name !== undefined ? { name: clean.name, nameSource: 'user' as const } : {}),
+        ...(clean.pinned !== undefined ? { pinned: clean.pinned } : {}),
+        ...(clean.order !== undefined ? { sortOrder: clean.order } : {}),
+      });
+      return;
+    }
+    const entry = this.fleet.all().find((e) => e.id === id);
+    if (!entry) throw new Error(`no agent '${id.slice(0, 80)}'`);
+    this.marks.set(id, { ...this.marks.get(id), ...clean });
+    if (entry.kind === 'terminal') this.placeTerminal(Number(id.slice(5)));
+    else if (entry.kind === 'session' || entry.kind === 'editor') this.placeRead(entry.kind, this.read[entry.kind]);
   }
 
   forgetTerminal(buf: number): void {
     this.asks.delete(buf);
+    this.screens.delete(buf);
+    this.replies.delete(buf);
+    this.marks.delete(`term:${buf}`);
     const was = this.jobShownIn(buf);
     if (was) {
       this.attachedIn.delete(was);
@@ -137,7 +233,66 @@ export class FleetHub {
   }
 
   private placeJobs(): void {
-    this.apply(this.fleet.replaceKind('job', this.listedJobs.map((j) => jobEntry(j, this.attachedIn.get(j.short)))));
+    const entries = this.listedJobs.map((j) => {
+      const e = jobEntry(j, this.attachedIn.get(j.short));
+      // A job's file changes for a rename too: its state began when the state was first seen.
+      const known = this.jobSince.get(e.id);
+      if (known && known.state === e.state) return { ...e, since: known.since };
+      this.jobSince.set(e.id, { state: e.state, since: e.since });
+      return e;
+    });
+    const listed = new Set(entries.map((e) => e.id));
+    for (const id of this.jobSince.keys()) if (!listed.has(id)) this.jobSince.delete(id);
+    this.apply(this.fleet.replaceKind('job', entries));
+  }
+
+  private placeRead(kind: 'session' | 'editor', entries: FleetEntry[]): void {
+    this.read[kind] = entries;
+    this.apply(this.fleet.replaceKind(kind, entries.map((e) => this.marked(e))));
+  }
+
+  /** The entry with the user's marks on it. */
+  private marked(e: FleetEntry): FleetEntry {
+    const m = this.marks.get(e.id);
+    return m ? { ...e, name: m.name ?? e.name, pinned: m.pinned ?? e.pinned, order: m.order ?? e.order } : e;
+  }
+
+  private pendingOf(buf: number): string {
+    const r = this.replies.get(buf);
+    return r ? pendingWord(this.verdictOf(buf, r.typing)) || 'sending' : '';
+  }
+
+  private verdictOf(buf: number, typing: boolean): ReturnType<typeof replyVerdict> {
+    const st = this.tracker.get(buf);
+    if (!st) return 'refuse';
+    return replyVerdict({ state: st.state, typing, draft: draftOf(st.agent, this.screens.get(buf) ?? []) });
+  }
+
+  /** Sends the reply that waits for a terminal when it may go now. */
+  private async flushReply(buf: number): Promise<void> {
+    const r = this.replies.get(buf);
+    if (!r || r.writing) return;
+    const verdict = this.verdictOf(buf, r.typing);
+    if (verdict === 'refuse') {
+      this.replies.delete(buf);
+      throw new Error('the agent has exited');
+    }
+    if (verdict !== 'send') return;
+    r.writing = true;
+    let why: string;
+    try {
+      why = await this.write(buf, r.text, 'paste');
+    } catch (err) {
+      why = err instanceof Error ? err.message : String(err);
+    }
+    r.writing = false;
+    if (why === 'typing') {
+      r.typing = true;
+    } else {
+      this.replies.delete(buf);
+      if (why) throw new Error(`the reply was not sent: ${why}`);
+    }
+    this.placeTerminal(buf);
   }
 
   /** The pids of this Neovim's jobs: each job's agent and what runs under it. */

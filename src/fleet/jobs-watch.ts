@@ -1,19 +1,20 @@
 // The jobs in the fleet: the jobs folder watched (inotify through chokidar, two levels: the job
-// folders and their files; no polling), read again 100 ms after the last change, each job settled
+// folders and their files; no polling), read at once on a change and at most every 100 ms while
+// changes come, each job settled
 // as every reader settles it (a dead host's job shows errored).
 import { mkdirSync } from 'node:fs';
 import { watch } from 'chokidar';
 import type { FSWatcher } from 'chokidar';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import { settle } from '../jobs/settle.js';
-import { debounced } from './debounce.js';
+import { throttled } from './debounce.js';
 import { listJobs } from '../jobs/store.js';
 
 const SETTLE_MS = 100;
 
 export class JobsWatch {
   private watcher?: FSWatcher;
-  private readonly later = debounced(() => void this.read(), SETTLE_MS);
+  private readonly later = throttled(() => void this.read(), SETTLE_MS);
   private reading = false;
   private again = false;
 

@@ -38,6 +38,9 @@ export function sessionEntry(session: ClaudeSession, at: number): FleetEntry {
     needs: state === 'waiting' ? { question: detail, options: [] } : null,
     where: `pid ${s.pid}`,
     pinned: false,
+    order: 0,
+    pending: '',
+    server: '',
   };
 }
 

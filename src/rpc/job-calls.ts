@@ -2,12 +2,15 @@
 // daemon's protocol): Lua never runs `mado` to read its output. Each call answers a result or an
 // error message for a person.
 import path from 'node:path';
-import { dispatchJob, resolveId, stopJob } from '../cli/jobs.js';
+import { chooseInJob, dispatchJob, jobScreen, removeJobVia, resolveId, respawnJob, sendToJob, stopJob } from '../cli/jobs.js';
 import type { Io } from '../cli/daemon-client.js';
 import { jobText } from '../cli/logs.js';
 import { isObj } from '../jobs/checks.js';
 import { jobsDir } from '../jobs/store.js';
 import { SESSION_REF } from '../jobs/templates.js';
+import { AGENT_IDS } from '../agents/ids.js';
+import type { AgentId } from '../agents/ids.js';
+import { parseDispatchLine } from '../fleet/dispatch-line.js';
 
 /** The `mado` script beside this bundle (rplugin/node/madohub/index.js → bin/mado): it starts the daemon. */
 const MADO = path.resolve(__dirname, '..', '..', '..', 'bin', 'mado');
@@ -34,9 +37,46 @@ export async function jobCall(method: string, raw: unknown, env: NodeJS.ProcessE
         cwd,
       });
     }
-    case 'stop': {
+    case 'stop':
+    case 'kill': {
       const short = resolveId(io, str(args.id) ?? '');
-      return { short, ended: await stopJob(io, short, 'stop') };
+      return { short, ended: await stopJob(io, short, method, method === 'stop' ? args.wait !== false : true) };
+    }
+    case 'respawn': {
+      const short = resolveId(io, str(args.id) ?? '');
+      await respawnJob(io, short);
+      return { short };
+    }
+    case 'remove': {
+      // Never with force from here: unsaved work in a worktree keeps the job (mado rm --force removes it).
+      const short = resolveId(io, str(args.id) ?? '');
+      await removeJobVia(io, short, false);
+      return { short };
+    }
+    case 'send': {
+      const short = resolveId(io, str(args.id) ?? '');
+      return { short, pending: await sendToJob(io, short, str(args.text) ?? '') };
+    }
+    case 'choose': {
+      const short = resolveId(io, str(args.id) ?? '');
+      const choice = typeof args.choice === 'number' ? args.choice : 0;
+      if (!Number.isInteger(choice) || choice < 1 || choice > 9) throw new Error('choose 1 to 9');
+      await chooseInJob(io, short, choice);
+      return { short };
+    }
+    case 'screen': {
+      const short = resolveId(io, str(args.id) ?? '');
+      return { short, lines: await jobScreen(io, short) };
+    }
+    case 'dispatch': {
+      // The picker's input line: [@agent] [--worktree] intent.
+      const cwd = str(args.cwd);
+      if (!cwd || !path.isAbsolute(cwd)) throw new Error('dispatch: a folder (an absolute path) is needed');
+      const fallback = str(args.agent) ?? 'claude';
+      if (!(AGENT_IDS as readonly string[]).includes(fallback)) throw new Error(`no agent '${fallback.slice(0, 40)}'`);
+      const line = parseDispatchLine(str(args.line) ?? '', fallback as AgentId);
+      if ('error' in line) throw new Error(line.error);
+      return dispatchJob(io, { agent: line.agent, prompt: line.intent, worktree: line.worktree, forkSession: false, origin: 'fleet', cwd });
     }
     case 'logs': {
       const short = resolveId(io, str(args.id) ?? '');

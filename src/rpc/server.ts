@@ -11,6 +11,7 @@ import { TerminalWatchers } from '../records/watchers.js';
 import { Tracker } from '../state/tracker.js';
 import type { StateChange } from '../state/tracker.js';
 import { parseExit, parseForget, parseScreen } from './messages.js';
+import { FLEET_CALLS, fleetCall } from './fleet-calls.js';
 import { jobCall } from './job-calls.js';
 import { checkNodePty } from './node-pty-check.js';
 import type { NodePtyHealth } from './node-pty-check.js';
@@ -30,6 +31,8 @@ const APPLY = 'require("madohub.state").apply(...)';
 const ANSWER = 'require("madohub.node").answer(...)';
 /** The Lua function that receives fleet changes: entries put, ids removed. */
 const FLEET_APPLY = 'require("madohub.fleet").apply(...)';
+/** The Lua function that writes a reply or keys into a terminal of this Neovim. */
+const WRITE = 'return require("madohub.reply").write(...)';
 
 export interface Health {
   node: string;
@@ -73,7 +76,17 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
     log,
   );
   // The fleet: every agent this Neovim can show (terminals, jobs, sessions elsewhere, other Neovims').
-  const hub = new FleetHub(tracker, watchers, (change) => nvim.notify('nvim_exec_lua', [FLEET_APPLY, [change.put, change.removed]]), log);
+  const hub = new FleetHub(
+    tracker,
+    watchers,
+    (change) => nvim.notify('nvim_exec_lua', [FLEET_APPLY, [change.put, change.removed]]),
+    log,
+    // Writing into a terminal is Lua's (its channel); it answers '' or why not.
+    async (buf, data, how) => {
+      const why: unknown = await nvim.call('nvim_exec_lua', [WRITE, [buf, data, how]]);
+      return typeof why === 'string' ? why : '';
+    },
+  );
 
   nvim.on('notification', (method: string, args: unknown[]) => {
     const now = Date.now();
@@ -102,11 +115,15 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
           // A job operation the Lua side waits for without blocking: answered by id, when done.
           if (isObj(item) && typeof item.id === 'number' && typeof item.method === 'string') {
             const id = item.id;
-            jobCall(item.method, item.args).then(
+            const call = FLEET_CALLS.has(item.method) ? fleetCall(hub, item.method, item.args) : jobCall(item.method, item.args);
+            call.then(
               (result) => nvim.notify('nvim_exec_lua', [ANSWER, [id, result, null]]),
               (err: unknown) => nvim.notify('nvim_exec_lua', [ANSWER, [id, null, err instanceof Error ? err.message : String(err)]]),
             );
           }
+        } else if (method === 'typing') {
+          // The user entered or left Terminal mode in a window of a terminal a reply waits for.
+          if (isObj(item) && typeof item.buf === 'number') hub.typing(item.buf, item.typing === true);
         } else if (method === 'hello') {
           // Lua says who this Neovim is: its server address, for other Neovims.
           hub.hello(isObj(item) && typeof item.server === 'string' ? item.server : '');

@@ -11,7 +11,11 @@ import type { Server } from 'node:net';
 import path from 'node:path';
 import { Terminal } from '@xterm/headless';
 import type { IPty } from 'node-pty';
+import { menuKeys } from '../../agents/index.js';
 import { boundScreen, detect } from '../../detect/index.js';
+import { draftOf } from '../../detect/prompt.js';
+import { pendingWord, replyVerdict } from '../../fleet/reply.js';
+import type { ReplyVerdict } from '../../fleet/reply.js';
 import type { Detection } from '../../detect/index.js';
 import { processStamp } from '../../proc/stamp.js';
 import { ProcessTree } from '../../proc/tree.js';
@@ -157,21 +161,37 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   };
 
   // A reply: pasted (bracketed when the agent asked for it), then Enter apart (a newline inside a
-  // paste is text to an agent). While the agent works it waits for the end of the turn.
-  let queuedReply: string | undefined;
+  // paste is text to an agent). It waits while the agent works (for the end of its turn) and while a
+  // draft stands in the agent's input line (someone attached typed it), by the rule terminals follow.
+  let waitingReply: string | undefined;
   const deliver = (text: string): void => {
     child.write(term.modes.bracketedPasteMode ? `\x1b[200~${text}\x1b[201~` : text);
     setTimeout(() => child.write('\r'), 50);
   };
-  const send = (text: string): { queued: boolean } | { error: string } => {
+  const verdictNow = (): ReplyVerdict => {
+    const { lines } = screenOf(term);
+    return replyVerdict({ state: previous?.state ?? 'idle', draft: previous ? draftOf(previous.agent, lines) : undefined });
+  };
+  const send = (text: string): { pending: string } | { error: string } => {
     if (ending) return { error: 'the job is ending' };
-    if (previous?.state !== 'working') {
+    if (waitingReply !== undefined) return { error: 'a reply waits to be sent already' };
+    const verdict = verdictNow();
+    if (verdict === 'refuse') return { error: 'the agent has exited' };
+    if (verdict === 'send') {
       deliver(text);
-      return { queued: false };
+      return { pending: '' };
     }
-    if (queuedReply !== undefined) return { error: 'a reply waits for the end of this turn already' };
-    queuedReply = text;
-    return { queued: true };
+    waitingReply = text;
+    return { pending: pendingWord(verdict) };
+  };
+  /** Answers the menu on the screen with choice `choice`, read from the screen as it is now. */
+  const choose = (choice: number): { error?: string } => {
+    if (ending) return { error: 'the job is ending' };
+    if (!previous || previous.state !== 'waiting') return { error: 'the agent is not waiting' };
+    const keys = menuKeys(previous.agent, screenOf(term).lines, choice);
+    if ('error' in keys) return keys;
+    child.write(keys.keys);
+    return {};
   };
 
   const runDetect = (): Promise<void> => {
@@ -191,9 +211,9 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
       child.write(`${launch.typePrompt}\r`);
     }
     if (d.state === 'working') awaitingPrompt = false;
-    if (queuedReply !== undefined && d.state !== 'working' && d.state !== 'exited') {
-      const text = queuedReply;
-      queuedReply = undefined;
+    if (waitingReply !== undefined && replyVerdict({ state: d.state, draft: draftOf(d.agent, lines) }) === 'send') {
+      const text = waitingReply;
+      waitingReply = undefined;
       deliver(text);
     }
     const patch: Partial<JobState> =
@@ -213,7 +233,7 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     setTimeout(() => signalGroup(child.pid, 'SIGTERM'), STOP_TERM_MS).unref();
     setTimeout(() => signalGroup(child.pid, 'SIGKILL'), STOP_KILL_MS).unref();
   };
-  const clients = serveHost({ term, child, output, info, title: () => title, stop, send, log: say });
+  const clients = serveHost({ term, child, output, info, title: () => title, stop, send, choose, log: say });
   const server: Server = clients.server;
 
   child.onData((data) => {

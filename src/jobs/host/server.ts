@@ -21,8 +21,10 @@ export interface HostParts {
   title(): string;
   /** Ends the agent: gracefully (its interrupt, SIGTERM, SIGKILL) or at once. */
   stop(graceful: boolean): void;
-  /** A reply to the agent: sent, queued for the end of its turn, or why not. */
-  send(text: string): { queued: boolean } | { error: string };
+  /** A reply to the agent: sent (`pending` ''), waiting (`queued`, `held: draft`), or why not. */
+  send(text: string): { pending: string } | { error: string };
+  /** Answers the menu on the screen with a choice (1-based), or says why not. */
+  choose(choice: number): { error?: string };
   log(message: string): void;
 }
 
@@ -72,7 +74,11 @@ export function serveHost(h: HostParts): HostServer {
         return;
       case 'send': {
         const sent = h.send(m.text);
-        return peer.end('error' in sent ? { type: 'error', error: sent.error } : { type: 'ok', queued: sent.queued });
+        return peer.end('error' in sent ? { type: 'error', error: sent.error } : { type: 'ok', queued: sent.pending !== '', pending: sent.pending });
+      }
+      case 'choose': {
+        const chosen = h.choose(m.choice);
+        return peer.end(chosen.error ? { type: 'error', error: chosen.error } : { type: 'ok' });
       }
       case 'text':
         return peer.end({ type: 'text', ...textOf(h.term) });

@@ -28,6 +28,11 @@ export interface SendRequest {
   op: 'send';
   text: string;
 }
+/** Answers the menu on the agent's screen with a choice, if the screen shows one now. */
+export interface ChooseRequest {
+  op: 'choose';
+  choice: number;
+}
 /** The text a person would read: the scrollback and the screen, as lines. */
 export interface TextRequest {
   op: 'text';
@@ -39,7 +44,7 @@ export interface StatusRequest {
   op: 'status';
 }
 
-export type HostRequest = AttachRequest | ResizeRequest | InputRequest | SendRequest | TextRequest | SignalRequest | StatusRequest;
+export type HostRequest = AttachRequest | ResizeRequest | InputRequest | SendRequest | ChooseRequest | TextRequest | SignalRequest | StatusRequest;
 
 const cols = int(2, 1000);
 const SCHEMAS: Record<HostRequest['op'], Record<string, Check>> = {
@@ -47,6 +52,7 @@ const SCHEMAS: Record<HostRequest['op'], Record<string, Check>> = {
   resize: { cols, rows: cols },
   input: { data: str },
   send: { text: strMax(MAX_REPLY_CHARS) },
+  choose: { choice: int(1, 9) },
   text: {},
   stop: {},
   kill: {},

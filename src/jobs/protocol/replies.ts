@@ -12,8 +12,10 @@ export interface Ok {
   warning?: string;
   /** `stop`/`kill`: whether the agent had ended when the answer was sent. */
   ended?: boolean;
-  /** `send`: the reply waits for the agent's turn to end. */
+  /** `send`: the reply waits (for the agent's turn to end, or for a draft to go). */
   queued?: boolean;
+  /** `send`: why it waits, for a person (`queued`, `held: draft`); '' when sent. */
+  pending?: string;
 }
 export interface ErrorReply {
   type: 'error';

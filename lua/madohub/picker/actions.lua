@@ -1,0 +1,388 @@
+---What the picker's keys do. Each action acts on the row under the cursor through one primitive per
+---kind of entry: a terminal of this Neovim through its channel (reply.lua, via the Node side's rules),
+---a job through its host (Node's calls), another Neovim through its server address.
+local config = require('madohub.config')
+local node = require('madohub.node')
+local picker = require('madohub.picker')
+local view = require('madohub.picker.view')
+
+local M = {}
+local H = {}
+
+---A second `x` on the same job within this long kills it.
+local KILL_WINDOW_MS = 3000
+
+---@param e madohub.FleetEntry
+---@return integer|nil
+local function term_buf(e)
+  return e.kind == 'terminal' and tonumber(e.id:match('^term:(%d+)$')) or nil
+end
+
+---@param e madohub.FleetEntry
+---@return string
+local function short(e)
+  return e.id:sub(5)
+end
+
+---Asks Node; `done` gets the result, an error is said with `what`.
+---@param what string
+---@param method string
+---@param args table
+---@param done fun(result: table)|nil
+---@param failed fun(err: string)|nil
+function H.call(what, method, args, done, failed)
+  node.call(method, args, function(result, err)
+    if err then
+      picker.say(('%s: %s'):format(what, err), vim.log.levels.ERROR)
+      if failed then
+        failed(err)
+      end
+    elseif done then
+      done(result or {})
+    end
+  end)
+end
+
+---@param p madohub.Picker
+---@return madohub.FleetEntry|nil
+function H.entry(p)
+  local e = picker.entry(p)
+  if not e then
+    picker.say('no agent on this row', vim.log.levels.WARN)
+  end
+  return e
+end
+
+---@type table<string, fun(p: madohub.Picker, key: string)>
+local run = {}
+
+function run.down(p)
+  picker.move(p, 1)
+end
+
+function run.up(p)
+  picker.move(p, -1)
+end
+
+---Opens the row: a group folds; a terminal shows; a job attaches (respawned first when it ended);
+---another Neovim shows its terminal; a session elsewhere says where it runs.
+function run.open(p)
+  local r = picker.row(p)
+  if r and r.label then
+    return run.fold(p)
+  end
+  local e = H.entry(p)
+  if not e then
+    return
+  end
+  p.ui.seen[e.id] = e.since
+  if e.kind == 'terminal' then
+    picker.close()
+    require('madohub').show_terminal(term_buf(e) or -1)
+  elseif e.kind == 'job' then
+    picker.close()
+    if e.state == 'exited' or e.state == 'failed' then
+      H.call('respawn', 'respawn', { id = short(e) }, function()
+        require('madohub.jobs').attach(short(e))
+      end)
+    else
+      require('madohub.jobs').attach(short(e))
+    end
+  elseif e.kind == 'editor' then
+    H.show_in_editor(e)
+  else
+    picker.say(H.where_session(e))
+  end
+end
+
+---Asks another Neovim, over its server address, to show its terminal.
+---@param e madohub.FleetEntry
+function H.show_in_editor(e)
+  local pid, buf = e.id:match('^nvim:(%d+):(%d+)$')
+  if e.server == '' or not buf then
+    return picker.say(('nvim %s has no server address: go to it'):format(pid or '?'), vim.log.levels.WARN)
+  end
+  local ok, chan = pcall(vim.fn.sockconnect, 'pipe', e.server, { rpc = true })
+  if not ok or type(chan) ~= 'number' or chan <= 0 then
+    return picker.say(('cannot reach nvim %s at %s'):format(pid, e.server), vim.log.levels.ERROR)
+  end
+  local shown_ok, shown = pcall(vim.rpcrequest, chan, 'nvim_exec_lua', 'return require("madohub").show_terminal(...)', { tonumber(buf) })
+  pcall(vim.fn.chanclose, chan)
+  if shown_ok and shown == true then
+    picker.say(('nvim %s shows %s (buffer %s)'):format(pid, e.name, buf))
+  else
+    picker.say(('nvim %s did not show buffer %s: %s'):format(pid, buf, shown_ok and 'it is gone' or tostring(shown)), vim.log.levels.ERROR)
+  end
+end
+
+---Where a Claude Code session outside runs: its folder, process and terminal.
+---@param e madohub.FleetEntry
+---@return string
+function H.where_session(e)
+  local pid = e.where:match('pid (%d+)')
+  local tty = pid and vim.uv.fs_readlink('/proc/' .. pid .. '/fd/0') or nil
+  return ('%s runs outside this Neovim: %s, in %s%s'):format(
+    e.name,
+    e.where,
+    vim.fn.fnamemodify(e.cwd, ':~'),
+    tty and tty:match('^/dev/') and (', on ' .. tty) or ''
+  )
+end
+
+function run.peek(p)
+  picker.toggle_peek(p)
+end
+
+function run.reply(p)
+  local e = H.entry(p)
+  if not e then
+    return
+  end
+  if e.kind ~= 'terminal' and e.kind ~= 'job' then
+    return picker.say(('answer %s where it runs (%s)'):format(e.name, e.where), vim.log.levels.WARN)
+  end
+  picker.input(p, 'reply', e.id, '')
+end
+
+---Answers the numbered menu on the row's screen with the key's number.
+function run.choose(p, key)
+  local e = H.entry(p)
+  local choice = tonumber(key)
+  if not e or not choice then
+    return
+  end
+  if e.state ~= 'waiting' then
+    return picker.say(('%s does not wait for an answer'):format(e.name), vim.log.levels.WARN)
+  end
+  local options = type(e.needs) == 'table' and e.needs.options or {}
+  local said = ('answered %s: %d. %s'):format(e.name, choice, options[choice] or '')
+  if e.kind == 'terminal' then
+    local buf = term_buf(e)
+    -- The screen as it is now: the Node side checks the menu is still on it.
+    local snap = buf and vim.api.nvim_buf_is_valid(buf) and require('madohub.watch').snapshot(buf)
+    H.call('answer', 'terminal_choose', { buf = buf, choice = choice, lines = snap and snap.lines or {} }, function()
+      picker.say(said)
+    end)
+  elseif e.kind == 'job' then
+    H.call('answer', 'choose', { id = short(e), choice = choice }, function()
+      picker.say(said)
+    end)
+  else
+    picker.say(('answer %s where it runs (%s)'):format(e.name, e.where), vim.log.levels.WARN)
+  end
+end
+
+function run.filter(p)
+  picker.input(p, 'filter', nil, p.ui.filter)
+end
+
+function run.rename(p)
+  local e = H.entry(p)
+  if e then
+    picker.input(p, 'rename', e.id, e.name)
+  end
+end
+
+function run.pin(p)
+  local e = H.entry(p)
+  if e then
+    H.call('pin', 'mark', { id = e.id, pinned = not e.pinned }, function()
+      picker.say((e.pinned and 'unpinned %s' or 'pinned %s'):format(e.name))
+    end)
+  end
+end
+
+---Stops the row's agent: a job gracefully, and killed by a second `x` within 3 s; a terminal's
+---program ends (its window stays).
+function run.stop(p)
+  local e = H.entry(p)
+  if not e then
+    return
+  end
+  local now = vim.uv.now()
+  if e.kind == 'job' then
+    local again = p.last_stop and p.last_stop.id == e.id and now - p.last_stop.at <= KILL_WINDOW_MS
+    p.last_stop = { id = e.id, at = now }
+    if again then
+      p.last_stop = nil
+      H.call('kill', 'kill', { id = short(e) }, function()
+        picker.say(('killed %s'):format(e.name))
+      end)
+    else
+      H.call('stop', 'stop', { id = short(e), wait = false }, function()
+        picker.say(('stopping %s (x again within 3 s kills it)'):format(e.name))
+      end)
+    end
+  elseif e.kind == 'terminal' then
+    local buf = term_buf(e)
+    local chan = buf and vim.api.nvim_buf_is_valid(buf) and vim.bo[buf].channel or 0
+    if chan > 0 and vim.fn.jobstop(chan) == 1 then
+      picker.say(('stopped %s (its terminal’s program ends; the buffer stays)'):format(e.name))
+    else
+      picker.say(('%s has no running program'):format(e.name), vim.log.levels.WARN)
+    end
+  else
+    picker.say(('stop %s where it runs (%s)'):format(e.name, e.where), vim.log.levels.WARN)
+  end
+end
+
+function run.remove(p)
+  local e = H.entry(p)
+  if not e then
+    return
+  end
+  if e.kind ~= 'job' then
+    return picker.say('only a background job can be removed here', vim.log.levels.WARN)
+  end
+  if e.state ~= 'exited' and e.state ~= 'failed' then
+    return picker.say(('%s runs: stop it first (x)'):format(e.name), vim.log.levels.WARN)
+  end
+  H.call('remove', 'remove', { id = short(e) }, function()
+    picker.say(('removed %s'):format(e.name))
+  end)
+end
+
+function run.seen(p)
+  local e = H.entry(p)
+  if not e then
+    return
+  end
+  if view.unseen(e, p.ui) then
+    p.ui.seen[e.id] = e.since
+  else
+    p.ui.seen[e.id] = nil
+  end
+  picker.render(p)
+end
+
+function run.new(p)
+  picker.input(p, 'new', nil, '')
+end
+
+function run.new_attach(p)
+  picker.input(p, 'new', nil, '', true)
+end
+
+function run.group_by(p)
+  p.ui.group_by = p.ui.group_by == 'dir' and 'state' or 'dir'
+  picker.render(p)
+end
+
+function run.fold(p)
+  local r = picker.row(p)
+  if not r then
+    return
+  end
+  p.ui.folded[r.group] = not p.ui.folded[r.group] or nil
+  p.selected = 'group:' .. r.group
+  picker.render(p)
+end
+
+---@param p madohub.Picker
+---@param step integer
+function H.move(p, step)
+  local e = H.entry(p)
+  if not e then
+    return
+  end
+  local changed = view.moved(p.rows, e.id, step)
+  for id, order in pairs(changed) do
+    H.call('move', 'mark', { id = id, order = order })
+  end
+end
+
+function run.move_up(p)
+  H.move(p, -1)
+end
+
+function run.move_down(p)
+  H.move(p, 1)
+end
+
+function run.help(p)
+  picker.toggle_help(p)
+end
+
+function run.close()
+  picker.close()
+end
+
+---Esc: the help, then the peek pane, then the filter, then the picker.
+function run.back(p)
+  if p.help_win then
+    picker.toggle_help(p)
+  elseif p.peek_win then
+    picker.toggle_peek(p)
+  elseif p.ui.filter ~= '' then
+    p.ui.filter = ''
+    picker.render(p)
+  else
+    picker.close()
+  end
+end
+
+---Runs action `name` (a key pressed in the list).
+---@param p madohub.Picker
+---@param name string
+---@param key string
+function M.run(p, name, key)
+  local fn = run[name]
+  if fn then
+    fn(p, key)
+  end
+end
+
+---What the input line's text does, by mode: a new job, a reply, a filter, a name.
+---@param p madohub.Picker
+---@param mode "new"|"reply"|"filter"|"rename"
+---@param target string|nil
+---@param text string
+---@param attach boolean
+function M.submit(p, mode, target, text, attach)
+  local e = target and require('madohub.fleet').find(target)
+  if mode == 'filter' then
+    p.ui.filter = vim.trim(text)
+    picker.leave_input(p)
+    return picker.render(p)
+  end
+  if vim.trim(text) == '' then
+    return picker.leave_input(p, true)
+  end
+  if mode == 'new' then
+    H.call('new agent', 'dispatch', { line = text, cwd = vim.fn.getcwd(), agent = config.options.picker.default_agent }, function(r)
+      picker.say(('started job %s'):format(r.short) .. (r.warning and (' (' .. r.warning .. ')') or ''))
+      if attach then
+        picker.close()
+        require('madohub.jobs').attach(r.short)
+      end
+    end)
+    return picker.leave_input(p, true)
+  end
+  if not e then
+    picker.say('that agent is gone', vim.log.levels.WARN)
+    return picker.leave_input(p, true)
+  end
+  if mode == 'rename' then
+    H.call('rename', 'mark', { id = e.id, name = text }, function()
+      picker.say(('renamed %s to %s'):format(e.name, vim.trim(text)))
+    end)
+    return picker.leave_input(p, true)
+  end
+  -- A reply: the text stays in the line until it is taken (a failed send keeps it to try again).
+  local function taken(r)
+    local pending = r.pending or ''
+    picker.say(pending == '' and ('sent to %s'):format(e.name) or ('%s: %s (sent when it may)'):format(e.name, pending))
+    if picker.current == p then
+      picker.leave_input(p, true)
+    end
+  end
+  if e.kind == 'terminal' then
+    H.call('reply', 'terminal_reply', { buf = term_buf(e), text = text, typing = false }, taken)
+  elseif e.kind == 'job' then
+    H.call('reply', 'send', { id = short(e), text = text }, taken)
+  end
+end
+
+---The actions by name (for tests and the keys' check).
+M.names = run
+return M

@@ -1,0 +1,54 @@
+---Writing into a terminal of this Neovim: the one primitive for replies and menu answers to
+---terminals (the Node side decides when; this writes). A reply is a bracketed paste, then Enter
+---apart; a menu's keys go as they are.
+local M = {}
+
+---Enter follows a paste after this long (an agent reads a paste and an Enter in one read as text).
+local ENTER_DELAY_MS = 50
+
+---The user is in Terminal mode in a window of `buf`.
+---@param buf integer
+---@return boolean
+function M.typing_in(buf)
+  return vim.api.nvim_get_mode().mode == 't' and vim.api.nvim_get_current_buf() == buf
+end
+
+---Writes `data` into terminal `buf`. Answers '' once written, `typing` when the user is in Terminal
+---mode in its window (a reply waits then), or why it cannot.
+---@param buf integer
+---@param data string
+---@param how "paste"|"keys"
+---@return string
+function M.write(buf, data, how)
+  if type(buf) ~= 'number' or not vim.api.nvim_buf_is_valid(buf) or vim.bo[buf].buftype ~= 'terminal' then
+    return 'the terminal is gone'
+  end
+  local chan = vim.bo[buf].channel
+  if not chan or chan <= 0 or vim.fn.jobwait({ chan }, 0)[1] ~= -1 then
+    return 'its program has ended'
+  end
+  if how == 'paste' then
+    if M.typing_in(buf) then
+      return 'typing'
+    end
+    vim.api.nvim_chan_send(chan, '\27[200~' .. data .. '\27[201~')
+    vim.defer_fn(function()
+      pcall(vim.api.nvim_chan_send, chan, '\r')
+    end, ENTER_DELAY_MS)
+  else
+    vim.api.nvim_chan_send(chan, data)
+  end
+  return ''
+end
+
+---Tells the Node side that the user entered or left Terminal mode in a terminal a reply waits for.
+---@param buf integer
+---@param typing boolean
+function M.mode_changed(buf, typing)
+  local e = require('madohub.fleet').find('term:' .. buf)
+  if e and e.pending ~= '' then
+    require('madohub.node').notify('typing', { buf = buf, typing = typing })
+  end
+end
+
+return M

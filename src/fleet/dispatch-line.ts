@@ -1,0 +1,42 @@
+// The picker's input line: `[@agent] [--worktree[=BRANCH]] <intent>` starts a background job. Pure.
+import { AGENT_IDS } from '../agents/ids.js';
+import type { AgentId } from '../agents/ids.js';
+import { promptProblem } from '../jobs/templates.js';
+
+export interface DispatchLine {
+  agent: AgentId;
+  worktree?: { branch?: string };
+  intent: string;
+}
+
+/** The line's job, or why it is none (said to the user as it is). */
+export function parseDispatchLine(line: string, defaultAgent: AgentId): DispatchLine | { error: string } {
+  let rest = line.replace(/\0/g, '').trim();
+  let agent = defaultAgent;
+  let worktree: DispatchLine['worktree'];
+  for (;;) {
+    const m = /^(\S+)(?:\s+|$)/.exec(rest);
+    if (!m) break;
+    const word = m[1]!;
+    if (word.startsWith('@')) {
+      const name = word.slice(1);
+      if (!(AGENT_IDS as readonly string[]).includes(name)) {
+        return { error: `no agent '${name.slice(0, 40)}' (${AGENT_IDS.map((a) => `@${a}`).join(', ')})` };
+      }
+      agent = name as AgentId;
+    } else if (word === '--worktree' || word === '-w') {
+      worktree = {};
+    } else if (word.startsWith('--worktree=')) {
+      const branch = word.slice('--worktree='.length);
+      if (branch === '' || branch.startsWith('-')) return { error: `--worktree=BRANCH needs a branch name, not '${branch.slice(0, 60)}'` };
+      worktree = { branch };
+    } else {
+      break;
+    }
+    rest = rest.slice(m[0].length);
+  }
+  if (rest === '') return { error: 'say what the new agent should do' };
+  const tooLarge = promptProblem(rest);
+  if (tooLarge) return { error: tooLarge };
+  return { agent, worktree, intent: rest };
+}

@@ -1,0 +1,39 @@
+// When a reply may go to an agent: the one rule for terminals and jobs (and the routes that use
+// them). Pure.
+import type { AgentState } from '../detect/types.js';
+
+/**
+ * `send`: now. `queue`: when the agent's turn ends (it works). `hold-draft`: the user has typed into
+ * the agent's input line; `hold-typing`: the user is in Terminal mode in its window (both wait until
+ * that ends). `refuse`: the agent has exited.
+ */
+export type ReplyVerdict = 'send' | 'queue' | 'hold-draft' | 'hold-typing' | 'refuse';
+
+export interface ReplyContext {
+  state: AgentState;
+  /** What the user has typed into the agent's input line (draftOf), if anything. */
+  draft?: string;
+  /** The user is in Terminal mode in a window of the agent. */
+  typing?: boolean;
+}
+
+export function replyVerdict(ctx: ReplyContext): ReplyVerdict {
+  if (ctx.state === 'exited') return 'refuse';
+  if (ctx.typing) return 'hold-typing';
+  if (ctx.draft !== undefined && ctx.draft !== '') return 'hold-draft';
+  return ctx.state === 'working' ? 'queue' : 'send';
+}
+
+/** How a reply that waits shows in the picker's row. */
+export function pendingWord(verdict: ReplyVerdict): string {
+  switch (verdict) {
+    case 'queue':
+      return 'queued';
+    case 'hold-draft':
+      return 'held: draft';
+    case 'hold-typing':
+      return 'held: Terminal mode';
+    default:
+      return '';
+  }
+}

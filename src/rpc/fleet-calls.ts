@@ -1,0 +1,37 @@
+// What the Lua side asks of the fleet beyond jobs: replies and menu answers to this Neovim's
+// terminals, and the user's names, pins and order of any entry. Each call answers a result or an
+// error message for a person.
+import type { FleetHub } from '../fleet/hub.js';
+import { isObj } from '../jobs/checks.js';
+
+export const FLEET_CALLS = new Set(['terminal_reply', 'terminal_choose', 'mark']);
+
+const buf = (v: unknown): number => {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw new Error('a terminal buffer is needed');
+  return v;
+};
+
+export async function fleetCall(hub: FleetHub, method: string, raw: unknown): Promise<unknown> {
+  const args = isObj(raw) ? raw : {};
+  switch (method) {
+    case 'terminal_reply':
+      return { pending: await hub.replyTerminal(buf(args.buf), typeof args.text === 'string' ? args.text : '', args.typing === true) };
+    case 'terminal_choose': {
+      const lines = Array.isArray(args.lines) ? args.lines.filter((l): l is string => typeof l === 'string').slice(-150) : [];
+      const choice = typeof args.choice === 'number' ? args.choice : 0;
+      await hub.chooseTerminal(buf(args.buf), choice, lines);
+      return {};
+    }
+    case 'mark': {
+      const id = typeof args.id === 'string' ? args.id : '';
+      await hub.mark(id, {
+        ...(typeof args.name === 'string' ? { name: args.name } : {}),
+        ...(typeof args.pinned === 'boolean' ? { pinned: args.pinned } : {}),
+        ...(typeof args.order === 'number' && Number.isFinite(args.order) ? { order: args.order } : {}),
+      });
+      return {};
+    }
+    default:
+      throw new Error(`unknown call ${JSON.stringify(method).slice(0, 60)}`);
+  }
+}
