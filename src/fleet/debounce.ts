@@ -18,34 +18,24 @@ export function debounced(fn: () => void, ms: number): { soon(): void; cancel():
 }
 
 /**
- * Runs `fn` at once on the first call to `soon`, then at most once per `ms`: calls within that
- * window gather into one run at its end. A lone change is seen at once, a burst costs two runs.
+ * Runs `fn` at once on a call to `soon`, and once more `ms` later (whatever came in between: the
+ * file watcher drops a second change of one file within 50 ms, so a change may come with no event).
+ * A lone change is seen at once; any burst ends with a run after its last event.
  */
 export function throttled(fn: () => void, ms: number): { soon(): void; cancel(): void } {
   let timer: NodeJS.Timeout | undefined;
-  let again = false;
-  const open = (): void => {
-    timer = setTimeout(() => {
-      timer = undefined;
-      if (!again) return;
-      again = false;
-      fn();
-      open();
-    }, ms);
-  };
   return {
     soon() {
-      if (timer) {
-        again = true;
-        return;
-      }
+      if (timer) return;
       fn();
-      open();
+      timer = setTimeout(() => {
+        timer = undefined;
+        fn();
+      }, ms);
     },
     cancel() {
       if (timer) clearTimeout(timer);
       timer = undefined;
-      again = false;
     },
   };
 }

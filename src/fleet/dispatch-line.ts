@@ -1,16 +1,17 @@
 // The picker's input line: `[@agent] [--worktree[=BRANCH]] <intent>` starts a background job. Pure.
-import { AGENT_IDS } from '../agents/ids.js';
-import type { AgentId } from '../agents/ids.js';
 import { promptProblem } from '../jobs/templates.js';
 
+/** An agent's or a template's name (the daemon knows which exist, and lists them when one does not). */
+const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
+
 export interface DispatchLine {
-  agent: AgentId;
+  agent: string;
   worktree?: { branch?: string };
   intent: string;
 }
 
 /** The line's job, or why it is none (said to the user as it is). */
-export function parseDispatchLine(line: string, defaultAgent: AgentId): DispatchLine | { error: string } {
+export function parseDispatchLine(line: string, defaultAgent: string): DispatchLine | { error: string } {
   let rest = line.replace(/\0/g, '').trim();
   let agent = defaultAgent;
   let worktree: DispatchLine['worktree'];
@@ -20,10 +21,8 @@ export function parseDispatchLine(line: string, defaultAgent: AgentId): Dispatch
     const word = m[1]!;
     if (word.startsWith('@')) {
       const name = word.slice(1);
-      if (!(AGENT_IDS as readonly string[]).includes(name)) {
-        return { error: `no agent '${name.slice(0, 40)}' (${AGENT_IDS.map((a) => `@${a}`).join(', ')})` };
-      }
-      agent = name as AgentId;
+      if (!AGENT_NAME.test(name)) return { error: `'@${name.slice(0, 40).replace(/[^\x20-\x7e]/g, '?')}' names no agent` };
+      agent = name;
     } else if (word === '--worktree' || word === '-w') {
       worktree = {};
     } else if (word.startsWith('--worktree=')) {

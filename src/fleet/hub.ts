@@ -145,6 +145,8 @@ export class FleetHub {
     if (this.replies.has(buf)) throw new Error('a reply waits to be sent already');
     this.replies.set(buf, { text, typing, writing: false });
     await this.flushReply(buf);
+    // Still waiting: its row says why.
+    if (this.replies.has(buf)) this.placeTerminal(buf);
     return this.pendingOf(buf);
   }
 

@@ -1,6 +1,6 @@
 // The jobs in the fleet: the jobs folder watched (inotify through chokidar, two levels: the job
-// folders and their files; no polling), read at once on a change and at most every 100 ms while
-// changes come, each job settled
+// folders and their files; no polling), read at once on a change and again 100 ms later (chokidar
+// drops a second change of a file within 50 ms), each job settled
 // as every reader settles it (a dead host's job shows errored).
 import { mkdirSync } from 'node:fs';
 import { watch } from 'chokidar';

@@ -8,8 +8,6 @@ import { jobText } from '../cli/logs.js';
 import { isObj } from '../jobs/checks.js';
 import { jobsDir } from '../jobs/store.js';
 import { SESSION_REF } from '../jobs/templates.js';
-import { AGENT_IDS } from '../agents/ids.js';
-import type { AgentId } from '../agents/ids.js';
 import { parseDispatchLine } from '../fleet/dispatch-line.js';
 
 /** The `mado` script beside this bundle (rplugin/node/madohub/index.js → bin/mado): it starts the daemon. */
@@ -72,9 +70,7 @@ export async function jobCall(method: string, raw: unknown, env: NodeJS.ProcessE
       // The picker's input line: [@agent] [--worktree] intent.
       const cwd = str(args.cwd);
       if (!cwd || !path.isAbsolute(cwd)) throw new Error('dispatch: a folder (an absolute path) is needed');
-      const fallback = str(args.agent) ?? 'claude';
-      if (!(AGENT_IDS as readonly string[]).includes(fallback)) throw new Error(`no agent '${fallback.slice(0, 40)}'`);
-      const line = parseDispatchLine(str(args.line) ?? '', fallback as AgentId);
+      const line = parseDispatchLine(str(args.line) ?? '', str(args.agent) ?? 'claude');
       if ('error' in line) throw new Error(line.error);
       return dispatchJob(io, { agent: line.agent, prompt: line.intent, worktree: line.worktree, forkSession: false, origin: 'fleet', cwd });
     }

@@ -83,7 +83,7 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
     log,
     // Writing into a terminal is Lua's (its channel); it answers '' or why not.
     async (buf, data, how) => {
-      const why: unknown = await nvim.call('nvim_exec_lua', [WRITE, [buf, data, how]]);
+      const why: unknown = await nvim.request('nvim_exec_lua', [WRITE, [buf, data, how]]);
       return typeof why === 'string' ? why : '';
     },
   );

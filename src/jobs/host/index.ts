@@ -226,7 +226,8 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   };
 
   const stop = (graceful: boolean): void => {
-    ending ??= graceful ? 'stopped' : 'killed';
+    // A kill during a graceful stop makes the job killed.
+    ending = graceful ? (ending ?? 'stopped') : 'killed';
     if (!graceful) return signalGroup(child.pid, 'SIGKILL');
     // The agent's own interrupt first, then SIGTERM, then SIGKILL.
     child.write('\x03');
