@@ -14,6 +14,7 @@ import { debounced } from './debounce.js';
 import type { FleetEntry } from './entry.js';
 
 const SETTLE_MS = 200;
+const SOURCES = new Set<unknown>(['pty-scrape', 'terminal', 'session-file', 'jsonl-watcher', 'job-file'] satisfies FleetEntry['source'][]);
 const AGENT_STATES = new Set<string>(['working', 'idle', 'waiting', 'stopped', 'completed', 'failed', 'exited'] satisfies AgentState[]);
 const MAX_SUMMARY_BYTES = 512 * 1024;
 const MAX_EDITORS = 64;
@@ -42,7 +43,7 @@ export function editorEntry(summary: EditorSummary, t: FleetEntry): FleetEntry {
     name: text(t.name, 120),
     agent: t.agent,
     state: t.state,
-    source: t.source,
+    source: SOURCES.has(t.source) ? t.source : 'pty-scrape',
     since: typeof t.since === 'number' && Number.isFinite(t.since) ? t.since : 0,
     cwd: text(t.cwd, 1024),
     detail: text(t.detail, 120),

@@ -1,0 +1,162 @@
+// The picker's model in a real Neovim (0.10 and 0.12), without the Node side: grouping, ordering,
+// pinning, filter tokens, moving rows, the keys as a state machine (what each one asks of Node), and
+// its state file read as hostile input.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startNeovim, testNeovims } from './neovim.js';
+import type { Session } from './neovim.js';
+
+/** Lua: `E(id, kind, state, extra)` makes an entry; `build(entries, ui)` is view.build with defaults. */
+const PRELUDE = `
+  local view = require('madohub.picker.view')
+  _G.E = function(id, kind, state, extra)
+    return vim.tbl_extend('force', { id = id, kind = kind, name = id, agent = 'claude', state = state, source = 'pty-scrape', since = 1000,
+      cwd = '/p', detail = '', needs = vim.NIL, where = 'job', pinned = false, order = 0, pending = '', server = '' }, extra or {})
+  end
+  _G.build = function(entries, ui)
+    ui = vim.tbl_extend('force', { group_by = 'state', folded = {}, filter = '', seen = {}, cwd = '/p' }, ui or {})
+    local names = function(a) return ({ claude = 'Claude Code', codex = 'Codex' })[a] or a end
+    local built = view.build(entries, ui, names, require('madohub.config').options.words)
+    local rows = {}
+    for _, r in ipairs(built.rows) do rows[#rows + 1] = r.entry and r.entry.id or ('# ' .. r.label .. (r.folded and ' +' or '')) end
+    return { header = built.header, rows = rows }
+  end`;
+
+describe.each(testNeovims())('Neovim $label: the picker model', ({ path: exe }) => {
+  let s: Session;
+  let state = '';
+  beforeAll(async () => {
+    state = mkdtempSync(path.join(tmpdir(), 'madohub-picker-'));
+    s = await startNeovim(exe, { XDG_STATE_HOME: state });
+    await s.lua(PRELUDE);
+  });
+  afterAll(async () => {
+    await s.close();
+  });
+
+  it('groups by state in order (Pinned, Needs input, Working, Done, Idle, Ended) with the header counts', async () => {
+    const out = await s.lua<{ header: string; rows: string[] }>(`return build({
+      E('a', 'job', 'idle'), E('b', 'terminal', 'working'), E('c', 'session', 'waiting'), E('d', 'job', 'stopped'),
+      E('e', 'job', 'failed'), E('f', 'editor', 'exited'), E('g', 'job', 'completed', { pinned = true }), E('h', 'job', 'waiting'),
+    })`);
+    expect(out.rows).toEqual(['# Pinned', 'g', '# Needs input', 'c', 'h', '# Working', 'b', '# Done', 'd', '# Idle', 'a', '# Ended (failed, exited)', 'e', 'f']);
+    expect(out.header).toBe('2 need input · 1 working · 2 done · 1 idle · 2 ended');
+  });
+
+  it('orders within a group: menus before questions, unseen first, the user’s order, then the newest', async () => {
+    const needs = await s.lua<string[]>(`return build({
+      E('q', 'job', 'waiting', { since = 5000, needs = { question = 'What next?', options = {} } }),
+      E('m', 'job', 'waiting', { since = 1000, needs = { question = 'Proceed?', options = { 'Yes', 'No' } } }),
+    }).rows`);
+    expect(needs).toEqual(['# Needs input', 'm', 'q']);
+    const done = await s.lua<string[]>(`return build({ E('old', 'job', 'stopped', { since = 1 }), E('seen', 'job', 'stopped', { since = 9 }), E('new', 'job', 'stopped', { since = 5 }) },
+      { seen = { seen = 9 } }).rows`);
+    expect(done).toEqual(['# Done', 'new', 'old', 'seen']);
+    const idle = await s.lua<string[]>(`return build({ E('x', 'job', 'idle', { since = 9 }), E('y', 'job', 'idle', { order = 2 }), E('z', 'job', 'idle', { order = 1 }) }).rows`);
+    expect(idle).toEqual(['# Idle', 'z', 'y', 'x']);
+  });
+
+  it('groups by folder, this one first; folds a group', async () => {
+    const out = await s.lua<string[]>(`return build({ E('a', 'job', 'idle', { cwd = '/z' }), E('b', 'job', 'working', { cwd = '/p' }), E('c', 'job', 'idle', { cwd = '/a' }) },
+      { group_by = 'dir', folded = { ['dir:/a'] = true } }).rows`);
+    expect(out).toEqual(['# /p', 'b', '# /a +', '# /z', 'a']);
+  });
+
+  it('filters by words and a:, s:, k: tokens', async () => {
+    const q = (filter: string): Promise<string[]> =>
+      s.lua<string[]>(`return vim.tbl_filter(function(r) return r:sub(1, 1) ~= '#' end, build({
+        E('job:1', 'job', 'waiting', { agent = 'codex', name = 'parser fix', needs = { question = 'Run npm test?', options = {} } }),
+        E('term:2', 'terminal', 'working', { name = 'docs', cwd = '/home/dev/site' }),
+        E('claude:3', 'session', 'idle', { name = 'api' }),
+      }, { filter = ... }).rows)`, [filter]);
+    expect(await q('a:codex')).toEqual(['job:1']);
+    expect(await q('a:claude')).toEqual(['term:2', 'claude:3']);
+    expect(await q('s:wait')).toEqual(['job:1']);
+    expect(await q('s:Working')).toEqual(['term:2']);
+    expect(await q('k:session')).toEqual(['claude:3']);
+    expect(await q('npm')).toEqual(['job:1']);
+    expect(await q('SITE')).toEqual(['term:2']);
+    expect(await q('a:claude docs')).toEqual(['term:2']);
+    expect(await q('nothing-like-it')).toEqual([]);
+    expect(await q('%[(')).toEqual([]);
+  });
+
+  it('moving a row renumbers its group and answers only the orders that changed', async () => {
+    const moved = await s.lua<Record<string, number>>(`
+      local view = require('madohub.picker.view')
+      local ui = { group_by = 'state', folded = {}, filter = '', seen = {}, cwd = '/p' }
+      local built = view.build({ E('a', 'job', 'idle', { since = 3 }), E('b', 'job', 'idle', { since = 2 }), E('c', 'job', 'idle', { since = 1 }) }, ui, function(a) return a end, {})
+      return { down = view.moved(built.rows, 'a', 1), top = view.moved(built.rows, 'a', -1), last = view.moved(built.rows, 'c', 1) }`);
+    expect(moved).toEqual({ down: { a: 2, b: 1, c: 3 }, top: [], last: [] });
+  });
+
+  it('keys: x stops, x again within 3 s kills, d removes an ended job only; Esc closes help, then peek, then the filter, then the picker', async () => {
+    const calls = await s.lua<string[]>(`
+      local node = require('madohub.node')
+      local calls = {}
+      node.call = function(method, args, done) calls[#calls + 1] = method .. ' ' .. (args.id or '') done({ short = args.id }) end
+      node.running = function() return true end
+      local fleet = require('madohub.fleet')
+      fleet.apply({ E('job:aaaaaaaa', 'job', 'working'), E('job:bbbbbbbb', 'job', 'exited'), E('job:cccccccc', 'job', 'idle') }, {})
+      local picker = require('madohub.picker')
+      picker.open()
+      local p = picker.current
+      local actions = require('madohub.picker.actions')
+      local function at(id)
+        for i, r in ipairs(p.rows) do if r.entry and r.entry.id == id then vim.api.nvim_win_set_cursor(p.list_win, { i, 0 }) end end
+      end
+      at('job:aaaaaaaa'); actions.run(p, 'stop', 'x'); actions.run(p, 'stop', 'x')
+      at('job:cccccccc'); actions.run(p, 'stop', 'x')
+      at('job:aaaaaaaa'); actions.run(p, 'stop', 'x')
+      at('job:aaaaaaaa'); actions.run(p, 'remove', 'd')
+      at('job:bbbbbbbb'); actions.run(p, 'remove', 'd')
+      local seen = {}
+      actions.run(p, 'help', '?'); actions.run(p, 'peek', ' ')
+      p.ui.filter = 'a:claude'
+      actions.run(p, 'back', '<Esc>'); seen[#seen + 1] = 'help ' .. tostring(p.help_win ~= nil)
+      actions.run(p, 'back', '<Esc>'); seen[#seen + 1] = 'peek ' .. tostring(p.peek_win ~= nil)
+      actions.run(p, 'back', '<Esc>'); seen[#seen + 1] = 'filter ' .. p.ui.filter
+      actions.run(p, 'back', '<Esc>'); seen[#seen + 1] = 'open ' .. tostring(picker.current ~= nil)
+      vim.list_extend(calls, seen)
+      return calls`);
+    expect(calls).toEqual([
+      'stop aaaaaaaa',
+      'kill aaaaaaaa',
+      'stop cccccccc',
+      // Another row in between: the next x on the first job stops again.
+      'stop aaaaaaaa',
+      'remove bbbbbbbb',
+      // The peek pane reads the job's screen from its host.
+      'screen aaaaaaaa',
+      'help false',
+      'peek false',
+      'filter ',
+      'open false',
+    ]);
+  });
+
+  it('its state file: a folder, a huge file or nonsense reads as the defaults; a good one is kept per folder', async () => {
+    const dir = path.join(state, 'madohub');
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'fleet-ui.json');
+    const load = (): Promise<Record<string, unknown>> => s.lua(`return require('madohub.picker.store').load()`);
+    writeFileSync(file, '{"group_by": "dir", "folded": {"done": true, "x": 1}, "filters": {"/p": "a:codex", "/q": 7}}');
+    expect(await load()).toEqual({ group_by: 'dir', folded: { done: true }, filters: { '/p': 'a:codex' } });
+    writeFileSync(file, 'not json at all {');
+    expect(await load()).toEqual({ group_by: 'state', folded: [], filters: [] });
+    writeFileSync(file, JSON.stringify({ group_by: 'x'.repeat(300 * 1024) }));
+    expect(await load()).toEqual({ group_by: 'state', folded: [], filters: [] });
+    await s.lua(`require('madohub.picker.store').save({ group_by = 'dir', folded = {}, filters = { ['/w'] = 's:wait', ['/e'] = '' } })`);
+    expect(await load()).toEqual({ group_by: 'dir', folded: [], filters: { '/w': 's:wait' } });
+  });
+
+  it('setup() refuses a key mapped to no action, naming it', async () => {
+    const err = await s.lua<string>(`local ok, e = pcall(require('madohub.config').merge, { picker = { keys = { ['<C-x>'] = 'explode' } } })
+      require('madohub.config').merge({})
+      return e`);
+    expect(err).toMatch(/picker\.keys\["<C-x>"\] is no action \(explode\)/);
+  });
+});
