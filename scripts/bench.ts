@@ -1,7 +1,7 @@
 // `npm run bench`: MadoHub's speed and memory goals, measured side by side in one run.
 // Not a test: it prints figures and ratios; nothing here passes or fails on time.
 import { execFileSync, spawn } from 'node:child_process';
-import { appendFileSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { boundScreen, detect } from '../src/detect/index.js';
@@ -130,7 +130,7 @@ async function benchFleet(exe: string): Promise<void> {
   const none = await rss(0);
   await none.s.close();
   const many = await rss(200);
-  // A job file changed by its host: until the Lua cache has it (the folder watch, the 100 ms gathering, the push).
+  // A job file changed by its host: until the Lua cache has it (the folder watch, the read, the push).
   const samples: number[] = [];
   const dir = await many.s.lua<string>('return vim.env.MADOHUB_JOBS_DIR');
   const short = readdirSync(dir).find((n) => /^[0-9a-f]{8}$/.test(n))!;
@@ -142,7 +142,105 @@ async function benchFleet(exe: string): Promise<void> {
   }
   await many.s.close();
   const mib = (b: number): string => (b / 1048576).toFixed(1);
-  out(`  (j) fleet: Node process ${mib(many.rss)} MiB with 200 jobs watched (${many.listed} listed) vs ${mib(none.rss)} MiB with none; ratio ${(many.rss / none.rss).toFixed(2)}; a job's change to the Lua cache p50 ${median(samples).toFixed(0)} ms, max ${Math.max(...samples).toFixed(0)} ms (10 changes; 100 ms of it is the gathering of changes)`);
+  out(`  (j) fleet: Node process ${mib(many.rss)} MiB with 200 jobs watched (${many.listed} listed) vs ${mib(none.rss)} MiB with none; ratio ${(many.rss / none.rss).toFixed(2)}; a job's change to the Lua cache p50 ${median(samples).toFixed(0)} ms, max ${Math.max(...samples).toFixed(0)} ms (10 changes)`);
+}
+
+/** (k) :MadoAgents with 200 jobs, 20 terminals and 10 sessions elsewhere: open, keys, a change to its row, idle. */
+async function benchPicker(exe: string): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'madohub-bench-picker-'));
+  const jobs = path.join(dir, 'jobs');
+  for (let i = 0; i < 200; i++) {
+    createJob(jobs, { ...blankJob(newShortId()), sessionId: newSessionId(), status: i % 3 === 0 ? 'running' : i % 3 === 1 ? 'done' : 'stopped', tempo: i % 2 ? 'idle' : 'active', intent: `job ${i}`, name: `job ${i}`, cwd: `/home/dev/p${i % 7}` });
+  }
+  const claude = path.join(dir, 'claude');
+  mkdirSync(path.join(claude, 'sessions'), { recursive: true });
+  const sleepers = Array.from({ length: 10 }, () => spawn('sleep', ['600'], { stdio: 'ignore' }));
+  for (const [i, p] of sleepers.entries()) {
+    writeFileSync(path.join(claude, 'sessions', `${p.pid}.json`), JSON.stringify({ pid: p.pid, sessionId: `5a1f0c3e-1b2c-4d5e-8f90-1234567890${String(i).padStart(2, '0')}`, cwd: `/home/dev/s${i}`, kind: 'interactive', status: 'idle', updatedAt: Date.now() }));
+  }
+  const s = await startNeovim(exe, { MADOHUB_JOBS_DIR: jobs, CLAUDE_CONFIG_DIR: claude, MADOHUB_RUNTIME_DIR: path.join(dir, 'run'), XDG_STATE_HOME: path.join(dir, 'state') });
+  const bufs: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    await s.lua(`vim.cmd('tabnew')`);
+    bufs.push(await openAgent(s, ['claude-idle', 'claude-stopped', '--loop']));
+  }
+  await s.waitFor(`#require('madohub').agents() == 230`, 20000);
+  const count = await s.lua<number>(`return #require('madohub').agents()`);
+  await s.lua('vim.wait(1500)');
+  // Open to first paint: the picker's Lua work and a redraw, 20 times.
+  const open = await s.lua<number[]>(`local picker, out = require('madohub.picker'), {}
+    for i = 1, 20 do
+      local t0 = vim.uv.hrtime()
+      picker.open()
+      vim.cmd('redraw')
+      out[i] = (vim.uv.hrtime() - t0) / 1e6
+      picker.close()
+    end
+    return out`);
+  // A key to the redraw: moving the cursor (j), and typing a filter (each key redraws the list).
+  const keys = await s.lua<{ move: number[]; filter: number[] }>(`local picker = require('madohub.picker')
+    picker.open()
+    local p, actions = picker.current, require('madohub.picker.actions')
+    local move, filter = {}, {}
+    for i = 1, 100 do
+      local t0 = vim.uv.hrtime()
+      actions.run(p, i % 20 < 10 and 'down' or 'up', 'j')
+      vim.cmd('redraw')
+      move[i] = (vim.uv.hrtime() - t0) / 1e6
+    end
+    local text = 'job 1'
+    for i = 1, 50 do
+      local t0 = vim.uv.hrtime()
+      p.ui.filter = text:sub(1, i % #text + 1)
+      picker.render(p)
+      vim.cmd('redraw')
+      filter[i] = (vim.uv.hrtime() - t0) / 1e6
+    end
+    p.ui.filter = ''
+    picker.render(p)
+    return { move = move, filter = filter }`);
+  // A state change of one agent to its row redrawn: a job's file changed by its host, a terminal's screen.
+  const rowHas = (id: string, text: string): string =>
+    `(function() local p = require('madohub.picker').current
+       for i, r in ipairs(p.rows) do if r.entry and r.entry.id == '${id}' then
+         return (vim.api.nvim_buf_get_lines(p.list_buf, i - 1, i, false)[1] or ''):find('${text}', 1, true) ~= nil end end
+       return false end)()`;
+  const short = readdirSync(jobs).find((n) => /^[0-9a-f]{8}$/.test(n))!;
+  const jobRow: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const t = performance.now();
+    await updateJob(jobs, short, { detail: `change ${i}` });
+    await s.lua(`return vim.wait(5000, function() return ${rowHas(`job:${short}`, `change ${i}`)} end, 1)`);
+    jobRow.push(performance.now() - t);
+    await s.lua('vim.wait(150)');
+  }
+  const termRow: number[] = [];
+  const buf = bufs[0]!;
+  for (let i = 0; i < 10; i++) {
+    const word = i % 2 ? 'Idle' : 'Stopped';
+    const t = performance.now();
+    await s.lua(`vim.api.nvim_chan_send(vim.bo[${buf}].channel, 'n')`);
+    await s.lua(`return vim.wait(5000, function() return ${rowHas(`term:${buf}`, word)} end, 1)`);
+    termRow.push(performance.now() - t);
+    await s.lua('vim.wait(200)');
+  }
+  // Idle with the picker open: wakeups of the Node process and of Neovim, next to an idle node.
+  const health = await s.lua<{ pid: number }>('return require("madohub.node").request("health")');
+  const idleNode = spawn('node', ['-e', 'setInterval(() => {}, 1e9)'], { stdio: 'ignore' });
+  await new Promise((r) => setTimeout(r, 12000));
+  const seconds = 10;
+  const [n0, v0, b0] = [switches(health.pid), switches(s.proc.pid!), switches(idleNode.pid!)];
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  const [n1, v1, b1] = [switches(health.pid), switches(s.proc.pid!), switches(idleNode.pid!)];
+  idleNode.kill('SIGKILL');
+  await s.close();
+  for (const p of sleepers) p.kill('SIGKILL');
+  const f = (x: number): string => x.toFixed(1);
+  out(`  (k) :MadoAgents, ${count} entries (200 jobs, 20 terminals, 10 sessions elsewhere):`);
+  out(`      open to first paint p50 ${f(median(open))} ms, p95 ${f(percentile(open, 95))} ms; goal 30 ms: ratio ${(percentile(open, 95) / 30).toFixed(2)}`);
+  out(`      a key to the redraw: j/k p95 ${f(percentile(keys.move, 95))} ms, a filter key p95 ${f(percentile(keys.filter, 95))} ms; goal 16 ms: ratio ${(Math.max(percentile(keys.move, 95), percentile(keys.filter, 95)) / 16).toFixed(2)}`);
+  out(`      a change to its row: a job's file p50 ${f(median(jobRow))} ms, p95 ${f(percentile(jobRow, 95))} ms; a terminal's screen p50 ${f(median(termRow))} ms, p95 ${f(percentile(termRow, 95))} ms; goal 50 ms: ratio ${(Math.max(percentile(jobRow, 95), percentile(termRow, 95)) / 50).toFixed(2)}`);
+  out(`      idle with it open (${seconds} s): Node process ${f((n1 - n0) / seconds)} wakeups/s, Neovim ${f((v1 - v0) / seconds)} wakeups/s, an idle node ${f((b1 - b0) / seconds)} wakeups/s`);
 }
 
 /** Startup: Neovim with and without the plugin on 'runtimepath', no terminal opened. */
@@ -444,6 +542,7 @@ async function main(): Promise<void> {
     if (want('d')) benchStartup(nv.path);
     if (want('g')) await benchIdle(nv.path);
     if (want('j')) await benchFleet(nv.path);
+    if (want('k')) await benchPicker(nv.path);
   }
   if (want('e') || want('f') || want('h') || want('i')) out('Node side (no Neovim)');
   if (want('i')) benchHostile();

@@ -1,7 +1,11 @@
 // `mado` as a user meets it: strict arguments on every verb, --version, the table of jobs, logs as
 // text (live, replayed, followed, raw), attach on the alternate screen.
 import * as pty from 'node-pty';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { Conn } from '../../src/jobs/protocol/client.js';
+import { PROTO } from '../../src/jobs/protocol/codec.js';
 import { FIX as FIXTURES, MADO, shortOf, until, useJobsHarness } from './jobs-harness.js';
 
 // Words joined by cursor moves, as Ink draws them; then a numbered count that scrolls, and an end.
@@ -98,7 +102,7 @@ describe('mado send', () => {
     expect((await hs.mado(['send', short], 'work\n')).stdout).toBe(`sent to ${short}\n`);
     await until(hs.jobs, (j) => j[0]?.tempo === 'active');
     expect(await hs.mado(['send', short, 'after'])).toMatchObject({ code: 0, stdout: `queued for ${short}: sent when its turn ends\n` });
-    expect(await hs.mado(['send', short, 'again'])).toMatchObject({ code: 1, stderr: 'mado send: a reply waits for the end of this turn already\n' });
+    expect(await hs.mado(['send', short, 'again'])).toMatchObject({ code: 1, stderr: 'mado send: a reply waits to be sent already\n' });
     const logs = await until(async () => (await hs.mado(['logs', short])).stdout, (t) => t.includes('You said: after'), 8000);
     expect(logs.indexOf('You said: work')).toBeLessThan(logs.indexOf('You said: after'));
     expect(await hs.mado(['send', 'nope', 'x'])).toMatchObject({ code: 1, stderr: "mado send: no job 'nope'\n" });
@@ -107,5 +111,23 @@ describe('mado send', () => {
       stderr: 'mado send: the reply is 130 KiB, and a job takes at most 120 KiB: put the text in a file and name the file in the prompt\n',
     });
     expect(await hs.mado(['send', short], '   ')).toMatchObject({ code: 2, stderr: 'mado send: a reply needs some text\n' });
+  });
+
+  it('holds a reply while a draft stands in the agent’s input line, and sends it once the line is empty', async () => {
+    const short = shortOf((await hs.mado(['--bg', '--agent', 'replier'])).stdout);
+    await until(hs.jobs, (j) => j[0]?.alive === true);
+    const info = JSON.parse(readFileSync(path.join(hs.base, 'jobs', short, 'host.json'), 'utf8')) as { socket: string };
+    // Someone attached types a draft.
+    const { conn } = await Conn.open(info.socket);
+    conn.send({ proto: PROTO, op: 'input', data: 'half' });
+    await until(async () => (await hs.mado(['logs', short])).stdout, (t) => t.includes('❯ half'));
+    expect(await hs.mado(['send', short, 'the reply'])).toMatchObject({ code: 0, stdout: `held: draft for ${short}: sent once its input line is empty\n` });
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await hs.mado(['logs', short])).stdout).not.toContain('You said');
+    conn.send({ proto: PROTO, op: 'input', data: '\x7f\x7f\x7f\x7f' });
+    const logs = await until(async () => (await hs.mado(['logs', short])).stdout, (t) => t.includes('You said: the reply'), 8000);
+    expect(logs).toContain('You said: the reply');
+    expect(logs).not.toContain('You said: half');
+    conn.close();
   });
 });

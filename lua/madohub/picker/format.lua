@@ -122,7 +122,7 @@ function M.lines(rows, width, now, ui, names, words)
       if e.pending ~= '' then
         head = ('[%s] %s'):format(e.pending, head)
       end
-      local left = ('  %s%s %s  %s  %s  '):format(
+      local left = ('  %s%s  %s  %s  %s  '):format(
         unseen,
         state_part,
         M.fit(e.name, wname),
