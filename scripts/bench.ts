@@ -224,14 +224,20 @@ async function benchPicker(exe: string): Promise<void> {
     termRow.push(performance.now() - t);
     await s.lua('vim.wait(200)');
   }
-  // Idle with the picker open: wakeups of the Node process and of Neovim, next to an idle node.
+  // Idle with the picker open, then closed: wakeups of the Node process and of Neovim, next to an idle node.
   const health = await s.lua<{ pid: number }>('return require("madohub.node").request("health")');
   const idleNode = spawn('node', ['-e', 'setInterval(() => {}, 1e9)'], { stdio: 'ignore' });
   await new Promise((r) => setTimeout(r, 12000));
   const seconds = 10;
-  const [n0, v0, b0] = [switches(health.pid), switches(s.proc.pid!), switches(idleNode.pid!)];
-  await new Promise((r) => setTimeout(r, seconds * 1000));
-  const [n1, v1, b1] = [switches(health.pid), switches(s.proc.pid!), switches(idleNode.pid!)];
+  const idle = async (): Promise<{ node: number; nvim: number; baseline: number }> => {
+    const [n0, v0, b0] = [switches(health.pid), switches(s.proc.pid!), switches(idleNode.pid!)];
+    await new Promise((r) => setTimeout(r, seconds * 1000));
+    return { node: (switches(health.pid) - n0) / seconds, nvim: (switches(s.proc.pid!) - v0) / seconds, baseline: (switches(idleNode.pid!) - b0) / seconds };
+  };
+  const opened = await idle();
+  await s.lua(`require('madohub.picker').close()`);
+  await new Promise((r) => setTimeout(r, 2000));
+  const closed = await idle();
   idleNode.kill('SIGKILL');
   await s.close();
   for (const p of sleepers) p.kill('SIGKILL');
@@ -240,7 +246,7 @@ async function benchPicker(exe: string): Promise<void> {
   out(`      open to first paint p50 ${f(median(open))} ms, p95 ${f(percentile(open, 95))} ms; goal 30 ms: ratio ${(percentile(open, 95) / 30).toFixed(2)}`);
   out(`      a key to the redraw: j/k p95 ${f(percentile(keys.move, 95))} ms, a filter key p95 ${f(percentile(keys.filter, 95))} ms; goal 16 ms: ratio ${(Math.max(percentile(keys.move, 95), percentile(keys.filter, 95)) / 16).toFixed(2)}`);
   out(`      a change to its row: a job's file p50 ${f(median(jobRow))} ms, p95 ${f(percentile(jobRow, 95))} ms; a terminal's screen p50 ${f(median(termRow))} ms, p95 ${f(percentile(termRow, 95))} ms; goal 50 ms: ratio ${(Math.max(percentile(jobRow, 95), percentile(termRow, 95)) / 50).toFixed(2)}`);
-  out(`      idle with it open (${seconds} s): Node process ${f((n1 - n0) / seconds)} wakeups/s, Neovim ${f((v1 - v0) / seconds)} wakeups/s, an idle node ${f((b1 - b0) / seconds)} wakeups/s`);
+  out(`      idle (${seconds} s each): with it open Node process ${f(opened.node)}, Neovim ${f(opened.nvim)} wakeups/s; closed ${f(closed.node)}, ${f(closed.nvim)} wakeups/s; an idle node ${f(opened.baseline)}, ${f(closed.baseline)} wakeups/s`);
 }
 
 /** Startup: Neovim with and without the plugin on 'runtimepath', no terminal opened. */

@@ -36,6 +36,10 @@ export interface ClaudeSession {
   sessionId: string;
   cwd: string;
   signal: RecordSignal;
+  /** The session's name, when it has one. */
+  name?: string;
+  /** A background session's id (`kind: "bg"`), which `claude attach` takes. */
+  bgId?: string;
 }
 
 const SESSION_STATUS: Record<string, AgentState> = { idle: 'idle', busy: 'working', waiting: 'waiting' };
@@ -50,10 +54,14 @@ export function claudeSession(value: unknown): ClaudeSession | null {
   const state = SESSION_STATUS[status];
   if (!state) return null;
   const waitingFor = str(value.waitingFor);
+  const bgId = value.kind === 'bg' ? str(value.jobId) : undefined;
+  const name = str(value.name);
   return {
     pid,
     sessionId,
     cwd: str(value.cwd) ?? '',
+    ...(name ? { name: name.slice(0, 120) } : {}),
+    ...(bgId && /^[0-9a-f]{8}$/.test(bgId) ? { bgId } : {}),
     signal: {
       state,
       source: 'session-file',

@@ -35,6 +35,8 @@ export interface FleetEntry {
   pending: string;
   /** Another Neovim's server address (`editor` entries; '' for the others). */
   server: string;
+  /** A Claude Code background session's id, which `claude attach` takes (`session` entries; '' for the others). */
+  attachId: string;
 }
 
 /** A job's status and tempo in the agents' words: running/blocked is Waiting, a turn ended is Stopped, … */
@@ -70,6 +72,7 @@ export function jobEntry(job: ListedJob, attachedIn?: number): FleetEntry {
     order: job.sortOrder,
     pending: '',
     server: '',
+    attachId: '',
   };
 }
 
@@ -91,5 +94,6 @@ export function terminalEntry(t: TerminalState, cwd = '', needs: FleetEntry['nee
     order: 0,
     pending: '',
     server: '',
+    attachId: '',
   };
 }

@@ -28,7 +28,7 @@ export function sessionEntry(session: ClaudeSession, at: number): FleetEntry {
   return {
     id: `claude:${s.sessionId}`,
     kind: 'session',
-    name: `claude ${s.cwd ? (s.cwd.split('/').pop() ?? s.cwd) : s.sessionId.slice(0, 8)}`,
+    name: s.name ?? `claude ${s.cwd ? (s.cwd.split('/').pop() ?? s.cwd) : s.sessionId.slice(0, 8)}`,
     agent: 'claude',
     state,
     source: 'session-file',
@@ -36,11 +36,12 @@ export function sessionEntry(session: ClaudeSession, at: number): FleetEntry {
     cwd: s.cwd,
     detail,
     needs: state === 'waiting' ? { question: detail, options: [] } : null,
-    where: `pid ${s.pid}`,
+    where: s.bgId ? `background session ${s.bgId}, pid ${s.pid}` : `pid ${s.pid}`,
     pinned: false,
     order: 0,
     pending: '',
     server: '',
+    attachId: s.bgId ?? '',
   };
 }
 

@@ -51,6 +51,11 @@ describe.each(testNeovims())('Neovim $label: :MadoAgents', ({ path: exe }) => {
     const out: Record<string, string> = {};
     for (const k of ['MADOHUB_TEMPLATES', 'MADOHUB_JOBS_DIR', 'MADOHUB_RUNTIME_DIR', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME']) out[k] = h.env[k] as string;
     out.XDG_STATE_HOME = path.join(h.base, 'state');
+    // The shell jobs are login shells: a home of their own, not the developer's profile.
+    out.HOME = path.join(h.base, 'home');
+    mkdirSync(out.HOME, { recursive: true });
+    // `claude` is the fixture (a background session is attached with `claude attach`).
+    out.PATH = `${path.join(FIX, 'bin')}:${process.env.PATH ?? ''}`;
     return out;
   };
   const start = async (): Promise<Session> => {
@@ -79,8 +84,9 @@ describe.each(testNeovims())('Neovim $label: :MadoAgents', ({ path: exe }) => {
     const approver = await openTerminal(s, ['node', path.join(FIX, 'bin/approver')]);
     const replier = await openTerminal(s, ['node', path.join(FIX, 'bin/replier')]);
     // Two shell jobs.
-    const one = shortOf((await h.mado(['--bg', '--agent', 'shell', '-n', 'shell one', 'echo one'])).stdout);
-    const two = shortOf((await h.mado(['--bg', '--agent', 'shell', '-n', 'shell two', 'echo two'])).stdout);
+    const home = { HOME: path.join(h.base, 'home') };
+    const one = shortOf((await h.mado(['--bg', '--agent', 'shell', '-n', 'shell one', 'echo one'], undefined, home)).stdout);
+    const two = shortOf((await h.mado(['--bg', '--agent', 'shell', '-n', 'shell two', 'echo two'], undefined, home)).stdout);
     // A Claude Code session of a live process outside this Neovim.
     const sessions = path.join(h.env.CLAUDE_CONFIG_DIR as string, 'sessions');
     mkdirSync(sessions, { recursive: true });
@@ -92,6 +98,13 @@ describe.each(testNeovims())('Neovim $label: :MadoAgents', ({ path: exe }) => {
       JSON.stringify({ pid: outside.pid, sessionId, cwd: '/home/dev/api', startedAt: now, version: '2.1.197', kind: 'interactive', status: 'busy', updatedAt: now, statusUpdatedAt: now }),
     );
 
+    // And a background session of Claude Code (claude --bg): <CR> attaches it with `claude attach`.
+    const bgSessionId = '8d2f0c3e-1b2c-4d5e-8f90-123456789abc';
+    writeFileSync(
+      path.join(sessions, `${process.pid}.json`),
+      JSON.stringify({ pid: process.pid, sessionId: bgSessionId, cwd: '/home/dev/web', kind: 'bg', jobId: '387c1190', name: 'fix-readme', status: 'idle', updatedAt: now }),
+    );
+
     await s.lua(`vim.cmd('MadoAgents')`);
     expect(await s.lua<boolean>(`return require('madohub.picker').current ~= nil`)).toBe(true);
     expect(await s.waitFor(HAS_ROW('needs', `term:${approver}`), 10000)).toBe(true);
@@ -99,13 +112,15 @@ describe.each(testNeovims())('Neovim $label: :MadoAgents', ({ path: exe }) => {
     expect(await s.waitFor(`${HAS_ROW('idle', `job:${one}`)} and ${HAS_ROW('idle', `job:${two}`)}`, 15000)).toBe(true);
     expect(await s.waitFor(HAS_ROW('working', `claude:${sessionId}`), 10000)).toBe(true);
     expect(await s.waitFor(HAS_ROW('working', `nvim:${theirNode}:${theirs}`), 10000)).toBe(true);
+    expect(await s.waitFor(HAS_ROW('idle', `claude:${bgSessionId}`), 10000)).toBe(true);
     expect(await s.lua<string[]>(`return vim.tbl_filter(function(l) return l:sub(1, 1) == '#' end, (function() ${ROWS} end)())`)).toEqual([
       '# needs',
       '# working',
       '# idle',
     ]);
     const title = await s.lua<string>(`return require('madohub.picker').current and vim.api.nvim_win_get_config(require('madohub.picker').current.list_win).title[1][1]`);
-    expect(title).toMatch(/1 needs input · 2 working · 3 idle/);
+    expect(title).toMatch(/1 needs input · 2 working · 4 idle/);
+    expect(await s.waitFor(HAS_ROW('idle', `claude:${bgSessionId}`), 10000)).toBe(true);
     expect(await s.lua<number>('return _G.fleet_changed')).toBeGreaterThan(0);
 
     // Filter: a:codex leaves the other Neovim's Codex only; Esc clears it.
@@ -180,6 +195,14 @@ describe.each(testNeovims())('Neovim $label: :MadoAgents', ({ path: exe }) => {
     await keys(s, '<CR>');
     expect(await s.waitFor(`vim.b.madohub_job == '${two}'`, 8000)).toBe(true);
     expect(await s.lua<boolean>(`return require('madohub.picker').current == nil`)).toBe(true);
+
+    // <CR> on the background session runs `claude attach <its id>` in a split (here the fixture claude).
+    await s.lua(`vim.cmd('MadoAgents')`);
+    expect(await s.waitFor(`(function(...) ${SELECT} end)('claude:${bgSessionId}')`, 5000)).toBe(true);
+    await keys(s, '<CR>');
+    expect(await s.waitFor(`vim.bo.buftype == 'terminal'`, 5000)).toBe(true);
+    const argv = await s.lua<string[]>(`return vim.api.nvim_get_chan_info(vim.bo.channel).argv`);
+    expect([path.basename(argv[0]!), ...argv.slice(1)]).toEqual(['claude', 'attach', '387c1190']);
 
     // Another Neovim started afresh: the job's name and pin are still there.
     await s.close();

@@ -90,6 +90,11 @@ function run.open(p)
     end
   elseif e.kind == 'editor' then
     H.show_in_editor(e)
+  elseif e.attachId ~= '' and vim.fn.executable('claude') == 1 then
+    -- A Claude Code background session: attached in a split, as `claude agents` would.
+    picker.close()
+    vim.cmd('botright new')
+    require('madohub.util').termopen({ 'claude', 'attach', e.attachId })
   else
     picker.say(H.where_session(e))
   end
