@@ -44,7 +44,7 @@ end
 ---@param id string
 function M.attach(id)
   if not id or id == '' then
-    util.notify('usage: :MadoAttach ID', vim.log.levels.ERROR)
+    util.notify('usage: :MadoAttach ID|NAME', vim.log.levels.ERROR)
     return
   end
   -- The id checked first (by the Node side, from the jobs folder): a bad or ended job opens nothing.
@@ -71,18 +71,22 @@ function M.attach(id)
   vim.b.madohub_job = job.short
 end
 
----Completion of job ids (and names) for :MadoAttach, :MadoStop, :MadoLogs, from the fleet.
+---Completion of job ids and names for :MadoAttach, :MadoStop, :MadoLogs, from the fleet.
 ---@param lead string
 ---@return string[]
 function M.complete(lead)
-  local out = {}
+  local ids, names = {}, {}
   for _, e in ipairs(require('madohub').agents({ kind = 'job' })) do
     local short = e.id:sub(5)
     if short:sub(1, #lead) == lead then
-      out[#out + 1] = short
+      ids[#ids + 1] = short
+    end
+    if e.name ~= '' and e.name:sub(1, #lead) == lead and not e.name:find('%c') then
+      names[#names + 1] = e.name
     end
   end
-  return out
+  table.sort(names)
+  return vim.list_extend(ids, names)
 end
 
 ---A job's output as text (the lines of its terminal model) in a scratch split, read-only, at its end.

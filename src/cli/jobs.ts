@@ -3,7 +3,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { jobEnv } from '../jobs/env.js';
 import { hostAlive, hostRuns, readHostInfo } from '../jobs/hostinfo.js';
-import { matchId, newSessionId, newShortId } from '../jobs/ids.js';
+import { newSessionId, newShortId } from '../jobs/ids.js';
 import { ReachError, request } from '../jobs/protocol/client.js';
 import type { DispatchRequest } from '../jobs/protocol/daemon-requests.js';
 import { promptProblem } from '../jobs/templates.js';
@@ -11,7 +11,7 @@ import type { Resume } from '../jobs/templates.js';
 import type { JobOrigin } from '../jobs/types.js';
 import type { Reply } from '../jobs/protocol/replies.js';
 import { HOST_START_MS } from '../jobs/settle.js';
-import { jobsDir, jobShorts } from '../jobs/store.js';
+import { findJob, jobsDir } from '../jobs/store.js';
 import { STOP_WAIT_MS } from '../jobs/daemon/handle-stop.js';
 import { agents } from './agents.js';
 import { parseArgs, safeText } from './args.js';
@@ -25,9 +25,9 @@ import { agentViewDisabled } from './switch.js';
 
 export type { Io };
 
-/** A job's short id from an id or a unique prefix (read from the job folders, no daemon needed). */
+/** A job's short id from an id, a unique prefix or its name (read from the job folders, no daemon needed). */
 export function resolveId(io: Io, query: string): string {
-  const m = matchId(jobShorts(jobsDir(io.env)), query);
+  const m = findJob(jobsDir(io.env), query);
   if (!m.ok) throw new JobError(safeText(m.error));
   return m.short;
 }

@@ -8,10 +8,9 @@ import { draftOf } from '../detect/prompt.js';
 import { optionsOf, questionOf } from '../detect/question.js';
 import { promptProblem } from '../jobs/templates.js';
 import { hostAlive, readHostInfo } from '../jobs/hostinfo.js';
-import { matchId } from '../jobs/ids.js';
 import { runtimeDir } from '../jobs/paths.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
-import { jobShorts, jobsDir, updateJob } from '../jobs/store.js';
+import { findJob, jobsDir, updateJob } from '../jobs/store.js';
 import { claudeConfigDir } from '../records/claude.js';
 import type { TerminalWatchers } from '../records/watchers.js';
 import type { Tracker } from '../state/tracker.js';
@@ -217,9 +216,9 @@ export class FleetHub {
     return this.fleet.all().filter((e) => e.kind === kind).length;
   }
 
-  /** A job by its id or a unique prefix, read from the jobs folder, and whether its host lives. */
+  /** A job by its id, a unique prefix or its name, read from the jobs folder, and whether its host lives. */
   job(query: string): { short: string; alive: boolean } | { error: string } {
-    const m = matchId(jobShorts(this.dir), query);
+    const m = findJob(this.dir, query);
     return m.ok ? { short: m.short, alive: hostAlive(path.join(this.dir, m.short)) } : { error: m.error };
   }
 

@@ -7,6 +7,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { processStamp, sameProcess } from '../proc/stamp.js';
 import { readBounded, writeAtomic } from './files.js';
+import { matchJob } from './ids.js';
+import type { IdMatch } from './ids.js';
 import type { JobState, JobStatus } from './types.js';
 import { MAX_DETAIL, MAX_INTENT, JOB_FILE_VERSION, SHORT_ID } from './types.js';
 import { validateJob } from './validate.js';
@@ -185,6 +187,11 @@ export function jobShorts(dir: string): string[] {
 /** Every job folder under `dir`, readable or not. */
 export function listJobs(dir: string): JobView[] {
   return jobShorts(dir).map((short) => readJob(dir, short));
+}
+
+/** A job by its id, a unique prefix, or its name (see matchJob). */
+export function findJob(dir: string, query: string): IdMatch {
+  return matchJob(jobShorts(dir), query, () => listJobs(dir).filter((v) => v.ok).map((v) => ({ short: v.job.short, name: v.job.name })));
 }
 
 /** States a job reaches when its agent's work ends (for now or for good). */

@@ -53,7 +53,8 @@ describe.each(testNeovims())('Neovim $label: the fleet', ({ path: exe }) => {
     await s.lua('vim.api.nvim_buf_delete(..., { force = true })', [asking]);
 
     // Attached in a split, the job is one entry (shown where it is), not a terminal beside it.
-    await s.lua(`vim.cmd('MadoAttach ${short}')`);
+    // By its name: the commands take a job's id, a prefix of it, or its name.
+    await s.lua(`vim.cmd('MadoAttach asker job')`);
     const attached = await s.lua<number>('return vim.api.nvim_get_current_buf()');
     expect(await s.waitFor(`(require('madohub').agents({ kind = 'job' })[1] or {}).where == 'job in buffer ${attached}'`, 8000)).toBe(true);
     expect(await s.lua<number>(`return #require('madohub').agents({ id = 'term:${attached}' })`)).toBe(0);
@@ -64,6 +65,7 @@ describe.each(testNeovims())('Neovim $label: the fleet', ({ path: exe }) => {
     const status = await s.lua<string>(`return vim.fn.execute('MadoStatus')`);
     expect(status).toMatch(new RegExp(`Jobs:\\n${short}  .*Waiting.*asker job`));
     expect(await s.lua<string[]>(`return vim.fn.getcompletion('MadoAttach ${short.slice(0, 3)}', 'cmdline')`)).toEqual([short]);
+    expect(await s.lua<string[]>(`return vim.fn.getcompletion('MadoLogs ask', 'cmdline')`)).toEqual(['asker job']);
     await s.lua("vim.cmd('checkhealth madohub')");
     const report = (await s.lua<string[]>('return vim.api.nvim_buf_get_lines(0, 0, -1, false)')).join('\n');
     expect(report).toMatch(/Fleet: 1 terminals, 1 jobs, 0 sessions elsewhere, 0 terminals of other Neovims/);

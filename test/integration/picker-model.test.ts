@@ -1,12 +1,13 @@
 // The picker's model in a real Neovim (0.10 and 0.12), without the Node side: grouping, ordering,
 // pinning, filter tokens, moving rows, the keys as a state machine (what each one asks of Node), and
 // its state file read as hostile input.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNeovim, testNeovims } from './neovim.js';
+import { ROOT, startNeovim, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
 
 /** Lua: `E(id, kind, state, extra)` makes an entry; `build(entries, ui)` is view.build with defaults. */
@@ -151,6 +152,35 @@ describe.each(testNeovims())('Neovim $label: the picker model', ({ path: exe }) 
     expect(await load()).toEqual({ group_by: 'state', folded: [], filters: [] });
     await s.lua(`require('madohub.picker.store').save({ group_by = 'dir', folded = {}, filters = { ['/w'] = 's:wait', ['/e'] = '' } })`);
     expect(await load()).toEqual({ group_by: 'dir', folded: [], filters: { '/w': 's:wait' } });
+  });
+
+  it('MADOHUB_AGENTS_SELECT selects its row once', async () => {
+    const selected = await s.lua<string[]>(`
+      local node = require('madohub.node')
+      node.running = function() return true end
+      local fleet, picker = require('madohub.fleet'), require('madohub.picker')
+      fleet.apply({ E('job:aaaaaaaa', 'job', 'working'), E('job:bbbbbbbb', 'job', 'idle'), E('job:cccccccc', 'job', 'idle') }, {})
+      local out = {}
+      vim.env.MADOHUB_AGENTS_SELECT = 'job:cccccccc'
+      picker.open()
+      out[1] = picker.entry(picker.current).id
+      picker.close()
+      picker.open()
+      out[2] = picker.entry(picker.current).id
+      picker.close()
+      out[3] = tostring(vim.env.MADOHUB_AGENTS_SELECT)
+      return out`);
+    expect(selected).toEqual(['job:cccccccc', 'job:aaaaaaaa', 'nil']);
+  });
+
+  it('open_on_start opens it when Neovim starts without files, not with one', async () => {
+    const run = (files: string[]): string =>
+      execFileSync(exe, ['--headless', '--clean', '-n', '-i', 'NONE', '--cmd', `set rtp^=${ROOT}`, '--cmd', "lua require('madohub').setup({ picker = { open_on_start = true } })",
+        '-c', "lua vim.defer_fn(function() io.stdout:write(tostring(require('madohub.picker').current ~= nil)) vim.cmd('qa!') end, 300)", ...files], {
+        encoding: 'utf8', env: { ...process.env, XDG_STATE_HOME: state, MADOHUB_JOBS_DIR: path.join(state, 'jobs'), MADOHUB_RUNTIME_DIR: path.join(state, 'run') }, timeout: 20000,
+      });
+    expect(run([])).toBe('true');
+    expect(run([path.join(state, 'notes.txt')])).toBe('false');
   });
 
   it('setup() refuses a key mapped to no action, naming it', async () => {

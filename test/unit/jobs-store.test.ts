@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { matchId, newSessionId, newShortId } from '../../src/jobs/ids.js';
+import { matchId, matchJob, newSessionId, newShortId } from '../../src/jobs/ids.js';
 import { JOB_FILE_VERSION as PROTO } from '../../src/jobs/types.js';
 import { blankJob, createJob, jobsDir, listJobs, readJob, removeJob, updateJob } from '../../src/jobs/store.js';
 import type { JobState } from '../../src/jobs/types.js';
@@ -142,6 +142,23 @@ describe('job ids', () => {
     expect(matchId(shorts, 'abc')).toEqual({ ok: false, error: "no job 'abc'" });
     expect(matchId(shorts, '3f')).toEqual({ ok: false, error: "'3f' matches 2 jobs" });
     expect(matchId(shorts, '')).toEqual({ ok: false, error: 'no job id given' });
+  });
+  it('else a name, exactly; names are read only when no id matches', () => {
+    let reads = 0;
+    const names = (): { short: string; name: string }[] => {
+      reads++;
+      return [
+        { short: '3fa2c1d0', name: 'parser fix' },
+        { short: '3fb70011', name: 'docs' },
+        { short: 'a0000001', name: 'docs' },
+      ];
+    };
+    expect(matchJob(shorts, 'a', names)).toEqual({ ok: true, short: 'a0000001' });
+    expect(reads).toBe(0);
+    expect(matchJob(shorts, 'parser fix', names)).toEqual({ ok: true, short: '3fa2c1d0' });
+    expect(matchJob(shorts, 'docs', names)).toEqual({ ok: false, error: "2 jobs are named 'docs': 3fb70011, a0000001" });
+    expect(matchJob(shorts, 'parser', names)).toEqual({ ok: false, error: "no job 'parser'" });
+    expect(matchJob(shorts, '3f', names)).toEqual({ ok: false, error: "'3f' matches 2 jobs" });
   });
   it('new ids have the right shape', () => {
     expect(newShortId()).toMatch(/^[0-9a-f]{8}$/);
