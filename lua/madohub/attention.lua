@@ -119,17 +119,7 @@ function M.jump()
     vim.notify('madohub: no terminal or job needs attention', vim.log.levels.INFO)
     return
   end
-  local wins = vim.fn.win_findbuf(buf)
-  table.sort(wins, function(a, b)
-    local here = vim.api.nvim_get_current_tabpage()
-    return (vim.api.nvim_win_get_tabpage(a) == here) and not (vim.api.nvim_win_get_tabpage(b) == here)
-  end)
-  if wins[1] then
-    vim.api.nvim_set_current_tabpage(vim.api.nvim_win_get_tabpage(wins[1]))
-    vim.api.nvim_set_current_win(wins[1])
-  else
-    vim.cmd('sbuffer ' .. buf)
-  end
+  require('madohub').show_terminal(buf)
 end
 
 return M

@@ -7,6 +7,7 @@ local M = {}
 ---@field id string `term:<buf>`, `job:<id>`, `claude:<session id>` or `nvim:<pid>:<buf>`.
 ---@field kind "terminal"|"job"|"session"|"editor"
 ---@field name string
+---@field intent string What the agent was asked to do (a job's intent, the prompt a terminal's agent echoed); '' when unknown.
 ---@field agent madohub.Agent
 ---@field state madohub.StateName
 ---@field source string Where the state was read (`job-file` for a job).

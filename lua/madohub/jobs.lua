@@ -50,9 +50,7 @@ function M.attach(id)
   -- The id checked first (by the Node side, from the jobs folder): a bad or ended job opens nothing.
   require('madohub').boot()
   local node = require('madohub.node')
-  if not node.running() then
-    node.start()
-  end
+  node.ensure()
   local job, err = node.request('job', id)
   if type(job) ~= 'table' then
     util.notify(':MadoAttach: ' .. tostring(err), vim.log.levels.ERROR)

@@ -246,6 +246,13 @@ function M.start()
   return chan
 end
 
+---Starts the process unless it runs (for a command that needs the Node side now).
+function M.ensure()
+  if not M.running() then
+    M.start()
+  end
+end
+
 ---Sends a notification; dropped while the process is down (the watcher sends all again on start).
 ---@param method string
 ---@param payload any

@@ -16,6 +16,8 @@ export interface FleetEntry {
   id: string;
   kind: FleetKind;
   name: string;
+  /** What the agent was asked to do: a job's intent, the prompt a terminal's agent echoed; '' when unknown. */
+  intent: string;
   agent: AgentId;
   /** The agent's state (a job's status and tempo in the agents' words). */
   state: AgentState;
@@ -60,6 +62,7 @@ export function jobEntry(job: ListedJob, attachedIn?: number): FleetEntry {
     id: `job:${job.short}`,
     kind: 'job',
     name: job.name,
+    intent: job.intent,
     agent: job.agent,
     state: jobState(job),
     source: 'job-file',
@@ -77,11 +80,12 @@ export function jobEntry(job: ListedJob, attachedIn?: number): FleetEntry {
 }
 
 /** A terminal's entry: its state, the folder its agent works in, and what it asks while it waits. */
-export function terminalEntry(t: TerminalState, cwd = '', needs: FleetEntry['needs'] = null): FleetEntry {
+export function terminalEntry(t: TerminalState, cwd = '', needs: FleetEntry['needs'] = null, intent = ''): FleetEntry {
   return {
     id: `term:${t.buf}`,
     kind: 'terminal',
     name: `${t.agent} ${cwd ? (cwd.split('/').pop() ?? cwd) : `#${t.buf}`}`,
+    intent: intent.slice(0, 200),
     agent: t.agent,
     state: t.state,
     source: t.source,

@@ -125,7 +125,7 @@ export class FleetHub {
       this.placeJobs();
     }
     if (job) return this.apply(this.fleet.remove(`term:${buf}`));
-    const entry = terminalEntry(st, cwd, this.asks.get(buf) ?? null);
+    const entry = terminalEntry(st, cwd, this.asks.get(buf) ?? null, this.tracker.intentOf(buf) ?? '');
     this.apply(this.fleet.set(this.marked({ ...entry, pending: this.pendingOf(buf) })));
     // A reply that waited and failed now has nobody waiting for its answer: the log says why.
     this.flushReply(buf).catch((err: unknown) => this.log.warn(`reply to buffer ${buf}: ${err instanceof Error ? err.message : String(err)}`));

@@ -28,6 +28,7 @@ export function sessionEntry(session: ClaudeSession, at: number): FleetEntry {
   return {
     id: `claude:${s.sessionId}`,
     kind: 'session',
+    intent: '',
     name: s.name ?? `claude ${s.cwd ? (s.cwd.split('/').pop() ?? s.cwd) : s.sessionId.slice(0, 8)}`,
     agent: 'claude',
     state,

@@ -14,7 +14,7 @@ import type { Session } from './neovim.js';
 const PRELUDE = `
   local view = require('madohub.picker.view')
   _G.E = function(id, kind, state, extra)
-    return vim.tbl_extend('force', { id = id, kind = kind, name = id, agent = 'claude', state = state, source = 'pty-scrape', since = 1000,
+    return vim.tbl_extend('force', { id = id, kind = kind, name = id, intent = '', agent = 'claude', state = state, source = 'pty-scrape', since = 1000,
       cwd = '/p', detail = '', needs = vim.NIL, where = 'job', pinned = false, order = 0, pending = '', server = '', attachId = '' }, extra or {})
   end
   _G.build = function(entries, ui)
@@ -69,7 +69,7 @@ describe.each(testNeovims())('Neovim $label: the picker model', ({ path: exe }) 
   it('filters by words and a:, s:, k: tokens', async () => {
     const q = (filter: string): Promise<string[]> =>
       s.lua<string[]>(`return vim.tbl_filter(function(r) return r:sub(1, 1) ~= '#' end, build({
-        E('job:1', 'job', 'waiting', { agent = 'codex', name = 'parser fix', needs = { question = 'Run npm test?', options = {} } }),
+        E('job:1', 'job', 'waiting', { agent = 'codex', name = 'parser fix', intent = 'make the tokenizer linear', needs = { question = 'Run npm test?', options = {} } }),
         E('term:2', 'terminal', 'working', { name = 'docs', cwd = '/home/dev/site' }),
         E('claude:3', 'session', 'idle', { name = 'api' }),
       }, { filter = ... }).rows)`, [filter]);
@@ -79,6 +79,7 @@ describe.each(testNeovims())('Neovim $label: the picker model', ({ path: exe }) 
     expect(await q('s:Working')).toEqual(['term:2']);
     expect(await q('k:session')).toEqual(['claude:3']);
     expect(await q('npm')).toEqual(['job:1']);
+    expect(await q('tokenizer')).toEqual(['job:1']);
     expect(await q('SITE')).toEqual(['term:2']);
     expect(await q('a:claude docs')).toEqual(['term:2']);
     expect(await q('nothing-like-it')).toEqual([]);

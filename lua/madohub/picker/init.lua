@@ -547,10 +547,7 @@ function M.open()
     return
   end
   require('madohub').boot()
-  local node = require('madohub.node')
-  if not node.running() then
-    node.start()
-  end
+  require('madohub.node').ensure()
   local saved = store.load()
   local cwd = vim.fn.getcwd()
   ---@type madohub.Picker

@@ -105,6 +105,7 @@ function M.matches(e, tokens, names, words)
       ok = vim.startswith(e.kind, t.value)
     else
       ok = has(e.name, t.value)
+        or has(e.intent or '', t.value)
         or has(e.agent, t.value)
         or has(names(e.agent), t.value)
         or has(e.cwd, t.value)
