@@ -3,10 +3,7 @@
 // from their folder, sessions elsewhere from Claude Code's sessions folder, other Neovims from
 // their summaries; this Neovim's terminals are published for the others.
 import path from 'node:path';
-import { menuKeys } from '../agents/index.js';
-import { draftOf } from '../detect/prompt.js';
 import { optionsOf, questionOf } from '../detect/question.js';
-import { promptProblem } from '../jobs/templates.js';
 import { hostAlive, readHostInfo } from '../jobs/hostinfo.js';
 import { runtimeDir } from '../jobs/paths.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
@@ -20,8 +17,9 @@ import type { FleetEntry, FleetKind } from './entry.js';
 import { Fleet } from './fleet.js';
 import type { FleetChange } from './fleet.js';
 import { JobsWatch } from './jobs-watch.js';
-import { pendingWord, replyVerdict } from './reply.js';
 import { SessionsWatch } from './sessions-watch.js';
+import { TerminalReplies } from './terminal-replies.js';
+import type { TerminalWrite } from './terminal-replies.js';
 
 export interface HubLog {
   debug(m: string): void;
@@ -38,11 +36,6 @@ export interface EntryMarks {
 /** The longest name a user gives an entry. */
 export const MAX_NAME = 120;
 
-/**
- * Writes into a terminal of this Neovim (through its channel): a reply (pasted, then Enter) or a
- * menu's keys. Answers '' once written, or `typing` when the user is in Terminal mode in its window.
- */
-export type TerminalWrite = (buf: number, data: string, how: 'paste' | 'keys') => Promise<string>;
 
 export class FleetHub {
   private readonly fleet = new Fleet();
@@ -52,10 +45,8 @@ export class FleetHub {
   private listedJobs: ListedJob[] = [];
   /** What a terminal asks while it waits, from its last screen. */
   private readonly asks = new Map<number, FleetEntry['needs']>();
-  /** Each terminal's last screen (for a draft in its input line). */
-  private readonly screens = new Map<number, readonly string[]>();
-  /** A reply that waits for a terminal (one at most), and whether the user types in its window. */
-  private readonly replies = new Map<number, { text: string; typing: boolean; writing: boolean }>();
+  /** Replies and menu answers to this Neovim's terminals. */
+  readonly replies: TerminalReplies;
   /** The user's names, pins and order of entries other than jobs (jobs keep theirs in their file). */
   private readonly marks = new Map<string, EntryMarks>();
   /** The sessions and other Neovims' terminals as last read (marks are put on them as they are placed). */
@@ -71,8 +62,9 @@ export class FleetHub {
     private readonly watchers: TerminalWatchers,
     private readonly push: (change: FleetChange) => void,
     private readonly log: HubLog,
-    private readonly write: TerminalWrite = () => Promise.resolve('no Neovim to write to'),
+    write: TerminalWrite = () => Promise.resolve('no Neovim to write to'),
   ) {
+    this.replies = new TerminalReplies(tracker, write, (buf) => this.placeTerminal(buf));
     this.jobs = new JobsWatch(this.dir, (listed) => {
       this.listedJobs = listed;
       this.placeJobs();
@@ -110,7 +102,7 @@ export class FleetHub {
     const st = this.tracker.get(buf);
     const waiting = st?.state === 'waiting';
     this.asks.set(buf, waiting ? { question: questionOf(lines) ?? st.detail, options: optionsOf(lines) } : null);
-    this.screens.set(buf, lines);
+    this.replies.screen(buf, lines);
   }
 
   /** A terminal's state, folder or job changed: its entry follows (and a reply that waits for it). */
@@ -126,46 +118,9 @@ export class FleetHub {
     }
     if (job) return this.apply(this.fleet.remove(`term:${buf}`));
     const entry = terminalEntry(st, cwd, this.asks.get(buf) ?? null, this.tracker.intentOf(buf) ?? '');
-    this.apply(this.fleet.set(this.marked({ ...entry, pending: this.pendingOf(buf) })));
+    this.apply(this.fleet.set(this.marked({ ...entry, pending: this.replies.pendingOf(buf) })));
     // A reply that waited and failed now has nobody waiting for its answer: the log says why.
-    this.flushReply(buf).catch((err: unknown) => this.log.warn(`reply to buffer ${buf}: ${err instanceof Error ? err.message : String(err)}`));
-  }
-
-  /**
-   * A reply to a terminal's agent: written now when the agent can take it, else kept (one at most)
-   * until its turn ends, its input line is empty and the user is out of Terminal mode in its window.
-   * Answers why it waits ('' once sent).
-   */
-  async replyTerminal(buf: number, text: string, typing: boolean): Promise<string> {
-    if (!this.tracker.get(buf)) throw new Error(`buffer ${buf} is no terminal MadoHub watches`);
-    if (text.trim() === '') throw new Error('a reply needs some text');
-    const tooLarge = promptProblem(text);
-    if (tooLarge) throw new Error(tooLarge.replace('the prompt', 'the reply'));
-    if (this.replies.has(buf)) throw new Error('a reply waits to be sent already');
-    this.replies.set(buf, { text, typing, writing: false });
-    await this.flushReply(buf);
-    // Still waiting: its row says why.
-    if (this.replies.has(buf)) this.placeTerminal(buf);
-    return this.pendingOf(buf);
-  }
-
-  /** The user entered (true) or left Terminal mode in a window of the terminal. */
-  typing(buf: number, typing: boolean): void {
-    const r = this.replies.get(buf);
-    if (!r || r.typing === typing) return;
-    r.typing = typing;
-    this.placeTerminal(buf);
-  }
-
-  /** Answers the menu on a terminal's screen (`lines`, read just before) with a choice: the keys to write. */
-  async chooseTerminal(buf: number, choice: number, lines: readonly string[]): Promise<void> {
-    const st = this.tracker.get(buf);
-    if (!st) throw new Error(`buffer ${buf} is no terminal MadoHub watches`);
-    if (st.state !== 'waiting') throw new Error('the agent is not waiting');
-    const keys = menuKeys(st.agent, lines, choice);
-    if ('error' in keys) throw new Error(keys.error);
-    const why = await this.write(buf, keys.keys, 'keys');
-    if (why) throw new Error(why === 'typing' ? 'you are typing in its window' : why);
+    this.replies.flush(buf).catch((err: unknown) => this.log.warn(`reply to buffer ${buf}: ${err instanceof Error ? err.message : String(err)}`));
   }
 
   /** The user's name, pin or order for an entry: a job's in its file, the others' here. */
@@ -192,8 +147,7 @@ export class FleetHub {
 
   forgetTerminal(buf: number): void {
     this.asks.delete(buf);
-    this.screens.delete(buf);
-    this.replies.delete(buf);
+    this.replies.forget(buf);
     this.marks.delete(`term:${buf}`);
     const was = this.jobShownIn(buf);
     if (was) {
@@ -256,44 +210,6 @@ export class FleetHub {
   private marked(e: FleetEntry): FleetEntry {
     const m = this.marks.get(e.id);
     return m ? { ...e, name: m.name ?? e.name, pinned: m.pinned ?? e.pinned, order: m.order ?? e.order } : e;
-  }
-
-  private pendingOf(buf: number): string {
-    const r = this.replies.get(buf);
-    return r ? pendingWord(this.verdictOf(buf, r.typing)) || 'sending' : '';
-  }
-
-  private verdictOf(buf: number, typing: boolean): ReturnType<typeof replyVerdict> {
-    const st = this.tracker.get(buf);
-    if (!st) return 'refuse';
-    return replyVerdict({ state: st.state, typing, draft: draftOf(st.agent, this.screens.get(buf) ?? []) });
-  }
-
-  /** Sends the reply that waits for a terminal when it may go now. */
-  private async flushReply(buf: number): Promise<void> {
-    const r = this.replies.get(buf);
-    if (!r || r.writing) return;
-    const verdict = this.verdictOf(buf, r.typing);
-    if (verdict === 'refuse') {
-      this.replies.delete(buf);
-      throw new Error('the agent has exited');
-    }
-    if (verdict !== 'send') return;
-    r.writing = true;
-    let why: string;
-    try {
-      why = await this.write(buf, r.text, 'paste');
-    } catch (err) {
-      why = err instanceof Error ? err.message : String(err);
-    }
-    r.writing = false;
-    if (why === 'typing') {
-      r.typing = true;
-    } else {
-      this.replies.delete(buf);
-      if (why) throw new Error(`the reply was not sent: ${why}`);
-    }
-    this.placeTerminal(buf);
   }
 
   /** The pids of this Neovim's jobs: each job's agent and what runs under it. */

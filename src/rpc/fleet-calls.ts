@@ -15,11 +15,11 @@ export async function fleetCall(hub: FleetHub, method: string, raw: unknown): Pr
   const args = isObj(raw) ? raw : {};
   switch (method) {
     case 'terminal_reply':
-      return { pending: await hub.replyTerminal(buf(args.buf), typeof args.text === 'string' ? args.text : '', args.typing === true) };
+      return { pending: await hub.replies.reply(buf(args.buf), typeof args.text === 'string' ? args.text : '', args.typing === true) };
     case 'terminal_choose': {
       const lines = Array.isArray(args.lines) ? args.lines.filter((l): l is string => typeof l === 'string').slice(-150) : [];
       const choice = typeof args.choice === 'number' ? args.choice : 0;
-      await hub.chooseTerminal(buf(args.buf), choice, lines);
+      await hub.replies.choose(buf(args.buf), choice, lines);
       return {};
     }
     case 'mark': {

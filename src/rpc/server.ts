@@ -123,7 +123,7 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
           }
         } else if (method === 'typing') {
           // The user entered or left Terminal mode in a window of a terminal a reply waits for.
-          if (isObj(item) && typeof item.buf === 'number') hub.typing(item.buf, item.typing === true);
+          if (isObj(item) && typeof item.buf === 'number') hub.replies.typing(item.buf, item.typing === true);
         } else if (method === 'hello') {
           // Lua says who this Neovim is: its server address, for other Neovims.
           hub.hello(isObj(item) && typeof item.server === 'string' ? item.server : '');

@@ -1,0 +1,114 @@
+// Replies to this Neovim's terminals: when one goes, waits or is held, on real screens fed to the
+// real tracker, with the write into the terminal recorded.
+import { describe, expect, it } from 'vitest';
+import { TerminalReplies } from '../../src/fleet/terminal-replies.js';
+import { Tracker } from '../../src/state/tracker.js';
+import screens from '../fixtures/screens.json';
+
+type Name = keyof typeof screens;
+const BUF = 4;
+
+function setup(answer: () => string = () => '') {
+  const tracker = new Tracker();
+  const writes: { data: string; how: string }[] = [];
+  const changed: number[] = [];
+  const replies = new TerminalReplies(
+    tracker,
+    async (_buf, data, how) => {
+      const why = answer();
+      if (!why) writes.push({ data, how });
+      return why;
+    },
+    (buf) => changed.push(buf),
+  );
+  let now = 1000;
+  const show = async (name: Name, edit: (l: string) => string = (l) => l): Promise<void> => {
+    const s = screens[name] as { title: string; lines: string[] };
+    const lines = s.lines.map(edit);
+    tracker.screen(BUF, { lines, title: s.title }, (now += 100));
+    replies.screen(BUF, lines);
+    await replies.flush(BUF);
+  };
+  return { tracker, replies, writes, changed, show };
+}
+const drafted = (text: string) => (l: string): string => (/^❯ ?$/.test(l) ? `❯ ${text}` : l);
+
+describe('replies to a terminal', () => {
+  it('go at once, pasted, to an idle agent', async () => {
+    const t = setup();
+    await t.show('claude-real-idle');
+    expect(await t.replies.reply(BUF, 'hello', false)).toBe('');
+    expect(t.writes).toEqual([{ data: 'hello', how: 'paste' }]);
+  });
+
+  it('wait for the end of the turn while the agent works', async () => {
+    const t = setup();
+    await t.show('claude-real-working');
+    expect(await t.replies.reply(BUF, 'next', false)).toBe('queued');
+    expect(t.replies.pendingOf(BUF)).toBe('queued');
+    expect(t.writes).toEqual([]);
+    await expect(t.replies.reply(BUF, 'another', false)).rejects.toThrow('a reply waits to be sent already');
+    await t.show('claude-real-stopped');
+    expect(t.writes).toEqual([{ data: 'next', how: 'paste' }]);
+    expect(t.replies.pendingOf(BUF)).toBe('');
+  });
+
+  it('are held while a draft stands in the input line, and go once it is empty', async () => {
+    const t = setup();
+    await t.show('claude-real-idle', drafted('half a thought'));
+    expect(await t.replies.reply(BUF, 'reply', false)).toBe('held: draft');
+    await t.show('claude-real-idle', drafted('half a thought, more'));
+    expect(t.writes).toEqual([]);
+    await t.show('claude-real-idle');
+    expect(t.writes).toEqual([{ data: 'reply', how: 'paste' }]);
+  });
+
+  it('are held while the user is in Terminal mode in its window (said by Lua, or found when writing)', async () => {
+    const t = setup();
+    await t.show('claude-real-idle');
+    expect(await t.replies.reply(BUF, 'one', true)).toBe('held: Terminal mode');
+    t.replies.typing(BUF, false);
+    await t.replies.flush(BUF);
+    expect(t.writes).toEqual([{ data: 'one', how: 'paste' }]);
+
+    let typing = true;
+    const u = setup(() => (typing ? 'typing' : ''));
+    await u.show('claude-real-idle');
+    expect(await u.replies.reply(BUF, 'two', false)).toBe('held: Terminal mode');
+    typing = false;
+    u.replies.typing(BUF, false);
+    await u.replies.flush(BUF);
+    expect(u.writes).toEqual([{ data: 'two', how: 'paste' }]);
+  });
+
+  it('are refused for an exited agent, an unknown buffer, no text or too much', async () => {
+    const t = setup();
+    await expect(t.replies.reply(BUF, 'x', false)).rejects.toThrow('is no terminal MadoHub watches');
+    await t.show('claude-real-idle');
+    await expect(t.replies.reply(BUF, '  ', false)).rejects.toThrow('a reply needs some text');
+    await expect(t.replies.reply(BUF, 'y'.repeat(121 * 1024), false)).rejects.toThrow('the reply is 121 KiB');
+    t.tracker.exit(BUF, 0, 5000);
+    await expect(t.replies.reply(BUF, 'x', false)).rejects.toThrow('the agent has exited');
+  });
+
+  it('a failed write says why, and the reply is not kept', async () => {
+    const t = setup(() => 'its program has ended');
+    await t.show('claude-real-idle');
+    await expect(t.replies.reply(BUF, 'x', false)).rejects.toThrow('the reply was not sent: its program has ended');
+    expect(t.replies.pendingOf(BUF)).toBe('');
+  });
+});
+
+describe('menu answers to a terminal', () => {
+  it('send the keys for the choice from the screen as read just before; refuse without a menu', async () => {
+    const t = setup();
+    await t.show('claude-real-approval');
+    const lines = (screens['claude-real-approval'] as { lines: string[] }).lines;
+    await t.replies.choose(BUF, 3, lines);
+    expect(t.writes).toEqual([{ data: '\x1b[B\x1b[B\r', how: 'keys' }]);
+    await expect(t.replies.choose(BUF, 4, lines)).rejects.toThrow('choose 1 to 3');
+    await expect(t.replies.choose(BUF, 1, ['no menu here'])).rejects.toThrow('no menu on the screen');
+    await t.show('claude-real-idle');
+    await expect(t.replies.choose(BUF, 1, lines)).rejects.toThrow('the agent is not waiting');
+  });
+});
