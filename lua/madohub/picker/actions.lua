@@ -3,6 +3,7 @@
 ---a job through its host (Node's calls), another Neovim through its server address.
 local config = require('madohub.config')
 local node = require('madohub.node')
+local input = require('madohub.picker.input')
 local picker = require('madohub.picker')
 local view = require('madohub.picker.view')
 
@@ -135,7 +136,7 @@ function H.where_session(e)
 end
 
 function run.peek(p)
-  picker.toggle_peek(p)
+  require('madohub.picker.peek').toggle(p)
 end
 
 function run.reply(p)
@@ -146,7 +147,7 @@ function run.reply(p)
   if e.kind ~= 'terminal' and e.kind ~= 'job' then
     return picker.say(('answer %s where it runs (%s)'):format(e.name, e.where), vim.log.levels.WARN)
   end
-  picker.input(p, 'reply', e.id, '')
+  input.open(p, 'reply', e.id, '')
 end
 
 ---Answers the numbered menu on the row's screen with the key's number.
@@ -178,13 +179,13 @@ function run.choose(p, key)
 end
 
 function run.filter(p)
-  picker.input(p, 'filter', nil, p.ui.filter)
+  input.open(p, 'filter', nil, p.ui.filter)
 end
 
 function run.rename(p)
   local e = H.entry(p)
   if e then
-    picker.input(p, 'rename', e.id, e.name)
+    input.open(p, 'rename', e.id, e.name)
   end
 end
 
@@ -261,11 +262,11 @@ function run.seen(p)
 end
 
 function run.new(p)
-  picker.input(p, 'new', nil, '')
+  input.open(p, 'new', nil, '')
 end
 
 function run.new_attach(p)
-  picker.input(p, 'new', nil, '', true)
+  input.open(p, 'new', nil, '', true)
 end
 
 function run.group_by(p)
@@ -305,7 +306,7 @@ function run.move_down(p)
 end
 
 function run.help(p)
-  picker.toggle_help(p)
+  require('madohub.picker.help').toggle(p)
 end
 
 function run.close()
@@ -315,9 +316,9 @@ end
 ---Esc: the help, then the peek pane, then the filter, then the picker.
 function run.back(p)
   if p.help_win then
-    picker.toggle_help(p)
+    require('madohub.picker.help').toggle(p)
   elseif p.peek_win then
-    picker.toggle_peek(p)
+    require('madohub.picker.peek').toggle(p)
   elseif p.ui.filter ~= '' then
     p.ui.filter = ''
     picker.render(p)
@@ -347,11 +348,11 @@ function M.submit(p, mode, target, text, attach)
   local e = target and require('madohub.fleet').find(target)
   if mode == 'filter' then
     p.ui.filter = vim.trim(text)
-    picker.leave_input(p)
+    input.leave(p)
     return picker.render(p)
   end
   if vim.trim(text) == '' then
-    return picker.leave_input(p, true)
+    return input.leave(p, true)
   end
   if mode == 'new' then
     H.call('new agent', 'dispatch', { line = text, cwd = vim.fn.getcwd(), agent = config.options.picker.default_agent }, function(r)
@@ -361,24 +362,24 @@ function M.submit(p, mode, target, text, attach)
         require('madohub.jobs').attach(r.short)
       end
     end)
-    return picker.leave_input(p, true)
+    return input.leave(p, true)
   end
   if not e then
     picker.say('that agent is gone', vim.log.levels.WARN)
-    return picker.leave_input(p, true)
+    return input.leave(p, true)
   end
   if mode == 'rename' then
     H.call('rename', 'mark', { id = e.id, name = text }, function()
       picker.say(('renamed %s to %s'):format(e.name, vim.trim(text)))
     end)
-    return picker.leave_input(p, true)
+    return input.leave(p, true)
   end
   -- A reply: the text stays in the line until it is taken (a failed send keeps it to try again).
   local function taken(r)
     local pending = r.pending or ''
     picker.say(pending == '' and ('sent to %s'):format(e.name) or ('%s: %s (sent when it may)'):format(e.name, pending))
     if picker.current == p then
-      picker.leave_input(p, true)
+      input.leave(p, true)
     end
   end
   if e.kind == 'terminal' then

@@ -1,0 +1,103 @@
+---The picker's input line: a new job (`[@agent] [--worktree] …`), a reply, a filter or a name, by
+---the key that focused it; what its text does is actions.submit's.
+local fleet = require('madohub.fleet')
+
+local M = {}
+local H = {}
+
+local ns = vim.api.nvim_create_namespace('madohub.picker.input')
+
+local PLACEHOLDER = 'n: describe a task for a new agent ([@agent] [--worktree] …) · ? keys'
+
+---@param p madohub.Picker
+function H.title(p)
+  local mode, target = p.input.mode, p.input.target and fleet.find(p.input.target)
+  if mode == 'reply' then
+    return (' Reply to %s '):format(target and target.name or '?')
+  elseif mode == 'rename' then
+    return (' Rename %s '):format(target and target.name or '?')
+  elseif mode == 'filter' then
+    return ' Filter (a:agent s:state k:kind words) '
+  end
+  return p.input.attach and ' New agent (attach) ' or ' New agent '
+end
+
+---@param p madohub.Picker
+function M.placeholder(p)
+  vim.api.nvim_buf_clear_namespace(p.input_buf, ns, 0, -1)
+  local line = vim.api.nvim_buf_get_lines(p.input_buf, 0, 1, false)[1] or ''
+  if line == '' and p.input.mode == 'new' then
+    vim.api.nvim_buf_set_extmark(p.input_buf, ns, 0, 0, { virt_text = { { PLACEHOLDER, 'Comment' } }, virt_text_pos = 'overlay' })
+  end
+end
+
+---Focuses the input line in `mode` (for `target`), with `text` in it.
+---@param p madohub.Picker
+---@param mode "new"|"reply"|"filter"|"rename"
+---@param target string|nil
+---@param text string|nil
+---@param attach boolean|nil
+function M.open(p, mode, target, text, attach)
+  p.input = { mode = mode, target = target, attach = attach == true }
+  vim.api.nvim_buf_set_lines(p.input_buf, 0, -1, false, { text or '' })
+  vim.api.nvim_win_set_config(p.input_win, { title = H.title(p), title_pos = 'left' })
+  M.placeholder(p)
+  vim.api.nvim_set_current_win(p.input_win)
+  vim.cmd('startinsert!')
+end
+
+---Back from the input line to the list (a filter stays; other text stays for another try).
+---@param p madohub.Picker
+---@param clear boolean|nil
+function M.leave(p, clear)
+  vim.cmd('stopinsert')
+  if clear then
+    vim.api.nvim_buf_set_lines(p.input_buf, 0, -1, false, { '' })
+  end
+  p.input = { mode = 'new', attach = false }
+  if vim.api.nvim_win_is_valid(p.input_win) then
+    vim.api.nvim_win_set_config(p.input_win, { title = H.title(p), title_pos = 'left' })
+  end
+  M.placeholder(p)
+  if vim.api.nvim_win_is_valid(p.list_win) then
+    vim.api.nvim_set_current_win(p.list_win)
+  end
+end
+
+---@param p madohub.Picker
+---@param attach boolean
+function H.submit(p, attach)
+  local text = vim.api.nvim_buf_get_lines(p.input_buf, 0, 1, false)[1] or ''
+  require('madohub.picker.actions').submit(p, p.input.mode, p.input.target, text, attach or p.input.attach)
+end
+
+---@param p madohub.Picker
+function M.map(p)
+  local o = { buffer = p.input_buf, nowait = true, silent = true }
+  vim.keymap.set({ 'i', 'n' }, '<CR>', function()
+    H.submit(p, false)
+  end, o)
+  for _, k in ipairs({ '<C-CR>', '<M-CR>', '<S-CR>' }) do
+    vim.keymap.set({ 'i', 'n' }, k, function()
+      H.submit(p, true)
+    end, o)
+  end
+  vim.keymap.set({ 'i', 'n' }, '<Esc>', function()
+    M.leave(p, p.input.mode ~= 'new' and p.input.mode ~= 'reply')
+  end, o)
+  vim.keymap.set('n', 'q', function()
+    require('madohub.picker').close()
+  end, o)
+  vim.api.nvim_create_autocmd({ 'TextChangedI', 'TextChanged' }, {
+    buffer = p.input_buf,
+    callback = function()
+      M.placeholder(p)
+      if p.input.mode == 'filter' then
+        p.ui.filter = vim.api.nvim_buf_get_lines(p.input_buf, 0, 1, false)[1] or ''
+        require('madohub.picker').render(p)
+      end
+    end,
+  })
+end
+
+return M
