@@ -72,7 +72,8 @@ export async function jobCall(method: string, raw: unknown, env: NodeJS.ProcessE
       if (!cwd || !path.isAbsolute(cwd)) throw new Error('dispatch: a folder (an absolute path) is needed');
       const line = parseDispatchLine(str(args.line) ?? '', str(args.agent) ?? 'claude');
       if ('error' in line) throw new Error(line.error);
-      return dispatchJob(io, { agent: line.agent, prompt: line.intent, worktree: line.worktree, forkSession: false, origin: 'fleet', cwd });
+      const { short, warning } = await dispatchJob(io, { agent: line.agent, prompt: line.intent, worktree: line.worktree, forkSession: false, origin: 'fleet', cwd });
+      return warning ? { short, warning } : { short };
     }
     case 'logs': {
       const short = resolveId(io, str(args.id) ?? '');

@@ -173,6 +173,7 @@ describe.each(testNeovims())('Neovim $label: :MadoAgents', ({ path: exe }) => {
     await s.lua(`vim.api.nvim_buf_set_lines(require('madohub.picker').current.input_buf, 0, -1, false, { 'echo started from the picker' })`);
     await keys(s, '<CR>');
     expect(await s.waitFor(`#require('madohub').agents({ kind = 'job' }) == 3`, 15000)).toBe(true);
+    expect(await s.waitFor(`vim.fn.execute('messages'):find('started job %x+') ~= nil`, 5000)).toBe(true);
 
     // `x` then `x` within 3 s kills a job.
     await s.lua(SELECT, [`job:${one}`]);
@@ -203,6 +204,15 @@ describe.each(testNeovims())('Neovim $label: :MadoAgents', ({ path: exe }) => {
     expect(await s.waitFor(`vim.bo.buftype == 'terminal'`, 5000)).toBe(true);
     const argv = await s.lua<string[]>(`return vim.api.nvim_get_chan_info(vim.bo.channel).argv`);
     expect([path.basename(argv[0]!), ...argv.slice(1)]).toEqual(['claude', 'attach', '387c1190']);
+
+    // <M-CR> in the input line starts a job and attaches it at once.
+    await s.lua(`vim.cmd('MadoAgents')`);
+    await keys(s, 'n');
+    await s.lua(`vim.api.nvim_buf_set_lines(require('madohub.picker').current.input_buf, 0, -1, false, { 'echo attached at once' })`);
+    await keys(s, '<M-CR>');
+    expect(await s.waitFor(`#require('madohub').agents({ kind = 'job' }) == 4 and vim.b.madohub_job ~= nil`, 15000)).toBe(true);
+    const attachedJob = await s.lua<string>('return vim.b.madohub_job');
+    expect(await s.lua<string>(`return require('madohub.fleet').find('job:${attachedJob}').intent`)).toBe('echo attached at once');
 
     // Another Neovim started afresh: the job's name and pin are still there.
     await s.close();

@@ -356,7 +356,7 @@ function M.submit(p, mode, target, text, attach)
   end
   if mode == 'new' then
     H.call('new agent', 'dispatch', { line = text, cwd = vim.fn.getcwd(), agent = config.options.picker.default_agent }, function(r)
-      picker.say(('started job %s'):format(r.short) .. (r.warning and (' (' .. r.warning .. ')') or ''))
+      picker.say(('started job %s'):format(r.short) .. (type(r.warning) == 'string' and (' (' .. r.warning .. ')') or ''))
       if attach then
         picker.close()
         require('madohub.jobs').attach(r.short)
