@@ -13,6 +13,9 @@ import { parseDispatchLine } from '../fleet/dispatch-line.js';
 /** The `mado` script beside this bundle (rplugin/node/madohub/index.js → bin/mado): it starts the daemon. */
 const MADO = path.resolve(__dirname, '..', '..', '..', 'bin', 'mado');
 
+/** The most lines of an ended job's output the peek pane gets. */
+const SCREEN_LINES = 150;
+
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const size = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) && v >= 2 && v <= 1000 ? v : undefined);
 
@@ -63,8 +66,10 @@ export async function jobCall(method: string, raw: unknown, env: NodeJS.ProcessE
       return { short };
     }
     case 'screen': {
+      // A running job's screen from its host; an ended one's last lines from its output log.
       const short = resolveId(io, str(args.id) ?? '');
-      return { short, lines: await jobScreen(io, short) };
+      const lines = await jobScreen(io, short).catch(async () => (await jobText(path.join(jobsDir(env), short))).lines.slice(-SCREEN_LINES));
+      return { short, lines };
     }
     case 'dispatch': {
       // The picker's input line: [@agent] [--worktree] intent.

@@ -184,6 +184,13 @@ describe.each(testNeovims())('Neovim $label: the picker model', ({ path: exe }) 
     expect(run([path.join(state, 'notes.txt')])).toBe('false');
   });
 
+  it('every action the keys can name is one the picker runs, and the other way round', async () => {
+    const [named, run] = await s.lua<[string[], string[]]>(`
+      local a, b = vim.tbl_keys(require('madohub.picker.keys').actions), vim.tbl_keys(require('madohub.picker.actions').names)
+      table.sort(a) table.sort(b) return { a, b }`);
+    expect(run).toEqual(named);
+  });
+
   it('setup() refuses a key mapped to no action, naming it', async () => {
     const err = await s.lua<string>(`local ok, e = pcall(require('madohub.config').merge, { picker = { keys = { ['<C-x>'] = 'explode' } } })
       require('madohub.config').merge({})

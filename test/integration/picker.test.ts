@@ -184,6 +184,11 @@ describe.each(testNeovims())('Neovim $label: :MadoAgents', ({ path: exe }) => {
     expect(await s.waitFor(`(require('madohub.fleet').find('job:${one}') or {}).state == 'exited'`, 10000)).toBe(true);
     expect(await statusOf(one)).toBe('killed');
     expect(await s.lua<string>(`return vim.fn.execute('messages')`)).toMatch(/killed shell one/);
+    // An ended job's peek shows the last of its output (its host is gone).
+    await s.lua(SELECT, [`job:${one}`]);
+    await keys(s, '<Space>');
+    expect(await s.waitFor(`${peekText}:find('Exited', 1, true) ~= nil and ${peekText}:find('echo one', 1, true) ~= nil`, 8000)).toBe(true);
+    await keys(s, '<Esc>');
 
     // <CR> on the other Neovim's row makes it show its terminal.
     await s.lua(SELECT, [`nvim:${theirNode}:${theirs}`]);

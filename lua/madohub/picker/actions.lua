@@ -355,14 +355,19 @@ function M.submit(p, mode, target, text, attach)
     return input.leave(p, true)
   end
   if mode == 'new' then
+    -- The words stay in the line until the job has started (a failure leaves them to try again).
     H.call('new agent', 'dispatch', { line = text, cwd = vim.fn.getcwd(), agent = config.options.picker.default_agent }, function(r)
       picker.say(('started job %s'):format(r.short) .. (type(r.warning) == 'string' and (' (' .. r.warning .. ')') or ''))
+      if picker.current == p and vim.api.nvim_buf_is_valid(p.input_buf) and p.input.mode == 'new' then
+        vim.api.nvim_buf_set_lines(p.input_buf, 0, -1, false, { '' })
+        input.placeholder(p)
+      end
       if attach then
         picker.close()
         require('madohub.jobs').attach(r.short)
       end
     end)
-    return input.leave(p, true)
+    return input.leave(p)
   end
   if not e then
     picker.say('that agent is gone', vim.log.levels.WARN)
@@ -389,6 +394,6 @@ function M.submit(p, mode, target, text, attach)
   end
 end
 
----The actions by name (for tests and the keys' check).
+---The actions by name (a test checks that each of keys.lua's has one).
 M.names = run
 return M

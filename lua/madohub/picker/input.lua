@@ -46,7 +46,7 @@ function M.open(p, mode, target, text, attach)
   vim.cmd('startinsert!')
 end
 
----Back from the input line to the list (a filter stays; other text stays for another try).
+---Back from the input line to the list (a filter stays in force; `clear` empties the line).
 ---@param p madohub.Picker
 ---@param clear boolean|nil
 function M.leave(p, clear)
@@ -67,7 +67,9 @@ end
 ---@param p madohub.Picker
 ---@param attach boolean
 function H.submit(p, attach)
-  local text = vim.api.nvim_buf_get_lines(p.input_buf, 0, 1, false)[1] or ''
+  -- A reply keeps its lines (it is pasted as one); the other modes take one line.
+  local lines = vim.api.nvim_buf_get_lines(p.input_buf, 0, -1, false)
+  local text = table.concat(lines, p.input.mode == 'reply' and '\n' or ' ')
   require('madohub.picker.actions').submit(p, p.input.mode, p.input.target, text, attach or p.input.attach)
 end
 
@@ -82,8 +84,9 @@ function M.map(p)
       H.submit(p, true)
     end, o)
   end
+  -- Esc keeps only a new job's words (a reply, a name or a filter's text is not left to be sent as one).
   vim.keymap.set({ 'i', 'n' }, '<Esc>', function()
-    M.leave(p, p.input.mode ~= 'new' and p.input.mode ~= 'reply')
+    M.leave(p, p.input.mode ~= 'new')
   end, o)
   vim.keymap.set('n', 'q', function()
     require('madohub.picker').close()

@@ -97,8 +97,9 @@ function M.draw(p)
       H.follow_terminal(p, tonumber(e.id:match('^term:(%d+)$')))
     end
     lines = H.peek_lines(p, e, vim.api.nvim_win_get_height(p.peek_win))
-    if e.state ~= 'waiting' or e.kind == 'job' or e.kind == 'terminal' then
-      p.ui.seen[e.id] = (view.unseen(e, p.ui) and e.since) or p.ui.seen[e.id]
+    -- A finished turn looked at is seen.
+    if view.unseen(e, p.ui) then
+      p.ui.seen[e.id] = e.since
     end
   end
   vim.bo[p.peek_buf].modifiable = true
