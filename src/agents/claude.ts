@@ -1,6 +1,6 @@
 // Claude Code (2.x).
 // Everything MadoHub knows of it: see types.ts.
-import { SHARED_RULES } from '../detect/common.js';
+import { COMPLETION, SHARED_RULES } from '../detect/common.js';
 import { isObj } from '../jobs/checks.js';
 import { ClaudeRecords, claudeConfigDir } from '../records/claude.js';
 import { arrowsTo } from './menus.js';
@@ -57,11 +57,29 @@ export const claude: AgentModule = {
   // input line instead of the menu when pressed as it appears (anthropics/claude-code#64629, #27924).
   menuKeys: (choice, highlighted) => arrowsTo(choice, highlighted),
   // A transcript's assistant message that ends a turn: its text parts.
-  answerOf: (record) => {
-    if (!isObj(record) || record.type !== 'assistant' || !isObj(record.message)) return undefined;
-    const { stop_reason: stop, content } = record.message;
-    if (stop !== 'end_turn' || !Array.isArray(content)) return undefined;
-    const text = content.filter((c) => isObj(c) && c.type === 'text' && typeof c.text === 'string').map((c) => (c as { text: string }).text);
-    return text.length > 0 ? text.join('\n') : undefined;
+  // `● text` items, `● Bash(rm -rf build)` tool calls with `  ⎿  Done` under them; the completion line ends the turn.
+  answer: {
+    end: COMPLETION,
+    item: /^[●⏺] (.*)$/,
+    tool: /^[●⏺] [A-Z][\w.:-]*\(.*\)\s*$/,
+    chrome: /^─{8,}|^❯(?:\s|$)|^\s*[·✢*✶✻✽✳∗]\s*[A-Z][a-z]+ing(?:…|\.\.\.)/,
+    indent: /^ {2}/,
+  },
+  // The last assistant message that ended the turn (stop_reason end_turn), of the main conversation
+  // (not a sub-agent's sidechain): the text of all its records (one per content block, one message id).
+  answerOf: (records) => {
+    const main = records.filter((r): r is { message: Record<string, unknown> } =>
+      isObj(r) && r.type === 'assistant' && r.isSidechain !== true && isObj(r.message));
+    for (let i = main.length - 1; i >= 0; i--) {
+      const m = main[i]!.message;
+      if (m.stop_reason !== 'end_turn') continue;
+      const text = main
+        .filter((r) => (m.id === undefined ? r === main[i] : r.message.id === m.id))
+        .flatMap((r) => (Array.isArray(r.message.content) ? r.message.content : []))
+        .filter((c): c is { type: 'text'; text: string } => isObj(c) && c.type === 'text' && typeof c.text === 'string' && c.text !== '')
+        .map((c) => c.text);
+      return text.length > 0 ? text.join('\n\n') : undefined;
+    }
+    return undefined;
   },
 };

@@ -50,9 +50,22 @@ export const codex: AgentModule = {
   // Its rollout (`<home>/sessions/YYYY/MM/DD/rollout-*.jsonl`), held open by one of the terminal's processes.
   records: (ctx) => new CodexRecords(codexHome(ctx.env), ctx.pid, ctx.pids, ctx.folders, ctx.claims, ctx.emit, ctx.log),
   // The end of a turn in its rollout names the answer it gave (`task_complete`, `last_agent_message`).
-  answerOf: (record) => {
-    if (!isObj(record) || record.type !== 'event_msg' || !isObj(record.payload)) return undefined;
-    const p = record.payload;
-    return p.type === 'task_complete' && typeof p.last_agent_message === 'string' && p.last_agent_message !== '' ? p.last_agent_message : undefined;
+  // `• text` items, `• Ran npm test` tool calls with `  └ …` under them; `Worked for 6s` ends the turn.
+  answer: {
+    end: /^\s*(?:─\s*)?Worked for (?:\d+\s*[hm]\s*)*\d+\s*s\b/,
+    item: /^• (.*)$/,
+    tool: /^• (?:Ran|Running|Explored|Exploring|Edited|Read|Searched|Called|Updated|Added|Deleted|Waited|Applied)\b/,
+    chrome: /^› |^\s*[←?] for |^\s*⚠|^\s*⏎ send|^• Working \(|\S+ default · /,
+    indent: /^ {2}/,
+  },
+  // The last turn's final message, as its `task_complete` event records it.
+  answerOf: (records) => {
+    for (let i = records.length - 1; i >= 0; i--) {
+      const r = records[i];
+      if (!isObj(r) || r.type !== 'event_msg' || !isObj(r.payload)) continue;
+      const p = r.payload;
+      if (p.type === 'task_complete' && typeof p.last_agent_message === 'string' && p.last_agent_message !== '') return p.last_agent_message;
+    }
+    return undefined;
   },
 };

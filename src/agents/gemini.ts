@@ -25,6 +25,13 @@ export const gemini: AgentModule = {
   process: { names: ['gemini'], script: /(?:^|\/)gemini(?:\.js)?$|@google\/gemini-cli\// },
   // `> summarize the README` outside the input box, then the answer or a spinner.
   prompt: { line: /^> (\S.*?)\s*$/, answered: /^\s*(?:[✦⠀-⣿]|[^│╭╰\s])/ },
+  // `✦ text` items; tool calls and the input line are boxes (`╭ │ ╰`); no line ends the turn.
+  answer: {
+    item: /^✦ (.*)$/,
+    tool: /^(?!)/,
+    chrome: /^\s*[╭│╰]|^\s*[⠀-⣿]|^~\/|^\S+\s{4,}no sandbox/,
+    indent: /^ {2}/,
+  },
   template: { description: 'Gemini CLI', command: ['gemini'], prompt: 'type' },
   env: { names: [], prefixes: ['GEMINI_', 'GOOGLE_'] },
 };

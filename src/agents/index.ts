@@ -40,11 +40,5 @@ export function menuKeys(agent: AgentId, lines: readonly string[], choice: numbe
 
 /** The last finished answer among an agent's records (parsed lines, oldest first), or undefined. */
 export function lastAnswer(agent: AgentId, records: readonly unknown[]): string | undefined {
-  const read = agentModule(agent).answerOf;
-  if (!read) return undefined;
-  for (let i = records.length - 1; i >= 0; i--) {
-    const text = read(records[i]);
-    if (text !== undefined) return text;
-  }
-  return undefined;
+  return agentModule(agent).answerOf?.(records);
 }

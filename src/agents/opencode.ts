@@ -22,6 +22,15 @@ export const opencode: AgentModule = {
     titles: [],
   },
   process: { names: ['opencode'], script: /(?:^|\/)opencode(?:\.js)?$|opencode-ai\// },
+  // Below `┃  the prompt`, the answer indented five columns, then `▣  Build · model · 10.8s`.
+  answer: {
+    start: /^\s*┃\s+(\S.*?)\s*$/,
+    end: /^\s*▣\s+\S.*·\s*\d+(?:\.\d+)?s\s*$/,
+    item: /^ {5}(\S.*)$/,
+    tool: /^ {5}[⚙✱→←]/,
+    chrome: /^\s*[┃╹]|tab agents|esc interrupt/,
+    indent: /^ {5}/,
+  },
   template: { description: 'OpenCode', command: ['opencode'], prompt: 'type' },
   env: { names: [], prefixes: ['OPENCODE_'] },
 };

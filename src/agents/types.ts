@@ -17,6 +17,25 @@ export interface PromptRule {
   not?: RegExp;
 }
 
+/**
+ * How an agent's finished answer reads on its screen: below the last prompt it echoed, above the
+ * line that ends the turn, each answer item marked (`● `, `• `), tool calls and their output left out.
+ */
+export interface ScreenAnswerRule {
+  /** The line that echoes the prompt (default: the module's prompt rule); the answer is below the last one. */
+  start?: RegExp;
+  /** The line that ends the turn (its completion line); without one on the screen, the answer runs to its bottom. */
+  end?: RegExp;
+  /** A line that starts an item of the answer (a paragraph, a tool call); group 1 is its text. */
+  item: RegExp;
+  /** An item that is a tool call: it and the lines under it are left out. */
+  tool: RegExp;
+  /** The agent's own chrome (input box, footers, spinners, boxes around tool calls): left out. */
+  chrome: RegExp;
+  /** What a line under an item starts with (its indent), taken off. */
+  indent: RegExp;
+}
+
 /** How /proc shows the agent: its executable's names, and the script Node runs for it. */
 export interface ProcessIdentity {
   names: readonly string[];
@@ -64,6 +83,11 @@ export interface AgentModule {
    * `choice` when `highlighted` is marked. Undefined: not known for this agent.
    */
   menuKeys?(choice: number, highlighted: number): string;
-  /** The text of a finished answer that one of its records holds, or undefined (most records hold none). */
-  answerOf?(record: unknown): string | undefined;
+  /** How its answer reads on its screen (for a route when no record holds it). */
+  answer?: ScreenAnswerRule;
+  /**
+   * The last finished answer its records hold (parsed lines of one file, oldest first): its text
+   * only, no thinking, no tool calls, no sub-agent's records; undefined when none.
+   */
+  answerOf?(records: readonly unknown[]): string | undefined;
 }

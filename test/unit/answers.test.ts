@@ -1,0 +1,67 @@
+// A finished turn's answer, as a route sends it: from the agents' records (Claude Code's transcript,
+// Codex's rollout) and, where no record holds it, from the screen.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { lastAnswer } from '../../src/agents/index.js';
+import { screenAnswer } from '../../src/detect/answer.js';
+import type { AgentId } from '../../src/detect/types.js';
+import screens from '../fixtures/screens.json';
+
+const records = (file: string): Record<string, unknown>[] =>
+  readFileSync(path.join(__dirname, '../fixtures/records', file), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+const screen = (name: keyof typeof screens): [AgentId, string[]] => {
+  const s = screens[name] as { lines: string[]; expect: { agent: AgentId } };
+  return [s.expect.agent, s.lines];
+};
+
+describe('the answer on the screen', () => {
+  it.each<[keyof typeof screens, string | undefined]>([
+    // The text between the last prompt and the completion line; the tool call and its output left out.
+    ['claude-real-stopped', "I'll remove the build folder.\n\nRemoved the build folder."],
+    ['claude-stopped', 'Added test/parser.test.ts with three cases; all pass.'],
+    ['codex-real-stopped', 'Hello from the mock. The parser looks fine.'],
+    // The last of four turns.
+    ['codex-real-stopped-turns', 'The tests ran.'],
+    ['codex-stopped', 'Fixed the off-by-one in src/parser.ts; npm test passes (13 passed).'],
+    ['opencode-stopped', 'The parser is a recursive-descent parser over the tokens from the lexer.'],
+    // Nothing said yet, or no rule for the agent.
+    ['claude-real-idle', undefined],
+    ['codex-real-idle', undefined],
+    ['amp-waiting', undefined],
+    ['shell-prompt', undefined],
+  ])('%s', (name, answer) => {
+    expect(screenAnswer(...screen(name))).toBe(answer);
+  });
+
+  it('keeps an answer of several lines and paragraphs, without the marks and indents', () => {
+    const lines = ['❯ explain', '', '● First paragraph,', '  continued.', '', '  Second paragraph.', '● Read(src/a.ts)', '  ⎿  Read 12 lines', '● Done.', '', '✻ Worked for 3s', '────────', '❯ ', '────────'];
+    expect(screenAnswer('claude', lines)).toBe('First paragraph,\ncontinued.\n\nSecond paragraph.\nDone.');
+  });
+});
+
+describe('the answer in the records', () => {
+  const transcript = records('claude-transcript.jsonl');
+  it('Claude Code: the text of the message that ended the turn, all its records, without thinking', () => {
+    expect(lastAnswer('claude', transcript)).toBe('Hello! How can I help?');
+    const last = transcript.findLast((r) => r.type === 'assistant')!;
+    const message = last.message as Record<string, unknown>;
+    // The same message in three records: thinking, a first text block, a second one.
+    const split = [
+      { ...last, message: { ...message, content: [{ type: 'thinking', thinking: 'hmm, what to say' }] } },
+      { ...last, message: { ...message, content: [{ type: 'text', text: 'Part one.' }] } },
+      { ...last, message: { ...message, content: [{ type: 'text', text: 'Part two.' }] } },
+    ];
+    expect(lastAnswer('claude', [...transcript.filter((r) => r !== last), ...split])).toBe('Part one.\n\nPart two.');
+  });
+
+  it("Claude Code: a sub-agent's records (its sidechain) are not the answer; a turn that ends in a tool call has none", () => {
+    const sidechain = { type: 'assistant', isSidechain: true, message: { id: 'msg_sub', stop_reason: 'end_turn', content: [{ type: 'text', text: 'sub-agent report' }] } };
+    expect(lastAnswer('claude', [...transcript, sidechain])).toBe('Hello! How can I help?');
+    expect(lastAnswer('claude', transcript.slice(0, 5))).toBeUndefined();
+  });
+
+  it("Codex: the last turn's final message from its task_complete event", () => {
+    expect(lastAnswer('codex', records('codex-rollout.jsonl'))).toBe('The tests ran.');
+  });
+});
