@@ -49,6 +49,8 @@ export interface RecordFollower {
   poke(): void;
   /** The session its records name (to resume it elsewhere). */
   readonly sessionId?: string;
+  /** The record file that holds its answers (Claude Code's transcript, Codex's rollout), once known. */
+  readonly recordFile?: string;
 }
 
 export interface RecordContext {

@@ -32,6 +32,12 @@ export class ClaudeRecords {
   private transcriptFile?: string;
   /** The session id the session file names (for resuming it elsewhere). */
   sessionId?: string;
+
+  /** The transcript followed, once the session file has named it. */
+  get recordFile(): string | undefined {
+    return this.transcriptFile;
+  }
+
   private stopped = false;
 
   constructor(

@@ -138,6 +138,11 @@ export class CodexRecords {
     if (this.rollout) this.claims.delete(this.rollout);
   }
 
+  /** The rollout followed, once found. */
+  get recordFile(): string | undefined {
+    return this.rollout;
+  }
+
   /** The Codex session id of the rollout followed. */
   get sessionId(): string | undefined {
     return this.rollout ? readMeta(this.rollout)?.sessionId : undefined;

@@ -150,6 +150,11 @@ export class TerminalWatchers {
     return { agent: t.agent ?? null, sessionId: t.records?.sessionId };
   }
 
+  /** The record file that holds the answers of the terminal's agent, once known. */
+  recordFileOf(buf: number): string | undefined {
+    return this.terminals.get(buf)?.records?.recordFile;
+  }
+
   /**
    * The terminal's program exited: its watchers go, and the session it ran is kept (until the buffer
    * is wiped) so that it can still be resumed elsewhere.

@@ -44,7 +44,7 @@ describe('the answer in the records', () => {
   const transcript = records('claude-transcript.jsonl');
   it('Claude Code: the text of the message that ended the turn, all its records, without thinking', () => {
     expect(lastAnswer('claude', transcript)).toBe('Hello! How can I help?');
-    const last = transcript.findLast((r) => r.type === 'assistant')!;
+    const last = [...transcript].reverse().find((r) => r.type === 'assistant')!;
     const message = last.message as Record<string, unknown>;
     // The same message in three records: thinking, a first text block, a second one.
     const split = [

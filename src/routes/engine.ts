@@ -1,0 +1,220 @@
+// The routes of one place (this Neovim's Node process, or the daemon): which routes there are, and
+// what happens when a source finishes a turn — the chain rules, the payload, the delivery. What it
+// reads and where it writes is its host's (RouteHost), so that the same rules serve both places.
+import { randomBytes } from 'node:crypto';
+import { closesCycle, nextChain } from './chain.js';
+import { fill, provenance, spilled, templateText } from './payload.js';
+import type { PayloadVars } from './payload.js';
+import { DEFAULT_HOPS, MAX_HOPS, ROUTE_ONS, ROUTE_SENDS } from './types.js';
+import type { Chain, Route, RouteOn, RouteSend } from './types.js';
+
+/** What the agent at a route's end is, for a payload's template and the messages. */
+export interface RouteEnd {
+  id: string;
+  name: string;
+  agent: string;
+  cwd: string;
+  state: string;
+}
+
+export interface RouteHost {
+  /** A source or target that is a fleet entry, as it is now; undefined when it is gone (or is a buffer or file). */
+  end(id: string): RouteEnd | undefined;
+  /** Whether a target can take text (a buffer or file exists, an entry is there). */
+  targetExists(target: string): boolean;
+  /** The source's final answer of the turn that just ended (records first, else its screen). */
+  answer(source: RouteEnd): Promise<string | undefined>;
+  screen(source: RouteEnd): Promise<string>;
+  diff(source: RouteEnd): Promise<string>;
+  /** Delivers the text; answers '' once sent, else why it waits (`queued`, `held: draft`); throws why it cannot. */
+  deliver(target: string, text: string, busyMs: number): Promise<string>;
+  /** The payload in a buffer to edit: the text to send, or null to drop this firing. */
+  review(route: Route, text: string): Promise<string | null>;
+  /** Writes a payload too large to send into a file of its own; its path. */
+  spill(route: Route, text: string): string;
+  fired(e: { route: string; source: string; target: string; hop: number; bytes: number }): void;
+  held(e: { route: string; reason: string }): void;
+  /** A message for the user (`warn` when something did not happen). */
+  say(message: string, warn?: boolean): void;
+  /** The routes changed (the list is shown to the user). */
+  changed(routes: Route[]): void;
+}
+
+export interface RouteSettings {
+  /** The user's named templates. */
+  templates: Readonly<Record<string, string>>;
+  /** A payload larger than this goes to a file. */
+  maxBytes: number;
+  /** How long a target may stay busy before a payload for it is dropped. */
+  busyMs: number;
+}
+
+export const DEFAULT_SETTINGS: RouteSettings = { templates: {}, maxBytes: 32 * 1024, busyMs: 10 * 60 * 1000 };
+
+/** At most one delivery per route in this long. */
+export const MIN_GAP_MS = 2000;
+/** The most routes one place keeps. */
+export const MAX_ROUTES = 200;
+
+/** A route as asked for: source and target, and the options given (the others take their defaults). */
+export interface RouteRequest {
+  source: string;
+  target: string;
+  on?: string;
+  send?: string;
+  template?: string;
+  hops?: number;
+  once?: boolean;
+  review?: boolean;
+}
+
+export class RouteEngine {
+  private readonly routes = new Map<string, Route>();
+  /** The chain that reached each entry last (a payload it was given); the user's own input ends it. */
+  private readonly reached = new Map<string, Chain>();
+  /** The last body each target was given (the same one twice in a row is not sent). */
+  private readonly lastBody = new Map<string, string>();
+  private readonly lastFired = new Map<string, number>();
+  private paused = false;
+
+  constructor(
+    private readonly host: RouteHost,
+    private settings: RouteSettings = DEFAULT_SETTINGS,
+    private readonly now: () => number = Date.now,
+    private readonly newId: () => string = () => randomBytes(3).toString('hex'),
+  ) {}
+
+  configure(settings: RouteSettings): void {
+    this.settings = settings;
+  }
+
+  list(): Route[] {
+    return [...this.routes.values()].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+  }
+
+  /** Adds a route; throws why it cannot be one. */
+  add(req: RouteRequest): Route {
+    const on = (req.on ?? 'done') as RouteOn;
+    const send = (req.send ?? 'last') as RouteSend;
+    if (!ROUTE_ONS.includes(on)) throw new Error(`on=${String(req.on).slice(0, 20)} is none of ${ROUTE_ONS.join(', ')}`);
+    if (!ROUTE_SENDS.includes(send)) throw new Error(`send=${String(req.send).slice(0, 20)} is none of ${ROUTE_SENDS.join(', ')}`);
+    const template = req.template ?? '';
+    if (templateText(template, send, this.settings.templates) === undefined) throw new Error(`no template '${template.slice(0, 40)}'`);
+    if (req.hops !== undefined && (!Number.isInteger(req.hops) || req.hops < 1 || req.hops > MAX_HOPS)) throw new Error(`hops must be 1 to ${MAX_HOPS}`);
+    if (!/^(?:term:\d+|job:[0-9a-f]{8})$/.test(req.source)) throw new Error(`a route's source is a terminal or a job, not '${req.source.slice(0, 60)}'`);
+    if (!this.host.end(req.source)) throw new Error(`no agent '${req.source}'`);
+    if (req.source === req.target) throw new Error('a route to itself is none');
+    if (!this.host.targetExists(req.target)) throw new Error(`no target '${req.target.slice(0, 80)}'`);
+    if (this.routes.size >= MAX_ROUTES) throw new Error(`there are ${MAX_ROUTES} routes already`);
+    if (req.hops === undefined && closesCycle(this.list(), req)) {
+      throw new Error(`this route closes a cycle (${req.target} leads back to ${req.source}); give hops= to allow it`);
+    }
+    let id = this.newId();
+    while (this.routes.has(id)) id = this.newId();
+    const route: Route = {
+      id, source: req.source, target: req.target, on, send, template, hops: req.hops ?? DEFAULT_HOPS,
+      once: req.once === true, review: req.review === true, paused: false, createdAt: this.now(),
+    };
+    this.routes.set(id, route);
+    this.host.changed(this.list());
+    return route;
+  }
+
+  remove(id: string): boolean {
+    const had = this.routes.delete(id);
+    if (had) this.host.changed(this.list());
+    return had;
+  }
+
+  clear(): number {
+    const n = this.routes.size;
+    this.routes.clear();
+    if (n > 0) this.host.changed(this.list());
+    return n;
+  }
+
+  /** Pauses (true) or resumes every route of this place. */
+  pause(paused: boolean): void {
+    this.paused = paused;
+    for (const r of this.routes.values()) r.paused = paused;
+    this.host.changed(this.list());
+  }
+
+  /** The user typed into an entry or replied to it: what it does next starts a chain of its own. */
+  userInput(entry: string): void {
+    this.reached.delete(entry);
+  }
+
+  /** An entry is gone (a terminal closed, a job removed): its routes go, and the user is told of those it received. */
+  gone(entry: string): void {
+    this.reached.delete(entry);
+    this.lastBody.delete(entry);
+    let changed = false;
+    for (const r of [...this.routes.values()]) {
+      if (r.source !== entry && r.target !== entry) continue;
+      this.routes.delete(r.id);
+      changed = true;
+      if (r.target === entry) this.host.say(`route ${r.id} removed: its target ${entry} is gone`, true);
+    }
+    if (changed) this.host.changed(this.list());
+  }
+
+  /** `source` finished a turn (`done`), failed one, or began to wait: its routes fire. */
+  async finished(source: string, how: 'done' | 'failed' | 'waiting'): Promise<void> {
+    if (this.paused) return;
+    const firing = [...this.routes.values()].filter(
+      (r) => r.source === source && !r.paused && (how === 'waiting' ? r.on === 'waiting' : how === 'done' ? r.on !== 'waiting' : r.on === 'turn'),
+    );
+    await Promise.all(firing.map((r) => this.fire(r).catch((err: unknown) => this.fail(r, err instanceof Error ? err.message : String(err)))));
+  }
+
+  private fail(r: Route, why: string): void {
+    this.host.held({ route: r.id, reason: why });
+    this.host.say(`route ${r.id} (${r.source} → ${r.target}): ${why}`, true);
+  }
+
+  private async fire(r: Route): Promise<void> {
+    const at = this.now();
+    if (at - (this.lastFired.get(r.id) ?? -Infinity) < MIN_GAP_MS) return this.host.held({ route: r.id, reason: 'less than 2 s since it last fired' });
+    const source = this.host.end(r.source);
+    if (!source) return this.gone(r.source);
+    if (!this.host.targetExists(r.target)) return this.gone(r.target);
+    const step = nextChain(this.reached.get(r.source), r.source, r.target, r.hops, this.newId);
+    if ('drop' in step) return this.fail(r, `not sent: ${step.drop}`);
+    this.lastFired.set(r.id, at);
+    const vars = await this.vars(r, source, step.chain.hop);
+    const body = fill(templateText(r.template, r.send, this.settings.templates) ?? '', vars).trim();
+    if (body === '') return this.fail(r, `not sent: ${source.name} left nothing to send (${r.send})`);
+    if (this.lastBody.get(r.target) === body) return this.host.held({ route: r.id, reason: 'the same text as the last one it was given' });
+    const target = this.host.end(r.target);
+    const head = provenance(source.name, target?.name ?? r.target, step.chain.hop, r.hops);
+    let text = `${head}\n${body}`;
+    if (r.review) {
+      const edited = await this.host.review(r, text);
+      if (edited === null || edited.trim() === '') return this.host.held({ route: r.id, reason: 'dropped in review' });
+      text = edited;
+    }
+    if (Buffer.byteLength(text) > this.settings.maxBytes) text = spilled(head, this.host.spill(r, text), text);
+    const pending = await this.host.deliver(r.target, text, this.settings.busyMs);
+    this.reached.set(r.target, step.chain);
+    this.lastBody.set(r.target, body);
+    this.host.fired({ route: r.id, source: r.source, target: r.target, hop: step.chain.hop, bytes: Buffer.byteLength(text) });
+    if (pending !== '') this.host.held({ route: r.id, reason: pending });
+    if (r.once) this.remove(r.id);
+  }
+
+  private async vars(r: Route, source: RouteEnd, hop: number): Promise<PayloadVars> {
+    const template = templateText(r.template, r.send, this.settings.templates) ?? '';
+    const wants = (key: string): boolean => template.includes(`{${key}}`);
+    return {
+      last: wants('last') ? ((await this.host.answer(source)) ?? '') : '',
+      diff: wants('diff') ? await this.host.diff(source) : '',
+      screen: wants('screen') ? await this.host.screen(source) : '',
+      name: source.name,
+      agent: source.agent,
+      cwd: source.cwd,
+      state: source.state,
+      hop,
+    };
+  }
+}

@@ -1,0 +1,197 @@
+// Routes: the chain rules, the payload, and the engine's firing, with a host that records what it is asked.
+import { describe, expect, it } from 'vitest';
+import { closesCycle, nextChain } from '../../src/routes/chain.js';
+import { RouteEngine } from '../../src/routes/engine.js';
+import type { RouteEnd, RouteHost } from '../../src/routes/engine.js';
+import { fill, provenance, spilled, templateText } from '../../src/routes/payload.js';
+import type { Route } from '../../src/routes/types.js';
+
+describe('chains', () => {
+  let n = 0;
+  const id = (): string => `c${++n}`;
+  it('a payload goes on a chain: its hops counted, the entries it reached kept', () => {
+    const first = nextChain(undefined, 'A', 'B', 3, id);
+    expect(first).toEqual({ chain: { id: 'c1', hop: 1, visited: ['A', 'B'] } });
+    const second = nextChain('chain' in first ? first.chain : undefined, 'B', 'C', 3, id);
+    expect(second).toMatchObject({ chain: { id: 'c1', hop: 2, visited: ['A', 'B', 'C'] } });
+  });
+  it('A → B → A and A → B → C → A stop; so does a chain past its hops', () => {
+    const ab = { id: 'x', hop: 1, visited: ['A', 'B'] };
+    expect(nextChain(ab, 'B', 'A', 3, id)).toEqual({ drop: 'A is in this chain already (A → B → A)' });
+    const abc = { id: 'x', hop: 2, visited: ['A', 'B', 'C'] };
+    expect(nextChain(abc, 'C', 'A', 9, id)).toMatchObject({ drop: expect.stringContaining('A → B → C → A') });
+    expect(nextChain(abc, 'C', 'D', 2, id)).toEqual({ drop: 'the chain has made 2 of its 2 hops' });
+  });
+  it('a new route that closes a cycle is known', () => {
+    const routes = [{ source: 'A', target: 'B' }, { source: 'B', target: 'C' }];
+    expect(closesCycle(routes, { source: 'C', target: 'A' })).toBe(true);
+    expect(closesCycle(routes, { source: 'C', target: 'D' })).toBe(false);
+    expect(closesCycle(routes, { source: 'B', target: 'A' })).toBe(true);
+  });
+});
+
+describe('payloads', () => {
+  const vars = { last: 'the answer {diff}', diff: 'D', screen: 'S', name: 'writer', agent: 'Claude Code', cwd: '/p', state: 'stopped', hop: 2 };
+  it('fills the places once (a value is never read as a place); unknown places stay', () => {
+    expect(fill('{name} ({agent}) in {cwd}, hop {hop}: {last} {nope} {{x}', vars)).toBe('writer (Claude Code) in /p, hop 2: the answer {diff} {nope} {x}');
+  });
+  it('plain sends, built-in and user templates', () => {
+    expect(templateText('', 'diff', {})).toBe('{diff}');
+    expect(templateText('review', 'last', {})).toMatch(/^Review the following change made by \{name\} \(\{agent\}\) in \{cwd\}/);
+    expect(templateText('continue', 'last', {})).toContain('{last}');
+    expect(templateText('mine', 'last', { mine: 'Check: {last}' })).toBe('Check: {last}');
+    expect(templateText('toString', 'last', {})).toBeUndefined();
+  });
+  it('says where it comes from; a large one names its file and its first lines', () => {
+    expect(provenance('writer', 'reviewer', 1, 3)).toBe('[mado route writer → reviewer · hop 1/3]');
+    const big = Array.from({ length: 100 }, (_, i) => `line ${i}`).join('\n');
+    const out = spilled('[head]', '/s/r.txt', big, 3);
+    expect(out).toBe(`[head]\nThe whole text (${Buffer.byteLength(big)} bytes) is in /s/r.txt; its first lines:\n\nline 0\nline 1\nline 2`);
+  });
+});
+
+/** A host with two terminals and a job; what it delivers is kept. */
+function fakeHost(over: Partial<RouteHost> = {}) {
+  const ends: Record<string, RouteEnd> = {
+    'term:1': { id: 'term:1', name: 'writer', agent: 'Claude Code', cwd: '/p', state: 'stopped' },
+    'term:2': { id: 'term:2', name: 'reviewer', agent: 'Codex', cwd: '/p', state: 'idle' },
+    'job:0000000c': { id: 'job:0000000c', name: 'third', agent: 'Claude Code', cwd: '/q', state: 'idle' },
+  };
+  const delivered: { target: string; text: string }[] = [];
+  const said: string[] = [];
+  const held: string[] = [];
+  let answer = 'Done: fixed the parser.';
+  const host: RouteHost = {
+    end: (id) => ends[id],
+    targetExists: (t) => t in ends || t.startsWith('file:'),
+    answer: async () => answer,
+    screen: async () => 'the screen',
+    diff: async () => 'diff --git a/x b/x',
+    deliver: async (target, text) => {
+      delivered.push({ target, text });
+      return '';
+    },
+    review: async (_r, text) => text,
+    spill: () => '/state/routes/r.txt',
+    fired: () => undefined,
+    held: (e) => held.push(e.reason),
+    say: (m) => said.push(m),
+    changed: () => undefined,
+    ...over,
+  };
+  return { host, ends, delivered, said, held, setAnswer: (a: string) => (answer = a) };
+}
+
+describe('the route engine', () => {
+  const clock = () => {
+    let t = 1_000_000;
+    return { now: () => t, tick: (ms: number) => (t += ms) };
+  };
+
+  it('sends the finished answer with its provenance, once per turn, not faster than every 2 s', async () => {
+    const h = fakeHost();
+    const c = clock();
+    const e = new RouteEngine(h.host, undefined, c.now);
+    e.add({ source: 'term:1', target: 'term:2' });
+    await e.finished('term:1', 'done');
+    expect(h.delivered).toEqual([{ target: 'term:2', text: '[mado route writer → reviewer · hop 1/3]\nDone: fixed the parser.' }]);
+    h.setAnswer('Second answer.');
+    c.tick(500);
+    await e.finished('term:1', 'done');
+    expect(h.delivered).toHaveLength(1);
+    expect(h.held).toContain('less than 2 s since it last fired');
+    c.tick(2000);
+    await e.finished('term:1', 'done');
+    expect(h.delivered[1]!.text).toContain('Second answer.');
+  });
+
+  it('does not send the same text to a target twice in a row, nor fire on what it does not listen to', async () => {
+    const h = fakeHost();
+    const c = clock();
+    const e = new RouteEngine(h.host, undefined, c.now);
+    e.add({ source: 'term:1', target: 'term:2' });
+    await e.finished('term:1', 'done');
+    c.tick(3000);
+    await e.finished('term:1', 'done');
+    expect(h.delivered).toHaveLength(1);
+    expect(h.held).toContain('the same text as the last one it was given');
+    c.tick(3000);
+    h.setAnswer('new');
+    await e.finished('term:1', 'failed');
+    await e.finished('term:1', 'waiting');
+    expect(h.delivered).toHaveLength(1);
+    e.add({ source: 'term:1', target: 'job:0000000c', on: 'turn' });
+    await e.finished('term:1', 'failed');
+    expect(h.delivered.map((d) => d.target)).toEqual(['term:2', 'job:0000000c']);
+  });
+
+  it('A → B → A stops at the chain, whatever the hops; user input starts a new chain', async () => {
+    const h = fakeHost();
+    const c = clock();
+    const e = new RouteEngine(h.host, undefined, c.now);
+    e.add({ source: 'term:1', target: 'term:2' });
+    expect(() => e.add({ source: 'term:2', target: 'term:1' })).toThrow('this route closes a cycle (term:1 leads back to term:2); give hops= to allow it');
+    e.add({ source: 'term:2', target: 'term:1', hops: 5 });
+    await e.finished('term:1', 'done');
+    c.tick(3000);
+    h.setAnswer('Review: looks good.');
+    await e.finished('term:2', 'done');
+    expect(h.delivered).toHaveLength(1);
+    expect(h.said.at(-1)).toMatch(/not sent: term:1 is in this chain already \(term:1 → term:2 → term:1\)/);
+    // The user typed into B: its next turn is a chain of its own.
+    e.userInput('term:2');
+    c.tick(3000);
+    await e.finished('term:2', 'done');
+    expect(h.delivered.map((d) => d.target)).toEqual(['term:2', 'term:1']);
+  });
+
+  it('refuses what is no route, saying why', () => {
+    const e = new RouteEngine(fakeHost().host);
+    expect(() => e.add({ source: 'term:1', target: 'term:1' })).toThrow('a route to itself is none');
+    expect(() => e.add({ source: 'term:9', target: 'term:1' })).toThrow("no agent 'term:9'");
+    expect(() => e.add({ source: 'buf:3', target: 'term:1' })).toThrow("a route's source is a terminal or a job");
+    expect(() => e.add({ source: 'term:1', target: 'term:7' })).toThrow("no target 'term:7'");
+    expect(() => e.add({ source: 'term:1', target: 'term:2', on: 'sometimes' })).toThrow('on=sometimes is none of done, turn, waiting');
+    expect(() => e.add({ source: 'term:1', target: 'term:2', send: 'all' })).toThrow('send=all is none of last, diff, screen');
+    expect(() => e.add({ source: 'term:1', target: 'term:2', template: 'nope' })).toThrow("no template 'nope'");
+    expect(() => e.add({ source: 'term:1', target: 'term:2', hops: 0 })).toThrow('hops must be 1 to 20');
+  });
+
+  it('once goes after it fired; review may edit or drop; a large payload goes to a file; templates fill', async () => {
+    const h = fakeHost({ review: async (_r: Route, text: string) => (text.includes('drop me') ? null : text.replace('parser', 'lexer')) });
+    const c = clock();
+    const e = new RouteEngine(h.host, { templates: { check: 'Check {name} at hop {hop}: {last}' }, maxBytes: 200, busyMs: 1000 }, c.now);
+    const once = e.add({ source: 'term:1', target: 'term:2', once: true, review: true, template: 'check' });
+    await e.finished('term:1', 'done');
+    expect(h.delivered[0]!.text).toBe('[mado route writer → reviewer · hop 1/3]\nCheck writer at hop 1: Done: fixed the lexer.');
+    expect(e.list().map((r) => r.id)).not.toContain(once.id);
+    e.add({ source: 'term:1', target: 'job:0000000c', review: true });
+    h.setAnswer('drop me');
+    c.tick(3000);
+    await e.finished('term:1', 'done');
+    expect(h.delivered).toHaveLength(1);
+    expect(h.held).toContain('dropped in review');
+    e.clear();
+    e.add({ source: 'term:1', target: 'file:/tmp/x' });
+    h.setAnswer('x'.repeat(500));
+    c.tick(3000);
+    await e.finished('term:1', 'done');
+    expect(h.delivered.at(-1)!.text).toMatch(/^\[mado route writer → file:\/tmp\/x · hop 1\/3\]\nThe whole text \(\d+ bytes\) is in \/state\/routes\/r\.txt; its first lines:/);
+  });
+
+  it('a target that is gone removes its routes with one message; pause holds every route', async () => {
+    const h = fakeHost();
+    const c = clock();
+    const e = new RouteEngine(h.host, undefined, c.now);
+    e.add({ source: 'term:1', target: 'term:2' });
+    e.pause(true);
+    await e.finished('term:1', 'done');
+    expect(h.delivered).toHaveLength(0);
+    e.pause(false);
+    delete h.ends['term:2'];
+    await e.finished('term:1', 'done');
+    expect(e.list()).toEqual([]);
+    expect(h.said).toHaveLength(1);
+    expect(h.said[0]).toMatch(/^route \w+ removed: its target term:2 is gone$/);
+  });
+});
