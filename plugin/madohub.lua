@@ -52,3 +52,13 @@ end, { nargs = 1, complete = function(lead) return require('madohub.jobs').compl
 vim.api.nvim_create_user_command('MadoAgents', function()
   require('madohub.picker').open()
 end, { desc = 'MadoHub: every agent in a floating picker' })
+
+vim.api.nvim_create_user_command('MadoRoute', function(o)
+  require('madohub.routes').command(o.fargs)
+end, {
+  nargs = '*',
+  complete = function(lead)
+    return require('madohub.routes').complete(lead)
+  end,
+  desc = 'MadoHub: when an agent finishes a turn, hand its result to another',
+})

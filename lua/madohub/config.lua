@@ -25,6 +25,11 @@
 ---@field default_agent madohub.Agent The agent of a job the input line starts without `@agent`.
 ---@field keys table<string, string|false> Keys of the list: key → action (false: not mapped). See |madohub-picker-keys|.
 
+---@class madohub.RoutesConfig
+---@field templates table<string, string> Your named templates (`{last}`, `{diff}`, `{screen}`, `{name}`, `{agent}`, `{cwd}`, `{state}`, `{hop}`).
+---@field max_bytes integer A larger payload goes to a file; the target gets its path and first lines.
+---@field busy_ms integer A target busy this long gets no payload (a message says so).
+
 ---@class madohub.Config
 ---@field node string The Node executable (name on PATH or a path). Node >= 20.
 ---@field log string|nil A file for the Node process's log; nil logs nothing.
@@ -36,6 +41,7 @@
 ---@field labels table<madohub.Agent, string> Your names for agents (the agents' own display names come from Node).
 ---@field words table<madohub.StateName, string> Display words of the states.
 ---@field picker madohub.PickerConfig
+---@field routes madohub.RoutesConfig
 
 local M = {}
 
@@ -114,6 +120,11 @@ M.defaults = {
       ['<Esc>'] = 'back',
     },
   },
+  routes = {
+    templates = {},
+    max_bytes = 32 * 1024,
+    busy_ms = 10 * 60 * 1000,
+  },
 }
 
 ---The options in force (read-only: never mutated, so the defaults can serve as they are).
@@ -157,6 +168,9 @@ function M.merge(opts)
   check('picker.open_on_start', merged.picker.open_on_start, 'boolean')
   check('picker.default_agent', merged.picker.default_agent, 'string')
   check('picker.keys', merged.picker.keys, 'table')
+  check('routes.templates', merged.routes.templates, 'table')
+  check('routes.max_bytes', merged.routes.max_bytes, 'number')
+  check('routes.busy_ms', merged.routes.busy_ms, 'number')
   for key, action in pairs(merged.picker.keys) do
     if action ~= false and not require('madohub.picker.keys').actions[action] then
       error(('madohub.setup: picker.keys[%q] is no action (%s)'):format(key, tostring(action)), 0)

@@ -45,6 +45,10 @@ local function create_autocmds()
   vim.api.nvim_create_autocmd('BufWipeout', {
     group = group,
     callback = function(ev)
+      -- A buffer that routes wrote into is gone: so are those routes.
+      if package.loaded['madohub.routes'] then
+        require('madohub.node').notify('route_gone', { target = 'buf:' .. ev.buf })
+      end
       if watch.is_watched(ev.buf) then
         watch.forget(ev.buf)
         vim.schedule(ui.sync_all)
@@ -138,6 +142,7 @@ function M.setup(opts)
   M.configured = true
   node.on_start = function()
     require('madohub.fleet').reset()
+    require('madohub.routes').reset()
     -- Who this Neovim is, for the other Neovims' fleets.
     node.notify('hello', { server = vim.v.servername })
     watch.resync()
@@ -216,6 +221,30 @@ function M.show_terminal(buf)
     vim.cmd('botright sbuffer ' .. buf)
   end
   return true
+end
+
+---Adds a route: when `source` finishes a turn, its result goes to `target` (|madohub-routes|).
+---Source and target: a buffer number, a fleet id (`term:12`, `job:1a2b3c4d`), a name, or for a
+---target `file:PATH`. Returns the route's id; a refused route raises an error that says why.
+---@param source string|integer
+---@param target string|integer
+---@param opts madohub.RouteOpts|nil
+---@return string
+function M.route(source, target, opts)
+  return require('madohub.routes').route(source, target, opts)
+end
+
+---Copies of the routes of this Neovim.
+---@return madohub.Route[]
+function M.routes()
+  return require('madohub.routes').get()
+end
+
+---Removes a route; false when there is none of that id.
+---@param id string
+---@return boolean
+function M.unroute(id)
+  return require('madohub.routes').unroute(id)
 end
 
 ---The current window's label as statusline text, for users who turn the winbar off.

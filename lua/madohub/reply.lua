@@ -41,12 +41,12 @@ function M.write(buf, data, how)
   return ''
 end
 
----Tells the Node side that the user entered or left Terminal mode in a terminal a reply waits for.
+---Tells the Node side that the user entered or left Terminal mode in a watched terminal: a reply
+---that waits is held meanwhile, and what the user types there starts a chain of its own (routes).
 ---@param buf integer
 ---@param typing boolean
 function M.mode_changed(buf, typing)
-  local e = require('madohub.fleet').find('term:' .. buf)
-  if e and e.pending ~= '' then
+  if require('madohub.watch').is_watched(buf) then
     require('madohub.node').notify('typing', { buf = buf, typing = typing })
   end
 end

@@ -191,11 +191,11 @@ async function askHost(io: Io, short: string, message: object): Promise<Reply> {
 }
 
 /** Sends a reply to a job's agent through its host; '' once sent, else why it waits (`queued`, `held: draft`). */
-export async function sendToJob(io: Io, short: string, text: string): Promise<string> {
+export async function sendToJob(io: Io, short: string, text: string, terms: { waitMenus?: boolean; busyMs?: number } = {}): Promise<string> {
   if (text.trim() === '') throw new UsageError('a reply needs some text');
   const tooLarge = promptProblem(text);
   if (tooLarge) throw new UsageError(tooLarge.replace('the prompt', 'the reply'));
-  const reply = await askHost(io, short, { op: 'send', text });
+  const reply = await askHost(io, short, { op: 'send', text, ...terms });
   return reply.type === 'ok' ? (reply.pending ?? (reply.queued ? 'queued' : '')) : '';
 }
 

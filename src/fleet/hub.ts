@@ -53,6 +53,9 @@ export class FleetHub {
   private readonly read: { session: FleetEntry[]; editor: FleetEntry[] } = { session: [], editor: [] };
   /** When each job's state began (a rename or pin rewrites the job file: its state began earlier). */
   private readonly jobSince = new Map<string, { state: FleetEntry['state']; since: number }>();
+  /** Told when a job's agent changes state (routes fire on it), and when an entry leaves the fleet. */
+  onJobState?: (id: string, from: FleetEntry['state'], to: FleetEntry['state']) => void;
+  onGone?: (id: string) => void;
   private readonly jobs: JobsWatch;
   private readonly sessions: SessionsWatch;
   private editors?: Editors;
@@ -146,6 +149,7 @@ export class FleetHub {
   }
 
   forgetTerminal(buf: number): void {
+    this.onGone?.(`term:${buf}`);
     this.asks.delete(buf);
     this.replies.forget(buf);
     this.marks.delete(`term:${buf}`);
@@ -194,10 +198,15 @@ export class FleetHub {
       const known = this.jobSince.get(e.id);
       if (known && known.state === e.state) return { ...e, since: known.since };
       this.jobSince.set(e.id, { state: e.state, since: e.since });
+      if (known) this.onJobState?.(e.id, known.state, e.state);
       return e;
     });
     const listed = new Set(entries.map((e) => e.id));
-    for (const id of this.jobSince.keys()) if (!listed.has(id)) this.jobSince.delete(id);
+    for (const id of this.jobSince.keys()) {
+      if (listed.has(id)) continue;
+      this.jobSince.delete(id);
+      this.onGone?.(id);
+    }
     this.apply(this.fleet.replaceKind('job', entries));
   }
 

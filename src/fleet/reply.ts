@@ -3,7 +3,7 @@
 import type { AgentState } from '../detect/types.js';
 
 /**
- * `send`: now. `queue`: when the agent's turn ends (it works). `hold-draft`: the user has typed into
+ * `send`: now. `queue`: when the agent's turn ends (it works, or a route's text meets a menu). `hold-draft`: the user has typed into
  * the agent's input line; `hold-typing`: the user is in Terminal mode in its window (both wait until
  * that ends). `refuse`: the agent has exited.
  */
@@ -15,13 +15,15 @@ export interface ReplyContext {
   draft?: string;
   /** The user is in Terminal mode in a window of the agent. */
   typing?: boolean;
+  /** The agent waits on a menu (an approval) and the reply must not be taken for an answer to it (a route's). */
+  menu?: boolean;
 }
 
 export function replyVerdict(ctx: ReplyContext): ReplyVerdict {
   if (ctx.state === 'exited') return 'refuse';
   if (ctx.typing) return 'hold-typing';
   if (ctx.draft !== undefined && ctx.draft !== '') return 'hold-draft';
-  return ctx.state === 'working' ? 'queue' : 'send';
+  return ctx.state === 'working' || (ctx.menu === true && ctx.state === 'waiting') ? 'queue' : 'send';
 }
 
 /** How a reply that waits shows in the picker's row. */

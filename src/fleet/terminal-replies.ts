@@ -3,6 +3,7 @@
 // answer a menu. Writing into a terminal is Lua's (its channel): `write` does it.
 import { menuKeys } from '../agents/index.js';
 import { draftOf } from '../detect/prompt.js';
+import { optionsOf } from '../detect/question.js';
 import { promptProblem } from '../jobs/templates.js';
 import type { Tracker } from '../state/tracker.js';
 import { pendingWord, replyVerdict } from './reply.js';
@@ -13,17 +14,34 @@ import { pendingWord, replyVerdict } from './reply.js';
  */
 export type TerminalWrite = (buf: number, data: string, how: 'paste' | 'keys') => Promise<string>;
 
+/** How a reply waits: a user's goes into a menu's text box too; a route's waits for a menu to go, and for at most `busyMs`. */
+export interface ReplyTerms {
+  waitMenus?: boolean;
+  busyMs?: number;
+}
+
+interface WaitingReply {
+  text: string;
+  typing: boolean;
+  writing: boolean;
+  waitMenus: boolean;
+  /** When it is dropped unsent (epoch ms); undefined: never. */
+  expires?: number;
+  timer?: NodeJS.Timeout;
+}
+
 export class TerminalReplies {
   /** Each terminal's last screen (for a draft in its input line). */
   private readonly screens = new Map<number, readonly string[]>();
   /** A reply that waits for a terminal (one at most), and whether the user types in its window. */
-  private readonly replies = new Map<number, { text: string; typing: boolean; writing: boolean }>();
+  private readonly replies = new Map<number, WaitingReply>();
 
-  /** `changed` is told when what waits for a terminal changed (its row shows it). */
+  /** `changed` is told when what waits for a terminal changed (its row shows it); `expired` when a reply waited too long. */
   constructor(
     private readonly tracker: Tracker,
     private readonly write: TerminalWrite,
     private readonly changed: (buf: number) => void,
+    private readonly expired: (buf: number) => void = () => undefined,
   ) {}
 
   /** A terminal's screen as it is now. */
@@ -31,8 +49,18 @@ export class TerminalReplies {
     this.screens.set(buf, lines);
   }
 
+  /** A terminal's last screen ([] before its first). */
+  screenOf(buf: number): readonly string[] {
+    return this.screens.get(buf) ?? [];
+  }
+
   forget(buf: number): void {
     this.screens.delete(buf);
+    this.drop(buf);
+  }
+
+  private drop(buf: number): void {
+    clearTimeout(this.replies.get(buf)?.timer);
     this.replies.delete(buf);
   }
 
@@ -41,13 +69,19 @@ export class TerminalReplies {
    * until its turn ends, its input line is empty and the user is out of Terminal mode in its window.
    * Answers why it waits ('' once sent).
    */
-  async reply(buf: number, text: string, typing: boolean): Promise<string> {
+  async reply(buf: number, text: string, typing: boolean, terms: ReplyTerms = {}): Promise<string> {
     if (!this.tracker.get(buf)) throw new Error(`buffer ${buf} is no terminal MadoHub watches`);
     if (text.trim() === '') throw new Error('a reply needs some text');
     const tooLarge = promptProblem(text);
     if (tooLarge) throw new Error(tooLarge.replace('the prompt', 'the reply'));
     if (this.replies.has(buf)) throw new Error('a reply waits to be sent already');
-    this.replies.set(buf, { text, typing, writing: false });
+    const waiting: WaitingReply = { text, typing, writing: false, waitMenus: terms.waitMenus === true };
+    if (terms.busyMs !== undefined) {
+      waiting.expires = Date.now() + terms.busyMs;
+      waiting.timer = setTimeout(() => void this.flush(buf).catch(() => undefined), terms.busyMs + 10);
+      waiting.timer.unref();
+    }
+    this.replies.set(buf, waiting);
     await this.flush(buf);
     // Still waiting: its row says why.
     if (this.replies.has(buf)) this.changed(buf);
@@ -76,23 +110,30 @@ export class TerminalReplies {
   /** Why the reply for a terminal waits, for its row ('' when none waits). */
   pendingOf(buf: number): string {
     const r = this.replies.get(buf);
-    return r ? pendingWord(this.verdictOf(buf, r.typing)) || 'sending' : '';
+    return r ? pendingWord(this.verdictOf(buf, r)) || 'sending' : '';
   }
 
-  private verdictOf(buf: number, typing: boolean): ReturnType<typeof replyVerdict> {
+  private verdictOf(buf: number, r: Pick<WaitingReply, 'typing' | 'waitMenus'>): ReturnType<typeof replyVerdict> {
     const st = this.tracker.get(buf);
     if (!st) return 'refuse';
-    return replyVerdict({ state: st.state, typing, draft: draftOf(st.agent, this.screens.get(buf) ?? []) });
+    const lines = this.screens.get(buf) ?? [];
+    return replyVerdict({ state: st.state, typing: r.typing, draft: draftOf(st.agent, lines), menu: r.waitMenus && optionsOf(lines).length > 0 });
   }
 
   /** Sends the reply that waits for a terminal when it may go now. */
   async flush(buf: number): Promise<void> {
     const r = this.replies.get(buf);
     if (!r || r.writing) return;
-    const verdict = this.verdictOf(buf, r.typing);
+    const verdict = this.verdictOf(buf, r);
     if (verdict === 'refuse') {
-      this.replies.delete(buf);
+      this.drop(buf);
       throw new Error('the agent has exited');
+    }
+    if (verdict !== 'send' && r.expires !== undefined && Date.now() >= r.expires) {
+      this.drop(buf);
+      this.expired(buf);
+      this.changed(buf);
+      return;
     }
     if (verdict !== 'send') return;
     r.writing = true;
@@ -106,7 +147,7 @@ export class TerminalReplies {
     if (why === 'typing') {
       r.typing = true;
     } else {
-      this.replies.delete(buf);
+      this.drop(buf);
       if (why) throw new Error(`the reply was not sent: ${why}`);
     }
     this.changed(buf);

@@ -1,6 +1,6 @@
 // The routes of one place (this Neovim's Node process, or the daemon): which routes there are, and
 // what happens when a source finishes a turn — the chain rules, the payload, the delivery. What it
-// reads and where it writes is its host's (RouteHost), so that the same rules serve both places.
+// reads and where it writes is its backend's (RouteBackend), so that the same rules serve both places.
 import { randomBytes } from 'node:crypto';
 import { closesCycle, nextChain } from './chain.js';
 import { fill, provenance, spilled, templateText } from './payload.js';
@@ -17,7 +17,7 @@ export interface RouteEnd {
   state: string;
 }
 
-export interface RouteHost {
+export interface RouteBackend {
   /** A source or target that is a fleet entry, as it is now; undefined when it is gone (or is a buffer or file). */
   end(id: string): RouteEnd | undefined;
   /** Whether a target can take text (a buffer or file exists, an entry is there). */
@@ -60,6 +60,8 @@ export const MAX_ROUTES = 200;
 export interface RouteRequest {
   source: string;
   target: string;
+  /** The target's name for a person when it is no fleet entry. */
+  targetName?: string;
   on?: string;
   send?: string;
   template?: string;
@@ -78,7 +80,7 @@ export class RouteEngine {
   private paused = false;
 
   constructor(
-    private readonly host: RouteHost,
+    private readonly backend: RouteBackend,
     private settings: RouteSettings = DEFAULT_SETTINGS,
     private readonly now: () => number = Date.now,
     private readonly newId: () => string = () => randomBytes(3).toString('hex'),
@@ -102,9 +104,9 @@ export class RouteEngine {
     if (templateText(template, send, this.settings.templates) === undefined) throw new Error(`no template '${template.slice(0, 40)}'`);
     if (req.hops !== undefined && (!Number.isInteger(req.hops) || req.hops < 1 || req.hops > MAX_HOPS)) throw new Error(`hops must be 1 to ${MAX_HOPS}`);
     if (!/^(?:term:\d+|job:[0-9a-f]{8})$/.test(req.source)) throw new Error(`a route's source is a terminal or a job, not '${req.source.slice(0, 60)}'`);
-    if (!this.host.end(req.source)) throw new Error(`no agent '${req.source}'`);
+    if (!this.backend.end(req.source)) throw new Error(`no agent '${req.source}'`);
     if (req.source === req.target) throw new Error('a route to itself is none');
-    if (!this.host.targetExists(req.target)) throw new Error(`no target '${req.target.slice(0, 80)}'`);
+    if (!this.backend.targetExists(req.target)) throw new Error(`no target '${req.target.slice(0, 80)}'`);
     if (this.routes.size >= MAX_ROUTES) throw new Error(`there are ${MAX_ROUTES} routes already`);
     if (req.hops === undefined && closesCycle(this.list(), req)) {
       throw new Error(`this route closes a cycle (${req.target} leads back to ${req.source}); give hops= to allow it`);
@@ -112,24 +114,24 @@ export class RouteEngine {
     let id = this.newId();
     while (this.routes.has(id)) id = this.newId();
     const route: Route = {
-      id, source: req.source, target: req.target, on, send, template, hops: req.hops ?? DEFAULT_HOPS,
+      id, source: req.source, target: req.target, targetName: (req.targetName ?? req.target).slice(0, 200), on, send, template, hops: req.hops ?? DEFAULT_HOPS,
       once: req.once === true, review: req.review === true, paused: false, createdAt: this.now(),
     };
     this.routes.set(id, route);
-    this.host.changed(this.list());
+    this.backend.changed(this.list());
     return route;
   }
 
   remove(id: string): boolean {
     const had = this.routes.delete(id);
-    if (had) this.host.changed(this.list());
+    if (had) this.backend.changed(this.list());
     return had;
   }
 
   clear(): number {
     const n = this.routes.size;
     this.routes.clear();
-    if (n > 0) this.host.changed(this.list());
+    if (n > 0) this.backend.changed(this.list());
     return n;
   }
 
@@ -137,7 +139,7 @@ export class RouteEngine {
   pause(paused: boolean): void {
     this.paused = paused;
     for (const r of this.routes.values()) r.paused = paused;
-    this.host.changed(this.list());
+    this.backend.changed(this.list());
   }
 
   /** The user typed into an entry or replied to it: what it does next starts a chain of its own. */
@@ -154,9 +156,9 @@ export class RouteEngine {
       if (r.source !== entry && r.target !== entry) continue;
       this.routes.delete(r.id);
       changed = true;
-      if (r.target === entry) this.host.say(`route ${r.id} removed: its target ${entry} is gone`, true);
+      if (r.target === entry) this.backend.say(`route ${r.id} removed: its target ${entry} is gone`, true);
     }
-    if (changed) this.host.changed(this.list());
+    if (changed) this.backend.changed(this.list());
   }
 
   /** `source` finished a turn (`done`), failed one, or began to wait: its routes fire. */
@@ -169,37 +171,37 @@ export class RouteEngine {
   }
 
   private fail(r: Route, why: string): void {
-    this.host.held({ route: r.id, reason: why });
-    this.host.say(`route ${r.id} (${r.source} → ${r.target}): ${why}`, true);
+    this.backend.held({ route: r.id, reason: why });
+    this.backend.say(`route ${r.id} (${r.source} → ${r.target}): ${why}`, true);
   }
 
   private async fire(r: Route): Promise<void> {
     const at = this.now();
-    if (at - (this.lastFired.get(r.id) ?? -Infinity) < MIN_GAP_MS) return this.host.held({ route: r.id, reason: 'less than 2 s since it last fired' });
-    const source = this.host.end(r.source);
+    if (at - (this.lastFired.get(r.id) ?? -Infinity) < MIN_GAP_MS) return this.backend.held({ route: r.id, reason: 'less than 2 s since it last fired' });
+    const source = this.backend.end(r.source);
     if (!source) return this.gone(r.source);
-    if (!this.host.targetExists(r.target)) return this.gone(r.target);
+    if (!this.backend.targetExists(r.target)) return this.gone(r.target);
     const step = nextChain(this.reached.get(r.source), r.source, r.target, r.hops, this.newId);
     if ('drop' in step) return this.fail(r, `not sent: ${step.drop}`);
     this.lastFired.set(r.id, at);
     const vars = await this.vars(r, source, step.chain.hop);
     const body = fill(templateText(r.template, r.send, this.settings.templates) ?? '', vars).trim();
     if (body === '') return this.fail(r, `not sent: ${source.name} left nothing to send (${r.send})`);
-    if (this.lastBody.get(r.target) === body) return this.host.held({ route: r.id, reason: 'the same text as the last one it was given' });
-    const target = this.host.end(r.target);
-    const head = provenance(source.name, target?.name ?? r.target, step.chain.hop, r.hops);
+    if (this.lastBody.get(r.target) === body) return this.backend.held({ route: r.id, reason: 'the same text as the last one it was given' });
+    const target = this.backend.end(r.target);
+    const head = provenance(source.name, target?.name ?? r.targetName, step.chain.hop, r.hops);
     let text = `${head}\n${body}`;
     if (r.review) {
-      const edited = await this.host.review(r, text);
-      if (edited === null || edited.trim() === '') return this.host.held({ route: r.id, reason: 'dropped in review' });
+      const edited = await this.backend.review(r, text);
+      if (edited === null || edited.trim() === '') return this.backend.held({ route: r.id, reason: 'dropped in review' });
       text = edited;
     }
-    if (Buffer.byteLength(text) > this.settings.maxBytes) text = spilled(head, this.host.spill(r, text), text);
-    const pending = await this.host.deliver(r.target, text, this.settings.busyMs);
+    if (Buffer.byteLength(text) > this.settings.maxBytes) text = spilled(head, this.backend.spill(r, text), text);
+    const pending = await this.backend.deliver(r.target, text, this.settings.busyMs);
     this.reached.set(r.target, step.chain);
     this.lastBody.set(r.target, body);
-    this.host.fired({ route: r.id, source: r.source, target: r.target, hop: step.chain.hop, bytes: Buffer.byteLength(text) });
-    if (pending !== '') this.host.held({ route: r.id, reason: pending });
+    this.backend.fired({ route: r.id, source: r.source, target: r.target, hop: step.chain.hop, bytes: Buffer.byteLength(text) });
+    if (pending !== '') this.backend.held({ route: r.id, reason: pending });
     if (r.once) this.remove(r.id);
   }
 
@@ -207,9 +209,9 @@ export class RouteEngine {
     const template = templateText(r.template, r.send, this.settings.templates) ?? '';
     const wants = (key: string): boolean => template.includes(`{${key}}`);
     return {
-      last: wants('last') ? ((await this.host.answer(source)) ?? '') : '',
-      diff: wants('diff') ? await this.host.diff(source) : '',
-      screen: wants('screen') ? await this.host.screen(source) : '',
+      last: wants('last') ? ((await this.backend.answer(source)) ?? '') : '',
+      diff: wants('diff') ? await this.backend.diff(source) : '',
+      screen: wants('screen') ? await this.backend.screen(source) : '',
       name: source.name,
       agent: source.agent,
       cwd: source.cwd,

@@ -13,6 +13,8 @@ export interface Route {
   source: string;
   /** A fleet id (`term:<buf>`, `job:<id>`), a normal buffer (`buf:<n>`) or a file (`file:<absolute path>`). */
   target: string;
+  /** The target's name for a person when it is no fleet entry (a buffer's name, a file's path). */
+  targetName: string;
   on: RouteOn;
   send: RouteSend;
   /** A template's name (`review`, `continue`, or the user's); '' for the plain payload. */

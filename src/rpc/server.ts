@@ -13,6 +13,7 @@ import type { StateChange } from '../state/tracker.js';
 import { parseExit, parseForget, parseScreen } from './messages.js';
 import { FLEET_CALLS, fleetCall } from './fleet-calls.js';
 import { jobCall } from './job-calls.js';
+import { routesRpc } from './routes-rpc.js';
 import { checkNodePty } from './node-pty-check.js';
 import type { NodePtyHealth } from './node-pty-check.js';
 
@@ -60,6 +61,7 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
     if (changes.length === 0) return;
     nvim.notify('nvim_exec_lua', [APPLY, [changes]]);
     for (const c of changes) hub.placeTerminal(c.buf);
+    routes.changes(changes);
   };
   const pushOne = (change: StateChange | null): void => {
     if (change) push([change]);
@@ -88,6 +90,9 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
     },
   );
 
+  // Routes: a finished turn of one agent handed to another.
+  const routes = routesRpc(nvim, hub, watchers);
+
   nvim.on('notification', (method: string, args: unknown[]) => {
     const now = Date.now();
     try {
@@ -115,6 +120,10 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
           // A job operation the Lua side waits for without blocking: answered by id, when done.
           if (isObj(item) && typeof item.id === 'number' && typeof item.method === 'string') {
             const id = item.id;
+            // A reply the user writes ends the chain of routed text that reached its agent.
+            const to = isObj(item.args) ? item.args : {};
+            if (item.method === 'terminal_reply' && typeof to.buf === 'number') routes.notify('user_input', { id: `term:${to.buf}` });
+            if (item.method === 'send' && typeof to.id === 'string') routes.notify('user_input', { id: `job:${to.id}` });
             const call = FLEET_CALLS.has(item.method) ? fleetCall(hub, item.method, item.args) : jobCall(item.method, item.args);
             call.then(
               (result) => nvim.notify('nvim_exec_lua', [ANSWER, [id, result, null]]),
@@ -122,8 +131,13 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
             );
           }
         } else if (method === 'typing') {
-          // The user entered or left Terminal mode in a window of a terminal a reply waits for.
-          if (isObj(item) && typeof item.buf === 'number') hub.replies.typing(item.buf, item.typing === true);
+          // The user entered or left Terminal mode in a window of a terminal: a reply waits, a chain ends.
+          if (isObj(item) && typeof item.buf === 'number') {
+            hub.replies.typing(item.buf, item.typing === true);
+            if (item.typing === true) routes.notify('user_input', { id: `term:${item.buf}` });
+          }
+        } else if (routes.notify(method, item)) {
+          // A route's operation.
         } else if (method === 'hello') {
           // Lua says who this Neovim is: its server address, for other Neovims.
           hub.hello(isObj(item) && typeof item.server === 'string' ? item.server : '');
@@ -166,6 +180,10 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
       );
     } else if (method === 'states') {
       resp.send(tracker.all());
+    } else if (method.startsWith('route_')) {
+      const answer = routes.request(method, args);
+      if (answer === undefined) resp.send(`madohub: unknown request ${method}`, true);
+      else resp.send(answer);
     } else if (method === 'fleet') {
       resp.send(hub.all());
     } else if (method === 'job') {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { closesCycle, nextChain } from '../../src/routes/chain.js';
 import { RouteEngine } from '../../src/routes/engine.js';
-import type { RouteEnd, RouteHost } from '../../src/routes/engine.js';
+import type { RouteEnd, RouteBackend } from '../../src/routes/engine.js';
 import { fill, provenance, spilled, templateText } from '../../src/routes/payload.js';
 import type { Route } from '../../src/routes/types.js';
 
@@ -51,7 +51,7 @@ describe('payloads', () => {
 });
 
 /** A host with two terminals and a job; what it delivers is kept. */
-function fakeHost(over: Partial<RouteHost> = {}) {
+function fakeHost(over: Partial<RouteBackend> = {}) {
   const ends: Record<string, RouteEnd> = {
     'term:1': { id: 'term:1', name: 'writer', agent: 'Claude Code', cwd: '/p', state: 'stopped' },
     'term:2': { id: 'term:2', name: 'reviewer', agent: 'Codex', cwd: '/p', state: 'idle' },
@@ -61,7 +61,7 @@ function fakeHost(over: Partial<RouteHost> = {}) {
   const said: string[] = [];
   const held: string[] = [];
   let answer = 'Done: fixed the parser.';
-  const host: RouteHost = {
+  const host: RouteBackend = {
     end: (id) => ends[id],
     targetExists: (t) => t in ends || t.startsWith('file:'),
     answer: async () => answer,

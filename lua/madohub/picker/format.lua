@@ -119,6 +119,10 @@ function M.lines(rows, width, now, ui, names, words)
       local state_part = ('%s %s'):format(glyph, M.fit(words[e.state] or e.state, wword))
       local age = ('%s %s'):format((words[e.state] or e.state):lower(), M.age(now - e.since))
       local head = view.headline(e)
+      local routes = package.loaded['madohub.routes']
+      for _, r in ipairs(routes and routes.from(e.id) or {}) do
+        head = ('→ %s · %s'):format(routes.target_name(r.target), head)
+      end
       if e.pending ~= '' then
         head = ('[%s] %s'):format(e.pending, head)
       end

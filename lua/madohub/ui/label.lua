@@ -72,6 +72,13 @@ function M.render(buf)
   if config.options.winbar.detail and st.detail ~= '' then
     s = s .. ' ' .. escape(st.detail)
   end
+  -- Where its finished turns go (routes).
+  local routes = package.loaded['madohub.routes']
+  if routes then
+    for _, r in ipairs(routes.from('term:' .. buf)) do
+      s = s .. ' → ' .. escape(routes.target_name(r.target)) .. (r.paused and ' (paused)' or '')
+    end
+  end
   return s
 end
 

@@ -14,6 +14,7 @@ import type { IPty } from 'node-pty';
 import { menuKeys } from '../../agents/index.js';
 import { boundScreen, detect } from '../../detect/index.js';
 import { draftOf } from '../../detect/prompt.js';
+import { optionsOf } from '../../detect/question.js';
 import { pendingWord, replyVerdict } from '../../fleet/reply.js';
 import type { ReplyVerdict } from '../../fleet/reply.js';
 import type { Detection } from '../../detect/index.js';
@@ -163,25 +164,43 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   // A reply: pasted (bracketed when the agent asked for it), then Enter apart (a newline inside a
   // paste is text to an agent). It waits while the agent works (for the end of its turn) and while a
   // draft stands in the agent's input line (someone attached typed it), by the rule terminals follow.
-  let waitingReply: string | undefined;
+  let waitingReply: { text: string; waitMenus: boolean; expires?: number; timer?: NodeJS.Timeout } | undefined;
   const deliver = (text: string): void => {
     child.write(term.modes.bracketedPasteMode ? `\x1b[200~${text}\x1b[201~` : text);
     setTimeout(() => child.write('\r'), 50);
   };
-  const verdictNow = (): ReplyVerdict => {
-    const { lines } = screenOf(term);
-    return replyVerdict({ state: previous?.state ?? 'idle', draft: previous ? draftOf(previous.agent, lines) : undefined });
+  const verdictOf = (state: Detection['state'], agent: Detection['agent'], lines: readonly string[], waitMenus: boolean): ReplyVerdict =>
+    replyVerdict({ state, draft: draftOf(agent, lines), menu: waitMenus && optionsOf(lines).length > 0 });
+  /** Sends the reply that waits when it may go; drops it once it has waited too long. */
+  const flushReply = (state: Detection['state'], agent: Detection['agent'], lines: readonly string[]): void => {
+    const r = waitingReply;
+    if (!r) return;
+    const verdict = verdictOf(state, agent, lines, r.waitMenus);
+    if (verdict === 'send' || verdict === 'refuse' || (r.expires !== undefined && Date.now() >= r.expires)) {
+      clearTimeout(r.timer);
+      waitingReply = undefined;
+      if (verdict === 'send') deliver(r.text);
+      else say(`a reply that waited ${verdict === 'refuse' ? 'for an agent that exited' : 'too long'} was dropped`);
+    }
   };
-  const send = (text: string): { pending: string } | { error: string } => {
+  const send = (text: string, terms: { waitMenus?: boolean; busyMs?: number }): { pending: string } | { error: string } => {
     if (ending) return { error: 'the job is ending' };
     if (waitingReply !== undefined) return { error: 'a reply waits to be sent already' };
-    const verdict = verdictNow();
+    const { lines } = screenOf(term);
+    const verdict = verdictOf(previous?.state ?? 'idle', previous?.agent ?? 'shell', lines, terms.waitMenus === true);
     if (verdict === 'refuse') return { error: 'the agent has exited' };
     if (verdict === 'send') {
       deliver(text);
       return { pending: '' };
     }
-    waitingReply = text;
+    waitingReply = { text, waitMenus: terms.waitMenus === true };
+    if (terms.busyMs !== undefined) {
+      waitingReply.expires = Date.now() + terms.busyMs;
+      waitingReply.timer = setTimeout(() => {
+        const now = screenOf(term).lines;
+        flushReply(previous?.state ?? 'idle', previous?.agent ?? 'shell', now);
+      }, terms.busyMs + 10);
+    }
     return { pending: pendingWord(verdict) };
   };
   /** Answers the menu on the screen with choice `choice`, read from the screen as it is now. */
@@ -211,11 +230,7 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
       child.write(`${launch.typePrompt}\r`);
     }
     if (d.state === 'working') awaitingPrompt = false;
-    if (waitingReply !== undefined && replyVerdict({ state: d.state, draft: draftOf(d.agent, lines) }) === 'send') {
-      const text = waitingReply;
-      waitingReply = undefined;
-      deliver(text);
-    }
+    flushReply(d.state, d.agent, lines);
     const patch: Partial<JobState> =
       awaitingPrompt && d.state !== 'waiting' ? { ...jobPatch(d, lines), tempo: 'blocked', needs: 'a prompt' } : jobPatch(d, lines);
     const key = JSON.stringify(patch);

@@ -22,7 +22,7 @@ export interface HostParts {
   /** Ends the agent: gracefully (its interrupt, SIGTERM, SIGKILL) or at once. */
   stop(graceful: boolean): void;
   /** A reply to the agent: sent (`pending` ''), waiting (`queued`, `held: draft`), or why not. */
-  send(text: string): { pending: string } | { error: string };
+  send(text: string, terms: { waitMenus?: boolean; busyMs?: number }): { pending: string } | { error: string };
   /** Answers the menu on the screen with a choice (1-based), or says why not. */
   choose(choice: number): { error?: string };
   log(message: string): void;
@@ -73,7 +73,7 @@ export function serveHost(h: HostParts): HostServer {
         h.child.write(m.data);
         return;
       case 'send': {
-        const sent = h.send(m.text);
+        const sent = h.send(m.text, { waitMenus: m.waitMenus, busyMs: m.busyMs });
         return peer.end('error' in sent ? { type: 'error', error: sent.error } : { type: 'ok', queued: sent.pending !== '', pending: sent.pending });
       }
       case 'choose': {

@@ -1,6 +1,6 @@
 // What a client asks a job's PTY host, and the guard that every request passes.
 import type { Check } from '../checks.js';
-import { int, optional, requestGuard, str, strMax } from '../checks.js';
+import { bool, int, optional, requestGuard, str, strMax } from '../checks.js';
 
 /** The longest reply a job takes (a prompt's bound: a reply is one). */
 export const MAX_REPLY_CHARS = 120 * 1024;
@@ -27,6 +27,10 @@ export interface InputRequest {
 export interface SendRequest {
   op: 'send';
   text: string;
+  /** A route's text: it waits while a menu shows (it is no answer to one). */
+  waitMenus?: boolean;
+  /** A route's text is dropped when it has waited this long (ms). */
+  busyMs?: number;
 }
 /** Answers the menu on the agent's screen with a choice, if the screen shows one now. */
 export interface ChooseRequest {
@@ -51,7 +55,7 @@ const SCHEMAS: Record<HostRequest['op'], Record<string, Check>> = {
   attach: { cols: optional(cols), rows: optional(cols) },
   resize: { cols, rows: cols },
   input: { data: str },
-  send: { text: strMax(MAX_REPLY_CHARS) },
+  send: { text: strMax(MAX_REPLY_CHARS), waitMenus: optional(bool), busyMs: optional(int(1, 24 * 3600 * 1000)) },
   choose: { choice: int(1, 9) },
   text: {},
   stop: {},

@@ -1,0 +1,221 @@
+// Routes of this Neovim's Node process: its terminals and the background jobs as sources and
+// targets, and this Neovim's buffers and any file as targets. Answers come from the agents' records
+// (the file the terminal's watcher follows, a job's Claude Code transcript), else from the screen.
+import { execFile } from 'node:child_process';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { agentModule, lastAnswer } from '../agents/index.js';
+import type { AgentId } from '../agents/ids.js';
+import { jobScreen, sendToJob } from '../cli/jobs.js';
+import type { Io } from '../cli/jobs.js';
+import { screenAnswer } from '../detect/answer.js';
+import type { FleetEntry } from '../fleet/entry.js';
+import type { FleetHub } from '../fleet/hub.js';
+import { readTail, writeAtomic } from '../jobs/files.js';
+import { jobsDir, readJob } from '../jobs/store.js';
+import { claudeConfigDir, claudeTranscriptPath } from '../records/claude.js';
+import type { TerminalWatchers } from '../records/watchers.js';
+import type { RouteBackend, RouteEnd } from './engine.js';
+import type { Route } from './types.js';
+
+/** How much of a record file is read for an answer (its end). */
+const RECORD_TAIL_BYTES = 512 * 1024;
+/** A record may land after the screen shows the turn's end: it is looked for this long. */
+const RECORD_WAIT_MS = 3000;
+const RECORD_POLL_MS = 100;
+/** `git diff` is bounded in time and size. */
+const DIFF_MS = 5000;
+const DIFF_BYTES = 1024 * 1024;
+/** A review left open this long is dropped. */
+const REVIEW_MS = 30 * 60 * 1000;
+
+/** What the Lua side does for routes: write into a buffer, open a review, tell the user. */
+export interface RouteLua {
+  /** Appends lines to a normal buffer; '' or why not. */
+  append(buf: number, lines: string[]): Promise<string>;
+  review(review: number, route: Route, text: string): void;
+  event(kind: 'fired' | 'held', data: object): void;
+  say(message: string, warn: boolean): void;
+  routes(list: Route[]): void;
+}
+
+/** The state folder MadoHub keeps its files in (`$XDG_STATE_HOME/madohub`). */
+export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(env.XDG_STATE_HOME || path.join(env.HOME || homedir(), '.local', 'state'), 'madohub');
+}
+
+/** Parsed lines of the end of a record file (a first line cut in two is skipped). */
+function tailRecords(file: string): unknown[] {
+  const r = readTail(file, RECORD_TAIL_BYTES);
+  if (!r.ok) return [];
+  const out: unknown[] = [];
+  for (const line of r.text.split('\n')) {
+    try {
+      if (line.trim() !== '') out.push(JSON.parse(line));
+    } catch {
+      // A line cut by the tail, or one being written.
+    }
+  }
+  return out;
+}
+
+export class NeovimRouteBackend implements RouteBackend {
+  /** The answer last taken from each source's records (a new turn's must differ, or it has not landed yet). */
+  private readonly taken = new Map<string, string>();
+  private readonly reviews = new Map<number, (text: string | null) => void>();
+  private lastReview = 0;
+
+  constructor(
+    private readonly hub: FleetHub,
+    private readonly watchers: TerminalWatchers,
+    private readonly lua: RouteLua,
+    private readonly io: Io,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {}
+
+  private entry(id: string): FleetEntry | undefined {
+    return this.hub.all().find((e) => e.id === id && (e.kind === 'terminal' || e.kind === 'job'));
+  }
+
+  end(id: string): RouteEnd | undefined {
+    const e = this.entry(id);
+    return e && { id: e.id, name: e.name, agent: agentModule(e.agent).displayName, cwd: e.cwd, state: e.state };
+  }
+
+  targetExists(target: string): boolean {
+    if (target.startsWith('buf:')) return /^buf:\d+$/.test(target);
+    if (target.startsWith('file:')) return path.isAbsolute(target.slice(5));
+    return this.entry(target) !== undefined;
+  }
+
+  async answer(source: RouteEnd): Promise<string | undefined> {
+    const e = this.entry(source.id);
+    if (!e) return undefined;
+    const file = this.recordFile(e);
+    if (file) {
+      for (let waited = 0; waited <= RECORD_WAIT_MS; waited += RECORD_POLL_MS) {
+        const text = lastAnswer(e.agent, tailRecords(file));
+        if (text !== undefined && text !== this.taken.get(e.id)) {
+          this.taken.set(e.id, text);
+          return text;
+        }
+        await sleep(RECORD_POLL_MS);
+      }
+    }
+    return screenAnswer(e.agent, await this.screenLines(e));
+  }
+
+  async screen(source: RouteEnd): Promise<string> {
+    const e = this.entry(source.id);
+    if (!e) return '';
+    const lines = [...(await this.screenLines(e))];
+    while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
+    return lines.join('\n');
+  }
+
+  diff(source: RouteEnd): Promise<string> {
+    return new Promise((resolve, reject) => {
+      execFile(
+        'git',
+        ['-C', source.cwd, '--no-pager', 'diff', '--no-color', '--no-ext-diff', 'HEAD', '--'],
+        { timeout: DIFF_MS, maxBuffer: DIFF_BYTES, env: { ...this.env, GIT_TERMINAL_PROMPT: '0' } },
+        (err, stdout, stderr) => {
+          if (err) reject(new Error(`git diff in ${source.cwd}: ${(stderr || err.message).trim().split('\n')[0]}`));
+          else resolve(stdout.trimEnd());
+        },
+      );
+    });
+  }
+
+  async deliver(target: string, text: string, busyMs: number): Promise<string> {
+    const term = /^term:(\d+)$/.exec(target);
+    if (term) return this.hub.replies.reply(Number(term[1]), text, false, { waitMenus: true, busyMs });
+    const job = /^job:([0-9a-f]{8})$/.exec(target);
+    if (job) return sendToJob(this.io, job[1]!, text, { waitMenus: true, busyMs });
+    const buf = /^buf:(\d+)$/.exec(target);
+    if (buf) {
+      const why = await this.lua.append(Number(buf[1]), text.split('\n'));
+      if (why) throw new Error(why);
+      return '';
+    }
+    if (target.startsWith('file:')) {
+      appendText(target.slice(5), `${text}\n`);
+      return '';
+    }
+    throw new Error(`no target '${target}'`);
+  }
+
+  review(route: Route, text: string): Promise<string | null> {
+    const id = ++this.lastReview;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => done(null), REVIEW_MS);
+      timer.unref();
+      const done = (edited: string | null): void => {
+        clearTimeout(timer);
+        this.reviews.delete(id);
+        resolve(edited);
+      };
+      this.reviews.set(id, done);
+      this.lua.review(id, route, text);
+    });
+  }
+
+  /** The user sent (a string) or dropped (null) a review. */
+  reviewed(id: number, text: string | null): void {
+    this.reviews.get(id)?.(text);
+  }
+
+  spill(route: Route, text: string): string {
+    const dir = path.join(stateDir(this.env), 'routes');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const file = path.join(dir, `${route.id}-${Date.now()}.txt`);
+    writeAtomic(file, text);
+    return file;
+  }
+
+  fired(e: { route: string; source: string; target: string; hop: number; bytes: number }): void {
+    this.lua.event('fired', e);
+  }
+
+  held(e: { route: string; reason: string }): void {
+    this.lua.event('held', e);
+  }
+
+  say(message: string, warn = false): void {
+    this.lua.say(message, warn);
+  }
+
+  changed(routes: Route[]): void {
+    this.lua.routes(routes);
+  }
+
+  /** The record file that holds the entry's answers: its terminal's, or a job's Claude Code transcript. */
+  private recordFile(e: FleetEntry): string | undefined {
+    const term = /^term:(\d+)$/.exec(e.id);
+    if (term) return this.watchers.recordFileOf(Number(term[1]));
+    if (e.agent !== ('claude' satisfies AgentId)) return undefined;
+    const view = readJob(jobsDir(this.env), e.id.slice(4));
+    if (!view.ok) return undefined;
+    return claudeTranscriptPath(claudeConfigDir(this.env), view.job.cwd, view.job.resumeSessionId ?? view.job.sessionId);
+  }
+
+  private async screenLines(e: FleetEntry): Promise<readonly string[]> {
+    const term = /^term:(\d+)$/.exec(e.id);
+    if (term) return this.hub.replies.screenOf(Number(term[1]));
+    return jobScreen(this.io, e.id.slice(4)).catch(() => []);
+  }
+}
+
+/** Appends to a file the user named as a route's target: a regular file only, never through a link, created 0600. */
+function appendText(file: string, text: string): void {
+  // Non-blocking: a FIFO without a reader fails at once instead of hanging.
+  const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
+  try {
+    if (!fstatSync(fd).isFile()) throw new Error(`${file} is no regular file`);
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+}

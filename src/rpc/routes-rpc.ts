@@ -1,0 +1,134 @@
+// The routes of this Neovim, wired: the engine and its backend, what sets them off (a terminal's
+// finished turn from the tracker, a job's from the fleet), and what the Lua side asks of them.
+import path from 'node:path';
+import type { NeovimClient } from 'neovim';
+import type { Io } from '../cli/jobs.js';
+import type { FleetHub } from '../fleet/hub.js';
+import { isObj } from '../jobs/checks.js';
+import type { TerminalWatchers } from '../records/watchers.js';
+import { DEFAULT_SETTINGS, RouteEngine } from '../routes/engine.js';
+import type { RouteRequest, RouteSettings } from '../routes/engine.js';
+import { NeovimRouteBackend } from '../routes/neovim-backend.js';
+import type { StateChange } from '../state/tracker.js';
+
+/** The `mado` script beside this bundle, which starts the daemon when a job is asked for. */
+const MADO = path.resolve(__dirname, '..', '..', '..', 'bin', 'mado');
+
+const ROUTES = 'require("madohub.routes")';
+
+export interface RoutesRpc {
+  /** Answers a request of the Lua side about routes; undefined when `method` is none of theirs. */
+  request(method: string, args: unknown[]): unknown;
+  /** Takes a notification of the Lua side about routes; false when `method` is none of theirs. */
+  notify(method: string, item: unknown): boolean;
+  /** Terminals' state changes: finished turns set routes off. */
+  changes(changes: readonly StateChange[]): void;
+}
+
+/** The settings Lua sends (`routes` in setup()), checked; the defaults where a value is missing or wrong. */
+function settingsOf(v: unknown): RouteSettings {
+  if (!isObj(v)) return DEFAULT_SETTINGS;
+  const templates: Record<string, string> = {};
+  if (isObj(v.templates)) for (const [k, t] of Object.entries(v.templates)) if (typeof t === 'string' && /^[\w-]{1,40}$/.test(k)) templates[k] = t.slice(0, 16 * 1024);
+  const int = (x: unknown, min: number, max: number, d: number): number => (typeof x === 'number' && Number.isInteger(x) && x >= min && x <= max ? x : d);
+  return {
+    templates,
+    maxBytes: int(v.max_bytes, 256, 1024 * 1024, DEFAULT_SETTINGS.maxBytes),
+    busyMs: int(v.busy_ms, 1000, 24 * 3600 * 1000, DEFAULT_SETTINGS.busyMs),
+  };
+}
+
+export function routesRpc(nvim: NeovimClient, hub: FleetHub, watchers: TerminalWatchers): RoutesRpc {
+  const lua = (fn: string, args: unknown[]): void => {
+    nvim.notify('nvim_exec_lua', [`${ROUTES}.${fn}(...)`, args]);
+  };
+  const io: Io = { out: () => undefined, err: () => undefined, stdin: () => undefined, env: process.env, script: MADO };
+  const backend = new NeovimRouteBackend(
+    hub,
+    watchers,
+    {
+      append: async (buf, lines) => {
+        const why: unknown = await nvim.request('nvim_exec_lua', [`return ${ROUTES}.append(...)`, [buf, lines]]);
+        return typeof why === 'string' ? why : '';
+      },
+      review: (id, route, text) => lua('review', [id, route, text]),
+      event: (kind, data) => lua('event', [kind, data]),
+      say: (message, warn) => lua('say', [message, warn]),
+      routes: (list) => lua('apply', [list]),
+    },
+    io,
+  );
+  const engine = new RouteEngine(backend);
+  const finished = (id: string, how: 'done' | 'failed' | 'waiting'): void => void engine.finished(id, how);
+  hub.onJobState = (id, from, to) => {
+    if (to === 'stopped' || to === 'completed') finished(id, 'done');
+    else if (to === 'failed') finished(id, 'failed');
+    else if (to === 'waiting' && from !== 'waiting') finished(id, 'waiting');
+  };
+  hub.onGone = (id) => engine.gone(id);
+
+  return {
+    request(method, args) {
+      switch (method) {
+        case 'route_add': {
+          const req = isObj(args[0]) ? args[0] : {};
+          engine.configure(settingsOf(args[1]));
+          try {
+            const r: RouteRequest = {
+              source: typeof req.source === 'string' ? req.source : '',
+              target: typeof req.target === 'string' ? req.target : '',
+              targetName: typeof req.target_name === 'string' ? req.target_name : undefined,
+              on: typeof req.on === 'string' ? req.on : undefined,
+              send: typeof req.send === 'string' ? req.send : undefined,
+              template: typeof req.template === 'string' ? req.template : undefined,
+              hops: typeof req.hops === 'number' ? req.hops : undefined,
+              once: req.once === true,
+              review: req.review === true,
+            };
+            return { route: engine.add(r) };
+          } catch (err) {
+            return { error: err instanceof Error ? err.message : String(err) };
+          }
+        }
+        case 'route_list':
+          return engine.list();
+        default:
+          return undefined;
+      }
+    },
+    notify(method, item) {
+      const m = isObj(item) ? item : {};
+      switch (method) {
+        case 'route_rm':
+          if (typeof m.id === 'string' && !engine.remove(m.id)) lua('say', [`no route '${m.id.slice(0, 40)}'`, true]);
+          return true;
+        case 'route_clear':
+          engine.clear();
+          return true;
+        case 'route_pause':
+          engine.pause(m.paused === true);
+          return true;
+        case 'route_review':
+          if (typeof m.review === 'number') backend.reviewed(m.review, typeof m.text === 'string' ? m.text : null);
+          return true;
+        case 'route_gone':
+          if (typeof m.target === 'string') engine.gone(m.target);
+          return true;
+        case 'user_input':
+          // The user typed into an entry (Terminal mode) or replied to it: a new chain starts there.
+          if (typeof m.id === 'string') engine.userInput(m.id);
+          return true;
+        default:
+          return false;
+      }
+    },
+    changes(changes) {
+      for (const c of changes) {
+        const id = `term:${c.buf}`;
+        if (c.done) finished(id, 'done');
+        else if (c.state === 'failed' && c.previous !== 'failed') finished(id, 'failed');
+        if (c.state === 'waiting' && c.previous !== 'waiting') finished(id, 'waiting');
+      }
+    },
+  };
+}

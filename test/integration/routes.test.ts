@@ -1,0 +1,131 @@
+// :MadoRoute in Neovim (0.10 and 0.12) with the real Node side: fixture agents in terminals that
+// take replies (`bin/replier`: `work` makes one work 1.5 s and end its turn with a completion line).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FIX } from './jobs-harness.js';
+import { startNeovim, testNeovims } from './neovim.js';
+import type { Session } from './neovim.js';
+
+const REPLIER = path.join(FIX, 'bin/replier');
+
+const has = (buf: number, text: string): string =>
+  `table.concat(vim.api.nvim_buf_get_lines(${buf}, 0, -1, false), '\\n'):find(${JSON.stringify(text)}, 1, true) ~= nil`;
+
+describe.each(testNeovims())('Neovim $label: routes', ({ path: exe }) => {
+  let s: Session | undefined;
+  afterEach(async () => {
+    await s?.close();
+    s = undefined;
+  });
+
+  /** A Neovim with two replier agents, named writer and reviewer; their buffers. */
+  const setup = async (cwd?: string): Promise<{ a: number; b: number }> => {
+    const base = mkdtempSync(path.join(tmpdir(), 'madohub-routes-'));
+    s = await startNeovim(exe, { MADOHUB_JOBS_DIR: path.join(base, 'jobs'), MADOHUB_RUNTIME_DIR: path.join(base, 'run'), CLAUDE_CONFIG_DIR: path.join(base, 'claude') });
+    // A template whose payload ends with `work`: the replier that gets it works, and ends a turn.
+    await s.lua(`require('madohub').setup({ routes = { templates = { loop = 'Reply with: work\\nwork' } } })`);
+    const open = (dir: string | undefined): Promise<number> =>
+      s!.lua<number>(
+        `vim.cmd('new')
+         local opts = { cwd = ... }
+         if vim.fn.has('nvim-0.11') == 1 then opts.term = true; vim.fn.jobstart({ 'node', '${REPLIER}' }, opts) else vim.fn.termopen({ 'node', '${REPLIER}' }, opts) end
+         return vim.api.nvim_get_current_buf()`,
+        [dir ?? process.cwd()],
+      );
+    const a = await open(cwd);
+    const b = await open(undefined);
+    expect(await s.waitFor(`#require('madohub').agents({ kind = 'terminal', state = 'idle' }) == 2`, 10000)).toBe(true);
+    for (const [buf, name] of [[a, 'writer'], [b, 'reviewer']] as const) {
+      await s.lua(`require('madohub.node').call('mark', { id = 'term:${buf}', name = '${name}' }, function() end)`);
+    }
+    expect(await s.waitFor(`(require('madohub.fleet').find('term:${b}') or {}).name == 'reviewer' and (require('madohub.fleet').find('term:${a}') or {}).name == 'writer'`, 5000)).toBe(true);
+    await s.lua(`_G.fired, _G.held = {}, {}
+      vim.api.nvim_create_autocmd('User', { pattern = 'MadoRouteFired', callback = function(ev) table.insert(_G.fired, ev.data) end })
+      vim.api.nvim_create_autocmd('User', { pattern = 'MadoRouteHeld', callback = function(ev) table.insert(_G.held, ev.data.reason) end })`);
+    return { a, b };
+  };
+  const type = (buf: number, text: string): Promise<unknown> => s!.lua(`vim.api.nvim_chan_send(vim.bo[${buf}].channel, ...)`, [text]);
+
+  it('a finished turn goes to the target with its provenance; shows in the winbar; a busy target gets it when its turn ends; a draft holds it', async () => {
+    const { a, b } = await setup();
+    await s!.lua(`vim.api.nvim_set_current_buf(${a}) vim.cmd('MadoRoute term:${b}')`);
+    expect(await s!.lua<string>(`return vim.fn.execute('messages')`)).toMatch(/route \w+  writer → reviewer  on=done send=last hops=3/);
+    const routes = await s!.lua<{ source: string; target: string }[]>(`return require('madohub').routes()`);
+    expect(routes).toMatchObject([{ source: `term:${a}`, target: `term:${b}`, on: 'done', send: 'last', hops: 3 }]);
+    expect(await s!.lua<string>(`return require('madohub.ui.label').render(${a})`)).toContain('→ reviewer');
+
+    // A's turn ends: B gets exactly the provenance line and the answer the screen shows.
+    await type(a, 'work\r');
+    expect(await s!.waitFor(has(b, 'You said: [mado route writer → reviewer · hop 1/3]'), 10000)).toBe(true);
+    expect(await s!.lua<boolean>(`return ${has(b, '[mado route writer → reviewer · hop 1/3]\nTurn 1 is done.')}`)).toBe(true);
+    const fired = await s!.lua<{ source: string; target: string; hop: number; bytes: number }[]>('return _G.fired');
+    expect(fired).toMatchObject([{ source: `term:${a}`, target: `term:${b}`, hop: 1 }]);
+    expect(fired[0]!.bytes).toBe(Buffer.byteLength('[mado route writer → reviewer · hop 1/3]\nTurn 1 is done.'));
+
+    // B is busy when A's next turn ends: queued, then sent when B's turn ends.
+    await s!.lua('vim.wait(2100)');
+    await type(a, 'work\r');
+    await s!.lua('vim.wait(300)');
+    await type(b, 'work\r');
+    expect(await s!.waitFor(`(require('madohub.fleet').find('term:${b}') or {}).pending == 'queued'`, 6000)).toBe(true);
+    const before = await s!.lua<number>(`return #vim.tbl_filter(function(l) return l:find('You said: [mado route', 1, true) end, vim.api.nvim_buf_get_lines(${b}, 0, -1, false))`);
+    expect(before).toBe(1);
+    expect(
+      await s!.waitFor(`#vim.tbl_filter(function(l) return l:find('You said: [mado route', 1, true) end, vim.api.nvim_buf_get_lines(${b}, 0, -1, false)) == 2`, 10000),
+    ).toBe(true);
+    expect(await s!.lua<string[]>('return _G.held')).toContain('queued');
+  }, 60000);
+
+  it('A → B → A stops at the chain; review edits the payload; a wiped target removes its route; send=diff into a buffer', async () => {
+    const repo = mkdtempSync(path.join(tmpdir(), 'madohub-routes-repo-'));
+    const git = (...args: string[]): string => execFileSync('git', ['-C', repo, '-c', 'user.email=t@example.invalid', '-c', 'user.name=t', ...args], { encoding: 'utf8' });
+    git('init', '-q');
+    writeFileSync(path.join(repo, 'parser.ts'), 'export const x = 1;\n');
+    git('add', '.');
+    git('commit', '-q', '-m', 'first');
+    writeFileSync(path.join(repo, 'parser.ts'), 'export const x = 2;\n');
+    const { a, b } = await setup(repo);
+
+    // A → B and B → A: the second closes a cycle, refused unless hops= is given.
+    const ab = await s!.lua<string>(`return require('madohub').route(${a}, ${b}, { template = 'loop' })`);
+    const refused = await s!.lua<string>(`local ok, err = pcall(require('madohub').route, ${b}, ${a}, { template = 'loop' }) return err`);
+    expect(refused).toMatch(/^madohub\.route: this route closes a cycle \(term:\d+ leads back to term:\d+\); give hops= to allow it$/);
+    await s!.lua(`require('madohub').route(${b}, ${a}, { template = 'loop', hops = 5 })`);
+    await type(a, 'work\r');
+    // B gets A's payload, works, ends its turn: its route back to A is dropped (A is in the chain).
+    expect(await s!.waitFor(`vim.fn.execute('messages'):find('is in this chain already', 1, true) ~= nil`, 15000)).toBe(true);
+    expect(await s!.lua<string>(`return vim.fn.execute('messages')`)).toMatch(/not sent: term:\d+ is in this chain already \(term:\d+ → term:\d+ → term:\d+\)/);
+    const aSaid = await s!.lua<number>(`return #vim.tbl_filter(function(l) return l:find('You said: [mado route', 1, true) end, vim.api.nvim_buf_get_lines(${a}, 0, -1, false))`);
+    expect(aSaid).toBe(0);
+    await s!.lua(`require('madohub').unroute(...)`, [ab]);
+    await s!.lua(`vim.cmd('MadoRoute clear')`);
+    expect(await s!.waitFor(`#require('madohub').routes() == 0`, 3000)).toBe(true);
+
+    // review: the payload opens in a buffer; what it holds when written is what goes.
+    await s!.lua(`require('madohub').route(${a}, ${b}, { review = true })`);
+    await s!.lua('vim.wait(2100)');
+    await type(a, 'work\r');
+    expect(await s!.waitFor(`vim.api.nvim_buf_get_name(0):find('mado://route/', 1, true) ~= nil`, 10000)).toBe(true);
+    await s!.lua(`vim.api.nvim_buf_set_lines(0, -1, -1, false, { 'Edited by the user.' }) vim.cmd('write')`);
+    expect(await s!.waitFor(has(b, 'Edited by the user.'), 8000)).toBe(true);
+    await s!.lua(`vim.cmd('MadoRoute clear')`);
+
+    // send=diff into a normal buffer: A's working tree's diff, appended.
+    const notes = await s!.lua<number>(`vim.cmd('new') return vim.api.nvim_get_current_buf()`);
+    await s!.lua(`require('madohub').route(${a}, ${notes}, { send = 'diff' })`);
+    await s!.lua('vim.wait(2100)');
+    await type(a, 'work\r');
+    expect(await s!.waitFor(has(notes, '-export const x = 1;'), 10000)).toBe(true);
+    expect(await s!.lua<string>(`return vim.api.nvim_buf_get_lines(${notes}, 0, 1, false)[1]`)).toBe('[mado route writer → ' + (await s!.lua<string>(`return require('madohub.routes').target_name('buf:${notes}')`)) + ' · hop 1/3]');
+
+    // A wiped target: its route goes, with one message.
+    await s!.lua(`vim.cmd('MadoRoute clear')`);
+    await s!.lua(`require('madohub').route(${a}, ${b})`);
+    await s!.lua(`vim.api.nvim_buf_delete(${b}, { force = true })`);
+    expect(await s!.waitFor(`#require('madohub').routes() == 0`, 5000)).toBe(true);
+    expect(await s!.lua<string>(`return vim.fn.execute('messages')`)).toMatch(/route \w+ removed: its target term:\d+ is gone/);
+  }, 90000);
+});
