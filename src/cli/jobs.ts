@@ -2,9 +2,10 @@
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { jobEnv } from '../jobs/env.js';
-import { hostAlive, hostRuns, readHostInfo } from '../jobs/hostinfo.js';
+import { hostAlive } from '../jobs/hostinfo.js';
 import { newSessionId, newShortId } from '../jobs/ids.js';
-import { ReachError, request } from '../jobs/protocol/client.js';
+import { HostError, askHost as askJobHost, hostScreen } from '../jobs/host-client.js';
+import { ReachError } from '../jobs/protocol/client.js';
 import type { DispatchRequest } from '../jobs/protocol/daemon-requests.js';
 import { promptProblem } from '../jobs/templates.js';
 import type { Resume } from '../jobs/templates.js';
@@ -21,6 +22,7 @@ import { answerMs, ask, unreachable } from './daemon-client.js';
 import type { Io } from './daemon-client.js';
 import { JobError, UsageError } from './errors.js';
 import { printLogs } from './logs.js';
+import { routeVerb } from './routes.js';
 import { agentViewDisabled } from './switch.js';
 
 export type { Io };
@@ -176,18 +178,13 @@ async function rm(io: Io, argv: string[]): Promise<void> {
   io.out(`removed ${short}\n`);
 }
 
-/** Asks a running job's host; an error reply is thrown as the host's words. */
+/** Asks a running job's host; its refusal or absence is the command's error. */
 async function askHost(io: Io, short: string, message: object): Promise<Reply> {
-  const info = readHostInfo(path.join(jobsDir(io.env), short));
-  if (!info || !hostRuns(info)) throw new JobError(`job ${short} is not running (mado respawn ${short} starts it again)`);
-  let reply: Reply;
   try {
-    reply = await request(info.socket, message, 5000);
+    return await askJobHost(jobsDir(io.env), short, message);
   } catch (err) {
-    throw new JobError(`cannot reach the host of job ${short}: ${err instanceof Error ? err.message : String(err)}`);
+    throw err instanceof HostError ? new JobError(err.message) : err;
   }
-  if (reply.type === 'error') throw new JobError(reply.error);
-  return reply;
 }
 
 /** Sends a reply to a job's agent through its host; '' once sent, else why it waits (`queued`, `held: draft`). */
@@ -206,8 +203,11 @@ export async function chooseInJob(io: Io, short: string, choice: number): Promis
 
 /** A running job's screen as its host renders it (text lines, no escape bytes). */
 export async function jobScreen(io: Io, short: string): Promise<string[]> {
-  const reply = await askHost(io, short, { op: 'attach' });
-  return reply.type === 'screen' ? reply.lines : [];
+  try {
+    return await hostScreen(jobsDir(io.env), short);
+  } catch (err) {
+    throw err instanceof HostError ? new JobError(err.message) : err;
+  }
 }
 
 async function send(io: Io, argv: string[]): Promise<void> {
@@ -230,7 +230,7 @@ async function send(io: Io, argv: string[]): Promise<void> {
   );
 }
 
-export const JOB_VERBS = ['--bg', '--background', 'agents', 'logs', 'attach', 'send', 'stop', 'kill', 'respawn', 'rm'];
+export const JOB_VERBS = ['--bg', '--background', 'agents', 'logs', 'attach', 'send', 'stop', 'kill', 'respawn', 'rm', 'route'];
 
 /** Runs a job verb. */
 export async function runJobVerb(io: Io, verb: string, argv: string[]): Promise<void> {
@@ -258,6 +258,8 @@ export async function runJobVerb(io: Io, verb: string, argv: string[]): Promise<
       return respawn(io, argv);
     case 'rm':
       return rm(io, argv);
+    case 'route':
+      return routeVerb(io, argv);
     default:
       throw new UsageError(`unknown command '${safeText(verb)}'`);
   }

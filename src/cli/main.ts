@@ -41,12 +41,18 @@ Usage:
   mado rm [-f|--force] ID   Remove a job's folder and worktree. Refused for a running job, or a
                             worktree with uncommitted changes or commits on no other branch,
                             unless --force.
+  mado route add [--on done|turn|waiting] [--send last|diff|screen] [--template NAME] [--hops N]
+            [--once] SOURCE TARGET
+                            When job SOURCE ends a turn, hand its result to job TARGET (or to
+                            file:PATH): kept by the daemon, with Neovim closed too.
+  mado route ls [--json]    List the daemon's routes.
+  mado route rm ID          Remove a route.
   mado --version            Print mado's version.
   mado detect [FILE | -] [--title TITLE]
       Print {agent, state, source, detail} as one JSON line for a captured terminal screen
       (a file, or standard input), read by the same detectors the Neovim plugin uses.
 
-IDs are a job's short id or a unique prefix of it. Agents (--agent): claude (default), codex,
+IDs are a job's short id, a unique prefix of it, or its name. Agents (--agent): claude (default), codex,
 gemini, opencode, amp, shell, and those of $MADOHUB_TEMPLATES or ~/.config/madohub/templates.json.
 MADOHUB_DISABLE_AGENT_VIEW=1 (or agent_view = false in ~/.config/madohub/settings.json) turns
 the job verbs off. Jobs live in $XDG_STATE_HOME/madohub/jobs (MADOHUB_JOBS_DIR overrides).

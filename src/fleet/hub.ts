@@ -56,6 +56,8 @@ export class FleetHub {
   /** Told when a job's agent changes state (routes fire on it), and when an entry leaves the fleet. */
   onJobState?: (id: string, from: FleetEntry['state'], to: FleetEntry['state']) => void;
   onGone?: (id: string) => void;
+  /** Told when a reply (a route's) waited for a terminal past its time and was dropped. */
+  onReplyExpired?: (buf: number) => void;
   private readonly jobs: JobsWatch;
   private readonly sessions: SessionsWatch;
   private editors?: Editors;
@@ -67,7 +69,7 @@ export class FleetHub {
     private readonly log: HubLog,
     write: TerminalWrite = () => Promise.resolve('no Neovim to write to'),
   ) {
-    this.replies = new TerminalReplies(tracker, write, (buf) => this.placeTerminal(buf));
+    this.replies = new TerminalReplies(tracker, write, (buf) => this.placeTerminal(buf), (buf) => this.onReplyExpired?.(buf));
     this.jobs = new JobsWatch(this.dir, (listed) => {
       this.listedJobs = listed;
       this.placeJobs();

@@ -18,6 +18,8 @@ export interface RouteEnd {
 }
 
 export interface RouteBackend {
+  /** Why this place cannot keep such a route (the daemon opens no review), or undefined. */
+  refuse?(req: RouteRequest): string | undefined;
   /** A source or target that is a fleet entry, as it is now; undefined when it is gone (or is a buffer or file). */
   end(id: string): RouteEnd | undefined;
   /** Whether a target can take text (a buffer or file exists, an entry is there). */
@@ -104,6 +106,8 @@ export class RouteEngine {
     if (templateText(template, send, this.settings.templates) === undefined) throw new Error(`no template '${template.slice(0, 40)}'`);
     if (req.hops !== undefined && (!Number.isInteger(req.hops) || req.hops < 1 || req.hops > MAX_HOPS)) throw new Error(`hops must be 1 to ${MAX_HOPS}`);
     if (!/^(?:term:\d+|job:[0-9a-f]{8})$/.test(req.source)) throw new Error(`a route's source is a terminal or a job, not '${req.source.slice(0, 60)}'`);
+    const refused = this.backend.refuse?.(req);
+    if (refused) throw new Error(refused);
     if (!this.backend.end(req.source)) throw new Error(`no agent '${req.source}'`);
     if (req.source === req.target) throw new Error('a route to itself is none');
     if (!this.backend.targetExists(req.target)) throw new Error(`no target '${req.target.slice(0, 80)}'`);
@@ -120,6 +124,11 @@ export class RouteEngine {
     this.routes.set(id, route);
     this.backend.changed(this.list());
     return route;
+  }
+
+  /** Takes routes kept from before (the daemon's file), without telling the backend. */
+  restore(routes: readonly Route[]): void {
+    for (const r of routes) if (this.routes.size < MAX_ROUTES) this.routes.set(r.id, r);
   }
 
   remove(id: string): boolean {
@@ -201,7 +210,10 @@ export class RouteEngine {
     this.reached.set(r.target, step.chain);
     this.lastBody.set(r.target, body);
     this.backend.fired({ route: r.id, source: r.source, target: r.target, hop: step.chain.hop, bytes: Buffer.byteLength(text) });
-    if (pending !== '') this.backend.held({ route: r.id, reason: pending });
+    if (pending !== '') {
+      this.backend.held({ route: r.id, reason: pending });
+      this.backend.say(`route ${r.id}: ${pending} for ${target?.name ?? r.targetName} (sent when it may)`);
+    }
     if (r.once) this.remove(r.id);
   }
 

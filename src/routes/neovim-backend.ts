@@ -1,33 +1,22 @@
 // Routes of this Neovim's Node process: its terminals and the background jobs as sources and
 // targets, and this Neovim's buffers and any file as targets. Answers come from the agents' records
 // (the file the terminal's watcher follows, a job's Claude Code transcript), else from the screen.
-import { execFile } from 'node:child_process';
-import { closeSync, constants, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { agentModule, lastAnswer } from '../agents/index.js';
+import { agentModule } from '../agents/index.js';
 import type { AgentId } from '../agents/ids.js';
 import { jobScreen, sendToJob } from '../cli/jobs.js';
 import type { Io } from '../cli/jobs.js';
 import { screenAnswer } from '../detect/answer.js';
 import type { FleetEntry } from '../fleet/entry.js';
 import type { FleetHub } from '../fleet/hub.js';
-import { readTail, writeAtomic } from '../jobs/files.js';
 import { jobsDir, readJob } from '../jobs/store.js';
 import { claudeConfigDir, claudeTranscriptPath } from '../records/claude.js';
 import type { TerminalWatchers } from '../records/watchers.js';
 import type { RouteBackend, RouteEnd } from './engine.js';
+import { appendText, gitDiff, recordAnswer, spillFile } from './io.js';
 import type { Route } from './types.js';
 
-/** How much of a record file is read for an answer (its end). */
-const RECORD_TAIL_BYTES = 512 * 1024;
-/** A record may land after the screen shows the turn's end: it is looked for this long. */
-const RECORD_WAIT_MS = 3000;
-const RECORD_POLL_MS = 100;
-/** `git diff` is bounded in time and size. */
-const DIFF_MS = 5000;
-const DIFF_BYTES = 1024 * 1024;
 /** A review left open this long is dropped. */
 const REVIEW_MS = 30 * 60 * 1000;
 
@@ -44,21 +33,6 @@ export interface RouteLua {
 /** The state folder MadoHub keeps its files in (`$XDG_STATE_HOME/madohub`). */
 export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(env.XDG_STATE_HOME || path.join(env.HOME || homedir(), '.local', 'state'), 'madohub');
-}
-
-/** Parsed lines of the end of a record file (a first line cut in two is skipped). */
-function tailRecords(file: string): unknown[] {
-  const r = readTail(file, RECORD_TAIL_BYTES);
-  if (!r.ok) return [];
-  const out: unknown[] = [];
-  for (const line of r.text.split('\n')) {
-    try {
-      if (line.trim() !== '') out.push(JSON.parse(line));
-    } catch {
-      // A line cut by the tail, or one being written.
-    }
-  }
-  return out;
 }
 
 export class NeovimRouteBackend implements RouteBackend {
@@ -94,15 +68,10 @@ export class NeovimRouteBackend implements RouteBackend {
     const e = this.entry(source.id);
     if (!e) return undefined;
     const file = this.recordFile(e);
-    if (file) {
-      for (let waited = 0; waited <= RECORD_WAIT_MS; waited += RECORD_POLL_MS) {
-        const text = lastAnswer(e.agent, tailRecords(file));
-        if (text !== undefined && text !== this.taken.get(e.id)) {
-          this.taken.set(e.id, text);
-          return text;
-        }
-        await sleep(RECORD_POLL_MS);
-      }
+    const text = file ? await recordAnswer(file, e.agent, this.taken.get(e.id)) : undefined;
+    if (text !== undefined) {
+      this.taken.set(e.id, text);
+      return text;
     }
     return screenAnswer(e.agent, await this.screenLines(e));
   }
@@ -116,17 +85,7 @@ export class NeovimRouteBackend implements RouteBackend {
   }
 
   diff(source: RouteEnd): Promise<string> {
-    return new Promise((resolve, reject) => {
-      execFile(
-        'git',
-        ['-C', source.cwd, '--no-pager', 'diff', '--no-color', '--no-ext-diff', 'HEAD', '--'],
-        { timeout: DIFF_MS, maxBuffer: DIFF_BYTES, env: { ...this.env, GIT_TERMINAL_PROMPT: '0' } },
-        (err, stdout, stderr) => {
-          if (err) reject(new Error(`git diff in ${source.cwd}: ${(stderr || err.message).trim().split('\n')[0]}`));
-          else resolve(stdout.trimEnd());
-        },
-      );
-    });
+    return gitDiff(source.cwd, this.env);
   }
 
   async deliver(target: string, text: string, busyMs: number): Promise<string> {
@@ -168,11 +127,7 @@ export class NeovimRouteBackend implements RouteBackend {
   }
 
   spill(route: Route, text: string): string {
-    const dir = path.join(stateDir(this.env), 'routes');
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const file = path.join(dir, `${route.id}-${Date.now()}.txt`);
-    writeAtomic(file, text);
-    return file;
+    return spillFile(path.join(stateDir(this.env), 'routes'), route, text);
   }
 
   fired(e: { route: string; source: string; target: string; hop: number; bytes: number }): void {
@@ -208,14 +163,3 @@ export class NeovimRouteBackend implements RouteBackend {
   }
 }
 
-/** Appends to a file the user named as a route's target: a regular file only, never through a link, created 0600. */
-function appendText(file: string, text: string): void {
-  // Non-blocking: a FIFO without a reader fails at once instead of hanging.
-  const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
-  try {
-    if (!fstatSync(fd).isFile()) throw new Error(`${file} is no regular file`);
-    writeSync(fd, text);
-  } finally {
-    closeSync(fd);
-  }
-}

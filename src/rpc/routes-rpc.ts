@@ -9,16 +9,23 @@ import type { TerminalWatchers } from '../records/watchers.js';
 import { DEFAULT_SETTINGS, RouteEngine } from '../routes/engine.js';
 import type { RouteRequest, RouteSettings } from '../routes/engine.js';
 import { NeovimRouteBackend } from '../routes/neovim-backend.js';
+import { readRoutes } from '../routes/store.js';
+import type { Route } from '../routes/types.js';
+import { ask } from '../cli/daemon-client.js';
+import { jobsDir } from '../jobs/store.js';
 import type { StateChange } from '../state/tracker.js';
 
 /** The `mado` script beside this bundle, which starts the daemon when a job is asked for. */
 const MADO = path.resolve(__dirname, '..', '..', '..', 'bin', 'mado');
 
 const ROUTES = 'require("madohub.routes")';
+/** The ends of a route the daemon keeps. */
+const DAEMON_SOURCE = /^job:[0-9a-f]{8}$/;
+const DAEMON_TARGET = /^(?:job:[0-9a-f]{8}|file:\/.*)$/;
 
 export interface RoutesRpc {
   /** Answers a request of the Lua side about routes; undefined when `method` is none of theirs. */
-  request(method: string, args: unknown[]): unknown;
+  request(method: string, args: unknown[]): Promise<unknown> | undefined;
   /** Takes a notification of the Lua side about routes; false when `method` is none of theirs. */
   notify(method: string, item: unknown): boolean;
   /** Terminals' state changes: finished turns set routes off. */
@@ -42,6 +49,9 @@ export function routesRpc(nvim: NeovimClient, hub: FleetHub, watchers: TerminalW
   const lua = (fn: string, args: unknown[]): void => {
     nvim.notify('nvim_exec_lua', [`${ROUTES}.${fn}(...)`, args]);
   };
+  // Every route Lua shows: this Neovim's, and the daemon's (read from its file: no daemon is woken).
+  const all = (): Route[] => [...engine.list(), ...readRoutes(jobsDir())];
+  const push = (): void => lua('apply', [all()]);
   const io: Io = { out: () => undefined, err: () => undefined, stdin: () => undefined, env: process.env, script: MADO };
   const backend = new NeovimRouteBackend(
     hub,
@@ -54,7 +64,7 @@ export function routesRpc(nvim: NeovimClient, hub: FleetHub, watchers: TerminalW
       review: (id, route, text) => lua('review', [id, route, text]),
       event: (kind, data) => lua('event', [kind, data]),
       say: (message, warn) => lua('say', [message, warn]),
-      routes: (list) => lua('apply', [list]),
+      routes: () => push(),
     },
     io,
   );
@@ -66,32 +76,47 @@ export function routesRpc(nvim: NeovimClient, hub: FleetHub, watchers: TerminalW
     else if (to === 'waiting' && from !== 'waiting') finished(id, 'waiting');
   };
   hub.onGone = (id) => engine.gone(id);
+  hub.onReplyExpired = (buf) => {
+    const name = hub.all().find((e) => e.id === `term:${buf}`)?.name ?? `buffer ${buf}`;
+    lua('say', [`${name} stayed busy: the text routed to it was dropped (routes.busy_ms)`, true]);
+  };
 
   return {
     request(method, args) {
       switch (method) {
         case 'route_add': {
           const req = isObj(args[0]) ? args[0] : {};
-          engine.configure(settingsOf(args[1]));
+          const settings = settingsOf(args[1]);
+          engine.configure(settings);
+          const r: RouteRequest = {
+            source: typeof req.source === 'string' ? req.source : '',
+            target: typeof req.target === 'string' ? req.target : '',
+            targetName: typeof req.target_name === 'string' ? req.target_name : undefined,
+            on: typeof req.on === 'string' ? req.on : undefined,
+            send: typeof req.send === 'string' ? req.send : undefined,
+            template: typeof req.template === 'string' ? req.template : undefined,
+            hops: typeof req.hops === 'number' ? req.hops : undefined,
+            once: req.once === true,
+            review: req.review === true,
+          };
+          // Between jobs (or from a job to a file): the daemon keeps it, so that it works with Neovim closed.
+          if (DAEMON_SOURCE.test(r.source) && DAEMON_TARGET.test(r.target) && !r.review) {
+            return ask(io, { op: 'route-add', ...r, once: r.once || undefined, templates: settings.templates }, 5000).then(
+              (reply) => {
+                push();
+                return reply.type === 'routes' ? { route: reply.routes[0] } : { error: 'the daemon answered no route' };
+              },
+              (err: unknown) => ({ error: err instanceof Error ? err.message : String(err) }),
+            );
+          }
           try {
-            const r: RouteRequest = {
-              source: typeof req.source === 'string' ? req.source : '',
-              target: typeof req.target === 'string' ? req.target : '',
-              targetName: typeof req.target_name === 'string' ? req.target_name : undefined,
-              on: typeof req.on === 'string' ? req.on : undefined,
-              send: typeof req.send === 'string' ? req.send : undefined,
-              template: typeof req.template === 'string' ? req.template : undefined,
-              hops: typeof req.hops === 'number' ? req.hops : undefined,
-              once: req.once === true,
-              review: req.review === true,
-            };
-            return { route: engine.add(r) };
+            return Promise.resolve({ route: engine.add(r) });
           } catch (err) {
-            return { error: err instanceof Error ? err.message : String(err) };
+            return Promise.resolve({ error: err instanceof Error ? err.message : String(err) });
           }
         }
         case 'route_list':
-          return engine.list();
+          return Promise.resolve(all());
         default:
           return undefined;
       }
@@ -100,10 +125,17 @@ export function routesRpc(nvim: NeovimClient, hub: FleetHub, watchers: TerminalW
       const m = isObj(item) ? item : {};
       switch (method) {
         case 'route_rm':
-          if (typeof m.id === 'string' && !engine.remove(m.id)) lua('say', [`no route '${m.id.slice(0, 40)}'`, true]);
+          if (typeof m.id === 'string' && !engine.remove(m.id)) {
+            // Not this Neovim's: the daemon's.
+            ask(io, { op: 'route-remove', id: m.id }, 5000).then(
+              () => push(),
+              (err: unknown) => lua('say', [err instanceof Error ? err.message : String(err), true]),
+            );
+          }
           return true;
         case 'route_clear':
           engine.clear();
+          push();
           return true;
         case 'route_pause':
           engine.pause(m.paused === true);

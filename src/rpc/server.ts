@@ -183,7 +183,7 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
     } else if (method.startsWith('route_')) {
       const answer = routes.request(method, args);
       if (answer === undefined) resp.send(`madohub: unknown request ${method}`, true);
-      else resp.send(answer);
+      else answer.then((v) => resp.send(v), (err: unknown) => resp.send(err instanceof Error ? err.message : String(err), true));
     } else if (method === 'fleet') {
       resp.send(hub.all());
     } else if (method === 'job') {

@@ -19,6 +19,7 @@ import { handleList } from './handle-list.js';
 import { handleRemove } from './handle-remove.js';
 import { handleRespawn } from './handle-respawn.js';
 import { handleStop } from './handle-stop.js';
+import { DaemonRoutes } from './routes.js';
 import { JobQueues } from './serial.js';
 import { inTheWay, publish, socketLive } from './socket.js';
 
@@ -44,6 +45,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
   }
   const ctx: DaemonContext = { jobsDir: opts.jobsDir, runtime: opts.runtime, script: opts.script, say };
   const queues = new JobQueues();
+  const routes = new DaemonRoutes(opts.jobsDir, say);
   let connected = 0;
 
   const handle = async (m: DaemonRequest): Promise<Reply> => {
@@ -59,6 +61,12 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
         return queues.run(m.short, () => handleRespawn(ctx, m));
       case 'remove':
         return queues.run(m.short, () => handleRemove(ctx, m));
+      case 'route-add':
+        return routes.add(m);
+      case 'route-list':
+        return routes.list();
+      case 'route-remove':
+        return routes.remove(m);
     }
   };
 
@@ -106,6 +114,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
     checking = true;
     Promise.all(listJobs(opts.jobsDir).map((v) => settle(opts.jobsDir, v)))
       .then((jobs) => {
+        routes.jobs(jobs);
         if (jobs.some((j) => j.alive) || connected > 0) {
           idleSince = Date.now();
           return;

@@ -1,6 +1,6 @@
 // What a client asks the daemon, and the guard that every request passes before the daemon acts.
 import type { Check } from '../checks.js';
-import { bool, int, isObj, num, oneOf, optional, pattern, requestGuard, shape, str, stringMap, strings } from '../checks.js';
+import { bool, int, isObj, num, oneOf, optional, pattern, requestGuard, shape, str, strMax, stringMap, strings } from '../checks.js';
 import { SHORT_ID, UUID } from '../types.js';
 import type { JobOrigin } from '../types.js';
 import { JOB_ORIGINS } from '../types.js';
@@ -54,7 +54,29 @@ export interface RemoveRequest {
   force: boolean;
 }
 
-export type DaemonRequest = DispatchRequest | ListRequest | StopRequest | RespawnRequest | RemoveRequest;
+/** A route between jobs (or from a job to a file), kept by the daemon: see src/routes. */
+export interface RouteAddRequest {
+  op: 'route-add';
+  source: string;
+  target: string;
+  targetName?: string;
+  on?: string;
+  send?: string;
+  template?: string;
+  hops?: number;
+  once?: boolean;
+  /** The user's named templates. */
+  templates?: Record<string, string>;
+}
+export interface RouteListRequest {
+  op: 'route-list';
+}
+export interface RouteRemoveRequest {
+  op: 'route-remove';
+  id: string;
+}
+
+export type DaemonRequest = DispatchRequest | ListRequest | StopRequest | RespawnRequest | RemoveRequest | RouteAddRequest | RouteListRequest | RouteRemoveRequest;
 
 const short = pattern(SHORT_ID, 'a job id (8 lowercase hex digits)');
 const size = optional(int(2, 1000));
@@ -87,6 +109,19 @@ const SCHEMAS: Record<DaemonRequest['op'], Record<string, Check>> = {
   kill: { short },
   respawn: { short, env: stringMap },
   remove: { short, force: bool },
+  'route-add': {
+    source: strMax(64),
+    target: strMax(4096),
+    targetName: optional(strMax(200)),
+    on: optional(strMax(20)),
+    send: optional(strMax(20)),
+    template: optional(strMax(40)),
+    hops: optional(int(1, 100)),
+    once: optional(bool),
+    templates: optional(stringMap),
+  },
+  'route-list': {},
+  'route-remove': { id: strMax(16) },
 };
 
 /** The request, or why it is not one (said back to the client as it is). */

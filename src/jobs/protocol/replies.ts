@@ -1,4 +1,5 @@
 // What the daemon and the hosts answer. Every connection starts with a `hello` from the server.
+import type { Route } from '../../routes/types.js';
 import type { JobState } from '../types.js';
 
 export interface Hello {
@@ -56,9 +57,15 @@ export interface Status {
   pendingBytes: number;
 }
 
-export type Reply = Hello | Ok | ErrorReply | Jobs | ScreenReply | Output | Exit | Text | Status;
+/** The daemon's routes (all of them, or the one just added). */
+export interface Routes {
+  type: 'routes';
+  routes: Route[];
+}
 
-const TYPES = new Set<Reply['type']>(['hello', 'ok', 'error', 'jobs', 'screen', 'output', 'exit', 'text', 'status']);
+export type Reply = Hello | Ok | ErrorReply | Jobs | ScreenReply | Output | Exit | Text | Status | Routes;
+
+const TYPES = new Set<Reply['type']>(['hello', 'ok', 'error', 'jobs', 'screen', 'output', 'exit', 'text', 'status', 'routes']);
 
 /** The reply, or undefined when `value` is none (its fields are those its sender writes). */
 export function asReply(value: unknown): Reply | undefined {

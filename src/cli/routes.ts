@@ -1,0 +1,79 @@
+// `mado route add|ls|rm`: routes between background jobs, kept by the daemon (they work with Neovim
+// closed). A route's options are those of :MadoRoute (help madohub-routes).
+import path from 'node:path';
+import { ReachError } from '../jobs/protocol/client.js';
+import type { Route } from '../routes/types.js';
+import { parseArgs, safeText } from './args.js';
+import { answerMs, ask, unreachable } from './daemon-client.js';
+import type { Io } from './daemon-client.js';
+import { JobError, UsageError } from './errors.js';
+import { resolveId } from './jobs.js';
+
+async function askDaemon(io: Io, message: object): Promise<Route[]> {
+  try {
+    const reply = await ask(io, message, answerMs(io.env, 5000));
+    if (reply.type === 'error') throw new JobError(safeText(reply.error));
+    return reply.type === 'routes' ? reply.routes : [];
+  } catch (err) {
+    throw err instanceof ReachError ? unreachable(err) : err;
+  }
+}
+
+/** A route's end named on the command line: a job's id, prefix or name, or (a target) file:PATH. */
+function endOf(io: Io, what: string, role: 'source' | 'target'): string {
+  if (what.startsWith('file:')) {
+    if (role === 'source') throw new UsageError('a file is no source');
+    return `file:${path.resolve(what.slice(5))}`;
+  }
+  return `job:${resolveId(io, what)}`;
+}
+
+/** One route as a line of `mado route ls`. */
+export function routeLine(r: Route): string {
+  const opts = [`on=${r.on}`, `send=${r.send}`, `hops=${r.hops}`, ...(r.template ? [`template=${r.template}`] : []), ...(r.once ? ['once'] : []), ...(r.paused ? ['paused'] : [])];
+  return safeText(`${r.id}  ${r.source} → ${r.targetName || r.target}  ${opts.join(' ')}`);
+}
+
+export async function routeVerb(io: Io, argv: string[]): Promise<void> {
+  const [sub, ...rest] = argv;
+  switch (sub) {
+    case 'add': {
+      const args = parseArgs(
+        rest,
+        [{ names: ['--on'], value: true }, { names: ['--send'], value: true }, { names: ['--template'], value: true }, { names: ['--hops'], value: true }, { names: ['--once'] }],
+        ['SOURCE', 'TARGET'],
+      );
+      const hops = args.flags.get('--hops');
+      if (hops !== undefined && !/^\d{1,3}$/.test(hops)) throw new UsageError(`--hops needs a number, not '${safeText(hops).slice(0, 20)}'`);
+      const source = endOf(io, args.positional[0]!, 'source');
+      const target = endOf(io, args.positional[1]!, 'target');
+      const [route] = await askDaemon(io, {
+        op: 'route-add',
+        source,
+        target,
+        on: args.flags.get('--on'),
+        send: args.flags.get('--send'),
+        template: args.flags.get('--template'),
+        hops: hops === undefined ? undefined : Number(hops),
+        once: args.flags.has('--once') || undefined,
+      });
+      io.out(route ? `route ${routeLine(route)}\n` : '');
+      return;
+    }
+    case 'ls': {
+      const args = parseArgs(rest, [{ names: ['--json'] }], []);
+      const routes = await askDaemon(io, { op: 'route-list' });
+      if (args.flags.has('--json')) io.out(`${JSON.stringify(routes)}\n`);
+      else io.out(routes.length === 0 ? 'no routes\n' : routes.map((r) => `${routeLine(r)}\n`).join(''));
+      return;
+    }
+    case 'rm': {
+      const args = parseArgs(rest, [], ['ID']);
+      await askDaemon(io, { op: 'route-remove', id: args.positional[0]! });
+      io.out(`removed route ${safeText(args.positional[0]!)}\n`);
+      return;
+    }
+    default:
+      throw new UsageError(sub === undefined ? 'mado route needs add, ls or rm' : `unknown route command '${safeText(sub)}' (add, ls, rm)`);
+  }
+}

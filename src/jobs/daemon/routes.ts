@@ -1,0 +1,64 @@
+// The daemon's routes: between jobs (or from a job to a file), kept in the jobs folder, fired as the
+// daemon's check sees a job's agent end a turn — with Neovim closed too.
+import { jobState } from '../../fleet/entry.js';
+import { DaemonRouteBackend } from '../../routes/daemon-backend.js';
+import { DEFAULT_SETTINGS, RouteEngine } from '../../routes/engine.js';
+import { readRoutes } from '../../routes/store.js';
+import type { RouteAddRequest, RouteRemoveRequest } from '../protocol/daemon-requests.js';
+import type { ListedJob, Reply } from '../protocol/replies.js';
+import type { AgentState } from '../../detect/types.js';
+
+export class DaemonRoutes {
+  private readonly backend: DaemonRouteBackend;
+  private readonly engine: RouteEngine;
+  /** Each job's state at the last check. */
+  private readonly states = new Map<string, AgentState>();
+
+  constructor(jobsDir: string, say: (message: string) => void) {
+    this.backend = new DaemonRouteBackend(jobsDir, say);
+    this.engine = new RouteEngine(this.backend);
+    this.engine.restore(readRoutes(jobsDir));
+  }
+
+  get size(): number {
+    return this.engine.list().length;
+  }
+
+  /** The jobs as the daemon's check lists them: a job whose agent ended a turn sets its routes off. */
+  jobs(jobs: readonly ListedJob[]): void {
+    this.backend.setJobs(jobs);
+    const seen = new Set<string>();
+    for (const j of jobs) {
+      const id = `job:${j.short}`;
+      seen.add(id);
+      const to = jobState(j);
+      const from = this.states.get(id);
+      this.states.set(id, to);
+      if (from === undefined || from === to) continue;
+      const how = to === 'stopped' || to === 'completed' ? 'done' : to === 'failed' ? 'failed' : to === 'waiting' ? 'waiting' : undefined;
+      if (how) void this.engine.finished(id, how);
+    }
+    for (const id of [...this.states.keys()]) {
+      if (seen.has(id)) continue;
+      this.states.delete(id);
+      this.engine.gone(id);
+    }
+  }
+
+  add(m: RouteAddRequest): Reply {
+    this.engine.configure({ ...DEFAULT_SETTINGS, templates: m.templates ?? {} });
+    try {
+      return { type: 'routes', routes: [this.engine.add(m)] };
+    } catch (err) {
+      return { type: 'error', error: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
+  list(): Reply {
+    return { type: 'routes', routes: this.engine.list() };
+  }
+
+  remove(m: RouteRemoveRequest): Reply {
+    return this.engine.remove(m.id) ? { type: 'ok' } : { type: 'error', error: `no route '${m.id}'` };
+  }
+}

@@ -1,0 +1,111 @@
+// Routes between background jobs, kept by the daemon so that they work with Neovim closed: sources
+// and targets are jobs (a target may be a file), what is sent comes from the job's records or its
+// host's screen, and the payload goes through the target's host. Messages go to the daemon's log.
+import path from 'node:path';
+import { agentModule } from '../agents/index.js';
+import { screenAnswer } from '../detect/answer.js';
+import { jobState } from '../fleet/entry.js';
+import { askHost, hostScreen } from '../jobs/host-client.js';
+import type { ListedJob } from '../jobs/protocol/replies.js';
+import { claudeConfigDir, claudeTranscriptPath } from '../records/claude.js';
+import type { RouteBackend, RouteEnd, RouteRequest } from './engine.js';
+import { appendText, gitDiff, recordAnswer, spillFile } from './io.js';
+import { writeRoutes } from './store.js';
+import type { Route } from './types.js';
+
+/** A job as a route's end. */
+export function jobEnd(j: ListedJob): RouteEnd {
+  return { id: `job:${j.short}`, name: j.name, agent: agentModule(j.agent).displayName, cwd: j.cwd, state: jobState(j) };
+}
+
+export class DaemonRouteBackend implements RouteBackend {
+  private jobs = new Map<string, ListedJob>();
+  private readonly taken = new Map<string, string>();
+
+  constructor(
+    private readonly jobsDir: string,
+    private readonly say_: (message: string) => void,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {}
+
+  /** The jobs as the daemon last listed them. */
+  setJobs(jobs: readonly ListedJob[]): void {
+    this.jobs = new Map(jobs.map((j) => [`job:${j.short}`, j]));
+  }
+
+  refuse(req: RouteRequest): string | undefined {
+    if (req.review) return 'review needs Neovim (:MadoRoute … review)';
+    if (!/^(?:job:[0-9a-f]{8}|file:\/.*)$/.test(req.target)) return 'a route of the daemon goes to a job or a file';
+    return undefined;
+  }
+
+  end(id: string): RouteEnd | undefined {
+    const j = this.jobs.get(id);
+    return j && jobEnd(j);
+  }
+
+  targetExists(target: string): boolean {
+    return target.startsWith('file:') ? path.isAbsolute(target.slice(5)) : this.jobs.has(target);
+  }
+
+  async answer(source: RouteEnd): Promise<string | undefined> {
+    const j = this.jobs.get(source.id);
+    if (!j) return undefined;
+    if (j.agent === 'claude') {
+      const file = claudeTranscriptPath(claudeConfigDir(this.env), j.cwd, j.resumeSessionId ?? j.sessionId);
+      const text = await recordAnswer(file, j.agent, this.taken.get(source.id));
+      if (text !== undefined) {
+        this.taken.set(source.id, text);
+        return text;
+      }
+    }
+    return screenAnswer(j.agent, await hostScreen(this.jobsDir, j.short).catch(() => []));
+  }
+
+  async screen(source: RouteEnd): Promise<string> {
+    const lines = await hostScreen(this.jobsDir, source.id.slice(4)).catch(() => []);
+    while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
+    return lines.join('\n');
+  }
+
+  diff(source: RouteEnd): Promise<string> {
+    return gitDiff(source.cwd, this.env);
+  }
+
+  async deliver(target: string, text: string, busyMs: number): Promise<string> {
+    if (target.startsWith('file:')) {
+      appendText(target.slice(5), `${text}\n`);
+      return '';
+    }
+    const reply = await askHost(this.jobsDir, target.slice(4), { op: 'send', text, waitMenus: true, busyMs });
+    return reply.type === 'ok' ? (reply.pending ?? '') : '';
+  }
+
+  review(): Promise<string | null> {
+    return Promise.resolve(null);
+  }
+
+  spill(route: Route, text: string): string {
+    return spillFile(this.jobsDir, route, text);
+  }
+
+  fired(e: { route: string; source: string; target: string; hop: number; bytes: number }): void {
+    this.say_(`route ${e.route}: ${e.source} → ${e.target}, hop ${e.hop}, ${e.bytes} bytes`);
+  }
+
+  held(e: { route: string; reason: string }): void {
+    this.say_(`route ${e.route}: ${e.reason}`);
+  }
+
+  say(message: string): void {
+    this.say_(message);
+  }
+
+  changed(routes: Route[]): void {
+    try {
+      writeRoutes(this.jobsDir, routes);
+    } catch (err) {
+      this.say_(`cannot keep the routes: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+}

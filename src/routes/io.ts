@@ -1,0 +1,81 @@
+// What a route reads and writes outside the agents: the end of a record file, `git diff`, a file
+// named as a target, a payload kept in a file. Shared by the routes of Neovim and of the daemon.
+import { execFile } from 'node:child_process';
+import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { lastAnswer } from '../agents/index.js';
+import type { AgentId } from '../agents/ids.js';
+import { readTail, writeAtomic } from '../jobs/files.js';
+import type { Route } from './types.js';
+
+const RECORD_TAIL_BYTES = 512 * 1024;
+const RECORD_WAIT_MS = 3000;
+const RECORD_POLL_MS = 100;
+
+/** Parsed lines of the end of a record file (a first line cut in two is skipped). */
+export function tailRecords(file: string): unknown[] {
+  const r = readTail(file, RECORD_TAIL_BYTES);
+  if (!r.ok) return [];
+  const out: unknown[] = [];
+  for (const line of r.text.split('\n')) {
+    try {
+      if (line.trim() !== '') out.push(JSON.parse(line));
+    } catch {
+      // A line cut by the tail, or one being written.
+    }
+  }
+  return out;
+}
+
+/**
+ * The answer of the turn that just ended, from a record file: the last one the file holds, once it
+ * differs from the one taken before (a record may land after the screen shows the end: it is looked
+ * for `waitMs`); undefined when none lands, or at once when there is no such file.
+ */
+export async function recordAnswer(file: string, agent: AgentId, before: string | undefined, waitMs = RECORD_WAIT_MS): Promise<string | undefined> {
+  for (let waited = 0; ; waited += RECORD_POLL_MS) {
+    // No such file: this agent writes none here (nothing will land).
+    if (waited === 0 && !existsSync(file)) return undefined;
+    const text = lastAnswer(agent, tailRecords(file));
+    if (text !== undefined && text !== before) return text;
+    if (waited >= waitMs) return undefined;
+    await sleep(RECORD_POLL_MS);
+  }
+}
+
+/** `git diff HEAD` of a folder, bounded in time and size. */
+export function gitDiff(cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'git',
+      ['-C', cwd, '--no-pager', 'diff', '--no-color', '--no-ext-diff', 'HEAD', '--'],
+      { timeout: 5000, maxBuffer: 1024 * 1024, env: { ...env, GIT_TERMINAL_PROMPT: '0' } },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`git diff in ${cwd}: ${(stderr || err.message).trim().split('\n')[0]}`));
+        else resolve(stdout.trimEnd());
+      },
+    );
+  });
+}
+
+/** Appends to a file the user named as a route's target: a regular file only, never through a link, created 0600. */
+export function appendText(file: string, text: string): void {
+  // Non-blocking: a FIFO without a reader fails at once instead of hanging.
+  const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
+  try {
+    if (!fstatSync(fd).isFile()) throw new Error(`${file} is no regular file`);
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Where a route's payload too large to send is kept. */
+export function spillFile(dir: string, route: Route, text: string): string {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = path.join(dir, `${route.id}-${Date.now()}.txt`);
+  writeAtomic(file, text);
+  return file;
+}
+

@@ -1,0 +1,50 @@
+// The daemon's routes on disk (`<jobs dir>/routes.json`, 0600), so that they outlive a daemon that
+// leaves while no job runs. Read as hostile input: bounded, checked route by route.
+import path from 'node:path';
+import { isObj } from '../jobs/checks.js';
+import { readJsonBounded, writeAtomic } from '../jobs/files.js';
+import { MAX_HOPS, ROUTE_ONS, ROUTE_SENDS } from './types.js';
+import type { Route, RouteOn, RouteSend } from './types.js';
+
+const FILE = 'routes.json';
+const MAX_BYTES = 256 * 1024;
+const VERSION = 1;
+
+export const routesFile = (jobsDir: string): string => path.join(jobsDir, FILE);
+
+/** A route read from the file, or undefined when it is none. */
+export function routeOf(v: unknown): Route | undefined {
+  if (!isObj(v)) return undefined;
+  const s = (x: unknown, max: number): string | undefined => (typeof x === 'string' && x.length <= max ? x : undefined);
+  const id = s(v.id, 16);
+  const source = s(v.source, 64);
+  const target = s(v.target, 4096);
+  if (!id || !/^\w+$/.test(id) || !source || !/^job:[0-9a-f]{8}$/.test(source) || !target || !/^(?:job:[0-9a-f]{8}|file:\/.*)$/.test(target)) return undefined;
+  if (!ROUTE_ONS.includes(v.on as RouteOn) || !ROUTE_SENDS.includes(v.send as RouteSend)) return undefined;
+  const hops = typeof v.hops === 'number' && Number.isInteger(v.hops) && v.hops >= 1 && v.hops <= MAX_HOPS ? v.hops : undefined;
+  if (hops === undefined) return undefined;
+  return {
+    id,
+    source,
+    target,
+    targetName: s(v.targetName, 200) ?? target,
+    on: v.on as RouteOn,
+    send: v.send as RouteSend,
+    template: s(v.template, 40) ?? '',
+    hops,
+    once: v.once === true,
+    review: false,
+    paused: v.paused === true,
+    createdAt: typeof v.createdAt === 'number' ? v.createdAt : 0,
+  };
+}
+
+export function readRoutes(jobsDir: string): Route[] {
+  const v = readJsonBounded(routesFile(jobsDir), MAX_BYTES);
+  if (!isObj(v) || v.version !== VERSION || !Array.isArray(v.routes)) return [];
+  return v.routes.map(routeOf).filter((r): r is Route => r !== undefined);
+}
+
+export function writeRoutes(jobsDir: string, routes: readonly Route[]): void {
+  writeAtomic(routesFile(jobsDir), `${JSON.stringify({ version: VERSION, routes }, null, 2)}\n`);
+}

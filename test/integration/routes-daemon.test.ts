@@ -1,0 +1,38 @@
+// Routes between background jobs, kept by the daemon: they work with no Neovim at all (`mado route`).
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FIX, shortOf, until, useJobsHarness } from './jobs-harness.js';
+
+describe('mado route', () => {
+  const h = useJobsHarness({ replier: { command: ['node', path.join(FIX, 'bin/replier')], prompt: 'type' } });
+
+  it('a job → job route delivers a finished turn with no Neovim; ls, rm, and the refusals', async () => {
+    const a = shortOf((await h.mado(['--bg', '--agent', 'replier', '-n', 'writer'])).stdout);
+    const b = shortOf((await h.mado(['--bg', '--agent', 'replier', '-n', 'reviewer'])).stdout);
+    await until(h.jobs, (j) => j.length === 2 && j.every((x) => x.alive === true));
+    const added = await h.mado(['route', 'add', 'writer', 'reviewer']);
+    expect(added).toMatchObject({ code: 0, stdout: expect.stringMatching(new RegExp(`^route \\w+  job:${a} → job:${b}  on=done send=last hops=3\\n$`)) });
+    const id = /^route (\w+)/.exec(added.stdout)![1]!;
+    // Kept in the jobs folder, 0600, so that a daemon that leaves and comes back has it.
+    const file = path.join(h.base, 'jobs', 'routes.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ version: 1, routes: [{ id, source: `job:${a}`, target: `job:${b}` }] });
+
+    expect(await h.mado(['route', 'add', b, a])).toMatchObject({ code: 1, stderr: expect.stringContaining('this route closes a cycle') });
+    expect(await h.mado(['route', 'add', a, a])).toMatchObject({ code: 1, stderr: 'mado route: a route to itself is none\n' });
+    expect(await h.mado(['route', 'add', '--send', 'all', a, b])).toMatchObject({ code: 1, stderr: 'mado route: send=all is none of last, diff, screen\n' });
+    expect(await h.mado(['route', 'add', 'nope', b])).toMatchObject({ code: 1, stderr: "mado route: no job 'nope'\n" });
+    expect(await h.mado(['route', 'frobnicate'])).toMatchObject({ code: 2 });
+
+    // The writer's turn ends: the reviewer gets the provenance line and the answer.
+    expect(await h.mado(['send', a, 'work'])).toMatchObject({ code: 0 });
+    const logs = await until(async () => (await h.mado(['logs', b])).stdout, (t) => t.includes('Turn 1 is done.'), 12000);
+    expect(logs).toContain('You said: [mado route writer → reviewer · hop 1/3]\nTurn 1 is done.');
+
+    expect(JSON.parse((await h.mado(['route', 'ls', '--json'])).stdout)).toMatchObject([{ id }]);
+    expect(await h.mado(['route', 'rm', id])).toMatchObject({ code: 0, stdout: `removed route ${id}\n` });
+    expect(await h.mado(['route', 'ls'])).toMatchObject({ code: 0, stdout: 'no routes\n' });
+    expect(await h.mado(['route', 'rm', id])).toMatchObject({ code: 1, stderr: `mado route: no route '${id}'\n` });
+  }, 60000);
+});
