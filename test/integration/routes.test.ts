@@ -77,6 +77,18 @@ describe.each(testNeovims())('Neovim $label: routes', ({ path: exe }) => {
       await s!.waitFor(`#vim.tbl_filter(function(l) return l:find('You said: [mado route', 1, true) end, vim.api.nvim_buf_get_lines(${b}, 0, -1, false)) == 2`, 10000),
     ).toBe(true);
     expect(await s!.lua<string[]>('return _G.held')).toContain('queued');
+
+    // A draft stands in B's input line when A's turn ends: held (shown in B's row), sent once it is erased.
+    await s!.lua('vim.wait(2100)');
+    await type(b, 'dra');
+    expect(await s!.waitFor(has(b, '❯ dra'), 5000)).toBe(true);
+    await type(a, 'work\r');
+    expect(await s!.waitFor(`(require('madohub.fleet').find('term:${b}') or {}).pending == 'held: draft'`, 8000)).toBe(true);
+    expect(await s!.waitFor(`vim.fn.execute('messages'):find(': held: draft for reviewer (sent when it may)', 1, true) ~= nil`, 3000)).toBe(true);
+    await type(b, '\x7f\x7f\x7f');
+    expect(
+      await s!.waitFor(`#vim.tbl_filter(function(l) return l:find('You said: [mado route', 1, true) end, vim.api.nvim_buf_get_lines(${b}, 0, -1, false)) == 3`, 10000),
+    ).toBe(true);
   }, 60000);
 
   it('A → B → A stops at the chain; review edits the payload; a wiped target removes its route; send=diff into a buffer', async () => {

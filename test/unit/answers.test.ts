@@ -65,3 +65,26 @@ describe('the answer in the records', () => {
     expect(lastAnswer('codex', records('codex-rollout.jsonl'))).toBe('The tests ran.');
   });
 });
+
+describe('an answer whose record lands after the screen showed the end', () => {
+  it('is waited for (bounded), and is new: the one taken before is no answer of this turn', async () => {
+    const { mkdtempSync, writeFileSync, appendFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { recordAnswer } = await import('../../src/routes/io.js');
+    const dir = mkdtempSync(path.join(tmpdir(), 'madohub-late-'));
+    const file = path.join(dir, 'rollout.jsonl');
+    const done = (text: string): string => `${JSON.stringify({ type: 'event_msg', payload: { type: 'task_complete', last_agent_message: text } })}\n`;
+    writeFileSync(file, done('first turn'));
+    expect(await recordAnswer(file, 'codex', undefined, 0)).toBe('first turn');
+    // The next turn's record lands 300 ms after it is asked for.
+    setTimeout(() => appendFileSync(file, done('second turn')), 300);
+    const t = Date.now();
+    expect(await recordAnswer(file, 'codex', 'first turn', 3000)).toBe('second turn');
+    expect(Date.now() - t).toBeGreaterThanOrEqual(250);
+    // None lands: undefined once the wait is over; no file at all: undefined at once.
+    expect(await recordAnswer(file, 'codex', 'second turn', 200)).toBeUndefined();
+    const t2 = Date.now();
+    expect(await recordAnswer(path.join(dir, 'none.jsonl'), 'codex', undefined, 3000)).toBeUndefined();
+    expect(Date.now() - t2).toBeLessThan(1000);
+  });
+});
