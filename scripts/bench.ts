@@ -249,6 +249,97 @@ async function benchPicker(exe: string): Promise<void> {
   out(`      idle (${seconds} s each): with it open Node process ${f(opened.node)}, Neovim ${f(opened.nvim)} wakeups/s; closed ${f(closed.node)}, ${f(closed.nvim)} wakeups/s; an idle node ${f(opened.baseline)}, ${f(closed.baseline)} wakeups/s`);
 }
 
+/** (l) Routes: a source's finished turn to the payload's last byte in the target, from the screen and from the records; 50 idle routes. */
+async function benchRoutes(exe: string): Promise<void> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'madohub-bench-routes-'));
+  const home = path.join(dir, 'home');
+  mkdirSync(home, { recursive: true });
+  // The fake Claude Code under another name: it is no `claude` to the process tree, so its answer is read from its screen.
+  const unnamed = path.join(dir, 'turner');
+  writeFileSync(unnamed, `#!/usr/bin/env node\nrequire(${JSON.stringify(FAKE_CLAUDE)});\n`, { mode: 0o755 });
+  const s = await startNeovim(exe, { HOME: home, CLAUDE_CONFIG_DIR: path.join(dir, 'claude'), MADOHUB_JOBS_DIR: path.join(dir, 'jobs'), MADOHUB_RUNTIME_DIR: path.join(dir, 'run') });
+  const open = (cmd: string[], log: string): Promise<number> =>
+    s.lua<number>(
+      `local cmd, log = ...
+       vim.cmd('tabnew')
+       local opts = { env = { MADOHUB_FIXTURE_LOG = log } }
+       if vim.fn.has('nvim-0.11') == 1 then opts.term = true; vim.fn.jobstart(cmd, opts) else vim.fn.termopen(cmd, opts) end
+       return vim.api.nvim_get_current_buf()`,
+      [cmd, log],
+    );
+  const PAIRS = 10;
+  const ROUNDS = 5;
+  await s.lua(`_G.bench_fired = {}
+    vim.api.nvim_create_autocmd('User', { pattern = 'MadoRouteFired', callback = function(ev) table.insert(_G.bench_fired, ev.data) end })`);
+  /** Latencies of each firing: from the source's completion drawn, and from its being known to MadoHub. */
+  const measure = async (label: string, source: string[]): Promise<{ drawn: number[]; known: number[] }> => {
+    const pairs: { a: number; b: number; alog: string; blog: string }[] = [];
+    for (let i = 0; i < PAIRS; i++) {
+      const alog = path.join(dir, `${label}-a${i}.log`);
+      const blog = path.join(dir, `${label}-b${i}.log`);
+      writeFileSync(alog, '');
+      writeFileSync(blog, '');
+      pairs.push({ a: await open(source, alog), b: await open(['node', path.join(ROOT, 'test/fixtures/bin/replier')], blog), alog, blog });
+    }
+    const bufs = pairs.flatMap((p) => [p.a, p.b]);
+    await s.waitFor(`#vim.tbl_filter(function(b) return (require('madohub.fleet').find('term:' .. b) or {}).state == 'idle' end, { ${bufs.join(', ')} }) == ${bufs.length}`, 20000);
+    for (const p of pairs) await s.lua(`require('madohub').route(${p.a}, ${p.b})`);
+    await s.lua('_G.bench_fired = {}');
+    // One firing at a time (250 ms apart), each route again once its 2 s have passed.
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const p of pairs) {
+        await s.lua(`vim.api.nvim_chan_send(vim.bo[${p.a}].channel, 't') vim.wait(250)`);
+      }
+    }
+    await s.lua('vim.wait(1500)');
+    const fired = await s.lua<{ target: string; knownAt: number }[]>('return _G.bench_fired');
+    const drawn: number[] = [];
+    const known: number[] = [];
+    for (const p of pairs) {
+      const times = (file: string, tag: string): number[] =>
+        readFileSync(file, 'utf8').split('\n').filter((l) => l.startsWith(`${tag} `)).map((l) => Number(l.split(' ')[1]));
+      const done = times(p.alog, 'done');
+      const got = times(p.blog, 'got');
+      const knownAt = fired.filter((f) => f.target === `term:${p.b}`).map((f) => f.knownAt);
+      for (let i = 0; i < Math.min(done.length, got.length); i++) drawn.push(got[i]! - done[i]!);
+      for (let i = 0; i < Math.min(knownAt.length, got.length); i++) known.push(got[i]! - knownAt[i]!);
+    }
+    await s.lua(`vim.cmd('MadoRoute clear')`);
+    return { drawn, known };
+  };
+  const screen = await measure('screen', ['node', unnamed]);
+  const records = await measure('records', [FAKE_CLAUDE]);
+  // 50 idle routes: the Node process's wakeups with them against without, nothing finishing.
+  const health = await s.lua<{ pid: number }>('return require("madohub.node").request("health")');
+  const bufs = await s.lua<number[]>(`return vim.tbl_map(function(e) return tonumber(e.id:sub(6)) end, require('madohub').agents({ kind = 'terminal' }))`);
+  await new Promise((r) => setTimeout(r, 5000));
+  const seconds = 10;
+  const idle = async (): Promise<number> => {
+    const n0 = switches(health.pid);
+    await new Promise((r) => setTimeout(r, seconds * 1000));
+    return (switches(health.pid) - n0) / seconds;
+  };
+  const without = await idle();
+  let added = 0;
+  for (let i = 0; i < bufs.length && added < 50; i++) {
+    for (let j = 0; j < bufs.length && added < 50; j++) {
+      if (i === j) continue;
+      const ok = await s.lua<boolean>(`return pcall(require('madohub').route, ${bufs[i]}, ${bufs[j]}, { hops = 2 })`);
+      if (ok) added++;
+    }
+  }
+  await new Promise((r) => setTimeout(r, 2000));
+  const withRoutes = await idle();
+  await s.close();
+  const f = (x: number): string => x.toFixed(0);
+  out(`  (l) routes, a finished turn to the payload's last byte in the target (${PAIRS} pairs × ${ROUNDS} turns, one at a time; the Enter comes 50 ms after the paste):`);
+  const line = (name: string, m: { drawn: number[]; known: number[] }, goal: number): string =>
+    `      from the ${name}: known → last byte p50 ${f(median(m.known))} ms, p95 ${f(percentile(m.known, 95))} ms (${m.known.length} firings), goal ${goal} ms: ratio ${(percentile(m.known, 95) / goal).toFixed(2)}; drawn → last byte p50 ${f(median(m.drawn))} ms, p95 ${f(percentile(m.drawn, 95))} ms`;
+  out(line('screen', screen, 100));
+  out(line('records', records, 300));
+  out(`      idle, Node process: ${withRoutes.toFixed(1)} wakeups/s with ${added} routes vs ${without.toFixed(1)} without`);
+}
+
 /** Startup: Neovim with and without the plugin on 'runtimepath', no terminal opened. */
 function benchStartup(exe: string): void {
   const dir = mkdtempSync(path.join(tmpdir(), 'madohub-startup-'));
@@ -549,6 +640,7 @@ async function main(): Promise<void> {
     if (want('g')) await benchIdle(nv.path);
     if (want('j')) await benchFleet(nv.path);
     if (want('k')) await benchPicker(nv.path);
+    if (want('l')) await benchRoutes(nv.path);
   }
   if (want('e') || want('f') || want('h') || want('i')) out('Node side (no Neovim)');
   if (want('i')) benchHostile();

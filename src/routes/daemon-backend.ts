@@ -8,7 +8,7 @@ import { jobState } from '../fleet/entry.js';
 import { askHost, hostScreen } from '../jobs/host-client.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import { claudeConfigDir, claudeTranscriptPath } from '../records/claude.js';
-import type { RouteBackend, RouteEnd, RouteRequest } from './engine.js';
+import type { RouteBackend, RouteEnd, RouteFired, RouteRequest } from './engine.js';
 import { appendText, gitDiff, recordAnswer, spillFile } from './io.js';
 import { writeRoutes } from './store.js';
 import type { Route } from './types.js';
@@ -89,7 +89,7 @@ export class DaemonRouteBackend implements RouteBackend {
     return spillFile(this.jobsDir, route, text);
   }
 
-  fired(e: { route: string; source: string; target: string; hop: number; bytes: number }): void {
+  fired(e: RouteFired): void {
     this.say_(`route ${e.route}: ${e.source} → ${e.target}, hop ${e.hop}, ${e.bytes} bytes`);
   }
 

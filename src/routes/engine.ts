@@ -17,6 +17,16 @@ export interface RouteEnd {
   state: string;
 }
 
+/** A delivery made: by which route, from and to which end, the chain's hop, its size, and when the finished turn was known (epoch ms). */
+export interface RouteFired {
+  route: string;
+  source: string;
+  target: string;
+  hop: number;
+  bytes: number;
+  knownAt: number;
+}
+
 export interface RouteBackend {
   /** Why this place cannot keep such a route (the daemon opens no review), or undefined. */
   refuse?(req: RouteRequest): string | undefined;
@@ -34,7 +44,7 @@ export interface RouteBackend {
   review(route: Route, text: string): Promise<string | null>;
   /** Writes a payload too large to send into a file of its own; its path. */
   spill(route: Route, text: string): string;
-  fired(e: { route: string; source: string; target: string; hop: number; bytes: number }): void;
+  fired(e: RouteFired): void;
   held(e: { route: string; reason: string }): void;
   /** A message for the user (`warn` when something did not happen). */
   say(message: string, warn?: boolean): void;
@@ -186,6 +196,7 @@ export class RouteEngine {
 
   private async fire(r: Route): Promise<void> {
     const at = this.now();
+    const knownAt = Date.now();
     if (at - (this.lastFired.get(r.id) ?? -Infinity) < MIN_GAP_MS) return this.backend.held({ route: r.id, reason: 'less than 2 s since it last fired' });
     const source = this.backend.end(r.source);
     if (!source) return this.gone(r.source);
@@ -209,7 +220,7 @@ export class RouteEngine {
     const pending = await this.backend.deliver(r.target, text, this.settings.busyMs);
     this.reached.set(r.target, step.chain);
     this.lastBody.set(r.target, body);
-    this.backend.fired({ route: r.id, source: r.source, target: r.target, hop: step.chain.hop, bytes: Buffer.byteLength(text) });
+    this.backend.fired({ route: r.id, source: r.source, target: r.target, hop: step.chain.hop, bytes: Buffer.byteLength(text), knownAt });
     if (pending !== '') {
       this.backend.held({ route: r.id, reason: pending });
       this.backend.say(`route ${r.id}: ${pending} for ${target?.name ?? r.targetName} (sent when it may)`);

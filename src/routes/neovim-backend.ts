@@ -13,7 +13,7 @@ import type { FleetHub } from '../fleet/hub.js';
 import { jobsDir, readJob } from '../jobs/store.js';
 import { claudeConfigDir, claudeTranscriptPath } from '../records/claude.js';
 import type { TerminalWatchers } from '../records/watchers.js';
-import type { RouteBackend, RouteEnd } from './engine.js';
+import type { RouteBackend, RouteEnd, RouteFired } from './engine.js';
 import { appendText, gitDiff, recordAnswer, spillFile } from './io.js';
 import type { Route } from './types.js';
 
@@ -130,7 +130,7 @@ export class NeovimRouteBackend implements RouteBackend {
     return spillFile(path.join(stateDir(this.env), 'routes'), route, text);
   }
 
-  fired(e: { route: string; source: string; target: string; hop: number; bytes: number }): void {
+  fired(e: RouteFired): void {
     this.lua.event('fired', e);
   }
 
