@@ -205,7 +205,8 @@ export class RouteEngine {
     if ('drop' in step) return this.fail(r, `not sent: ${step.drop}`);
     this.lastFired.set(r.id, at);
     const vars = await this.vars(r, source, step.chain.hop);
-    const body = fill(templateText(r.template, r.send, this.settings.templates) ?? '', vars).trim();
+    // An empty part leaves no run of blank lines behind.
+    const body = fill(templateText(r.template, r.send, this.settings.templates) ?? '', vars).replace(/\n{3,}/g, '\n\n').trim();
     if (body === '') return this.fail(r, `not sent: ${source.name} left nothing to send (${r.send})`);
     if (this.lastBody.get(r.target) === body) return this.backend.held({ route: r.id, reason: 'the same text as the last one it was given' });
     const target = this.backend.end(r.target);
@@ -228,13 +229,18 @@ export class RouteEngine {
     if (r.once) this.remove(r.id);
   }
 
+  /** What the template names: the route's `send` part must be had; the others are best effort ('' when they fail). */
   private async vars(r: Route, source: RouteEnd, hop: number): Promise<PayloadVars> {
     const template = templateText(r.template, r.send, this.settings.templates) ?? '';
-    const wants = (key: string): boolean => template.includes(`{${key}}`);
+    const part = async (key: 'last' | 'diff' | 'screen', get: () => Promise<string | undefined>): Promise<string> => {
+      if (!template.includes(`{${key}}`)) return '';
+      if (key === r.send) return (await get()) ?? '';
+      return get().then((v) => v ?? '', () => '');
+    };
     return {
-      last: wants('last') ? ((await this.backend.answer(source)) ?? '') : '',
-      diff: wants('diff') ? await this.backend.diff(source) : '',
-      screen: wants('screen') ? await this.backend.screen(source) : '',
+      last: await part('last', () => this.backend.answer(source)),
+      diff: await part('diff', () => this.backend.diff(source)),
+      screen: await part('screen', () => this.backend.screen(source)),
       name: source.name,
       agent: source.agent,
       cwd: source.cwd,

@@ -15,7 +15,7 @@ export interface PayloadVars {
 
 export const BUILTIN_TEMPLATES: Readonly<Record<string, string>> = {
   review:
-    'Review the following change made by {name} ({agent}) in {cwd}. Point out bugs, risks and missing tests; be specific, cite the lines.\n\n{diff}{last}',
+    'Review the following change made by {name} ({agent}) in {cwd}. Point out bugs, risks and missing tests; be specific, cite the lines.\n\n{diff}\n\n{last}',
   continue: 'Continue the work of {name} ({agent}) in {cwd}. Where it stopped:\n\n{last}',
 };
 

@@ -179,6 +179,23 @@ describe('the route engine', () => {
     expect(h.delivered.at(-1)!.text).toMatch(/^\[mado route writer → file:\/tmp\/x · hop 1\/3\]\nThe whole text \(\d+ bytes\) is in \/state\/routes\/r\.txt; its first lines:/);
   });
 
+  it("review: the diff and the answer; a part that is not the route's send may fail (left empty), its send may not", async () => {
+    const h = fakeHost({ diff: async () => Promise.reject(new Error('git diff in /p: not a git repository')) });
+    const c = clock();
+    const e = new RouteEngine(h.host, undefined, c.now);
+    e.add({ source: 'term:1', target: 'term:2', template: 'review' });
+    await e.finished('term:1', 'done');
+    expect(h.delivered[0]!.text).toBe(
+      '[mado route writer → reviewer · hop 1/3]\nReview the following change made by writer (Claude Code) in /p. Point out bugs, risks and missing tests; be specific, cite the lines.\n\nDone: fixed the parser.',
+    );
+    e.clear();
+    e.add({ source: 'term:1', target: 'job:0000000c', send: 'diff' });
+    c.tick(3000);
+    await e.finished('term:1', 'done');
+    expect(h.delivered).toHaveLength(1);
+    expect(h.said.at(-1)).toMatch(/git diff in \/p: not a git repository/);
+  });
+
   it('a target that is gone removes its routes with one message; pause holds every route', async () => {
     const h = fakeHost();
     const c = clock();
