@@ -180,8 +180,13 @@ local function schedule_restart()
   end, delay)
 end
 
+---@param chan integer The channel of the process that exited.
 ---@param code integer
-local function on_exit(code)
+local function on_exit(chan, code)
+  -- A process stopped by a restart or a new setup() is not the one that runs now: nothing to do.
+  if chan ~= proc.chan then
+    return
+  end
   proc.chan = nil
   fail_pending(('the Node process exited (code %d)'):format(code))
   if proc.stopping then
@@ -229,8 +234,8 @@ function M.start()
   local ok, chan = pcall(vim.fn.jobstart, { vim.fn.exepath(config.options.node), entry }, {
     rpc = true,
     env = env,
-    on_exit = function(_, code)
-      on_exit(code)
+    on_exit = function(chan, code)
+      on_exit(chan, code)
     end,
   })
   if not ok or chan <= 0 then

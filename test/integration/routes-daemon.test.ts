@@ -3,6 +3,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIX, shortOf, until, useJobsHarness } from './jobs-harness.js';
+import { startNeovim, testNeovims } from './neovim.js';
 
 describe('mado route', () => {
   const h = useJobsHarness({ replier: { command: ['node', path.join(FIX, 'bin/replier')], prompt: 'type' } });
@@ -34,5 +35,29 @@ describe('mado route', () => {
     expect(await h.mado(['route', 'rm', id])).toMatchObject({ code: 0, stdout: `removed route ${id}\n` });
     expect(await h.mado(['route', 'ls'])).toMatchObject({ code: 0, stdout: 'no routes\n' });
     expect(await h.mado(['route', 'rm', id])).toMatchObject({ code: 1, stderr: `mado route: no route '${id}'\n` });
+  }, 60000);
+});
+
+describe.each(testNeovims())('Neovim $label: a route between jobs', ({ path: exe }) => {
+  const h = useJobsHarness({ replier: { command: ['node', path.join(FIX, 'bin/replier')], prompt: 'type' } });
+
+  it('goes to the daemon (mado route ls shows it); Lua lists it and removes it there', async () => {
+    const a = shortOf((await h.mado(['--bg', '--agent', 'replier', '-n', 'writer'])).stdout);
+    const b = shortOf((await h.mado(['--bg', '--agent', 'replier', '-n', 'reviewer'])).stdout);
+    const env: Record<string, string> = {};
+    for (const k of ['MADOHUB_TEMPLATES', 'MADOHUB_JOBS_DIR', 'MADOHUB_RUNTIME_DIR', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME']) env[k] = h.env[k] as string;
+    const s = await startNeovim(exe, env);
+    try {
+      await s.lua(`require('madohub.node').ensure()`);
+      expect(await s.waitFor(`#require('madohub').agents({ kind = 'job' }) == 2`, 10000)).toBe(true);
+      const id = await s.lua<string>(`return require('madohub').route('writer', 'job:${b}')`);
+      expect(JSON.parse((await h.mado(['route', 'ls', '--json'])).stdout)).toMatchObject([{ id, source: `job:${a}`, target: `job:${b}` }]);
+      expect(await s.waitFor(`#require('madohub').routes() == 1`, 5000)).toBe(true);
+      await s.lua(`require('madohub').unroute('${id}')`);
+      expect((await until(() => h.mado(['route', 'ls']), (r) => r.stdout === 'no routes\n', 5000)).stdout).toBe('no routes\n');
+      expect(await s.waitFor(`#require('madohub').routes() == 0`, 5000)).toBe(true);
+    } finally {
+      await s.close();
+    }
   }, 60000);
 });

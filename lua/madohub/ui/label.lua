@@ -75,7 +75,9 @@ function M.render(buf)
   -- Where its finished turns go (routes).
   local routes = package.loaded['madohub.routes']
   if routes then
-    for _, r in ipairs(routes.from('term:' .. buf)) do
+    -- A terminal that shows a job (`mado attach`) is that job's entry.
+    local job = vim.b[buf].madohub_job
+    for _, r in ipairs(routes.from(job and ('job:' .. job) or ('term:' .. buf))) do
       s = s .. ' → ' .. escape(routes.target_name(r.target)) .. (r.paused and ' (paused)' or '')
     end
   end
