@@ -6,7 +6,9 @@ import { closesCycle, nextChain } from './chain.js';
 import { fill, provenance, spilled, templateText } from './payload.js';
 import type { PayloadVars } from './payload.js';
 import { DEFAULT_HOPS, MAX_HOPS, ROUTE_ONS, ROUTE_SENDS } from './types.js';
-import type { Chain, Route, RouteOn, RouteSend } from './types.js';
+import type { Chain, Route, RouteOn, RouteRequest, RouteSend } from './types.js';
+
+export type { RouteRequest };
 
 /** What the agent at a route's end is, for a payload's template and the messages. */
 export interface RouteEnd {
@@ -67,20 +69,6 @@ export const DEFAULT_SETTINGS: RouteSettings = { templates: {}, maxBytes: 32 * 1
 export const MIN_GAP_MS = 2000;
 /** The most routes one place keeps. */
 export const MAX_ROUTES = 200;
-
-/** A route as asked for: source and target, and the options given (the others take their defaults). */
-export interface RouteRequest {
-  source: string;
-  target: string;
-  /** The target's name for a person when it is no fleet entry. */
-  targetName?: string;
-  on?: string;
-  send?: string;
-  template?: string;
-  hops?: number;
-  once?: boolean;
-  review?: boolean;
-}
 
 export class RouteEngine {
   private readonly routes = new Map<string, Route>();

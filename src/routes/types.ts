@@ -29,6 +29,20 @@ export interface Route {
   createdAt: number;
 }
 
+/** A route as asked for: source and target, and the options given (the others take their defaults). */
+export interface RouteRequest {
+  source: string;
+  target: string;
+  /** The target's name for a person when it is no fleet entry. */
+  targetName?: string;
+  on?: string;
+  send?: string;
+  template?: string;
+  hops?: number;
+  once?: boolean;
+  review?: boolean;
+}
+
 /** The chain a payload belongs to: its id, how many deliveries it has made, and the entries it has reached. */
 export interface Chain {
   id: string;

@@ -3,6 +3,7 @@ import type { Check } from '../checks.js';
 import { bool, int, isObj, num, oneOf, optional, pattern, requestGuard, shape, str, strMax, stringMap, strings } from '../checks.js';
 import { SHORT_ID, UUID } from '../types.js';
 import type { JobOrigin } from '../types.js';
+import type { RouteRequest } from '../../routes/types.js';
 import { JOB_ORIGINS } from '../types.js';
 
 export type Isolation = 'worktree' | 'none';
@@ -55,19 +56,7 @@ export interface RemoveRequest {
 }
 
 /** A route between jobs (or from a job to a file), kept by the daemon: see src/routes. */
-export interface RouteAddRequest {
-  op: 'route-add';
-  source: string;
-  target: string;
-  targetName?: string;
-  on?: string;
-  send?: string;
-  template?: string;
-  hops?: number;
-  once?: boolean;
-  /** The user's named templates. */
-  templates?: Record<string, string>;
-}
+export type RouteAddRequest = { op: 'route-add'; /** The user's named templates. */ templates?: Record<string, string> } & Omit<RouteRequest, 'review'>;
 export interface RouteListRequest {
   op: 'route-list';
 }
