@@ -73,7 +73,7 @@ export function jobEntry(job: ListedJob, attachedIn?: number): FleetEntry {
     where: attachedIn === undefined ? 'job' : `job in buffer ${attachedIn}`,
     pinned: job.pinned,
     order: job.sortOrder,
-    pending: '',
+    pending: job.pendingReply ?? '',
     server: '',
     attachId: '',
   };

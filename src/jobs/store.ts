@@ -138,6 +138,7 @@ export function blankJob(short: string, at = Date.now()): JobState {
     origin: 'shell',
     respawnFlags: [],
     problem: null,
+    pendingReply: null,
   };
 }
 

@@ -60,6 +60,8 @@ export interface JobState {
   respawnFlags: string[];
   /** A failure its host lived through (a write to a full disk), said once; null when none. */
   problem: string | null;
+  /** A reply that waits in its host, in a person's words (`queued`, `held: draft`); null when none. */
+  pendingReply: string | null;
 }
 
 /**

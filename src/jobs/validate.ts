@@ -1,7 +1,7 @@
 // Checks a parsed job file before anything reads it: a file anyone may have edited.
 import { AGENTS } from '../detect/types.js';
 import type { Check } from './checks.js';
-import { bool, firstProblem, isObj, num, oneOf, orNull, pattern, shape, str, strings, strMax } from './checks.js';
+import { bool, firstProblem, isObj, num, oneOf, optional, orNull, pattern, shape, str, strings, strMax } from './checks.js';
 import { protoMismatch } from './protocol/codec.js';
 import type { JobState } from './types.js';
 import { JOB_ORIGINS, JOB_STATUSES, MAX_DETAIL, MAX_INTENT, JOB_FILE_VERSION, SHORT_ID, UUID } from './types.js';
@@ -46,6 +46,8 @@ const SCHEMA: Record<keyof JobState, Check> = {
   origin: oneOf(...JOB_ORIGINS),
   respawnFlags: strings,
   problem: orNull(strMax(MAX_DETAIL)),
+  // Added after version 2's first files: a file without it has no reply waiting.
+  pendingReply: optional(orNull(strMax(40))),
 };
 
 export const JOB_FIELDS = Object.keys(SCHEMA) as (keyof JobState)[];
@@ -73,5 +75,6 @@ export function validateJob(input: unknown): Validated {
   if (value.proto !== JOB_FILE_VERSION) return { ok: false, error: protoMismatch('this job file', value.proto, JOB_FILE_VERSION) };
   const job = {} as Record<string, unknown>;
   for (const field of JOB_FIELDS) job[field] = value[field];
+  job.pendingReply ??= null;
   return { ok: true, job: job as unknown as JobState };
 }

@@ -15,6 +15,39 @@ export function codexHome(env: NodeJS.ProcessEnv = process.env): string {
 
 const ROLLOUT = /\/rollout-[^/]*\.jsonl$/;
 
+/** The most folder entries looked at for a session's rollout. */
+const MAX_ROLLOUT_LOOKS = 5000;
+
+/**
+ * The rollout of Codex session `sessionId` (`sessions/YYYY/MM/DD/rollout-…-<id>.jsonl`), newest days
+ * first, looking at a bounded number of entries; undefined when not found.
+ */
+export function rolloutOfSession(home: string, sessionId: string): string | undefined {
+  if (!/^[0-9a-f-]{8,64}$/i.test(sessionId)) return undefined;
+  let looks = 0;
+  const list = (dir: string): string[] => {
+    try {
+      const names = readdirSync(dir).sort().reverse();
+      looks += names.length;
+      return names;
+    } catch {
+      return [];
+    }
+  };
+  const root = path.join(home, 'sessions');
+  for (const y of list(root)) {
+    for (const m of list(path.join(root, y))) {
+      for (const d of list(path.join(root, y, m))) {
+        const day = path.join(root, y, m, d);
+        const hit = list(day).find((f) => f.endsWith(`-${sessionId}.jsonl`) && f.startsWith('rollout-'));
+        if (hit) return path.join(day, hit);
+        if (looks > MAX_ROLLOUT_LOOKS) return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
 /** `sessions/YYYY/MM/DD` of a local date. */
 export function dayFolder(home: string, at: number): string {
   const d = new Date(at);

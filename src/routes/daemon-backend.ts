@@ -7,9 +7,8 @@ import { screenAnswer } from '../detect/answer.js';
 import { jobState } from '../fleet/entry.js';
 import { askHost, hostScreen } from '../jobs/host-client.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
-import { claudeConfigDir, claudeTranscriptPath } from '../records/claude.js';
 import type { RouteBackend, RouteEnd, RouteFired, RouteRequest } from './engine.js';
-import { appendText, gitDiff, recordAnswer, spillFile } from './io.js';
+import { appendText, gitDiff, jobRecordFile, recordAnswer, spillFile } from './io.js';
 import { writeRoutes } from './store.js';
 import type { Route } from './types.js';
 
@@ -51,13 +50,11 @@ export class DaemonRouteBackend implements RouteBackend {
   async answer(source: RouteEnd): Promise<string | undefined> {
     const j = this.jobs.get(source.id);
     if (!j) return undefined;
-    if (j.agent === 'claude') {
-      const file = claudeTranscriptPath(claudeConfigDir(this.env), j.cwd, j.resumeSessionId ?? j.sessionId);
-      const text = await recordAnswer(file, j.agent, this.taken.get(source.id));
-      if (text !== undefined) {
-        this.taken.set(source.id, text);
-        return text;
-      }
+    const file = jobRecordFile(j, this.env);
+    const text = file ? await recordAnswer(file, j.agent, this.taken.get(source.id)) : undefined;
+    if (text !== undefined) {
+      this.taken.set(source.id, text);
+      return text;
     }
     return screenAnswer(j.agent, await hostScreen(this.jobsDir, j.short).catch(() => []));
   }

@@ -7,7 +7,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { lastAnswer } from '../agents/index.js';
 import type { AgentId } from '../agents/ids.js';
 import { readTail, writeAtomic } from '../jobs/files.js';
+import type { JobState } from '../jobs/types.js';
+import { claudeConfigDir, claudeTranscriptPath } from '../records/claude.js';
+import { codexHome, rolloutOfSession } from '../records/codex.js';
 import type { Route } from './types.js';
+
+/** The record file that holds a job's answers: Claude Code's transcript of its session, Codex's rollout of the session its host learnt. */
+export function jobRecordFile(job: Pick<JobState, 'agent' | 'cwd' | 'sessionId' | 'resumeSessionId'>, env: NodeJS.ProcessEnv): string | undefined {
+  if (job.agent === 'claude') return claudeTranscriptPath(claudeConfigDir(env), job.cwd, job.resumeSessionId ?? job.sessionId);
+  if (job.agent === 'codex' && job.resumeSessionId) return rolloutOfSession(codexHome(env), job.resumeSessionId);
+  return undefined;
+}
 
 const RECORD_TAIL_BYTES = 512 * 1024;
 const RECORD_WAIT_MS = 3000;

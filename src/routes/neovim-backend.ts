@@ -4,17 +4,15 @@
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { agentModule } from '../agents/index.js';
-import type { AgentId } from '../agents/ids.js';
 import { jobScreen, sendToJob } from '../cli/jobs.js';
 import type { Io } from '../cli/jobs.js';
 import { screenAnswer } from '../detect/answer.js';
 import type { FleetEntry } from '../fleet/entry.js';
 import type { FleetHub } from '../fleet/hub.js';
 import { jobsDir, readJob } from '../jobs/store.js';
-import { claudeConfigDir, claudeTranscriptPath } from '../records/claude.js';
 import type { TerminalWatchers } from '../records/watchers.js';
 import type { RouteBackend, RouteEnd, RouteFired } from './engine.js';
-import { appendText, gitDiff, recordAnswer, spillFile } from './io.js';
+import { appendText, gitDiff, jobRecordFile, recordAnswer, spillFile } from './io.js';
 import type { Route } from './types.js';
 
 /** A review left open this long is dropped. */
@@ -146,14 +144,12 @@ export class NeovimRouteBackend implements RouteBackend {
     this.lua.routes(routes);
   }
 
-  /** The record file that holds the entry's answers: its terminal's, or a job's Claude Code transcript. */
+  /** The record file that holds the entry's answers: its terminal's, or a job's (jobRecordFile). */
   private recordFile(e: FleetEntry): string | undefined {
     const term = /^term:(\d+)$/.exec(e.id);
     if (term) return this.watchers.recordFileOf(Number(term[1]));
-    if (e.agent !== ('claude' satisfies AgentId)) return undefined;
     const view = readJob(jobsDir(this.env), e.id.slice(4));
-    if (!view.ok) return undefined;
-    return claudeTranscriptPath(claudeConfigDir(this.env), view.job.cwd, view.job.resumeSessionId ?? view.job.sessionId);
+    return view.ok ? jobRecordFile(view.job, this.env) : undefined;
   }
 
   private async screenLines(e: FleetEntry): Promise<readonly string[]> {

@@ -102,9 +102,12 @@ describe('mado send', () => {
     expect((await hs.mado(['send', short], 'work\n')).stdout).toBe(`sent to ${short}\n`);
     await until(hs.jobs, (j) => j[0]?.tempo === 'active');
     expect(await hs.mado(['send', short, 'after'])).toMatchObject({ code: 0, stdout: `queued for ${short}: sent when its turn ends\n` });
+    // The job's row shows it waits (the job file's pendingReply), until it is sent.
+    expect((await until(hs.jobs, (j) => j[0]?.pendingReply === 'queued'))[0]).toMatchObject({ pendingReply: 'queued' });
     expect(await hs.mado(['send', short, 'again'])).toMatchObject({ code: 1, stderr: 'mado send: a reply waits to be sent already\n' });
     const logs = await until(async () => (await hs.mado(['logs', short])).stdout, (t) => t.includes('You said: after'), 8000);
     expect(logs.indexOf('You said: work')).toBeLessThan(logs.indexOf('You said: after'));
+    expect((await until(hs.jobs, (j) => j[0]?.pendingReply === null))[0]).toMatchObject({ pendingReply: null });
     expect(await hs.mado(['send', 'nope', 'x'])).toMatchObject({ code: 1, stderr: "mado send: no job 'nope'\n" });
     expect(await hs.mado(['send', short], 'y'.repeat(130 * 1024))).toMatchObject({
       code: 2,

@@ -88,3 +88,25 @@ describe('an answer whose record lands after the screen showed the end', () => {
     expect(Date.now() - t2).toBeLessThan(1000);
   });
 });
+
+describe("a job's record file", () => {
+  it("Claude Code's transcript of its session; Codex's rollout of the session its host learnt, newest days first", async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { jobRecordFile } = await import('../../src/routes/io.js');
+    const home = mkdtempSync(path.join(tmpdir(), 'madohub-codex-'));
+    const id = '0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
+    for (const day of ['2026/11/29', '2026/11/30']) mkdirSync(path.join(home, 'sessions', day), { recursive: true });
+    const rollout = path.join(home, 'sessions', '2026/11/29', `rollout-2026-11-29T10-00-00-${id}.jsonl`);
+    writeFileSync(rollout, '');
+    writeFileSync(path.join(home, 'sessions', '2026/11/30', 'rollout-2026-11-30T10-00-00-0199a1b2-0000-0000-0000-000000000000.jsonl'), '');
+    const env = { CODEX_HOME: home, CLAUDE_CONFIG_DIR: '/c' };
+    const job = { cwd: '/home/dev/proj', sessionId: '9f20f47d-cc3d-4e6d-87b3-695a2d35486a', resumeSessionId: null };
+    expect(jobRecordFile({ ...job, agent: 'codex', resumeSessionId: id }, env)).toBe(rollout);
+    expect(jobRecordFile({ ...job, agent: 'codex', resumeSessionId: '0199a1b2-ffff-ffff-ffff-ffffffffffff' }, env)).toBeUndefined();
+    expect(jobRecordFile({ ...job, agent: 'codex', resumeSessionId: '../../etc/passwd' }, env)).toBeUndefined();
+    expect(jobRecordFile({ ...job, agent: 'codex' }, env)).toBeUndefined();
+    expect(jobRecordFile({ ...job, agent: 'claude' }, env)).toBe('/c/projects/-home-dev-proj/9f20f47d-cc3d-4e6d-87b3-695a2d35486a.jsonl');
+    expect(jobRecordFile({ ...job, agent: 'gemini' }, env)).toBeUndefined();
+  });
+});

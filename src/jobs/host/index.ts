@@ -179,6 +179,7 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     if (verdict === 'send' || verdict === 'refuse' || (r.expires !== undefined && Date.now() >= r.expires)) {
       clearTimeout(r.timer);
       waitingReply = undefined;
+      void writeJob({ pendingReply: null });
       if (verdict === 'send') deliver(r.text);
       else say(`a reply that waited ${verdict === 'refuse' ? 'for an agent that exited' : 'too long'} was dropped`);
     }
@@ -194,6 +195,8 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
       return { pending: '' };
     }
     waitingReply = { text, waitMenus: terms.waitMenus === true };
+    // The job's row shows that a reply waits, and why.
+    void writeJob({ pendingReply: pendingWord(verdict) });
     if (terms.busyMs !== undefined) {
       waitingReply.expires = Date.now() + terms.busyMs;
       waitingReply.timer = setTimeout(() => {
@@ -311,7 +314,7 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
           : exitCode === 0
             ? { status: 'done' }
             : { status: 'errored', detail: `exited with status ${exitCode}${signal ? ` (signal ${signal})` : ''}` };
-        await writeJob({ ...end, tempo: 'idle', needs: null, block: null });
+        await writeJob({ ...end, tempo: 'idle', needs: null, block: null, pendingReply: null });
         say(`exited ${exitCode} signal ${signal ?? 0}`);
         clients.close(exitCode);
       };
