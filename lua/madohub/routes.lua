@@ -143,12 +143,12 @@ local function settings()
   return { templates = o.templates, max_bytes = o.max_bytes, busy_ms = o.busy_ms }
 end
 
----Adds a route from `source` to `target`; its id. A refused route raises an error that says why.
+---Adds a route from `source` to `target`: the route the Node side made. Raises an error that says why not.
 ---@param source string|integer
 ---@param target string|integer
 ---@param opts madohub.RouteOpts|nil
----@return string
-function M.route(source, target, opts)
+---@return madohub.Route
+local function add(source, target, opts)
   require('madohub').boot()
   local node = require('madohub.node')
   node.ensure()
@@ -168,7 +168,16 @@ function M.route(source, target, opts)
   if answer.error then
     error('madohub.route: ' .. answer.error, 0)
   end
-  return answer.route.id
+  return answer.route
+end
+
+---Adds a route from `source` to `target`; its id. A refused route raises an error that says why.
+---@param source string|integer
+---@param target string|integer
+---@param opts madohub.RouteOpts|nil
+---@return string
+function M.route(source, target, opts)
+  return add(source, target, opts).id
 end
 
 ---Removes a route; false when there is none of that id.
@@ -356,17 +365,11 @@ function M.command(args)
   end
   local source = #ends == 2 and ends[1] or vim.api.nvim_get_current_buf()
   local target = ends[#ends]
-  local ok, result = pcall(M.route, source, target, opts)
+  local ok, result = pcall(add, source, target, opts)
   if not ok then
-    return util.notify(tostring(result):gsub('^madohub%.route: ', ':MadoRoute: '), vim.log.levels.ERROR)
+    return util.notify((tostring(result):gsub('^madohub%.route: ', ':MadoRoute: ')), vim.log.levels.ERROR)
   end
-  local r
-  for _, x in ipairs(cache) do
-    if x.id == result then
-      r = x
-    end
-  end
-  util.notify(r and ('route ' .. M.describe(r)) or ('route ' .. result))
+  util.notify('route ' .. M.describe(result))
 end
 
 ---Completion: the subcommands, the agents (ids and names), the options.

@@ -62,7 +62,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
       case 'remove':
         return queues.run(m.short, () => handleRemove(ctx, m));
       case 'route-add':
-        return routes.add(m);
+        return routes.add(m, await Promise.all(listJobs(opts.jobsDir).map((v) => settle(opts.jobsDir, v))));
       case 'route-list':
         return routes.list();
       case 'route-remove':

@@ -45,7 +45,9 @@ export class DaemonRoutes {
     }
   }
 
-  add(m: RouteAddRequest): Reply {
+  /** Adds a route; `jobs` are the jobs as they are now (one just dispatched may not have been checked yet). */
+  add(m: RouteAddRequest, jobs: readonly ListedJob[]): Reply {
+    this.backend.setJobs(jobs);
     this.engine.configure({ ...DEFAULT_SETTINGS, templates: m.templates ?? {} });
     try {
       return { type: 'routes', routes: [this.engine.add(m)] };
