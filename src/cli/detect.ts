@@ -1,10 +1,14 @@
 import { readFileSync } from 'node:fs';
+import { AGENT_IDS } from '../agents/ids.js';
+import type { AgentId } from '../agents/ids.js';
 import { detect } from '../detect/index.js';
 import { UsageError } from './errors.js';
 
 export interface DetectArgs {
   file?: string;
   title: string;
+  /** Read the screen as this agent's (as when the process tree names it). */
+  agent?: AgentId;
 }
 
 
@@ -18,6 +22,13 @@ export function parseDetectArgs(argv: readonly string[]): DetectArgs {
       args.title = value;
     } else if (arg.startsWith('--title=')) {
       args.title = arg.slice('--title='.length);
+    } else if (arg === '--agent' || arg.startsWith('--agent=')) {
+      const value = arg === '--agent' ? argv[++i] : arg.slice('--agent='.length);
+      if (value === undefined) throw new UsageError('--agent needs a value');
+      if (!(AGENT_IDS as readonly string[]).includes(value)) {
+        throw new UsageError(`--agent ${value.replace(/[^\x20-\x7e]/g, '?').slice(0, 40)} is no agent (${AGENT_IDS.join(', ')})`);
+      }
+      args.agent = value as AgentId;
     } else if (arg === '-') {
       args.file = undefined;
     } else if (arg.startsWith('-')) {
@@ -47,10 +58,10 @@ export function screenLines(text: string): string[] {
   return lines;
 }
 
-/** `mado detect [FILE|-] [--title TITLE]`: one JSON line from the plugin's own detectors. */
+/** `mado detect [FILE|-] [--title TITLE] [--agent NAME]`: one JSON line from the plugin's own detectors. */
 export function runDetect(argv: readonly string[], readStdin: () => string): string {
   const args = parseDetectArgs(argv);
   const text = args.file === undefined ? readStdin() : readScreenFile(args.file);
-  const d = detect({ lines: screenLines(text), title: args.title });
+  const d = detect({ lines: screenLines(text), title: args.title }, undefined, args.agent);
   return JSON.stringify({ agent: d.agent, state: d.state, source: d.source, detail: d.detail });
 }

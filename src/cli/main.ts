@@ -48,9 +48,10 @@ Usage:
   mado route ls [--json]    List the daemon's routes.
   mado route rm ID          Remove a route.
   mado --version            Print mado's version.
-  mado detect [FILE | -] [--title TITLE]
+  mado detect [FILE | -] [--title TITLE] [--agent NAME]
       Print {agent, state, source, detail} as one JSON line for a captured terminal screen
-      (a file, or standard input), read by the same detectors the Neovim plugin uses.
+      (a file, or standard input), read by the same detectors the Neovim plugin uses; --agent
+      reads it as that agent's screen (as when its process is known), whatever it shows.
 
 IDs are a job's short id, a unique prefix of it, or its name. Agents (--agent): claude (default), codex,
 gemini, opencode, amp, shell, and those of $MADOHUB_TEMPLATES or ~/.config/madohub/templates.json.

@@ -128,11 +128,13 @@ function fromHit(agent: AgentId, hit: Hit): Detection {
 /**
  * Reads one screen. The newest thing on it decides: an approval prompt or an interrupt below an old
  * completion line wins; the title (which tells what happens now) outranks lines that tell what
- * happened; footers and placeholders decide only when nothing else does.
+ * happened; footers and placeholders decide only when nothing else does. `as` names the agent
+ * (its rules read the screen), else the screen tells which agent runs.
  */
-export function detect(input: Screen, previous?: PreviousReading): Detection {
+export function detect(input: Screen, previous?: PreviousReading, as?: AgentId): Detection {
   const screen = boundScreen(input);
-  const agent = identify(screen, previous);
+  // Told which agent runs (`mado detect --agent`), its rules read the screen whatever it shows.
+  const agent = as ?? identify(screen, previous);
   const rules = RULES_BY_ID.get(agent);
   if (!rules) return { agent: 'shell', state: 'idle', source: 'pty-scrape', detail: clip(screen.title) };
 

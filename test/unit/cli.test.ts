@@ -19,6 +19,14 @@ describe('mado detect (in process)', () => {
     expect(() => parseDetectArgs(['a', 'b'])).toThrow(UsageError);
     expect(() => parseDetectArgs(['--nope'])).toThrow(UsageError);
   });
+  it('--agent reads the screen as that agent: an approval menu alone, with no footer that names Codex', () => {
+    expect(parseDetectArgs(['--agent', 'codex'])).toEqual({ title: '', agent: 'codex' });
+    expect(parseDetectArgs(['--agent=gemini', 'a.txt'])).toEqual({ title: '', agent: 'gemini', file: 'a.txt' });
+    expect(() => parseDetectArgs(['--agent', 'vim'])).toThrow('--agent vim is no agent (claude, codex, gemini, opencode, amp, shell)');
+    expect(() => parseDetectArgs(['--agent'])).toThrow('--agent needs a value');
+    const menu = codexApproval.lines.slice(codexApproval.lines.findIndex((l) => l.includes('Would you like to run')));
+    expect(JSON.parse(runDetect(['--agent', 'codex'], () => menu.join('\n')))).toMatchObject({ agent: 'codex', state: 'waiting' });
+  });
   it('trims trailing blank rows and CRs', () => {
     expect(screenLines('a\r\nb\n\n  \n')).toEqual(['a', 'b']);
   });
