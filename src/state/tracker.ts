@@ -83,7 +83,8 @@ export class Tracker {
     // (Its title is then the command Neovim started, which says nothing either.)
     if (!record && screen.lines.every((l) => l.trim() === '')) return null;
     const previous = record?.screen && { agent: record.screen.agent, state: record.screen.state };
-    const detection = detect(screen, previous);
+    // The agent the process tree names reads the screen with its own rules, whatever the screen shows of it.
+    const detection = detect(screen, previous, record?.processAgent ?? undefined);
     const rec = record ?? this.create(buf, detection, now);
     const changedAt = rec.screen && rec.screen.state === detection.state ? rec.screen.at : now;
     rec.screen = { ...detection, at: changedAt };

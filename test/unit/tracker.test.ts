@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Tracker } from '../../src/state/tracker.js';
 import type { Screen } from '../../src/detect/index.js';
+import screens from '../fixtures/screens.json';
 
 const rule = '─'.repeat(40);
 const idle: Screen = { lines: ['Claude Code', rule, '❯ ', rule, '  ? for shortcuts'], title: '✳ Claude Code' };
@@ -155,6 +156,19 @@ describe('Tracker', () => {
     t.record(1, { state: 'working', source: 'jsonl-watcher', detail: '' }, 1150);
     expect(t.process(1, 'opencode', 1200)).toBeNull();
     expect(t.process(1, null, 1300)).toMatchObject({ agent: 'shell', state: 'idle', source: 'pty-scrape' });
+  });
+
+  it("the agent the process tree names reads the screen by its rules: Codex's approval menu alone is Codex waiting", () => {
+    const s = screens['codex-approval'];
+    const menu = s.lines.slice(s.lines.findIndex((l) => l.includes('Would you like to run')));
+    const t = new Tracker();
+    t.screen(1, { lines: ['$ codex'], title: '' }, 1000);
+    t.process(1, 'codex', 1100);
+    expect(t.screen(1, { lines: menu, title: '' }, 1200)).toMatchObject({ agent: 'codex', state: 'waiting' });
+    // Without the process tree, the same screen alone does not name Codex.
+    const u = new Tracker();
+    u.screen(1, { lines: menu, title: '' }, 1200);
+    expect(u.get(1)).not.toMatchObject({ agent: 'codex', state: 'waiting' });
   });
 
   it('remembers the first prompt the agent echoed (its intent), for the agent that echoed it', () => {
