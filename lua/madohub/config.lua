@@ -39,7 +39,7 @@
 ---@field highlight { enabled: boolean } Colour the window (separator) of a terminal by its state.
 ---@field notify madohub.NotifyConfig
 ---@field labels table<madohub.Agent, string> Your names for agents (the agents' own display names come from Node).
----@field words table<madohub.StateName, string> Display words of the states.
+---@field words table<string, string> Display words of the states (and of a Failed turn's reason: `interrupted`, `error`).
 ---@field picker madohub.PickerConfig
 ---@field routes madohub.RoutesConfig
 
@@ -73,6 +73,8 @@ M.defaults = {
     completed = 'Completed',
     failed = 'Failed',
     exited = 'Exited',
+    interrupted = 'Interrupted',
+    error = 'Error',
   },
   picker = {
     width = 0.8,

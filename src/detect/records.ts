@@ -131,7 +131,8 @@ export function codexRolloutRecord(record: unknown): RecordSignal | null {
     case 'task_complete':
       return jsonl('completed', clip(str(p.last_agent_message) ?? '') || 'task complete');
     case 'turn_aborted':
-      return jsonl('failed', `aborted: ${str(p.reason) ?? 'unknown reason'}`);
+      // An interrupt reads as every agent's does (`interrupted`); another reason is said as it is.
+      return jsonl('failed', str(p.reason) === 'interrupted' ? 'interrupted' : `aborted: ${str(p.reason) ?? 'unknown reason'}`);
     case 'error':
       return jsonl('failed', clip(str(p.message) ?? 'error'));
     default:

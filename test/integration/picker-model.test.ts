@@ -191,6 +191,17 @@ describe.each(testNeovims())('Neovim $label: the picker model', ({ path: exe }) 
     expect(run).toEqual(named);
   });
 
+  it("a Failed turn's word says why: Interrupted for an interrupt, Error otherwise (the state stays failed)", async () => {
+    const words = await s.lua<string[]>(`local label = require('madohub.ui.label')
+      return { label.word('failed', 'interrupted'), label.word('failed', 'API error: overloaded'), label.word('failed', 'aborted: review'), label.word('working', '') }`);
+    expect(words).toEqual(['Interrupted', 'Error', 'Error', 'Working']);
+    const rows = await s.lua<string[]>(`
+      local format = require('madohub.picker.format')
+      local rows = { { group = 'ended', entry = E('term:1', 'terminal', 'failed', { detail = 'interrupted' }) } }
+      return vim.tbl_map(function(l) return l.text end, format.lines(rows, 120, 2000, { seen = {} }, function(a) return a end, {}))`);
+    expect(rows[0]).toMatch(/✗ Interrupted .* interrupted <1m$/);
+  });
+
   it('setup() refuses a key mapped to no action, naming it', async () => {
     const err = await s.lua<string>(`local ok, e = pcall(require('madohub.config').merge, { picker = { keys = { ['<C-x>'] = 'explode' } } })
       require('madohub.config').merge({})

@@ -87,7 +87,7 @@ describe('Codex rollout', () => {
   it('turn_aborted and error are Failed', () => {
     expect(codexRolloutRecord({ type: 'event_msg', payload: { type: 'turn_aborted', reason: 'interrupted' } })).toMatchObject({
       state: 'failed',
-      detail: 'aborted: interrupted',
+      detail: 'interrupted',
     });
     expect(codexRolloutRecord({ type: 'event_msg', payload: { type: 'error', message: 'stream disconnected' } })).toMatchObject({
       state: 'failed',

@@ -1,6 +1,7 @@
 ---How a row of the picker reads: the state's glyph and word (coloured by the `Mado*` groups), the
 ---name, the agent, where it runs, the headline and how long it has been in its state.
 local highlight = require('madohub.ui.highlight')
+local label = require('madohub.ui.label')
 local view = require('madohub.picker.view')
 
 local M = {}
@@ -101,7 +102,7 @@ function M.lines(rows, width, now, ui, names, words)
     local e = r.entry
     if e then
       where_of[e.id] = M.where(e)
-      wword = math.max(wword, vim.fn.strdisplaywidth(words[e.state] or e.state))
+      wword = math.max(wword, vim.fn.strdisplaywidth(label.word(e.state, e.detail)))
       wname = math.max(wname, math.min(28, vim.fn.strdisplaywidth(e.name)))
       wagent = math.max(wagent, math.min(12, vim.fn.strdisplaywidth(names(e.agent))))
       wwhere = math.max(wwhere, math.min(14, vim.fn.strdisplaywidth(where_of[e.id])))
@@ -116,8 +117,9 @@ function M.lines(rows, width, now, ui, names, words)
       local group = highlight.groups[e.state] or 'Normal'
       local glyph = M.GLYPHS[e.state] or '?'
       local unseen = view.unseen(e, ui) and '•' or ' '
-      local state_part = ('%s %s'):format(glyph, M.fit(words[e.state] or e.state, wword))
-      local age = ('%s %s'):format((words[e.state] or e.state):lower(), M.age(now - e.since))
+      local word = label.word(e.state, e.detail)
+      local state_part = ('%s %s'):format(glyph, M.fit(word, wword))
+      local age = ('%s %s'):format(word:lower(), M.age(now - e.since))
       local head = view.headline(e)
       local routes = package.loaded['madohub.routes']
       for _, r in ipairs(routes and routes.from(e.id) or {}) do

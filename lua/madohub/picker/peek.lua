@@ -1,6 +1,5 @@
 ---The picker's peek pane: the row's live screen (a terminal's last lines, a job's screen as its host
 ---renders it), the question and its choices first while the agent waits.
-local config = require('madohub.config')
 local format = require('madohub.picker.format')
 local layout = require('madohub.picker.layout')
 local view = require('madohub.picker.view')
@@ -26,8 +25,7 @@ end
 ---@return string[]
 function H.peek_lines(p, e, height)
   local out = {}
-  local words = config.options.words
-  out[#out + 1] = ('%s · %s · %s · %s'):format(e.name, names(e.agent), words[e.state] or e.state, format.where(e))
+  out[#out + 1] = ('%s · %s · %s · %s'):format(e.name, names(e.agent), require('madohub.ui.label').word(e.state, e.detail), format.where(e))
   if e.cwd ~= '' then
     out[#out + 1] = vim.fn.fnamemodify(e.cwd, ':~')
   end

@@ -33,6 +33,19 @@ function M.confirmed(st)
   return st.source == 'session-file' or st.source == 'jsonl-watcher'
 end
 
+---The word of a state; a Failed turn's says why (the detectors say `interrupted` for an
+---interrupt, anything else is an error).
+---@param state madohub.StateName
+---@param detail string
+---@return string
+function M.word(state, detail)
+  local words = config.options.words
+  if state == 'failed' then
+    return detail == 'interrupted' and words.interrupted or words.error
+  end
+  return words[state] or state
+end
+
 ---The plain label text, without highlight markers.
 ---@param st madohub.State
 ---@return string
@@ -43,7 +56,7 @@ function M.text(st)
     parts[#parts + 1] = opts.winbar.spinner[(M.frame - 1) % #opts.winbar.spinner + 1]
   end
   parts[#parts + 1] = require('madohub.state').agent_name(st.agent)
-  local word = opts.words[st.state] or st.state
+  local word = M.word(st.state, st.detail)
   if st.state == 'exited' then
     local status = st.detail:match('^exit (%-?%d+)$')
     if status then
