@@ -1,5 +1,6 @@
 import { AGENT_MODULES } from '../agents/index.js';
 import { completionKey } from './common.js';
+import { turnStart } from './prompt.js';
 import type { AgentId, AgentRules, AgentState, Detection, LineRule, PreviousReading, Screen } from './types.js';
 
 export * from './types.js';
@@ -101,10 +102,11 @@ interface Hit {
 }
 
 /** For each row, the first rule that matches it; then the newest event and the lowest hint. */
-function scan(rules: AgentRules, lines: readonly string[]): { event?: Hit; hint?: Hit } {
+/** The newest line rule that matches at or below row `from` (the current turn's start). */
+function scan(rules: AgentRules, lines: readonly string[], from = 0): { event?: Hit; hint?: Hit } {
   let event: Hit | undefined;
   let hint: Hit | undefined;
-  for (let row = lines.length - 1; row >= 0 && !event; row--) {
+  for (let row = lines.length - 1; row >= Math.max(0, from) && !event; row--) {
     const line = lines[row]!;
     const rule = rules.lines.find((r) => r.test.test(line));
     if (!rule) continue;
@@ -138,7 +140,8 @@ export function detect(input: Screen, previous?: PreviousReading, as?: AgentId):
   const rules = RULES_BY_ID.get(agent);
   if (!rules) return { agent: 'shell', state: 'idle', source: 'pty-scrape', detail: clip(screen.title) };
 
-  const { event, hint } = scan(rules, screen.lines);
+  // Only the current turn counts: what stands above its prompt is an earlier turn's.
+  const { event, hint } = scan(rules, screen.lines, turnStart(agent, screen.lines));
   const title = rules.titles.find((t) => t.test.test(screen.title));
   const titleDetection = (state: AgentState, detail?: string): Detection => ({
     agent,

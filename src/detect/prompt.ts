@@ -3,18 +3,35 @@
 import { agentModule } from '../agents/index.js';
 import type { AgentId } from './types.js';
 
+/** Whether row `i` echoes a submitted prompt (an answer follows it); its text, or undefined. */
+function submittedAt(rule: NonNullable<ReturnType<typeof agentModule>['prompt']>, lines: readonly string[], i: number): string | undefined {
+  const m = rule.line.exec(lines[i]!);
+  if (!m || (rule.not && rule.not.test(m[1]!))) return undefined;
+  let j = i + 1;
+  while (j < lines.length && lines[j]!.trim() === '') j++;
+  return j < lines.length && rule.answered.test(lines[j]!) ? m[1]! : undefined;
+}
+
 /** The first submitted prompt on the screen, or undefined. */
 export function promptOf(agent: AgentId, lines: readonly string[]): string | undefined {
   const rule = agentModule(agent).prompt;
   if (!rule) return undefined;
   for (let i = 0; i < lines.length; i++) {
-    const m = rule.line.exec(lines[i]!);
-    if (!m || (rule.not && rule.not.test(m[1]!))) continue;
-    let j = i + 1;
-    while (j < lines.length && lines[j]!.trim() === '') j++;
-    if (j < lines.length && rule.answered.test(lines[j]!)) return m[1]!;
+    const text = submittedAt(rule, lines, i);
+    if (text !== undefined) return text;
   }
   return undefined;
+}
+
+/**
+ * The row of the last submitted prompt on the screen (the current turn starts there), or -1. What
+ * stands above it belongs to earlier turns: an old spinner or question there decides nothing.
+ */
+export function turnStart(agent: AgentId, lines: readonly string[]): number {
+  const rule = agentModule(agent).prompt;
+  if (!rule) return -1;
+  for (let i = lines.length - 1; i >= 0; i--) if (submittedAt(rule, lines, i) !== undefined) return i;
+  return -1;
 }
 
 /** How far from the bottom of the screen an agent's input line may stand (its footer below it). */

@@ -97,6 +97,19 @@ describe('4b: screens the agents print today', () => {
     expect(d.state).toBe('idle');
   });
 
+  it("only the current turn counts: an old spinner or question above the last prompt decides nothing", () => {
+    const rule = '─'.repeat(20);
+    const stale = ['Claude Code', '❯ first', '✶ Baking… (3s · esc to interrupt)', '❯ second', '● Done.', rule, '❯ ', rule, '  ? for shortcuts'];
+    expect(detect({ lines: stale, title: '' })).toMatchObject({ agent: 'claude', state: 'idle' });
+    const oldQuestion = ['Claude Code', '❯ first', ' Do you want to proceed?', ' ❯ 1. Yes', '   2. No', '❯ second', '● Done.', rule, '❯ ', rule];
+    expect(detect({ lines: oldQuestion, title: '' }).state).not.toBe('waiting');
+    const codex = ['>_ OpenAI Codex (v0.171.0)', '› first', '• Working (3s • esc to interrupt)', '› second', '• The tests ran.', '', '› Ask Codex to do anything', '  ? for shortcuts'];
+    expect(detect({ lines: codex, title: '' })).toMatchObject({ agent: 'codex', state: 'idle' });
+    // The live spinner of the current turn still counts, and so does a draft typed below it.
+    const live = ['Claude Code', '❯ second', '✶ Baking… (3s · esc to interrupt)', rule, '❯ a draft', rule];
+    expect(detect({ lines: live, title: '' }).state).toBe('working');
+  });
+
   it.each(['Thinking', 'Streaming', 'Running Tools'])('Amp %s is Working', (label) => {
     expect(detect({ lines: [' Fix it', ` ∿ ${label}`], title: 'Fix it - amp - ~/proj' }).state).toBe('working');
   });
