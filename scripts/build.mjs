@@ -16,7 +16,12 @@ const common = {
   logLevel: 'warning',
   absWorkingDir: root,
   sourcemap: 'linked',
-  define: { MADOHUB_VERSION: JSON.stringify(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version) },
+  define: {
+    MADOHUB_VERSION: JSON.stringify(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version),
+    // ES modules bundled (ps-list) read import.meta.url, which a CommonJS bundle has not: the bundle's own.
+    'import.meta.url': '__madohubImportMetaUrl',
+  },
+  banner: { js: "const __madohubImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
 };
 
 if (process.argv.includes('--bench')) {

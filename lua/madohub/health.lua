@@ -62,6 +62,11 @@ function M.check()
   local watched = require('madohub.watch').count()
   h.ok(('Terminals watched: %d (the Node process tracks %d)'):format(watched, info.terminals))
   h.ok(('Agent records: %d folders watched, %d process scans so far'):format(info.foldersWatched, info.scans))
+  if info.processes == 'ps' then
+    h.ok('Processes: read with ps-list and lsof (no /proc here, or MADOHUB_PROCESS_SOURCE=ps)')
+  else
+    h.ok('Processes: read from /proc')
+  end
 
   h.start('madohub: background jobs')
   local mado = require('madohub.util').root() .. '/dist/mado.js'

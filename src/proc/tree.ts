@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import type { ProcessInfo } from '../detect/process.js';
 import { parseStat } from './stamp.js';
+import type { ProcessSource } from './source.js';
 
 /**
  * /proc/<pid>/stat: the parent pid, and what tells this process image: its start time (clock ticks
@@ -65,10 +66,29 @@ function parentMap(procRoot: string): Map<number, number[]> {
  * executable) is kept per pid, start time and name (see `readStat`), so that a scan of a tree that
  * did not change reads one small file per process.
  */
-export class ProcessTree {
+export class ProcessTree implements ProcessSource {
+  readonly kind = 'proc';
+  /** /proc is read as it is now. */
+  readonly stale = false;
   private readonly cache = new Map<number, { image: string; info: ProcessInfo }>();
 
   constructor(private readonly procRoot = '/proc') {}
+
+  refresh(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  startMs(pid: number): number | undefined {
+    return processStartMs(pid, this.procRoot);
+  }
+
+  cwd(pid: number): string | undefined {
+    return processCwd(pid, this.procRoot);
+  }
+
+  openFiles(pid: number): string[] {
+    return openFiles(pid, this.procRoot);
+  }
 
   private info(pid: number): ProcessInfo | undefined {
     const st = readStat(this.procRoot, pid);

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { codexMeta, codexRolloutRecord } from '../detect/records.js';
 import type { CodexMeta, RecordSignal } from '../detect/records.js';
-import { openFiles, processCwd, processStartMs } from '../proc/tree.js';
+import { processSource } from '../proc/shared.js';
 import type { RecordLog } from './claude.js';
 import type { FolderWatcher } from './folders.js';
 import { followJsonl } from './follow.js';
@@ -110,7 +110,7 @@ export interface CodexProcess {
 export function findRollout(home: string, proc: CodexProcess, claimed: ReadonlySet<string>): string | undefined {
   const sessions = path.join(home, 'sessions') + path.sep;
   for (const pid of proc.pids) {
-    const open = openFiles(pid).find((f) => f.startsWith(sessions) && ROLLOUT.test(f));
+    const open = processSource().openFiles(pid).find((f) => f.startsWith(sessions) && ROLLOUT.test(f));
     if (open) return open;
   }
   let best: { file: string; startedAt: number } | undefined;
@@ -154,7 +154,7 @@ export class CodexRecords {
 
   start(): void {
     if (this.tryFind()) return;
-    const startedAt = processStartMs(this.pid) ?? Date.now();
+    const startedAt = processSource().startMs(this.pid) ?? Date.now();
     const dirs = new Set([dayFolder(this.home, startedAt), dayFolder(this.home, Date.now())]);
     const stops = [...dirs].map((dir) =>
       this.folders.watch(dir, (file, event) => {
@@ -189,8 +189,8 @@ export class CodexRecords {
 
   private tryFind(): boolean {
     if (this.stopped || this.rollout) return true;
-    const cwd = processCwd(this.pid);
-    const startedAt = processStartMs(this.pid);
+    const cwd = processSource().cwd(this.pid);
+    const startedAt = processSource().startMs(this.pid);
     if (cwd === undefined || startedAt === undefined) return false;
     const file = findRollout(this.home, { pids: this.pids, cwd, startedAt }, this.claims);
     if (!file) return false;

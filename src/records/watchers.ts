@@ -1,7 +1,9 @@
 import type { AgentId } from '../detect/index.js';
 import { agentOfTree, attachedJob } from '../detect/process.js';
 import type { RecordSignal } from '../detect/records.js';
-import { ProcessTree, processCwd } from '../proc/tree.js';
+import { processSource } from '../proc/shared.js';
+import type { ProcessSource } from '../proc/source.js';
+import { ProcessTree } from '../proc/tree.js';
 import { agentModule } from '../agents/index.js';
 import type { RecordFollower } from '../agents/types.js';
 import type { RecordLog } from './claude.js';
@@ -32,6 +34,8 @@ interface Watched {
   cwd?: string;
   /** The background job it shows (`mado attach <id>`), from the last scan. */
   job?: string;
+  /** A scan waits for the portable process list to be read again. */
+  rescan?: boolean;
 }
 
 /**
@@ -41,7 +45,7 @@ interface Watched {
  * runs while nothing happens: the only timer is the settling one, armed by a screen change.
  */
 export class TerminalWatchers {
-  readonly tree: ProcessTree;
+  readonly tree: ProcessSource;
   readonly folders = new FolderWatcher();
   private readonly claims = new Set<string>();
   private readonly terminals = new Map<number, Watched>();
@@ -54,9 +58,10 @@ export class TerminalWatchers {
     private readonly events: WatcherEvents,
     private readonly log: RecordLog,
     private readonly env: NodeJS.ProcessEnv = process.env,
-    procRoot = '/proc',
+    procRoot?: string,
   ) {
-    this.tree = new ProcessTree(procRoot);
+    // A /proc of the tests' making, else this system's source (portable where /proc is missing).
+    this.tree = procRoot ? new ProcessTree(procRoot) : processSource(env);
   }
 
   /** A screen of `buf` arrived. `agentChanged`: its screen now shows another agent. */
@@ -92,8 +97,16 @@ export class TerminalWatchers {
     t.lastScan = now;
     this.scans++;
     const procs = this.tree.walk(t.pid);
+    // A portable list may be behind: once it is read again, this terminal is scanned again.
+    if (this.tree.stale && !t.rescan) {
+      t.rescan = true;
+      void this.tree.refresh().then(() => {
+        t.rescan = false;
+        if (this.terminals.get(buf) === t) this.scan(buf, Date.now());
+      });
+    }
     const found = agentOfTree(procs);
-    const cwd = processCwd(found?.pid ?? t.pid) ?? '';
+    const cwd = this.tree.cwd(found?.pid ?? t.pid) ?? '';
     const job = attachedJob(procs);
     if (cwd !== t.cwd || job !== t.job) {
       t.cwd = cwd;

@@ -41,6 +41,8 @@ export interface Health {
   terminals: number;
   nodePty: NodePtyHealth;
   foldersWatched: number;
+  /** Where processes are read from: `proc` (/proc) or `ps` (ps-list and lsof, where there is no /proc). */
+  processes: 'proc' | 'ps';
   jobsDir: string;
   fleet: { terminals: number; jobs: number; sessions: number; editors: number };
   /** `running` (its socket answers), `not running`, or why it cannot be asked. */
@@ -167,6 +169,7 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
         terminals: tracker.size,
         nodePty: checkNodePty(),
         foldersWatched: watchers.folders.size,
+        processes: watchers.tree.kind,
         scans: watchers.scans,
         rssBytes: process.memoryUsage().rss,
         jobsDir: jobsDir(),

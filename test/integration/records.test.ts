@@ -7,9 +7,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FAKE_AMP, FAKE_CLAUDE, FAKE_CODEX, openTerminal, startNeovim, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
 
-const neovims = testNeovims();
+// Each Neovim, with the process tree read from /proc, and from ps-list and lsof (as on macOS).
+const runs = testNeovims().flatMap((nv) => [
+  { ...nv, processes: 'proc' },
+  { ...nv, processes: 'ps' },
+]);
 
-describe.each(neovims)('Neovim $label: confirmed states', ({ path: exe }) => {
+describe.each(runs)('Neovim $label, processes from $processes: confirmed states', ({ path: exe, processes }) => {
   let s: Session | undefined;
   afterEach(async () => {
     await s?.close();
@@ -18,7 +22,7 @@ describe.each(neovims)('Neovim $label: confirmed states', ({ path: exe }) => {
 
   const start = async (): Promise<Session> => {
     const home = mkdtempSync(path.join(tmpdir(), 'madohub-home-'));
-    s = await startNeovim(exe, { HOME: home, CLAUDE_CONFIG_DIR: '', CODEX_HOME: '' });
+    s = await startNeovim(exe, { HOME: home, CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', MADOHUB_PROCESS_SOURCE: processes });
     await s.lua(`
       _G.done = {}
       vim.api.nvim_create_autocmd('User', { pattern = 'MadoAgentDone', callback = function(ev) table.insert(_G.done, ev.data) end })`);
@@ -117,5 +121,10 @@ describe.each(neovims)('Neovim $label: confirmed states', ({ path: exe }) => {
     await send(s, buf, 'q');
     expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).agent == 'shell'`, 8000)).toBe(true);
     expect(await s.lua('return require("madohub").state(...).source', [buf])).toBe('pty-scrape');
+    // :checkhealth says where processes are read from.
+    expect(await s.lua<{ processes: string }>('return require("madohub.node").request("health")')).toMatchObject({ processes });
+    await s.lua("vim.cmd('checkhealth madohub')");
+    const report = (await s.lua<string[]>('return vim.api.nvim_buf_get_lines(0, 0, -1, false)')).join('\n');
+    expect(report).toContain(processes === 'ps' ? 'Processes: read with ps-list and lsof' : 'Processes: read from /proc');
   });
 });

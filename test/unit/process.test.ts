@@ -7,6 +7,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { agentOfProcess, agentOfTree } from '../../src/detect/process.js';
 import type { ProcessInfo } from '../../src/detect/process.js';
 import { ProcessTree } from '../../src/proc/tree.js';
+import { PsTree, lsofNames } from '../../src/proc/ps-tree.js';
+import { sourceKind } from '../../src/proc/source.js';
+import type { ProcessSource } from '../../src/proc/source.js';
+import type { ProcessDescriptor } from 'ps-list';
 
 const proc = (pid: number, comm: string, argv: string[], exe = ''): ProcessInfo => ({ pid, ppid: 1, comm, argv, exe });
 
@@ -43,7 +47,10 @@ describe('agentOfTree', () => {
   });
 });
 
-describe('ProcessTree (the real /proc)', () => {
+describe.each([
+  ['/proc', (): ProcessSource => new ProcessTree()],
+  ['ps-list and lsof (the portable source, as on macOS)', (): ProcessSource => new PsTree()],
+])('the process tree read from %s (this system)', (_name, newTree) => {
   const children: ChildProcess[] = [];
   afterEach(() => {
     for (const c of children) c.kill('SIGKILL');
@@ -57,9 +64,9 @@ describe('ProcessTree (the real /proc)', () => {
     chmodSync(claude, 0o755);
     const shell = spawn('sh', ['-c', `${claude} & wait`], { stdio: 'ignore' });
     children.push(shell);
-    const tree = new ProcessTree();
+    const tree = newTree();
     let found;
-    for (let i = 0; i < 50 && !found; i++) {
+    for (let i = 0; i < 100 && !found; i++) {
       await new Promise((r) => setTimeout(r, 20));
       found = agentOfTree(tree.walk(shell.pid!));
     }
@@ -71,6 +78,7 @@ describe('ProcessTree (the real /proc)', () => {
     expect(procs.some((p) => p.argv.includes(claude))).toBe(true);
     process.kill(found!.pid, 'SIGKILL');
     await new Promise((r) => setTimeout(r, 100));
+    await tree.refresh();
     expect(agentOfTree(tree.walk(shell.pid!))).toBeUndefined();
   });
 
@@ -81,9 +89,12 @@ describe('ProcessTree (the real /proc)', () => {
     chmodSync(claude, 0o755);
     const shell = spawn('sh', ['-c', `read go; exec ${claude}`], { stdio: ['pipe', 'ignore', 'ignore'] });
     children.push(shell);
-    const tree = new ProcessTree();
+    const tree = newTree();
     await new Promise((r) => setTimeout(r, 100));
-    expect(tree.walk(shell.pid!).map((p) => p.comm)).toEqual(['sh']);
+    await tree.refresh();
+    // The shell alone (`sh`; ps names it by its executable, `dash` on Debian).
+    expect(tree.walk(shell.pid!).map((p) => p.pid)).toEqual([shell.pid]);
+    expect(agentOfTree(tree.walk(shell.pid!))).toBeUndefined();
     shell.stdin!.write('\n');
     let found;
     for (let i = 0; i < 100 && found?.agent !== 'claude'; i++) {
@@ -93,7 +104,73 @@ describe('ProcessTree (the real /proc)', () => {
     expect(found).toMatchObject({ agent: 'claude', pid: shell.pid });
   });
 
-  it('a pid that is gone is an empty tree', () => {
-    expect(new ProcessTree().walk(2 ** 22 + 12345)).toEqual([]);
+  it('a pid that is gone is an empty tree', async () => {
+    const tree = newTree();
+    await tree.refresh();
+    expect(tree.walk(2 ** 22 + 12345)).toEqual([]);
+  });
+
+  it("a process's folder, start time and open files", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'madohub-proc-'));
+    const held = path.join(dir, 'held.jsonl');
+    writeFileSync(held, '');
+    const child = spawn('node', ['-e', `require('fs').openSync(${JSON.stringify(held)}, 'r'); setInterval(() => {}, 1000)`], { cwd: dir, stdio: 'ignore' });
+    children.push(child);
+    const started = Date.now();
+    const tree = newTree();
+    let cwd: string | undefined;
+    let files: string[] = [];
+    for (let i = 0; i < 100 && (cwd !== dir || !files.includes(held)); i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      await tree.refresh();
+      cwd = tree.cwd(child.pid!);
+      files = tree.openFiles(child.pid!);
+    }
+    expect(cwd).toBe(dir);
+    expect(files).toContain(held);
+    expect(Math.abs(tree.startMs(child.pid!)! - started)).toBeLessThan(3000);
+  });
+});
+
+describe('the portable source, told what ps-list and lsof print', () => {
+  it('builds the tree from the list, splits command lines, reads lsof -F n', async () => {
+    const list = async (): Promise<ProcessDescriptor[]> => [
+      { pid: 10, ppid: 1, name: 'zsh', cmd: '-zsh' },
+      { pid: 11, ppid: 10, name: 'node', cmd: 'node /opt/homebrew/lib/node_modules/@anthropic-ai/claude-code/cli.js --resume x', path: '/opt/homebrew/bin/node', startTime: new Date(5000) },
+      { pid: 12, ppid: 11, name: 'rg', cmd: 'rg foo' },
+      { pid: 20, ppid: 1, name: 'other', cmd: 'other' },
+    ];
+    const asked: string[][] = [];
+    const tree = new PsTree(list, async (args) => {
+      asked.push(args);
+      return args.includes('cwd') ? 'p11\nfcwd\nn/Users/dev/proj\n' : 'p11\nf3\nn/Users/dev/.claude/projects/x.jsonl\nf4\nnpipe\n';
+    });
+    await tree.refresh();
+    expect(tree.walk(10).map((p) => p.pid)).toEqual([10, 11, 12]);
+    expect(agentOfTree(tree.walk(10))).toMatchObject({ agent: 'claude', pid: 11 });
+    expect(tree.startMs(11)).toBe(5000);
+    // Folders and files come from lsof in the background: asked once, known at the next question.
+    expect(tree.cwd(11)).toBeUndefined();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(tree.cwd(11)).toBe('/Users/dev/proj');
+    tree.openFiles(11);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(tree.openFiles(11)).toEqual(['/Users/dev/.claude/projects/x.jsonl']);
+    expect(asked).toEqual([['-a', '-p', '11', '-d', 'cwd', '-Fn'], ['-p', '11', '-Fn']]);
+    expect(lsofNames('p1\nn/a\nn/b c\n')).toEqual(['/a', '/b c']);
+  });
+
+  it('a list that fails keeps the last one; MADOHUB_PROCESS_SOURCE=ps chooses it', async () => {
+    let fail = false;
+    const tree = new PsTree(async () => {
+      if (fail) throw new Error('ps: not found');
+      return [{ pid: 5, ppid: 1, name: 'sh', cmd: 'sh' }];
+    });
+    await tree.refresh();
+    fail = true;
+    await tree.refresh();
+    expect(tree.walk(5).map((p) => p.comm)).toEqual(['sh']);
+    expect(sourceKind({ MADOHUB_PROCESS_SOURCE: 'ps' })).toBe('ps');
+    expect(sourceKind({})).toBe('proc');
   });
 });

@@ -19,7 +19,7 @@ import { pendingWord, replyVerdict } from '../../fleet/reply.js';
 import type { ReplyVerdict } from '../../fleet/reply.js';
 import type { Detection } from '../../detect/index.js';
 import { processStamp } from '../../proc/stamp.js';
-import { ProcessTree } from '../../proc/tree.js';
+import { processSource } from '../../proc/shared.js';
 import { codexHome, findRollout, readMeta } from '../../records/codex.js';
 import { writeAtomic } from '../files.js';
 import type { HostInfo } from '../hostinfo.js';
@@ -148,7 +148,7 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   // Codex cannot be told a session id: its rollout names the one to resume.
   let codexSession: string | undefined;
   let codexLookedAt = 0;
-  const tree = new ProcessTree();
+  const tree = processSource();
   const learnCodexSession = (): void => {
     if (codexSession || Date.now() - codexLookedAt < 2000) return;
     codexLookedAt = Date.now();
