@@ -24,12 +24,13 @@ export const gemini: AgentModule = {
   },
   process: { names: ['gemini'], script: /(?:^|\/)gemini(?:\.js)?$|@google\/gemini-cli\// },
   // `> summarize the README` outside the input box, then the answer or a spinner.
-  prompt: { line: /^> (\S.*?)\s*$/, answered: /^\s*(?:[✦⠀-⣿]|[^│╭╰\s])/ },
+  // `> summarize the README` (older) or ` > explain the parser` (0.61), then the answer (`✦`, a spinner).
+  prompt: { line: /^ ?> (\S.*?)\s*$/, answered: /^\s*(?:[✦⠀-⣿]|[^│╭╰\s])/ },
   // `✦ text` items; tool calls and the input line are boxes (`╭ │ ╰`); no line ends the turn.
   answer: {
     item: /^✦ (.*)$/,
     tool: /^(?!)/,
-    chrome: /^\s*[╭│╰]|^\s*[⠀-⣿]|^~\/|^\S+\s{4,}no sandbox/,
+    chrome: /^\s*[╭│╰]|^\s*[⠀-⣿]|^~\/|no sandbox|^\s*\? for shortcuts|^─{8,}|Shift\+Tab to accept|^\s*>\s{2,}Type your message|^\s*workspace \(/,
     indent: /^ {2}/,
   },
   template: { description: 'Gemini CLI', command: ['gemini'], prompt: 'type' },

@@ -18,6 +18,8 @@ describe('the prompt an agent echoes', () => {
     ['codex-real-idle', undefined],
     ['codex-idle', undefined],
     ['gemini-working', 'summarize the README'],
+    ['gemini-real-working', 'explain the parser'],
+    ['gemini-real-idle', undefined],
     ['gemini-idle', undefined],
     ['opencode-working', undefined],
   ])('%s → %s', (name, prompt) => {
