@@ -13,11 +13,14 @@ import type { JobState, JobStatus } from './types.js';
 import { MAX_DETAIL, MAX_INTENT, JOB_FILE_VERSION, SHORT_ID } from './types.js';
 import { validateJob } from './validate.js';
 
-/** `$MADOHUB_JOBS_DIR`, else `$XDG_STATE_HOME/madohub/jobs`, else `~/.local/state/madohub/jobs`. */
+/** The folder MadoHub keeps its state in: `$XDG_STATE_HOME/madohub`, else `~/.local/state/madohub`. */
+export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(env.XDG_STATE_HOME || path.join(env.HOME || homedir(), '.local', 'state'), 'madohub');
+}
+
+/** `$MADOHUB_JOBS_DIR`, else `<state folder>/jobs`. */
 export function jobsDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.MADOHUB_JOBS_DIR) return env.MADOHUB_JOBS_DIR;
-  const state = env.XDG_STATE_HOME || path.join(env.HOME || homedir(), '.local', 'state');
-  return path.join(state, 'madohub', 'jobs');
+  return env.MADOHUB_JOBS_DIR || path.join(stateDir(env), 'jobs');
 }
 
 /** A job as read: its file, or why its file cannot be read (the job then shows as errored). */

@@ -1,7 +1,6 @@
 // Routes of this Neovim's Node process: its terminals and the background jobs as sources and
 // targets, and this Neovim's buffers and any file as targets. Answers come from the agents' records
 // (the file the terminal's watcher follows, a job's Claude Code transcript), else from the screen.
-import { homedir } from 'node:os';
 import path from 'node:path';
 import { agentModule } from '../agents/index.js';
 import { jobScreen, sendToJob } from '../cli/jobs.js';
@@ -9,7 +8,7 @@ import type { Io } from '../cli/jobs.js';
 import { screenAnswer } from '../detect/answer.js';
 import type { FleetEntry } from '../fleet/entry.js';
 import type { FleetHub } from '../fleet/hub.js';
-import { jobsDir, readJob } from '../jobs/store.js';
+import { jobsDir, readJob, stateDir } from '../jobs/store.js';
 import type { TerminalWatchers } from '../records/watchers.js';
 import type { RouteBackend, RouteEnd, RouteFired } from './engine.js';
 import { appendText, gitDiff, jobRecordFile, recordAnswer, spillFile } from './io.js';
@@ -28,10 +27,6 @@ export interface RouteLua {
   routes(list: Route[]): void;
 }
 
-/** The state folder MadoHub keeps its files in (`$XDG_STATE_HOME/madohub`). */
-export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(env.XDG_STATE_HOME || path.join(env.HOME || homedir(), '.local', 'state'), 'madohub');
-}
 
 export class NeovimRouteBackend implements RouteBackend {
   /** The answer last taken from each source's records (a new turn's must differ, or it has not landed yet). */

@@ -212,3 +212,63 @@ describe('the route engine', () => {
     expect(h.said[0]).toMatch(/^route \w+ removed: its target term:2 is gone$/);
   });
 });
+
+describe("routes' files, read and written as hostile input", () => {
+  it("the daemon's routes.json: a route that is none, a huge file, a folder, nonsense read as no route", async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync, statSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const { readRoutes, writeRoutes, routesFile } = await import('../../src/routes/store.js');
+    const dir = mkdtempSync(path.join(tmpdir(), 'madohub-routes-file-'));
+    const good = { id: 'ab12cd', source: 'job:0000000a', target: 'job:0000000b', targetName: 'reviewer', on: 'done', send: 'last', template: '', hops: 3, once: false, review: false, paused: false, createdAt: 1 };
+    writeRoutes(dir, [good as Route]);
+    expect(statSync(routesFile(dir)).mode & 0o777).toBe(0o600);
+    expect(readRoutes(dir)).toEqual([good]);
+    const bad = [
+      { ...good, id: '../x' },
+      { ...good, source: 'term:3' },
+      { ...good, target: 'file:relative/path' },
+      { ...good, target: 'buf:4' },
+      { ...good, on: 'sometimes' },
+      { ...good, hops: 0 },
+      { ...good, hops: 1e9 },
+      'nonsense',
+      null,
+    ];
+    writeFileSync(routesFile(dir), JSON.stringify({ version: 1, routes: [...bad, { ...good, review: true, id: 'ok2' }] }));
+    // Only the good one is kept; a daemon's route never opens a review.
+    expect(readRoutes(dir)).toEqual([{ ...good, id: 'ok2', review: false }]);
+    writeFileSync(routesFile(dir), JSON.stringify({ version: 2, routes: [good] }));
+    expect(readRoutes(dir)).toEqual([]);
+    writeFileSync(routesFile(dir), `{"version":1,"routes":[${'0,'.repeat(200_000)}0]}`);
+    expect(readRoutes(dir)).toEqual([]);
+    const other = mkdtempSync(path.join(tmpdir(), 'madohub-routes-file-'));
+    mkdirSync(routesFile(other));
+    expect(readRoutes(other)).toEqual([]);
+  });
+
+  it('a file target takes regular files only: a FIFO without a reader or a link is refused at once, nothing waits', async () => {
+    const { mkdtempSync, writeFileSync, symlinkSync, readFileSync, statSync } = await import('node:fs');
+    const { execFileSync } = await import('node:child_process');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const { appendText } = await import('../../src/routes/io.js');
+    const dir = mkdtempSync(path.join(tmpdir(), 'madohub-route-target-'));
+    const file = path.join(dir, 'notes.md');
+    appendText(file, 'one\n');
+    appendText(file, 'two\n');
+    expect(readFileSync(file, 'utf8')).toBe('one\ntwo\n');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const fifo = path.join(dir, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    const t = Date.now();
+    expect(() => appendText(fifo, 'x')).toThrow();
+    expect(Date.now() - t).toBeLessThan(1000);
+    const secret = path.join(dir, 'secret');
+    writeFileSync(secret, 'keep');
+    const link = path.join(dir, 'link');
+    symlinkSync(secret, link);
+    expect(() => appendText(link, 'x')).toThrow();
+    expect(readFileSync(secret, 'utf8')).toBe('keep');
+  });
+});
