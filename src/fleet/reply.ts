@@ -1,6 +1,8 @@
 // When a reply may go to an agent: the one rule for terminals and jobs (and the routes that use
 // them). Pure.
-import type { AgentState } from '../detect/types.js';
+import { draftOf } from '../detect/prompt.js';
+import { optionsOf } from '../detect/question.js';
+import type { AgentId, AgentState } from '../detect/types.js';
 
 /**
  * `send`: now. `queue`: when the agent's turn ends (it works, or a route's text meets a menu). `hold-draft`: the user has typed into
@@ -24,6 +26,14 @@ export function replyVerdict(ctx: ReplyContext): ReplyVerdict {
   if (ctx.typing) return 'hold-typing';
   if (ctx.draft !== undefined && ctx.draft !== '') return 'hold-draft';
   return ctx.state === 'working' || (ctx.menu === true && ctx.state === 'waiting') ? 'queue' : 'send';
+}
+
+/**
+ * The verdict for an agent as its screen shows it now: a draft in its input line holds the reply; a
+ * menu on it queues a route's (`waitMenus`); the user in Terminal mode in its window holds it (`typing`).
+ */
+export function screenVerdict(state: AgentState, agent: AgentId, lines: readonly string[], terms: { typing?: boolean; waitMenus?: boolean }): ReplyVerdict {
+  return replyVerdict({ state, typing: terms.typing, draft: draftOf(agent, lines), menu: terms.waitMenus === true && optionsOf(lines).length > 0 });
 }
 
 /** How a reply that waits shows in the picker's row. */

@@ -2,11 +2,10 @@
 // on the terminal's state and its last screen), the one that waits per terminal, and the keys that
 // answer a menu. Writing into a terminal is Lua's (its channel): `write` does it.
 import { menuKeys } from '../agents/index.js';
-import { draftOf } from '../detect/prompt.js';
-import { optionsOf } from '../detect/question.js';
 import { promptProblem } from '../jobs/templates.js';
 import type { Tracker } from '../state/tracker.js';
-import { pendingWord, replyVerdict } from './reply.js';
+import { pendingWord, screenVerdict } from './reply.js';
+import type { ReplyVerdict } from './reply.js';
 
 /**
  * Writes into a terminal of this Neovim (through its channel): a reply (pasted, then Enter) or a
@@ -113,11 +112,10 @@ export class TerminalReplies {
     return r ? pendingWord(this.verdictOf(buf, r)) || 'sending' : '';
   }
 
-  private verdictOf(buf: number, r: Pick<WaitingReply, 'typing' | 'waitMenus'>): ReturnType<typeof replyVerdict> {
+  private verdictOf(buf: number, r: Pick<WaitingReply, 'typing' | 'waitMenus'>): ReplyVerdict {
     const st = this.tracker.get(buf);
     if (!st) return 'refuse';
-    const lines = this.screens.get(buf) ?? [];
-    return replyVerdict({ state: st.state, typing: r.typing, draft: draftOf(st.agent, lines), menu: r.waitMenus && optionsOf(lines).length > 0 });
+    return screenVerdict(st.state, st.agent, this.screens.get(buf) ?? [], r);
   }
 
   /** Sends the reply that waits for a terminal when it may go now. */

@@ -3,12 +3,11 @@
 // host's screen, and the payload goes through the target's host. Messages go to the daemon's log.
 import path from 'node:path';
 import { agentModule } from '../agents/index.js';
-import { screenAnswer } from '../detect/answer.js';
 import { jobState } from '../fleet/entry.js';
 import { askHost, hostScreen } from '../jobs/host-client.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import type { RouteBackend, RouteEnd, RouteFired, RouteRequest } from './engine.js';
-import { appendText, gitDiff, jobRecordFile, recordAnswer, spillFile } from './io.js';
+import { appendText, gitDiff, jobRecordFile, screenText, spillFile, turnAnswer } from './io.js';
 import { writeRoutes } from './store.js';
 import type { Route } from './types.js';
 
@@ -49,20 +48,11 @@ export class DaemonRouteBackend implements RouteBackend {
 
   async answer(source: RouteEnd): Promise<string | undefined> {
     const j = this.jobs.get(source.id);
-    if (!j) return undefined;
-    const file = jobRecordFile(j, this.env);
-    const text = file ? await recordAnswer(file, j.agent, this.taken.get(source.id)) : undefined;
-    if (text !== undefined) {
-      this.taken.set(source.id, text);
-      return text;
-    }
-    return screenAnswer(j.agent, await hostScreen(this.jobsDir, j.short).catch(() => []));
+    return j && turnAnswer(source.id, j.agent, jobRecordFile(j, this.env), () => hostScreen(this.jobsDir, j.short).catch(() => []), this.taken);
   }
 
   async screen(source: RouteEnd): Promise<string> {
-    const lines = await hostScreen(this.jobsDir, source.id.slice(4)).catch(() => []);
-    while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
-    return lines.join('\n');
+    return screenText(await hostScreen(this.jobsDir, source.id.slice(4)).catch(() => []));
   }
 
   diff(source: RouteEnd): Promise<string> {

@@ -5,6 +5,7 @@ import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, write
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { lastAnswer } from '../agents/index.js';
+import { screenAnswer } from '../detect/answer.js';
 import type { AgentId } from '../agents/ids.js';
 import { readTail, writeAtomic } from '../jobs/files.js';
 import type { JobState } from '../jobs/types.js';
@@ -52,6 +53,32 @@ export async function recordAnswer(file: string, agent: AgentId, before: string 
     if (waited >= waitMs) return undefined;
     await sleep(RECORD_POLL_MS);
   }
+}
+
+/**
+ * The answer of the turn a source just ended: from its record file when it has one (a new answer,
+ * waited for), else from its screen. `taken` keeps the answer last taken of each source.
+ */
+export async function turnAnswer(
+  source: string,
+  agent: AgentId,
+  file: string | undefined,
+  screen: () => Promise<readonly string[]>,
+  taken: Map<string, string>,
+): Promise<string | undefined> {
+  const text = file ? await recordAnswer(file, agent, taken.get(source)) : undefined;
+  if (text !== undefined) {
+    taken.set(source, text);
+    return text;
+  }
+  return screenAnswer(agent, await screen());
+}
+
+/** A screen's rows as text, the blank rows at its bottom left out. */
+export function screenText(lines: readonly string[]): string {
+  let end = lines.length;
+  while (end > 0 && lines[end - 1]!.trim() === '') end--;
+  return lines.slice(0, end).join('\n');
 }
 
 /** `git diff HEAD` of a folder, bounded in time and size. */

@@ -5,13 +5,12 @@ import path from 'node:path';
 import { agentModule } from '../agents/index.js';
 import { jobScreen, sendToJob } from '../cli/jobs.js';
 import type { Io } from '../cli/jobs.js';
-import { screenAnswer } from '../detect/answer.js';
 import type { FleetEntry } from '../fleet/entry.js';
 import type { FleetHub } from '../fleet/hub.js';
 import { jobsDir, readJob, stateDir } from '../jobs/store.js';
 import type { TerminalWatchers } from '../records/watchers.js';
 import type { RouteBackend, RouteEnd, RouteFired } from './engine.js';
-import { appendText, gitDiff, jobRecordFile, recordAnswer, spillFile } from './io.js';
+import { appendText, gitDiff, jobRecordFile, screenText, spillFile, turnAnswer } from './io.js';
 import type { Route } from './types.js';
 
 /** A review left open this long is dropped. */
@@ -59,22 +58,12 @@ export class NeovimRouteBackend implements RouteBackend {
 
   async answer(source: RouteEnd): Promise<string | undefined> {
     const e = this.entry(source.id);
-    if (!e) return undefined;
-    const file = this.recordFile(e);
-    const text = file ? await recordAnswer(file, e.agent, this.taken.get(e.id)) : undefined;
-    if (text !== undefined) {
-      this.taken.set(e.id, text);
-      return text;
-    }
-    return screenAnswer(e.agent, await this.screenLines(e));
+    return e && turnAnswer(e.id, e.agent, this.recordFile(e), () => this.screenLines(e), this.taken);
   }
 
   async screen(source: RouteEnd): Promise<string> {
     const e = this.entry(source.id);
-    if (!e) return '';
-    const lines = [...(await this.screenLines(e))];
-    while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
-    return lines.join('\n');
+    return e ? screenText(await this.screenLines(e)) : '';
   }
 
   diff(source: RouteEnd): Promise<string> {

@@ -13,10 +13,7 @@ import { Terminal } from '@xterm/headless';
 import type { IPty } from 'node-pty';
 import { menuKeys } from '../../agents/index.js';
 import { boundScreen, detect } from '../../detect/index.js';
-import { draftOf } from '../../detect/prompt.js';
-import { optionsOf } from '../../detect/question.js';
-import { pendingWord, replyVerdict } from '../../fleet/reply.js';
-import type { ReplyVerdict } from '../../fleet/reply.js';
+import { pendingWord, screenVerdict } from '../../fleet/reply.js';
 import type { Detection } from '../../detect/index.js';
 import { processStamp } from '../../proc/stamp.js';
 import { processSource } from '../../proc/shared.js';
@@ -169,13 +166,11 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     child.write(term.modes.bracketedPasteMode ? `\x1b[200~${text}\x1b[201~` : text);
     setTimeout(() => child.write('\r'), 50);
   };
-  const verdictOf = (state: Detection['state'], agent: Detection['agent'], lines: readonly string[], waitMenus: boolean): ReplyVerdict =>
-    replyVerdict({ state, draft: draftOf(agent, lines), menu: waitMenus && optionsOf(lines).length > 0 });
   /** Sends the reply that waits when it may go; drops it once it has waited too long. */
   const flushReply = (state: Detection['state'], agent: Detection['agent'], lines: readonly string[]): void => {
     const r = waitingReply;
     if (!r) return;
-    const verdict = verdictOf(state, agent, lines, r.waitMenus);
+    const verdict = screenVerdict(state, agent, lines, r);
     if (verdict === 'send' || verdict === 'refuse' || (r.expires !== undefined && Date.now() >= r.expires)) {
       clearTimeout(r.timer);
       waitingReply = undefined;
@@ -188,7 +183,7 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     if (ending) return { error: 'the job is ending' };
     if (waitingReply !== undefined) return { error: 'a reply waits to be sent already' };
     const { lines } = screenOf(term);
-    const verdict = verdictOf(previous?.state ?? 'idle', previous?.agent ?? 'shell', lines, terms.waitMenus === true);
+    const verdict = screenVerdict(previous?.state ?? 'idle', previous?.agent ?? 'shell', lines, terms);
     if (verdict === 'refuse') return { error: 'the agent has exited' };
     if (verdict === 'send') {
       deliver(text);
