@@ -8,6 +8,7 @@ import { daemonSocket, runtimeDir } from '../jobs/paths.js';
 import { ReachError, request } from '../jobs/protocol/client.js';
 import type { Reply } from '../jobs/protocol/replies.js';
 import { socketLive } from '../jobs/daemon/socket.js';
+import { safeText } from './args.js';
 import { JobError } from './errors.js';
 
 export interface Io {
@@ -74,7 +75,7 @@ export async function ask(io: Io, message: object, timeoutMs: number): Promise<R
       if (err instanceof ReachError && err.reason !== 'untrusted' && err.reason !== 'absent') throw err;
       throw new JobError(`cannot reach the mado daemon at ${sock}: ${err instanceof Error ? err.message : String(err)}. See ${path.join(path.dirname(sock), 'daemon.log')}.`);
     }
-    if (reply.type === 'error') throw new JobError(reply.error);
+    if (reply.type === 'error') throw new JobError(safeText(reply.error));
     return reply;
   }
 }

@@ -183,7 +183,7 @@ async function askHost(io: Io, short: string, message: object): Promise<Reply> {
   try {
     return await askJobHost(jobsDir(io.env), short, message);
   } catch (err) {
-    throw err instanceof HostError ? new JobError(err.message) : err;
+    throw err instanceof HostError ? new JobError(safeText(err.message)) : err;
   }
 }
 
@@ -206,7 +206,7 @@ export async function jobScreen(io: Io, short: string): Promise<string[]> {
   try {
     return await hostScreen(jobsDir(io.env), short);
   } catch (err) {
-    throw err instanceof HostError ? new JobError(err.message) : err;
+    throw err instanceof HostError ? new JobError(safeText(err.message)) : err;
   }
 }
 

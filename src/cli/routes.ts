@@ -6,13 +6,13 @@ import type { Route } from '../routes/types.js';
 import { parseArgs, safeText } from './args.js';
 import { answerMs, ask, unreachable } from './daemon-client.js';
 import type { Io } from './daemon-client.js';
-import { JobError, UsageError } from './errors.js';
+import { UsageError } from './errors.js';
 import { resolveId } from './jobs.js';
 
 async function askDaemon(io: Io, message: object): Promise<Route[]> {
   try {
+    // An error reply is thrown by ask().
     const reply = await ask(io, message, answerMs(io.env, 5000));
-    if (reply.type === 'error') throw new JobError(safeText(reply.error));
     return reply.type === 'routes' ? reply.routes : [];
   } catch (err) {
     throw err instanceof ReachError ? unreachable(err) : err;

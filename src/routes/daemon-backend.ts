@@ -5,6 +5,7 @@ import path from 'node:path';
 import { agentModule } from '../agents/index.js';
 import { jobState } from '../fleet/entry.js';
 import { askHost, hostScreen } from '../jobs/host-client.js';
+import { stateDir } from '../jobs/store.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import type { RouteBackend, RouteEnd, RouteFired, RouteRequest } from './engine.js';
 import { appendText, gitDiff, jobRecordFile, screenText, spillFile, turnAnswer } from './io.js';
@@ -73,7 +74,7 @@ export class DaemonRouteBackend implements RouteBackend {
   }
 
   spill(route: Route, text: string): string {
-    return spillFile(this.jobsDir, route, text);
+    return spillFile(path.join(stateDir(this.env), 'routes'), route, text);
   }
 
   fired(e: RouteFired): void {

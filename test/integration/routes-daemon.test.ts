@@ -35,6 +35,8 @@ describe('mado route', () => {
     expect(await h.mado(['route', 'rm', id])).toMatchObject({ code: 0, stdout: `removed route ${id}\n` });
     expect(await h.mado(['route', 'ls'])).toMatchObject({ code: 0, stdout: 'no routes\n' });
     expect(await h.mado(['route', 'rm', id])).toMatchObject({ code: 1, stderr: `mado route: no route '${id}'\n` });
+    // What the daemon says back of a hostile id is printed with its control characters made harmless.
+    expect(await h.mado(['route', 'rm', 'ab\x1b]0;x\x07'])).toMatchObject({ code: 1, stderr: "mado route: no route 'ab?]0;x?'\n" });
   }, 60000);
 });
 
