@@ -198,7 +198,7 @@ describe.each(testNeovims())('Neovim $label: the picker model', ({ path: exe }) 
     const rows = await s.lua<string[]>(`
       local format = require('madohub.picker.format')
       local rows = { { group = 'ended', entry = E('term:1', 'terminal', 'failed', { detail = 'interrupted' }) } }
-      return vim.tbl_map(function(l) return l.text end, format.lines(rows, 120, 2000, { seen = {} }, function(a) return a end, {}))`);
+      return vim.tbl_map(function(l) return l.text end, format.lines(rows, 120, 2000, { seen = {} }, function(a) return a end))`);
     expect(rows[0]).toMatch(/✗ Interrupted .* interrupted <1m$/);
   });
 

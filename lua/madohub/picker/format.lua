@@ -91,9 +91,8 @@ end
 ---@param now number Epoch ms.
 ---@param ui madohub.PickerUi
 ---@param names fun(agent: string): string
----@param words table<string, string>
 ---@return madohub.PickerLine[]
-function M.lines(rows, width, now, ui, names, words)
+function M.lines(rows, width, now, ui, names)
   local out = {}
   -- Column widths from what is shown, within bounds.
   local wword, wname, wagent, wwhere = 4, 8, 5, 3

@@ -68,7 +68,7 @@ function M.render(p)
   local built = view.build(entries, p.ui, names, words)
   p.rows = built.rows
   local width = vim.api.nvim_win_get_width(p.list_win)
-  local lines = format.lines(built.rows, width, util.now_ms(), p.ui, names, words)
+  local lines = format.lines(built.rows, width, util.now_ms(), p.ui, names)
   local text = {}
   for i, l in ipairs(lines) do
     text[i] = l.text
