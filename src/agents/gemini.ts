@@ -1,6 +1,9 @@
-// Google Gemini CLI (0.6).
+// Google Gemini CLI (0.61).
 // Everything MadoHub knows of it: see types.ts.
 import { BRAILLE, ordered, SHARED_RULES } from '../detect/common.js';
+import { isGeminiPrompt } from '../detect/records.js';
+import { isObj } from '../jobs/checks.js';
+import { geminiDir, GeminiRecords } from '../records/gemini.js';
 import type { AgentModule } from './types.js';
 
 export const gemini: AgentModule = {
@@ -11,7 +14,10 @@ export const gemini: AgentModule = {
     markers: [/Type your message or @path\/to\/file/, /Gemini CLI/, /Do you trust the files in this folder\?/],
     titleMarkers: [/^\s*(?:◇|✦|✋)\s+(?:Ready|Working|Action Required)/],
     lines: [
-      { state: 'waiting', test: /Allow execution of|Do you trust the files in this folder\?/ },
+      { state: 'waiting', test: /Allow execution of|Apply this change\?|Do you trust the files in this folder\?/ },
+      // One Escape cancels a turn (`ℹ Request cancelled.`); an API error is `✕ [API Error: …]`.
+      { state: 'failed', test: /^\s*ℹ Request cancelled\./, detail: 'interrupted' },
+      { state: 'failed', test: /^\s*✕ \[API Error\b/ },
       { state: 'working', test: ordered(new RegExp(`${BRAILLE}\\s`), '(esc to cancel') },
       ...SHARED_RULES,
       { state: 'idle', test: /Type your message or @path\/to\/file/, hint: true },
@@ -35,4 +41,16 @@ export const gemini: AgentModule = {
   },
   template: { description: 'Gemini CLI', command: ['gemini'], prompt: 'type' },
   env: { names: [], prefixes: ['GEMINI_', 'GOOGLE_'] },
+  // Its chat (`<home>/.gemini/tmp/<project>/chats/session-*.jsonl`), opened when it starts.
+  records: (ctx) => new GeminiRecords(geminiDir(ctx.env), ctx.pid, ctx.folders, ctx.claims, ctx.emit, ctx.log),
+  // The model's last message with text, after the user's last prompt (tool results are not prompts).
+  answerOf: (records) => {
+    for (let i = records.length - 1; i >= 0; i--) {
+      const r = records[i];
+      if (!isObj(r)) continue;
+      if (isGeminiPrompt(r)) return undefined;
+      if (r.type === 'gemini' && typeof r.content === 'string' && r.content.trim() !== '') return r.content;
+    }
+    return undefined;
+  },
 };

@@ -139,3 +139,61 @@ export function codexRolloutRecord(record: unknown): RecordSignal | null {
       return null;
   }
 }
+
+/** The header line that opens a Gemini CLI chat (`<gemini home>/tmp/<project>/chats/session-*.jsonl`). */
+export interface GeminiChatHeader {
+  sessionId: string;
+  startedAt?: number;
+  /** `main`, or `subagent` for a sub-agent's own chat. */
+  kind: string;
+}
+
+export function geminiChatHeader(record: unknown): GeminiChatHeader | null {
+  if (!isObject(record)) return null;
+  const sessionId = str(record.sessionId);
+  if (!sessionId || typeof record.projectHash !== 'string') return null;
+  return { sessionId, startedAt: timeOf(record.startTime), kind: str(record.kind) ?? 'main' };
+}
+
+/** A Gemini chat message's content: a string, or the text parts of an array (function parts have none). */
+function geminiText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((part) => (isObject(part) ? (str(part.text) ?? '') : '')).join(' ');
+}
+
+/** A Gemini chat message that is a prompt of the user's (not the tools' results sent back as `user`). */
+export function isGeminiPrompt(record: unknown): boolean {
+  if (!isObject(record) || record.type !== 'user') return false;
+  const content = record.content;
+  return !(Array.isArray(content) && content.some((part) => isObject(part) && isObject(part.functionResponse)));
+}
+
+/**
+ * One record of a Gemini CLI 0.61 chat. Gemini appends a message when it is complete: the user's
+ * prompt (`user`), the model's response once it has streamed (`gemini`; empty when it only calls a
+ * tool, written again with `toolCalls` once they ran), the tools' results sent back (`user` with
+ * function responses), and notes (`info`: `Request cancelled.` after an Escape; `error`: an API
+ * error). `$set` lines update the header or rewrite the history: no news of the turn.
+ * (A response with both text and a tool call reads as Completed until the tool's record comes.)
+ */
+export function geminiChatRecord(record: unknown): RecordSignal | null {
+  if (!isObject(record) || '$set' in record) return null;
+  const at = timeOf(record.timestamp);
+  const jsonl = (state: AgentState, detail: string): RecordSignal => ({ state, source: 'jsonl-watcher', detail, at });
+  switch (record.type) {
+    case 'user':
+      return jsonl('working', isGeminiPrompt(record) ? 'prompt' : 'running tools');
+    case 'gemini': {
+      if (Array.isArray(record.toolCalls) && record.toolCalls.length > 0) return jsonl('working', 'running tools');
+      const text = clip(geminiText(record.content));
+      return text ? jsonl('completed', text) : jsonl('working', 'calling a tool');
+    }
+    case 'info':
+      return geminiText(record.content).trim() === 'Request cancelled.' ? jsonl('failed', 'interrupted') : null;
+    case 'error':
+      return jsonl('failed', clip(geminiText(record.content)) || 'error');
+    default:
+      return null;
+  }
+}

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { codexMeta, codexRolloutRecord } from '../detect/records.js';
@@ -6,7 +6,8 @@ import type { CodexMeta, RecordSignal } from '../detect/records.js';
 import { processSource } from '../proc/shared.js';
 import type { RecordLog } from './claude.js';
 import type { FolderWatcher } from './folders.js';
-import { followJsonl } from './follow.js';
+import { FoundFile } from './follow.js';
+import { firstLine } from './tail.js';
 
 /** Codex's folder: `$CODEX_HOME`, else `~/.codex`. */
 export function codexHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -53,35 +54,6 @@ export function dayFolder(home: string, at: number): string {
   const d = new Date(at);
   const two = (n: number): string => String(n).padStart(2, '0');
   return path.join(home, 'sessions', String(d.getFullYear()), two(d.getMonth() + 1), two(d.getDate()));
-}
-
-/** The first line of a file (its session_meta), read up to `max` bytes. */
-function firstLine(file: string, max = 1024 * 1024): string | undefined {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
-    const chunk = Buffer.alloc(64 * 1024);
-    const parts: Buffer[] = [];
-    let pos = 0;
-    while (pos < max) {
-      const n = readSync(fd, chunk, 0, chunk.length, pos);
-      if (n === 0) break;
-      const nl = chunk.subarray(0, n).indexOf(10);
-      if (nl >= 0) {
-        parts.push(Buffer.from(chunk.subarray(0, nl)));
-        return Buffer.concat(parts).toString('utf8');
-      }
-      parts.push(Buffer.from(chunk.subarray(0, n)));
-      pos += n;
-    }
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
 }
 
 export function readMeta(file: string): CodexMeta | undefined {
@@ -135,73 +107,43 @@ export function findRollout(home: string, proc: CodexProcess, claimed: ReadonlyS
   return best?.file;
 }
 
-/** Follows one Codex process's rollout; while it is not found, waits for it in today's folder. */
-export class CodexRecords {
-  private follow?: { stop(): void; poke(): void };
-  private stopWait?: () => void;
-  private stopped = false;
-  rollout?: string;
+/** Follows one Codex process's rollout; while it is not found, waits for it in its day folders. */
+export class CodexRecords extends FoundFile {
+  private waiting = false;
 
   constructor(
     private readonly home: string,
     readonly pid: number,
     private readonly pids: readonly number[],
-    private readonly folders: FolderWatcher,
-    private readonly claims: Set<string>,
-    private readonly emit: (signal: RecordSignal) => void,
-    private readonly log: RecordLog,
-  ) {}
-
-  start(): void {
-    if (this.tryFind()) return;
-    const startedAt = processSource().startMs(this.pid) ?? Date.now();
-    const dirs = new Set([dayFolder(this.home, startedAt), dayFolder(this.home, Date.now())]);
-    const stops = [...dirs].map((dir) =>
-      this.folders.watch(dir, (file, event) => {
-        if (event === 'ready' || (event === 'add' && ROLLOUT.test(file))) this.tryFind();
-      }),
-    );
-    this.stopWait = () => stops.forEach((s) => s());
-  }
-
-  stop(): void {
-    this.stopped = true;
-    this.stopWait?.();
-    this.follow?.stop();
-    if (this.rollout) this.claims.delete(this.rollout);
-  }
-
-  /** The rollout followed, once found. */
-  get recordFile(): string | undefined {
-    return this.rollout;
+    folders: FolderWatcher,
+    claims: Set<string>,
+    emit: (signal: RecordSignal) => void,
+    log: RecordLog,
+  ) {
+    super(folders, claims, codexRolloutRecord, emit, log, `codex pid ${pid}`);
   }
 
   /** The Codex session id of the rollout followed. */
   get sessionId(): string | undefined {
-    return this.rollout ? readMeta(this.rollout)?.sessionId : undefined;
+    return this.recordFile ? readMeta(this.recordFile)?.sessionId : undefined;
   }
 
-  /** Reads again what may have changed; looks for the rollout again while it is not found. */
-  poke(): void {
-    if (this.follow) this.follow.poke();
-    else this.tryFind();
-  }
-
-  private tryFind(): boolean {
-    if (this.stopped || this.rollout) return true;
+  protected find(): string | undefined {
     const cwd = processSource().cwd(this.pid);
     const startedAt = processSource().startMs(this.pid);
-    if (cwd === undefined || startedAt === undefined) return false;
-    const file = findRollout(this.home, { pids: this.pids, cwd, startedAt }, this.claims);
-    if (!file) return false;
-    this.rollout = file;
-    this.claims.add(file);
-    this.stopWait?.();
-    this.stopWait = undefined;
-    this.log.debug(`codex pid ${this.pid}: rollout ${file}`);
-    this.follow = followJsonl(file, this.folders, codexRolloutRecord, this.emit, (line) =>
-      this.log.debug(`codex rollout ${file}: skipped a line that is not JSON: ${line.slice(0, 80)}`),
-    );
-    return true;
+    const file =
+      cwd === undefined || startedAt === undefined ? undefined : findRollout(this.home, { pids: this.pids, cwd, startedAt }, this.claims);
+    if (!file && !this.waiting) {
+      this.waiting = true;
+      const days = new Set([dayFolder(this.home, startedAt ?? Date.now()), dayFolder(this.home, Date.now())]);
+      for (const dir of days) {
+        this.wait(
+          this.folders.watch(dir, (changed, event) => {
+            if (event === 'ready' || (event === 'add' && ROLLOUT.test(changed))) this.look();
+          }),
+        );
+      }
+    }
+    return file;
   }
 }

@@ -74,3 +74,75 @@ export function followJsonl(
     },
   };
 }
+
+/**
+ * What follows the one record file of an agent's process that must first be found among others
+ * (Codex's rollout, Gemini's chat): `find` looks for it (and arranges to be asked again, through
+ * `wait`, while it is not there); once found, it is claimed, so that no other terminal takes it, and
+ * followed until `stop`.
+ */
+export abstract class FoundFile {
+  private follow?: { stop(): void; poke(): void };
+  private stopWait?: () => void;
+  private stopped = false;
+  private file?: string;
+
+  constructor(
+    protected readonly folders: FolderWatcher,
+    protected readonly claims: Set<string>,
+    private readonly interpret: (record: unknown) => RecordSignal | null,
+    private readonly emit: (signal: RecordSignal) => void,
+    protected readonly log: { debug(message: string): void },
+    /** Its name in the log: `codex pid 12`. */
+    private readonly label: string,
+  ) {}
+
+  /** The file, if it is there now; else undefined (after arranging, through `wait`, to look again). */
+  protected abstract find(): string | undefined;
+
+  start(): void {
+    this.look();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.stopWait?.();
+    this.stopWait = undefined;
+    this.follow?.stop();
+    if (this.file) this.claims.delete(this.file);
+  }
+
+  /** The file followed, once found. */
+  get recordFile(): string | undefined {
+    return this.file;
+  }
+
+  /** Reads again what may have changed; looks for the file again while it is not found. */
+  poke(): void {
+    if (this.follow) this.follow.poke();
+    else this.look();
+  }
+
+  /** Adds what stops a wait for the file (a folder's listener); all of them end once it is found. */
+  protected wait(stop: () => void): void {
+    const before = this.stopWait;
+    this.stopWait = () => {
+      before?.();
+      stop();
+    };
+  }
+
+  protected look(): void {
+    if (this.stopped || this.file) return;
+    const file = this.find();
+    if (!file || this.stopped) return;
+    this.file = file;
+    this.claims.add(file);
+    this.stopWait?.();
+    this.stopWait = undefined;
+    this.log.debug(`${this.label}: following ${file}`);
+    this.follow = followJsonl(file, this.folders, this.interpret, this.emit, (line) =>
+      this.log.debug(`${this.label}: skipped a line of ${file} that is not JSON: ${line.slice(0, 80)}`),
+    );
+  }
+}

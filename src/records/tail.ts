@@ -1,3 +1,4 @@
+import { closeSync, openSync, readSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 
@@ -154,5 +155,34 @@ export class JsonlTail {
     }
     this.options.onRecord(value);
     return true;
+  }
+}
+
+/** The first line of a file (a record file's header: Codex's session_meta, a Gemini chat's), read up to `max` bytes. */
+export function firstLine(file: string, max = 1024 * 1024): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const chunk = Buffer.alloc(64 * 1024);
+    const parts: Buffer[] = [];
+    let pos = 0;
+    while (pos < max) {
+      const n = readSync(fd, chunk, 0, chunk.length, pos);
+      if (n === 0) break;
+      const nl = chunk.subarray(0, n).indexOf(10);
+      if (nl >= 0) {
+        parts.push(Buffer.from(chunk.subarray(0, nl)));
+        return Buffer.concat(parts).toString('utf8');
+      }
+      parts.push(Buffer.from(chunk.subarray(0, n)));
+      pos += n;
+    }
+    return undefined;
+  } finally {
+    closeSync(fd);
   }
 }

@@ -203,10 +203,12 @@ describe.each(testNeovims())('Neovim $label: :MadoAgents', ({ path: exe }) => {
     expect(await s.lua<boolean>(`return require('madohub.picker').current == nil`)).toBe(true);
 
     // <CR> on the background session runs `claude attach <its id>` in a split (here the fixture claude).
+    // (The job's attach split is a terminal too: wait for a new one.)
+    const attachBuf = await s.lua<number>(`return vim.api.nvim_get_current_buf()`);
     await s.lua(`vim.cmd('MadoAgents')`);
     expect(await s.waitFor(`(function(...) ${SELECT} end)('claude:${bgSessionId}')`, 5000)).toBe(true);
     await keys(s, '<CR>');
-    expect(await s.waitFor(`vim.bo.buftype == 'terminal'`, 5000)).toBe(true);
+    expect(await s.waitFor(`vim.bo.buftype == 'terminal' and vim.api.nvim_get_current_buf() ~= ${attachBuf}`, 5000)).toBe(true);
     const argv = await s.lua<string[]>(`return vim.api.nvim_get_chan_info(vim.bo.channel).argv`);
     expect([path.basename(argv[0]!), ...argv.slice(1)]).toEqual(['claude', 'attach', '387c1190']);
 

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FAKE_AMP, FAKE_CLAUDE, FAKE_CODEX, openTerminal, startNeovim, testNeovims } from './neovim.js';
+import { FAKE_AMP, FAKE_CLAUDE, FAKE_CODEX, FAKE_GEMINI, openTerminal, startNeovim, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
 
 // Each Neovim, with the process tree read from /proc, and from ps-list and lsof (as on macOS).
@@ -22,7 +22,7 @@ describe.each(runs)('Neovim $label, processes from $processes: confirmed states'
 
   const start = async (): Promise<Session> => {
     const home = mkdtempSync(path.join(tmpdir(), 'madohub-home-'));
-    s = await startNeovim(exe, { HOME: home, CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', MADOHUB_PROCESS_SOURCE: processes });
+    s = await startNeovim(exe, { HOME: home, CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', GEMINI_CLI_HOME: '', MADOHUB_PROCESS_SOURCE: processes });
     await s.lua(`
       _G.done = {}
       vim.api.nvim_create_autocmd('User', { pattern = 'MadoAgentDone', callback = function(ev) table.insert(_G.done, ev.data) end })`);
@@ -105,6 +105,38 @@ describe.each(runs)('Neovim $label, processes from $processes: confirmed states'
     expect((await s.lua<{ detail: string }>('return require("madohub").state(...)', [a])).detail).toBe(
       'Fixed the off-by-one in src/parser.ts.',
     );
+  });
+
+  it('follows Gemini CLI through its chat: prompt, tool call, approval, answer, an Escape, an API error', async () => {
+    const s = await start();
+    const buf = await openTerminal(s, [FAKE_GEMINI]);
+    expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).agent == 'gemini'`)).toBe(true);
+    await send(s, buf, 'n');
+    expect(await is(s, buf, 'working', 'jsonl-watcher')).toBe(true);
+    // The model calls a tool (recorded), then asks for approval (on the screen only): the screen's question wins.
+    await send(s, buf, 'n');
+    expect(await is(s, buf, 'waiting', 'pty-scrape')).toBe(true);
+    await send(s, buf, 'n');
+    expect(await is(s, buf, 'working', 'jsonl-watcher')).toBe(true);
+    await send(s, buf, 'n');
+    expect(await is(s, buf, 'completed', 'jsonl-watcher')).toBe(true);
+    expect((await s.lua<{ detail: string }>('return require("madohub").state(...)', [buf])).detail).toBe('Done: the change is made.');
+    const bar = async (): Promise<string> =>
+      s.lua<string>(
+        `local win = vim.fn.win_findbuf(...)[1]
+         return vim.api.nvim_eval_statusline(vim.wo[win].winbar, { winid = win, use_winbar = true }).str`,
+        [buf],
+      );
+    expect(await bar()).toMatch(/Gemini Completed ✓/);
+    await send(s, buf, 'n');
+    expect(await is(s, buf, 'working', 'jsonl-watcher')).toBe(true);
+    await send(s, buf, 'n');
+    expect(await is(s, buf, 'failed', 'jsonl-watcher')).toBe(true);
+    expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).detail == 'interrupted'`)).toBe(true);
+    expect(await bar()).toMatch(/Gemini Interrupted ✓/);
+    await send(s, buf, 'n');
+    expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).detail:find('API Error', 1, true) ~= nil`)).toBe(true);
+    expect(await bar()).toMatch(/Gemini Error ✓/);
   });
 
   it('the process tree names the agent over the screen, and the shell is back when the agent leaves', async () => {

@@ -46,6 +46,15 @@ describe('what an agent module knows of answers and menus', () => {
     // A turn that ended in a tool call is no answer; an agent without records has none.
     expect(lastAnswer('claude', records('claude-transcript.jsonl').slice(0, 5))).toBeUndefined();
     expect(lastAnswer('gemini', records('codex-rollout.jsonl'))).toBeUndefined();
+    // Gemini CLI 0.61's chats: the model's last text after the user's last prompt (tool results are none).
+    expect(lastAnswer('gemini', records('gemini-chat.jsonl'))).toBe('Hello from the mock. The parser looks fine.');
+    const tools = records('gemini-chat-tools.jsonl');
+    const afterEdit = tools.findIndex((r) => JSON.stringify(r).includes('"tell a long story"'));
+    expect(lastAnswer('gemini', tools.slice(0, afterEdit))).toBe('Done: the change is made.');
+    // The cancelled turn and the failing one have no answer of their own.
+    expect(lastAnswer('gemini', tools.slice(0, afterEdit + 1))).toBeUndefined();
+    expect(lastAnswer('gemini', tools)).toBeUndefined();
+    expect(lastAnswer('gemini', records('gemini-chat-error.jsonl'))).toBeUndefined();
     expect(lastAnswer('claude', [null, 7, 'x', { type: 'assistant', message: { stop_reason: 'end_turn', content: 'no' } }])).toBeUndefined();
   });
 

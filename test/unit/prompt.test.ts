@@ -20,6 +20,8 @@ describe('the prompt an agent echoes', () => {
     ['gemini-working', 'summarize the README'],
     ['gemini-real-working', 'explain the parser'],
     ['gemini-real-idle', undefined],
+    ['gemini-real-queued', 'edit the notes'],
+    ['gemini-real-queued-ran', 'edit the notes'],
     ['gemini-idle', undefined],
     ['opencode-working', undefined],
   ])('%s → %s', (name, prompt) => {

@@ -16,6 +16,7 @@ describe('what a waiting agent asks', () => {
     ['codex-approval', 'Would you like to run the following command?', ['Yes, proceed (y)', "Yes, and don't ask again for this command (a)", 'No, and tell Codex what to do differently (esc)']],
     ['gemini-approval', 'Allow execution of [npm]?', ['Yes, allow once', 'Yes, allow always ...', 'No, suggest changes (esc)']],
     ['gemini-real-approval', 'Allow execution of [Shell]?', ['Allow once', 'Allow for this session', 'No, suggest changes (esc)']],
+    ['gemini-real-edit-approval', 'Apply this change?', ['Allow once', 'Allow for this session', 'Modify with external editor', 'No, suggest changes (esc)']],
   ] as [Name, string, string[]][])('%s', (name, question, options) => {
     expect(questionOf(lines(name))).toBe(question);
     expect(optionsOf(lines(name))).toEqual(options);

@@ -6,6 +6,8 @@ import {
   claudeTranscriptRecord,
   codexMeta,
   codexRolloutRecord,
+  geminiChatHeader,
+  geminiChatRecord,
 } from '../../src/detect/records.js';
 import type { RecordSignal } from '../../src/detect/records.js';
 
@@ -100,3 +102,57 @@ describe('Codex rollout', () => {
     expect(codexMeta({ type: 'event_msg' })).toBeNull();
   });
 });
+
+describe('Gemini CLI chat (0.61.0, real files)', () => {
+  const details = (file: string): string[] =>
+    jsonl(file)
+      .map(geminiChatRecord)
+      .filter((s): s is RecordSignal => s !== null)
+      .map((s) => `${s.state}: ${s.detail}`);
+
+  it('its header names the session and when it started', () => {
+    expect(geminiChatHeader(jsonl('gemini-chat.jsonl')[0])).toEqual({
+      sessionId: '3e745bfc-40f1-450e-979d-fd40edd2df03',
+      startedAt: Date.parse('2026-11-30T10:29:54.640Z'),
+      kind: 'main',
+    });
+    expect(geminiChatHeader(jsonl('gemini-chat.jsonl')[2])).toBeNull();
+    expect(geminiChatHeader({ sessionId: 'x' })).toBeNull();
+  });
+
+  it('a prompt is Working, the answer Completed; the history set at start says nothing', () => {
+    expect(details('gemini-chat.jsonl')).toEqual(['working: prompt', 'completed: Hello from the mock. The parser looks fine.']);
+  });
+
+  it('a shell command and a file edit: the tool call and its results are Working, the text after them Completed; an Escape is Failed (interrupted)', () => {
+    expect(details('gemini-chat-tools.jsonl')).toEqual([
+      'working: prompt',
+      'working: calling a tool',
+      'working: running tools',
+      'working: running tools',
+      'completed: Done: the change is made.',
+      'working: prompt',
+      'working: calling a tool',
+      'working: running tools',
+      'working: running tools',
+      'completed: Done: the change is made.',
+      'working: prompt',
+      'failed: interrupted',
+      'working: prompt',
+      'completed: Hello from the mock. The parser looks fine.',
+      'working: prompt',
+    ]);
+  });
+
+  it('an API error is Failed with its message; the note after it changes nothing', () => {
+    const last = details('gemini-chat-error.jsonl');
+    expect(last.at(-1)).toBe('failed: [API Error: {"error":{"code":400,"message":"Internal error from the mock","status":"INVALID_ARGUMENT"}}]');
+  });
+
+  it('ignores what is not a message', () => {
+    for (const v of [null, 'x', [], { $set: { lastUpdated: 'now' } }, { type: 'warning', content: 'w' }, { type: 'info', content: 'Compressed.' }]) {
+      expect(geminiChatRecord(v)).toBeNull();
+    }
+  });
+});
+
