@@ -15,6 +15,13 @@ export interface PromptRule {
   answered: RegExp;
   /** Placeholders that are not prompts. */
   not?: RegExp;
+  /** Lines passed over, like blank ones, on the way to the next line (a box's empty rows). */
+  skip?: RegExp;
+  /**
+   * Where the input line is a box's row: the line that ends that box, below a draft (past `skip`
+   * rows). A prompt line without it under it is another box's (a permission's, a tool's).
+   */
+  inputEnd?: RegExp;
 }
 
 /**

@@ -1,14 +1,21 @@
 // The user's prompt as an agent echoes it above its answer: the job's "intent" when a terminal's
 // agent is sent to the background. Pure, from the screen only, by each agent's rule (its module).
 import { agentModule } from '../agents/index.js';
+import type { PromptRule } from '../agents/types.js';
 import type { AgentId } from './types.js';
 
+/** The row of the first line below row `i` that is neither blank nor one the rule skips (or the end). */
+function nextRow(rule: PromptRule, lines: readonly string[], i: number): number {
+  let j = i + 1;
+  while (j < lines.length && (lines[j]!.trim() === '' || rule.skip?.test(lines[j]!))) j++;
+  return j;
+}
+
 /** Whether row `i` echoes a submitted prompt (an answer follows it); its text, or undefined. */
-function submittedAt(rule: NonNullable<ReturnType<typeof agentModule>['prompt']>, lines: readonly string[], i: number): string | undefined {
+function submittedAt(rule: PromptRule, lines: readonly string[], i: number): string | undefined {
   const m = rule.line.exec(lines[i]!);
   if (!m || (rule.not && rule.not.test(m[1]!))) return undefined;
-  let j = i + 1;
-  while (j < lines.length && lines[j]!.trim() === '') j++;
+  const j = nextRow(rule, lines, i);
   return j < lines.length && rule.answered.test(lines[j]!) ? m[1]! : undefined;
 }
 
@@ -51,7 +58,10 @@ export function draftOf(agent: AgentId, lines: readonly string[]): string | unde
     const line = lines[i]!;
     if (rule.answered.test(line) && !rule.line.test(line)) return undefined;
     const m = rule.line.exec(line);
-    if (m) return rule.not?.test(m[1]!) ? undefined : m[1]!;
+    if (!m) continue;
+    // In a box of another kind (a permission's, a tool's), not the input box: no draft.
+    if (rule.inputEnd && !rule.inputEnd.test(lines[nextRow(rule, lines, i)] ?? '')) return undefined;
+    return rule.not?.test(m[1]!) ? undefined : m[1]!;
   }
   return undefined;
 }

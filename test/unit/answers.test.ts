@@ -25,6 +25,8 @@ describe('the answer on the screen', () => {
     ['codex-real-stopped-turns', 'The tests ran.'],
     ['codex-stopped', 'Fixed the off-by-one in src/parser.ts; npm test passes (13 passed).'],
     ['opencode-stopped', 'The parser is a recursive-descent parser over the tokens from the lexer.'],
+    // OpenCode 1.18.33 (real): the shell command's box left out, the text above the footer kept.
+    ['opencode-real-done', 'Done: the change is made.'],
     // Gemini CLI 0.61.0 (real): ` > the prompt`, then `✦` items; no completion line.
     ['gemini-real-done', 'Hello from the mock. The parser looks fine.'],
     // Nothing said yet, or no rule for the agent.

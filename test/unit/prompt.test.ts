@@ -23,7 +23,10 @@ describe('the prompt an agent echoes', () => {
     ['gemini-real-queued', 'edit the notes'],
     ['gemini-real-queued-ran', 'edit the notes'],
     ['gemini-idle', undefined],
-    ['opencode-working', undefined],
+    ['opencode-working', 'explain the parser'],
+    ['opencode-real-working', 'edit the notes'],
+    ['opencode-real-idle', undefined],
+    ['opencode-real-queued', 'edit the notes'],
   ])('%s → %s', (name, prompt) => {
     const { agent, lines } = of(name);
     expect(promptOf(agent, lines)).toBe(prompt);

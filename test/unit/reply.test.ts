@@ -19,6 +19,15 @@ const typed = (name: keyof typeof screens, text: string): { agent: AgentId; line
   return { ...s, lines: s.lines.map((l) => (/^(❯|›) ?(Ask Codex to do anything)?$/.test(l) ? `${l[0]} ${text}` : l)) };
 };
 
+/** OpenCode's finished turn with `text` typed in the first row of its input box. */
+const typedOpenCode = (text: string): { agent: AgentId; lines: string[] } => {
+  const s = of('opencode-real-done');
+  // The input box: `┃`, the text's row, `┃`, `┃  Build · <model> <provider>`.
+  const agentRow = s.lines.map((l) => /^\s*┃  Build · /.test(l)).lastIndexOf(true);
+  const box = agentRow - 2;
+  return { ...s, lines: s.lines.map((l, i) => (i === box ? `  ┃  ${text}` : l)) };
+};
+
 describe('a draft in the input line', () => {
   it.each<[string, { agent: AgentId; lines: string[] }, string | undefined]>([
     ['Claude Code idle, nothing typed', of('claude-real-idle'), undefined],
@@ -30,6 +39,10 @@ describe('a draft in the input line', () => {
     ['Codex idle, a draft', typed('codex-real-idle', 'explain this'), 'explain this'],
     ['Codex working', of('codex-real-working'), undefined],
     ['Codex after a turn', of('codex-real-stopped'), undefined],
+    ['OpenCode after a turn: the box of the prompt above its answer is none', of('opencode-real-done'), undefined],
+    ['OpenCode after a turn, a draft in its input box', typedOpenCode('fix the tests'), 'fix the tests'],
+    ['OpenCode working (an older layout: `Build  <model>` is no draft)', of('opencode-working'), undefined],
+    ['OpenCode on an approval', of('opencode-real-shell-approval'), undefined],
   ])('%s', (_name, screen, draft) => {
     expect(draftOf(screen.agent, screen.lines)).toBe(draft);
   });
