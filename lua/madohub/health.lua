@@ -67,6 +67,13 @@ function M.check()
   else
     h.ok('Processes: read from /proc')
   end
+  if info.sqlite and info.sqlite.ok then
+    h.ok("OpenCode's session store: read with node:sqlite")
+  elseif info.sqlite then
+    h.warn("OpenCode's session store is not read: " .. tostring(info.sqlite.reason) .. '; its states come from its screen only', {
+      'Point `node` in setup() at Node 22.13 or newer (24 LTS)',
+    })
+  end
 
   h.start('madohub: background jobs')
   local mado = require('madohub.util').root() .. '/dist/mado.js'

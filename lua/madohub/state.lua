@@ -5,7 +5,7 @@ local M = {}
 ---@class madohub.State
 ---@field agent madohub.Agent
 ---@field state madohub.StateName
----@field source string Where the state was read: `pty-scrape` (the screen), `terminal` (the job's exit), `session-file` or `jsonl-watcher` (the agent's records).
+---@field source string Where the state was read: `pty-scrape` (the screen), `terminal` (the job's exit), `session-file`, `jsonl-watcher` or `session-db` (the agent's records).
 ---@field since number Epoch milliseconds when this state began.
 ---@field detail string The line that decided the state.
 

@@ -1,6 +1,7 @@
-// OpenCode (1.18): its screens, its process.
+// OpenCode (1.18): its screens, its process, its session store.
 // Everything MadoHub knows of it: see types.ts.
 import { SHARED_RULES } from '../detect/common.js';
+import { OpenCodeRecords, opencodeDataDir } from '../records/opencode.js';
 import type { AgentModule } from './types.js';
 
 /** `▣  Build · <model> · 10.8s` (or `850ms`, `1m 5s`, `1h 2m`): the footer of a finished answer. */
@@ -51,4 +52,6 @@ export const opencode: AgentModule = {
   },
   template: { description: 'OpenCode', command: ['opencode'], prompt: 'type' },
   env: { names: [], prefixes: ['OPENCODE_'] },
+  // Its session store (`<data>/opencode/opencode.db`, SQLite), where this Node can read SQLite.
+  records: (ctx) => new OpenCodeRecords(opencodeDataDir(ctx.env), ctx.pid, ctx.folders, ctx.claims, ctx.emit, ctx.log),
 };

@@ -1,4 +1,5 @@
-// Reading the agents' own records: Claude Code's session file and transcript, Codex's rollout.
+// Reading the agents' own records: Claude Code's session file and transcript, Codex's rollout,
+// Gemini CLI's chat, OpenCode's session store.
 // Pure: each function takes one parsed record and says what it means, or null when it means nothing
 // for the state. Finding and tailing the files is src/records/.
 import type { AgentState, StateSource } from './types.js';
@@ -6,7 +7,7 @@ import type { AgentState, StateSource } from './types.js';
 /** What one record says about a terminal's state. */
 export interface RecordSignal {
   state: AgentState;
-  source: Extract<StateSource, 'session-file' | 'jsonl-watcher'>;
+  source: Extract<StateSource, 'session-file' | 'jsonl-watcher' | 'session-db'>;
   detail: string;
   /** When the record was written (epoch ms), when it says so. */
   at?: number;
@@ -196,4 +197,62 @@ export function geminiChatRecord(record: unknown): RecordSignal | null {
     default:
       return null;
   }
+}
+
+/** A row of OpenCode's `message` table (1.18): its id, when it was created, its `data` JSON parsed. */
+export interface OpenCodeMessage {
+  id: string;
+  created: number;
+  data: unknown;
+}
+
+/** What a message's `data` says: its role, its times, how it finished, its error. */
+function opencodeData(m: OpenCodeMessage): { role?: string; completed?: number; finish?: string; error?: Json } {
+  if (!isObject(m.data)) return {};
+  const time = isObject(m.data.time) ? m.data.time : {};
+  return {
+    role: str(m.data.role),
+    completed: typeof time.completed === 'number' ? time.completed : undefined,
+    finish: str(m.data.finish),
+    error: isObject(m.data.error) ? m.data.error : undefined,
+  };
+}
+
+/** The newest message of a role (the assistant's: the last step of the turn). */
+export function opencodeNewest(messages: readonly OpenCodeMessage[], role: 'user' | 'assistant'): OpenCodeMessage | undefined {
+  let best: OpenCodeMessage | undefined;
+  for (const m of messages) {
+    if (opencodeData(m).role !== role) continue;
+    if (!best || m.created > best.created || (m.created === best.created && m.id > best.id)) best = m;
+  }
+  return best;
+}
+
+/**
+ * The state of an OpenCode session from its latest messages (any order). A turn is the user's message
+ * and the assistant's steps that answer it: a step not completed yet is Working, one that finished
+ * to call tools (`finish: tool-calls`) is Working too (the next step follows), one that stopped is
+ * Completed (`answer`: its text, the detail), an error is Failed (`MessageAbortedError`: two Escapes,
+ * `interrupted`). A user's message after the last step is a new turn (Working), unless it came while
+ * that step ran and the step then ended (a prompt queued and dropped with an interrupt).
+ */
+export function opencodeTurn(messages: readonly OpenCodeMessage[], answer?: string): RecordSignal | null {
+  const newest = (role: 'user' | 'assistant'): OpenCodeMessage | undefined => opencodeNewest(messages, role);
+  const store = (state: AgentState, detail: string, at: number): RecordSignal => ({ state, source: 'session-db', detail, at });
+  const user = newest('user');
+  const step = newest('assistant');
+  if (!step) return user ? store('working', 'prompt', user.created) : null;
+  const s = opencodeData(step);
+  if (user && user.created > step.created && s.completed !== undefined && user.created > s.completed) {
+    return store('working', 'prompt', user.created);
+  }
+  if (s.error) {
+    const name = str(s.error.name) ?? '';
+    if (name === 'MessageAbortedError') return store('failed', 'interrupted', s.completed ?? step.created);
+    const data = isObject(s.error.data) ? s.error.data : {};
+    return store('failed', clip(str(data.message) ?? name) || 'error', s.completed ?? step.created);
+  }
+  if (s.completed === undefined) return store('working', 'answering', step.created);
+  if (s.finish === 'tool-calls') return store('working', 'running tools', s.completed);
+  return store('completed', clip(answer ?? '') || 'answered', s.completed);
 }

@@ -9,10 +9,10 @@ export type AgentState = 'working' | 'idle' | 'waiting' | 'stopped' | 'completed
 
 /**
  * The source of a state: where a reading came from. The screen (`pty-scrape`), the terminal's exit
- * (`terminal`), and the confirmed ones: an agent's session file and its transcript or rollout
- * (`jsonl-watcher`).
+ * (`terminal`), and the confirmed ones: an agent's session file, its transcript, rollout or chat
+ * (`jsonl-watcher`), its session database (`session-db`: OpenCode's).
  */
-export type StateSource = 'pty-scrape' | 'terminal' | 'session-file' | 'jsonl-watcher';
+export type StateSource = 'pty-scrape' | 'terminal' | 'session-file' | 'jsonl-watcher' | 'session-db';
 
 export const AGENTS: readonly AgentId[] = AGENT_IDS;
 

@@ -14,7 +14,7 @@ import { debounced } from './debounce.js';
 import type { FleetEntry } from './entry.js';
 
 const SETTLE_MS = 200;
-const SOURCES = new Set<unknown>(['pty-scrape', 'terminal', 'session-file', 'jsonl-watcher', 'job-file'] satisfies FleetEntry['source'][]);
+const SOURCES = new Set<unknown>(['pty-scrape', 'terminal', 'session-file', 'jsonl-watcher', 'session-db', 'job-file'] satisfies FleetEntry['source'][]);
 const AGENT_STATES = new Set<string>(['working', 'idle', 'waiting', 'stopped', 'completed', 'failed', 'exited'] satisfies AgentState[]);
 const MAX_SUMMARY_BYTES = 512 * 1024;
 const MAX_EDITORS = 64;

@@ -16,6 +16,8 @@ import { jobCall } from './job-calls.js';
 import { routesRpc } from './routes-rpc.js';
 import { checkNodePty } from './node-pty-check.js';
 import type { NodePtyHealth } from './node-pty-check.js';
+import { sqliteSupport } from '../records/sqlite.js';
+import type { SqliteSupport } from '../records/sqlite.js';
 
 /** Whether a daemon answers on its socket: `running`, `not running`, or why it cannot be asked. */
 async function daemonAnswers(): Promise<string> {
@@ -43,6 +45,8 @@ export interface Health {
   foldersWatched: number;
   /** Where processes are read from: `proc` (/proc) or `ps` (ps-list and lsof, where there is no /proc). */
   processes: 'proc' | 'ps';
+  /** Whether this Node reads SQLite (OpenCode's session store), and if not, why. */
+  sqlite: SqliteSupport;
   jobsDir: string;
   fleet: { terminals: number; jobs: number; sessions: number; editors: number };
   /** `running` (its socket answers), `not running`, or why it cannot be asked. */
@@ -170,6 +174,7 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
         nodePty: checkNodePty(),
         foldersWatched: watchers.folders.size,
         processes: watchers.tree.kind,
+        sqlite: sqliteSupport(),
         scans: watchers.scans,
         rssBytes: process.memoryUsage().rss,
         jobsDir: jobsDir(),

@@ -119,7 +119,7 @@ export class Tracker {
     let done: StateChange['done'];
     // New work is a record that turns to working or waiting: the same state read again is not.
     if ((signal.state === 'working' || signal.state === 'waiting') && before?.state !== signal.state) this.worked(rec);
-    if (signal.source === 'jsonl-watcher' && signal.state === 'completed' && rec.workedSinceDone) {
+    if (signal.source !== 'session-file' && signal.state === 'completed' && rec.workedSinceDone) {
       done = this.done(rec, signal.detail);
       rec.absorbNextLine = true;
     }

@@ -22,6 +22,7 @@ export const FAKE_CLAUDE = path.join(ROOT, 'test/fixtures/bin/claude');
 export const FAKE_CODEX = path.join(ROOT, 'test/fixtures/bin/codex');
 export const FAKE_AMP = path.join(ROOT, 'test/fixtures/bin/amp');
 export const FAKE_GEMINI = path.join(ROOT, 'test/fixtures/bin/gemini');
+export const FAKE_OPENCODE = path.join(ROOT, 'test/fixtures/bin/opencode');
 
 export interface TestNeovim {
   /** `0.10` or `0.12`. */

@@ -4,8 +4,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FAKE_AMP, FAKE_CLAUDE, FAKE_CODEX, FAKE_GEMINI, openTerminal, startNeovim, testNeovims } from './neovim.js';
+import { FAKE_AMP, FAKE_CLAUDE, FAKE_CODEX, FAKE_GEMINI, FAKE_OPENCODE, openTerminal, startNeovim, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
+import { sqliteSupport } from '../../src/records/sqlite.js';
 
 // Each Neovim, with the process tree read from /proc, and from ps-list and lsof (as on macOS).
 const runs = testNeovims().flatMap((nv) => [
@@ -22,7 +23,7 @@ describe.each(runs)('Neovim $label, processes from $processes: confirmed states'
 
   const start = async (): Promise<Session> => {
     const home = mkdtempSync(path.join(tmpdir(), 'madohub-home-'));
-    s = await startNeovim(exe, { HOME: home, CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', GEMINI_CLI_HOME: '', MADOHUB_PROCESS_SOURCE: processes });
+    s = await startNeovim(exe, { HOME: home, CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', GEMINI_CLI_HOME: '', XDG_DATA_HOME: path.join(home, 'data'), MADOHUB_PROCESS_SOURCE: processes });
     await s.lua(`
       _G.done = {}
       vim.api.nvim_create_autocmd('User', { pattern = 'MadoAgentDone', callback = function(ev) table.insert(_G.done, ev.data) end })`);
@@ -137,6 +138,43 @@ describe.each(runs)('Neovim $label, processes from $processes: confirmed states'
     await send(s, buf, 'n');
     expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).detail:find('API Error', 1, true) ~= nil`)).toBe(true);
     expect(await bar()).toMatch(/Gemini Error ✓/);
+  });
+
+  // The Node that runs the tests runs the plugin's Node process too (it is the first in PATH).
+  const sqlite = sqliteSupport().ok;
+
+  it(`follows OpenCode through its session store${sqlite ? '' : ' (not here: this Node has no node:sqlite, so from its screen, and :checkhealth says why)'}`, async () => {
+    const s = await start();
+    const buf = await openTerminal(s, [FAKE_OPENCODE]);
+    expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).agent == 'opencode'`)).toBe(true);
+    const confirmed = sqlite ? 'session-db' : 'pty-scrape';
+    await send(s, buf, 'n');
+    expect(await is(s, buf, 'working', confirmed)).toBe(true);
+    // Its permission prompt is on the screen only: the screen's question wins over the store's Working.
+    await send(s, buf, 'n');
+    expect(await is(s, buf, 'waiting', 'pty-scrape')).toBe(true);
+    await send(s, buf, 'n');
+    expect(await is(s, buf, 'working', confirmed)).toBe(true);
+    await send(s, buf, 'n');
+    expect(await is(s, buf, sqlite ? 'completed' : 'stopped', confirmed)).toBe(true);
+    if (sqlite) expect((await s.lua<{ detail: string }>('return require("madohub").state(...)', [buf])).detail).toBe('Done: the change is made.');
+    // One Escape: still working (the answer streams on); two: Failed, interrupted.
+    await send(s, buf, 'n');
+    expect(await is(s, buf, 'working', confirmed)).toBe(true);
+    await send(s, buf, 'n');
+    expect(await is(s, buf, 'failed', confirmed)).toBe(true);
+    expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).detail == 'interrupted'`)).toBe(true);
+    await send(s, buf, 'n');
+    expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).detail == '${sqlite ? 'Bad request from the mock' : 'error'}'`)).toBe(true);
+    const bar = await s.lua<string>(
+      `local win = vim.fn.win_findbuf(...)[1]
+       return vim.api.nvim_eval_statusline(vim.wo[win].winbar, { winid = win, use_winbar = true }).str`,
+      [buf],
+    );
+    expect(bar).toMatch(sqlite ? /OpenCode Error ✓/ : /OpenCode Error(?! ✓)/);
+    await s.lua("vim.cmd('checkhealth madohub')");
+    const report = (await s.lua<string[]>('return vim.api.nvim_buf_get_lines(0, 0, -1, false)')).join('\n');
+    expect(report).toContain(sqlite ? "OpenCode's session store: read with node:sqlite" : "OpenCode's session store is not read: Node v");
   });
 
   it('the process tree names the agent over the screen, and the shell is back when the agent leaves', async () => {

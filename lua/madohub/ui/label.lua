@@ -30,7 +30,7 @@ end
 ---@param st madohub.State
 ---@return boolean
 function M.confirmed(st)
-  return st.source == 'session-file' or st.source == 'jsonl-watcher'
+  return st.source == 'session-file' or st.source == 'jsonl-watcher' or st.source == 'session-db'
 end
 
 ---The word of a state; a Failed turn's says why (the detectors say `interrupted` for an

@@ -1,0 +1,197 @@
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { opencodeNewest, opencodeTurn } from '../detect/records.js';
+import type { OpenCodeMessage, RecordSignal } from '../detect/records.js';
+import { processSource } from '../proc/shared.js';
+import type { RecordLog } from './claude.js';
+import type { FolderWatcher } from './folders.js';
+import { queryReadOnly, sqliteSupport } from './sqlite.js';
+
+/** OpenCode's data folder (xdg-basedir on every system): `$XDG_DATA_HOME/opencode`, else `~/.local/share/opencode`. */
+export function opencodeDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_DATA_HOME || path.join(env.HOME || homedir(), '.local', 'share');
+  return path.join(base, 'opencode');
+}
+
+/** Its session store (1.18): a SQLite database in WAL mode. */
+export const OPENCODE_DB = 'opencode.db';
+const DB_FILES = new Set([OPENCODE_DB, `${OPENCODE_DB}-wal`]);
+
+/** At most one read of the store per this many ms while it changes (OpenCode writes as it streams). */
+export const STORE_READ_MS = 100;
+/** The latest messages of a session read; a message's `data` larger than this is not parsed. */
+const MESSAGES = 20;
+const MAX_DATA = 256 * 1024;
+
+/** The claim of an OpenCode session among the terminals' claims (file paths). */
+const claimOf = (sessionId: string): string => `opencode-session:${sessionId}`;
+
+/** What one read of the store found. */
+export interface StoreReading {
+  sessionId?: string;
+  signal?: RecordSignal | null;
+  error?: string;
+}
+
+/**
+ * One read of the store for the OpenCode process started at `startedAt` in `cwd`: its session (the
+ * given one, else the earliest top-level session of that folder created with the process or after it
+ * that no other terminal claimed: OpenCode creates it with the first prompt), then that session's
+ * latest messages and its last step's text.
+ */
+export function readStore(
+  db: string,
+  place: { cwd: string; startedAt: number },
+  sessionId: string | undefined,
+  claimed: ReadonlySet<string>,
+): StoreReading {
+  const out: StoreReading = { sessionId };
+  const result = queryReadOnly(db, (run) => {
+    if (!out.sessionId) {
+      const rows = run(
+        'SELECT id FROM session WHERE directory = ? AND parent_id IS NULL AND time_created >= ? ORDER BY time_created, id LIMIT 50',
+        place.cwd,
+        place.startedAt - 1000,
+      );
+      out.sessionId = rows.map((r) => (r as { id?: unknown }).id).find((id): id is string => typeof id === 'string' && !claimed.has(claimOf(id)));
+    }
+    if (!out.sessionId) return;
+    const rows = run(
+      'SELECT id, time_created AS created, CASE WHEN length(data) <= ? THEN data END AS data FROM message WHERE session_id = ? ORDER BY time_created DESC, id DESC LIMIT ?',
+      MAX_DATA,
+      out.sessionId,
+      MESSAGES,
+    );
+    const messages: OpenCodeMessage[] = [];
+    for (const r of rows as { id?: unknown; created?: unknown; data?: unknown }[]) {
+      if (typeof r.id !== 'string' || typeof r.created !== 'number') continue;
+      let data: unknown;
+      try {
+        data = typeof r.data === 'string' ? JSON.parse(r.data) : undefined;
+      } catch {
+        data = undefined;
+      }
+      messages.push({ id: r.id, created: r.created, data });
+    }
+    const first = opencodeTurn(messages);
+    // A finished answer says its text: the last text part of that step.
+    if (first?.state === 'completed') {
+      const step = opencodeNewest(messages, 'assistant');
+      const parts = step
+        ? run('SELECT CASE WHEN length(data) <= ? THEN data END AS data FROM part WHERE message_id = ? ORDER BY id DESC LIMIT 20', MAX_DATA, step.id)
+        : [];
+      out.signal = opencodeTurn(messages, lastText(parts));
+    } else {
+      out.signal = first;
+    }
+  });
+  if (!result.ok) out.error = result.error;
+  return out;
+}
+
+/** The text of the newest `text` part among rows of `part` (newest first). */
+function lastText(rows: unknown[]): string | undefined {
+  for (const r of rows) {
+    const data = (r as { data?: unknown }).data;
+    if (typeof data !== 'string') continue;
+    try {
+      const part = JSON.parse(data) as { type?: unknown; text?: unknown };
+      if (part.type === 'text' && typeof part.text === 'string' && part.text.trim() !== '') return part.text;
+    } catch {
+      // Not JSON: not a text part.
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Follows one OpenCode process's session in its store: the data folder is watched (inotify) and the
+ * database read, read-only and briefly, when it or its WAL changes (at most every STORE_READ_MS);
+ * a state is told when it differs from the last one told.
+ */
+export class OpenCodeRecords {
+  private unwatch?: () => void;
+  private timer?: NodeJS.Timeout;
+  private lastRead = 0;
+  private told?: string;
+  private stopped = false;
+  private warned = false;
+  private session?: string;
+
+  constructor(
+    private readonly dir: string,
+    readonly pid: number,
+    private readonly folders: FolderWatcher,
+    private readonly claims: Set<string>,
+    private readonly emit: (signal: RecordSignal) => void,
+    private readonly log: RecordLog,
+  ) {}
+
+  get sessionId(): string | undefined {
+    return this.session;
+  }
+
+  /** The store is no file of records a route can read: OpenCode's answer is read from its screen. */
+  get recordFile(): undefined {
+    return undefined;
+  }
+
+  start(): void {
+    const support = sqliteSupport();
+    if (!support.ok) {
+      this.log.debug(`opencode pid ${this.pid}: its store is not read: ${support.reason}`);
+      return;
+    }
+    this.unwatch = this.folders.watch(this.dir, (file, event) => {
+      if (event === 'ready' || DB_FILES.has(path.basename(file))) this.poke();
+    });
+    this.poke();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.unwatch?.();
+    if (this.timer) clearTimeout(this.timer);
+    if (this.session) this.claims.delete(claimOf(this.session));
+  }
+
+  /** Reads the store now, or once the current spell of STORE_READ_MS is over. */
+  poke(): void {
+    if (this.stopped || !this.unwatch || this.timer) return;
+    const wait = this.lastRead + STORE_READ_MS - Date.now();
+    if (wait <= 0) {
+      this.read();
+      return;
+    }
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.read();
+    }, wait);
+  }
+
+  private read(): void {
+    if (this.stopped) return;
+    this.lastRead = Date.now();
+    const cwd = processSource().cwd(this.pid);
+    const startedAt = processSource().startMs(this.pid);
+    if (cwd === undefined || startedAt === undefined) return;
+    const reading = readStore(path.join(this.dir, OPENCODE_DB), { cwd, startedAt }, this.session, this.claims);
+    if (reading.error) {
+      // No store yet, or busy: the next change reads it again.
+      if (!this.warned) this.log.debug(`opencode pid ${this.pid}: store not read: ${reading.error}`);
+      this.warned = true;
+      return;
+    }
+    if (reading.sessionId && !this.session) {
+      this.session = reading.sessionId;
+      this.claims.add(claimOf(reading.sessionId));
+      this.log.debug(`opencode pid ${this.pid}: session ${reading.sessionId}`);
+    }
+    const signal = reading.signal;
+    if (!signal) return;
+    const key = `${signal.state}\u0000${signal.detail}\u0000${signal.at ?? ''}`;
+    if (key === this.told) return;
+    this.told = key;
+    this.emit(signal);
+  }
+}
