@@ -17,7 +17,7 @@ import { readHostInfo } from '../src/jobs/hostinfo.js';
 import { newSessionId, newShortId } from '../src/jobs/ids.js';
 import { Conn } from '../src/jobs/protocol/client.js';
 import { blankJob, createJob, updateJob } from '../src/jobs/store.js';
-import { AGENT, FAKE_CLAUDE, ROOT, openAgent, openTerminal, startNeovim, testNeovims } from '../test/integration/neovim.js';
+import { AGENT, FAKE_CLAUDE, FAKE_GEMINI, FAKE_OPENCODE, ROOT, openAgent, openTerminal, startNeovim, testNeovims } from '../test/integration/neovim.js';
 import type { Session } from '../test/integration/neovim.js';
 
 const out = (line: string): void => {
@@ -339,6 +339,62 @@ async function benchRoutes(exe: string): Promise<void> {
   out(line('screen', screen, 100));
   out(line('records', records, 300));
   out(`      idle, Node process: ${withRoutes.toFixed(1)} wakeups/s with ${added} routes vs ${without.toFixed(1)} without`);
+}
+
+/**
+ * Gemini CLI's chat and OpenCode's store: a record written → the confirmed state in Lua's cache. The
+ * fixtures write a prompt and an answer in turn (their screens stay still, so only the records tell).
+ * OpenCode's store needs node:sqlite: the plugin's Node and the fixtures run on Node 24 here.
+ */
+async function benchRecords(exe: string): Promise<void> {
+  let node24: string | undefined;
+  try {
+    node24 = execFileSync('bash', [path.join(ROOT, 'scripts/get-node.sh'), '24'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    node24 = undefined;
+  }
+  const home = mkdtempSync(path.join(tmpdir(), 'madohub-bench-records-'));
+  const env: Record<string, string> = { HOME: home, GEMINI_CLI_HOME: '', XDG_DATA_HOME: path.join(home, 'data') };
+  if (node24) env.PATH = `${path.dirname(node24)}:${process.env.PATH ?? ''}`;
+  const s = await startNeovim(exe, env);
+  const N = 60;
+  const measure = async (cmd: string[], agent: string, source: string): Promise<number[]> => {
+    const buf = await openTerminal(s, cmd);
+    await s.waitFor(`(require('madohub').state(${buf}) or {}).agent == '${agent}'`, 10000);
+    // The first turn finds the record (a session made with the first prompt); then the measures.
+    await s.lua(`vim.fn.chansend(vim.bo[${buf}].channel, 'n')`);
+    if (!(await s.waitFor(`(require('madohub').state(${buf}) or {}).source == '${source}'`, 10000))) return [];
+    return s.lua<number[]>(
+      `local buf, n, source = ...
+       local chan = vim.bo[buf].channel
+       local out = {}
+       for i = 1, n do
+         vim.wait(120)
+         local before = require('madohub').state(buf).state
+         local t0 = vim.uv.hrtime()
+         vim.fn.chansend(chan, 'n')
+         local ok = vim.wait(3000, function()
+           local st = require('madohub').state(buf)
+           return st.state ~= before and st.source == source
+         end, 1)
+         if ok then out[#out + 1] = (vim.uv.hrtime() - t0) / 1e6 end
+       end
+       return out`,
+      [buf, N, source],
+    );
+  };
+  const gemini = await measure([FAKE_GEMINI, '--records-loop'], 'gemini', 'jsonl-watcher');
+  const opencode = node24 ? await measure([FAKE_OPENCODE, '--records-loop'], 'opencode', 'session-db') : [];
+  const nodeOf = await s.lua<{ node: string }>('return require("madohub.node").request("health")');
+  await s.close();
+  rmSync(home, { recursive: true, force: true });
+  const line = (name: string, xs: number[]): string =>
+    xs.length === 0
+      ? `      ${name}: not measured`
+      : `      ${name}: p50 ${median(xs).toFixed(1)} ms, p95 ${percentile(xs, 95).toFixed(1)} ms over ${xs.length} updates (ratio to a 100 ms poll ${(percentile(xs, 95) / 100).toFixed(2)})`;
+  out(`  (m) a record written → its confirmed state in state() (the plugin's Node ${nodeOf.node}; each includes the fixture's reaction to a key):`);
+  out(line("Gemini CLI's chat (a line appended)", gemini));
+  out(line(`OpenCode's store (SQLite rows; read 10 ms and 60 ms after a change is heard)${node24 ? '' : ' — no Node 24 to read it with'}`, opencode));
 }
 
 /** Startup: Neovim with and without the plugin on 'runtimepath', no terminal opened. */
@@ -664,6 +720,7 @@ async function main(): Promise<void> {
     if (want('j')) await benchFleet(nv.path);
     if (want('k')) await benchPicker(nv.path);
     if (want('l')) await benchRoutes(nv.path);
+    if (want('m')) await benchRecords(nv.path);
   }
   if (want('e') || want('f') || want('h') || want('i')) out('Node side (no Neovim)');
   if (want('i')) benchHostile();

@@ -17,8 +17,14 @@ export function opencodeDataDir(env: NodeJS.ProcessEnv = process.env): string {
 export const OPENCODE_DB = 'opencode.db';
 const DB_FILES = new Set([OPENCODE_DB, `${OPENCODE_DB}-wal`]);
 
-/** At most one read of the store per this many ms while it changes (OpenCode writes as it streams). */
-export const STORE_READ_MS = 100;
+/**
+ * A change of the store is read after FIRST_READ_MS (OpenCode commits a step's rows one after the
+ * other: they land together) and again STORE_READ_MS after it was heard (chokidar drops a change that
+ * follows another within 50 ms: a last commit may come without an event of its own); changes heard
+ * meanwhile are covered by those two reads. So, while OpenCode streams, two reads per STORE_READ_MS.
+ */
+export const FIRST_READ_MS = 10;
+export const STORE_READ_MS = 60;
 /** The latest messages of a session read; a message's `data` larger than this is not parsed. */
 const MESSAGES = 20;
 const MAX_DATA = 256 * 1024;
@@ -106,13 +112,13 @@ function lastText(rows: unknown[]): string | undefined {
 
 /**
  * Follows one OpenCode process's session in its store: the data folder is watched (inotify) and the
- * database read, read-only and briefly, when it or its WAL changes (at most every STORE_READ_MS);
- * a state is told when it differs from the last one told.
+ * database read, read-only and briefly, when it or its WAL changes (see FIRST_READ_MS); a state is
+ * told when it differs from the last one told.
  */
 export class OpenCodeRecords {
   private unwatch?: () => void;
   private timer?: NodeJS.Timeout;
-  private lastRead = 0;
+  private first?: NodeJS.Timeout;
   private told?: string;
   private stopped = false;
   private warned = false;
@@ -152,26 +158,25 @@ export class OpenCodeRecords {
     this.stopped = true;
     this.unwatch?.();
     if (this.timer) clearTimeout(this.timer);
+    if (this.first) clearTimeout(this.first);
     if (this.session) this.claims.delete(claimOf(this.session));
   }
 
-  /** Reads the store now, or once the current spell of STORE_READ_MS is over. */
+  /** The store changed: it is read FIRST_READ_MS and STORE_READ_MS from now (see there). */
   poke(): void {
     if (this.stopped || !this.unwatch || this.timer) return;
-    const wait = this.lastRead + STORE_READ_MS - Date.now();
-    if (wait <= 0) {
+    this.first = setTimeout(() => {
+      this.first = undefined;
       this.read();
-      return;
-    }
+    }, FIRST_READ_MS);
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.read();
-    }, wait);
+    }, STORE_READ_MS);
   }
 
   private read(): void {
     if (this.stopped) return;
-    this.lastRead = Date.now();
     const cwd = processSource().cwd(this.pid);
     const startedAt = processSource().startMs(this.pid);
     if (cwd === undefined || startedAt === undefined) return;
