@@ -15,11 +15,17 @@ export const claude: AgentModule = {
     titleMarkers: [/Claude Code/],
     lines: [
       { state: 'failed', test: /Interrupted · What should Claude do instead\?/, detail: 'interrupted' },
+      // An API error ends the turn: `● API Error: 400 …`.
+      { state: 'failed', test: /^\s*[●⏺] API Error\b/ },
       ...SHARED_RULES,
       // Spinner row of 2.1: a glyph, then `<Verb>ing…` (`✶ Baking… (3s · esc to interrupt)`).
       { state: 'working', test: /^\s*[·✢*✶✻✽✳∗]\s*[A-Z][a-z]+ing(?:…|\.\.\.)/ },
-      // Trust dialog and approvals: questions waiting for the user.
-      { state: 'waiting', test: /Enter to confirm · Esc to cancel|Esc to cancel · Tab to amend/ },
+      // Trust dialog and approvals (shell, edit, MCP tool), its questions to the user (`Enter to
+      // select · ↑/↓ to navigate`) and the end of plan mode (`Exit plan mode?`): waiting for the user.
+      {
+        state: 'waiting',
+        test: /Enter to confirm · Esc to cancel|Esc to cancel · Tab to amend|Enter to select · ↑\/↓ to navigate|^\s*Exit plan mode\?|Claude wants to exit plan mode/,
+      },
       // The input prompt at the left edge (dialog choices like ` ❯ 1. Yes` are indented). Short turns
       // end without a completion line: the prompt alone then says the turn is over.
       { state: 'idle', test: /^❯(?:\s|$)/, hint: true },

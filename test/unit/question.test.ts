@@ -12,6 +12,10 @@ describe('what a waiting agent asks', () => {
   it.each([
     ['claude-real-approval', 'Do you want to proceed?', ['Yes', 'Yes, and always allow access to build/ from this project', 'No']],
     ['claude-approval', 'Do you want to proceed?', ['Yes', "Yes, and don't ask again for rm commands in /home/dev/proj", 'No, and tell Claude what to do differently (esc)']],
+    ['claude-real-shell-approval', 'Do you want to proceed?', ['Yes', 'Yes, and don’t ask again for: npm test *', 'Yes, and switch to auto mode · auto mode handles these prompts for you', 'No']],
+    ['claude-real-mcp-approval', 'Do you want to proceed?', ['Yes', "Yes, and don't ask again for notes — Add Note commands in /home/dev/proj", 'No']],
+    ['claude-real-question', 'Which parser should I use?', ['Recursive descent', 'PEG', 'Type something.', 'Chat about this']],
+    ['claude-real-plan-approval', 'Exit plan mode?', ['Yes, and switch to default (ask each time) for this session', 'No']],
     ['claude-real-trust', 'Quick safety check: Is this a project you created or one you trust?', ['Yes, I trust this folder', 'No, exit']],
     ['codex-approval', 'Would you like to run the following command?', ['Yes, proceed (y)', "Yes, and don't ask again for this command (a)", 'No, and tell Codex what to do differently (esc)']],
     ['gemini-approval', 'Allow execution of [npm]?', ['Yes, allow once', 'Yes, allow always ...', 'No, suggest changes (esc)']],

@@ -51,6 +51,30 @@ describe('Claude Code transcript', () => {
     expect(done).toMatchObject({ source: 'jsonl-watcher', detail: 'turn ended after 5.3s' });
     expect(done?.at).toBe(Date.parse('2026-11-29T21:04:51.646Z'));
   });
+  // 2.1.332's transcripts (their large attachment records and request copies left out): a file
+  // written, an MCP tool called, a question asked; a plan refused, an interrupt, a queued prompt, an
+  // API error. Its new bookkeeping records (api-request, mode, atis-latch, cost-state…) say nothing.
+  const turns = (file: string): string[] =>
+    jsonl(file)
+      .map(claudeTranscriptRecord)
+      .filter((s): s is RecordSignal => s !== null && s.detail !== 'answering')
+      .map((s) => (s.state === 'completed' ? 'completed' : `${s.state}: ${s.detail}`));
+  it('2.1.332: a Write, an MCP tool and a question, each a turn that ends Completed', () => {
+    expect(turns('claude-transcript-tools.jsonl')).toEqual([
+      'working: prompt', 'completed',
+      'working: prompt', 'working: running tools', 'completed',
+      'working: prompt', 'working: running tools', 'completed',
+      'working: prompt', 'working: running tools', 'completed',
+    ]);
+  });
+  it('2.1.332: a refused plan is Failed (interrupted), a later turn Completed, an API error Failed', () => {
+    expect(turns('claude-transcript-plan-error.jsonl')).toEqual([
+      'working: prompt', 'working: running tools', 'failed: interrupted',
+      'working: prompt', 'completed',
+      'working: prompt', 'completed',
+      'working: prompt', 'failed: API Error: 400 Bad request from the mock',
+    ]);
+  });
   it('an interrupt is Failed', () => {
     const r = { type: 'user', message: { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user]' }] } };
     expect(claudeTranscriptRecord(r)).toMatchObject({ state: 'failed', detail: 'interrupted' });
