@@ -3,6 +3,7 @@
 import { BRAILLE, SHARED_RULES } from '../detect/common.js';
 import { CodexRecords, codexHome } from '../records/codex.js';
 import { isObj } from '../jobs/checks.js';
+import { digitOf } from './menus.js';
 import type { AgentModule } from './types.js';
 
 export const codex: AgentModule = {
@@ -20,10 +21,15 @@ export const codex: AgentModule = {
       /codex.*fast/i,
       /gpt-[0-9.]+ x?high/,
       /Ask Codex to do anything/,
+      /enter\/esc confirm · \^c quit/,
     ],
     titleMarkers: [/\bcodex\b/i],
     lines: [
       { state: 'failed', test: /■ Conversation interrupted/, detail: 'interrupted' },
+      // Any other `■ …` line ends a turn in an error (`■ {"error":{"message":…}}`, `■ stream disconnected…`).
+      { state: 'failed', test: /^■ \S/ },
+      // Its dialogs (a model to switch to at start, …) wait for a key: `enter/esc confirm · ^c quit`.
+      { state: 'waiting', test: /enter\/esc confirm · \^c quit/ },
       { state: 'waiting', test: /Would you like to run the following command\?|Press enter to confirm or esc to cancel/ },
       // `Worked for 10s • 19:35`: Codex prints its done line without a glyph.
       { state: 'stopped', test: /^\s*(?:─\s*)?Worked for (?:\d+\s*[hm]\s*)*\d+\s*s\b/, completion: true },
@@ -31,7 +37,8 @@ export const codex: AgentModule = {
       { state: 'idle', test: /› Ask Codex to do anything/, hint: true },
     ],
     titles: [
-      { state: 'waiting', test: /\[ ! \] Action Required/, detail: 'action required' },
+      // `[ ! ] Action Required`, blinking to `[ . ] Action Required` (0.171).
+      { state: 'waiting', test: /\[ [!.] \] Action Required/, detail: 'action required' },
       { state: 'working', test: new RegExp(`^\\s*${BRAILLE}`) },
     ],
   },
@@ -47,6 +54,8 @@ export const codex: AgentModule = {
     continue: ['resume', '--last'],
   },
   env: { names: ['RUST_LOG'], prefixes: ['CODEX_', 'OPENAI_'] },
+  // `› 1. Yes, proceed (y)`: a choice's digit picks it at once (0.171.0, tried on its approvals).
+  menuKeys: (choice) => digitOf(choice),
   // Its rollout (`<home>/sessions/YYYY/MM/DD/rollout-*.jsonl`), held open by one of the terminal's processes.
   records: (ctx) => new CodexRecords(codexHome(ctx.env), ctx.pid, ctx.pids, ctx.folders, ctx.claims, ctx.emit, ctx.log),
   // The end of a turn in its rollout names the answer it gave (`task_complete`, `last_agent_message`).

@@ -4,6 +4,7 @@ import { BRAILLE, ordered, SHARED_RULES } from '../detect/common.js';
 import { isGeminiPrompt } from '../detect/records.js';
 import { isObj } from '../jobs/checks.js';
 import { geminiDir, GeminiRecords } from '../records/gemini.js';
+import { digitOf } from './menus.js';
 import type { AgentModule } from './types.js';
 
 export const gemini: AgentModule = {
@@ -41,6 +42,8 @@ export const gemini: AgentModule = {
   },
   template: { description: 'Gemini CLI', command: ['gemini'], prompt: 'type' },
   env: { names: [], prefixes: ['GEMINI_', 'GOOGLE_'] },
+  // `● 1. Allow once`: a choice's digit picks it at once (0.61.0, tried on its approvals).
+  menuKeys: (choice) => digitOf(choice),
   // Its chat (`<home>/.gemini/tmp/<project>/chats/session-*.jsonl`), opened when it starts.
   records: (ctx) => new GeminiRecords(geminiDir(ctx.env), ctx.pid, ctx.folders, ctx.claims, ctx.emit, ctx.log),
   // The model's last message with text, after the user's last prompt (tool results are not prompts).

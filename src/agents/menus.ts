@@ -7,3 +7,8 @@ export function arrowsTo(choice: number, highlighted: number): string {
   const steps = choice - highlighted;
   return (steps > 0 ? DOWN.repeat(steps) : UP.repeat(-steps)) + '\r';
 }
+
+/** The choice's own digit: menus that pick a numbered choice at its key (Codex, Gemini CLI). */
+export function digitOf(choice: number): string {
+  return String(choice);
+}

@@ -153,6 +153,9 @@ export function detect(input: Screen, previous?: PreviousReading, as?: AgentId):
   if (event?.rule.state === 'waiting') return fromHit(agent, event);
   if (title && (title.state === 'waiting' || title.state === 'working')) {
     if (event?.rule.state === title.state) return fromHit(agent, event);
+    // The end of the current turn (its completion line, an interrupt, an error) is news that a title
+    // lagging behind lacks: Codex 0.171 leaves a spinner in its title for seconds after a turn ends.
+    if (title.state === 'working' && (event?.rule.completion || event?.rule.state === 'failed')) return fromHit(agent, event);
     return titleDetection(title.state, title.detail);
   }
   if (event) return fromHit(agent, event);

@@ -130,6 +130,8 @@ export function codexRolloutRecord(record: unknown): RecordSignal | null {
     case 'task_started':
       return jsonl('working', 'task started');
     case 'task_complete':
+      // 0.171 ends a turn that failed (the API refused it) with `task_complete` and its `error`.
+      if (isObject(p.error)) return jsonl('failed', clip(str(p.error.message) ?? '') || 'error');
       return jsonl('completed', clip(str(p.last_agent_message) ?? '') || 'task complete');
     case 'turn_aborted':
       // An interrupt reads as every agent's does (`interrupted`); another reason is said as it is.

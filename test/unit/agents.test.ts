@@ -66,6 +66,15 @@ describe('what an agent module knows of answers and menus', () => {
     expect(menuKeys('claude', moved, 1)).toEqual({ keys: '\x1b[A\x1b[A\r' });
     expect(menuKeys('claude', approval, 4)).toEqual({ error: 'choose 1 to 3' });
     expect(menuKeys('claude', screens['claude-idle'].lines, 1)).toEqual({ error: 'no menu on the screen' });
-    expect(menuKeys('codex', screens['codex-approval'].lines, 1)).toEqual({ error: "how Codex's menus are answered is not known; attach to it" });
+  });
+
+  it("answers Codex's and Gemini CLI's menus with the choice's digit (tried on their real approvals)", () => {
+    expect(menuKeys('codex', screens['codex-real-patch-approval'].lines, 3)).toEqual({ keys: '3' });
+    expect(menuKeys('codex', screens['codex-real-model-prompt'].lines, 2)).toEqual({ keys: '2' });
+    expect(menuKeys('codex', screens['codex-real-patch-approval'].lines, 4)).toEqual({ error: 'choose 1 to 3' });
+    expect(menuKeys('gemini', screens['gemini-real-approval'].lines, 2)).toEqual({ keys: '2' });
+    expect(menuKeys('gemini', screens['gemini-real-edit-approval'].lines, 4)).toEqual({ keys: '4' });
+    // OpenCode's permission (`Allow once   Allow always   Reject`, no numbers) and Amp's: not known.
+    expect(menuKeys('opencode', screens['opencode-real-shell-approval'].lines, 1)).toEqual({ error: "how OpenCode's menus are answered is not known; attach to it" });
   });
 });

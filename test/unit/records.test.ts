@@ -97,6 +97,25 @@ describe('Claude Code transcript', () => {
   });
 });
 
+describe('Codex 0.171.0 rollout (real)', () => {
+  it('an edit, an answer interrupted by an Escape, a turn the API refused (task_complete with its error)', () => {
+    const records = jsonl('codex-rollout-0.171.jsonl');
+    expect(codexMeta(records[0])).toMatchObject({ cwd: '/home/dev/proj' });
+    const seen = records
+      .map(codexRolloutRecord)
+      .filter((s): s is RecordSignal => s !== null)
+      .map((s) => `${s.state}: ${s.detail}`);
+    expect(seen).toEqual([
+      'working: task started',
+      'completed: Done: the change is made.',
+      'working: task started',
+      'failed: interrupted',
+      'working: task started',
+      'failed: {"error":{"message":"Bad request from the mock","type":"invalid_request_error","code":null}}',
+    ]);
+  });
+});
+
 describe('Codex rollout', () => {
   it('a real 0.171.0 rollout: session_meta, then started/complete per turn', () => {
     const records = jsonl('codex-rollout.jsonl');
