@@ -22,6 +22,8 @@ export const codex: AgentModule = {
       /gpt-[0-9.]+ x?high/,
       /Ask Codex to do anything/,
       /enter\/esc confirm · \^c quit/,
+      // Its approvals' own words: a menu shown alone (after :MadoRestart) still names Codex.
+      /Press enter to confirm or esc to cancel|Would you like to run the following command\?|Would you like to make the following edits\?/,
     ],
     titleMarkers: [/\bcodex\b/i],
     lines: [

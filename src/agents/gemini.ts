@@ -12,7 +12,13 @@ export const gemini: AgentModule = {
   displayName: 'Gemini',
   screen: {
     id: 'gemini',
-    markers: [/Type your message or @path\/to\/file/, /Gemini CLI/, /Do you trust the files in this folder\?/],
+    markers: [
+      /Type your message or @path\/to\/file/,
+      /Gemini CLI/,
+      /Do you trust the files in this folder\?/,
+      // Its approval boxes alone: `│ Allow execution of [Shell]?`, `│ Apply this change?`.
+      /^│ (?:Allow execution of \[|Apply this change\?)/,
+    ],
     titleMarkers: [/^\s*(?:◇|✦|✋)\s+(?:Ready|Working|Action Required)/],
     lines: [
       { state: 'waiting', test: /Allow execution of|Apply this change\?|Do you trust the files in this folder\?/ },

@@ -191,3 +191,21 @@ describe('identity is sticky', () => {
     expect(detect({ lines, title: '', cursor: 2 }).agent).toBe('claude');
   });
 });
+
+describe('identity from an approval alone (the real screens cut to their menu: no banner, footer or title)', () => {
+  it.each([
+    ['claude-real-shell-approval', 'Do you want to proceed?', 'claude'],
+    ['claude-real-write-approval', 'Do you want to', 'claude'],
+    ['claude-real-question', 'Which parser', 'claude'],
+    ['codex-real-patch-approval', 'Would you like to make', 'codex'],
+    ['codex-real-model-prompt', 'Meet GPT', 'codex'],
+    ['gemini-real-approval', 'Allow execution of', 'gemini'],
+    ['gemini-real-edit-approval', 'Apply this change?', 'gemini'],
+    ['opencode-real-shell-approval', '△ Permission required', 'opencode'],
+  ] as const)('%s', (name, from, agent) => {
+    const lines = fixtures[name]!.lines;
+    const menu = lines.slice(lines.findIndex((l) => l.includes(from)));
+    expect(menu.length).toBeGreaterThan(1);
+    expect(detect({ lines: menu, title: '' })).toMatchObject({ agent, state: 'waiting' });
+  });
+});

@@ -165,10 +165,10 @@ describe('Tracker', () => {
     t.screen(1, { lines: ['$ codex'], title: '' }, 1000);
     t.process(1, 'codex', 1100);
     expect(t.screen(1, { lines: menu, title: '' }, 1200)).toMatchObject({ agent: 'codex', state: 'waiting' });
-    // Without the process tree, the same screen alone does not name Codex.
+    // Without the process tree, the menu's own words name Codex too.
     const u = new Tracker();
     u.screen(1, { lines: menu, title: '' }, 1200);
-    expect(u.get(1)).not.toMatchObject({ agent: 'codex', state: 'waiting' });
+    expect(u.get(1)).toMatchObject({ agent: 'codex', state: 'waiting' });
   });
 
   it('remembers the first prompt the agent echoed (its intent), for the agent that echoed it', () => {
