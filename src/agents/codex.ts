@@ -32,7 +32,7 @@ export const codex: AgentModule = {
       { state: 'failed', test: /^■ \S/ },
       // Its dialogs (a model to switch to at start, …) wait for a key: `enter/esc confirm · ^c quit`.
       { state: 'waiting', test: /enter\/esc confirm · \^c quit/ },
-      { state: 'waiting', test: /Would you like to run the following command\?|Press enter to confirm or esc to cancel/ },
+      { state: 'waiting', test: /Would you like to (?:run the following command|make the following edits)\?|Press enter to confirm or esc to cancel/ },
       // `Worked for 10s • 19:35`: Codex prints its done line without a glyph.
       { state: 'stopped', test: /^\s*(?:─\s*)?Worked for (?:\d+\s*[hm]\s*)*\d+\s*s\b/, completion: true },
       ...SHARED_RULES,

@@ -15,7 +15,8 @@ export const opencode: AgentModule = {
     markers: [/tab agents\s+ctrl\+p commands/, /△ Permission required/, /^\s*▣\s+\S+\s+·/, /opencode/i],
     titleMarkers: [/\bopencode\b/i],
     lines: [
-      { state: 'waiting', test: /△ Permission required|Allow once\s+Allow always\s+Reject/ },
+      // A permission (a shell command, an edit, an MCP server's tool) and a question to the user.
+      { state: 'waiting', test: /△ Permission required|Allow once\s+Allow always\s+Reject|↑↓ select\s+enter submit\s+esc dismiss/ },
       // Its progress bar (`⬝⬝■■ … esc interrupt`) and the hint; after one Escape, `esc again to
       // interrupt` while the answer still streams. The hint alone tells.
       { state: 'working', test: /esc (?:again to )?interrupt/ },

@@ -202,6 +202,7 @@ describe('identity from an approval alone (the real screens cut to their menu: n
     ['gemini-real-approval', 'Allow execution of', 'gemini'],
     ['gemini-real-edit-approval', 'Apply this change?', 'gemini'],
     ['opencode-real-shell-approval', '△ Permission required', 'opencode'],
+    ['opencode-real-mcp-approval', '△ Permission required', 'opencode'],
   ] as const)('%s', (name, from, agent) => {
     const lines = fixtures[name]!.lines;
     const menu = lines.slice(lines.findIndex((l) => l.includes(from)));
