@@ -16,12 +16,16 @@ export const gemini: AgentModule = {
       /Type your message or @path\/to\/file/,
       /Gemini CLI/,
       /Do you trust the files in this folder\?/,
-      // Its approval boxes alone: `│ Allow execution of [Shell]?`, `│ Apply this change?`.
-      /^│ (?:Allow execution of \[|Apply this change\?)/,
+      // Its approval and question boxes alone: `│ Allow execution of [Shell]?`, `│ Allow execution of
+      // MCP tool "add_note" from server "notes"?`, `│ Apply this change?`, `│ Answer Questions`.
+      /^│ (?:Allow execution of (?:\[|MCP tool )|Apply this change\?|Answer Questions\s*│)/,
     ],
     titleMarkers: [/^\s*(?:◇|✦|✋)\s+(?:Ready|Working|Action Required)/],
     lines: [
-      { state: 'waiting', test: /Allow execution of|Apply this change\?|Do you trust the files in this folder\?/ },
+      {
+        state: 'waiting',
+        test: /Allow execution of|Apply this change\?|Do you trust the files in this folder\?|Enter to select · ↑\/↓ to navigate/,
+      },
       // One Escape cancels a turn (`ℹ Request cancelled.`); an API error is `✕ [API Error: …]`.
       { state: 'failed', test: /^\s*ℹ Request cancelled\./, detail: 'interrupted' },
       { state: 'failed', test: /^\s*✕ \[API Error\b/ },

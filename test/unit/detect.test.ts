@@ -201,6 +201,8 @@ describe('identity from an approval alone (the real screens cut to their menu: n
     ['codex-real-model-prompt', 'Meet GPT', 'codex'],
     ['gemini-real-approval', 'Allow execution of', 'gemini'],
     ['gemini-real-edit-approval', 'Apply this change?', 'gemini'],
+    ['gemini-real-mcp-approval', 'Allow execution of MCP tool', 'gemini'],
+    ['gemini-real-question', 'Answer Questions', 'gemini'],
     ['opencode-real-shell-approval', '△ Permission required', 'opencode'],
     ['opencode-real-mcp-approval', '△ Permission required', 'opencode'],
   ] as const)('%s', (name, from, agent) => {

@@ -18,6 +18,8 @@ describe('what a waiting agent asks', () => {
     ['claude-real-plan-approval', 'Exit plan mode?', ['Yes, and switch to default (ask each time) for this session', 'No']],
     ['codex-real-patch-approval', 'Would you like to make the following edits?', ['Yes, proceed (y)', "Yes, and don't ask again for these files (a)", 'No, and tell Codex what to do differently (esc)']],
     ['opencode-real-question', 'Which parser should I use?', ['Recursive descent', 'PEG', 'Type your own answer']],
+    ['gemini-real-mcp-approval', 'Allow execution of MCP tool "add_note" from server "notes"?', ['Allow once', 'Allow tool for this session', 'Allow all server tools for this session', 'No, suggest changes (esc)']],
+    ['gemini-real-question', 'Which parser should I use?', ['Recursive descent', 'PEG', 'Enter a custom value']],
     ['claude-real-trust', 'Quick safety check: Is this a project you created or one you trust?', ['Yes, I trust this folder', 'No, exit']],
     ['codex-approval', 'Would you like to run the following command?', ['Yes, proceed (y)', "Yes, and don't ask again for this command (a)", 'No, and tell Codex what to do differently (esc)']],
     ['gemini-approval', 'Allow execution of [npm]?', ['Yes, allow once', 'Yes, allow always ...', 'No, suggest changes (esc)']],
