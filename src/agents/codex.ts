@@ -24,15 +24,20 @@ export const codex: AgentModule = {
       /enter\/esc confirm · \^c quit/,
       // Its approvals' own words: a menu shown alone (after :MadoRestart) still names Codex.
       /Press enter to confirm or esc to cancel|Would you like to run the following command\?|Would you like to make the following edits\?/,
+      /Allow the \S+ MCP server to run tool|enter to submit \| esc to cancel/,
     ],
-    titleMarkers: [/\bcodex\b/i],
+    // Its name, or its `[ ! ] Action Required | <thread> | <folder>` title.
+    titleMarkers: [/\bcodex\b/i, /^\s*\[ [!.] \] Action Required \|/],
     lines: [
       { state: 'failed', test: /■ Conversation interrupted/, detail: 'interrupted' },
       // Any other `■ …` line ends a turn in an error (`■ {"error":{"message":…}}`, `■ stream disconnected…`).
       { state: 'failed', test: /^■ \S/ },
       // Its dialogs (a model to switch to at start, …) wait for a key: `enter/esc confirm · ^c quit`.
       { state: 'waiting', test: /enter\/esc confirm · \^c quit/ },
-      { state: 'waiting', test: /Would you like to (?:run the following command|make the following edits)\?|Press enter to confirm or esc to cancel/ },
+      {
+        state: 'waiting',
+        test: /Would you like to (?:run the following command|make the following edits)\?|Press enter to confirm or esc to cancel|Allow the \S+ MCP server to run tool|enter to submit \| esc to cancel/,
+      },
       // `Worked for 10s • 19:35`: Codex prints its done line without a glyph.
       { state: 'stopped', test: /^\s*(?:─\s*)?Worked for (?:\d+\s*[hm]\s*)*\d+\s*s\b/, completion: true },
       ...SHARED_RULES,

@@ -4,7 +4,10 @@
 /** Frame and marker characters around a dialog's rows (`│ … │`, `❯ 1.`, a leading `?` icon). */
 const FRAME = /^[\s│┃]+|[\s│┃]+$/g;
 const OPTION = /^(?:[❯›>●]\s*)?(\d+)\.\s+(.+?)$/;
-/** How far above its first choice a question may stand (a command and its reason between them). */
+/**
+ * How far above its first choice a question may stand, in rows with text (a command and its reason
+ * between them; Codex 0.171 leaves a blank row between each).
+ */
 const QUESTION_REACH = 8;
 
 const bare = (line: string): string => line.replace(FRAME, '');
@@ -34,9 +37,12 @@ export function optionsOf(lines: readonly string[]): string[] {
  */
 export function questionOf(lines: readonly string[]): string | undefined {
   const first = firstChoice(lines);
-  for (let i = first - 1; first >= 0 && i >= Math.max(0, first - QUESTION_REACH); i--) {
+  let seen = 0;
+  for (let i = first - 1; first >= 0 && i >= 0 && seen < QUESTION_REACH; i--) {
     // A leading `?` is an icon (Gemini's `│ ?  Shell npm test`), not a question.
     const row = bare(lines[i]!).replace(/^\?\s+/, '');
+    if (row === '') continue;
+    seen++;
     const end = row.lastIndexOf('?');
     if (end >= 0) return row.slice(0, end + 1);
   }
