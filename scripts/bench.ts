@@ -33,6 +33,32 @@ const percentile = (xs: number[], p: number): number => {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
 };
 
+/**
+ * Milliseconds from a key sent to a fixture (`n`: its next screen or record) to another state in
+ * state(), from `source` when one is named, `times` times, `gapMs` apart (timed in Neovim; a change
+ * that does not come within 3 s is left out).
+ */
+async function keyToState(s: Session, buf: number, o: { times: number; gapMs: number; source?: string }): Promise<number[]> {
+  return s.lua<number[]>(
+    `local buf, n, gap, source = ...
+     local chan = vim.bo[buf].channel
+     local out = {}
+     for i = 1, n do
+       vim.wait(gap)
+       local before = require('madohub').state(buf).state
+       local t0 = vim.uv.hrtime()
+       vim.fn.chansend(chan, 'n')
+       local ok = vim.wait(3000, function()
+         local st = require('madohub').state(buf)
+         return st.state ~= before and (source == nil or source == vim.NIL or st.source == source)
+       end, 1)
+       if ok then out[#out + 1] = (vim.uv.hrtime() - t0) / 1e6 end
+     end
+     return out`,
+    [buf, o.times, o.gapMs, o.source ?? null],
+  );
+}
+
 /** Milliseconds for Neovim to take in 50,000 lines in a terminal (job start to TermClose). */
 async function renderTime(s: Session): Promise<number> {
   const script = `let s='';for(let i=0;i<50000;i++)s+='line '+i+' '+'x'.repeat(60)+'\\n';process.stdout.write(s)`;
@@ -74,21 +100,7 @@ async function benchLatency(exe: string): Promise<void> {
   const s = await startNeovim(exe);
   const buf = await openAgent(s, ['claude-idle', 'claude-working', '--loop']);
   await s.waitFor(`(require('madohub').state(${buf}) or {}).agent == 'claude'`);
-  const samples = await s.lua<number[]>(
-    `local buf, n = ...
-     local chan = vim.bo[buf].channel
-     local out = {}
-     for i = 1, n do
-       vim.wait(60)
-       local before = require('madohub').state(buf).state
-       local t0 = vim.uv.hrtime()
-       vim.fn.chansend(chan, 'n')
-       vim.wait(2000, function() return require('madohub').state(buf).state ~= before end, 1)
-       out[#out + 1] = (vim.uv.hrtime() - t0) / 1e6
-     end
-     return out`,
-    [buf, 60],
-  );
+  const samples = await keyToState(s, buf, { times: 60, gapMs: 60 });
   await s.close();
   out(`  (b) change on screen -> state(): p50 ${median(samples).toFixed(1)} ms, p95 ${percentile(samples, 95).toFixed(1)} ms over ${samples.length} changes (goal p95 <= 50 ms; peers poll every 100-2000 ms: ratio to a 100 ms poll ${(percentile(samples, 95) / 100).toFixed(2)})`);
 }
@@ -364,24 +376,7 @@ async function benchRecords(exe: string): Promise<void> {
     // The first turn finds the record (a session made with the first prompt); then the measures.
     await s.lua(`vim.fn.chansend(vim.bo[${buf}].channel, 'n')`);
     if (!(await s.waitFor(`(require('madohub').state(${buf}) or {}).source == '${source}'`, 10000))) return [];
-    return s.lua<number[]>(
-      `local buf, n, source = ...
-       local chan = vim.bo[buf].channel
-       local out = {}
-       for i = 1, n do
-         vim.wait(120)
-         local before = require('madohub').state(buf).state
-         local t0 = vim.uv.hrtime()
-         vim.fn.chansend(chan, 'n')
-         local ok = vim.wait(3000, function()
-           local st = require('madohub').state(buf)
-           return st.state ~= before and st.source == source
-         end, 1)
-         if ok then out[#out + 1] = (vim.uv.hrtime() - t0) / 1e6 end
-       end
-       return out`,
-      [buf, N, source],
-    );
+    return keyToState(s, buf, { times: N, gapMs: 120, source });
   };
   const gemini = await measure([FAKE_GEMINI, '--records-loop'], 'gemini', 'jsonl-watcher');
   const opencode = node24 ? await measure([FAKE_OPENCODE, '--records-loop'], 'opencode', 'session-db') : [];
