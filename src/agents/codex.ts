@@ -24,7 +24,7 @@ export const codex: AgentModule = {
       /enter\/esc confirm · \^c quit/,
       // Its approvals' own words: a menu shown alone (after :MadoRestart) still names Codex.
       /Press enter to confirm or esc to cancel|Would you like to run the following command\?|Would you like to make the following edits\?/,
-      /Allow the \S+ MCP server to run tool|enter to submit \| esc to cancel/,
+      /Allow the \S+ MCP server to run tool|enter to submit (?:answer )?\| esc to (?:cancel|interrupt)/,
     ],
     // Its name, or its `[ ! ] Action Required | <thread> | <folder>` title.
     titleMarkers: [/\bcodex\b/i, /^\s*\[ [!.] \] Action Required \|/],
@@ -36,7 +36,8 @@ export const codex: AgentModule = {
       { state: 'waiting', test: /enter\/esc confirm · \^c quit/ },
       {
         state: 'waiting',
-        test: /Would you like to (?:run the following command|make the following edits)\?|Press enter to confirm or esc to cancel|Allow the \S+ MCP server to run tool|enter to submit \| esc to cancel/,
+        // … and its questions in Plan mode (`enter to submit answer | esc to interrupt`: no work).
+        test: /Would you like to (?:run the following command|make the following edits)\?|Press enter to confirm or esc to cancel|Allow the \S+ MCP server to run tool|enter to submit (?:answer )?\| esc to (?:cancel|interrupt)/,
       },
       // `Worked for 10s • 19:35`: Codex prints its done line without a glyph.
       { state: 'stopped', test: /^\s*(?:─\s*)?Worked for (?:\d+\s*[hm]\s*)*\d+\s*s\b/, completion: true },

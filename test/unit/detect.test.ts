@@ -201,6 +201,7 @@ describe('identity from an approval alone (the real screens cut to their menu: n
     ['codex-real-model-prompt', 'Meet GPT', 'codex'],
     ['codex-real-shell-approval', 'Would you like to run', 'codex'],
     ['codex-real-mcp-approval', 'Field 1/1', 'codex'],
+    ['codex-real-question', 'Question 1/1', 'codex'],
     ['gemini-real-approval', 'Allow execution of', 'gemini'],
     ['gemini-real-edit-approval', 'Apply this change?', 'gemini'],
     ['gemini-real-mcp-approval', 'Allow execution of MCP tool', 'gemini'],

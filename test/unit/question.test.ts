@@ -22,6 +22,7 @@ describe('what a waiting agent asks', () => {
     ['gemini-real-question', 'Which parser should I use?', ['Recursive descent', 'PEG', 'Enter a custom value']],
     ['codex-real-shell-approval', 'Would you like to run the following command?', ['Yes, proceed (y)', "Yes, and don't ask again for commands that start with `npm test` (p)", 'No, and tell Codex what to do differently (esc)']],
     ['codex-real-mcp-approval', 'Allow the notes MCP server to run tool "add_note"?', ['Allow                   Run the tool and continue', 'Allow for this session  Run the tool and remember this choice for this session', 'Always allow            Run the tool and remember this choice for future tool calls', 'Cancel                  Cancel this tool call']],
+    ['codex-real-question', 'Which parser should I use?', ['Recursive descent (Recommended)  Hand-written, easy to debug.', 'PEG                              Generated from a grammar.', 'None of the above                Optionally, add details in notes (tab)']],
     ['claude-real-trust', 'Quick safety check: Is this a project you created or one you trust?', ['Yes, I trust this folder', 'No, exit']],
     ['codex-approval', 'Would you like to run the following command?', ['Yes, proceed (y)', "Yes, and don't ask again for this command (a)", 'No, and tell Codex what to do differently (esc)']],
     ['gemini-approval', 'Allow execution of [npm]?', ['Yes, allow once', 'Yes, allow always ...', 'No, suggest changes (esc)']],
