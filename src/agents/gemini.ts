@@ -17,8 +17,9 @@ export const gemini: AgentModule = {
       /Gemini CLI/,
       /Do you trust the files in this folder\?/,
       // Its approval and question boxes alone: `│ Allow execution of [Shell]?`, `│ Allow execution of
-      // MCP tool "add_note" from server "notes"?`, `│ Apply this change?`, `│ Answer Questions`.
-      /^│ (?:Allow execution of (?:\[|MCP tool )|Apply this change\?|Answer Questions\s*│)/,
+      // MCP tool "add_note" from server "notes"?`, `│ Apply this change?`, `│ Answer Questions`, and
+      // the `│ Action Required` header of 0.61's (an MCP tool, entering plan mode).
+      /^│ (?:Allow execution of (?:\[|MCP tool )|Apply this change\?|(?:Answer Questions|Action Required)\s*│)/,
     ],
     titleMarkers: [/^\s*(?:◇|✦|✋)\s+(?:Ready|Working|Action Required)/],
     lines: [

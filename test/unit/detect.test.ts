@@ -206,6 +206,7 @@ describe('identity from an approval alone (the real screens cut to their menu: n
     ['gemini-real-edit-approval', 'Apply this change?', 'gemini'],
     ['gemini-real-mcp-approval', 'Allow execution of MCP tool', 'gemini'],
     ['gemini-real-question', 'Answer Questions', 'gemini'],
+    ['gemini-real-plan-approval', 'Action Required', 'gemini'],
     ['opencode-real-shell-approval', '△ Permission required', 'opencode'],
     ['opencode-real-mcp-approval', '△ Permission required', 'opencode'],
   ] as const)('%s', (name, from, agent) => {
