@@ -38,7 +38,7 @@ export const claude: AgentModule = {
   // The native `claude` (or `claude.exe`), or node running `…/claude` or `@anthropic-ai/claude-code/cli.js`.
   process: { names: ['claude', 'claude.exe'], script: /(?:^|\/)claude(?:\.js)?$|@anthropic-ai\/claude-code\// },
   // `> add a test` (older) or `❯ tell me something slow` (2.1), then the answer (`●`, `⏺`, `⎿`, a spinner).
-  prompt: { line: /^(?:>|❯) (\S.*?)\s*$/, answered: /^\s*(?:[●⏺⎿·✢*✶✻✽✳]|\S.*…)/ },
+  prompt: { line: /^(?:>|❯) (\S.*)$/, answered: /^\s*(?:[●⏺⎿·✢*✶✻✽✳]|\S.*…)/ },
   template: {
     description: 'Claude Code',
     command: ['claude'],

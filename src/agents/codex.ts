@@ -53,7 +53,7 @@ export const codex: AgentModule = {
   // The native `codex` (the launcher's child), or node running `…/bin/codex(.js)`.
   process: { names: ['codex', 'codex.exe', 'codex-linux-x64', 'codex-x86_64-unknown-linux-musl'], script: /(?:^|\/)codex(?:\.js)?$|@openai\/codex\// },
   // `› fix the failing parser test`, then `•` or `◦` rows.
-  prompt: { line: /^› (\S.*?)\s*$/, answered: /^\s*[•◦└■]/, not: /^Ask Codex to do anything$/ },
+  prompt: { line: /^› (\S.*)$/, answered: /^\s*[•◦└■]/, not: /^Ask Codex to do anything$/ },
   template: {
     description: 'Codex',
     command: ['codex'],

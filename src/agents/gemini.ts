@@ -43,7 +43,7 @@ export const gemini: AgentModule = {
   process: { names: ['gemini'], script: /(?:^|\/)gemini(?:\.js)?$|@google\/gemini-cli\// },
   // `> summarize the README` outside the input box, then the answer or a spinner.
   // `> summarize the README` (older) or ` > explain the parser` (0.61), then the answer (`✦`, a spinner).
-  prompt: { line: /^ ?> (\S.*?)\s*$/, answered: /^\s*(?:[✦⠀-⣿]|[^│╭╰\s])/ },
+  prompt: { line: /^ ?> (\S.*)$/, answered: /^\s*(?:[✦⠀-⣿]|[^│╭╰\s])/ },
   // `✦ text` items; tool calls and the input line are boxes (`╭ │ ╰`); no line ends the turn.
   answer: {
     item: /^✦ (.*)$/,

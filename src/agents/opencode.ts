@@ -35,7 +35,7 @@ export const opencode: AgentModule = {
   // another box (a tool's output, an error). The input box is alike but ends in `┃  Build · <model>`;
   // a prompt typed while it works shows `┃   QUEUED` under it.
   prompt: {
-    line: /^\s*┃  (?!.*\s·\s)(\S.*?)\s*$/,
+    line: /^\s*┃  (?!.*\s·\s)(\S.*)$/,
     answered: /^ {5}\S|^\s*┃  (?!.*\s·\s)(?!\s*QUEUED\s*$)\S/,
     // The placeholder, and the agent line of the input box in layouts without `·` (`Build  <model>`).
     not: /^Ask anything…|^(?:Build|Plan) {2}\S/,
@@ -44,7 +44,7 @@ export const opencode: AgentModule = {
   },
   // Below `┃  the prompt`, the answer indented five columns, then `▣  Build · model · 10.8s`.
   answer: {
-    start: /^\s*┃\s+(\S.*?)\s*$/,
+    start: /^\s*┃\s+(\S.*)$/,
     end: FOOTER_DONE,
     item: /^ {5}(\S.*)$/,
     tool: /^ {5}[⚙✱→←]/,

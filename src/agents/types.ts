@@ -9,7 +9,10 @@ import type { FolderWatcher } from '../records/folders.js';
 
 /** How an agent echoes a submitted prompt above its answer (the intent of a job made from its terminal). */
 export interface PromptRule {
-  /** A line that echoes a submitted prompt; group 1 is the prompt. */
+  /**
+   * A line that echoes a submitted prompt; group 1 is the prompt (its trailing blanks are taken off
+   * after the match: a lazy group before `\s*$` costs a square of the line's length).
+   */
   line: RegExp;
   /** What the next non-blank line must look like for the prompt to be submitted (not being typed). */
   answered: RegExp;

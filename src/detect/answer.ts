@@ -2,6 +2,7 @@
 // each agent's answer rule (its module): below the last prompt it echoed, above the line that ended
 // the turn, its items without their marks, tool calls and the agent's chrome left out.
 import { agentModule } from '../agents/index.js';
+import { echoedIn } from './prompt.js';
 import type { AgentId } from './types.js';
 
 /** The answer of the last turn on the screen, or undefined (no rule, no prompt on it, nothing said). */
@@ -21,8 +22,8 @@ export function screenAnswer(agent: AgentId, lines: readonly string[]): string |
   }
   let from = -1;
   for (let i = end - 1; i >= 0; i--) {
-    const m = start.exec(lines[i]!);
-    if (m && !(mod.prompt?.not?.test(m[1] ?? ''))) {
+    const text = echoedIn(start, lines[i]!);
+    if (text !== undefined && !mod.prompt?.not?.test(text)) {
       from = i;
       break;
     }

@@ -11,12 +11,18 @@ function nextRow(rule: PromptRule, lines: readonly string[], i: number): number 
   return j;
 }
 
+/** The prompt a line echoes by `pattern` (its group 1, trailing blanks off), or undefined. */
+export function echoedIn(pattern: RegExp, line: string): string | undefined {
+  const m = pattern.exec(line);
+  return m ? m[1]!.trimEnd() : undefined;
+}
+
 /** Whether row `i` echoes a submitted prompt (an answer follows it); its text, or undefined. */
 function submittedAt(rule: PromptRule, lines: readonly string[], i: number): string | undefined {
-  const m = rule.line.exec(lines[i]!);
-  if (!m || (rule.not && rule.not.test(m[1]!))) return undefined;
+  const text = echoedIn(rule.line, lines[i]!);
+  if (text === undefined || rule.not?.test(text)) return undefined;
   const j = nextRow(rule, lines, i);
-  return j < lines.length && rule.answered.test(lines[j]!) ? m[1]! : undefined;
+  return j < lines.length && rule.answered.test(lines[j]!) ? text : undefined;
 }
 
 /** The first submitted prompt on the screen, or undefined. */
@@ -57,11 +63,11 @@ export function draftOf(agent: AgentId, lines: readonly string[]): string | unde
   for (let i = end - 1; i >= Math.max(0, end - INPUT_REACH); i--) {
     const line = lines[i]!;
     if (rule.answered.test(line) && !rule.line.test(line)) return undefined;
-    const m = rule.line.exec(line);
-    if (!m) continue;
+    const text = echoedIn(rule.line, line);
+    if (text === undefined) continue;
     // In a box of another kind (a permission's, a tool's), not the input box: no draft.
     if (rule.inputEnd && !rule.inputEnd.test(lines[nextRow(rule, lines, i)] ?? '')) return undefined;
-    return rule.not?.test(m[1]!) ? undefined : m[1]!;
+    return rule.not?.test(text) ? undefined : text;
   }
   return undefined;
 }
