@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { geminiChatHeader, geminiChatRecord } from '../detect/records.js';
 import type { GeminiChatHeader, RecordSignal } from '../detect/records.js';
+import { isObj } from '../jobs/checks.js';
+import { readJsonBounded } from '../jobs/files.js';
 import { processSource } from '../proc/shared.js';
 import type { RecordLog } from './claude.js';
 import type { FolderWatcher } from './folders.js';
@@ -25,17 +27,12 @@ const SHORT_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 /** The project ids `projects.json` gives `cwd` (0.61: `{"projects": {"<cwd>": "<short id>"}}`). */
 function registeredId(dir: string, cwd: string): string | undefined {
-  const file = path.join(dir, 'projects.json');
-  try {
-    if (statSync(file).size > MAX_REGISTRY_BYTES) return undefined;
-    const data = JSON.parse(readFileSync(file, 'utf8')) as unknown;
-    const projects = typeof data === 'object' && data !== null ? (data as { projects?: unknown }).projects : undefined;
-    if (typeof projects !== 'object' || projects === null) return undefined;
-    const id = (projects as Record<string, unknown>)[cwd];
-    return typeof id === 'string' && SHORT_ID.test(id) && id !== '.' && id !== '..' ? id : undefined;
-  } catch {
-    return undefined;
-  }
+  // A regular file only (a FIFO would block), of a bounded size.
+  const data = readJsonBounded(path.join(dir, 'projects.json'), MAX_REGISTRY_BYTES);
+  const projects = isObj(data) ? data.projects : undefined;
+  if (!isObj(projects)) return undefined;
+  const id = projects[cwd];
+  return typeof id === 'string' && SHORT_ID.test(id) && id !== '.' && id !== '..' ? id : undefined;
 }
 
 /**

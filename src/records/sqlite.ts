@@ -1,5 +1,6 @@
 // Reading another program's SQLite database (OpenCode's session store) with Node's own `node:sqlite`,
 // where the Node in use has it (22.13+, 23.4+; 24 LTS), read-only, one short statement at a time.
+import { statSync } from 'node:fs';
 
 /** The part of `node:sqlite` used here (its types are not in every @types/node). */
 interface Statement {
@@ -52,6 +53,8 @@ export function queryReadOnly(
   if (!sqlite) return { ok: false, error: 'node:sqlite is missing' };
   let db: Database | undefined;
   try {
+    // SQLite opens what it is given and waits on a FIFO: a regular file only.
+    if (!statSync(file).isFile()) return { ok: false, error: `${file} is not a regular file` };
     db = new sqlite.DatabaseSync(file, { readOnly: true, timeout: timeoutMs });
     const open = db;
     queries((sql, ...params) => open.prepare(sql).all(...params));

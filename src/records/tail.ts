@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 
@@ -158,15 +158,20 @@ export class JsonlTail {
   }
 }
 
-/** The first line of a file (a record file's header: Codex's session_meta, a Gemini chat's), read up to `max` bytes. */
+/**
+ * The first line of a file (a record file's header: Codex's session_meta, a Gemini chat's), read up
+ * to `max` bytes. A regular file only: a FIFO or a device named like a record is refused without
+ * blocking (O_NONBLOCK), a link is not followed.
+ */
 export function firstLine(file: string, max = 1024 * 1024): string | undefined {
   let fd: number;
   try {
-    fd = openSync(file, 'r');
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch {
     return undefined;
   }
   try {
+    if (!fstatSync(fd).isFile()) return undefined;
     const chunk = Buffer.alloc(64 * 1024);
     const parts: Buffer[] = [];
     let pos = 0;

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -40,6 +41,15 @@ describe('findRollout without an open file: session_meta folder and start time',
     const home = mkdtempSync(path.join(tmpdir(), 'madohub-codex-'));
     const file = rollout(home, 'big', '/p', t0, 300_000);
     expect(readMeta(file)).toMatchObject({ sessionId: 'big', cwd: '/p', startedAt: t0 });
+  });
+
+  it('a FIFO named like a rollout is refused at once, not waited on', () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'madohub-codex-'));
+    const real = rollout(home, 'real', '/p', t0 + 500);
+    const fifo = path.join(path.dirname(real), 'rollout-fifo.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    expect(readMeta(fifo)).toBeUndefined();
+    expect(findRollout(home, { pids: me, cwd: '/p', startedAt: t0 }, new Set())).toBe(real);
   });
 
   it('a rollout the process holds open wins', () => {

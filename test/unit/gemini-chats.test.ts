@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,6 +57,17 @@ describe('Gemini CLI chats: which one is a process’s', () => {
     claimed.add(second);
     expect(findChat([folder], t0 + 20_000, claimed)).toBeUndefined();
     expect(readChatHeader(first)).toEqual({ sessionId: 'aaaaaaaa-1111', startedAt: t0 + 400, kind: 'main' });
+  });
+
+  it('a FIFO named like the registry or a chat is refused at once, not waited on', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'madohub-gemini-'));
+    execFileSync('mkfifo', [path.join(dir, 'projects.json')]);
+    expect(chatFolders(dir, '/p')).toHaveLength(1);
+    const folder = path.join(dir, 'tmp', 'proj', 'chats');
+    mkdirSync(folder, { recursive: true });
+    execFileSync('mkfifo', [path.join(folder, 'session-2026-11-30T10-00-fifo0000.jsonl')]);
+    const real = chat(folder, 'aaaaaaaa-1111', t0 + 400);
+    expect(findChat([folder], t0, new Set())).toBe(real);
   });
 
   it('a chat whose header is not one, and a folder that is missing, are skipped', () => {

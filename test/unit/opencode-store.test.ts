@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -116,6 +117,10 @@ describe.skipIf(!sqlite.ok)('OpenCode 1.18.33: its store (a real database) read 
     expect(readStore(path.join(dir, 'missing.db'), place, undefined, new Set()).error).toBeTruthy();
     writeFileSync(path.join(dir, 'junk.db'), 'this is not a database'.repeat(100));
     expect(readStore(path.join(dir, 'junk.db'), place, undefined, new Set()).error).toBeTruthy();
+    // A FIFO in its place: refused at once (SQLite would wait on it), a folder too.
+    execFileSync('mkfifo', [path.join(dir, 'fifo.db')]);
+    expect(readStore(path.join(dir, 'fifo.db'), place, undefined, new Set()).error).toMatch(/not a regular file/);
+    expect(readStore(dir, place, undefined, new Set()).error).toMatch(/not a regular file/);
     const db = copy();
     const w = open(db);
     const add = w.prepare('INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)');
