@@ -40,8 +40,8 @@ export interface StoreReading {
 }
 
 /**
- * One read of the store for the OpenCode process started at `startedAt` in `cwd`: its session (the
- * given one, else the earliest top-level session of that folder created with the process or after it
+ * One read of the store for the OpenCode process started at `startedAt` in `cwd` (`place`, used only
+ * when no session is given): its session (the given one, else the earliest top-level session of that folder created with the process or after it
  * that no other terminal claimed: OpenCode creates it with the first prompt), then that session's
  * latest messages and its last step's text.
  */
@@ -177,10 +177,16 @@ export class OpenCodeRecords {
 
   private read(): void {
     if (this.stopped) return;
-    const cwd = processSource().cwd(this.pid);
-    const startedAt = processSource().startMs(this.pid);
-    if (cwd === undefined || startedAt === undefined) return;
-    const reading = readStore(path.join(this.dir, OPENCODE_DB), { cwd, startedAt }, this.session, this.claims);
+    // Where and when the process started matter only until its session is known (not on every read
+    // while OpenCode streams).
+    let place = { cwd: '', startedAt: 0 };
+    if (!this.session) {
+      const cwd = processSource().cwd(this.pid);
+      const startedAt = processSource().startMs(this.pid);
+      if (cwd === undefined || startedAt === undefined) return;
+      place = { cwd, startedAt };
+    }
+    const reading = readStore(path.join(this.dir, OPENCODE_DB), place, this.session, this.claims);
     if (reading.error) {
       // No store yet, or busy: the next change reads it again.
       if (!this.warned) this.log.debug(`opencode pid ${this.pid}: store not read: ${reading.error}`);
