@@ -5,6 +5,7 @@ import { processSource } from '../proc/shared.js';
 import type { ProcessSource } from '../proc/source.js';
 import { ProcessTree } from '../proc/tree.js';
 import { agentModule } from '../agents/index.js';
+import { SESSION_REF } from '../jobs/templates.js';
 import type { RecordFollower } from '../agents/types.js';
 import type { RecordLog } from './claude.js';
 import { FolderWatcher } from './folders.js';
@@ -156,11 +157,15 @@ export class TerminalWatchers {
     return { cwd: t?.cwd ?? '', job: t?.job };
   }
 
-  /** The agent running in `buf` and the session id its records name, when known. */
+  /**
+   * The agent running in `buf` and the session id its records name, when known and one a job can
+   * resume (SESSION_REF: a record file is another program's, and its id goes on to Lua and argv).
+   */
   sessionOf(buf: number): { agent: AgentId | null; sessionId?: string } | undefined {
     const t = this.terminals.get(buf);
     if (!t) return this.ended.get(buf);
-    return { agent: t.agent ?? null, sessionId: t.records?.sessionId };
+    const id = t.records?.sessionId;
+    return { agent: t.agent ?? null, sessionId: id !== undefined && SESSION_REF.test(id) ? id : undefined };
   }
 
   /** The record file that holds the answers of the terminal's agent, once known. */

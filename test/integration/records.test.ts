@@ -138,6 +138,22 @@ describe.each(runs)('Neovim $label, processes from $processes: confirmed states'
     await send(s, buf, 'n');
     expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).detail:find('API Error', 1, true) ~= nil`)).toBe(true);
     expect(await bar()).toMatch(/Gemini Error ✓/);
+    // The session its chat names (Gemini's own id).
+    const session = await s.lua<{ sessionId?: string }>('return require("madohub.node").request("session", ...)', [buf]);
+    expect(session.sessionId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-/);
+  });
+
+  it("a chat naming a session id that is no id (a line's worth of text, a shell command) is followed, its id not passed on", async () => {
+    const s = await start();
+    for (const hostile of ['x'.repeat(5000), '$(touch /tmp/pwned); rm -rf ~']) {
+      const buf = await openTerminal(s, ['env', `MADOHUB_FIXTURE_SESSION_ID=${hostile}`, FAKE_GEMINI]);
+      expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).agent == 'gemini'`)).toBe(true);
+      await send(s, buf, 'n');
+      expect(await is(s, buf, 'working', 'jsonl-watcher')).toBe(true);
+      const session = await s.lua<{ agent: string; sessionId?: string }>('return require("madohub.node").request("session", ...)', [buf]);
+      expect(session).toMatchObject({ agent: 'gemini' });
+      expect(session.sessionId ?? null).toBeNull();
+    }
   });
 
   // The Node that runs the tests runs the plugin's Node process too (it is the first in PATH).
