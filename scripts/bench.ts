@@ -1,6 +1,7 @@
 // `npm run bench`: MadoHub's speed and memory goals, measured side by side in one run.
 // Not a test: it prints figures and ratios; nothing here passes or fails on time.
 import { execFileSync, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { appendFileSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -445,9 +446,13 @@ function benchStartup(exe: string): void {
   out(`      setup() with the defaults: ${median(setupMs).toFixed(3)} ms (median of 15); Node process started: ${started}`);
 }
 
+/** A shell running the fixture Claude Code in a home of its own: the tree a terminal's scan walks. */
+const shellRunningClaude = (): ChildProcess =>
+  spawn('sh', ['-c', `${FAKE_CLAUDE}; echo done`], { stdio: ['pipe', 'ignore', 'ignore'], env: { ...process.env, HOME: mkdtempSync(path.join(tmpdir(), 'madohub-scan-')) } });
+
 /** (e) The cost of one process scan of a terminal that runs an agent under a shell. */
 async function benchScan(): Promise<void> {
-  const child = spawn('sh', ['-c', `${FAKE_CLAUDE}; echo done`], { stdio: ['pipe', 'ignore', 'ignore'], env: { ...process.env, HOME: mkdtempSync(path.join(tmpdir(), 'madohub-scan-')) } });
+  const child = shellRunningClaude();
   await new Promise((r) => setTimeout(r, 500));
   const cold: number[] = [];
   const warm: number[] = [];
@@ -464,7 +469,7 @@ async function benchScan(): Promise<void> {
   out(`  (e) process scan of a terminal (sh -> claude fixture, found ${found}): first ${median(cold).toFixed(0)} µs, cached ${median(warm).toFixed(0)} µs (median of 50; ratio ${(median(warm) / median(cold)).toFixed(2)})`);
   // The portable source (as on macOS): one process list read for every terminal, then walks of it.
   const portable = async (extra: number): Promise<{ read: number; walk: number; found: string }> => {
-    const others = Array.from({ length: extra }, () => spawn('sh', ['-c', `${FAKE_CLAUDE}; echo done`], { stdio: ['pipe', 'ignore', 'ignore'], env: { ...process.env, HOME: mkdtempSync(path.join(tmpdir(), 'madohub-scan-')) } }));
+    const others = Array.from({ length: extra }, () => shellRunningClaude());
     await new Promise((r) => setTimeout(r, 800));
     const reads: number[] = [];
     const walks: number[] = [];
