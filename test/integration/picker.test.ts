@@ -183,7 +183,8 @@ describe.each(testNeovims())('Neovim $label: :MadoAgents', ({ path: exe }) => {
       (JSON.parse(readFileSync(path.join(h.env.MADOHUB_JOBS_DIR as string, short, 'job.json'), 'utf8')) as { status: string }).status;
     expect(await s.waitFor(`(require('madohub.fleet').find('job:${one}') or {}).state == 'exited'`, 10000)).toBe(true);
     expect(await statusOf(one)).toBe('killed');
-    expect(await s.lua<string>(`return vim.fn.execute('messages')`)).toMatch(/killed shell one/);
+    // The kill's answer comes back after the fleet may already show the job ended: wait for it.
+    expect(await s.waitFor(`vim.fn.execute('messages'):find('killed shell one', 1, true) ~= nil`, 5000)).toBe(true);
     // An ended job's peek shows the last of its output (its host is gone).
     await s.lua(SELECT, [`job:${one}`]);
     await keys(s, '<Space>');
