@@ -25,6 +25,11 @@ export interface PromptRule {
    * rows). A prompt line without it under it is another box's (a permission's, a tool's).
    */
   inputEnd?: RegExp;
+  /**
+   * The input line holding a draft, where it looks unlike a sent prompt (Amp: `│ fix it │` in its
+   * input box, ` ┃ fix it` once sent); group 1 is the draft. Default: `line`.
+   */
+  draft?: RegExp;
 }
 
 /**

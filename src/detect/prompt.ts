@@ -60,10 +60,11 @@ export function draftOf(agent: AgentId, lines: readonly string[]): string | unde
   if (!rule) return undefined;
   let end = lines.length;
   while (end > 0 && lines[end - 1]!.trim() === '') end--;
+  const input = rule.draft ?? rule.line;
   for (let i = end - 1; i >= Math.max(0, end - INPUT_REACH); i--) {
     const line = lines[i]!;
-    if (rule.answered.test(line) && !rule.line.test(line)) return undefined;
-    const text = echoedIn(rule.line, line);
+    if (rule.answered.test(line) && !input.test(line)) return undefined;
+    const text = echoedIn(input, line);
     if (text === undefined) continue;
     // In a box of another kind (a permission's, a tool's), not the input box: no draft.
     if (rule.inputEnd && !rule.inputEnd.test(lines[nextRow(rule, lines, i)] ?? '')) return undefined;

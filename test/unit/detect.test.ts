@@ -216,3 +216,31 @@ describe('identity from an approval alone (the real screens cut to their menu: n
     expect(detect({ lines: menu, title: '' })).toMatchObject({ agent, state: 'waiting' });
   });
 });
+
+describe('Amp (the real CLI): its approval box alone, and only the current turn', () => {
+  const box = (name: string): string[] => {
+    const lines = fixtures[name]!.lines;
+    const top = lines.findIndex((l) => l.includes('Approval Required'));
+    const bottom = lines.findIndex((l) => l.includes('Esc cancel'));
+    return lines.slice(top, bottom + 1);
+  };
+  it.each(['amp-real-shell-approval', 'amp-real-edit-approval'])('%s, cut to its box, is Amp waiting', (name) => {
+    expect(box(name).length).toBeGreaterThan(3);
+    expect(detect({ lines: box(name), title: '' })).toMatchObject({ agent: 'amp', state: 'waiting' });
+  });
+  it('an error box alone (Retry, Dismiss) is Amp failed', () => {
+    const lines = fixtures['amp-real-error']!.lines.filter((l) => l.startsWith('│') || l.startsWith('╭') || l.startsWith('╰'));
+    expect(detect({ lines, title: '' })).toMatchObject({ agent: 'amp', state: 'failed', detail: 'error' });
+  });
+  it('its border saying Waiting (for the model) is Working, not Waiting', () => {
+    const lines = fixtures['amp-real-working']!.lines;
+    expect(detect({ lines, title: '' })).toMatchObject({ agent: 'amp', state: 'working' });
+  });
+  it('an approval of an earlier turn, above the prompt sent since, decides nothing', () => {
+    const done = fixtures['amp-real-done']!.lines;
+    const input = done.slice(done.findIndex((l) => l.startsWith('╭')));
+    const lines = [...box('amp-real-shell-approval'), ' ┃ and now the tests', ' The tests pass.', ...input];
+    expect(detect({ lines, title: '' })).toMatchObject({ agent: 'amp', state: 'idle' });
+  });
+});
+

@@ -6,6 +6,7 @@ import { promptOf } from '../../src/detect/prompt.js';
 import { optionsOf, questionOf } from '../../src/detect/question.js';
 import { parseScreen } from '../../src/rpc/messages.js';
 import { HOSTILE_SCREENS } from '../../scripts/hostile.js';
+import { AGENT_MODULES } from '../../src/agents/index.js';
 
 describe('hostile screens', () => {
   it('are cut to the last rows, the start of each row and of the title', () => {
@@ -29,7 +30,11 @@ describe('hostile screens', () => {
   it.each(HOSTILE_SCREENS.map((s) => [s.name, s] as const))('%s: read with a short detail, no prompt or question invented', (_, s) => {
     const d = detect(s.screen);
     expect(d.detail.length).toBeLessThanOrEqual(120);
-    for (const agent of ['claude', 'codex', 'gemini'] as const) expect(promptOf(agent, boundScreen(s.screen).lines)?.length ?? 0).toBeLessThanOrEqual(MAX_LINE);
+    // Read as each agent's too (as when its process runs in the terminal): every rule of every module.
+    for (const { id } of AGENT_MODULES) {
+      expect(detect(s.screen, undefined, id).detail.length).toBeLessThanOrEqual(120);
+      expect(promptOf(id, boundScreen(s.screen).lines)?.length ?? 0).toBeLessThanOrEqual(MAX_LINE);
+    }
     expect(questionOf(boundScreen(s.screen).lines)?.length ?? 0).toBeLessThanOrEqual(MAX_LINE);
     expect(optionsOf(boundScreen(s.screen).lines).length).toBeLessThanOrEqual(MAX_ROWS);
   });

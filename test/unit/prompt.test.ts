@@ -27,6 +27,11 @@ describe('the prompt an agent echoes', () => {
     ['opencode-real-working', 'edit the notes'],
     ['opencode-real-idle', undefined],
     ['opencode-real-queued', 'edit the notes'],
+    ['amp-real-working', 'say hello'],
+    ['amp-real-done', 'say hello'],
+    ['amp-real-steered', 'write slowly'],
+    ['amp-real-shell-approval', 'run ls'],
+    ['amp-real-idle', undefined],
   ])('%s → %s', (name, prompt) => {
     const { agent, lines } = of(name);
     expect(promptOf(agent, lines)).toBe(prompt);

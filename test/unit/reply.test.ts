@@ -43,12 +43,17 @@ describe('a draft in the input line', () => {
     ['OpenCode after a turn, a draft in its input box', typedOpenCode('fix the tests'), 'fix the tests'],
     ['OpenCode working (an older layout: `Build  <model>` is no draft)', of('opencode-working'), undefined],
     ['OpenCode on an approval', of('opencode-real-shell-approval'), undefined],
+    ['Amp at start, a draft in its input box (the real screen: `│ x │`)', of('amp-real-ctrl-c'), 'x'],
+    ['Amp at start, nothing typed', of('amp-real-idle'), undefined],
+    ['Amp working (the prompt it echoed is none)', of('amp-real-working'), undefined],
+    ['Amp after a turn', of('amp-real-done'), undefined],
+    ['Amp on an approval (the box’s `‣ Allow Once` is none)', of('amp-real-shell-approval'), undefined],
   ])('%s', (_name, screen, draft) => {
     expect(draftOf(screen.agent, screen.lines)).toBe(draft);
   });
 
   it('an agent without a prompt rule has none; a blank screen has none', () => {
-    expect(draftOf('amp', ['> something'])).toBeUndefined();
+    expect(draftOf('shell', ['$ something'])).toBeUndefined();
     expect(draftOf('claude', [])).toBeUndefined();
     expect(draftOf('claude', Array(150).fill(''))).toBeUndefined();
   });
