@@ -20,7 +20,7 @@ function M.status()
     local name = vim.api.nvim_buf_get_name(buf)
     lines[#lines + 1] = ('%4d  %-40s  %s%s'):format(
       buf,
-      label.text(st or { agent = 'shell', state = 'idle', since = 0, detail = '', source = '' }):sub(1, 40),
+      label.text(st or { agent = 'shell', state = 'idle', since = 0, detail = '', source = '', confirmed = false }):sub(1, 40),
       vim.fn.fnamemodify(name, ':t'),
       st and st.detail ~= '' and ('  — ' .. st.detail) or ''
     )
@@ -38,7 +38,7 @@ function M.status()
     for _, e in ipairs(jobs) do
       lines[#lines + 1] = ('%s  %-40s  %s%s'):format(
         e.id:sub(5),
-        label.text({ agent = e.agent, state = e.state, since = e.since, detail = '', source = e.source }):sub(1, 40),
+        label.text({ agent = e.agent, state = e.state, since = e.since, detail = '', source = e.source, confirmed = e.confirmed }):sub(1, 40),
         e.name,
         e.detail ~= '' and ('  — ' .. e.detail) or ''
       )

@@ -11,6 +11,7 @@ local M = {}
 ---@field agent madohub.Agent
 ---@field state madohub.StateName
 ---@field source string Where the state was read (`job-file` for a job).
+---@field confirmed boolean The agent's own records say this state.
 ---@field since number Epoch ms when `state` began.
 ---@field cwd string
 ---@field detail string

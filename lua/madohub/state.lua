@@ -6,6 +6,7 @@ local M = {}
 ---@field agent madohub.Agent
 ---@field state madohub.StateName
 ---@field source string Where the state was read: `pty-scrape` (the screen), `terminal` (the job's exit), `session-file`, `jsonl-watcher` or `session-db` (the agent's records).
+---@field confirmed boolean The agent's own records say this state (the Node side says which sources are records).
 ---@field since number Epoch milliseconds when this state began.
 ---@field detail string The line that decided the state.
 
@@ -63,7 +64,7 @@ function M.get(buf)
   if not s then
     return nil
   end
-  return { agent = s.agent, state = s.state, source = s.source, since = s.since, detail = s.detail }
+  return { agent = s.agent, state = s.state, source = s.source, confirmed = s.confirmed, since = s.since, detail = s.detail }
 end
 
 ---@return table<integer, madohub.State>
@@ -96,7 +97,7 @@ function M.apply(changes)
         -- A restarted Node process reads the terminal afresh: the state did not begin now.
         since = prev.since
       end
-      cache[buf] = { agent = c.agent, state = c.state, source = c.source, since = since, detail = c.detail }
+      cache[buf] = { agent = c.agent, state = c.state, source = c.source, confirmed = c.confirmed == true, since = since, detail = c.detail }
       touched[#touched + 1] = buf
       if not prev or prev.state ~= c.state or prev.agent ~= c.agent then
         if prev and prev.state ~= c.state then

@@ -14,6 +14,14 @@ export type AgentState = 'working' | 'idle' | 'waiting' | 'stopped' | 'completed
  */
 export type StateSource = 'pty-scrape' | 'terminal' | 'session-file' | 'jsonl-watcher' | 'session-db';
 
+/** The sources that are the agent's own records: a state they say is confirmed (✓ in the winbar). */
+const CONFIRMED_SOURCES: ReadonlySet<string> = new Set<StateSource>(['session-file', 'jsonl-watcher', 'session-db']);
+
+/** Whether a state read from `source` is confirmed by the agent's own records (the one place that says so). */
+export function isConfirmed(source: string): boolean {
+  return CONFIRMED_SOURCES.has(source);
+}
+
 export const AGENTS: readonly AgentId[] = AGENT_IDS;
 
 /** What a terminal shows now: its visible rows (trailing blank rows trimmed) and its title. */

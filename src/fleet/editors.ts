@@ -6,6 +6,7 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { AGENT_IDS } from '../agents/ids.js';
 import { isObj } from '../jobs/checks.js';
+import { isConfirmed } from '../detect/types.js';
 import type { AgentState } from '../detect/types.js';
 import { readJsonBounded, writeAtomic } from '../jobs/files.js';
 import { processStamp, sameProcess } from '../proc/stamp.js';
@@ -37,6 +38,7 @@ export function editorEntry(summary: EditorSummary, t: FleetEntry): FleetEntry {
   const needs = isObj(t.needs) && typeof t.needs.question === 'string' && Array.isArray(t.needs.options)
     ? { question: t.needs.question.slice(0, 300), options: t.needs.options.filter((o): o is string => typeof o === 'string').slice(0, 9).map((o) => o.slice(0, 120)) }
     : null;
+  const source = SOURCES.has(t.source) ? t.source : 'pty-scrape';
   return {
     id: `nvim:${summary.pid}:${t.id.replace(/^term:/, '')}`,
     kind: 'editor',
@@ -44,7 +46,9 @@ export function editorEntry(summary: EditorSummary, t: FleetEntry): FleetEntry {
     intent: text(t.intent, 200),
     agent: t.agent,
     state: t.state,
-    source: SOURCES.has(t.source) ? t.source : 'pty-scrape',
+    source,
+    // Said again from the source checked above, not taken from the file.
+    confirmed: isConfirmed(source),
     since: typeof t.since === 'number' && Number.isFinite(t.since) ? t.since : 0,
     cwd: text(t.cwd, 1024),
     detail: text(t.detail, 120),

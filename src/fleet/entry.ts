@@ -22,6 +22,8 @@ export interface FleetEntry {
   /** The agent's state (a job's status and tempo in the agents' words). */
   state: AgentState;
   source: StateSource | 'job-file';
+  /** The agent's own records say this state (derived from `source`: see isConfirmed). */
+  confirmed: boolean;
   /** Epoch ms when `state` began (for a job: its job file's last change). */
   since: number;
   cwd: string;
@@ -66,6 +68,7 @@ export function jobEntry(job: ListedJob, attachedIn?: number): FleetEntry {
     agent: job.agent,
     state: jobState(job),
     source: 'job-file',
+    confirmed: false,
     since: job.updatedAt,
     cwd: job.cwd,
     detail: job.needs && !question ? `needs ${job.needs}` : job.detail,
@@ -89,6 +92,7 @@ export function terminalEntry(t: TerminalState, cwd = '', needs: FleetEntry['nee
     agent: t.agent,
     state: t.state,
     source: t.source,
+    confirmed: t.confirmed,
     since: t.since,
     cwd,
     detail: t.detail,

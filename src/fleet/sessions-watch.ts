@@ -4,6 +4,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { claudeSession } from '../detect/records.js';
+import { isConfirmed } from '../detect/types.js';
 import type { ClaudeSession } from '../detect/records.js';
 import { readJsonBounded } from '../jobs/files.js';
 import { processStamp } from '../proc/stamp.js';
@@ -33,6 +34,7 @@ export function sessionEntry(session: ClaudeSession, at: number): FleetEntry {
     agent: 'claude',
     state,
     source: 'session-file',
+    confirmed: isConfirmed('session-file'),
     since: s.signal.at ?? at,
     cwd: s.cwd,
     detail,

@@ -1,12 +1,13 @@
 import { detect } from '../detect/index.js';
+import { isConfirmed } from '../detect/index.js';
 import type { AgentId, AgentState, Detection, Screen, StateSource } from '../detect/index.js';
 import { promptOf } from '../detect/prompt.js';
 import type { RecordSignal } from '../detect/records.js';
 import { decide } from './precedence.js';
 import type { SourcedState } from './precedence.js';
 
-/** What the Lua side caches for one terminal buffer. */
-export interface TerminalState {
+/** What the tracker keeps of one terminal buffer's state. */
+interface TrackedState {
   buf: number;
   agent: AgentId;
   state: AgentState;
@@ -14,6 +15,12 @@ export interface TerminalState {
   detail: string;
   /** Epoch milliseconds when `state` was entered. */
   since: number;
+}
+
+/** What the Lua side caches for one terminal buffer. */
+export interface TerminalState extends TrackedState {
+  /** The agent's own records say this state (from `source`, by isConfirmed). */
+  confirmed: boolean;
 }
 
 /** A change pushed to Lua. `done` is set when this change is a completion (fires `MadoAgentDone`). */
@@ -25,7 +32,7 @@ export interface StateChange extends TerminalState {
 /** A state from the agent's own records (when it was written is not needed here). */
 export type RecordState = Omit<RecordSignal, 'at'>;
 
-interface TerminalEntry extends TerminalState {
+interface TerminalEntry extends TrackedState {
   /** The last screen's reading, with when its state last changed. */
   screen?: Detection & { at: number };
   live?: SourcedState;
@@ -179,7 +186,7 @@ export class Tracker {
   }
 
   /** What all sources say together. */
-  private effective(rec: TerminalEntry): Omit<TerminalState, 'buf' | 'since'> {
+  private effective(rec: TerminalEntry): Omit<TrackedState, 'buf' | 'since'> {
     if (rec.exitStatus !== undefined) {
       return { agent: rec.agent, state: 'exited', source: 'terminal', detail: `exit ${rec.exitStatus}` };
     }
@@ -214,5 +221,5 @@ export class Tracker {
 }
 
 function publicState(r: TerminalEntry): TerminalState {
-  return { buf: r.buf, agent: r.agent, state: r.state, source: r.source, detail: r.detail, since: r.since };
+  return { buf: r.buf, agent: r.agent, state: r.state, source: r.source, confirmed: isConfirmed(r.source), detail: r.detail, since: r.since };
 }

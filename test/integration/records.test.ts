@@ -70,6 +70,9 @@ describe.each(runs)('Neovim $label, processes from $processes: confirmed states'
       [buf],
     );
     expect(bar).toMatch(/Claude Code Completed ✓ \d+s/);
+    // The ✓ is the Node side's word (`confirmed`), given with the state and the fleet entry.
+    expect(await s.lua('return require("madohub").state(...).confirmed', [buf])).toBe(true);
+    expect(await s.lua('return require("madohub").agents({ id = "term:" .. ... })[1].confirmed', [buf])).toBe(true);
     const done = await s.lua<{ line: string }[]>('return _G.done');
     expect(done, JSON.stringify(done)).toHaveLength(1);
     // Whichever told the end first (the transcript or the screen's completion line): once.

@@ -24,8 +24,9 @@ describe('fleet entries', () => {
     const waiting = jobEntry(job({ status: 'running', tempo: 'blocked', agent: 'claude', needs: 'Do you want to proceed?', block: { questions: [{ text: 'Do you want to proceed?', options: ['Yes', 'No'] }] } }));
     expect(waiting).toMatchObject({ id: 'job:3fa2c1d0', kind: 'job', state: 'waiting', where: 'job', needs: { question: 'Do you want to proceed?', options: ['Yes', 'No'] } });
     expect(jobEntry(job({ tempo: 'blocked', needs: 'a prompt' }))).toMatchObject({ needs: null, detail: 'needs a prompt' });
-    const t = terminalEntry({ buf: 7, agent: 'codex', state: 'working', source: 'pty-scrape', detail: 'Working', since: 5 });
-    expect(t).toMatchObject({ id: 'term:7', kind: 'terminal', where: 'buffer 7', state: 'working', since: 5 });
+    const t = terminalEntry({ buf: 7, agent: 'codex', state: 'working', source: 'pty-scrape', confirmed: false, detail: 'Working', since: 5 });
+    expect(t).toMatchObject({ id: 'term:7', kind: 'terminal', where: 'buffer 7', state: 'working', since: 5, confirmed: false });
+    expect(waiting.confirmed).toBe(false);
   });
 });
 
@@ -35,7 +36,7 @@ describe('the fleet', () => {
     const a = jobEntry(job());
     expect(fleet.set(a)).toEqual({ put: [a], removed: [] });
     expect(fleet.set({ ...a })).toBeNull();
-    const t = terminalEntry({ buf: 1, agent: 'claude', state: 'idle', source: 'pty-scrape', detail: '', since: 1 });
+    const t = terminalEntry({ buf: 1, agent: 'claude', state: 'idle', source: 'pty-scrape', confirmed: false, detail: '', since: 1 });
     fleet.set(t);
     // The jobs folder read again: one job gone, one new; the terminal stays.
     const b = jobEntry(job({ short: 'aaaaaaa1' }));
@@ -56,7 +57,7 @@ describe('sessions elsewhere', () => {
     expect(e.cwd.length).toBe(1024);
     expect(e.detail.length).toBe(120);
     expect(e.id.length).toBeLessThanOrEqual('claude:'.length + 128);
-    expect(e).toMatchObject({ kind: 'session', state: 'waiting', where: 'pid 42', since: 1, attachId: '' });
+    expect(e).toMatchObject({ kind: 'session', state: 'waiting', where: 'pid 42', since: 1, attachId: '', confirmed: true });
   });
 
   it("a background session (claude --bg) is attached by its id; its name is the session's", () => {

@@ -107,7 +107,7 @@ describe("another Neovim's summary", () => {
       server: '/run/nvim.sock',
       agentPids: [1, 'x'],
       terminals: [
-        { id: 'term:3', agent: 'codex', state: 'waiting', name: 'n'.repeat(500), detail: 7, since: 'soon', needs: { question: 'Proceed?', options: ['Yes', 2, 'No'] }, cwd: '/p', evil: 'x' },
+        { id: 'term:3', agent: 'codex', state: 'waiting', name: 'n'.repeat(500), detail: 7, since: 'soon', needs: { question: 'Proceed?', options: ['Yes', 2, 'No'] }, cwd: '/p', evil: 'x', confirmed: true },
         { id: 'term:4', agent: 'rm -rf', state: 'idle' },
         { id: 'term:5', agent: 'claude', state: 'sleeping' },
         { id: '../x', agent: 'claude', state: 'idle' },
@@ -116,7 +116,7 @@ describe("another Neovim's summary", () => {
     expect(summary.terminals).toHaveLength(1);
     const e = editorEntry(summary, summary.terminals[0]!);
     expect(e).toEqual({
-      id: 'nvim:4711:3', kind: 'editor', name: 'n'.repeat(120), intent: '', agent: 'codex', state: 'waiting', source: 'pty-scrape', since: 0, cwd: '/p', detail: '',
+      id: 'nvim:4711:3', kind: 'editor', name: 'n'.repeat(120), intent: '', agent: 'codex', state: 'waiting', source: 'pty-scrape', confirmed: false, since: 0, cwd: '/p', detail: '',
       needs: { question: 'Proceed?', options: ['Yes', 'No'] }, where: 'nvim 4711', pinned: false, order: 0, pending: '', server: '/run/nvim.sock', attachId: '',
     });
     expect(summary.agentPids).toEqual([1]);

@@ -13,7 +13,7 @@ describe('Tracker', () => {
   it('reports the first state and then only changes', () => {
     const t = new Tracker();
     const first = t.screen(1, idle, 1000);
-    expect(first).toMatchObject({ buf: 1, agent: 'claude', state: 'idle', previous: null, since: 1000, source: 'pty-scrape' });
+    expect(first).toMatchObject({ buf: 1, agent: 'claude', state: 'idle', previous: null, since: 1000, source: 'pty-scrape', confirmed: false });
     expect(t.screen(1, idle, 2000)).toBeNull();
     const next = t.screen(1, working, 3000);
     expect(next).toMatchObject({ state: 'working', previous: 'idle', since: 3000 });
@@ -100,10 +100,11 @@ describe('Tracker', () => {
     expect(t.record(1, { state: 'working', source: 'session-file', detail: 'busy' }, 1100)).toMatchObject({
       state: 'working',
       source: 'session-file',
+      confirmed: true,
     });
     t.screen(1, working, 1200);
     const end = t.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'turn ended after 5.0s' }, 1300);
-    expect(end).toMatchObject({ state: 'completed', source: 'jsonl-watcher', done: { line: 'turn ended after 5.0s' } });
+    expect(end).toMatchObject({ state: 'completed', source: 'jsonl-watcher', confirmed: true, done: { line: 'turn ended after 5.0s' } });
     // The screen's completion line of the same turn: no second event, and Completed stays.
     const line = t.screen(1, done('✻ Baked for 5s'), 1400);
     expect(line?.done).toBeUndefined();

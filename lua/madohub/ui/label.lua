@@ -26,13 +26,6 @@ local function escape(text)
   return (text:gsub('%%', '%%%%'))
 end
 
----True when the agent's own records (not the screen) say this state.
----@param st madohub.State
----@return boolean
-function M.confirmed(st)
-  return st.source == 'session-file' or st.source == 'jsonl-watcher' or st.source == 'session-db'
-end
-
 ---The word of a state; a Failed turn's says why (the detectors say `interrupted` for an
 ---interrupt, anything else is an error).
 ---@param state madohub.StateName
@@ -64,7 +57,7 @@ function M.text(st)
     end
   end
   parts[#parts + 1] = word
-  if M.confirmed(st) and opts.winbar.confirmed ~= '' then
+  if st.confirmed and opts.winbar.confirmed ~= '' then
     parts[#parts + 1] = opts.winbar.confirmed
   end
   if opts.winbar.time then
