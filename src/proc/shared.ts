@@ -11,3 +11,11 @@ export function processSource(env: NodeJS.ProcessEnv = process.env): ProcessSour
   shared ??= sourceKind(env) === 'ps' ? new PsTree() : new ProcessTree();
   return shared;
 }
+
+/** Where and when a process started: its working folder and start time (epoch ms); undefined while either is unknown. */
+export function processPlace(pid: number): { cwd: string; startedAt: number } | undefined {
+  const source = processSource();
+  const cwd = source.cwd(pid);
+  const startedAt = source.startMs(pid);
+  return cwd === undefined || startedAt === undefined ? undefined : { cwd, startedAt };
+}

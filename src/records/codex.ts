@@ -3,11 +3,11 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { codexMeta, codexRolloutRecord } from '../detect/records.js';
 import type { CodexMeta, RecordSignal } from '../detect/records.js';
-import { processSource } from '../proc/shared.js';
+import { processPlace, processSource } from '../proc/shared.js';
 import type { RecordLog } from './claude.js';
 import type { FolderWatcher } from './folders.js';
 import { FoundFile } from './follow.js';
-import { firstLine } from './tail.js';
+import { firstRecord } from './tail.js';
 
 /** Codex's folder: `$CODEX_HOME`, else `~/.codex`. */
 export function codexHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -56,14 +56,9 @@ export function dayFolder(home: string, at: number): string {
   return path.join(home, 'sessions', String(d.getFullYear()), two(d.getMonth() + 1), two(d.getDate()));
 }
 
+/** A rollout's session_meta (its first line). */
 export function readMeta(file: string): CodexMeta | undefined {
-  const line = firstLine(file);
-  if (!line) return undefined;
-  try {
-    return codexMeta(JSON.parse(line)) ?? undefined;
-  } catch {
-    return undefined;
-  }
+  return firstRecord(file, codexMeta);
 }
 
 /** What is known of the Codex process whose rollout is wanted. */
@@ -123,19 +118,16 @@ export class CodexRecords extends FoundFile {
     super(folders, claims, codexRolloutRecord, emit, log, `codex pid ${pid}`);
   }
 
-  /** The Codex session id of the rollout followed. */
-  get sessionId(): string | undefined {
-    return this.recordFile ? readMeta(this.recordFile)?.sessionId : undefined;
+  protected sessionIn(file: string): string | undefined {
+    return readMeta(file)?.sessionId;
   }
 
   protected find(): string | undefined {
-    const cwd = processSource().cwd(this.pid);
-    const startedAt = processSource().startMs(this.pid);
-    const file =
-      cwd === undefined || startedAt === undefined ? undefined : findRollout(this.home, { pids: this.pids, cwd, startedAt }, this.claims);
+    const place = processPlace(this.pid);
+    const file = place ? findRollout(this.home, { pids: this.pids, ...place }, this.claims) : undefined;
     if (!file && !this.waiting) {
       this.waiting = true;
-      const days = new Set([dayFolder(this.home, startedAt ?? Date.now()), dayFolder(this.home, Date.now())]);
+      const days = new Set([dayFolder(this.home, processSource().startMs(this.pid) ?? Date.now()), dayFolder(this.home, Date.now())]);
       for (const dir of days) {
         this.wait(
           this.folders.watch(dir, (changed, event) => {

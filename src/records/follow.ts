@@ -100,6 +100,14 @@ export abstract class FoundFile {
   /** The file, if it is there now; else undefined (after arranging, through `wait`, to look again). */
   protected abstract find(): string | undefined;
 
+  /** The agent's session id a found file names (its header's). */
+  protected abstract sessionIn(file: string): string | undefined;
+
+  /** The session id of the file followed, once found. */
+  get sessionId(): string | undefined {
+    return this.file ? this.sessionIn(this.file) : undefined;
+  }
+
   start(): void {
     this.look();
   }

@@ -6,11 +6,11 @@ import { geminiChatHeader, geminiChatRecord } from '../detect/records.js';
 import type { GeminiChatHeader, RecordSignal } from '../detect/records.js';
 import { isObj } from '../jobs/checks.js';
 import { readJsonBounded } from '../jobs/files.js';
-import { processSource } from '../proc/shared.js';
+import { processPlace } from '../proc/shared.js';
 import type { RecordLog } from './claude.js';
 import type { FolderWatcher } from './folders.js';
 import { FoundFile } from './follow.js';
-import { firstLine } from './tail.js';
+import { firstRecord } from './tail.js';
 
 /** Gemini CLI's folder: `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`. */
 export function geminiDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -44,14 +44,9 @@ export function chatFolders(dir: string, cwd: string): string[] {
   return ids.filter((id): id is string => id !== undefined).map((id) => path.join(dir, 'tmp', id, 'chats'));
 }
 
+/** A chat's header (its first line). */
 export function readChatHeader(file: string): GeminiChatHeader | undefined {
-  const line = firstLine(file);
-  if (!line) return undefined;
-  try {
-    return geminiChatHeader(JSON.parse(line)) ?? undefined;
-  } catch {
-    return undefined;
-  }
+  return firstRecord(file, geminiChatHeader);
 }
 
 /**
@@ -96,17 +91,15 @@ export class GeminiRecords extends FoundFile {
     super(folders, claims, geminiChatRecord, emit, log, `gemini pid ${pid}`);
   }
 
-  /** The Gemini session id of the chat followed. */
-  get sessionId(): string | undefined {
-    return this.recordFile ? readChatHeader(this.recordFile)?.sessionId : undefined;
+  protected sessionIn(file: string): string | undefined {
+    return readChatHeader(file)?.sessionId;
   }
 
   protected find(): string | undefined {
-    const cwd = processSource().cwd(this.pid);
-    const startedAt = processSource().startMs(this.pid);
-    if (cwd === undefined || startedAt === undefined) return undefined;
-    const candidates = chatFolders(this.dir, cwd);
-    const file = findChat(candidates, startedAt, this.claims);
+    const place = processPlace(this.pid);
+    if (!place) return undefined;
+    const candidates = chatFolders(this.dir, place.cwd);
+    const file = findChat(candidates, place.startedAt, this.claims);
     // Wait in its folders, and in Gemini's own: the registry may name the project only once Gemini has started.
     if (!file) for (const dir of [this.dir, ...candidates]) this.waitIn(dir);
     return file;

@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { opencodeNewest, opencodeTurn } from '../detect/records.js';
 import type { OpenCodeMessage, RecordSignal } from '../detect/records.js';
-import { processSource } from '../proc/shared.js';
+import { processPlace } from '../proc/shared.js';
 import type { RecordLog } from './claude.js';
 import type { FolderWatcher } from './folders.js';
 import { queryReadOnly, sqliteSupport } from './sqlite.js';
@@ -181,10 +181,9 @@ export class OpenCodeRecords {
     // while OpenCode streams).
     let place = { cwd: '', startedAt: 0 };
     if (!this.session) {
-      const cwd = processSource().cwd(this.pid);
-      const startedAt = processSource().startMs(this.pid);
-      if (cwd === undefined || startedAt === undefined) return;
-      place = { cwd, startedAt };
+      const known = processPlace(this.pid);
+      if (!known) return;
+      place = known;
     }
     const reading = readStore(path.join(this.dir, OPENCODE_DB), place, this.session, this.claims);
     if (reading.error) {

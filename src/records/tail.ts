@@ -191,3 +191,14 @@ export function firstLine(file: string, max = 1024 * 1024): string | undefined {
     closeSync(fd);
   }
 }
+
+/** What the first line of a record file says, read by `interpret` (its header); undefined when nothing. */
+export function firstRecord<T>(file: string, interpret: (record: unknown) => T | null): T | undefined {
+  const line = firstLine(file);
+  if (!line) return undefined;
+  try {
+    return interpret(JSON.parse(line)) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
