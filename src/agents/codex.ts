@@ -6,6 +6,16 @@ import { isObj } from '../jobs/checks.js';
 import { digitOf } from './menus.js';
 import type { AgentModule } from './types.js';
 
+/** Its dialogs (a model to switch to at start, …), which wait for a key. */
+const DIALOG = /enter\/esc confirm · \^c quit/;
+
+/**
+ * Its approvals (a command, an edit, an MCP tool) and its questions in Plan mode (`enter to submit
+ * answer | esc to interrupt`: no work): Waiting, and, shown alone, still Codex's.
+ */
+const APPROVAL =
+  /Would you like to (?:run the following command|make the following edits)\?|Press enter to confirm or esc to cancel|Allow the \S+ MCP server to run tool|enter to submit (?:answer )?\| esc to (?:cancel|interrupt)/;
+
 export const codex: AgentModule = {
   id: 'codex',
   displayName: 'Codex',
@@ -21,10 +31,9 @@ export const codex: AgentModule = {
       /codex.*fast/i,
       /gpt-[0-9.]+ x?high/,
       /Ask Codex to do anything/,
-      /enter\/esc confirm · \^c quit/,
+      DIALOG,
       // Its approvals' own words: a menu shown alone (after :MadoRestart) still names Codex.
-      /Press enter to confirm or esc to cancel|Would you like to run the following command\?|Would you like to make the following edits\?/,
-      /Allow the \S+ MCP server to run tool|enter to submit (?:answer )?\| esc to (?:cancel|interrupt)/,
+      APPROVAL,
     ],
     // Its name, or its `[ ! ] Action Required | <thread> | <folder>` title.
     titleMarkers: [/\bcodex\b/i, /^\s*\[ [!.] \] Action Required \|/],
@@ -32,13 +41,8 @@ export const codex: AgentModule = {
       { state: 'failed', test: /■ Conversation interrupted/, detail: 'interrupted' },
       // Any other `■ …` line ends a turn in an error (`■ {"error":{"message":…}}`, `■ stream disconnected…`).
       { state: 'failed', test: /^■ \S/ },
-      // Its dialogs (a model to switch to at start, …) wait for a key: `enter/esc confirm · ^c quit`.
-      { state: 'waiting', test: /enter\/esc confirm · \^c quit/ },
-      {
-        state: 'waiting',
-        // … and its questions in Plan mode (`enter to submit answer | esc to interrupt`: no work).
-        test: /Would you like to (?:run the following command|make the following edits)\?|Press enter to confirm or esc to cancel|Allow the \S+ MCP server to run tool|enter to submit (?:answer )?\| esc to (?:cancel|interrupt)/,
-      },
+      { state: 'waiting', test: DIALOG },
+      { state: 'waiting', test: APPROVAL },
       // `Worked for 10s • 19:35`: Codex prints its done line without a glyph.
       { state: 'stopped', test: /^\s*(?:─\s*)?Worked for (?:\d+\s*[hm]\s*)*\d+\s*s\b/, completion: true },
       ...SHARED_RULES,

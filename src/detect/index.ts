@@ -101,8 +101,10 @@ interface Hit {
   line: string;
 }
 
-/** For each row, the first rule that matches it; then the newest event and the lowest hint. */
-/** The newest line rule that matches at or below row `from` (the current turn's start). */
+/**
+ * For each row at or below row `from` (the current turn's start), the first rule that matches it;
+ * then the newest event and the lowest hint.
+ */
 function scan(rules: AgentRules, lines: readonly string[], from = 0): { event?: Hit; hint?: Hit } {
   let event: Hit | undefined;
   let hint: Hit | undefined;
