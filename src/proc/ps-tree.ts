@@ -65,7 +65,9 @@ export class PsTree implements ProcessSource {
         const children = new Map<number, number[]>();
         for (const p of procs) {
           known.set(p.pid, { info: infoOf(p), startMs: p.startTime?.getTime() });
-          children.set(p.ppid, [...(children.get(p.ppid) ?? []), p.pid]);
+          const siblings = children.get(p.ppid);
+          if (siblings) siblings.push(p.pid);
+          else children.set(p.ppid, [p.pid]);
         }
         this.known = known;
         this.children = children;

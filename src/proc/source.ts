@@ -1,7 +1,7 @@
 // Where MadoHub reads processes from: /proc where the system has it (Linux), else `ps-list`, `ps`
 // and `lsof` (macOS and the other Unixes). One interface, two implementations;
 // MADOHUB_PROCESS_SOURCE=ps forces the portable one (CI runs the process tests through both).
-import { existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { ProcessInfo } from '../detect/process.js';
 
 export interface ProcessSource {
@@ -24,9 +24,19 @@ export interface ProcessSource {
   openFiles(pid: number): string[];
 }
 
-/** Whether this system has a /proc MadoHub can read. */
+let procReadable: boolean | undefined;
+
+/** Whether this system has a /proc MadoHub can read (asked once). */
 export function hasProc(): boolean {
-  return existsSync('/proc/self/stat');
+  if (procReadable === undefined) {
+    try {
+      readFileSync('/proc/self/stat');
+      procReadable = true;
+    } catch {
+      procReadable = false;
+    }
+  }
+  return procReadable;
 }
 
 /** `ps` when asked for (MADOHUB_PROCESS_SOURCE=ps) or when there is no /proc; else `proc`. */

@@ -3,6 +3,7 @@
 // purpose (`mado agents` loads it).
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { sourceKind } from './source.js';
 
 /** The fields of /proc/<pid>/stat that tell a process: its parent, start time (clock ticks since boot) and name. */
 export function parseStat(text: string): { state: string; ppid: number; pgrp: number; start: string; name: string } | undefined {
@@ -16,17 +17,8 @@ export function parseStat(text: string): { state: string; ppid: number; pgrp: nu
   return { state: fields[0] ?? '', ppid, pgrp: Number(fields[2]), start, name: text.slice(text.indexOf('(') + 1, close) };
 }
 
-const procReadable = ((): boolean => {
-  try {
-    readFileSync('/proc/self/stat');
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-/** Whether /proc is read (else `ps`): it is, where the system has one, unless MADOHUB_PROCESS_SOURCE=ps. */
-const useProc = (): boolean => procReadable && process.env.MADOHUB_PROCESS_SOURCE !== 'ps';
+/** Whether /proc is read (else `ps`): the one choice of every process reader (source.ts). */
+const useProc = (): boolean => sourceKind() === 'proc';
 
 /** A process as `ps` lists it: its group, state, and start time (what tells it from a later one). */
 interface Listed {
@@ -40,7 +32,7 @@ const LIST_MS = 200;
 let listed: { at: number; procs: Map<number, Listed> } | undefined;
 
 /** Every process, from `ps` (bounded in time); an empty list when ps cannot run. */
-function psList(): Map<number, Listed> {
+function psTable(): Map<number, Listed> {
   if (listed && Date.now() - listed.at < LIST_MS) return listed.procs;
   const procs = new Map<number, Listed>();
   try {
@@ -65,7 +57,7 @@ const alive = (p: Listed | undefined): p is Listed => p !== undefined && !p.stat
 export function processStamp(pid: number): string | undefined {
   if (!Number.isInteger(pid) || pid <= 0) return undefined;
   if (!useProc()) {
-    const p = psList().get(pid);
+    const p = psTable().get(pid);
     if (alive(p)) return p.start;
     // Not in the list (no ps, or another user's process it does not show): alive by its pid alone.
     if (p === undefined) {
@@ -89,7 +81,7 @@ export function processStamp(pid: number): string | undefined {
 /** True when the process `pid` (with the stamp `stamp`) runs and leads its own process group. */
 export function leadsGroup(pid: number, stamp: string): boolean {
   if (!sameProcess(pid, stamp)) return false;
-  if (!useProc()) return (psList().get(pid)?.pgid ?? pid) === pid;
+  if (!useProc()) return (psTable().get(pid)?.pgid ?? pid) === pid;
   try {
     return parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.pgrp === pid;
   } catch {
@@ -112,7 +104,7 @@ export function sameProcess(pid: number, stamp: string): boolean {
  */
 export function orphanedGroupLives(pgid: number): boolean {
   if (!Number.isInteger(pgid) || pgid <= 0 || processStamp(pgid) !== undefined) return false;
-  if (!useProc()) return [...psList().values()].some((p) => p.pgid === pgid && alive(p));
+  if (!useProc()) return [...psTable().values()].some((p) => p.pgid === pgid && alive(p));
   let names: string[];
   try {
     names = readdirSync('/proc');

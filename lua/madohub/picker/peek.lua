@@ -1,6 +1,7 @@
 ---The picker's peek pane: the row's live screen (a terminal's last lines, a job's screen as its host
 ---renders it), the question and its choices first while the agent waits.
 local format = require('madohub.picker.format')
+local label = require('madohub.ui.label')
 local layout = require('madohub.picker.layout')
 local view = require('madohub.picker.view')
 
@@ -25,7 +26,7 @@ end
 ---@return string[]
 function H.peek_lines(p, e, height)
   local out = {}
-  out[#out + 1] = ('%s · %s · %s · %s'):format(e.name, names(e.agent), require('madohub.ui.label').word(e.state, e.detail), format.where(e))
+  out[#out + 1] = ('%s · %s · %s · %s'):format(e.name, names(e.agent), label.word(e.state, e.detail), format.where(e))
   if e.cwd ~= '' then
     out[#out + 1] = vim.fn.fnamemodify(e.cwd, ':~')
   end
