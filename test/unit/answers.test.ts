@@ -1,10 +1,12 @@
 // A finished turn's answer, as a route sends it: from the agents' records (Claude Code's transcript,
 // Codex's rollout) and, where no record holds it, from the screen.
-import { readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lastAnswer } from '../../src/agents/index.js';
 import { screenAnswer } from '../../src/detect/answer.js';
+import { jobRecordFile, recordAnswer } from '../../src/routes/io.js';
 import type { AgentId } from '../../src/detect/types.js';
 import screens from '../fixtures/screens.json';
 
@@ -72,9 +74,6 @@ describe('the answer in the records', () => {
 
 describe('an answer whose record lands after the screen showed the end', () => {
   it('is waited for (bounded), and is new: the one taken before is no answer of this turn', async () => {
-    const { mkdtempSync, writeFileSync, appendFileSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const { recordAnswer } = await import('../../src/routes/io.js');
     const dir = mkdtempSync(path.join(tmpdir(), 'madohub-late-'));
     const file = path.join(dir, 'rollout.jsonl');
     const done = (text: string): string => `${JSON.stringify({ type: 'event_msg', payload: { type: 'task_complete', last_agent_message: text } })}\n`;
@@ -95,9 +94,6 @@ describe('an answer whose record lands after the screen showed the end', () => {
 
 describe("a job's record file", () => {
   it("Claude Code's transcript of its session; Codex's rollout of the session its host learnt, newest days first", async () => {
-    const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
-    const { jobRecordFile } = await import('../../src/routes/io.js');
     const home = mkdtempSync(path.join(tmpdir(), 'madohub-codex-'));
     const id = '0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
     for (const day of ['2026/11/29', '2026/11/30']) mkdirSync(path.join(home, 'sessions', day), { recursive: true });
