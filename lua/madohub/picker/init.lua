@@ -35,6 +35,7 @@ local H = {}
 ---@field timer uv_timer_t
 ---@field scheduled boolean
 ---@field saved madohub.PickerSaved
+---@field origin_win integer The window it was opened from (the cursor goes back there on close).
 
 ---@type madohub.Picker|nil
 M.current = nil
@@ -216,6 +217,10 @@ function M.open()
     vim.api.nvim_set_current_win(M.current.list_win)
     return
   end
+  if M.current then
+    -- A picker whose list went (`:close`, `<C-w>o`): what is left of it goes before a new one opens.
+    M.close()
+  end
   require('madohub').boot()
   require('madohub.node').ensure()
   local saved = store.load()
@@ -228,6 +233,7 @@ function M.open()
     job_screens = {},
     saved = saved,
     scheduled = false,
+    origin_win = vim.api.nvim_get_current_win(),
   } --[[@as madohub.Picker]]
   local select = vim.env.MADOHUB_AGENTS_SELECT
   if select and select ~= '' then
@@ -247,6 +253,7 @@ function M.open()
     style = 'minimal', border = layout.border(), title = ' New agent ', title_pos = 'left', zindex = 50,
   })
   vim.wo[p.list_win].cursorline = true
+  vim.wo[p.list_win].winhighlight = 'CursorLine:' .. require('madohub.ui.highlight').selected
   vim.wo[p.list_win].wrap = false
   vim.bo[p.list_buf].modifiable = false
   M.current = p
@@ -271,7 +278,21 @@ function M.open()
     callback = function()
       local win = vim.api.nvim_get_current_win()
       if M.current == p and win ~= p.list_win and win ~= p.input_win and win ~= p.peek_win and win ~= p.help_win then
-        M.close()
+        M.close(win)
+      end
+    end,
+  })
+  -- One of its windows closed another way (`:q`, `<C-w>c`): the picker closes whole.
+  vim.api.nvim_create_autocmd('WinClosed', {
+    group = group,
+    callback = function(ev)
+      local win = tonumber(ev.match)
+      if M.current == p and (win == p.list_win or win == p.input_win) then
+        vim.schedule(function()
+          if M.current == p then
+            M.close()
+          end
+        end)
       end
     end,
   })
@@ -286,8 +307,10 @@ function M.open()
   M.render(p)
 end
 
----Closes the picker and keeps its state (grouping, folded groups, this folder's filter).
-function M.close()
+---Closes the picker (every window of it) and keeps its state (grouping, folded groups, this folder's
+---filter).
+---@param left_for integer|nil The window the user went to, which closed it (focus stays there).
+function M.close(left_for)
   local p = M.current
   if not p then
     return
@@ -304,10 +327,18 @@ function M.close()
   if vim.api.nvim_get_mode().mode:sub(1, 1) == 'i' then
     vim.cmd('stopinsert')
   end
-  for _, win in ipairs({ p.help_win, p.peek_win, p.input_win, p.list_win }) do
+  -- Not ipairs over the four: the help and peek panes are nil when closed, and ipairs stops there.
+  local wins = { p.help_win, p.peek_win, p.input_win, p.list_win }
+  for i = 1, 4 do
+    local win = wins[i]
     if win and vim.api.nvim_win_is_valid(win) then
       pcall(vim.api.nvim_win_close, win, true)
     end
+  end
+  -- Closed by a key or a command: back to the window it was opened from (not when the user went to
+  -- another window, which closed it).
+  if not left_for and p.origin_win and vim.api.nvim_win_is_valid(p.origin_win) then
+    pcall(vim.api.nvim_set_current_win, p.origin_win)
   end
 end
 

@@ -25,7 +25,12 @@ end
 ---@type table<madohub.StateName, integer>
 M.namespaces = {}
 
+---The picker's selected row: PmenuSel has a cterm attribute (reverse), so the row shows in a
+---256-colour terminal too, where CursorLine has only a GUI colour.
+M.selected = 'MadoPickerSelected'
+
 function M.apply()
+  vim.api.nvim_set_hl(0, M.selected, { link = 'PmenuSel', default = true })
   for state, group in pairs(M.groups) do
     vim.api.nvim_set_hl(0, group, { link = links[state], default = true })
     local ns = M.namespaces[state] or vim.api.nvim_create_namespace('madohub.window.' .. state)

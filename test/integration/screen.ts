@@ -1,0 +1,168 @@
+// What a person sees: a UI attached to a test Neovim over RPC (nvim_ui_attach with ext_linegrid),
+// its redraw events applied to a grid of cells, and keys typed as a UI types them (nvim_input).
+// Floating windows, the winbar and the message area are all drawn into that one grid, so a test
+// reads the screen as it is, not the Lua state behind it.
+import type { NeovimClient } from 'neovim';
+
+/** One highlight as the UI was told it: its GUI and its cterm attributes. */
+export interface HlAttrs {
+  rgb: Record<string, unknown>;
+  cterm: Record<string, unknown>;
+}
+
+interface Cell {
+  text: string;
+  hl: number;
+}
+
+const blank = (): Cell => ({ text: ' ', hl: 0 });
+
+export class Screen {
+  width: number;
+  height: number;
+  private cells: Cell[][] = [];
+  readonly hls = new Map<number, HlAttrs>();
+  cursor = { row: 0, col: 0 };
+  /** How many `flush` events came: a redraw finished. */
+  flushes = 0;
+  private readonly onNotification: (method: string, args: unknown[]) => void;
+
+  private constructor(
+    private readonly nvim: NeovimClient,
+    width: number,
+    height: number,
+  ) {
+    this.width = width;
+    this.height = height;
+    this.resize(width, height);
+    this.onNotification = (method, args) => {
+      if (method === 'redraw') for (const batch of args as unknown[][]) this.apply(batch);
+    };
+    nvim.on('notification', this.onNotification);
+  }
+
+  /** Attaches a UI of `width`×`height` cells (no RGB: cterm colours, as a 256-colour terminal). */
+  static async attach(nvim: NeovimClient, width = 160, height = 48, rgb = true): Promise<Screen> {
+    const screen = new Screen(nvim, width, height);
+    await nvim.uiAttach(width, height, { ext_linegrid: true, rgb });
+    await screen.waitFor(() => screen.flushes > 0, 5000, 'the first redraw');
+    return screen;
+  }
+
+  async detach(): Promise<void> {
+    this.nvim.removeListener('notification', this.onNotification);
+    try {
+      await this.nvim.uiDetach();
+    } catch {
+      // Neovim may be gone.
+    }
+  }
+
+  private resize(width: number, height: number): void {
+    this.width = width;
+    this.height = height;
+    this.cells = Array.from({ length: height }, () => Array.from({ length: width }, blank));
+  }
+
+  private apply(batch: unknown[]): void {
+    const [name, ...calls] = batch as [string, ...unknown[][]];
+    for (const a of calls) {
+      switch (name) {
+        case 'grid_resize':
+          this.resize(a[1] as number, a[2] as number);
+          break;
+        case 'grid_clear':
+          for (const row of this.cells) for (let i = 0; i < row.length; i++) row[i] = blank();
+          break;
+        case 'grid_cursor_goto':
+          this.cursor = { row: a[1] as number, col: a[2] as number };
+          break;
+        case 'hl_attr_define':
+          this.hls.set(a[0] as number, { rgb: a[1] as Record<string, unknown>, cterm: a[2] as Record<string, unknown> });
+          break;
+        case 'grid_line':
+          this.line(a[1] as number, a[2] as number, a[3] as unknown[][]);
+          break;
+        case 'grid_scroll':
+          this.scroll(a[1] as number, a[2] as number, a[3] as number, a[4] as number, a[5] as number);
+          break;
+        case 'flush':
+          this.flushes++;
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  private line(row: number, col: number, cells: unknown[][]): void {
+    const line = this.cells[row];
+    if (!line) return;
+    let hl = 0;
+    for (const c of cells) {
+      const text = c[0] as string;
+      if (c.length > 1) hl = c[1] as number;
+      const times = c.length > 2 ? (c[2] as number) : 1;
+      for (let i = 0; i < times && col < this.width; i++) line[col++] = { text, hl };
+    }
+  }
+
+  private scroll(top: number, bot: number, left: number, right: number, rows: number): void {
+    const copy = (from: number, to: number): void => {
+      const src = this.cells[from];
+      const dst = this.cells[to];
+      if (!src || !dst) return;
+      for (let c = left; c < right; c++) dst[c] = src[c] ?? blank();
+    };
+    if (rows > 0) for (let r = top; r < bot - rows; r++) copy(r + rows, r);
+    else for (let r = bot - 1; r >= top - rows; r--) copy(r + rows, r);
+  }
+
+  /** The screen's rows as text, trailing blanks cut. */
+  lines(): string[] {
+    return this.cells.map((row) => row.map((c) => c.text).join('').replace(/\s+$/, ''));
+  }
+
+  text(): string {
+    return this.lines().join('\n');
+  }
+
+  /** The highlight of the cell at (row, col). */
+  hlAt(row: number, col: number): HlAttrs | undefined {
+    const id = this.cells[row]?.[col]?.hl ?? 0;
+    return this.hls.get(id);
+  }
+
+  /** The row (0-based) of the first line holding `text`, or -1. */
+  rowOf(text: string): number {
+    return this.lines().findIndex((l) => l.includes(text));
+  }
+
+  /** Waits, letting Neovim run, until `pred` holds of the screen; throws with the screen if it never does. */
+  async waitFor(pred: (s: Screen) => boolean, timeoutMs = 5000, what = 'the screen'): Promise<void> {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      if (pred(this)) return;
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}; the screen:\n${this.text()}`);
+      await new Promise((r) => setTimeout(r, 15));
+    }
+  }
+
+  /** Waits until the screen shows `text`. */
+  async waitForText(text: string | RegExp, timeoutMs = 5000): Promise<void> {
+    await this.waitFor((s) => (typeof text === 'string' ? s.text().includes(text) : text.test(s.text())), timeoutMs, String(text));
+  }
+
+  /** Waits until the screen no longer shows `text`. */
+  async waitForNoText(text: string | RegExp, timeoutMs = 5000): Promise<void> {
+    await this.waitFor((s) => !(typeof text === 'string' ? s.text().includes(text) : text.test(s.text())), timeoutMs, `no ${String(text)}`);
+  }
+
+  /**
+   * Types keys as a UI does (`<CR>`, `<Esc>`… as in a mapping). Neovim reads them when it next waits
+   * for a key: what they do is then seen on the screen (waitFor), not assumed.
+   */
+  async type(keys: string): Promise<void> {
+    await this.nvim.input(keys);
+  }
+}
