@@ -1,6 +1,7 @@
 ---Writing into a terminal of this Neovim: the one primitive for replies and menu answers to
----terminals (the Node side decides when; this writes). A reply is a bracketed paste, then Enter
----apart; a menu's keys go as they are.
+---terminals (the Node side decides when and builds the bytes; this writes). A reply is a paste
+---(its bytes as the Node side made them: nothing in them is a key), then Enter apart; a menu's keys
+---go as they are.
 local M = {}
 
 ---Enter follows a paste after this long (an agent reads a paste and an Enter in one read as text).
@@ -31,7 +32,7 @@ function M.write(buf, data, how)
     if M.typing_in(buf) then
       return 'typing'
     end
-    vim.api.nvim_chan_send(chan, '\27[200~' .. data .. '\27[201~')
+    vim.api.nvim_chan_send(chan, data)
     vim.defer_fn(function()
       pcall(vim.api.nvim_chan_send, chan, '\r')
     end, ENTER_DELAY_MS)

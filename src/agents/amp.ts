@@ -21,6 +21,7 @@ const ERROR_CHOICE = /^│\s+‣ Retry\s+│$/;
 export const amp: AgentModule = {
   id: 'amp',
   displayName: 'Amp',
+  bracketedPaste: true,
   screen: {
     id: 'amp',
     markers: [

@@ -9,6 +9,7 @@ import type { AgentModule } from './types.js';
 export const claude: AgentModule = {
   id: 'claude',
   displayName: 'Claude Code',
+  bracketedPaste: true,
   screen: {
     id: 'claude',
     markers: [/[❯✽⏺]/, /Claude Code/],

@@ -19,6 +19,7 @@ const APPROVAL =
 export const codex: AgentModule = {
   id: 'codex',
   displayName: 'Codex',
+  bracketedPaste: true,
   screen: {
     id: 'codex',
     markers: [

@@ -10,6 +10,7 @@ import type { AgentModule } from './types.js';
 export const gemini: AgentModule = {
   id: 'gemini',
   displayName: 'Gemini',
+  bracketedPaste: true,
   screen: {
     id: 'gemini',
     markers: [

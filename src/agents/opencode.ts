@@ -10,6 +10,7 @@ const FOOTER_DONE = /^\s*▣\s+\S.*·\s*(?:\d+(?:\.\d+)?(?:ms|s|m|h)\s*)+$/;
 export const opencode: AgentModule = {
   id: 'opencode',
   displayName: 'OpenCode',
+  bracketedPaste: true,
   screen: {
     id: 'opencode',
     markers: [/tab agents\s+ctrl\+p commands/, /△ Permission required/, /^\s*▣\s+\S+\s+·/, /opencode/i],

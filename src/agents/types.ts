@@ -84,6 +84,12 @@ export interface AgentModule {
   id: AgentId;
   /** Its name in the winbar, the messages and the picker. */
   displayName: string;
+  /**
+   * Whether text is pasted into it between the bracketed-paste marks (its program asks for them:
+   * every TUI agent does). In a Neovim terminal the mode cannot be read, so this says it; a job's
+   * host reads the mode from its screen. False: text arrives on one line, as plain characters.
+   */
+  bracketedPaste: boolean;
   /** Its screen rules (markers, lines, titles): pure data, applied by src/detect/index.ts. */
   screen: AgentRules;
   /** None for the shell: a terminal runs a shell when no agent's process runs in it. */

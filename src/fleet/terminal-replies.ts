@@ -1,15 +1,17 @@
 // Replies and menu answers to this Neovim's terminals: when a reply may go (the rule of reply.ts,
 // on the terminal's state and its last screen), the one that waits per terminal, and the keys that
 // answer a menu. Writing into a terminal is Lua's (its channel): `write` does it.
-import { menuKeys } from '../agents/index.js';
+import { agentModule, menuKeys } from '../agents/index.js';
 import { promptProblem } from '../jobs/templates.js';
+import { pasteBytes } from '../shared/paste.js';
 import type { Tracker } from '../state/tracker.js';
 import { pendingWord, screenVerdict } from './reply.js';
 import type { ReplyVerdict } from './reply.js';
 
 /**
- * Writes into a terminal of this Neovim (through its channel): a reply (pasted, then Enter) or a
- * menu's keys. Answers '' once written, or `typing` when the user is in Terminal mode in its window.
+ * Writes into a terminal of this Neovim (through its channel): a reply's paste (its bytes built by
+ * pasteBytes; then Enter) or a menu's keys. Answers '' once written, or `typing` when the user is in
+ * Terminal mode in its window.
  */
 export type TerminalWrite = (buf: number, data: string, how: 'paste' | 'keys') => Promise<string>;
 
@@ -137,7 +139,8 @@ export class TerminalReplies {
     r.writing = true;
     let why: string;
     try {
-      why = await this.write(buf, r.text, 'paste');
+      const agent = this.tracker.get(buf)?.agent ?? 'shell';
+      why = await this.write(buf, pasteBytes(r.text, agentModule(agent).bracketedPaste), 'paste');
     } catch (err) {
       why = err instanceof Error ? err.message : String(err);
     }

@@ -31,6 +31,8 @@ function setup(answer: () => string = () => '') {
   };
   return { tracker, replies, writes, changed, show };
 }
+/** A reply as it is written: a bracketed paste (the screens are Claude Code's, which asks for one). */
+const pasted = (text: string): string => `\x1b[200~${text}\x1b[201~`;
 const drafted = (text: string) => (l: string): string => (/^❯ ?$/.test(l) ? `❯ ${text}` : l);
 
 describe('replies to a terminal', () => {
@@ -38,7 +40,12 @@ describe('replies to a terminal', () => {
     const t = setup();
     await t.show('claude-real-idle');
     expect(await t.replies.reply(BUF, 'hello', false)).toBe('');
-    expect(t.writes).toEqual([{ data: 'hello', how: 'paste' }]);
+    expect(t.writes).toEqual([{ data: pasted('hello'), how: 'paste' }]);
+    // Hostile text is one paste all the same.
+    const u = setup();
+    await u.show('claude-real-idle');
+    await u.replies.reply(BUF, 'ok\x1b[201~\x03y', false);
+    expect(u.writes).toEqual([{ data: pasted('ok␛[201~␃y'), how: 'paste' }]);
   });
 
   it('wait for the end of the turn while the agent works', async () => {
@@ -49,7 +56,7 @@ describe('replies to a terminal', () => {
     expect(t.writes).toEqual([]);
     await expect(t.replies.reply(BUF, 'another', false)).rejects.toThrow('a reply waits to be sent already');
     await t.show('claude-real-stopped');
-    expect(t.writes).toEqual([{ data: 'next', how: 'paste' }]);
+    expect(t.writes).toEqual([{ data: pasted('next'), how: 'paste' }]);
     expect(t.replies.pendingOf(BUF)).toBe('');
   });
 
@@ -60,7 +67,7 @@ describe('replies to a terminal', () => {
     await t.show('claude-real-idle', drafted('half a thought, more'));
     expect(t.writes).toEqual([]);
     await t.show('claude-real-idle');
-    expect(t.writes).toEqual([{ data: 'reply', how: 'paste' }]);
+    expect(t.writes).toEqual([{ data: pasted('reply'), how: 'paste' }]);
   });
 
   it('are held while the user is in Terminal mode in its window (said by Lua, or found when writing)', async () => {
@@ -69,7 +76,7 @@ describe('replies to a terminal', () => {
     expect(await t.replies.reply(BUF, 'one', true)).toBe('held: Terminal mode');
     t.replies.typing(BUF, false);
     await t.replies.flush(BUF);
-    expect(t.writes).toEqual([{ data: 'one', how: 'paste' }]);
+    expect(t.writes).toEqual([{ data: pasted('one'), how: 'paste' }]);
 
     let typing = true;
     const u = setup(() => (typing ? 'typing' : ''));
@@ -78,7 +85,7 @@ describe('replies to a terminal', () => {
     typing = false;
     u.replies.typing(BUF, false);
     await u.replies.flush(BUF);
-    expect(u.writes).toEqual([{ data: 'two', how: 'paste' }]);
+    expect(u.writes).toEqual([{ data: pasted('two'), how: 'paste' }]);
   });
 
   it('are refused for an exited agent, an unknown buffer, no text or too much', async () => {

@@ -31,6 +31,7 @@ import type { JobState, JobStatus } from '../types.js';
 import { readEnvFromStdin, readLaunch } from './launch.js';
 import { OutputLog, outputLog } from './output-log.js';
 import { serveHost } from './server.js';
+import { pasteBytes } from '../../shared/paste.js';
 
 const DETECT_MS = 100;
 /** How often the host looks whether its job's folder is still there. */
@@ -163,7 +164,7 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   // draft stands in the agent's input line (someone attached typed it), by the rule terminals follow.
   let waitingReply: { text: string; waitMenus: boolean; expires?: number; timer?: NodeJS.Timeout } | undefined;
   const deliver = (text: string): void => {
-    child.write(term.modes.bracketedPasteMode ? `\x1b[200~${text}\x1b[201~` : text);
+    child.write(pasteBytes(text, term.modes.bracketedPasteMode));
     setTimeout(() => child.write('\r'), 50);
   };
   /** Sends the reply that waits when it may go; drops it once it has waited too long. */
@@ -225,7 +226,7 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     }
     if (!prompted && (d.state === 'idle' || d.state === 'stopped')) {
       prompted = true;
-      child.write(`${launch.typePrompt}\r`);
+      deliver(launch.typePrompt ?? '');
     }
     if (d.state === 'working') awaitingPrompt = false;
     flushReply(d.state, d.agent, lines);
