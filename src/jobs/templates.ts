@@ -115,7 +115,8 @@ export function promptProblem(prompt: string): string | null {
 
 /**
  * The argv a job runs. A new session of an agent that can be told its id (Claude Code) takes the
- * job's `sessionId`, so that `mado respawn` can resume it later.
+ * job's `sessionId`, so that `mado respawn` can resume it later. A prompt given as an argument
+ * follows `--`, so that whatever it starts with it is no option.
  */
 export function commandLine(
   t: Template,
@@ -129,6 +130,7 @@ export function commandLine(
   if (resume?.mode === 'id' && t.resume) argv.push(...t.resume.map((a) => a.replace('{id}', resume.id)));
   if (resume?.mode === 'continue' && t.continue) argv.push(...t.continue);
   if (fork && resume && t.fork) argv.push(...t.fork);
-  if (prompt && t.prompt === 'arg') argv.push(prompt);
+  // After `--`: a prompt is a prompt, never an option (`--dangerously-skip-permissions` as a task).
+  if (prompt && t.prompt === 'arg') argv.push('--', prompt);
   return argv;
 }

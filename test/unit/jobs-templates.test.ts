@@ -10,12 +10,15 @@ describe('templates', () => {
   const claude = DEFAULT_TEMPLATES.claude!;
   const codex = DEFAULT_TEMPLATES.codex!;
   it('command lines: prompt, resume, continue, fork', () => {
-    expect(commandLine(claude, 'fix it', undefined, false)).toEqual(['claude', 'fix it']);
-    expect(commandLine(claude, 'fix it', undefined, false, 'S-1')).toEqual(['claude', '--session-id', 'S-1', 'fix it']);
+    expect(commandLine(claude, 'fix it', undefined, false)).toEqual(['claude', '--', 'fix it']);
+    expect(commandLine(claude, 'fix it', undefined, false, 'S-1')).toEqual(['claude', '--session-id', 'S-1', '--', 'fix it']);
+    // A prompt that looks like an option is still a prompt.
+    expect(commandLine(claude, '--dangerously-skip-permissions', undefined, false)).toEqual(['claude', '--', '--dangerously-skip-permissions']);
+    expect(commandLine(codex, '-c model=x', undefined, false)).toEqual(['codex', '--', '-c model=x']);
     expect(commandLine(claude, '', { mode: 'id', id: 'abc' }, false, 'S-1')).toEqual(['claude', '--resume', 'abc']);
-    expect(commandLine(codex, 'go', undefined, false, 'S-1')).toEqual(['codex', 'go']);
+    expect(commandLine(codex, 'go', undefined, false, 'S-1')).toEqual(['codex', '--', 'go']);
     expect(commandLine(claude, '', { mode: 'id', id: 'abc' }, true)).toEqual(['claude', '--resume', 'abc', '--fork-session']);
-    expect(commandLine(claude, 'more', { mode: 'continue' }, false)).toEqual(['claude', '--continue', 'more']);
+    expect(commandLine(claude, 'more', { mode: 'continue' }, false)).toEqual(['claude', '--continue', '--', 'more']);
     expect(commandLine(codex, '', { mode: 'id', id: 'r1' }, false)).toEqual(['codex', 'resume', 'r1']);
     expect(commandLine(DEFAULT_TEMPLATES.gemini!, 'typed later', undefined, false)).toEqual(['gemini']);
   });
