@@ -4,7 +4,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { ROOT } from './neovim.js';
 
 export const MADO = path.join(ROOT, 'bin/mado');
@@ -53,10 +53,13 @@ export async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms =
 
 export const shortOf = (out: string): string => /backgrounded · ([0-9a-f]{8})/.exec(out)![1]!;
 
-/** Registers the per-test folder and cleanup; `extra` templates join the fixture ones. */
-export function useJobsHarness(extra: Record<string, object> = {}): JobsHarness {
+/**
+ * Registers the per-test folder and cleanup (`scope` 'file': one folder for the tests of the file,
+ * which then go on from one another); `extra` templates join the fixture ones.
+ */
+export function useJobsHarness(extra: Record<string, object> = {}, scope: 'test' | 'file' = 'test'): JobsHarness {
   const h = { base: '', env: {} as NodeJS.ProcessEnv };
-  beforeEach(() => {
+  (scope === 'file' ? beforeAll : beforeEach)(() => {
     h.base = mkdtempSync(path.join(tmpdir(), 'madohub-jobs-it-'));
     const file = path.join(h.base, 'templates.json');
     writeFileSync(file, JSON.stringify(templates(extra)));
@@ -72,7 +75,7 @@ export function useJobsHarness(extra: Record<string, object> = {}): JobsHarness 
       CODEX_HOME: path.join(h.base, 'codex'),
     };
   });
-  afterEach(() => {
+  (scope === 'file' ? afterAll : afterEach)(() => {
     // Kill what the test left running: hosts, their agents, and this test's daemon.
     killJobsOf(path.join(h.base, 'jobs'));
     killDaemonOf(h.base);

@@ -20,8 +20,12 @@ const blank = (): Cell => ({ text: ' ', hl: 0 });
 export class Screen {
   width: number;
   height: number;
+  /** The grid as the redraw events build it; `shown` is what it was at the last `flush`. */
   private cells: Cell[][] = [];
+  private shown: Cell[][] = [];
   readonly hls = new Map<number, HlAttrs>();
+  private drawing = { row: 0, col: 0 };
+  /** Where the cursor was at the last flush (a redraw moves it about before it ends). */
   cursor = { row: 0, col: 0 };
   /** How many `flush` events came: a redraw finished. */
   flushes = 0;
@@ -75,7 +79,7 @@ export class Screen {
           for (const row of this.cells) for (let i = 0; i < row.length; i++) row[i] = blank();
           break;
         case 'grid_cursor_goto':
-          this.cursor = { row: a[1] as number, col: a[2] as number };
+          this.drawing = { row: a[1] as number, col: a[2] as number };
           break;
         case 'hl_attr_define':
           this.hls.set(a[0] as number, { rgb: a[1] as Record<string, unknown>, cterm: a[2] as Record<string, unknown> });
@@ -87,6 +91,9 @@ export class Screen {
           this.scroll(a[1] as number, a[2] as number, a[3] as number, a[4] as number, a[5] as number);
           break;
         case 'flush':
+          // What a person sees: the screen once a redraw has ended, not halfway through it.
+          this.shown = this.cells.map((row) => row.slice());
+          this.cursor = { ...this.drawing };
           this.flushes++;
           break;
         default:
@@ -120,7 +127,7 @@ export class Screen {
 
   /** The screen's rows as text, trailing blanks cut. */
   lines(): string[] {
-    return this.cells.map((row) => row.map((c) => c.text).join('').replace(/\s+$/, ''));
+    return this.shown.map((row) => row.map((c) => c.text).join('').replace(/\s+$/, ''));
   }
 
   text(): string {
@@ -129,7 +136,7 @@ export class Screen {
 
   /** The highlight of the cell at (row, col). */
   hlAt(row: number, col: number): HlAttrs | undefined {
-    const id = this.cells[row]?.[col]?.hl ?? 0;
+    const id = this.shown[row]?.[col]?.hl ?? 0;
     return this.hls.get(id);
   }
 
@@ -143,7 +150,7 @@ export class Screen {
     const end = Date.now() + timeoutMs;
     for (;;) {
       if (pred(this)) return;
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}; the screen:\n${this.text()}`);
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}; the cursor at ${this.cursor.row}:${this.cursor.col}; the screen:\n${this.text()}`);
       await new Promise((r) => setTimeout(r, 15));
     }
   }

@@ -382,10 +382,11 @@ function M.submit(p, mode, target, text, attach)
   -- A reply: the text stays in the line until it is taken (a failed send keeps it to try again).
   local function taken(r)
     local pending = r.pending or ''
-    picker.say(pending == '' and ('sent to %s'):format(e.name) or ('%s: %s (sent when it may)'):format(e.name, pending))
+    -- Back to the list first: leaving Insert mode clears the message area.
     if picker.current == p then
       input.leave(p, true)
     end
+    picker.say(pending == '' and ('sent to %s'):format(e.name) or ('%s: %s (sent when it may)'):format(e.name, pending))
   end
   if e.kind == 'terminal' then
     H.call('reply', 'terminal_reply', { buf = term_buf(e), text = text, typing = false }, taken)

@@ -113,7 +113,12 @@ end
 
 ---@param p madohub.Picker
 function H.restore_cursor(p)
-  local row = 1
+  -- The selected row gone (its group emptied, its entry ended): the cursor stays where it was on
+  -- the screen, not at the top.
+  local row = math.max(1, math.min(vim.api.nvim_win_get_cursor(p.list_win)[1], #p.rows))
+  if not p.selected then
+    row = 1
+  end
   for i, r in ipairs(p.rows) do
     local id = r.entry and r.entry.id or ('group:' .. r.group)
     if id == p.selected then
@@ -168,10 +173,18 @@ function M.move(p, step)
   end
 end
 
----Says something in the input window's footer and the message area.
+---Says something in the message area and, while the picker is open, in its input window's footer
+---(where it stays until the next thing it says: leaving Insert mode clears the message area).
 ---@param msg string
 ---@param level integer|nil
 function M.say(msg, level)
+  local p = M.current
+  if p and vim.api.nvim_win_is_valid(p.input_win) then
+    local width = vim.api.nvim_win_get_width(p.input_win) - 4
+    local text = format.fit(msg, math.max(1, math.min(width, vim.fn.strdisplaywidth(msg))))
+    local group = (level or 0) >= vim.log.levels.WARN and 'WarningMsg' or 'FloatFooter'
+    pcall(vim.api.nvim_win_set_config, p.input_win, { footer = { { ' ' .. text .. ' ', group } }, footer_pos = 'left' })
+  end
   util.notify(msg, level)
 end
 

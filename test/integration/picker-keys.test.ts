@@ -1,0 +1,273 @@
+// Every key of :MadoAgents's `?` list, typed as a person types it into Neovim (0.10 and 0.12) with a
+// UI attached, and checked on what is then on the screen: the rows, the panes, the input line, the
+// messages, the window and buffer the cursor ends in. A last test checks that each action of
+// picker/keys.lua has its typed test here.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FIX, shortOf, until, useJobsHarness } from './jobs-harness.js';
+import { openTerminal, startNeovim, testNeovims } from './neovim.js';
+import type { Session } from './neovim.js';
+import { Screen } from './screen.js';
+
+/** The actions a test below types (the last test checks it is every action of keys.lua). */
+const TYPED = new Set<string>();
+
+describe.each(testNeovims())('Neovim $label: the picker’s keys, typed', ({ path: exe }) => {
+  const h = useJobsHarness({ replier: { command: ['node', path.join(FIX, 'bin/replier')], prompt: 'type' } }, 'file');
+  let s: Session;
+  let screen: Screen;
+  let approver = 0;
+  let replier = 0;
+  let one = '';
+  let two = '';
+
+  const envOf = (): Record<string, string> => {
+    const out: Record<string, string> = {};
+    for (const k of ['MADOHUB_TEMPLATES', 'MADOHUB_JOBS_DIR', 'MADOHUB_RUNTIME_DIR', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME']) out[k] = h.env[k] as string;
+    out.XDG_STATE_HOME = path.join(h.base, 'state');
+    out.HOME = path.join(h.base, 'home');
+    out.PATH = `${path.join(FIX, 'bin')}:${process.env.PATH ?? ''}`;
+    return out;
+  };
+
+  // One Neovim and one jobs folder for the tests of each Neovim: each goes on from the one before.
+  afterAll(async () => {
+    await screen?.detach();
+    await s?.close();
+  });
+
+  /** The screen row the list's cursor is on, and its text. */
+  const cursorLine = (): string => screen.lines()[screen.cursor.row] ?? '';
+  /** Types `j` (or `k`) until the cursor's row shows `text`. */
+  const goTo = async (text: string | RegExp): Promise<void> => {
+    const has = (l: string): boolean => (typeof text === 'string' ? l.includes(text) : text.test(l));
+    for (let i = 0; i < 30 && !has(cursorLine()); i++) {
+      const target = screen.lines().findIndex(has);
+      await screen.type(target >= 0 && target < screen.cursor.row ? 'k' : 'j');
+      const before = screen.cursor.row;
+      await screen.waitFor(() => screen.cursor.row !== before || has(cursorLine()), 1000, 'the cursor to move').catch(() => undefined);
+    }
+    expect(cursorLine()).toMatch(typeof text === 'string' ? new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) : text);
+  };
+  const messages = (): Promise<string> => s.lua<string>(`return vim.fn.execute('messages')`);
+  const open = async (): Promise<void> => {
+    if (!/Agents · /.test(screen.text())) await screen.type(':MadoAgents<CR>');
+    await screen.waitForText(/Agents · /);
+  };
+
+  it('setting up: two terminals, two jobs, and the picker open', async () => {
+    s = await startNeovim(exe, envOf());
+    screen = await Screen.attach(s.nvim, 160, 48);
+    await s.lua(`require('madohub').setup({ picker = { default_agent = 'shell' } })`);
+    approver = await openTerminal(s, ['node', path.join(FIX, 'bin/approver')]);
+    replier = await openTerminal(s, ['node', path.join(FIX, 'bin/replier')]);
+    const home = { HOME: path.join(h.base, 'home') };
+    one = shortOf((await h.mado(['--bg', '--agent', 'shell', '-n', 'shell one', 'echo one'], undefined, home)).stdout);
+    two = shortOf((await h.mado(['--bg', '--agent', 'shell', '-n', 'shell two', 'echo two'], undefined, home)).stdout);
+    await open();
+    await screen.waitForText('shell one', 15000);
+    await screen.waitForText('shell two', 15000);
+    await screen.waitForText(/Waiting +claude/, 15000);
+    await screen.waitForText(/Idle +claude/, 15000);
+  }, 60000);
+
+  it('down and up: j k <Down> <Up> <C-n> <C-p> move the cursor a row', async () => {
+    TYPED.add('down').add('up');
+    await goTo(/Waiting +claude/);
+    for (const [down, up] of [['j', 'k'], ['<Down>', '<Up>'], ['<C-n>', '<C-p>']] as const) {
+      const at = screen.cursor.row;
+      await screen.type(down);
+      await screen.waitFor(() => screen.cursor.row > at, 2000, `${down} to move down`);
+      await screen.type(up);
+      await screen.waitFor(() => screen.cursor.row === at, 2000, `${up} to move up`);
+    }
+  });
+
+  it('help: ? shows the keys of every action, ? again hides them', async () => {
+    TYPED.add('help');
+    await screen.type('?');
+    await screen.waitForText('MadoAgents keys');
+    for (const words of ['next row', 'close the picker', 'answer a numbered menu', 'start a job']) expect(screen.text()).toContain(words);
+    await screen.type('?');
+    await screen.waitForNoText('MadoAgents keys');
+  });
+
+  it('filter: / then a:shell<CR> leaves the shell jobs; <Esc> brings every row back', async () => {
+    TYPED.add('filter').add('back');
+    await screen.type('/');
+    await screen.waitForText('Filter (a:agent');
+    await screen.type('a:shell<CR>');
+    await screen.waitForNoText(/Waiting +claude/);
+    expect(screen.text()).toContain('shell one');
+    expect(screen.text()).toContain('/a:shell');
+    await screen.type('<Esc>');
+    await screen.waitForText(/Waiting +claude/);
+  });
+
+  it('peek: <Space> shows the row’s live screen with its question first, <Space> hides it', async () => {
+    TYPED.add('peek');
+    await goTo(/Waiting +claude/);
+    await screen.type('<Space>');
+    await screen.waitForText(' Peek ');
+    await screen.waitForText('Asks: Do you want to proceed?');
+    await screen.type('<Space>');
+    await screen.waitForNoText(' Peek ');
+  });
+
+  it('choose: 2 answers the approval with its second choice', async () => {
+    TYPED.add('choose');
+    await goTo(/Waiting +claude/);
+    await screen.type('2');
+    await screen.waitForText(/answered .*: 2\./);
+    const has = `table.concat(vim.api.nvim_buf_get_lines(${approver}, 0, -1, false), '\\n'):find('chose 2', 1, true) ~= nil`;
+    expect(await s.waitFor(has, 8000)).toBe(true);
+    await screen.waitForNoText(/Waiting +claude/, 8000);
+  });
+
+  it('reply: r opens the input line for the row, <CR> sends; the agent says it got it', async () => {
+    TYPED.add('reply');
+    await goTo(/Idle +claude.*split 1/);
+    await screen.type('r');
+    await screen.waitForText(/Reply to /);
+    await screen.type('hello there<CR>');
+    await screen.waitForText(/sent to /);
+    const has = `table.concat(vim.api.nvim_buf_get_lines(${replier}, 0, -1, false), '\\n'):find('You said: hello there', 1, true) ~= nil`;
+    expect(await s.waitFor(has, 8000)).toBe(true);
+    // Back in the list, the input line empty again.
+    await screen.waitForText('n: describe a task for a new agent');
+  });
+
+  it('rename: R and <C-r> put the name in the input line; the new name shows in the row', async () => {
+    TYPED.add('rename');
+    await goTo('shell two');
+    await screen.type('R');
+    await screen.waitForText(/Rename shell two/);
+    await screen.type('<C-u>the second shell<CR>');
+    await screen.waitForText('the second shell', 8000);
+    await goTo('the second shell');
+    await screen.type('<C-r>');
+    await screen.waitForText(/Rename the second shell/);
+    await screen.type('<Esc>');
+    await screen.waitForNoText(/Rename the second shell/);
+  });
+
+  it('pin: p pins the row into Pinned, <C-t> unpins it', async () => {
+    TYPED.add('pin');
+    await goTo('the second shell');
+    await screen.type('p');
+    await screen.waitForText('Pinned (1)', 8000);
+    await goTo('the second shell');
+    await screen.type('<C-t>');
+    await screen.waitForNoText('Pinned (1)', 8000);
+  });
+
+  it('group by: gs groups by folder, gs again by state; fold: <Tab> folds a group and unfolds it', async () => {
+    TYPED.add('group_by').add('fold');
+    await screen.type('gs');
+    await screen.waitForNoText(/Idle \(\d+\)/);
+    await screen.type('gs');
+    await screen.waitForText(/Idle \(\d+\)/);
+    await goTo(/Idle \(\d+\)/);
+    await screen.type('<Tab>');
+    await screen.waitForNoText('shell one');
+    await screen.type('<Tab>');
+    await screen.waitForText('shell one');
+  });
+
+  it('move: <M-j> moves a row down its group, <M-k> back up', async () => {
+    TYPED.add('move_up').add('move_down');
+    const order = (): number => screen.rowOf('shell one') - screen.rowOf('the second shell');
+    await goTo('shell one');
+    const before = Math.sign(order());
+    const key = before < 0 ? '<M-j>' : '<M-k>';
+    const back = before < 0 ? '<M-k>' : '<M-j>';
+    await screen.type(key);
+    await screen.waitFor(() => Math.sign(order()) === -before, 8000, `${key} to move the row`);
+    await goTo('shell one');
+    await screen.type(back);
+    await screen.waitFor(() => Math.sign(order()) === before, 8000, `${back} to move it back`);
+  });
+
+  it('seen: a finished turn is marked •, u marks it seen and again unseen', async () => {
+    TYPED.add('seen');
+    await goTo(/claude.*split 1/);
+    await screen.type('r');
+    await screen.waitForText(/Reply to /);
+    await screen.type('work<CR>');
+    const unseen = /•✓ Stopped +claude/;
+    await screen.waitForText(unseen, 10000);
+    await goTo(/Stopped +claude/);
+    await screen.type('u');
+    await screen.waitForNoText(unseen);
+    await screen.type('u');
+    await screen.waitForText(unseen);
+  });
+
+  it('stop and remove: x stops a job, x again within 3 s kills it; d removes the ended job', async () => {
+    TYPED.add('stop').add('remove');
+    await goTo('shell one');
+    await screen.type('d');
+    await screen.waitForText(/shell one runs: stop it first/);
+    await screen.type('x');
+    await screen.waitForText(/stopping shell one/);
+    await screen.type('x');
+    await screen.waitForText(/killed shell one/, 8000);
+    await screen.waitForText(/Ended \(/, 10000);
+    await goTo('shell one');
+    await screen.type('d');
+    await screen.waitForText(/removed shell one/, 8000);
+    await screen.waitForNoText(/[○■✗●◆✓] +\S+ +shell one/, 8000);
+  });
+
+  it('new: n (or i) and a task start a job; a task that begins with -- is a prompt, not an option', async () => {
+    TYPED.add('new');
+    await screen.type('n');
+    await screen.waitForText('-- INSERT --');
+    await screen.type('echo started from the picker<CR>');
+    await screen.waitForText(/started job [0-9a-f]{8}/, 15000);
+    await screen.waitForText('echo started from the picker', 10000);
+    // `i` too, and an agent named with @: the fixture claude gets the task after `--`.
+    const started = async (): Promise<string[]> => [...(await messages()).matchAll(/started job ([0-9a-f]{8})/g)].map((m) => m[1]!);
+    const before = (await started()).length;
+    await screen.type('i');
+    await screen.waitForText('-- INSERT --');
+    await screen.type('@claude --dangerously-skip-permissions<CR>');
+    await screen.waitForText('--dangerously-skip-permissions', 15000);
+    const short = (await until(started, (v) => v.length > before)).pop()!;
+    const host = JSON.parse(readFileSync(path.join(h.base, 'jobs', short, 'host.json'), 'utf8')) as { ptyPid: number };
+    const argv = readFileSync(`/proc/${host.ptyPid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    expect(argv.slice(-2)).toEqual(['--', '--dangerously-skip-permissions']);
+  });
+
+  it('new and attach: <M-CR> (and <C-CR>) start a job and attach it: the picker closes, its terminal is current', async () => {
+    TYPED.add('new_attach').add('open').add('close');
+    await screen.type('<M-CR>');
+    await screen.waitForText('New agent (attach)');
+    await screen.type('echo attached at once<CR>');
+    await screen.waitForNoText(/Agents · /, 15000);
+    expect(await s.waitFor('vim.b.madohub_job ~= nil', 10000)).toBe(true);
+    expect(await s.lua<string>('return vim.bo.buftype')).toBe('terminal');
+    // <CR> on a job's row attaches it in a split too; q closes.
+    await screen.type('<C-\\><C-n>');
+    await open();
+    await goTo('the second shell');
+    await screen.type('<CR>');
+    await screen.waitForNoText(/Agents · /);
+    expect(await s.waitFor(`vim.b.madohub_job == '${two}'`, 8000)).toBe(true);
+    await screen.type('<C-\\><C-n>');
+    await open();
+    await screen.type('q');
+    await screen.waitForNoText(/Agents · /);
+    expect(one).not.toBe('');
+  }, 60000);
+});
+
+describe('the typed tests', () => {
+  it('type every action of picker/keys.lua', () => {
+    const keysLua = readFileSync(path.join(__dirname, '../../lua/madohub/picker/keys.lua'), 'utf8');
+    const order = /M\.order = \{([^}]*)\}/.exec(keysLua)![1]!.match(/'([a-z_]+)'/g)!.map((a) => a.slice(1, -1));
+    expect(order.length).toBeGreaterThan(15);
+    expect(order.filter((a) => !TYPED.has(a))).toEqual([]);
+  });
+});
