@@ -40,6 +40,7 @@ local function create_autocmds()
     callback = function(ev)
       local status = vim.v.event and vim.v.event.status or -1
       watch.exited(ev.buf, status)
+      require('madohub.jobs').view_closed(ev.buf, status)
     end,
   })
   vim.api.nvim_create_autocmd('BufWipeout', {

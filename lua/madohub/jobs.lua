@@ -33,11 +33,39 @@ end
 ---The job a terminal shows when it is `mado attach ID` (opened by :MadoAttach or by hand).
 ---@param buf integer
 ---@return string|nil
-local function attached_job(buf)
+function M.attached_job(buf)
   if vim.b[buf].madohub_job then
     return vim.b[buf].madohub_job
   end
   return vim.api.nvim_buf_get_name(buf):match('mado attach (%x+)')
+end
+
+---A view of a job (`mado attach`) ended: detached (status 0), it closes, for the job goes on and its
+---row in the picker is the one truth; when the job ended or its host went away, it stays with what
+---it said.
+---@param buf integer
+---@param status integer
+function M.view_closed(buf, status)
+  local job = M.attached_job(buf)
+  if not job or status ~= 0 then
+    return
+  end
+  vim.schedule(function()
+    if not vim.api.nvim_buf_is_valid(buf) then
+      return
+    end
+    for _, win in ipairs(vim.fn.win_findbuf(buf)) do
+      if #vim.api.nvim_tabpage_list_wins(vim.api.nvim_win_get_tabpage(win)) > 1 then
+        pcall(vim.api.nvim_win_close, win, true)
+      else
+        vim.api.nvim_win_call(win, function()
+          vim.cmd('enew')
+        end)
+      end
+    end
+    pcall(vim.api.nvim_buf_delete, buf, { force = true })
+    util.notify_after_terminal_mode(('detached from job %s; it keeps running (:MadoAttach %s)'):format(job, job))
+  end)
 end
 
 ---:MadoAttach ID — the job in a terminal split (its winbar and state apply as to any terminal).
@@ -137,7 +165,7 @@ function M.background(prompt)
     util.notify('this terminal is being backgrounded already', vim.log.levels.WARN)
     return
   end
-  local job = attached_job(buf)
+  local job = M.attached_job(buf)
   if job then
     util.notify(('this terminal shows job %s, which already runs in the background'):format(job), vim.log.levels.ERROR)
     return

@@ -13,6 +13,25 @@ function M.notify(msg, level)
   vim.notify('madohub: ' .. msg, level or vim.log.levels.INFO, { title = 'madohub' })
 end
 
+---Notifies once Terminal mode has been left (leaving it clears the message area, so a message said
+---in it is gone before anyone reads it); at once in any other mode.
+---@param msg string
+---@param level integer|nil
+function M.notify_after_terminal_mode(msg, level)
+  if vim.api.nvim_get_mode().mode:sub(1, 1) ~= 't' then
+    return M.notify(msg, level)
+  end
+  vim.api.nvim_create_autocmd('ModeChanged', {
+    pattern = 't:*',
+    once = true,
+    callback = function()
+      vim.schedule(function()
+        M.notify(msg, level)
+      end)
+    end,
+  })
+end
+
 ---The plugin's root folder (the one holding lua/, plugin/, rplugin/).
 ---@return string
 function M.root()

@@ -1,5 +1,6 @@
 // `mado attach ID`: the job's screen in this terminal, on the alternate screen (detaching gives the
-// terminal back as it was); Ctrl-] detaches and leaves the job running.
+// terminal back as it was); Ctrl-] detaches and leaves the job running. It exits 0 when detached,
+// 1 when the job ended or its host went away (a view of a job in Neovim closes on the first only).
 import { hostRuns, readHostInfo } from '../jobs/hostinfo.js';
 import { Conn, ReachError } from '../jobs/protocol/client.js';
 import { JobError } from './errors.js';
@@ -27,16 +28,22 @@ export async function attach(io: Io, short: string, jobDir: string): Promise<voi
   const size = (): { cols: number; rows: number } => ({ cols: process.stdout.columns || 80, rows: process.stdout.rows || 24 });
   const onResize = (): void => conn.send({ op: 'resize', ...size() });
   let ended = false;
-  const end = (note: string): void => {
+  /** Why the view ended other than by a detach (the command then fails with it). */
+  let failure: string | undefined;
+  const end = (note: string, detached = false): void => {
     if (ended) return;
     ended = true;
+    if (!detached) failure = note;
     if (stdin.isTTY) stdin.setRawMode(false);
     stdin.pause();
     stdin.removeAllListeners('data');
     process.stdout.off('resize', onResize);
     io.out(ALT_SCREEN_OFF);
-    io.err(`${note}\n`);
+    if (detached) io.err(`${note}\n`);
     conn.close();
+  };
+  const done = (): void => {
+    if (failure) throw new JobError(failure);
   };
   io.err(`[attached to ${short} · Ctrl-] detaches and leaves it running]\n`);
   io.out(ALT_SCREEN_ON);
@@ -48,7 +55,7 @@ export async function attach(io: Io, short: string, jobDir: string): Promise<voi
     const cut = text.indexOf(DETACH_KEY);
     if (cut < 0) return conn.send({ op: 'input', data: text });
     if (cut > 0) conn.send({ op: 'input', data: text.slice(0, cut) });
-    end(`[detached from ${short}; it keeps running]`);
+    end(`[detached from ${short}; it keeps running]`, true);
   });
   process.stdout.on('resize', onResize);
   for (;;) {
@@ -56,19 +63,19 @@ export async function attach(io: Io, short: string, jobDir: string): Promise<voi
     try {
       m = await conn.next(0);
     } catch (err) {
-      if (!ended) end(`[the host of ${short} went away${err instanceof ReachError && err.reason === 'protocol' ? `: ${err.message}` : ''}]`);
-      return;
+      if (!ended) end(`the host of ${short} went away${err instanceof ReachError && err.reason === 'protocol' ? `: ${err.message}` : ''}`);
+      return done();
     }
     if (m.type === 'screen') {
       io.out(`\x1b[H\x1b[2J${m.lines.join('\r\n')}\x1b[${m.cursor.y + 1};${m.cursor.x + 1}H`);
     } else if (m.type === 'output') {
       io.out(m.data);
     } else if (m.type === 'exit') {
-      end(`[${short} exited with status ${m.code}]`);
-      return;
+      end(`${short} exited with status ${m.code}`);
+      return done();
     } else if (m.type === 'error') {
-      end(`[${short}: ${m.error}]`);
-      return;
+      end(`${short}: ${m.error}`);
+      return done();
     }
   }
 }

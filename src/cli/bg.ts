@@ -113,7 +113,7 @@ export function withStdin(args: BgArgs, stdin: string | undefined): BgArgs {
 export function hintBlock(short: string): string {
   const rows: [string, string][] = [
     ['mado agents', 'list jobs'],
-    [`mado attach ${short}`, 'open in this terminal'],
+    [`mado attach ${short}`, 'open in this terminal (Ctrl-] detaches, the job goes on)'],
     [`mado logs ${short}`, 'show recent output'],
     [`mado stop ${short}`, 'stop this job'],
   ];

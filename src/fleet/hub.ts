@@ -42,6 +42,8 @@ export class FleetHub {
   private readonly dir = jobsDir();
   /** A terminal that shows a job (`mado attach`) is that job's entry, not one of its own. */
   private readonly attachedIn = new Map<string, number>();
+  /** Terminals that have shown a job (`mado attach`): a view, never an entry of its own, also once it ended. */
+  private readonly views = new Set<number>();
   private listedJobs: ListedJob[] = [];
   /** What a terminal asks while it waits, from its last screen. */
   private readonly asks = new Map<number, FleetEntry['needs']>();
@@ -121,7 +123,9 @@ export class FleetHub {
       if (job) this.attachedIn.set(job, buf);
       this.placeJobs();
     }
-    if (job) return this.apply(this.fleet.remove(`term:${buf}`));
+    if (job) this.views.add(buf);
+    // A detached view's exit is no agent's: the job's row stays the one truth.
+    if (job || (this.views.has(buf) && st.state === 'exited')) return this.apply(this.fleet.remove(`term:${buf}`));
     const entry = terminalEntry(st, cwd, this.asks.get(buf) ?? null, this.tracker.intentOf(buf) ?? '');
     this.apply(this.fleet.set(this.marked({ ...entry, pending: this.replies.pendingOf(buf) })));
     // A reply that waited and failed now has nobody waiting for its answer: the log says why.
@@ -155,6 +159,7 @@ export class FleetHub {
     this.asks.delete(buf);
     this.replies.forget(buf);
     this.marks.delete(`term:${buf}`);
+    this.views.delete(buf);
     const was = this.jobShownIn(buf);
     if (was) {
       this.attachedIn.delete(was);

@@ -45,8 +45,9 @@ describe('mado jobs', () => {
     const done = await until(jobs, (j) => j[0]?.status === 'done');
     expect(done[0]).toMatchObject({ status: 'done', tempo: 'idle', needs: null });
     expect(typeof done[0]!.firstTerminalAt).toBe('number');
-    expect(await exited).toBe(0);
-    expect(seen).toMatch(/exited with status 0/);
+    // The job ended under the view: attach fails (1), saying so (a detach alone exits 0).
+    expect(await exited).toBe(1);
+    expect(seen).toMatch(/mado attach: [0-9a-f]{8} exited with status 0/);
   });
 
   it('a job survives the daemon being killed; a new daemon lists it; stop keeps its folder', async () => {
@@ -171,7 +172,7 @@ describe('mado jobs', () => {
       (JSON.parse(readFileSync(path.join(h.base, 'jobs', short, 'launch.json'), 'utf8')) as { argv: string[] }).argv;
     const c = shortOf((await mado(['--bg', '--agent', 'claude', 'hello'])).stdout);
     const [cj] = await until(jobs, (j) => j.length === 1);
-    expect(launch(c).slice(1)).toEqual(['--session-id', cj!.sessionId, 'hello']);
+    expect(launch(c).slice(1)).toEqual(['--session-id', cj!.sessionId, '--', 'hello']);
     const x = shortOf((await mado(['--bg', '--agent', 'codex', 'hi'])).stdout);
     const withId = await until(jobs, (j) => j.some((job) => job.short === x && typeof job.resumeSessionId === 'string'));
     const codexSession = withId.find((job) => job.short === x)!.resumeSessionId as string;

@@ -78,12 +78,16 @@ function M.render(buf)
   if config.options.winbar.detail and st.detail ~= '' then
     s = s .. ' ' .. escape(st.detail)
   end
+  -- A view of a job says so, and how to leave it, while it is attached.
+  local viewed = vim.b[buf].madohub_job
+  if viewed and st.state ~= 'exited' then
+    s = s .. ' ' .. escape(('job %s · Ctrl-] detaches'):format(viewed))
+  end
   -- Where its finished turns go (routes).
   local routes = package.loaded['madohub.routes']
   if routes then
     -- A terminal that shows a job (`mado attach`) is that job's entry.
-    local job = vim.b[buf].madohub_job
-    for _, r in ipairs(routes.from(job and ('job:' .. job) or ('term:' .. buf))) do
+    for _, r in ipairs(routes.from(viewed and ('job:' .. viewed) or ('term:' .. buf))) do
       s = s .. ' → ' .. escape(routes.target_name(r.target)) .. (r.paused and ' (paused)' or '')
     end
   end

@@ -1,0 +1,59 @@
+// A job viewed in a split (:MadoAttach, <CR> in the picker) as a person uses it, in Neovim 0.10 and
+// 0.12 with a UI attached: the winbar says how to detach while attached; Ctrl-] closes the view, the
+// job goes on, and nothing reads as an exit (no Exited winbar, no terminal row beside the job's).
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FIX, shortOf, useJobsHarness } from './jobs-harness.js';
+import { startNeovim, testNeovims } from './neovim.js';
+import type { Session } from './neovim.js';
+import { Screen } from './screen.js';
+
+describe.each(testNeovims())('Neovim $label: a job’s view', ({ path: exe }) => {
+  const h = useJobsHarness({ replier: { command: ['node', path.join(FIX, 'bin/replier')], prompt: 'type' } });
+  let s: Session | undefined;
+  let screen: Screen | undefined;
+  afterEach(async () => {
+    await screen?.detach();
+    await s?.close();
+    s = screen = undefined;
+  });
+
+  const envOf = (): Record<string, string> => {
+    const out: Record<string, string> = {};
+    for (const k of ['MADOHUB_TEMPLATES', 'MADOHUB_JOBS_DIR', 'MADOHUB_RUNTIME_DIR', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME']) out[k] = h.env[k] as string;
+    out.XDG_STATE_HOME = path.join(h.base, 'state');
+    return out;
+  };
+
+  it('mado --bg says how to detach; the view’s winbar says it while attached; Ctrl-] closes the view and the job runs on', async () => {
+    const bg = await h.mado(['--bg', '--agent', 'replier', '-n', 'the writer', 'first words']);
+    expect(bg.stdout).toMatch(/mado attach [0-9a-f]{8} +open in this terminal \(Ctrl-\] detaches, the job goes on\)/);
+    const short = shortOf(bg.stdout);
+    s = await startNeovim(exe, envOf());
+    screen = await Screen.attach(s.nvim, 150, 40);
+    await s.lua(`require('madohub').setup({})`);
+    await screen.type(`:MadoAttach ${short}<CR>`);
+    await screen.waitForText(`job ${short} · Ctrl-] detaches`, 10000);
+    await screen.waitForText('You said: first words', 10000);
+    const view = await s.lua<number>('return vim.api.nvim_get_current_buf()');
+    const wins = await s.lua<number>('return #vim.api.nvim_list_wins()');
+
+    // Detach as a person does: into Terminal mode, Ctrl-].
+    await screen.type('i');
+    await screen.waitForText('-- TERMINAL --');
+    await screen.type('<C-]>');
+    await screen.waitForText(`detached from job ${short}; it keeps running`, 8000);
+    await screen.waitForNoText(`job ${short} · Ctrl-] detaches`);
+    expect(screen.text()).not.toMatch(/Exited/);
+    expect(await s.lua<number>('return #vim.api.nvim_list_wins()')).toBe(wins - 1);
+    expect(await s.lua<boolean>(`return vim.api.nvim_buf_is_valid(${view})`)).toBe(false);
+
+    // The picker has the job's row and no terminal row for the view; the job still runs.
+    await screen.type(':MadoAgents<CR>');
+    await screen.waitForText('the writer', 8000);
+    expect(screen.text()).not.toMatch(/Exited|■/);
+    expect(await s.lua<string[]>(`return vim.tbl_map(function(e) return e.id end, require('madohub').agents())`)).toEqual([`job:${short}`]);
+    const jobs = await h.jobs();
+    expect(jobs.find((j) => j.short === short)).toMatchObject({ alive: true });
+  }, 60000);
+});
