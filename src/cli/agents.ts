@@ -1,5 +1,6 @@
 // `mado agents`: also built as its own small entry (dist/mado-agents.js), since listing must be fast.
 // It reads the job folders (no daemon is needed to read them) and settles a job whose host died.
+import { jobState } from '../fleet/entry.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import { settle } from '../jobs/settle.js';
 import { jobsDir, listJobs } from '../jobs/store.js';
@@ -18,13 +19,23 @@ export function byCreation(a: ListedJob, b: ListedJob): number {
   return Number(b.pinned) - Number(a.pinned) || a.createdAt - b.createdAt || (a.short < b.short ? -1 : a.short > b.short ? 1 : 0);
 }
 
+/**
+ * A job's status as the verbs use the word: `running` while its host lives (between turns too, when
+ * its file says `done`: `mado rm` refuses it, `mado stop` ends it), else how it ended.
+ */
+export function statusWord(j: Pick<ListedJob, 'status' | 'alive'>): string {
+  return j.alive ? 'running' : j.status;
+}
+
 /** The table of jobs: a header row, one row per job; fields made safe to print. */
 export function jobTable(jobs: readonly ListedJob[], now: number, home = ''): string {
-  const header = ['ID', 'STATUS', 'AGENT', 'AGE', 'NAME', 'FOLDER', 'DETAIL'];
+  const header = ['ID', 'STATUS', 'STATE', 'AGENT', 'AGE', 'NAME', 'FOLDER', 'DETAIL'];
   const short = (p: string): string => (home && (p === home || p.startsWith(`${home}/`)) ? `~${p.slice(home.length)}` : p);
   const rows = jobs.map((j) => [
     j.short,
-    `${j.status}/${j.tempo}`,
+    statusWord(j),
+    // The agent's state, in the winbar's and the picker's words.
+    jobState(j),
     j.agent,
     age(now - j.updatedAt),
     safeText(j.name).slice(0, 40),

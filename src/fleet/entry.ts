@@ -43,13 +43,16 @@ export interface FleetEntry {
   attachId: string;
 }
 
-/** A job's status and tempo in the agents' words: running/blocked is Waiting, a turn ended is Stopped, … */
-export function jobState(job: Pick<ListedJob, 'status' | 'tempo'>): AgentState {
+/**
+ * A job's status and tempo in the agents' words: running/blocked is Waiting, a turn ended is Stopped
+ * (`done` while its host lives), an agent that exited 0 is Exited (`done` once its host is gone), …
+ */
+export function jobState(job: Pick<ListedJob, 'status' | 'tempo'> & { alive?: boolean }): AgentState {
   switch (job.status) {
     case 'running':
       return job.tempo === 'blocked' ? 'waiting' : job.tempo === 'active' ? 'working' : 'idle';
     case 'done':
-      return 'stopped';
+      return job.alive === false ? 'exited' : 'stopped';
     case 'errored':
       return 'failed';
     default:

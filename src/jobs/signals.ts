@@ -1,3 +1,5 @@
+import { constants as osConstants } from 'node:os';
+
 /** Sends `signal` to the process group led by `pid` (a job's agent leads its PTY's session), else to `pid`. */
 export function signalGroup(pid: number, signal: NodeJS.Signals): void {
   try {
@@ -9,4 +11,10 @@ export function signalGroup(pid: number, signal: NodeJS.Signals): void {
       // Gone already.
     }
   }
+}
+
+/** A signal's name from its number as node-pty reports it (`SIGKILL` for 9), else `signal N`. */
+export function signalName(signal: number): string {
+  for (const [name, n] of Object.entries(osConstants.signals)) if (n === signal) return name;
+  return `signal ${signal}`;
 }

@@ -41,12 +41,12 @@ describe('mado, strictly', () => {
     const b = shortOf((await h.mado(['--bg', '--agent', 'looper', '-n', 'second', 'y'], undefined, {}, h.base)).stdout);
     await until(h.jobs, (j) => j.length === 2 && j.every((x) => x.alive === true));
     const rows = (await h.mado(['agents'])).stdout.trimEnd().split('\n');
-    expect(rows[0]).toMatch(/^ID\s+STATUS\s+AGENT\s+AGE\s+NAME\s+FOLDER\s+DETAIL$/);
-    expect(rows[1]).toMatch(new RegExp(`^${a}\\s+running/\\w+\\s+\\w+\\s+\\d+s\\s+first\\s+\\S+`));
-    expect(rows[2]).toMatch(new RegExp(`^${b}\\s+running/\\w+\\s+\\w+\\s+\\d+s\\s+second\\s+${h.base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    expect(rows[0]).toMatch(/^ID\s+STATUS\s+STATE\s+AGENT\s+AGE\s+NAME\s+FOLDER\s+DETAIL$/);
+    expect(rows[1]).toMatch(new RegExp(`^${a}\\s+running\\s+\\w+\\s+\\w+\\s+\\d+s\\s+first\\s+\\S+`));
+    expect(rows[2]).toMatch(new RegExp(`^${b}\\s+running\\s+\\w+\\s+\\w+\\s+\\d+s\\s+second\\s+${h.base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     // The job that changed last stays where it is.
     expect((await h.mado(['stop', a])).code).toBe(0);
-    expect((await h.mado(['agents'])).stdout.split('\n')[1]).toMatch(new RegExp(`^${a}\\s+stopped/idle`));
+    expect((await h.mado(['agents'])).stdout.split('\n')[1]).toMatch(new RegExp(`^${a}\\s+stopped\\s+exited`));
   });
 });
 

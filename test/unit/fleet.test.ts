@@ -15,6 +15,9 @@ describe('fleet entries', () => {
     expect(jobState({ status: 'running', tempo: 'blocked' })).toBe('waiting');
     expect(jobState({ status: 'running', tempo: 'idle' })).toBe('idle');
     expect(jobState({ status: 'done', tempo: 'idle' })).toBe('stopped');
+    // Its agent exited 0: the job ended (the picker's d removes it; nothing says a turn finished).
+    expect(jobState({ status: 'done', tempo: 'idle', alive: false })).toBe('exited');
+    expect(jobState({ status: 'done', tempo: 'idle', alive: true })).toBe('stopped');
     expect(jobState({ status: 'errored', tempo: 'idle' })).toBe('failed');
     expect(jobState({ status: 'stopped', tempo: 'idle' })).toBe('exited');
     expect(jobState({ status: 'killed', tempo: 'idle' })).toBe('exited');

@@ -25,7 +25,7 @@ import { hostSocket, runtimeDir } from '../paths.js';
 import { PROTO } from '../protocol/codec.js';
 import { jobPatch } from '../screen.js';
 import { SCROLLBACK, screenOf } from '../screen-text.js';
-import { signalGroup } from '../signals.js';
+import { signalGroup, signalName } from '../signals.js';
 import { updateJob } from '../store.js';
 import type { JobState, JobStatus } from '../types.js';
 import { readEnvFromStdin, readLaunch } from './launch.js';
@@ -305,11 +305,15 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
         }
         if (detectTimer) clearTimeout(detectTimer);
         await runDetect();
+        // Killed by a signal (SIGKILL, the OOM killer): node-pty says status 0 and the signal. That
+        // is no finish.
         const end: Partial<JobState> = ending
           ? { status: ending, detail: ending }
-          : exitCode === 0
-            ? { status: 'done' }
-            : { status: 'errored', detail: `exited with status ${exitCode}${signal ? ` (signal ${signal})` : ''}` };
+          : signal
+            ? { status: 'errored', detail: `killed by ${signalName(signal)}` }
+            : exitCode === 0
+              ? { status: 'done' }
+              : { status: 'errored', detail: `exited with status ${exitCode}` };
         await writeJob({ ...end, tempo: 'idle', needs: null, block: null, pendingReply: null });
         say(`exited ${exitCode} signal ${signal ?? 0}`);
         clients.close(exitCode);
