@@ -179,8 +179,10 @@ function M.background(prompt)
   end
   local session_id, intent = field('sessionId'), field('intent')
   local exited = st and st.state == 'exited'
+  local entry = require('madohub.fleet').find('term:' .. buf)
   local args = {
     agent = agent,
+    name = entry and entry.name or nil,
     cwd = vim.fn.getcwd(),
     cols = vim.api.nvim_win_get_width(0),
     rows = vim.api.nvim_win_get_height(0),

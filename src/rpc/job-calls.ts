@@ -36,6 +36,8 @@ export async function jobCall(method: string, raw: unknown, env: NodeJS.ProcessE
         forkSession: false,
         origin: 'slash',
         cwd,
+        // The name the split had goes with it.
+        name: str(args.name)?.slice(0, 200),
       });
     }
     case 'stop':

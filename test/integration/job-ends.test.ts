@@ -8,8 +8,14 @@ import { FIX, shortOf, until, useJobsHarness } from './jobs-harness.js';
 import { startNeovim, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
 
+const AGENT = path.join(FIX, 'agent.cjs');
 const h = useJobsHarness({
   replier: { command: ['node', path.join(FIX, 'bin/replier')], prompt: 'type' },
+  // Comes up idle, works 0.8 s later (as an agent loading before its first prompt), ends its turn.
+  slowstart: { command: ['sh', '-c', `exec node ${AGENT} claude-real-idle claude-real-working claude-real-stopped --every 800`, 'sh'], prompt: 'arg' },
+  // A resumed session: its old turn's completion line on the screen, nothing new.
+  // (sh takes the resume arguments as $1 $2, and the fixture is drawn without them.)
+  resumed: { command: ['sh', '-c', `exec node ${AGENT} claude-real-stopped`, 'sh'], prompt: 'arg', resume: ['--resume', '{id}'] },
   quits: { command: ['node', '-e', "process.stdout.write('bye\\r\\n'); setTimeout(() => process.exit(0), 300)"], prompt: 'type' },
 });
 
@@ -28,7 +34,7 @@ describe('the end of a job, in the list and the verbs', () => {
 
   it('a live job whose turn ended is running in mado agents, as mado rm says; once its agent exits 0 it is done and exited', async () => {
     const short = shortOf((await h.mado(['--bg', '--agent', 'replier', 'hello'])).stdout);
-    await until(h.jobs, (j) => j[0]?.alive === true && j[0]?.status === 'running');
+    await until(h.jobs, (j) => j[0]?.alive === true && j[0]?.tempo === 'idle');
     expect(await rowOf(short)).toMatch(new RegExp(`^${short}\\s+running\\s+(idle|stopped)\\s+`));
     const rm = await h.mado(['rm', short]);
     expect(rm.code).toBe(1);
@@ -38,6 +44,40 @@ describe('the end of a job, in the list and the verbs', () => {
     await until(h.jobs, (j) => j.find((x) => x.short === quits)?.alive === false);
     expect(await rowOf(quits)).toMatch(new RegExp(`^${quits}\\s+done\\s+exited\\s+`));
     expect((await h.mado(['rm', quits])).code).toBe(0);
+  });
+});
+
+/** The job file's (status, tempo) as it changes, read every 25 ms for `ms`. */
+async function watchJob(short: string, ms: number): Promise<string[]> {
+  const seen: string[] = [];
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    try {
+      const j = JSON.parse(readFileSync(path.join(h.base, 'jobs', short, 'job.json'), 'utf8')) as { status: string; tempo: string };
+      const now = `${j.status}/${j.tempo}`;
+      if (seen[seen.length - 1] !== now) seen.push(now);
+    } catch {
+      // Being written.
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return seen;
+}
+
+describe('no state a job is not in', () => {
+  it('a job started with a task shows no Idle while its agent comes up', async () => {
+    const short = shortOf((await h.mado(['--bg', '--agent', 'slowstart', 'fix the parser'])).stdout);
+    const seen = await watchJob(short, 3000);
+    expect(seen[0]).toBe('running/active');
+    expect(seen).not.toContain('running/idle');
+    expect(seen[seen.length - 1]).toBe('done/idle');
+  });
+
+  it('a resumed session’s old completion line is no finish of the job', async () => {
+    const short = shortOf((await h.mado(['--bg', '--agent', 'resumed', '--resume', 'abc-123'])).stdout);
+    const seen = await watchJob(short, 1500);
+    expect(seen.filter((s) => s.startsWith('done'))).toEqual([]);
+    expect(seen[seen.length - 1]).toBe('running/idle');
   });
 });
 

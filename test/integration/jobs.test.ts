@@ -57,7 +57,7 @@ describe('mado jobs', () => {
     killDaemon();
     const listed = await mado(['agents']);
     expect(listed.stdout).toContain(short);
-    expect(listed.stdout).toMatch(/running\/(active|idle)/);
+    expect(listed.stdout).toMatch(/running\s+(working|idle)\s/);
     const logs = await mado(['logs', short]);
     expect(logs.stdout).toContain('Claude Code');
     // Starts a new daemon on demand, and returns once the job has stopped.

@@ -162,6 +162,24 @@ describe.each(testNeovims())('Neovim $label: the picker’s keys, typed', ({ pat
     await screen.waitForNoText('Pinned (1)', 8000);
   });
 
+  it('move: <M-j> moves a row down its group, <M-k> back up', async () => {
+    TYPED.add('move_up').add('move_down');
+    // The rows of the list (the footer and the messages may name them too).
+    const row = (name: string): number => screen.lines().findIndex((l) => new RegExp(`[○●◆✓✗■] +\\S+ +${name} `).test(l));
+    const order = (): number => row('shell one') - row('the second shell');
+    await goTo('shell one');
+    const before = Math.sign(order());
+    const key = before < 0 ? '<M-j>' : '<M-k>';
+    const back = before < 0 ? '<M-k>' : '<M-j>';
+    // Alt keys through nvim_feedkeys ('mx', the real mapping): nvim_input drops an <M-k> now and then
+    // in this harness (1 run in 4 or so), where a terminal's Alt-k in tmux never was.
+    await screen.feed(key);
+    await screen.waitFor(() => Math.sign(order()) === -before, 8000, `${key} to move the row`);
+    await goTo('shell one');
+    await screen.feed(back);
+    await screen.waitFor(() => Math.sign(order()) === before, 8000, `${back} to move it back`);
+  });
+
   it('group by: gs groups by folder, gs again by state; fold: <Tab> folds a group and unfolds it', async () => {
     TYPED.add('group_by').add('fold');
     await screen.type('gs');
@@ -173,20 +191,6 @@ describe.each(testNeovims())('Neovim $label: the picker’s keys, typed', ({ pat
     await screen.waitForNoText('shell one');
     await screen.type('<Tab>');
     await screen.waitForText('shell one');
-  });
-
-  it('move: <M-j> moves a row down its group, <M-k> back up', async () => {
-    TYPED.add('move_up').add('move_down');
-    const order = (): number => screen.rowOf('shell one') - screen.rowOf('the second shell');
-    await goTo('shell one');
-    const before = Math.sign(order());
-    const key = before < 0 ? '<M-j>' : '<M-k>';
-    const back = before < 0 ? '<M-k>' : '<M-j>';
-    await screen.type(key);
-    await screen.waitFor(() => Math.sign(order()) === -before, 8000, `${key} to move the row`);
-    await goTo('shell one');
-    await screen.type(back);
-    await screen.waitFor(() => Math.sign(order()) === before, 8000, `${back} to move it back`);
   });
 
   it('seen: a finished turn is marked •, u marks it seen and again unseen', async () => {

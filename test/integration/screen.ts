@@ -172,4 +172,9 @@ export class Screen {
   async type(keys: string): Promise<void> {
     await this.nvim.input(keys);
   }
+
+  /** Types keys through the real mappings with nvim_feedkeys ('mx': as typed, run before it returns). */
+  async feed(keys: string): Promise<void> {
+    await this.nvim.lua(`vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(..., true, false, true), 'mx', false)`, [keys]);
+  }
 }

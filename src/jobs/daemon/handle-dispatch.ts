@@ -20,7 +20,7 @@ const fail = (error: string): Reply => ({ type: 'error', error });
 /** What a job's host launches: its argv (a resume, or a new session with the prompt), cwd and size. */
 export function launchOf(template: Template, job: Pick<JobState, 'cwd' | 'sessionId'>, prompt: string, resume: string[] | undefined, cols = 120, rows = 40): Launch {
   const argv = resume ?? commandLine(template, prompt, undefined, false, job.sessionId);
-  return { argv, cwd: job.cwd, cols, rows, typePrompt: template.prompt === 'type' && prompt && !resume ? prompt : undefined };
+  return { argv, cwd: job.cwd, cols, rows, typePrompt: template.prompt === 'type' && prompt && !resume ? prompt : undefined, starting: prompt !== '' && !resume };
 }
 
 export async function handleDispatch(ctx: DaemonContext, m: DispatchRequest): Promise<Reply> {

@@ -34,6 +34,10 @@ import { serveHost } from './server.js';
 import { pasteBytes } from '../../shared/paste.js';
 
 const DETECT_MS = 100;
+/** How long a job started with a task reads as Working (`starting`) before its agent first works. */
+const STARTING_MS = 15_000;
+/** A typed task is taken when the screen still reads idle this long after it was typed. */
+const TYPED_SETTLE_MS = 1000;
 /** How often the host looks whether its job's folder is still there. */
 const FOLDER_CHECK_MS = 1000;
 /** After an interrupt, a graceful stop sends SIGTERM, then SIGKILL, to the agent's process group. */
@@ -142,6 +146,11 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   let prompted = launch.typePrompt === undefined;
   let ending: JobStatus | undefined;
   let awaitingPrompt = launch.awaitingPrompt === true;
+  // Until its agent first works or asks, a job shows no finish (a resumed session's old completion
+  // line is no turn of this job) and, started with a task, no Idle either (it is coming up).
+  let seenWork = false;
+  const startedAt = Date.now();
+  let typedAt: number | undefined;
 
   // Codex cannot be told a session id: its rollout names the one to resume.
   let codexSession: string | undefined;
@@ -227,11 +236,21 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     if (!prompted && (d.state === 'idle' || d.state === 'stopped')) {
       prompted = true;
       deliver(launch.typePrompt ?? '');
+      typedAt = Date.now();
+      setTimeout(() => (detectTimer ??= setTimeout(() => void runDetect(), DETECT_MS)), TYPED_SETTLE_MS + 50).unref();
     }
     if (d.state === 'working') awaitingPrompt = false;
+    if (d.state === 'working' || d.state === 'waiting') seenWork = true;
     flushReply(d.state, d.agent, lines);
-    const patch: Partial<JobState> =
+    let patch: Partial<JobState> =
       awaitingPrompt && d.state !== 'waiting' ? { ...jobPatch(d, lines), tempo: 'blocked', needs: 'a prompt' } : jobPatch(d, lines);
+    if (!seenWork && d.state !== 'waiting' && d.state !== 'exited' && patch.tempo !== 'blocked') {
+      // A typed task has been taken once the screen reads idle a while after it was typed (a shell's
+      // command runs and is done without a Working to see).
+      const typing = typedAt === undefined || Date.now() - typedAt < TYPED_SETTLE_MS;
+      const starting = launch.starting === true && Date.now() - startedAt < STARTING_MS && (launch.typePrompt === undefined || typing);
+      patch = { ...patch, status: 'running', tempo: starting ? 'active' : 'idle', ...(starting ? { detail: 'starting' } : {}) };
+    }
     const key = JSON.stringify(patch);
     if (key === written) return Promise.resolve();
     written = key;
@@ -251,6 +270,8 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   const clients = serveHost({ term, child, output, info, title: () => title, stop, send, choose, log: say });
   const server: Server = clients.server;
 
+  // A job that never drew again after STARTING_MS is read once more then (it is idle, not starting).
+  if (launch.starting) setTimeout(() => (detectTimer ??= setTimeout(() => void runDetect(), DETECT_MS)), STARTING_MS + 50).unref();
   child.onData((data) => {
     term.write(data, () => {
       detectTimer ??= setTimeout(() => void runDetect(), DETECT_MS);

@@ -14,6 +14,11 @@ export interface Launch {
   typePrompt?: string;
   /** Started with no prompt and no agent: blocked on the user until it first works. */
   awaitingPrompt?: boolean;
+  /**
+   * Started with a task: it works from the start. An idle screen while its agent comes up is no
+   * Idle (it reads as Working, `starting`, until the agent first works or asks, or STARTING_MS).
+   */
+  starting?: boolean;
 }
 
 const MAX_LAUNCH_BYTES = 512 * 1024;
@@ -47,6 +52,7 @@ export function readLaunch(jobDir: string): Launch | string {
     rows: v.rows as number,
     typePrompt: typeof v.typePrompt === 'string' ? v.typePrompt : undefined,
     awaitingPrompt: v.awaitingPrompt === true,
+    starting: v.starting === true,
   };
 }
 
