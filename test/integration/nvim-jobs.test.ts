@@ -28,7 +28,7 @@ describe.each(testNeovims())('Neovim $label: background jobs', ({ path: exe }) =
     }
   });
 
-  const agents = (): { short: string; status: string; alive: boolean; resumeSessionId: string | null; intent: string; template: { name: string } }[] =>
+  const agents = (): { short: string; name: string; status: string; alive: boolean; resumeSessionId: string | null; intent: string; template: { name: string } }[] =>
     JSON.parse(execFileSync(process.execPath, [MADO, 'agents', '--json'], { env: { ...process.env, ...env }, encoding: 'utf8' }));
 
   it('backgrounds a Claude Code split, attaches to it, shows its logs, and it outlives Neovim', async () => {
@@ -78,12 +78,15 @@ describe.each(testNeovims())('Neovim $label: background jobs', ({ path: exe }) =
     expect(await s.lua('return vim.b[...].madohub_backgrounding', [gem])).toBe(null);
     rmSync(blocked, { recursive: true });
 
+    // The name the split was given (R in the picker) goes with it.
+    await s.lua(`require('madohub.node').call('mark', { id = 'term:' .. ..., name = 'summary writer' }, function() end)`, [gem]);
+    expect(await s.waitFor(`(require('madohub.fleet').find('term:${gem}') or {}).name == 'summary writer'`, 5000)).toBe(true);
     // The dispatch runs in the background: the editor goes on, and a second request meanwhile is refused.
     await s.lua(`vim.cmd('messages clear') vim.api.nvim_set_current_buf(...) vim.cmd('MadoBackground') vim.cmd('MadoBackground')`, [gem]);
     expect(await s.lua<string>(`return vim.fn.execute('messages')`)).toMatch(/this terminal is being backgrounded already/);
     expect(await s.waitFor(`not vim.api.nvim_buf_is_valid(${gem})`, 15000)).toBe(true);
     const [g] = agents();
-    expect(g).toMatchObject({ intent: 'summarize the README', template: { name: 'gemini' } });
+    expect(g).toMatchObject({ intent: 'summarize the README', name: 'summary writer', template: { name: 'gemini' } });
     execFileSync(process.execPath, [MADO, 'rm', '--force', g!.short], { env: { ...process.env, ...env } });
 
     // A Claude Code that has exited: its session is resumed in the background.
