@@ -63,14 +63,30 @@ export interface Health {
 export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStream): NeovimClient {
   const nvim = attach({ reader: stdin, writer: stdout });
   const tracker = new Tracker();
+  // A state held back (an Idle that may be a turn's end still to be read) shows when it is due.
+  let settleTimer: NodeJS.Timeout | undefined;
+  const settleSoon = (): void => {
+    const due = tracker.nextSettle();
+    clearTimeout(settleTimer);
+    settleTimer = undefined;
+    if (due === undefined) return;
+    settleTimer = setTimeout(() => {
+      settleTimer = undefined;
+      push(tracker.settle(Date.now()));
+      settleSoon();
+    }, Math.max(0, due - Date.now()) + 5);
+    settleTimer.unref();
+  };
   const push = (changes: StateChange[]): void => {
+    if (tracker.nextSettle() !== undefined || settleTimer) settleSoon();
     if (changes.length === 0) return;
     nvim.notify('nvim_exec_lua', [APPLY, [changes]]);
     for (const c of changes) hub.placeTerminal(c.buf);
     routes.changes(changes);
   };
   const pushOne = (change: StateChange | null): void => {
-    if (change) push([change]);
+    // Also without a change: one held back may need its timer.
+    push(change ? [change] : []);
   };
   const watchers = new TerminalWatchers(
     {

@@ -49,7 +49,16 @@ interface TerminalEntry extends TrackedState {
   exitStatus?: number;
   /** The first prompt the agent echoed (its intent), and which agent echoed it. */
   intent?: { agent: AgentId; text: string };
+  /** Since when an Idle is held back, waiting for the record that ends the turn (see SETTLE_MS). */
+  heldSince?: number;
 }
+
+/**
+ * How long an Idle that the live status says while the turn's record still says Working is held
+ * back: Claude Code's session file goes idle about 100 ms before its transcript's turn end is read,
+ * and that Idle is no state the agent is in (it is Completed). The Idle shows after this if no end comes.
+ */
+export const SETTLE_MS = 600;
 
 /**
  * Owns every terminal's state. Pure: fed screens, records, process scans and exits with the time,
@@ -160,6 +169,24 @@ export class Tracker {
     return this.terminals.delete(buf);
   }
 
+  /** When the earliest held-back state is due (epoch ms), or undefined when none is held. */
+  nextSettle(): number | undefined {
+    let next: number | undefined;
+    for (const r of this.terminals.values()) if (r.heldSince !== undefined) next = Math.min(next ?? Infinity, r.heldSince + SETTLE_MS);
+    return next;
+  }
+
+  /** The held-back states that are due at `now`, as changes. */
+  settle(now: number): StateChange[] {
+    const out: StateChange[] = [];
+    for (const r of this.terminals.values()) {
+      if (r.heldSince === undefined || now < r.heldSince + SETTLE_MS) continue;
+      const change = this.emit(r, false, now);
+      if (change) out.push(change);
+    }
+    return out;
+  }
+
   private create(buf: number, d: Detection, now: number): TerminalEntry {
     const rec: TerminalEntry = {
       buf,
@@ -203,6 +230,15 @@ export class Tracker {
 
   private emit(rec: TerminalEntry, isNew: boolean, now: number, done?: { line: string }): StateChange | null {
     const next = this.effective(rec);
+    // Working → Idle by the live status while the turn's record says it works: held back a while
+    // for the record that ends the turn (then Completed shows, not an Idle flash between).
+    const awaitingEnd = !isNew && rec.state === 'working' && next.state === 'idle' && next.source === 'session-file' && rec.turn?.state === 'working';
+    if (!awaitingEnd) rec.heldSince = undefined;
+    else {
+      rec.heldSince ??= now;
+      if (now < rec.heldSince + SETTLE_MS && done === undefined) return null;
+      rec.heldSince = undefined;
+    }
     const previous = isNew ? null : rec.state;
     const changed =
       isNew ||

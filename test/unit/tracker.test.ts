@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Tracker } from '../../src/state/tracker.js';
+import { SETTLE_MS, Tracker } from '../../src/state/tracker.js';
 import type { Screen } from '../../src/detect/index.js';
 import screens from '../fixtures/screens.json';
 
@@ -181,5 +181,31 @@ describe('Tracker', () => {
     t.screen(1, { lines: ['dev@box:~$ '], title: '' }, 3);
     expect(t.intentOf(1)).toBeUndefined();
   });
-});
 
+  it('no Idle flash between Working and Completed: the session file going idle waits for the transcript’s turn end', () => {
+    const t = new Tracker();
+    t.screen(1, working, 1000);
+    t.record(1, { state: 'working', source: 'session-file', detail: 'busy' }, 1010);
+    t.record(1, { state: 'working', source: 'jsonl-watcher', detail: 'tool_use' }, 1020);
+    expect(t.get(1)?.state).toBe('working');
+    // Claude Code's session file says idle ~110 ms before the transcript's end_turn is read.
+    expect(t.record(1, { state: 'idle', source: 'session-file', detail: 'idle' }, 2000)).toBeNull();
+    expect(t.get(1)?.state).toBe('working');
+    expect(t.nextSettle()).toBe(2000 + SETTLE_MS);
+    const end = t.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'end_turn' }, 2110);
+    expect(end).toMatchObject({ state: 'completed', previous: 'working', done: { line: 'end_turn' } });
+    expect(t.nextSettle()).toBeUndefined();
+    expect(t.settle(5000)).toEqual([]);
+  });
+
+  it('an Idle the transcript never ends shows once it is due', () => {
+    const t = new Tracker();
+    t.screen(1, working, 1000);
+    t.record(1, { state: 'working', source: 'jsonl-watcher', detail: 'tool_use' }, 1020);
+    t.record(1, { state: 'idle', source: 'session-file', detail: 'idle' }, 2000);
+    expect(t.settle(2000 + SETTLE_MS - 1)).toEqual([]);
+    const due = t.settle(2000 + SETTLE_MS);
+    expect(due).toMatchObject([{ state: 'idle', previous: 'working', source: 'session-file' }]);
+    expect(t.nextSettle()).toBeUndefined();
+  });
+});

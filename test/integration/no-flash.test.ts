@@ -1,0 +1,44 @@
+// A state shown is one the agent is in: Claude Code's session file goes idle about 110 ms before its
+// transcript's turn end is read, and that Idle never reaches the winbar, the picker or the events
+// (Neovim 0.10 and 0.12, the fixture named like Claude Code writing its records in that order).
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FAKE_CLAUDE, openTerminal, startNeovim, testNeovims } from './neovim.js';
+import type { Session } from './neovim.js';
+
+describe.each(testNeovims())('Neovim $label: no transient state', ({ path: exe }) => {
+  let s: Session | undefined;
+  afterEach(async () => {
+    await s?.close();
+    s = undefined;
+  });
+
+  it('20 Claude Code turns go Working → Completed with no Idle between, in state events and fleet entries', async () => {
+    const base = mkdtempSync(path.join(tmpdir(), 'madohub-flash-'));
+    s = await startNeovim(exe, { CLAUDE_CONFIG_DIR: path.join(base, 'claude'), HOME: base });
+    await s.lua(`require('madohub').setup({})
+      _G.states, _G.rows = {}, {}
+      vim.api.nvim_create_autocmd('User', { pattern = 'MadoStateChanged', callback = function(ev) table.insert(_G.states, ev.data.state) end })
+      vim.api.nvim_create_autocmd('User', { pattern = 'MadoFleetChanged', callback = function()
+        for _, e in ipairs(require('madohub').agents({ kind = 'terminal' })) do
+          if _G.rows[#_G.rows] ~= e.state then table.insert(_G.rows, e.state) end
+        end
+      end })`);
+    const buf = await openTerminal(s, [FAKE_CLAUDE]);
+    expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).source == 'session-file'`, 8000)).toBe(true);
+    for (let i = 1; i <= 20; i++) {
+      await s.lua(`_G.states, _G.rows = {}, {} vim.api.nvim_chan_send(vim.bo[${buf}].channel, 'T')`);
+      const ok = await s.waitFor(`(require('madohub').state(${buf}) or {}).state == 'completed'`, 5000);
+      expect(ok, JSON.stringify(await s.lua('return { require("madohub").state(...), _G.states }', [buf]))).toBe(true);
+      // Long enough for a held Idle to have shown, had it been one.
+      await s.lua('vim.wait(700)');
+      const seen = await s.lua<{ states: string[]; rows: string[] }>('return { states = _G.states, rows = _G.rows }');
+      const between = (xs: string[]): string[] => xs.slice(xs.indexOf('working'), xs.lastIndexOf('completed'));
+      expect(between(seen.states), `turn ${i}: ${seen.states.join(' ')}`).not.toContain('idle');
+      expect(between(seen.rows), `turn ${i}: ${seen.rows.join(' ')}`).not.toContain('idle');
+      expect(seen.states).toContain('working');
+    }
+  }, 120000);
+});
