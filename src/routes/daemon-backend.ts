@@ -8,7 +8,7 @@ import { askHost, hostScreen } from '../jobs/host-client.js';
 import { stateDir } from '../jobs/store.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import type { RouteBackend, RouteEnd, RouteFired, RouteRequest } from './engine.js';
-import { appendText, gitDiff, jobRecordFile, screenText, spillFile, turnAnswer } from './io.js';
+import { appendText, gitDiff, gitWorkTreeProblem, jobRecordFile, screenText, spillFile, turnAnswer } from './io.js';
 import { writeRoutes } from './store.js';
 import type { Route } from './types.js';
 
@@ -54,6 +54,11 @@ export class DaemonRouteBackend implements RouteBackend {
 
   async screen(source: RouteEnd): Promise<string> {
     return screenText(await hostScreen(this.jobsDir, source.id.slice(4)).catch(() => []));
+  }
+
+  diffProblem(source: string): string | undefined {
+    const cwd = this.end(source)?.cwd;
+    return cwd === undefined ? undefined : gitWorkTreeProblem(cwd, this.env);
   }
 
   diff(source: RouteEnd): Promise<string> {

@@ -3,6 +3,7 @@
 // reads and where it writes is its backend's (RouteBackend), so that the same rules serve both places.
 import { randomBytes } from 'node:crypto';
 import { closesCycle, nextChain } from './chain.js';
+import { linkInPath } from '../shared/links.js';
 import { fill, provenance, spilled, templateText } from './payload.js';
 import type { PayloadVars } from './payload.js';
 import { DEFAULT_HOPS, MAX_HOPS, ROUTE_ONS, ROUTE_SENDS } from './types.js';
@@ -40,6 +41,8 @@ export interface RouteBackend {
   answer(source: RouteEnd): Promise<string | undefined>;
   screen(source: RouteEnd): Promise<string>;
   diff(source: RouteEnd): Promise<string>;
+  /** Why `send=diff` cannot work for this source (its folder is no git work tree), or undefined. */
+  diffProblem?(source: string): string | undefined;
   /** Delivers the text; answers '' once sent, else why it waits (`queued`, `held: draft`); throws why it cannot. */
   deliver(target: string, text: string, busyMs: number): Promise<string>;
   /** The payload in a buffer to edit: the text to send, or null to drop this firing. */
@@ -109,6 +112,18 @@ export class RouteEngine {
     if (!this.backend.end(req.source)) throw new Error(`no agent '${req.source}'`);
     if (req.source === req.target) throw new Error('a route to itself is none');
     if (!this.backend.targetExists(req.target)) throw new Error(`no target '${req.target.slice(0, 80)}'`);
+    if (req.target.startsWith('file:')) {
+      const link = linkInPath(req.target.slice(5));
+      if (link) throw new Error(`${link.slice(0, 200)} is a link: a route never writes through one`);
+    }
+    const twin = this.list().find(
+      (r) => r.source === req.source && r.target === req.target && r.on === on && r.send === send && r.template === template,
+    );
+    if (twin) throw new Error(`route ${twin.id} does that already (${twin.source} → ${twin.targetName}, on=${on} send=${send})`);
+    if (send === 'diff') {
+      const why = this.backend.diffProblem?.(req.source);
+      if (why) throw new Error(`send=diff: ${why}`);
+    }
     if (this.routes.size >= MAX_ROUTES) throw new Error(`there are ${MAX_ROUTES} routes already`);
     if (req.hops === undefined && closesCycle(this.list(), req)) {
       throw new Error(`this route closes a cycle (${req.target} leads back to ${req.source}); give hops= to allow it`);
@@ -196,25 +211,46 @@ export class RouteEngine {
     // An empty part leaves no run of blank lines behind.
     const body = fill(templateText(r.template, r.send, this.settings.templates) ?? '', vars).replace(/\n{3,}/g, '\n\n').trim();
     if (body === '') return this.fail(r, `not sent: ${source.name} left nothing to send (${r.send})`);
-    if (this.lastBody.get(r.target) === body) return this.backend.held({ route: r.id, reason: 'the same text as the last one it was given' });
+    // Checked and taken at once (before any wait): routes that fire together send one payload.
+    const lastBody = this.lastBody.get(r.target);
+    if (lastBody === body) return this.fail(r, `not sent: the same text as the last one ${r.targetName} was given`);
+    this.lastBody.set(r.target, body);
+    const untake = (): void => {
+      if (this.lastBody.get(r.target) !== body) return;
+      if (lastBody === undefined) this.lastBody.delete(r.target);
+      else this.lastBody.set(r.target, lastBody);
+    };
+    let sent = false;
+    try {
+      sent = await this.send(r, source, step.chain, body, knownAt);
+    } finally {
+      if (!sent) untake();
+    }
+  }
+
+  /** Sends a payload taken for its target; false when it was dropped (in review). */
+  private async send(r: Route, source: RouteEnd, chain: Chain, body: string, knownAt: number): Promise<boolean> {
     const target = this.backend.end(r.target);
-    const head = provenance(source.name, target?.name ?? r.targetName, step.chain.hop, r.hops);
+    const head = provenance(source.name, target?.name ?? r.targetName, chain.hop, r.hops);
     let text = `${head}\n${body}`;
     if (r.review) {
       const edited = await this.backend.review(r, text);
-      if (edited === null || edited.trim() === '') return this.backend.held({ route: r.id, reason: 'dropped in review' });
+      if (edited === null || edited.trim() === '') {
+        this.backend.held({ route: r.id, reason: 'dropped in review' });
+        return false;
+      }
       text = edited;
     }
     if (Buffer.byteLength(text) > this.settings.maxBytes) text = spilled(head, this.backend.spill(r, text), text);
     const pending = await this.backend.deliver(r.target, text, this.settings.busyMs);
-    this.reached.set(r.target, step.chain);
-    this.lastBody.set(r.target, body);
-    this.backend.fired({ route: r.id, source: r.source, target: r.target, hop: step.chain.hop, bytes: Buffer.byteLength(text), knownAt });
+    this.reached.set(r.target, chain);
+    this.backend.fired({ route: r.id, source: r.source, target: r.target, hop: chain.hop, bytes: Buffer.byteLength(text), knownAt });
     if (pending !== '') {
       this.backend.held({ route: r.id, reason: pending });
       this.backend.say(`route ${r.id}: ${pending} for ${target?.name ?? r.targetName} (sent when it may)`);
     }
     if (r.once) this.remove(r.id);
+    return true;
   }
 
   /** What the template names: the route's `send` part must be had; the others are best effort ('' when they fail). */

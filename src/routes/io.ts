@@ -1,6 +1,6 @@
 // What a route reads and writes outside the agents: the end of a record file, `git diff`, a file
 // named as a target, a payload kept in a file. Shared by the routes of Neovim and of the daemon.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -11,6 +11,7 @@ import { readTail, writeAtomic } from '../jobs/files.js';
 import type { JobState } from '../jobs/types.js';
 import { claudeConfigDir, claudeTranscriptPath } from '../records/claude.js';
 import { codexHome, rolloutOfSession } from '../records/codex.js';
+import { linkInPath } from '../shared/links.js';
 import type { Route } from './types.js';
 
 /** The record file that holds a job's answers: Claude Code's transcript of its session, Codex's rollout of the session its host learnt. */
@@ -96,8 +97,26 @@ export function gitDiff(cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
   });
 }
 
+/**
+ * Why `git diff` cannot work in `cwd` (no folder, no git, not inside a work tree), or undefined. Asked
+ * when a route with send=diff is made (bounded: 2 s), so that it is refused then, not when it fires.
+ */
+export function gitWorkTreeProblem(cwd: string, env: NodeJS.ProcessEnv): string | undefined {
+  if (!cwd || !path.isAbsolute(cwd)) return 'its folder is not known';
+  try {
+    const out = execFileSync('git', ['-C', cwd, 'rev-parse', '--is-inside-work-tree'], {
+      timeout: 2000, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { ...env, GIT_TERMINAL_PROMPT: '0' },
+    });
+    return out.trim() === 'true' ? undefined : `${cwd} is no git work tree`;
+  } catch {
+    return `${cwd} is no git work tree (or git does not run there)`;
+  }
+}
+
 /** Appends to a file the user named as a route's target: a regular file only, never through a link, created 0600. */
 export function appendText(file: string, text: string): void {
+  const link = linkInPath(file);
+  if (link) throw new Error(`${link} is a link: a route never writes through one`);
   // Non-blocking: a FIFO without a reader fails at once instead of hanging.
   const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
   try {

@@ -10,7 +10,7 @@ import type { FleetHub } from '../fleet/hub.js';
 import { jobsDir, readJob, stateDir } from '../jobs/store.js';
 import type { TerminalWatchers } from '../records/watchers.js';
 import type { RouteBackend, RouteEnd, RouteFired } from './engine.js';
-import { appendText, gitDiff, jobRecordFile, screenText, spillFile, turnAnswer } from './io.js';
+import { appendText, gitDiff, gitWorkTreeProblem, jobRecordFile, screenText, spillFile, turnAnswer } from './io.js';
 import type { Route } from './types.js';
 
 /** A review left open this long is dropped. */
@@ -64,6 +64,11 @@ export class NeovimRouteBackend implements RouteBackend {
   async screen(source: RouteEnd): Promise<string> {
     const e = this.entry(source.id);
     return e ? screenText(await this.screenLines(e)) : '';
+  }
+
+  diffProblem(source: string): string | undefined {
+    const cwd = this.end(source)?.cwd;
+    return cwd === undefined ? undefined : gitWorkTreeProblem(cwd, this.env);
   }
 
   diff(source: RouteEnd): Promise<string> {

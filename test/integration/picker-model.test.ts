@@ -2,7 +2,7 @@
 // pinning, filter tokens, moving rows, the keys as a state machine (what each one asks of Node), and
 // its state file read as hostile input.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -153,6 +153,31 @@ describe.each(testNeovims())('Neovim $label: the picker model', ({ path: exe }) 
     expect(await load()).toEqual({ group_by: 'state', folded: [], filters: [] });
     await s.lua(`require('madohub.picker.store').save({ group_by = 'dir', folded = {}, filters = { ['/w'] = 's:wait', ['/e'] = '' } })`);
     expect(await load()).toEqual({ group_by: 'dir', folded: [], filters: { '/w': 's:wait' } });
+  });
+
+  it('its state file is never written through a link: one planted at a temporary name or in its place', async () => {
+    const dir = path.join(state, 'madohub');
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'fleet-ui.json');
+    const victim = path.join(state, 'victim.txt');
+    writeFileSync(victim, 'precious');
+    rmSync(file, { force: true });
+    // The old fixed temporary name, linked to another file: that file stays as it was, the state file is a file.
+    symlinkSync(victim, `${file}.tmp`);
+    await s.lua(`require('madohub.picker.store').save({ group_by = 'dir', folded = {}, filters = {} })`);
+    expect(readFileSync(victim, 'utf8')).toBe('precious');
+    expect(lstatSync(file).isFile()).toBe(true);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ group_by: 'dir' });
+    // A link in the state file's place is not read, and a save replaces the link, not its target.
+    rmSync(file);
+    writeFileSync(path.join(state, 'other.json'), '{"group_by": "dir"}');
+    symlinkSync(path.join(state, 'other.json'), file);
+    expect(await s.lua(`return require('madohub.picker.store').load().group_by`)).toBe('state');
+    await s.lua(`require('madohub.picker.store').save({ group_by = 'state', folded = {}, filters = {} })`);
+    expect(readFileSync(path.join(state, 'other.json'), 'utf8')).toBe('{"group_by": "dir"}');
+    expect(lstatSync(file).isFile()).toBe(true);
+    // No temporary file is left behind.
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp') && f !== 'fleet-ui.json.tmp')).toEqual([]);
   });
 
   it('MADOHUB_AGENTS_SELECT selects its row once', async () => {

@@ -1,5 +1,9 @@
 // Routes: the chain rules, the payload, and the engine's firing, with a host that records what it is asked.
+import { existsSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { appendText } from '../../src/routes/io.js';
 import { closesCycle, nextChain } from '../../src/routes/chain.js';
 import { RouteEngine } from '../../src/routes/engine.js';
 import type { RouteEnd, RouteBackend } from '../../src/routes/engine.js';
@@ -105,6 +109,40 @@ describe('the route engine', () => {
     expect(h.delivered[1]!.text).toContain('Second answer.');
   });
 
+  it('refuses, when a route is made, a twin of a route, send=diff where there is no git work tree, and a file target under a link', async () => {
+    const h = fakeHost({ diffProblem: (src) => (src === 'term:1' ? '/p is no git work tree' : undefined) });
+    const e = new RouteEngine(h.host);
+    const first = e.add({ source: 'term:1', target: 'term:2' });
+    expect(() => e.add({ source: 'term:1', target: 'term:2' })).toThrow(`route ${first.id} does that already`);
+    // Another kind of payload to the same target is another route.
+    expect(() => e.add({ source: 'term:1', target: 'term:2', send: 'screen' })).not.toThrow();
+    expect(() => e.add({ source: 'term:1', target: 'job:0000000c', send: 'diff' })).toThrow('send=diff: /p is no git work tree');
+    const dir = mkdtempSync(path.join(tmpdir(), 'madohub-route-link-'));
+    mkdirSync(path.join(dir, 'real'));
+    symlinkSync(path.join(dir, 'real'), path.join(dir, 'linked'));
+    expect(() => e.add({ source: 'term:1', target: `file:${path.join(dir, 'linked', 'notes.md')}` })).toThrow(`${path.join(dir, 'linked')} is a link`);
+    expect(() => e.add({ source: 'term:1', target: `file:${path.join(dir, 'real', 'notes.md')}` })).not.toThrow();
+    expect(() => appendText(path.join(dir, 'linked', 'notes.md'), 'x')).toThrow('is a link');
+    expect(existsSync(path.join(dir, 'real', 'notes.md'))).toBe(false);
+  });
+
+  it('routes that fire together to one target send one payload (the check and its record are one step)', async () => {
+    const h = fakeHost();
+    const e = new RouteEngine(h.host);
+    // Two sources whose answers are the same text, fired at once, to one slow target.
+    let slow = 0;
+    h.host.deliver = async (target, text) => {
+      await new Promise((r) => setTimeout(r, 20 + slow++ * 5));
+      h.delivered.push({ target, text });
+      return '';
+    };
+    e.add({ source: 'term:1', target: 'term:2' });
+    e.add({ source: 'job:0000000c', target: 'term:2' });
+    await Promise.all([e.finished('term:1', 'done'), e.finished('job:0000000c', 'done'), e.finished('term:1', 'done')]);
+    expect(h.delivered).toHaveLength(1);
+    expect(h.said.filter((m) => m.includes('not sent: the same text'))).toHaveLength(1);
+  });
+
   it('does not send the same text to a target twice in a row, nor fire on what it does not listen to', async () => {
     const h = fakeHost();
     const c = clock();
@@ -114,7 +152,9 @@ describe('the route engine', () => {
     c.tick(3000);
     await e.finished('term:1', 'done');
     expect(h.delivered).toHaveLength(1);
-    expect(h.held).toContain('the same text as the last one it was given');
+    // Said, once, not dropped without a word.
+    expect(h.held).toContain('not sent: the same text as the last one term:2 was given');
+    expect(h.said.filter((m) => m.includes('the same text'))).toHaveLength(1);
     c.tick(3000);
     h.setAnswer('new');
     await e.finished('term:1', 'failed');

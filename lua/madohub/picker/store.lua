@@ -24,7 +24,8 @@ end
 function M.load()
   local saved = { group_by = 'state', folded = {}, filters = {} }
   local file = M.path()
-  local stat = vim.uv.fs_stat(file)
+  -- lstat: a link planted in its place is no state file (it is not read, and a save replaces it).
+  local stat = vim.uv.fs_lstat(file)
   if not stat or stat.type ~= 'file' or stat.size > MAX_BYTES then
     return saved
   end
@@ -54,7 +55,8 @@ function M.load()
   return saved
 end
 
----Writes the state (atomically: a temporary file renamed over the old one). Failures are said once.
+---Writes the state atomically: a temporary file of a fresh name, created exclusively (O_EXCL: never
+---through a link planted there), renamed over the old one. Failures are said once.
 ---@param saved madohub.PickerSaved
 function M.save(saved)
   local file = M.path()
@@ -69,11 +71,19 @@ function M.save(saved)
   local text = vim.json.encode({ group_by = saved.group_by, folded = folded, filters = next(filters) and filters or vim.empty_dict() })
   local ok, err = pcall(function()
     vim.fn.mkdir(vim.fn.fnamemodify(file, ':h'), 'p', tonumber('700', 8))
-    local tmp = file .. '.tmp'
-    local fd = assert(vim.uv.fs_open(tmp, 'w', tonumber('600', 8)))
-    assert(vim.uv.fs_write(fd, text))
+    local tmp = ('%s.%d.%x.tmp'):format(file, vim.uv.os_getpid(), math.random(0, 0x7fffffff))
+    local fd = assert(vim.uv.fs_open(tmp, 'wx', tonumber('600', 8)))
+    local wrote, werr = vim.uv.fs_write(fd, text)
     vim.uv.fs_close(fd)
-    assert(vim.uv.fs_rename(tmp, file))
+    if not wrote then
+      vim.uv.fs_unlink(tmp)
+      error(werr)
+    end
+    local renamed, rerr = vim.uv.fs_rename(tmp, file)
+    if not renamed then
+      vim.uv.fs_unlink(tmp)
+      error(rerr)
+    end
   end)
   if not ok and not M.warned then
     M.warned = true
