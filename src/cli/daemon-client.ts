@@ -14,7 +14,7 @@ import { JobError } from './errors.js';
 export interface Io {
   out(text: string): void;
   err(text: string): void;
-  stdin(): string | undefined;
+  stdin(): Promise<string | undefined>;
   env: NodeJS.ProcessEnv;
   /** The `mado` script (to start the daemon with). */
   script: string;

@@ -92,7 +92,7 @@ export async function dispatchJob(io: Io, spec: JobSpec): Promise<{ short: strin
 }
 
 async function bg(io: Io, argv: string[]): Promise<void> {
-  const args = withStdin(parseBgArgs(argv), io.stdin());
+  const args = withStdin(parseBgArgs(argv), await io.stdin());
   for (const w of args.warnings) io.err(`mado: ${w}\n`);
   const { short, warning } = await dispatchJob(io, { ...args, origin: 'shell', cwd: process.cwd() });
   if (warning) io.err(`mado: ${warning}\n`);
@@ -215,7 +215,7 @@ async function send(io: Io, argv: string[]): Promise<void> {
   const short = resolveId(io, args.positional[0]!);
   // The words after the id, else standard input (a NUL cannot be sent: it is dropped, with a notice).
   const words = args.positional.slice(1);
-  let text = words.length > 0 ? words.join(' ') : (io.stdin() ?? '');
+  let text = words.length > 0 ? words.join(' ') : ((await io.stdin()) ?? '');
   if (text.includes('\0')) {
     text = text.replaceAll('\0', '');
     io.err('mado: NUL bytes were dropped from the reply\n');

@@ -59,13 +59,48 @@ MADOHUB_DISABLE_AGENT_VIEW=1 (or agent_view = false in ~/.config/madohub/setting
 the job verbs off. Jobs live in $XDG_STATE_HOME/madohub/jobs (MADOHUB_JOBS_DIR overrides).
 `;
 
-function stdinText(): string | undefined {
-  if (process.stdin.isTTY) return undefined;
-  try {
-    return readFileSync(0, 'utf8');
-  } catch {
-    return undefined;
-  }
+/** The most of standard input read (a reply or a prompt is refused or cut far below it). */
+const STDIN_MAX_BYTES = 1024 * 1024;
+/** How long standard input may take to end (a pipe whose writer never closes it). */
+const STDIN_WAIT_MS = 60_000;
+
+/**
+ * Standard input's text, from a pipe, a file or /dev/null alike (undefined from a terminal). Read
+ * as a stream: a pipe whose writer is still at work is waited for (a synchronous read of it fails
+ * at once with EAGAIN, and the text was lost), at most STDIN_MAX_BYTES and STDIN_WAIT_MS.
+ */
+function stdinText(): Promise<string | undefined> {
+  if (process.stdin.isTTY) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const timer = setTimeout(() => {
+      finish();
+      reject(new UsageError(`standard input did not end within ${STDIN_WAIT_MS / 1000} s`));
+    }, STDIN_WAIT_MS);
+    const finish = (): void => {
+      clearTimeout(timer);
+      process.stdin.removeAllListeners('data');
+      process.stdin.removeAllListeners('end');
+      process.stdin.pause();
+    };
+    process.stdin.on('data', (d: Buffer) => {
+      chunks.push(d);
+      size += d.length;
+      if (size >= STDIN_MAX_BYTES) {
+        finish();
+        resolve(Buffer.concat(chunks).subarray(0, STDIN_MAX_BYTES).toString('utf8'));
+      }
+    });
+    process.stdin.once('end', () => {
+      finish();
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    process.stdin.once('error', () => {
+      finish();
+      resolve(undefined);
+    });
+  });
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -21,7 +21,7 @@ const size = (v: unknown): number | undefined => (typeof v === 'number' && Numbe
 
 export async function jobCall(method: string, raw: unknown, env: NodeJS.ProcessEnv = process.env): Promise<unknown> {
   const args = isObj(raw) ? raw : {};
-  const io: Io = { out: () => undefined, err: () => undefined, stdin: () => undefined, env, script: MADO, columns: size(args.cols), rows: size(args.rows) };
+  const io: Io = { out: () => undefined, err: () => undefined, stdin: async () => undefined, env, script: MADO, columns: size(args.cols), rows: size(args.rows) };
   switch (method) {
     case 'background': {
       // A terminal's agent goes on as a job: resuming its session, or with a prompt.

@@ -52,7 +52,7 @@ export function routesRpc(nvim: NeovimClient, hub: FleetHub, watchers: TerminalW
   // Every route Lua shows: this Neovim's, and the daemon's (read from its file: no daemon is woken).
   const all = (): Route[] => [...engine.list(), ...readRoutes(jobsDir())];
   const push = (): void => lua('apply', [all()]);
-  const io: Io = { out: () => undefined, err: () => undefined, stdin: () => undefined, env: process.env, script: MADO };
+  const io: Io = { out: () => undefined, err: () => undefined, stdin: async () => undefined, env: process.env, script: MADO };
   const backend = new NeovimRouteBackend(
     hub,
     watchers,

@@ -2,6 +2,7 @@
 // text (live, replayed, followed, raw), attach on the alternate screen.
 import * as pty from 'node-pty';
 import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Conn } from '../../src/jobs/protocol/client.js';
@@ -115,6 +116,24 @@ describe('mado send', () => {
       stderr: 'mado send: the reply is 130 KiB, and a job takes at most 120 KiB: put the text in a file and name the file in the prompt\n',
     });
     expect(await hs.mado(['send', short], '   ')).toMatchObject({ code: 2, stderr: 'mado send: a reply needs some text\n' });
+  });
+
+  it('takes its text from a pipe whose writer is still at work, as from a file (mado send and mado --bg)', async () => {
+    const sh = (script: string): Promise<{ code: number; stdout: string; stderr: string }> =>
+      new Promise((resolve) => {
+        execFile('sh', ['-c', script], { env: hs.env, timeout: 30000 }, (err, stdout, stderr) =>
+          resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+      });
+    const bg = await sh(`(sleep 0.5; echo piped task words) | "${process.execPath}" "${MADO}" --bg --agent replier`);
+    expect(bg.stderr).toBe('');
+    const short = shortOf(bg.stdout);
+    await until(async () => (await hs.mado(['logs', short])).stdout, (t) => t.includes('You said: piped task words'), 10000);
+    expect((await hs.mado(['logs', short])).stdout).toContain('You said: piped task words');
+    await until(hs.jobs, (j) => j[0]?.tempo === 'idle');
+    const sent = await sh(`(sleep 0.5; echo hi from a pipe) | "${process.execPath}" "${MADO}" send ${short}`);
+    expect(sent).toMatchObject({ code: 0, stdout: `sent to ${short}\n` });
+    await until(async () => (await hs.mado(['logs', short])).stdout, (t) => t.includes('You said: hi from a pipe'), 10000);
+    expect((await hs.mado(['logs', short])).stdout).toContain('You said: hi from a pipe');
   });
 
   it('holds a reply while a draft stands in the agent’s input line, and sends it once the line is empty', async () => {
