@@ -44,6 +44,8 @@ export class FleetHub {
   private readonly attachedIn = new Map<string, number>();
   /** Terminals that have shown a job (`mado attach`): a view, never an entry of its own, also once it ended. */
   private readonly views = new Set<number>();
+  /** Peer Neovims (by server address) that did not answer when last asked. */
+  private readonly silentPeers = new Set<string>();
   private listedJobs: ListedJob[] = [];
   /** What a terminal asks while it waits, from its last screen. */
   private readonly asks = new Map<number, FleetEntry['needs']>();
@@ -217,6 +219,14 @@ export class FleetHub {
     this.apply(this.fleet.replaceKind('job', entries));
   }
 
+  /** A peer Neovim answered (or did not, within its bound) when asked to show a terminal: its rows say so. */
+  peerAnswered(server: string, answered: boolean): void {
+    if (answered === !this.silentPeers.has(server)) return;
+    if (answered) this.silentPeers.delete(server);
+    else this.silentPeers.add(server);
+    this.placeRead('editor', this.read.editor);
+  }
+
   private placeRead(kind: 'session' | 'editor', entries: FleetEntry[]): void {
     this.read[kind] = entries;
     this.apply(this.fleet.replaceKind(kind, entries.map((e) => this.marked(e))));
@@ -224,6 +234,7 @@ export class FleetHub {
 
   /** The entry with the user's marks on it. */
   private marked(e: FleetEntry): FleetEntry {
+    if (e.kind === 'editor' && this.silentPeers.has(e.server)) e = { ...e, detail: `${e.where} does not answer` };
     const m = this.marks.get(e.id);
     return m ? { ...e, name: m.name ?? e.name, pinned: m.pinned ?? e.pinned, order: m.order ?? e.order } : e;
   }

@@ -2,9 +2,10 @@
 // terminals, and the user's names, pins and order of any entry. Each call answers a result or an
 // error message for a person.
 import type { FleetHub } from '../fleet/hub.js';
+import { showInPeer } from '../fleet/peer-show.js';
 import { isObj } from '../jobs/checks.js';
 
-export const FLEET_CALLS = new Set(['terminal_reply', 'terminal_choose', 'mark']);
+export const FLEET_CALLS = new Set(['terminal_reply', 'terminal_choose', 'mark', 'editor_show']);
 
 const buf = (v: unknown): number => {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw new Error('a terminal buffer is needed');
@@ -30,6 +31,18 @@ export async function fleetCall(hub: FleetHub, method: string, raw: unknown): Pr
         ...(typeof args.order === 'number' && Number.isFinite(args.order) ? { order: args.order } : {}),
       });
       return {};
+    }
+    case 'editor_show': {
+      // Another Neovim shows its terminal: asked over its socket, answered within 1 s.
+      const server = typeof args.server === 'string' ? args.server : '';
+      try {
+        const shown = await showInPeer(server, buf(args.buf));
+        hub.peerAnswered(server, true);
+        return { shown };
+      } catch (err) {
+        hub.peerAnswered(server, false);
+        throw err;
+      }
     }
     default:
       throw new Error(`unknown call ${JSON.stringify(method).slice(0, 60)}`);

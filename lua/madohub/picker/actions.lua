@@ -101,24 +101,21 @@ function run.open(p)
   end
 end
 
----Asks another Neovim, over its server address, to show its terminal.
+---Asks another Neovim, through the Node side (over its server address, answered within 1 s: a peer
+---stopped with Ctrl-Z never blocks this one), to show its terminal.
 ---@param e madohub.FleetEntry
 function H.show_in_editor(e)
   local pid, buf = e.id:match('^nvim:(%d+):(%d+)$')
   if e.server == '' or not buf then
     return picker.say(('nvim %s has no server address: go to it'):format(pid or '?'), vim.log.levels.WARN)
   end
-  local ok, chan = pcall(vim.fn.sockconnect, 'pipe', e.server, { rpc = true })
-  if not ok or type(chan) ~= 'number' or chan <= 0 then
-    return picker.say(('cannot reach nvim %s at %s'):format(pid, e.server), vim.log.levels.ERROR)
-  end
-  local shown_ok, shown = pcall(vim.rpcrequest, chan, 'nvim_exec_lua', 'return require("madohub").show_terminal(...)', { tonumber(buf) })
-  pcall(vim.fn.chanclose, chan)
-  if shown_ok and shown == true then
-    picker.say(('nvim %s shows %s (buffer %s)'):format(pid, e.name, buf))
-  else
-    picker.say(('nvim %s did not show buffer %s: %s'):format(pid, buf, shown_ok and 'it is gone' or tostring(shown)), vim.log.levels.ERROR)
-  end
+  H.call(('nvim %s'):format(pid), 'editor_show', { server = e.server, buf = tonumber(buf) }, function(r)
+    if r.shown == true then
+      picker.say(('nvim %s shows %s (buffer %s)'):format(pid, e.name, buf))
+    else
+      picker.say(('nvim %s did not show buffer %s: it is gone'):format(pid, buf), vim.log.levels.ERROR)
+    end
+  end)
 end
 
 ---Where a Claude Code session outside runs: its folder, process and terminal.
