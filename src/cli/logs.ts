@@ -13,18 +13,21 @@ import { safeText } from './args.js';
 /** The largest text a host sends back (5000 rows of a wide terminal). */
 const MAX_TEXT_BYTES = 32 * 1024 * 1024;
 const TEXT_MS = 5000;
+/** `mado logs` answers within a second: a host that does not greet (frozen) or answer by then is read from its log. */
+const QUICK_HELLO_MS = 400;
+const QUICK_TEXT_MS = 500;
 const FOLLOW_MS = 500;
 const RAW_BYTES = 256 * 1024;
 
 /** A job's text from its live host; undefined when there is none or it does not answer. */
-async function hostText(jobDir: string): Promise<JobText | undefined> {
+async function hostText(jobDir: string, quick = false): Promise<JobText | undefined> {
   const info = readHostInfo(jobDir);
   if (!info || !hostRuns(info)) return undefined;
   try {
-    const { conn } = await Conn.open(info.socket, undefined, MAX_TEXT_BYTES);
+    const { conn } = await Conn.open(info.socket, quick ? QUICK_HELLO_MS : undefined, MAX_TEXT_BYTES);
     try {
       conn.send({ op: 'text' });
-      const reply = await conn.next(TEXT_MS);
+      const reply = await conn.next(quick ? QUICK_TEXT_MS : TEXT_MS);
       return reply.type === 'text' ? { lines: reply.lines, settled: reply.settled } : undefined;
     } finally {
       conn.close();
@@ -46,9 +49,9 @@ export async function logText(jobDir: string): Promise<JobText> {
   return replayText(data, cols, rows);
 }
 
-/** A job's text: from its host while it answers, else from its output log. */
-export async function jobText(jobDir: string): Promise<JobText> {
-  return (await hostText(jobDir)) ?? logText(jobDir);
+/** A job's text: from its host while it answers (`quick`: within a second), else from its output log. */
+export async function jobText(jobDir: string, quick = false): Promise<JobText> {
+  return (await hostText(jobDir, quick)) ?? logText(jobDir);
 }
 
 /** Where `tail` (the last lines printed) ends in `lines`: the index after it, or 0 when it is not found. */
@@ -88,7 +91,7 @@ export async function printLogs(jobDir: string, opts: LogsOptions, out: (text: s
   const print = (lines: readonly string[]): void => {
     if (lines.length > 0) out(`${lines.map(safeText).join('\n')}\n`);
   };
-  let text = await jobText(jobDir);
+  let text = await jobText(jobDir, !opts.follow);
   print(opts.lines !== undefined ? text.lines.slice(Math.max(0, text.lines.length - opts.lines)) : text.lines);
   if (!opts.follow) return;
   let tail = text.lines.slice(0, text.settled).slice(-20);
