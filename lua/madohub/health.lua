@@ -39,14 +39,32 @@ function M.check()
     h.error('Node side not built: ' .. entry, { 'Run `npm ci && npm run build` in ' .. require('madohub.util').root() })
   end
 
-  h.start('madohub: Node process')
-  if not madohub.configured then
-    h.info('Not started: it starts with the first terminal (setup() not called yet, or no terminal opened)')
-    return
+  -- `mado`, for background jobs from a shell.
+  local bin = require('madohub.util').root() .. '/bin/mado'
+  local on_path = vim.fn.exepath('mado')
+  if on_path ~= '' and vim.uv.fs_realpath(on_path) == vim.uv.fs_realpath(bin) then
+    h.ok('mado is on PATH: ' .. on_path)
+  elseif on_path ~= '' then
+    h.warn(('`mado` on PATH is %s, not this MadoHub\'s %s'):format(on_path, bin), { 'Link this one instead: ln -sf ' .. bin .. ' ~/.local/bin/mado' })
+  else
+    h.info(('mado is not on PATH (it is %s): a shell runs background jobs with it'):format(bin), {
+      'ln -s ' .. bin .. ' ~/.local/bin/mado   (or `npm link` in ' .. require('madohub.util').root() .. ')',
+    })
   end
-  if not node.running() then
-    h.info('Not running: it starts with the first terminal')
-    return
+
+  h.start('madohub: Node process')
+  if not madohub.configured or not node.running() then
+    -- Asked for: the checks below need the Node process, so it starts now (as with the first terminal).
+    madohub.boot()
+    local start_err ---@type string|nil
+    if not node.running() then
+      start_err = select(2, node.start())
+    end
+    if not node.running() then
+      h.error('The Node process does not start: ' .. tostring(start_err or 'see :messages'), { 'Check the requirements above, then :MadoRestart' })
+      return
+    end
+    h.info('Started for this check (it starts with the first terminal otherwise)')
   end
   local info, rerr = node.request('health')
   if not info then
@@ -70,8 +88,9 @@ function M.check()
   if info.sqlite and info.sqlite.ok then
     h.ok("OpenCode's session store: read with node:sqlite")
   elseif info.sqlite then
-    h.warn("OpenCode's session store is not read: " .. tostring(info.sqlite.reason) .. '; its states come from its screen only', {
-      'Point `node` in setup() at Node 22.13 or newer (24 LTS)',
+    -- Information for OpenCode's users, not a warning for everyone.
+    h.info("OpenCode's session store is not read: " .. tostring(info.sqlite.reason) .. '; its states come from its screen only', {
+      'For OpenCode, point `node` in setup() at Node 22.13 or newer (24 LTS)',
     })
   end
 

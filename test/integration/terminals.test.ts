@@ -236,6 +236,22 @@ describe.each(neovims)('Neovim $label', ({ path: exe }) => {
     expect(health).not.toMatch(/ERROR/);
   });
 
+  it(':checkhealth before the first terminal (as the README says to run it) checks Node, node-pty, mado, the jobs folder and the daemon', async () => {
+    const health = await s.lua<string>(`vim.cmd('checkhealth madohub')
+      return table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\\n')`);
+    expect(health).toMatch(/OK Node v\d+/);
+    expect(health).toMatch(/Started for this check/);
+    expect(health).toMatch(/OK node-pty loads/);
+    expect(health).toMatch(/OK mado built: /);
+    expect(health).toMatch(/Jobs folder: \//);
+    expect(health).toMatch(/OK Daemon: /);
+    // Where mado is, and how to put it on PATH (it is not, here).
+    expect(health).toMatch(/mado is not on PATH \(it is .*\/bin\/mado\)|OK mado is on PATH: /);
+    // Information for OpenCode's users (a Node without node:sqlite) is no warning for everyone.
+    expect(health).not.toMatch(/WARNING/);
+    expect(health).not.toMatch(/ERROR/);
+  });
+
   it('refuses clearly without a usable node, and on an old Neovim', async () => {
     const msg = await s.lua<string>(`
       vim.g.madohub_autosetup = false
