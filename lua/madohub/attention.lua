@@ -48,9 +48,11 @@ function M.changed(buf, st, previous)
   end
   local label = require('madohub.state').agent_name(st.agent)
   local word = config.options.words[st.state] or st.state
-  local name = vim.fn.fnamemodify(vim.api.nvim_buf_get_name(buf), ':t')
+  -- The terminal's name as the picker shows it (the user's, from R, or its agent and folder).
+  local entry = require('madohub.fleet').find('term:' .. buf)
+  local name = entry and entry.name or ('buffer ' .. buf)
   local level = (st.state == 'waiting' or st.state == 'failed') and vim.log.levels.WARN or vim.log.levels.INFO
-  vim.notify(('madohub: %s is %s in buffer %d (%s)'):format(label, word, buf, name), level, { title = 'madohub' })
+  vim.notify(('madohub: %s is %s in buffer %d (%s) — :MadoJump'):format(label, word, buf, name), level, { title = 'madohub' })
 end
 
 ---Called by the fleet cache when a job's state changed (not for the states it had when first seen).

@@ -95,6 +95,8 @@ function M.attach(id)
   vim.cmd('botright new')
   util.termopen(M.cmd({ 'attach', job.short }))
   vim.b.madohub_job = job.short
+  -- Named for the job it shows, not for the node that runs `mado attach`.
+  pcall(vim.api.nvim_buf_set_name, 0, ('mado://job/%s'):format(job.short))
 end
 
 ---Completion of job ids and names for :MadoAttach, :MadoStop, :MadoLogs, from the fleet.

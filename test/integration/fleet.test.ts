@@ -146,6 +146,8 @@ describe.each(testNeovims())('Neovim $label: the fleet', ({ path: exe }) => {
     expect(await s.waitFor(told, 8000)).toBe(true);
     await s.lua("vim.cmd('MadoJump')");
     expect(await s.lua<string>('return vim.b.madohub_job')).toBe(short);
+    // The view is named for the job it shows, not for the node that runs `mado attach`.
+    expect(await s.lua<string>('return vim.api.nvim_buf_get_name(0)')).toBe(`mado://job/${short}`);
     expect(await s.waitFor(`(require('madohub').agents({ kind = 'job' })[1] or {}).where == 'job in buffer ' .. vim.api.nvim_get_current_buf()`, 8000)).toBe(true);
   });
 });

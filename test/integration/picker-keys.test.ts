@@ -165,7 +165,7 @@ describe.each(testNeovims())('Neovim $label: the picker’s keys, typed', ({ pat
   it('move: <M-j> moves a row down its group, <M-k> back up', async () => {
     TYPED.add('move_up').add('move_down');
     // The rows of the list (the footer and the messages may name them too).
-    const row = (name: string): number => screen.lines().findIndex((l) => new RegExp(`[○●◆✓✗■] +\\S+ +${name} `).test(l));
+    const row = (name: string): number => screen.lines().findIndex((l) => new RegExp(`[○●◆◉✗■] +\\S+ +${name} `).test(l));
     const order = (): number => row('shell one') - row('the second shell');
     await goTo('shell one');
     const before = Math.sign(order());
@@ -199,7 +199,7 @@ describe.each(testNeovims())('Neovim $label: the picker’s keys, typed', ({ pat
     await screen.type('r');
     await screen.waitForText(/Reply to /);
     await screen.type('work<CR>');
-    const unseen = /•✓ Stopped +claude/;
+    const unseen = /•◉ Stopped +claude/;
     await screen.waitForText(unseen, 10000);
     await goTo(/Stopped +claude/);
     await screen.type('u');
@@ -221,7 +221,7 @@ describe.each(testNeovims())('Neovim $label: the picker’s keys, typed', ({ pat
     await goTo('shell one');
     await screen.type('d');
     await screen.waitForText(/removed shell one/, 8000);
-    await screen.waitForNoText(/[○■✗●◆✓] +\S+ +shell one/, 8000);
+    await screen.waitForNoText(/[○■✗●◆◉] +\S+ +shell one/, 8000);
   });
 
   it('new: n (or i) and a task start a job; a task that begins with -- is a prompt, not an option', async () => {

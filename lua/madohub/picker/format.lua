@@ -1,5 +1,6 @@
 ---How a row of the picker reads: the state's glyph and word (coloured by the `Mado*` groups), the
 ---name, the agent, where it runs, the headline and how long it has been in its state.
+local config = require('madohub.config')
 local highlight = require('madohub.ui.highlight')
 local label = require('madohub.ui.label')
 local view = require('madohub.picker.view')
@@ -10,8 +11,9 @@ M.GLYPHS = {
   working = '●',
   waiting = '◆',
   idle = '○',
-  stopped = '✓',
-  completed = '✓',
+  -- Not ✓: that is the winbar's (and the row's) mark of a state confirmed from the agent's records.
+  stopped = '◉',
+  completed = '◉',
   failed = '✗',
   exited = '■',
 }
@@ -101,7 +103,8 @@ function M.lines(rows, width, now, ui, names)
     local e = r.entry
     if e then
       where_of[e.id] = M.where(e)
-      wword = math.max(wword, vim.fn.strdisplaywidth(label.word(e.state, e.detail)))
+      local mark = e.confirmed and config.options.winbar.confirmed or ''
+      wword = math.max(wword, vim.fn.strdisplaywidth(label.word(e.state, e.detail)) + (mark ~= '' and 1 + vim.fn.strdisplaywidth(mark) or 0))
       wname = math.max(wname, math.min(28, vim.fn.strdisplaywidth(e.name)))
       wagent = math.max(wagent, math.min(12, vim.fn.strdisplaywidth(names(e.agent))))
       wwhere = math.max(wwhere, math.min(14, vim.fn.strdisplaywidth(where_of[e.id])))
@@ -117,7 +120,9 @@ function M.lines(rows, width, now, ui, names)
       local glyph = M.GLYPHS[e.state] or '?'
       local unseen = view.unseen(e, ui) and '•' or ' '
       local word = label.word(e.state, e.detail)
-      local state_part = ('%s %s'):format(glyph, M.fit(word, wword))
+      -- ✓ means what it means in the winbar: confirmed from the agent's records.
+      local mark = e.confirmed and config.options.winbar.confirmed or ''
+      local state_part = ('%s %s'):format(glyph, M.fit(mark ~= '' and (word .. ' ' .. mark) or word, wword))
       local age = ('%s %s'):format(word:lower(), M.age(now - e.since))
       local head = view.headline(e)
       local routes = package.loaded['madohub.routes']
