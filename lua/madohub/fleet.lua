@@ -56,10 +56,18 @@ local function changed()
   end, COALESCE_MS)
 end
 
+---What the fleet holds but does not list: other Neovims past the bound of those shown.
+---@type { editorsNotShown: integer }
+M.not_shown = { editorsNotShown = 0 }
+
 ---Receives fleet changes from the Node process.
 ---@param put madohub.FleetEntry[]
 ---@param removed string[]
-function M.apply(put, removed)
+---@param not_shown { editorsNotShown: integer }|nil
+function M.apply(put, removed, not_shown)
+  if type(not_shown) == 'table' and type(not_shown.editorsNotShown) == 'number' then
+    M.not_shown = { editorsNotShown = not_shown.editorsNotShown }
+  end
   for _, e in ipairs(put) do
     local before = entries[e.id]
     entries[e.id] = e

@@ -87,7 +87,8 @@ export class Editors {
   constructor(
     private readonly dir: string,
     private readonly folders: FolderWatcher,
-    private readonly onEditors: (entries: FleetEntry[]) => void,
+    /** The other Neovims' terminals, and how many other Neovims are past MAX_EDITORS (not shown). */
+    private readonly onEditors: (entries: FleetEntry[], notShown: number) => void,
     private readonly log: { debug(m: string): void },
   ) {
     this.file = path.join(dir, `${process.pid}.json`);
@@ -138,6 +139,14 @@ export class Editors {
     }
     const entries: FleetEntry[] = [];
     const pids = new Set<number>();
+    // Past the bound, a Neovim is counted (the picker says how many are not shown), not read; one
+    // that is gone has its file removed all the same.
+    let notShown = 0;
+    for (const name of names.slice(MAX_EDITORS)) {
+      const pid = Number(name.slice(0, -'.json'.length));
+      if (pidAlive(pid)) notShown++;
+      else rmSync(path.join(this.dir, name), { force: true });
+    }
     for (const name of names.slice(0, MAX_EDITORS)) {
       const file = path.join(this.dir, name);
       const summary = parseSummary(readJsonBounded(file, MAX_SUMMARY_BYTES));
@@ -150,7 +159,7 @@ export class Editors {
       for (const p of summary.agentPids) pids.add(p);
     }
     this.othersAgentPids = pids;
-    this.onEditors(entries);
+    this.onEditors(entries, notShown);
   }
 
   stop(): void {
@@ -158,5 +167,16 @@ export class Editors {
     if (this.writeTimer) clearTimeout(this.writeTimer);
     this.stopWatch?.();
     rmSync(this.file, { force: true });
+  }
+}
+
+/** Whether a process of that pid runs (of this user or another: EPERM says it runs). */
+function pidAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid < 1) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -44,6 +44,8 @@ export class FleetHub {
   private readonly attachedIn = new Map<string, number>();
   /** Terminals that have shown a job (`mado attach`): a view, never an entry of its own, also once it ended. */
   private readonly views = new Set<number>();
+  /** Other Neovims past the bound of those shown (their terminals are not listed). */
+  editorsNotShown = 0;
   /** Peer Neovims (by server address) that did not answer when last asked. */
   private readonly silentPeers = new Set<string>();
   private listedJobs: ListedJob[] = [];
@@ -91,8 +93,12 @@ export class FleetHub {
     this.jobs.start();
     this.sessions.start();
     try {
-      this.editors = new Editors(path.join(runtimeDir(), 'editors'), this.watchers.folders, (entries) => {
+      this.editors = new Editors(path.join(runtimeDir(), 'editors'), this.watchers.folders, (entries, notShown) => {
+        const counted = notShown !== this.editorsNotShown;
+        this.editorsNotShown = notShown;
         this.placeRead('editor', entries);
+        // A count that changed alone is news too.
+        if (counted) this.push({ put: [], removed: [] });
         this.sessions.poke();
       }, this.log);
       this.editors.start();

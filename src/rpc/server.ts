@@ -103,7 +103,7 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
   const hub = new FleetHub(
     tracker,
     watchers,
-    (change) => nvim.notify('nvim_exec_lua', [FLEET_APPLY, [change.put, change.removed]]),
+    (change) => nvim.notify('nvim_exec_lua', [FLEET_APPLY, [change.put, change.removed, { editorsNotShown: hub.editorsNotShown }]]),
     log,
     // Writing into a terminal is Lua's (its channel); it answers '' or why not.
     async (buf, data, how) => {

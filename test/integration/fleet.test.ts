@@ -1,13 +1,14 @@
 // The fleet in Neovim (0.10 and 0.12), with the real Node side and a real job: terminals of this
 // Neovim and background jobs in one list, answered from the Lua cache, `User MadoFleetChanged`.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT, openAgent, startNeovim, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
 import { killJobsOf } from './jobs-harness.js';
+import { processStamp } from '../../src/proc/stamp.js';
 
 const MADO = path.join(ROOT, 'bin/mado');
 
@@ -126,6 +127,36 @@ describe.each(testNeovims())('Neovim $label: the fleet', ({ path: exe }) => {
       await other.close();
     }
     expect(await s.waitFor(`#require('madohub').agents({ kind = 'editor' }) == 0`, 8000)).toBe(true);
+  });
+
+  it('past 64 other Neovims, the picker says how many are not shown (none dropped without a word)', async () => {
+    const base = mkdtempSync(path.join(tmpdir(), 'madohub-fleet-'));
+    jobs = path.join(base, 'jobs');
+    const run = path.join(base, 'run');
+    const editors = path.join(run, 'editors');
+    mkdirSync(editors, { recursive: true, mode: 0o700 });
+    // 100 live processes, each written as another Neovim with one terminal; and 20 gone ones.
+    const sleepers = Array.from({ length: 100 }, () => spawn('sleep', ['120'], { stdio: 'ignore' }));
+    try {
+      for (const p of sleepers) {
+        const t = { id: 'term:1', kind: 'terminal', name: `codex ${p.pid}`, intent: '', agent: 'codex', state: 'idle', source: 'pty-scrape', since: Date.now(), cwd: '/p', detail: '', needs: null, where: 'buffer 1', pinned: false, order: 0, pending: '', server: '', attachId: '' };
+        writeFileSync(path.join(editors, `${p.pid}.json`), JSON.stringify({ pid: p.pid, pidStart: processStamp(p.pid!), server: '', terminals: [t], agentPids: [] }));
+      }
+      for (let i = 0; i < 20; i++) writeFileSync(path.join(editors, `${4000000 + i}.json`), JSON.stringify({ pid: 4000000 + i, pidStart: 'x', server: '', terminals: [], agentPids: [] }));
+      s = await startNeovim(exe, { MADOHUB_JOBS_DIR: jobs, MADOHUB_RUNTIME_DIR: run, CLAUDE_CONFIG_DIR: path.join(base, 'claude') });
+      await s.lua(`require('madohub').setup({}) require('madohub.node').ensure()`);
+      expect(await s.waitFor(`#require('madohub').agents({ kind = 'editor' }) > 0`, 8000)).toBe(true);
+      const shown = await s.lua<number>(`return #require('madohub').agents({ kind = 'editor' })`);
+      expect(await s.waitFor(`require('madohub.fleet').not_shown.editorsNotShown == ${100 - shown}`, 8000)).toBe(true);
+      expect(shown).toBeLessThanOrEqual(64);
+      await s.lua(`vim.cmd('MadoAgents')`);
+      const title = await s.lua<string>(`return vim.api.nvim_win_get_config(require('madohub.picker').current.list_win).title[1][1]`);
+      expect(title).toContain(`· ${100 - shown} other Neovims not shown`);
+      // The gone ones' files were removed, past the bound too.
+      expect(readdirSync(editors).filter((n) => n.startsWith('40000'))).toEqual([]);
+    } finally {
+      for (const p of sleepers) p.kill('SIGKILL');
+    }
   });
 
   it('a job that starts waiting notifies once, with its question, and :MadoJump attaches it', async () => {

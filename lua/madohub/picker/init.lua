@@ -87,6 +87,10 @@ function M.render(p)
     end
   end
   local title = (' Agents · %s '):format(built.header)
+  local hidden = fleet.not_shown.editorsNotShown
+  if hidden > 0 then
+    title = title .. ('· %d other Neovim%s not shown '):format(hidden, hidden == 1 and '' or 's')
+  end
   if p.ui.filter ~= '' then
     title = title .. ('· %d shown · /%s '):format(built.shown, p.ui.filter)
   end
