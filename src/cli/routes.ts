@@ -10,10 +10,14 @@ import { UsageError } from './errors.js';
 import { resolveId } from './jobs.js';
 
 async function askDaemon(io: Io, message: object): Promise<Route[]> {
+  return (await askRoutes(io, message)).routes;
+}
+
+async function askRoutes(io: Io, message: object): Promise<{ routes: Route[]; problems: string[] }> {
   try {
     // An error reply is thrown by ask().
     const reply = await ask(io, message, answerMs(io.env, 5000));
-    return reply.type === 'routes' ? reply.routes : [];
+    return reply.type === 'routes' ? { routes: reply.routes, problems: reply.problems ?? [] } : { routes: [], problems: [] };
   } catch (err) {
     throw err instanceof ReachError ? unreachable(err) : err;
   }
@@ -62,9 +66,11 @@ export async function routeVerb(io: Io, argv: string[]): Promise<void> {
     }
     case 'ls': {
       const args = parseArgs(rest, [{ names: ['--json'] }], []);
-      const routes = await askDaemon(io, { op: 'route-list' });
+      const { routes, problems } = await askRoutes(io, { op: 'route-list' });
       if (args.flags.has('--json')) io.out(`${JSON.stringify(routes)}\n`);
       else io.out(routes.length === 0 ? 'no routes\n' : routes.map((r) => `${routeLine(r)}\n`).join(''));
+      // What the daemon could not take from routes.json is said each time (on standard error).
+      for (const p of problems) io.err(`mado route: ${safeText(p)}\n`);
       return;
     }
     case 'rm': {

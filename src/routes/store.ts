@@ -1,13 +1,15 @@
 // The daemon's routes on disk (`<jobs dir>/routes.json`, 0600), so that they outlive a daemon that
 // leaves while no job runs. Read as hostile input: bounded, checked route by route.
+import { renameSync } from 'node:fs';
 import path from 'node:path';
 import { isObj } from '../jobs/checks.js';
-import { readJsonBounded, writeAtomic } from '../jobs/files.js';
+import { readBounded, readJsonBounded, writeAtomic } from '../jobs/files.js';
 import { MAX_HOPS, ROUTE_ONS, ROUTE_SENDS } from './types.js';
 import type { Route, RouteOn, RouteSend } from './types.js';
 
 const FILE = 'routes.json';
-const MAX_BYTES = 256 * 1024;
+/** 200 routes (the engine's bound) of 4 KiB targets at most fit. */
+const MAX_BYTES = 1024 * 1024;
 const VERSION = 1;
 
 export const routesFile = (jobsDir: string): string => path.join(jobsDir, FILE);
@@ -43,6 +45,48 @@ export function readRoutes(jobsDir: string): Route[] {
   const v = readJsonBounded(routesFile(jobsDir), MAX_BYTES);
   if (!isObj(v) || v.version !== VERSION || !Array.isArray(v.routes)) return [];
   return v.routes.map(routeOf).filter((r): r is Route => r !== undefined);
+}
+
+/** The routes of the file and what was wrong with it, for a person (`mado route ls`, the daemon's log). */
+export interface LoadedRoutes {
+  routes: Route[];
+  problems: string[];
+}
+
+/**
+ * The daemon's routes at its start. A file that cannot be read as routes (cut short, too large, not
+ * JSON, another version) is kept aside as `routes.json.bad-<time>`, not overwritten by the next
+ * `mado route add`; entries that are no routes, and routes past `max`, are left out: each is said.
+ */
+export function loadRoutes(jobsDir: string, max: number): LoadedRoutes {
+  const file = routesFile(jobsDir);
+  const r = readBounded(file, MAX_BYTES);
+  if (!r.ok && r.missing) return { routes: [], problems: [] };
+  let v: unknown;
+  let why = r.ok ? '' : r.why;
+  if (r.ok) {
+    try {
+      v = JSON.parse(r.text);
+    } catch {
+      why = 'not JSON (cut short?)';
+    }
+    if (!why && (!isObj(v) || v.version !== VERSION || !Array.isArray(v.routes))) why = `not routes of version ${VERSION}`;
+  }
+  if (why) {
+    const aside = `${file}.bad-${Date.now()}`;
+    try {
+      renameSync(file, aside);
+      return { routes: [], problems: [`routes.json could not be read (${why}): kept aside as ${aside}`] };
+    } catch (err) {
+      return { routes: [], problems: [`routes.json could not be read (${why}), nor kept aside: ${(err as NodeJS.ErrnoException).code ?? String(err)}`] };
+    }
+  }
+  const entries = (v as { routes: unknown[] }).routes;
+  const routes = entries.map(routeOf).filter((x): x is Route => x !== undefined);
+  const problems: string[] = [];
+  if (routes.length < entries.length) problems.push(`${entries.length - routes.length} entries of routes.json are no routes: left out`);
+  if (routes.length > max) problems.push(`${routes.length - max} routes of routes.json are past the bound of ${max} routes: left out`);
+  return { routes: routes.slice(0, max), problems };
 }
 
 export function writeRoutes(jobsDir: string, routes: readonly Route[]): void {

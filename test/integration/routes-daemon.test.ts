@@ -1,5 +1,5 @@
 // Routes between background jobs, kept by the daemon: they work with no Neovim at all (`mado route`).
-import { readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIX, shortOf, until, useJobsHarness } from './jobs-harness.js';
@@ -38,6 +38,38 @@ describe('mado route', () => {
     // What the daemon says back of a hostile id is printed with its control characters made harmless.
     expect(await h.mado(['route', 'rm', 'ab\x1b]0;x\x07'])).toMatchObject({ code: 1, stderr: "mado route: no route 'ab?]0;x?'\n" });
   }, 60000);
+});
+
+describe('routes.json, faulty', () => {
+  const h = useJobsHarness({ replier: { command: ['node', path.join(FIX, 'bin/replier')], prompt: 'type' } });
+  const route = (i: number, a: string, b: string): object => ({ id: `r${i}`, source: `job:${a}`, target: `job:${b}`, targetName: 'b', on: 'done', send: 'last', template: '', hops: 3, once: false, review: false, paused: false, createdAt: 1 });
+
+  it('a file cut short is kept aside and named, not read as no routes and overwritten by the next add', async () => {
+    const jobs = path.join(h.base, 'jobs');
+    mkdirSync(jobs, { recursive: true });
+    const file = path.join(jobs, 'routes.json');
+    writeFileSync(file, '{"version": 1, "routes": [{"id": "r1", "sou');
+    const ls = await h.mado(['route', 'ls']);
+    expect(ls.stdout).toBe('no routes\n');
+    expect(ls.stderr).toMatch(/^mado route: routes\.json could not be read \(not JSON \(cut short\?\)\): kept aside as .*routes\.json\.bad-\d+\n$/);
+    const aside = readdirSync(jobs).filter((n) => n.startsWith('routes.json.bad-'));
+    expect(aside).toHaveLength(1);
+    expect(readFileSync(path.join(jobs, aside[0]!), 'utf8')).toBe('{"version": 1, "routes": [{"id": "r1", "sou');
+    expect(readFileSync(path.join(h.base, 'run', 'daemon.log'), 'utf8')).toMatch(/routes: routes\.json could not be read/);
+  });
+
+  it('of 1,000 routes, those past the bound and the entries that are none are said, not dropped without a word', async () => {
+    const jobs = path.join(h.base, 'jobs');
+    mkdirSync(jobs, { recursive: true });
+    const routes = [...Array.from({ length: 1000 }, (_, i) => route(i, '0000000a', '0000000b')), { id: 'x', source: 'nope' }];
+    writeFileSync(path.join(jobs, 'routes.json'), JSON.stringify({ version: 1, routes }));
+    const ls = await h.mado(['route', 'ls', '--json']);
+    expect(JSON.parse(ls.stdout)).toHaveLength(200);
+    expect(ls.stderr).toBe(
+      'mado route: 1 entries of routes.json are no routes: left out\n' +
+        'mado route: 800 routes of routes.json are past the bound of 200 routes: left out\n',
+    );
+  });
 });
 
 describe.each(testNeovims())('Neovim $label: a route between jobs', ({ path: exe }) => {

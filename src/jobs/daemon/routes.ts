@@ -2,8 +2,8 @@
 // daemon's check sees a job's agent end a turn — with Neovim closed too.
 import { jobState } from '../../fleet/entry.js';
 import { DaemonRouteBackend } from '../../routes/daemon-backend.js';
-import { DEFAULT_SETTINGS, RouteEngine } from '../../routes/engine.js';
-import { readRoutes } from '../../routes/store.js';
+import { DEFAULT_SETTINGS, MAX_ROUTES, RouteEngine } from '../../routes/engine.js';
+import { loadRoutes } from '../../routes/store.js';
 import type { RouteAddRequest, RouteRemoveRequest } from '../protocol/daemon-requests.js';
 import type { ListedJob, Reply } from '../protocol/replies.js';
 import type { AgentState } from '../../detect/types.js';
@@ -14,10 +14,16 @@ export class DaemonRoutes {
   /** Each job's state at the last check. */
   private readonly states = new Map<string, AgentState>();
 
+  /** What was wrong with routes.json when the daemon started ([] when nothing): `mado route ls` says it. */
+  readonly problems: string[];
+
   constructor(jobsDir: string, say: (message: string) => void) {
     this.backend = new DaemonRouteBackend(jobsDir, say);
     this.engine = new RouteEngine(this.backend);
-    this.engine.restore(readRoutes(jobsDir));
+    const loaded = loadRoutes(jobsDir, MAX_ROUTES);
+    this.problems = loaded.problems;
+    for (const p of loaded.problems) say(`routes: ${p}`);
+    this.engine.restore(loaded.routes);
   }
 
   get size(): number {
@@ -57,7 +63,7 @@ export class DaemonRoutes {
   }
 
   list(): Reply {
-    return { type: 'routes', routes: this.engine.list() };
+    return { type: 'routes', routes: this.engine.list(), ...(this.problems.length > 0 ? { problems: this.problems } : {}) };
   }
 
   remove(m: RouteRemoveRequest): Reply {

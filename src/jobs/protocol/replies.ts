@@ -61,6 +61,8 @@ export interface Status {
 export interface Routes {
   type: 'routes';
   routes: Route[];
+  /** What was wrong with routes.json when the daemon read it (a list answers it). */
+  problems?: string[];
 }
 
 export type Reply = Hello | Ok | ErrorReply | Jobs | ScreenReply | Output | Exit | Text | Status | Routes;
