@@ -50,6 +50,7 @@ local function create_autocmds()
       if package.loaded['madohub.routes'] then
         require('madohub.node').notify('route_gone', { target = 'buf:' .. ev.buf })
       end
+      require('madohub.reply').keep(ev.buf, nil)
       if watch.is_watched(ev.buf) then
         watch.forget(ev.buf)
         vim.schedule(ui.sync_all)
@@ -143,10 +144,13 @@ function M.setup(opts)
   M.configured = true
   node.on_start = function()
     require('madohub.fleet').reset()
-    require('madohub.routes').reset()
     -- Who this Neovim is, for the other Neovims' fleets.
     node.notify('hello', { server = vim.v.servername })
     watch.resync()
+    -- What lives as long as this Neovim goes to the new Node process (after the terminals it names):
+    -- this Neovim's routes, and the replies that waited for a terminal.
+    require('madohub.routes').restore()
+    require('madohub.reply').restore()
   end
   require('madohub.ui.highlight').apply()
   create_autocmds()

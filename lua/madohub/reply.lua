@@ -4,6 +4,13 @@
 ---go as they are.
 local M = {}
 
+---Replies that wait for a terminal, as the Node side said (its text and terms), kept here while they
+---wait: a Node process that dies and starts again gets them back, and one written is forgotten at
+---once (so it is delivered once).
+---@type table<integer, { text: string, terms: { waitMenus: boolean, busyMs: number|nil } }>
+local kept = {}
+
+
 ---Enter follows a paste after this long (an agent reads a paste and an Enter in one read as text).
 local ENTER_DELAY_MS = 50
 
@@ -33,6 +40,8 @@ function M.write(buf, data, how)
       return 'typing'
     end
     vim.api.nvim_chan_send(chan, data)
+    -- Written: a Node process that starts again does not get it back (delivered once).
+    kept[buf] = nil
     vim.defer_fn(function()
       pcall(vim.api.nvim_chan_send, chan, '\r')
     end, ENTER_DELAY_MS)
@@ -40,6 +49,28 @@ function M.write(buf, data, how)
     vim.api.nvim_chan_send(chan, data)
   end
   return ''
+end
+
+---@param buf integer
+---@param reply { text: string, terms: table }|nil nil (or vim.NIL): it no longer waits
+function M.keep(buf, reply)
+  kept[buf] = type(reply) == 'table' and type(reply.text) == 'string' and reply or nil
+end
+
+---Gives the replies that waited to a Node process that has just started.
+function M.restore()
+  for buf, r in pairs(kept) do
+    if vim.api.nvim_buf_is_valid(buf) then
+      require('madohub.node').call('terminal_reply', { buf = buf, text = r.text, typing = false, kept = r.terms }, function(_, err)
+        if err then
+          kept[buf] = nil
+          require('madohub.util').notify(('a reply that waited for buffer %d was dropped: %s'):format(buf, err), vim.log.levels.WARN)
+        end
+      end)
+    else
+      kept[buf] = nil
+    end
+  end
 end
 
 ---Tells the Node side that the user entered or left Terminal mode in a watched terminal: a reply

@@ -19,6 +19,7 @@ local M = {}
 ---@field review boolean
 ---@field paused boolean
 ---@field createdAt number
+---@field keeper "neovim"|"daemon" Who keeps it: this Neovim (its Node process), or the daemon.
 
 ---@class madohub.RouteOpts
 ---@field on? "done"|"turn"|"waiting"
@@ -42,9 +43,16 @@ function M.apply(list)
   end
 end
 
----Forgets the routes (a new Node process starts without them).
-function M.reset()
-  cache = {}
+---A new Node process started: it gets this Neovim's routes back (the Node side says which are this
+---Neovim's, `keeper`: the daemon keeps its own), for they live as long as this Neovim.
+function M.restore()
+  local mine = vim.tbl_filter(function(r)
+    return r.keeper == 'neovim'
+  end, cache)
+  cache = mine
+  if #mine > 0 then
+    require('madohub.node').notify('route_restore', { routes = mine })
+  end
 end
 
 ---Copies of the routes, oldest first.

@@ -19,7 +19,7 @@ import type { FleetChange } from './fleet.js';
 import { JobsWatch } from './jobs-watch.js';
 import { SessionsWatch } from './sessions-watch.js';
 import { TerminalReplies } from './terminal-replies.js';
-import type { TerminalWrite } from './terminal-replies.js';
+import type { KeptReply, TerminalWrite } from './terminal-replies.js';
 
 export interface HubLog {
   debug(m: string): void;
@@ -64,6 +64,8 @@ export class FleetHub {
   onGone?: (id: string) => void;
   /** Told when a reply (a route's) waited for a terminal past its time and was dropped. */
   onReplyExpired?: (buf: number) => void;
+  /** Told when a reply starts to wait for a terminal, and when it no longer does (Lua keeps it meanwhile). */
+  onReplyKept?: (buf: number, reply: KeptReply) => void;
   private readonly jobs: JobsWatch;
   private readonly sessions: SessionsWatch;
   private editors?: Editors;
@@ -75,7 +77,7 @@ export class FleetHub {
     private readonly log: HubLog,
     write: TerminalWrite = () => Promise.resolve('no Neovim to write to'),
   ) {
-    this.replies = new TerminalReplies(tracker, write, (buf) => this.placeTerminal(buf), (buf) => this.onReplyExpired?.(buf));
+    this.replies = new TerminalReplies(tracker, write, (buf) => this.placeTerminal(buf), (buf) => this.onReplyExpired?.(buf), (buf, r) => this.onReplyKept?.(buf, r));
     this.jobs = new JobsWatch(this.dir, (listed) => {
       this.listedJobs = listed;
       this.placeJobs();

@@ -21,6 +21,13 @@ export interface ReplyTerms {
   busyMs?: number;
 }
 
+/**
+ * A reply that waits for a terminal, as Lua keeps it while it waits (null once it went or was
+ * dropped): a Node process that dies and starts again gets it back from Lua, and delivers it once
+ * (Lua forgets it when it writes it).
+ */
+export type KeptReply = { text: string; terms: ReplyTerms } | null;
+
 interface WaitingReply {
   text: string;
   typing: boolean;
@@ -43,6 +50,7 @@ export class TerminalReplies {
     private readonly write: TerminalWrite,
     private readonly changed: (buf: number) => void,
     private readonly expired: (buf: number) => void = () => undefined,
+    private readonly kept: (buf: number, reply: KeptReply) => void = () => undefined,
   ) {}
 
   /** A terminal's screen as it is now. */
@@ -61,8 +69,11 @@ export class TerminalReplies {
   }
 
   private drop(buf: number): void {
-    clearTimeout(this.replies.get(buf)?.timer);
+    const r = this.replies.get(buf);
+    if (!r) return;
+    clearTimeout(r.timer);
     this.replies.delete(buf);
+    this.kept(buf, null);
   }
 
   /**
@@ -72,6 +83,7 @@ export class TerminalReplies {
    */
   async reply(buf: number, text: string, typing: boolean, terms: ReplyTerms = {}): Promise<string> {
     if (!this.tracker.get(buf)) throw new Error(`buffer ${buf} is no terminal MadoHub watches`);
+    if (terms.busyMs !== undefined && (!Number.isFinite(terms.busyMs) || terms.busyMs < 1)) throw new Error('busyMs must be a time');
     if (text.trim() === '') throw new Error('a reply needs some text');
     const tooLarge = promptProblem(text);
     if (tooLarge) throw new Error(tooLarge.replace('the prompt', 'the reply'));
@@ -84,8 +96,12 @@ export class TerminalReplies {
     }
     this.replies.set(buf, waiting);
     await this.flush(buf);
-    // Still waiting: its row says why.
-    if (this.replies.has(buf)) this.changed(buf);
+    // Still waiting: its row says why, and Lua keeps it (for a Node process that starts again).
+    if (this.replies.has(buf)) {
+      this.changed(buf);
+      const left = waiting.expires === undefined ? undefined : Math.max(1, waiting.expires - Date.now());
+      this.kept(buf, { text, terms: { waitMenus: waiting.waitMenus, ...(left !== undefined ? { busyMs: left } : {}) } });
+    }
     return this.pendingOf(buf);
   }
 

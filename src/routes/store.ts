@@ -14,14 +14,22 @@ const VERSION = 1;
 
 export const routesFile = (jobsDir: string): string => path.join(jobsDir, FILE);
 
-/** A route read from the file, or undefined when it is none. */
-export function routeOf(v: unknown): Route | undefined {
+/** What a route's ends may be: the daemon's (between jobs, or to a file), or a Neovim's. */
+export interface RouteEnds {
+  source: RegExp;
+  target: RegExp;
+}
+export const DAEMON_ENDS: RouteEnds = { source: /^job:[0-9a-f]{8}$/, target: /^(?:job:[0-9a-f]{8}|file:\/.*)$/ };
+export const NEOVIM_ENDS: RouteEnds = { source: /^(?:term:\d+|job:[0-9a-f]{8})$/, target: /^(?:term:\d+|job:[0-9a-f]{8}|buf:\d+|file:\/.*)$/ };
+
+/** A route read from the file (or kept by Lua), or undefined when it is none. */
+export function routeOf(v: unknown, ends: RouteEnds = DAEMON_ENDS): Route | undefined {
   if (!isObj(v)) return undefined;
   const s = (x: unknown, max: number): string | undefined => (typeof x === 'string' && x.length <= max ? x : undefined);
   const id = s(v.id, 16);
   const source = s(v.source, 64);
   const target = s(v.target, 4096);
-  if (!id || !/^\w+$/.test(id) || !source || !/^job:[0-9a-f]{8}$/.test(source) || !target || !/^(?:job:[0-9a-f]{8}|file:\/.*)$/.test(target)) return undefined;
+  if (!id || !/^\w+$/.test(id) || !source || !ends.source.test(source) || !target || !ends.target.test(target)) return undefined;
   if (!ROUTE_ONS.includes(v.on as RouteOn) || !ROUTE_SENDS.includes(v.send as RouteSend)) return undefined;
   const hops = typeof v.hops === 'number' && Number.isInteger(v.hops) && v.hops >= 1 && v.hops <= MAX_HOPS ? v.hops : undefined;
   if (hops === undefined) return undefined;
@@ -35,7 +43,8 @@ export function routeOf(v: unknown): Route | undefined {
     template: s(v.template, 40) ?? '',
     hops,
     once: v.once === true,
-    review: false,
+    // The daemon opens no review; a Neovim's route keeps its own.
+    review: ends === NEOVIM_ENDS && v.review === true,
     paused: v.paused === true,
     createdAt: typeof v.createdAt === 'number' ? v.createdAt : 0,
   };
@@ -44,7 +53,7 @@ export function routeOf(v: unknown): Route | undefined {
 export function readRoutes(jobsDir: string): Route[] {
   const v = readJsonBounded(routesFile(jobsDir), MAX_BYTES);
   if (!isObj(v) || v.version !== VERSION || !Array.isArray(v.routes)) return [];
-  return v.routes.map(routeOf).filter((r): r is Route => r !== undefined);
+  return v.routes.map((x) => routeOf(x)).filter((r): r is Route => r !== undefined);
 }
 
 /** The routes of the file and what was wrong with it, for a person (`mado route ls`, the daemon's log). */
@@ -82,7 +91,7 @@ export function loadRoutes(jobsDir: string, max: number): LoadedRoutes {
     }
   }
   const entries = (v as { routes: unknown[] }).routes;
-  const routes = entries.map(routeOf).filter((x): x is Route => x !== undefined);
+  const routes = entries.map((x) => routeOf(x)).filter((x): x is Route => x !== undefined);
   const problems: string[] = [];
   if (routes.length < entries.length) problems.push(`${entries.length - routes.length} entries of routes.json are no routes: left out`);
   if (routes.length > max) problems.push(`${routes.length - max} routes of routes.json are past the bound of ${max} routes: left out`);

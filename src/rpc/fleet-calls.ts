@@ -15,8 +15,13 @@ const buf = (v: unknown): number => {
 export async function fleetCall(hub: FleetHub, method: string, raw: unknown): Promise<unknown> {
   const args = isObj(raw) ? raw : {};
   switch (method) {
-    case 'terminal_reply':
-      return { pending: await hub.replies.reply(buf(args.buf), typeof args.text === 'string' ? args.text : '', args.typing === true) };
+    case 'terminal_reply': {
+      // A reply Lua kept while a Node process before this one let it wait: it waits again, on its terms.
+      const kept = isObj(args.kept) ? args.kept : undefined;
+      const busyMs = kept && typeof kept.busyMs === 'number' ? kept.busyMs : undefined;
+      const terms = kept ? { waitMenus: kept.waitMenus === true, ...(busyMs !== undefined ? { busyMs } : {}) } : {};
+      return { pending: await hub.replies.reply(buf(args.buf), typeof args.text === 'string' ? args.text : '', args.typing === true, terms) };
+    }
     case 'terminal_choose': {
       const lines = Array.isArray(args.lines) ? args.lines.filter((l): l is string => typeof l === 'string').slice(-150) : [];
       const choice = typeof args.choice === 'number' ? args.choice : 0;

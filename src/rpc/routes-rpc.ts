@@ -9,7 +9,7 @@ import type { TerminalWatchers } from '../records/watchers.js';
 import { DEFAULT_SETTINGS, RouteEngine } from '../routes/engine.js';
 import type { RouteRequest, RouteSettings } from '../routes/engine.js';
 import { NeovimRouteBackend } from '../routes/neovim-backend.js';
-import { readRoutes } from '../routes/store.js';
+import { NEOVIM_ENDS, readRoutes, routeOf } from '../routes/store.js';
 import type { Route } from '../routes/types.js';
 import { ask } from '../cli/daemon-client.js';
 import { jobsDir } from '../jobs/store.js';
@@ -50,7 +50,11 @@ export function routesRpc(nvim: NeovimClient, hub: FleetHub, watchers: TerminalW
     nvim.notify('nvim_exec_lua', [`${ROUTES}.${fn}(...)`, args]);
   };
   // Every route Lua shows: this Neovim's, and the daemon's (read from its file: no daemon is woken).
-  const all = (): Route[] => [...engine.list(), ...readRoutes(jobsDir())];
+  // Each says who keeps it: Lua gives this Neovim's back to a Node process that starts again.
+  const all = (): (Route & { keeper: 'neovim' | 'daemon' })[] => [
+    ...engine.list().map((r) => ({ ...r, keeper: 'neovim' as const })),
+    ...readRoutes(jobsDir()).map((r) => ({ ...r, keeper: 'daemon' as const })),
+  ];
   const push = (): void => lua('apply', [all()]);
   const io: Io = { out: () => undefined, err: () => undefined, stdin: async () => undefined, env: process.env, script: MADO };
   const backend = new NeovimRouteBackend(
@@ -133,6 +137,13 @@ export function routesRpc(nvim: NeovimClient, hub: FleetHub, watchers: TerminalW
             );
           }
           return true;
+        case 'route_restore': {
+          // This Neovim's routes, as Lua kept them, back after the Node process started again.
+          const list = Array.isArray(m.routes) ? m.routes : [];
+          engine.restore(list.map((v) => routeOf(v, NEOVIM_ENDS)).filter((r): r is Route => r !== undefined));
+          push();
+          return true;
+        }
         case 'route_clear':
           engine.clear();
           push();

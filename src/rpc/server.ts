@@ -36,6 +36,8 @@ const ANSWER = 'require("madohub.node").answer(...)';
 const FLEET_APPLY = 'require("madohub.fleet").apply(...)';
 /** The Lua function that writes a reply or keys into a terminal of this Neovim. */
 const WRITE = 'return require("madohub.reply").write(...)';
+/** The Lua function that keeps a reply while it waits for a terminal (for a Node process that starts again). */
+const KEEP = 'require("madohub.reply").keep(...)';
 
 export interface Health {
   node: string;
@@ -223,6 +225,7 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
     }
   });
 
+  hub.onReplyKept = (buf, reply) => nvim.notify('nvim_exec_lua', [KEEP, [buf, reply]]);
   hub.start();
 
   // The agents and their display names: the Lua side keeps no list of its own.

@@ -49,6 +49,34 @@ describe.each(testNeovims())('Neovim $label: routes', ({ path: exe }) => {
   };
   const type = (buf: number, text: string): Promise<unknown> => s!.lua(`vim.api.nvim_chan_send(vim.bo[${buf}].channel, ...)`, [text]);
 
+  it('kill -9 of the Node process: this Neovim’s routes and a payload held for a terminal survive it, and the payload goes once', async () => {
+    const { a, b } = await setup();
+    await s!.lua(`vim.api.nvim_set_current_buf(${a}) vim.cmd('MadoRoute term:${b}')`);
+    // A draft in the reviewer's input line holds the payload of the writer's turn.
+    await type(b, 'dra');
+    expect(await s!.waitFor(has(b, '❯ dra'), 5000)).toBe(true);
+    await s!.lua('vim.wait(300)');
+    await type(a, 'work\r');
+    expect(await s!.waitFor(`(require('madohub.fleet').find('term:${b}') or {}).pending == 'held: draft'`, 10000)).toBe(true);
+    const before = await s!.lua<number>(`return require('madohub.node').pid()`);
+    process.kill(before, 'SIGKILL');
+    expect(await s!.waitFor(`require('madohub.node').pid() ~= nil and require('madohub.node').pid() ~= ${before}`, 15000)).toBe(true);
+    // The route is back, kept by this Neovim, and the payload waits again.
+    expect(await s!.waitFor(`#require('madohub').routes() == 1`, 8000)).toBe(true);
+    expect(await s!.lua(`return require('madohub').routes()[1].source`)).toBe(`term:${a}`);
+    expect(await s!.waitFor(`(require('madohub.fleet').find('term:${b}') or {}).pending == 'held: draft'`, 8000)).toBe(true);
+    expect(await s!.lua<boolean>(`return ${has(b, 'You said: [mado route')}`)).toBe(false);
+    // The draft goes: the payload is delivered, once.
+    await type(b, '\x7f\x7f\x7f');
+    expect(await s!.waitFor(has(b, 'You said: [mado route writer → reviewer · hop 1/3]'), 10000)).toBe(true);
+    await s!.lua('vim.wait(1500)');
+    const text = await s!.lua<string>(`return table.concat(vim.api.nvim_buf_get_lines(${b}, 0, -1, false), '\\n')`);
+    expect(text.split('You said: [mado route').length - 1).toBe(1);
+    // And the route fires again after the restart.
+    await type(a, 'work\r');
+    expect(await s!.waitFor(`#vim.tbl_filter(function(l) return l:find('You said: [mado route', 1, true) end, vim.api.nvim_buf_get_lines(${b}, 0, -1, false)) == 2`, 15000)).toBe(true);
+  }, 90000);
+
   it('a finished turn goes to the target with its provenance; shows in the winbar; a busy target gets it when its turn ends; a draft holds it', async () => {
     const { a, b } = await setup();
     await s!.lua(`vim.api.nvim_set_current_buf(${a}) vim.cmd('MadoRoute term:${b}')`);
