@@ -43,6 +43,8 @@ export interface RouteBackend {
   diff(source: RouteEnd): Promise<string>;
   /** Why `send=diff` cannot work for this source (its folder is no git work tree), or undefined. */
   diffProblem?(source: string): string | undefined;
+  /** Routes kept elsewhere that payloads travel too (a Neovim's view of the daemon's): a cycle through them is one. */
+  otherRoutes?(): readonly Pick<Route, 'source' | 'target'>[];
   /** Delivers the text; answers '' once sent, else why it waits (`queued`, `held: draft`); throws why it cannot. */
   deliver(target: string, text: string, busyMs: number): Promise<string>;
   /** The payload in a buffer to edit: the text to send, or null to drop this firing. */
@@ -125,7 +127,7 @@ export class RouteEngine {
       if (why) throw new Error(`send=diff: ${why}`);
     }
     if (this.routes.size >= MAX_ROUTES) throw new Error(`there are ${MAX_ROUTES} routes already`);
-    if (req.hops === undefined && closesCycle(this.list(), req)) {
+    if (req.hops === undefined && closesCycle([...this.list(), ...(this.backend.otherRoutes?.() ?? [])], req)) {
       throw new Error(`this route closes a cycle (${req.target} leads back to ${req.source}); give hops= to allow it`);
     }
     let id = this.newId();

@@ -12,6 +12,7 @@ import type { TerminalWatchers } from '../records/watchers.js';
 import type { RouteBackend, RouteEnd, RouteFired } from './engine.js';
 import { appendText, gitDiff, gitWorkTreeProblem, jobRecordFile, screenText, spillFile, turnAnswer } from './io.js';
 import type { Route } from './types.js';
+import { readRoutes } from './store.js';
 
 /** A review left open this long is dropped. */
 const REVIEW_MS = 30 * 60 * 1000;
@@ -64,6 +65,10 @@ export class NeovimRouteBackend implements RouteBackend {
   async screen(source: RouteEnd): Promise<string> {
     const e = this.entry(source.id);
     return e ? screenText(await this.screenLines(e)) : '';
+  }
+
+  otherRoutes(): Route[] {
+    return readRoutes(jobsDir(this.env));
   }
 
   diffProblem(source: string): string | undefined {

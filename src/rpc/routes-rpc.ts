@@ -9,6 +9,7 @@ import type { TerminalWatchers } from '../records/watchers.js';
 import { DEFAULT_SETTINGS, RouteEngine } from '../routes/engine.js';
 import type { RouteRequest, RouteSettings } from '../routes/engine.js';
 import { NeovimRouteBackend } from '../routes/neovim-backend.js';
+import { closesCycle } from '../routes/chain.js';
 import { NEOVIM_ENDS, readRoutes, routeOf } from '../routes/store.js';
 import type { Route } from '../routes/types.js';
 import { ask } from '../cli/daemon-client.js';
@@ -105,6 +106,10 @@ export function routesRpc(nvim: NeovimClient, hub: FleetHub, watchers: TerminalW
           };
           // Between jobs (or from a job to a file): the daemon keeps it, so that it works with Neovim closed.
           if (DAEMON_SOURCE.test(r.source) && DAEMON_TARGET.test(r.target) && !r.review) {
+            // One chain across both places: the daemon sees only its own routes, this side sees both.
+            if (r.hops === undefined && closesCycle([...engine.list(), ...readRoutes(jobsDir())], r)) {
+              return Promise.resolve({ error: `this route closes a cycle (${r.target} leads back to ${r.source} through this Neovim's routes); give hops= to allow it` });
+            }
             return ask(io, { op: 'route-add', ...r, once: r.once || undefined, templates: settings.templates }, 5000).then(
               (reply) => {
                 push();

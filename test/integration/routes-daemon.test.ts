@@ -87,9 +87,19 @@ describe.each(testNeovims())('Neovim $label: a route between jobs', ({ path: exe
       const id = await s.lua<string>(`return require('madohub').route('writer', 'job:${b}')`);
       expect(JSON.parse((await h.mado(['route', 'ls', '--json'])).stdout)).toMatchObject([{ id, source: `job:${a}`, target: `job:${b}` }]);
       expect(await s.waitFor(`#require('madohub').routes() == 1`, 5000)).toBe(true);
+      // One chain across both places: a route of this Neovim from the reviewer job back to the
+      // writer (through nothing else) closes a cycle with the daemon's writer → reviewer.
+      const back = await s.lua<string>(`local ok, err = pcall(require('madohub').route, 'job:${b}', 'job:${a}', { review = true }) return ok and 'added' or tostring(err)`);
+      expect(back).toMatch(/closes a cycle/);
       await s.lua(`require('madohub').unroute('${id}')`);
       expect((await until(() => h.mado(['route', 'ls']), (r) => r.stdout === 'no routes\n', 5000)).stdout).toBe('no routes\n');
       expect(await s.waitFor(`#require('madohub').routes() == 0`, 5000)).toBe(true);
+      // And the other way round: this Neovim's route first, then one the daemon would keep.
+      const mine = await s.lua<string>(`return require('madohub').route('job:${b}', 'job:${a}', { review = true })`);
+      expect(mine).toMatch(/^\w+$/);
+      const again = await s.lua<string>(`local ok, err = pcall(require('madohub').route, 'writer', 'job:${b}') return ok and 'added' or tostring(err)`);
+      expect(again).toMatch(/closes a cycle .*through this Neovim's routes/);
+      expect((await h.mado(['route', 'ls'])).stdout).toBe('no routes\n');
     } finally {
       await s.close();
     }
