@@ -109,6 +109,12 @@ export function withStdin(args: BgArgs, stdin: string | undefined): BgArgs {
   return { ...args, prompt };
 }
 
+/**
+ * How long `mado --bg TASK` (a task on the line) waits for the first byte of standard input: what a
+ * pipe brings soon joins the task; a pipe its caller keeps open and never writes is none.
+ */
+export const BG_STDIN_FIRST_BYTE_MS = 2000;
+
 /** What `mado --bg` prints once the job is dispatched. */
 export function hintBlock(short: string): string {
   const rows: [string, string][] = [

@@ -14,7 +14,8 @@ import { JobError } from './errors.js';
 export interface Io {
   out(text: string): void;
   err(text: string): void;
-  stdin(): Promise<string | undefined>;
+  /** Standard input's text; `firstByteMs`: none unless its first byte comes within that long. */
+  stdin(firstByteMs?: number): Promise<string | undefined>;
   env: NodeJS.ProcessEnv;
   /** The `mado` script (to start the daemon with). */
   script: string;

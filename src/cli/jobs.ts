@@ -17,7 +17,7 @@ import { STOP_WAIT_MS } from '../jobs/daemon/handle-stop.js';
 import { agents } from './agents.js';
 import { parseArgs, safeText } from './args.js';
 import { attach } from './attach.js';
-import { hintBlock, parseBgArgs, withStdin } from './bg.js';
+import { BG_STDIN_FIRST_BYTE_MS, hintBlock, parseBgArgs, withStdin } from './bg.js';
 import { answerMs, ask, unreachable } from './daemon-client.js';
 import type { Io } from './daemon-client.js';
 import { JobError, UsageError } from './errors.js';
@@ -92,7 +92,9 @@ export async function dispatchJob(io: Io, spec: JobSpec): Promise<{ short: strin
 }
 
 async function bg(io: Io, argv: string[]): Promise<void> {
-  const args = withStdin(parseBgArgs(argv), await io.stdin());
+  const parsed = parseBgArgs(argv);
+  // A task given on the line takes what is piped too, when something comes soon (the --bg contract).
+  const args = withStdin(parsed, await io.stdin(parsed.prompt ? BG_STDIN_FIRST_BYTE_MS : undefined));
   for (const w of args.warnings) io.err(`mado: ${w}\n`);
   const { short, warning } = await dispatchJob(io, { ...args, origin: 'shell', cwd: process.cwd() });
   if (warning) io.err(`mado: ${warning}\n`);

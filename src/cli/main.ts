@@ -69,7 +69,7 @@ const STDIN_WAIT_MS = 60_000;
  * as a stream: a pipe whose writer is still at work is waited for (a synchronous read of it fails
  * at once with EAGAIN, and the text was lost), at most STDIN_MAX_BYTES and STDIN_WAIT_MS.
  */
-function stdinText(): Promise<string | undefined> {
+function stdinText(firstByteMs?: number): Promise<string | undefined> {
   if (process.stdin.isTTY) return Promise.resolve(undefined);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -78,13 +78,23 @@ function stdinText(): Promise<string | undefined> {
       finish();
       reject(new UsageError(`standard input did not end within ${STDIN_WAIT_MS / 1000} s`));
     }, STDIN_WAIT_MS);
+    // A command that has text of its own takes standard input only when something comes on it soon:
+    // a pipe its caller keeps open and never writes (a program's, a test's) is no input.
+    const quiet = firstByteMs === undefined ? undefined : setTimeout(() => {
+      finish();
+      resolve(undefined);
+    }, firstByteMs);
     const finish = (): void => {
       clearTimeout(timer);
+      clearTimeout(quiet);
       process.stdin.removeAllListeners('data');
       process.stdin.removeAllListeners('end');
       process.stdin.pause();
+      // Nothing more is read: the process may end with the pipe still open.
+      process.stdin.unref?.();
     };
     process.stdin.on('data', (d: Buffer) => {
+      clearTimeout(quiet);
       chunks.push(d);
       size += d.length;
       if (size >= STDIN_MAX_BYTES) {

@@ -88,9 +88,7 @@ describe.each(testNeovims())('Neovim $label: a killed job', ({ path: exe }) => {
     s = undefined;
   });
   it('is announced as Failed (killed by SIGKILL), not Stopped', async () => {
-    const env: Record<string, string> = {};
-    for (const k of ['MADOHUB_TEMPLATES', 'MADOHUB_JOBS_DIR', 'MADOHUB_RUNTIME_DIR']) env[k] = h.env[k] as string;
-    s = await startNeovim(exe, env);
+    s = await startNeovim(exe, h.neovimEnv());
     await s.lua(`require('madohub').setup({}) require('madohub.node').ensure()`);
     const short = shortOf((await h.mado(['--bg', '--agent', 'replier', 'hello'])).stdout);
     expect(await s.waitFor(`(require('madohub.fleet').find('job:${short}') or {}).state == 'idle'`, 15000)).toBe(true);

@@ -18,18 +18,11 @@ describe.each(testNeovims())('Neovim $label: a job’s view', ({ path: exe }) =>
     s = screen = undefined;
   });
 
-  const envOf = (): Record<string, string> => {
-    const out: Record<string, string> = {};
-    for (const k of ['MADOHUB_TEMPLATES', 'MADOHUB_JOBS_DIR', 'MADOHUB_RUNTIME_DIR', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME']) out[k] = h.env[k] as string;
-    out.XDG_STATE_HOME = path.join(h.base, 'state');
-    return out;
-  };
-
   it('mado --bg says how to detach; the view’s winbar says it while attached; Ctrl-] closes the view and the job runs on', async () => {
     const bg = await h.mado(['--bg', '--agent', 'replier', '-n', 'the writer', 'first words']);
     expect(bg.stdout).toMatch(/mado attach [0-9a-f]{8} +open in this terminal \(Ctrl-\] detaches, the job goes on\)/);
     const short = shortOf(bg.stdout);
-    s = await startNeovim(exe, envOf());
+    s = await startNeovim(exe, h.neovimEnv());
     screen = await Screen.attach(s.nvim, 150, 40);
     await s.lua(`require('madohub').setup({})`);
     await screen.type(`:MadoAttach ${short}<CR>`);

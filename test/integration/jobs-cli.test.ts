@@ -134,6 +134,15 @@ describe('mado send', () => {
     expect(sent).toMatchObject({ code: 0, stdout: `sent to ${short}\n` });
     await until(async () => (await hs.mado(['logs', short])).stdout, (t) => t.includes('You said: hi from a pipe'), 10000);
     expect((await hs.mado(['logs', short])).stdout).toContain('You said: hi from a pipe');
+    // A pipe its caller keeps open and never writes is no input for a task on the line: no hang.
+    const open = await new Promise<{ code: number; stdout: string }>((resolve) => {
+      const child = execFile(process.execPath, [MADO, '--bg', '--agent', 'replier', 'the task alone'], { env: hs.env, timeout: 20000 }, (err, stdout) =>
+        resolve({ code: err ? 1 : 0, stdout }));
+      child.stdin?.write('');
+    });
+    expect(open.code).toBe(0);
+    const alone = shortOf(open.stdout);
+    await until(async () => (await hs.mado(['logs', alone])).stdout, (t) => t.includes('You said: the task alone'), 10000);
   });
 
   it('holds a reply while a draft stands in the agent’s input line, and sends it once the line is empty', async () => {

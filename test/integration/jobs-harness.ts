@@ -24,6 +24,8 @@ export interface JobsHarness {
   jobs(): Promise<Record<string, unknown>[]>;
   gitRepo(): { repo: string; git: (...args: string[]) => string };
   killDaemon(): void;
+  /** What a test Neovim needs to see this harness's jobs: its folders, templates, and agents' record folders. */
+  neovimEnv(): Record<string, string>;
 }
 
 /** The fixture templates every job test may use (named like the agents where the agent matters). */
@@ -109,6 +111,11 @@ export function useJobsHarness(extra: Record<string, object> = {}, scope: 'test'
       return { repo, git };
     },
     killDaemon: () => killDaemonOf(h.base),
+    neovimEnv() {
+      const out: Record<string, string> = { XDG_STATE_HOME: path.join(h.base, 'state') };
+      for (const k of ['MADOHUB_TEMPLATES', 'MADOHUB_JOBS_DIR', 'MADOHUB_RUNTIME_DIR', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME']) out[k] = h.env[k] as string;
+      return out;
+    },
   };
 }
 

@@ -323,7 +323,7 @@ describe('mado jobs', () => {
     const viaLink = (args: string[]): Promise<Run> =>
       new Promise((resolve) => {
         const e = { ...h.env, PATH: `${bin}${path.delimiter}${h.env.PATH}`, NODE_EXTRA_CA_CERTS: path.join(h.base, 'no-ca.pem') };
-        execFile('mado', args, { env: e }, (err, stdout, stderr) => resolve({ code: err ? 1 : 0, stdout, stderr }));
+        execFile('mado', args, { env: e }, (err, stdout, stderr) => resolve({ code: err ? 1 : 0, stdout, stderr })).stdin?.end();
       });
     const listed = await viaLink(['agents']);
     expect(listed).toEqual({ code: 0, stdout: 'no jobs\n', stderr: '' });
@@ -385,7 +385,7 @@ describe('mado jobs', () => {
       new Promise<Run>((resolve) => {
         execFile(process.execPath, [MADO, ...args], { env: h.env, cwd }, (err, stdout, stderr) =>
           resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-        );
+        ).stdin?.end();
       });
     const r = await inDir(repo, ['--bg', '--worktree', '--agent', 'looper', 'x']);
     expect(r.code, r.stderr).toBe(0);

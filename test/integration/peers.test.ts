@@ -21,7 +21,7 @@ describe.each(testNeovims())('Neovim $label: a peer that does not answer', ({ pa
   });
 
   it('<CR> on its row: the editor goes on, and it says the peer does not answer', async () => {
-    const env = { XDG_STATE_HOME: `${h.base}/state`, MADOHUB_JOBS_DIR: h.env.MADOHUB_JOBS_DIR as string, MADOHUB_RUNTIME_DIR: h.env.MADOHUB_RUNTIME_DIR as string };
+    const env = h.neovimEnv();
     other = await startNeovim(exe, env);
     await other.lua(`require('madohub').setup({}) vim.fn.serverstart()`);
     await openAgent(other, ['codex-working']);

@@ -23,9 +23,7 @@ describe.each(testNeovims())('Neovim $label: the picker’s keys, typed', ({ pat
   let two = '';
 
   const envOf = (): Record<string, string> => {
-    const out: Record<string, string> = {};
-    for (const k of ['MADOHUB_TEMPLATES', 'MADOHUB_JOBS_DIR', 'MADOHUB_RUNTIME_DIR', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME']) out[k] = h.env[k] as string;
-    out.XDG_STATE_HOME = path.join(h.base, 'state');
+    const out = h.neovimEnv();
     out.HOME = path.join(h.base, 'home');
     out.PATH = `${path.join(FIX, 'bin')}:${process.env.PATH ?? ''}`;
     return out;

@@ -48,9 +48,7 @@ describe.each(testNeovims())('Neovim $label: :MadoAgents', ({ path: exe }) => {
   });
 
   const envOf = (): Record<string, string> => {
-    const out: Record<string, string> = {};
-    for (const k of ['MADOHUB_TEMPLATES', 'MADOHUB_JOBS_DIR', 'MADOHUB_RUNTIME_DIR', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME']) out[k] = h.env[k] as string;
-    out.XDG_STATE_HOME = path.join(h.base, 'state');
+    const out = h.neovimEnv();
     // The shell jobs are login shells: a home of their own, not the developer's profile.
     out.HOME = path.join(h.base, 'home');
     mkdirSync(out.HOME, { recursive: true });

@@ -78,9 +78,7 @@ describe.each(testNeovims())('Neovim $label: a route between jobs', ({ path: exe
   it('goes to the daemon (mado route ls shows it); Lua lists it and removes it there', async () => {
     const a = shortOf((await h.mado(['--bg', '--agent', 'replier', '-n', 'writer'])).stdout);
     const b = shortOf((await h.mado(['--bg', '--agent', 'replier', '-n', 'reviewer'])).stdout);
-    const env: Record<string, string> = {};
-    for (const k of ['MADOHUB_TEMPLATES', 'MADOHUB_JOBS_DIR', 'MADOHUB_RUNTIME_DIR', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME']) env[k] = h.env[k] as string;
-    const s = await startNeovim(exe, env);
+    const s = await startNeovim(exe, h.neovimEnv());
     try {
       await s.lua(`require('madohub.node').ensure()`);
       expect(await s.waitFor(`#require('madohub').agents({ kind = 'job' }) == 2`, 10000)).toBe(true);
