@@ -123,8 +123,10 @@ describe.each(testNeovims())('Neovim $label: closing :MadoAgents', ({ path: exe 
     for (const tgc of [false, true]) {
       await s.lua(`vim.o.termguicolors = ${tgc}`);
       await openPicker(screen);
-      const row = screen.rowOf('claude main');
-      const col = screen.lines()[row]!.indexOf('claude main');
+      // The replier's row (named for the folder the tests run in: `claude <folder>`).
+      const row = screen.lines().findIndex((l) => /○ Idle +claude /.test(l));
+      expect(row).toBeGreaterThanOrEqual(0);
+      const col = screen.lines()[row]!.indexOf('claude ');
       const attrs = screen.hlAt(row, col);
       const shown = tgc ? attrs?.rgb : attrs?.cterm;
       expect(shown?.reverse === true || shown?.background !== undefined).toBe(true);
