@@ -55,10 +55,11 @@ interface TerminalEntry extends TrackedState {
 
 /**
  * How long an Idle that the live status says while the turn's record still says Working is held
- * back: Claude Code's session file goes idle about 100 ms before its transcript's turn end is read,
+ * back: Claude Code's session file goes idle about 100 ms before its transcript's turn end is read
+ * (and a loaded machine reads that end later still: 600 ms was seen to miss it in CI),
  * and that Idle is no state the agent is in (it is Completed). The Idle shows after this if no end comes.
  */
-export const SETTLE_MS = 600;
+export const SETTLE_MS = 1500;
 
 /**
  * Owns every terminal's state. Pure: fed screens, records, process scans and exits with the time,
@@ -229,14 +230,18 @@ export class Tracker {
   }
 
   private emit(rec: TerminalEntry, isNew: boolean, now: number, done?: { line: string }): StateChange | null {
-    const next = this.effective(rec);
+    let next = this.effective(rec);
     // Working → Idle by the live status while the turn's record says it works: held back a while
     // for the record that ends the turn (then Completed shows, not an Idle flash between).
     const awaitingEnd = !isNew && rec.state === 'working' && next.state === 'idle' && next.source === 'session-file' && rec.turn?.state === 'working';
     if (!awaitingEnd) rec.heldSince = undefined;
-    else {
+    else if (rec.screen && (rec.screen.state === 'stopped' || rec.screen.state === 'completed')) {
+      // The screen shows the turn's end before its record is read: that is the state (Stopped), not Idle.
+      rec.heldSince = undefined;
+      next = { agent: next.agent, state: rec.screen.state, source: 'pty-scrape', detail: rec.screen.detail };
+    } else {
       rec.heldSince ??= now;
-      if (now < rec.heldSince + SETTLE_MS && done === undefined) return null;
+      if (now < rec.heldSince + SETTLE_MS) return null;
       rec.heldSince = undefined;
     }
     const previous = isNew ? null : rec.state;

@@ -5,6 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SETTLE_MS } from '../../src/state/tracker.js';
 import { FAKE_CLAUDE, openTerminal, startNeovim, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
 
@@ -20,7 +21,7 @@ describe.each(testNeovims())('Neovim $label: no transient state', ({ path: exe }
     s = await startNeovim(exe, { CLAUDE_CONFIG_DIR: path.join(base, 'claude'), HOME: base });
     await s.lua(`require('madohub').setup({})
       _G.states, _G.rows = {}, {}
-      vim.api.nvim_create_autocmd('User', { pattern = 'MadoStateChanged', callback = function(ev) table.insert(_G.states, ev.data.state) end })
+      vim.api.nvim_create_autocmd('User', { pattern = 'MadoStateChanged', callback = function(ev) table.insert(_G.states, ev.data.state .. ':' .. tostring(ev.data.source)) end })
       vim.api.nvim_create_autocmd('User', { pattern = 'MadoFleetChanged', callback = function()
         for _, e in ipairs(require('madohub').agents({ kind = 'terminal' })) do
           if _G.rows[#_G.rows] ~= e.state then table.insert(_G.rows, e.state) end
@@ -33,12 +34,12 @@ describe.each(testNeovims())('Neovim $label: no transient state', ({ path: exe }
       const ok = await s.waitFor(`(require('madohub').state(${buf}) or {}).state == 'completed'`, 5000);
       expect(ok, JSON.stringify(await s.lua('return { require("madohub").state(...), _G.states }', [buf]))).toBe(true);
       // Long enough for a held Idle to have shown, had it been one.
-      await s.lua('vim.wait(700)');
+      await s.lua(`vim.wait(${SETTLE_MS + 300})`);
       const seen = await s.lua<{ states: string[]; rows: string[] }>('return { states = _G.states, rows = _G.rows }');
-      const between = (xs: string[]): string[] => xs.slice(xs.indexOf('working'), xs.lastIndexOf('completed'));
+      const between = (xs: string[]): string[] => { const ys = xs.map((x) => x.split(':')[0]!); return ys.slice(ys.indexOf('working'), ys.lastIndexOf('completed')); };
       expect(between(seen.states), `turn ${i}: ${seen.states.join(' ')}`).not.toContain('idle');
       expect(between(seen.rows), `turn ${i}: ${seen.rows.join(' ')}`).not.toContain('idle');
-      expect(seen.states).toContain('working');
+      expect(seen.states.map((x) => x.split(':')[0])).toContain('working');
     }
-  }, 120000);
+  }, 150000);
 });

@@ -198,6 +198,16 @@ describe('Tracker', () => {
     expect(t.settle(5000)).toEqual([]);
   });
 
+  it('while an Idle is held, the screen’s completion line shows the turn’s end (Stopped), not the Idle', () => {
+    const t = new Tracker();
+    t.screen(1, working, 1000);
+    t.record(1, { state: 'working', source: 'jsonl-watcher', detail: 'tool_use' }, 1020);
+    expect(t.record(1, { state: 'idle', source: 'session-file', detail: 'idle' }, 2000)).toBeNull();
+    const line = t.screen(1, done('✻ Baked for 1s'), 2050);
+    expect(line).toMatchObject({ state: 'stopped', source: 'pty-scrape', done: { line: '✻ Baked for 1s' } });
+    expect(t.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'end_turn' }, 2110)).toMatchObject({ state: 'completed', previous: 'stopped' });
+  });
+
   it('an Idle the transcript never ends shows once it is due', () => {
     const t = new Tracker();
     t.screen(1, working, 1000);
