@@ -221,6 +221,10 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     return {};
   };
 
+  /** Reads the screen soon (changes that come together are read once). */
+  const detectSoon = (): void => {
+    detectTimer ??= setTimeout(() => void runDetect(), DETECT_MS);
+  };
   const runDetect = (): Promise<void> => {
     detectTimer = undefined;
     const { lines, cursor } = boundScreen({ ...screenOf(term), title });
@@ -237,7 +241,7 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
       prompted = true;
       deliver(launch.typePrompt ?? '');
       typedAt = Date.now();
-      setTimeout(() => (detectTimer ??= setTimeout(() => void runDetect(), DETECT_MS)), TYPED_SETTLE_MS + 50).unref();
+      setTimeout(detectSoon, TYPED_SETTLE_MS + 50).unref();
     }
     if (d.state === 'working') awaitingPrompt = false;
     if (d.state === 'working' || d.state === 'waiting') seenWork = true;
@@ -271,11 +275,9 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   const server: Server = clients.server;
 
   // A job that never drew again after STARTING_MS is read once more then (it is idle, not starting).
-  if (launch.starting) setTimeout(() => (detectTimer ??= setTimeout(() => void runDetect(), DETECT_MS)), STARTING_MS + 50).unref();
+  if (launch.starting) setTimeout(detectSoon, STARTING_MS + 50).unref();
   child.onData((data) => {
-    term.write(data, () => {
-      detectTimer ??= setTimeout(() => void runDetect(), DETECT_MS);
-    });
+    term.write(data, detectSoon);
     output.append(data);
     clients.broadcast(data);
   });
