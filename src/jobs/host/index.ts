@@ -221,10 +221,6 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     return {};
   };
 
-  /** Reads the screen soon (changes that come together are read once). */
-  const detectSoon = (): void => {
-    detectTimer ??= setTimeout(() => void runDetect(), DETECT_MS);
-  };
   const runDetect = (): Promise<void> => {
     detectTimer = undefined;
     const { lines, cursor } = boundScreen({ ...screenOf(term), title });
@@ -241,7 +237,7 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
       prompted = true;
       deliver(launch.typePrompt ?? '');
       typedAt = Date.now();
-      setTimeout(detectSoon, TYPED_SETTLE_MS + 50).unref();
+      setTimeout(() => (detectTimer ??= setTimeout(() => void runDetect(), DETECT_MS)), TYPED_SETTLE_MS + 50).unref();
     }
     if (d.state === 'working') awaitingPrompt = false;
     if (d.state === 'working' || d.state === 'waiting') seenWork = true;
@@ -275,9 +271,11 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   const server: Server = clients.server;
 
   // A job that never drew again after STARTING_MS is read once more then (it is idle, not starting).
-  if (launch.starting) setTimeout(detectSoon, STARTING_MS + 50).unref();
+  if (launch.starting) setTimeout(() => (detectTimer ??= setTimeout(() => void runDetect(), DETECT_MS)), STARTING_MS + 50).unref();
   child.onData((data) => {
-    term.write(data, detectSoon);
+    term.write(data, () => {
+      detectTimer ??= setTimeout(() => void runDetect(), DETECT_MS);
+    });
     output.append(data);
     clients.broadcast(data);
   });
