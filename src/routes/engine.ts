@@ -3,7 +3,7 @@
 // reads and where it writes is its backend's (RouteBackend), so that the same rules serve both places.
 import { randomBytes } from 'node:crypto';
 import { closesCycle, nextChain } from './chain.js';
-import { linkInPath } from '../shared/links.js';
+import { linkProblem } from '../shared/links.js';
 import { fill, provenance, spilled, templateText } from './payload.js';
 import type { PayloadVars } from './payload.js';
 import { DEFAULT_HOPS, MAX_HOPS, ROUTE_ONS, ROUTE_SENDS } from './types.js';
@@ -114,10 +114,8 @@ export class RouteEngine {
     if (!this.backend.end(req.source)) throw new Error(`no agent '${req.source}'`);
     if (req.source === req.target) throw new Error('a route to itself is none');
     if (!this.backend.targetExists(req.target)) throw new Error(`no target '${req.target.slice(0, 80)}'`);
-    if (req.target.startsWith('file:')) {
-      const link = linkInPath(req.target.slice(5));
-      if (link) throw new Error(`${link.slice(0, 200)} is a link: a route never writes through one`);
-    }
+    const linked = req.target.startsWith('file:') ? linkProblem(req.target.slice(5)) : undefined;
+    if (linked) throw new Error(linked);
     const twin = this.list().find(
       (r) => r.source === req.source && r.target === req.target && r.on === on && r.send === send && r.template === template,
     );

@@ -11,7 +11,7 @@ import { readTail, writeAtomic } from '../jobs/files.js';
 import type { JobState } from '../jobs/types.js';
 import { claudeConfigDir, claudeTranscriptPath } from '../records/claude.js';
 import { codexHome, rolloutOfSession } from '../records/codex.js';
-import { linkInPath } from '../shared/links.js';
+import { linkProblem } from '../shared/links.js';
 import type { Route } from './types.js';
 
 /** The record file that holds a job's answers: Claude Code's transcript of its session, Codex's rollout of the session its host learnt. */
@@ -115,8 +115,8 @@ export function gitWorkTreeProblem(cwd: string, env: NodeJS.ProcessEnv): string 
 
 /** Appends to a file the user named as a route's target: a regular file only, never through a link, created 0600. */
 export function appendText(file: string, text: string): void {
-  const link = linkInPath(file);
-  if (link) throw new Error(`${link} is a link: a route never writes through one`);
+  const linked = linkProblem(file);
+  if (linked) throw new Error(linked);
   // Non-blocking: a FIFO without a reader fails at once instead of hanging.
   const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
   try {

@@ -18,3 +18,9 @@ export function linkInPath(file: string): string | undefined {
   }
   return undefined;
 }
+
+/** Why `file` is not to be written (a part of its path is a link), for a person; undefined when it may be. */
+export function linkProblem(file: string): string | undefined {
+  const link = linkInPath(file);
+  return link && `${link.slice(0, 200)} is a link: MadoHub never writes through one`;
+}
