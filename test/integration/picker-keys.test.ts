@@ -39,6 +39,8 @@ describe.each(testNeovims())('Neovim $label: the picker’s keys, typed', ({ pat
   const cursorLine = (): string => screen.lines()[screen.cursor.row] ?? '';
   /** Types `j` (or `k`) until the cursor's row shows `text`. */
   const goTo = async (text: string | RegExp): Promise<void> => {
+    // In the list: while an input line has the cursor, its own text (a name being typed) is no row.
+    await screen.waitFor(() => screen.mode === 'normal', 5000, 'Normal mode in the list');
     const has = (l: string): boolean => (typeof text === 'string' ? l.includes(text) : text.test(l));
     for (let i = 0; i < 30 && !has(cursorLine()); i++) {
       const target = screen.lines().findIndex(has);
@@ -142,7 +144,8 @@ describe.each(testNeovims())('Neovim $label: the picker’s keys, typed', ({ pat
     await screen.type('R');
     await screen.waitForText(/Rename shell two/);
     await screen.type('<C-u>the second shell<CR>');
-    await screen.waitForText('the second shell', 8000);
+    // Said once renamed (the typed name itself is on the screen before <CR> is read).
+    await screen.waitForText('renamed shell two to the second shell', 8000);
     await goTo('the second shell');
     await screen.type('<C-r>');
     await screen.waitForText(/Rename the second shell/);

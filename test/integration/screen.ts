@@ -29,6 +29,8 @@ export class Screen {
   cursor = { row: 0, col: 0 };
   /** How many `flush` events came: a redraw finished. */
   flushes = 0;
+  /** The mode's name as the last `mode_change` said it (`normal`, `insert`, `cmdline_normal`…). */
+  mode = '';
   private readonly onNotification: (method: string, args: unknown[]) => void;
 
   private constructor(
@@ -86,6 +88,9 @@ export class Screen {
           break;
         case 'grid_line':
           this.line(a[1] as number, a[2] as number, a[3] as unknown[][]);
+          break;
+        case 'mode_change':
+          this.mode = a[0] as string;
           break;
         case 'grid_scroll':
           this.scroll(a[1] as number, a[2] as number, a[3] as number, a[4] as number, a[5] as number);
