@@ -6,6 +6,7 @@ import { hostAlive } from '../jobs/hostinfo.js';
 import { newSessionId, newShortId } from '../jobs/ids.js';
 import { HostError, askHost as askJobHost, hostScreen } from '../jobs/host-client.js';
 import { ReachError } from '../jobs/protocol/client.js';
+import type { Chain } from '../jobs/chain-record.js';
 import type { DispatchRequest } from '../jobs/protocol/daemon-requests.js';
 import { promptProblem } from '../jobs/templates.js';
 import type { Resume } from '../jobs/templates.js';
@@ -190,7 +191,7 @@ async function askHost(io: Io, short: string, message: object): Promise<Reply> {
 }
 
 /** Sends a reply to a job's agent through its host; '' once sent, else why it waits (`queued`, `held: draft`). */
-export async function sendToJob(io: Io, short: string, text: string, terms: { waitMenus?: boolean; busyMs?: number } = {}): Promise<string> {
+export async function sendToJob(io: Io, short: string, text: string, terms: { waitMenus?: boolean; busyMs?: number; chain?: Chain } = {}): Promise<string> {
   if (text.trim() === '') throw new UsageError('a reply needs some text');
   const tooLarge = promptProblem(text);
   if (tooLarge) throw new UsageError(tooLarge.replace('the prompt', 'the reply'));

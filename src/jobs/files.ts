@@ -2,6 +2,7 @@
 // a link, never more than a bound; writes that a reader sees whole or not at all, 0600, and that
 // leave no temporary file behind when they fail.
 import { appendFileSync, closeSync, constants, fstatSync, fsyncSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 
 /** What a bounded read gives: the text, or an error code/reason for a person. */
@@ -66,9 +67,10 @@ export function readJsonBounded(file: string, maxBytes: number): unknown {
  * 0600. A failure (a full or read-only disk) throws and leaves no temporary file.
  */
 export function writeAtomic(file: string, text: string): void {
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  // A fresh name, created exclusively: a link planted where the temporary file goes is never written through.
+  const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    const fd = openSync(tmp, 'w', 0o600);
+    const fd = openSync(tmp, 'wx', 0o600);
     try {
       writeSync(fd, text);
       fsyncSync(fd);

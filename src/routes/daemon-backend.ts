@@ -10,7 +10,8 @@ import type { ListedJob } from '../jobs/protocol/replies.js';
 import type { RouteBackend, RouteEnd, RouteFired, RouteRequest } from './engine.js';
 import { appendText, gitDiff, gitWorkTreeProblem, jobRecordFile, screenText, spillFile, turnAnswer } from './io.js';
 import { writeRoutes } from './store.js';
-import type { Route } from './types.js';
+import type { Chain, Route } from './types.js';
+import { jobChain } from '../jobs/chain-record.js';
 
 /** A job as a route's end. */
 export function jobEnd(j: ListedJob): RouteEnd {
@@ -65,13 +66,17 @@ export class DaemonRouteBackend implements RouteBackend {
     return gitDiff(source.cwd, this.env);
   }
 
-  async deliver(target: string, text: string, busyMs: number): Promise<string> {
+  async deliver(target: string, text: string, busyMs: number, chain: Chain): Promise<string> {
     if (target.startsWith('file:')) {
       appendText(target.slice(5), `${text}\n`);
       return '';
     }
-    const reply = await askHost(this.jobsDir, target.slice(4), { op: 'send', text, waitMenus: true, busyMs });
+    const reply = await askHost(this.jobsDir, target.slice(4), { op: 'send', text, waitMenus: true, busyMs, chain });
     return reply.type === 'ok' ? (reply.pending ?? '') : '';
+  }
+
+  chainOf(entry: string): { chain: Chain | undefined } | undefined {
+    return jobChain(this.jobsDir, entry);
   }
 
   review(): Promise<string | null> {

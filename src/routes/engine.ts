@@ -45,8 +45,13 @@ export interface RouteBackend {
   diffProblem?(source: string): string | undefined;
   /** Routes kept elsewhere that payloads travel too (a Neovim's view of the daemon's): a cycle through them is one. */
   otherRoutes?(): readonly Pick<Route, 'source' | 'target'>[];
-  /** Delivers the text; answers '' once sent, else why it waits (`queued`, `held: draft`); throws why it cannot. */
-  deliver(target: string, text: string, busyMs: number): Promise<string>;
+  /** Delivers the text on its chain; answers '' once sent, else why it waits (`queued`, `held: draft`); throws why it cannot. */
+  deliver(target: string, text: string, busyMs: number, chain: Chain): Promise<string>;
+  /**
+   * The chain that reached an entry whose chains are kept outside this place (a job's host keeps its
+   * own, whichever place delivered to it); undefined for the entries this place keeps.
+   */
+  chainOf?(entry: string): { chain: Chain | undefined } | undefined;
   /** The payload in a buffer to edit: the text to send, or null to drop this firing. */
   review(route: Route, text: string): Promise<string | null>;
   /** Writes a payload too large to send into a file of its own; its path. */
@@ -77,7 +82,7 @@ export const MAX_ROUTES = 200;
 
 export class RouteEngine {
   private readonly routes = new Map<string, Route>();
-  /** The chain that reached each entry last (a payload it was given); the user's own input ends it. */
+  /** The chain that reached each entry last (a payload it was given), but for those kept by the backend (chainOf); the user's own input ends it. */
   private readonly reached = new Map<string, Chain>();
   /** The last body each target was given (the same one twice in a row is not sent). */
   private readonly lastBody = new Map<string, string>();
@@ -204,7 +209,8 @@ export class RouteEngine {
     const source = this.backend.end(r.source);
     if (!source) return this.gone(r.source);
     if (!this.backend.targetExists(r.target)) return this.gone(r.target);
-    const step = nextChain(this.reached.get(r.source), r.source, r.target, r.hops, this.newId);
+    const reached = this.backend.chainOf?.(r.source) ?? { chain: this.reached.get(r.source) };
+    const step = nextChain(reached.chain, r.source, r.target, r.hops, this.newId);
     if ('drop' in step) return this.fail(r, `not sent: ${step.drop}`);
     this.lastFired.set(r.id, at);
     const vars = await this.vars(r, source, step.chain.hop);
@@ -242,7 +248,7 @@ export class RouteEngine {
       text = edited;
     }
     if (Buffer.byteLength(text) > this.settings.maxBytes) text = spilled(head, this.backend.spill(r, text), text);
-    const pending = await this.backend.deliver(r.target, text, this.settings.busyMs);
+    const pending = await this.backend.deliver(r.target, text, this.settings.busyMs, chain);
     this.reached.set(r.target, chain);
     this.backend.fired({ route: r.id, source: r.source, target: r.target, hop: chain.hop, bytes: Buffer.byteLength(text), knownAt });
     if (pending !== '') {

@@ -11,7 +11,8 @@ import { jobsDir, readJob, stateDir } from '../jobs/store.js';
 import type { TerminalWatchers } from '../records/watchers.js';
 import type { RouteBackend, RouteEnd, RouteFired } from './engine.js';
 import { appendText, gitDiff, gitWorkTreeProblem, jobRecordFile, screenText, spillFile, turnAnswer } from './io.js';
-import type { Route } from './types.js';
+import type { Chain, Route } from './types.js';
+import { jobChain } from '../jobs/chain-record.js';
 import { readRoutes } from './store.js';
 
 /** A review left open this long is dropped. */
@@ -80,11 +81,11 @@ export class NeovimRouteBackend implements RouteBackend {
     return gitDiff(source.cwd, this.env);
   }
 
-  async deliver(target: string, text: string, busyMs: number): Promise<string> {
+  async deliver(target: string, text: string, busyMs: number, chain: Chain): Promise<string> {
     const term = /^term:(\d+)$/.exec(target);
     if (term) return this.hub.replies.reply(Number(term[1]), text, false, { waitMenus: true, busyMs });
     const job = /^job:([0-9a-f]{8})$/.exec(target);
-    if (job) return sendToJob(this.io, job[1]!, text, { waitMenus: true, busyMs });
+    if (job) return sendToJob(this.io, job[1]!, text, { waitMenus: true, busyMs, chain });
     const buf = /^buf:(\d+)$/.exec(target);
     if (buf) {
       const why = await this.lua.append(Number(buf[1]), text.split('\n'));
@@ -96,6 +97,10 @@ export class NeovimRouteBackend implements RouteBackend {
       return '';
     }
     throw new Error(`no target '${target}'`);
+  }
+
+  chainOf(entry: string): { chain: Chain | undefined } | undefined {
+    return jobChain(jobsDir(this.env), entry);
   }
 
   review(route: Route, text: string): Promise<string | null> {

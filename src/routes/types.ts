@@ -43,12 +43,8 @@ export interface RouteRequest {
   review?: boolean;
 }
 
-/** The chain a payload belongs to: its id, how many deliveries it has made, and the entries it has reached. */
-export interface Chain {
-  id: string;
-  hop: number;
-  visited: string[];
-}
+/** The chain a payload belongs to (a job's host keeps the one that reached it: chain-record.ts). */
+export type { Chain } from '../jobs/chain-record.js';
 
 export const DEFAULT_HOPS = 3;
 export const MAX_HOPS = 20;

@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'n
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIX, shortOf, until, useJobsHarness } from './jobs-harness.js';
-import { startNeovim, testNeovims } from './neovim.js';
+import { openTerminal, startNeovim, testNeovims } from './neovim.js';
 
 describe('mado route', () => {
   const h = useJobsHarness({ replier: { command: ['node', path.join(FIX, 'bin/replier')], prompt: 'type' } });
@@ -102,4 +102,36 @@ describe.each(testNeovims())('Neovim $label: a route between jobs', ({ path: exe
       await s.close();
     }
   }, 60000);
+
+  it('a cycle through the daemon’s routes and this Neovim’s is one chain: it stops where it began, where it looped for ever', async () => {
+    const a = shortOf((await h.mado(['--bg', '--agent', 'replier', '-n', 'writer'])).stdout);
+    const b = shortOf((await h.mado(['--bg', '--agent', 'replier', '-n', 'reviewer'])).stdout);
+    const s = await startNeovim(exe, h.neovimEnv());
+    try {
+      // A template whose payload ends with `work`: the replier that gets it works, and ends a turn.
+      await s.lua(`require('madohub').setup({ routes = { templates = { loop = 'Reply with: work\\nwork' } } })`);
+      const t = await openTerminal(s, ['node', path.join(FIX, 'bin/replier')]);
+      expect(await s.waitFor(`#require('madohub').agents({ kind = 'job' }) == 2 and #require('madohub').agents({ kind = 'terminal' }) == 1`, 10000)).toBe(true);
+      await s.lua(`_G.held = {}
+        vim.api.nvim_create_autocmd('User', { pattern = 'MadoRouteHeld', callback = function(ev) table.insert(_G.held, ev.data.reason) end })`);
+      // writer → reviewer (the daemon keeps it), reviewer → the terminal → writer (this Neovim).
+      await s.lua(`require('madohub').route('job:${a}', 'job:${b}', { template = 'loop' })`);
+      await s.lua(`require('madohub').route('job:${b}', 'term:${t}', { template = 'loop' })`);
+      await s.lua(`require('madohub').route('term:${t}', 'job:${a}', { template = 'loop', hops = 9 })`);
+      expect(JSON.parse((await h.mado(['route', 'ls', '--json'])).stdout)).toHaveLength(1);
+      expect(await h.mado(['send', a, 'work'])).toMatchObject({ code: 0 });
+      // writer → reviewer (hop 1, by the daemon), reviewer → the terminal (hop 2, here); the
+      // terminal → writer would come back to where the chain began.
+      const held = await until(() => s.lua<string[]>('return _G.held'), (v) => v.some((r) => r.includes('in this chain already')), 30000);
+      expect(held.find((r) => r.includes('in this chain already'))).toBe(`not sent: job:${a} is in this chain already (job:${a} → job:${b} → term:${t} → job:${a})`);
+      const terminal = await s.lua<string>(`return table.concat(vim.api.nvim_buf_get_lines(${t}, 0, -1, false), '\\n')`);
+      expect(terminal).toContain('[mado route reviewer → ');
+      expect(terminal).toContain('· hop 2/3]');
+      await s.lua('vim.wait(4000)');
+      expect((await h.mado(['logs', a])).stdout).not.toContain('[mado route');
+      expect((await h.mado(['logs', b])).stdout.split('[mado route writer → reviewer').length - 1).toBe(1);
+    } finally {
+      await s.close();
+    }
+  }, 90000);
 });

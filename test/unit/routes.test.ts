@@ -8,7 +8,7 @@ import { closesCycle, nextChain } from '../../src/routes/chain.js';
 import { RouteEngine } from '../../src/routes/engine.js';
 import type { RouteEnd, RouteBackend } from '../../src/routes/engine.js';
 import { fill, provenance, spilled, templateText } from '../../src/routes/payload.js';
-import type { Route } from '../../src/routes/types.js';
+import type { Chain, Route } from '../../src/routes/types.js';
 
 describe('chains', () => {
   let n = 0;
@@ -183,6 +183,42 @@ describe('the route engine', () => {
     c.tick(3000);
     await e.finished('term:2', 'done');
     expect(h.delivered.map((d) => d.target)).toEqual(['term:2', 'term:1']);
+  });
+
+  it("a job's chain is the one its host keeps: a payload another place delivered goes on, and a cycle through both places stops", async () => {
+    // What the job's host was given (by the daemon's routes, or another Neovim's), as the backend reads it.
+    const kept = new Map<string, Chain>();
+    const h = fakeHost({
+      chainOf: (entry) => (entry.startsWith('job:') ? { chain: kept.get(entry) } : undefined),
+    });
+    const deliver = h.host.deliver;
+    h.host.deliver = async (target, text, busyMs, chain) => {
+      if (target.startsWith('job:')) kept.set(target, chain);
+      return deliver(target, text, busyMs, chain);
+    };
+    const c = clock();
+    const e = new RouteEngine(h.host, undefined, c.now);
+    // The daemon's route job → term:1 gave the job's payload to it (hop 1 of the chain that began at term:2).
+    kept.set('job:0000000c', { id: 'd1', hop: 1, visited: ['term:2', 'job:0000000c'] });
+    e.add({ source: 'job:0000000c', target: 'term:1' });
+    e.add({ source: 'term:1', target: 'term:2', hops: 5 });
+    await e.finished('job:0000000c', 'done');
+    expect(h.delivered.at(-1)).toMatchObject({ target: 'term:1', text: expect.stringMatching(/^\[mado route third → writer · hop 2\/3\]/) });
+    c.tick(3000);
+    await e.finished('term:1', 'done');
+    expect(h.delivered).toHaveLength(1);
+    expect(h.said.at(-1)).toMatch(/not sent: term:2 is in this chain already \(term:2 → job:0000000c → term:1 → term:2\)/);
+    // What this place delivers to a job is kept by its host, not here: the user's reply there ends it.
+    e.add({ source: 'term:2', target: 'job:0000000c', hops: 5 });
+    c.tick(3000);
+    await e.finished('term:2', 'done');
+    expect(kept.get('job:0000000c')).toMatchObject({ hop: 1, visited: ['term:2', 'job:0000000c'] });
+    expect(kept.get('job:0000000c')!.id).not.toBe('d1');
+    kept.delete('job:0000000c');
+    c.tick(3000);
+    h.setAnswer('A new turn.');
+    await e.finished('job:0000000c', 'done');
+    expect(h.delivered.at(-1)).toMatchObject({ target: 'term:1', text: expect.stringMatching(/hop 1\/3\]\nA new turn\.$/) });
   });
 
   it('refuses what is no route, saying why', () => {

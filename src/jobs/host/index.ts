@@ -19,6 +19,7 @@ import { processStamp } from '../../proc/stamp.js';
 import { processSource } from '../../proc/shared.js';
 import { codexHome, findRollout, readMeta } from '../../records/codex.js';
 import { writeAtomic } from '../files.js';
+import type { Chain } from '../chain-record.js';
 import type { HostInfo } from '../hostinfo.js';
 import { appendEntry } from '../joblog.js';
 import { hostSocket, runtimeDir } from '../paths.js';
@@ -28,6 +29,7 @@ import { SCROLLBACK, screenOf } from '../screen-text.js';
 import { signalGroup, signalName } from '../signals.js';
 import { updateJob } from '../store.js';
 import type { JobState, JobStatus } from '../types.js';
+import { ChainKeeper } from './chain-keeper.js';
 import { readEnvFromStdin, readLaunch } from './launch.js';
 import { OutputLog, outputLog } from './output-log.js';
 import { serveHost } from './server.js';
@@ -140,6 +142,7 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   say(`started ${launch.argv.join(' ').slice(0, 400)} pid ${child.pid}`);
 
   const output = new OutputLog(outputLog(jobDir), (why) => tell('output.log', why));
+  const chain = new ChainKeeper(jobDir, say);
   let previous: Pick<Detection, 'agent' | 'state'> | undefined;
   let written = '';
   let detectTimer: NodeJS.Timeout | undefined;
@@ -189,12 +192,13 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
       else say(`a reply that waited ${verdict === 'refuse' ? 'for an agent that exited' : 'too long'} was dropped`);
     }
   };
-  const send = (text: string, terms: { waitMenus?: boolean; busyMs?: number }): { pending: string } | { error: string } => {
+  const send = (text: string, terms: { waitMenus?: boolean; busyMs?: number; chain?: Chain }): { pending: string } | { error: string } => {
     if (ending) return { error: 'the job is ending' };
     if (waitingReply !== undefined) return { error: 'a reply waits to be sent already' };
     const { lines } = screenOf(term);
     const verdict = screenVerdict(previous?.state ?? 'idle', previous?.agent ?? 'shell', lines, terms);
     if (verdict === 'refuse') return { error: 'the agent has exited' };
+    chain.replied(terms.chain);
     if (verdict === 'send') {
       deliver(text);
       return { pending: '' };
@@ -267,7 +271,11 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     setTimeout(() => signalGroup(child.pid, 'SIGTERM'), STOP_TERM_MS).unref();
     setTimeout(() => signalGroup(child.pid, 'SIGKILL'), STOP_KILL_MS).unref();
   };
-  const clients = serveHost({ term, child, output, info, title: () => title, stop, send, choose, log: say });
+  const input = (data: string): void => {
+    child.write(data);
+    chain.typed(data);
+  };
+  const clients = serveHost({ term, child, output, info, title: () => title, stop, send, input, choose, log: say });
   const server: Server = clients.server;
 
   // A job that never drew again after STARTING_MS is read once more then (it is idle, not starting).

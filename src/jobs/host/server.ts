@@ -4,6 +4,7 @@
 import type { Server } from 'node:net';
 import type { Terminal } from '@xterm/headless';
 import type { IPty } from 'node-pty';
+import type { Chain } from '../chain-record.js';
 import type { HostInfo } from '../hostinfo.js';
 import type { HostRequest } from '../protocol/host-requests.js';
 import { parseHostRequest } from '../protocol/host-requests.js';
@@ -22,7 +23,9 @@ export interface HostParts {
   /** Ends the agent: gracefully (its interrupt, SIGTERM, SIGKILL) or at once. */
   stop(graceful: boolean): void;
   /** A reply to the agent: sent (`pending` ''), waiting (`queued`, `held: draft`), or why not. */
-  send(text: string, terms: { waitMenus?: boolean; busyMs?: number }): { pending: string } | { error: string };
+  send(text: string, terms: { waitMenus?: boolean; busyMs?: number; chain?: Chain }): { pending: string } | { error: string };
+  /** What an attached client typed, written to the agent as it is. */
+  input(data: string): void;
   /** Answers the menu on the screen with a choice (1-based), or says why not. */
   choose(choice: number): { error?: string };
   log(message: string): void;
@@ -70,10 +73,9 @@ export function serveHost(h: HostParts): HostServer {
       case 'resize':
         return resize(m.cols, m.rows);
       case 'input':
-        h.child.write(m.data);
-        return;
+        return h.input(m.data);
       case 'send': {
-        const sent = h.send(m.text, { waitMenus: m.waitMenus, busyMs: m.busyMs });
+        const sent = h.send(m.text, { waitMenus: m.waitMenus, busyMs: m.busyMs, chain: m.chain });
         return peer.end('error' in sent ? { type: 'error', error: sent.error } : { type: 'ok', queued: sent.pending !== '', pending: sent.pending });
       }
       case 'choose': {

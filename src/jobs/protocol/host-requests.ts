@@ -1,6 +1,8 @@
 // What a client asks a job's PTY host, and the guard that every request passes.
 import type { Check } from '../checks.js';
 import { bool, int, optional, requestGuard, str, strMax } from '../checks.js';
+import { chainCheck } from '../chain-record.js';
+import type { Chain } from '../chain-record.js';
 
 /** The longest reply a job takes (a prompt's bound: a reply is one). */
 export const MAX_REPLY_CHARS = 120 * 1024;
@@ -31,6 +33,8 @@ export interface SendRequest {
   waitMenus?: boolean;
   /** A route's text is dropped when it has waited this long (ms). */
   busyMs?: number;
+  /** A route's text: the chain it goes on (the host keeps it for the routes that fire from this job). None: the user's own reply, which ends the chain. */
+  chain?: Chain;
 }
 /** Answers the menu on the agent's screen with a choice, if the screen shows one now. */
 export interface ChooseRequest {
@@ -55,7 +59,7 @@ const SCHEMAS: Record<HostRequest['op'], Record<string, Check>> = {
   attach: { cols: optional(cols), rows: optional(cols) },
   resize: { cols, rows: cols },
   input: { data: str },
-  send: { text: strMax(MAX_REPLY_CHARS), waitMenus: optional(bool), busyMs: optional(int(1, 24 * 3600 * 1000)) },
+  send: { text: strMax(MAX_REPLY_CHARS), waitMenus: optional(bool), busyMs: optional(int(1, 24 * 3600 * 1000)), chain: optional(chainCheck) },
   choose: { choice: int(1, 9) },
   text: {},
   stop: {},
