@@ -63,6 +63,9 @@ export const claude: AgentModule = {
   // Its menus move with the arrow keys and take Enter. Its number keys are not used: they reach the
   // input line instead of the menu when pressed as it appears (anthropics/claude-code#64629, #27924).
   menuKeys: (choice, highlighted) => arrowsTo(choice, highlighted),
+  // Nor its Enter: pressed within a moment of the approval's drawing, it is lost (the menu stays; seen
+  // in 2.1.332, 13 answers in 20 from the picker, its menu drawn 0.1-0.5 s before).
+  menuSettleMs: 600,
   // A transcript's assistant message that ends a turn: its text parts.
   // `● text` items, `● Bash(rm -rf build)` tool calls with `  ⎿  Done` under them; the completion line ends the turn.
   answer: {

@@ -25,15 +25,28 @@ export function agentNames(): { id: AgentId; name: string }[] {
 }
 
 /**
+ * How long an answer waits for its menu to be drawn: an agent's record can say it waits a moment
+ * before its screen shows the question (Claude Code's transcript does).
+ */
+export const MENU_WAIT_MS = 3000;
+/** How long a menu must have been on the screen before keys answer it, for an agent that does not say (AgentModule.menuSettleMs). */
+export const MENU_SETTLE_MS = 150;
+
+/** How long `agent`'s menu must have been on the screen before keys answer it. */
+export function menuSettleMs(agent: AgentId): number {
+  return agentModule(agent).menuSettleMs ?? MENU_SETTLE_MS;
+}
+
+/**
  * The keys that pick choice `choice` (1-based) of the menu on `lines` of `agent`'s screen, or why
  * they cannot be told: the agent's way is not known, the screen shows no menu, or no such choice.
  */
-export function menuKeys(agent: AgentId, lines: readonly string[], choice: number): { keys: string } | { error: string } {
+export function menuKeys(agent: AgentId, lines: readonly string[], choice: number): { keys: string } | { error: string; noMenu?: true } {
   const how = agentModule(agent).menuKeys;
   if (!how) return { error: `how ${agentModule(agent).displayName}'s menus are answered is not known; attach to it` };
   const options = optionsOf(lines);
   const highlighted = highlightedOf(lines);
-  if (options.length === 0 || highlighted === undefined) return { error: 'no menu on the screen' };
+  if (options.length === 0 || highlighted === undefined) return { error: 'no menu on the screen', noMenu: true };
   if (!Number.isInteger(choice) || choice < 1 || choice > options.length) return { error: `choose 1 to ${options.length}` };
   return { keys: how(choice, highlighted) };
 }

@@ -106,6 +106,11 @@ export interface AgentModule {
    * `choice` when `highlighted` is marked. Undefined: not known for this agent.
    */
   menuKeys?(choice: number, highlighted: number): string;
+  /**
+   * How long its menu must have been on the screen before keys answer it (ms): keys pressed as a
+   * menu appears reach what was there before. Undefined: MENU_SETTLE_MS.
+   */
+  menuSettleMs?: number;
   /** How its answer reads on its screen (for a route when no record holds it). */
   answer?: ScreenAnswerRule;
   /**

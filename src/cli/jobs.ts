@@ -199,9 +199,10 @@ export async function sendToJob(io: Io, short: string, text: string, terms: { wa
   return reply.type === 'ok' ? (reply.pending ?? (reply.queued ? 'queued' : '')) : '';
 }
 
-/** Answers the menu on a job's screen with a choice (1-9), checked against the screen as it is now. */
-export async function chooseInJob(io: Io, short: string, choice: number): Promise<void> {
-  await askHost(io, short, { op: 'choose', choice });
+/** Answers the menu on a job's screen with a choice (1-9), checked against the screen as it is now; the choice's text. */
+export async function chooseInJob(io: Io, short: string, choice: number): Promise<string> {
+  const reply = await askHost(io, short, { op: 'choose', choice });
+  return reply.type === 'ok' && typeof reply.option === 'string' ? safeText(reply.option).slice(0, 200) : '';
 }
 
 /** A running job's screen as its host renders it (text lines, no escape bytes). */

@@ -59,3 +59,8 @@ export function highlightedOf(lines: readonly string[]): number | undefined {
   }
   return undefined;
 }
+
+/** Since when `lines` show a menu (epoch ms): `since` while it stays, `now` when it has just come, undefined when none shows. */
+export function menuSince(since: number | undefined, lines: readonly string[], now: number): number | undefined {
+  return highlightedOf(lines) === undefined ? undefined : (since ?? now);
+}

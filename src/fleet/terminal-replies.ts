@@ -1,8 +1,11 @@
 // Replies and menu answers to this Neovim's terminals: when a reply may go (the rule of reply.ts,
 // on the terminal's state and its last screen), the one that waits per terminal, and the keys that
 // answer a menu. Writing into a terminal is Lua's (its channel): `write` does it.
-import { agentModule, menuKeys } from '../agents/index.js';
+import { agentModule } from '../agents/index.js';
+import { menuAnswer } from '../agents/menu-answer.js';
+import { menuSince } from '../detect/question.js';
 import { promptProblem } from '../jobs/templates.js';
+import { ChangeWaiters } from '../shared/change-waiters.js';
 import { pasteBytes } from '../shared/paste.js';
 import type { Tracker } from '../state/tracker.js';
 import { pendingWord, screenVerdict } from './reply.js';
@@ -43,6 +46,10 @@ export class TerminalReplies {
   private readonly screens = new Map<number, readonly string[]>();
   /** A reply that waits for a terminal (one at most), and whether the user types in its window. */
   private readonly replies = new Map<number, WaitingReply>();
+  /** Since when each terminal's screen shows a menu. */
+  private readonly menuSeen = new Map<number, number>();
+  /** Answers that wait for a menu to be drawn, poked by each screen. */
+  private readonly screenChanged = new ChangeWaiters();
 
   /** `changed` is told when what waits for a terminal changed (its row shows it); `expired` when a reply waited too long. */
   constructor(
@@ -56,6 +63,10 @@ export class TerminalReplies {
   /** A terminal's screen as it is now. */
   screen(buf: number, lines: readonly string[]): void {
     this.screens.set(buf, lines);
+    const since = menuSince(this.menuSeen.get(buf), lines, Date.now());
+    if (since === undefined) this.menuSeen.delete(buf);
+    else this.menuSeen.set(buf, since);
+    this.screenChanged.poke();
   }
 
   /** A terminal's last screen ([] before its first). */
@@ -65,6 +76,7 @@ export class TerminalReplies {
 
   forget(buf: number): void {
     this.screens.delete(buf);
+    this.menuSeen.delete(buf);
     this.drop(buf);
   }
 
@@ -113,15 +125,30 @@ export class TerminalReplies {
     this.changed(buf);
   }
 
-  /** Answers the menu on a terminal's screen (`lines`, read just before) with a choice: the keys to write. */
-  async choose(buf: number, choice: number, lines: readonly string[]): Promise<void> {
+  /** Answers the menu on a terminal's screen (`lines`, read just before) with a choice: the keys to write; the choice's text. */
+  async choose(buf: number, choice: number, lines: readonly string[]): Promise<string> {
     const st = this.tracker.get(buf);
     if (!st) throw new Error(`buffer ${buf} is no terminal MadoHub watches`);
     if (st.state !== 'waiting') throw new Error('the agent is not waiting');
-    const keys = menuKeys(st.agent, lines, choice);
+    // The screen Lua read just now is the newest until the next one comes.
+    const asked = Date.now();
+    const before = this.screens.get(buf);
+    const keys = await menuAnswer(
+      {
+        waitingAgent: () => {
+          const now = this.tracker.get(buf);
+          return now?.state === 'waiting' ? now.agent : undefined;
+        },
+        lines: () => (this.screens.get(buf) === before ? lines : this.screenOf(buf)),
+        menuSince: () => this.menuSeen.get(buf) ?? menuSince(undefined, this.screens.get(buf) === before ? lines : [], asked),
+        changes: this.screenChanged,
+      },
+      choice,
+    );
     if ('error' in keys) throw new Error(keys.error);
     const why = await this.write(buf, keys.keys, 'keys');
     if (why) throw new Error(why === 'typing' ? 'you are typing in its window' : why);
+    return keys.option;
   }
 
   /** Why the reply for a terminal waits, for its row ('' when none waits). */

@@ -25,8 +25,7 @@ export async function fleetCall(hub: FleetHub, method: string, raw: unknown): Pr
     case 'terminal_choose': {
       const lines = Array.isArray(args.lines) ? args.lines.filter((l): l is string => typeof l === 'string').slice(-150) : [];
       const choice = typeof args.choice === 'number' ? args.choice : 0;
-      await hub.replies.choose(buf(args.buf), choice, lines);
-      return {};
+      return { option: await hub.replies.choose(buf(args.buf), choice, lines) };
     }
     case 'mark': {
       const id = typeof args.id === 'string' ? args.id : '';

@@ -64,8 +64,7 @@ export async function jobCall(method: string, raw: unknown, env: NodeJS.ProcessE
       const short = resolveId(io, str(args.id) ?? '');
       const choice = typeof args.choice === 'number' ? args.choice : 0;
       if (!Number.isInteger(choice) || choice < 1 || choice > 9) throw new Error('choose 1 to 9');
-      await chooseInJob(io, short, choice);
-      return { short };
+      return { short, option: await chooseInJob(io, short, choice) };
     }
     case 'screen': {
       // A running job's screen from its host; an ended one's last lines from its output log.

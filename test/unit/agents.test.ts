@@ -65,7 +65,7 @@ describe('what an agent module knows of answers and menus', () => {
     const moved = approval.map((l) => l.replace('❯ 1. Yes', '  1. Yes').replace('  3. No', '❯ 3. No'));
     expect(menuKeys('claude', moved, 1)).toEqual({ keys: '\x1b[A\x1b[A\r' });
     expect(menuKeys('claude', approval, 4)).toEqual({ error: 'choose 1 to 3' });
-    expect(menuKeys('claude', screens['claude-idle'].lines, 1)).toEqual({ error: 'no menu on the screen' });
+    expect(menuKeys('claude', screens['claude-idle'].lines, 1)).toEqual({ error: 'no menu on the screen', noMenu: true });
   });
 
   it("answers Codex's and Gemini CLI's menus with the choice's digit (tried on their real approvals)", () => {

@@ -118,4 +118,38 @@ describe('menu answers to a terminal', () => {
     await t.show('claude-real-idle');
     await expect(t.replies.choose(BUF, 1, lines)).rejects.toThrow('the agent is not waiting');
   });
+
+  it('an answer waits for a menu not drawn yet (its record said Waiting first), then until it has been on the screen a moment (keys pressed as it appears are lost)', async () => {
+    const t = setup();
+    await t.show('claude-real-working');
+    t.tracker.record(BUF, { state: 'waiting', source: 'session-file', detail: 'waiting' }, 5000);
+    expect(t.tracker.get(BUF)?.state).toBe('waiting');
+    const asked = Date.now();
+    const answered = t.replies.choose(BUF, 2, (screens['claude-real-working'] as { lines: string[] }).lines).then(() => Date.now());
+    await new Promise((r) => setTimeout(r, 300));
+    expect(t.writes).toEqual([]);
+    const drawn = Date.now();
+    await t.show('claude-real-approval');
+    const at = await answered;
+    expect(t.writes).toEqual([{ data: '\x1b[B\r', how: 'keys' }]);
+    // Claude Code's settle time after the menu came, not at once.
+    expect(at - drawn).toBeGreaterThanOrEqual(550);
+    expect(at - asked).toBeLessThan(3000);
+    expect(await t.replies.choose(BUF, 1, (screens['claude-real-approval'] as { lines: string[] }).lines)).toBe('Yes');
+  });
+
+  it('an answer that waits for its menu is refused once the agent no longer waits, and after the bound when no menu comes', async () => {
+    const t = setup();
+    await t.show('claude-real-working');
+    t.tracker.record(BUF, { state: 'waiting', source: 'session-file', detail: 'waiting' }, 5000);
+    const refused = t.replies.choose(BUF, 1, []);
+    t.tracker.record(BUF, { state: 'working', source: 'session-file', detail: 'busy' }, 5100);
+    await t.show('claude-real-working');
+    await expect(refused).rejects.toThrow('the agent is not waiting');
+    t.tracker.record(BUF, { state: 'waiting', source: 'session-file', detail: 'waiting' }, 5200);
+    const started = Date.now();
+    await expect(t.replies.choose(BUF, 1, [])).rejects.toThrow('no menu on the screen');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2900);
+    expect(t.writes).toEqual([]);
+  });
 });

@@ -157,19 +157,18 @@ function run.choose(p, key)
   if e.state ~= 'waiting' then
     return picker.say(('%s does not wait for an answer'):format(e.name), vim.log.levels.WARN)
   end
-  local options = type(e.needs) == 'table' and e.needs.options or {}
-  local said = ('answered %s: %d. %s'):format(e.name, choice, options[choice] or '')
+  ---@param result { option: string|nil }|nil the choice's text as the screen showed it when answered
+  local function said(result)
+    local option = type(result) == 'table' and type(result.option) == 'string' and result.option or ''
+    picker.say(('answered %s: %d. %s'):format(e.name, choice, option))
+  end
   if e.kind == 'terminal' then
     local buf = term_buf(e)
     -- The screen as it is now: the Node side checks the menu is still on it.
     local snap = buf and vim.api.nvim_buf_is_valid(buf) and require('madohub.watch').snapshot(buf)
-    H.call('answer', 'terminal_choose', { buf = buf, choice = choice, lines = snap and snap.lines or {} }, function()
-      picker.say(said)
-    end)
+    H.call('answer', 'terminal_choose', { buf = buf, choice = choice, lines = snap and snap.lines or {} }, said)
   elseif e.kind == 'job' then
-    H.call('answer', 'choose', { id = short(e), choice = choice }, function()
-      picker.say(said)
-    end)
+    H.call('answer', 'choose', { id = short(e), choice = choice }, said)
   else
     picker.say(('answer %s where it runs (%s)'):format(e.name, e.where), vim.log.levels.WARN)
   end

@@ -11,7 +11,8 @@ import type { Server } from 'node:net';
 import path from 'node:path';
 import { Terminal } from '@xterm/headless';
 import type { IPty } from 'node-pty';
-import { menuKeys } from '../../agents/index.js';
+import { menuAnswer } from '../../agents/menu-answer.js';
+import { menuSince } from '../../detect/question.js';
 import { boundScreen, detect } from '../../detect/index.js';
 import { pendingWord, screenVerdict } from '../../fleet/reply.js';
 import type { Detection } from '../../detect/index.js';
@@ -34,6 +35,7 @@ import { readEnvFromStdin, readLaunch } from './launch.js';
 import { OutputLog, outputLog } from './output-log.js';
 import { serveHost } from './server.js';
 import { pasteBytes } from '../../shared/paste.js';
+import { ChangeWaiters } from '../../shared/change-waiters.js';
 
 const DETECT_MS = 100;
 /** How long a job started with a task reads as Working (`starting`) before its agent first works. */
@@ -143,6 +145,9 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
 
   const output = new OutputLog(outputLog(jobDir), (why) => tell('output.log', why));
   const chain = new ChainKeeper(jobDir, say);
+  /** Answers that wait for their menu, poked by each detection; since when the screen shows a menu. */
+  const detected = new ChangeWaiters();
+  let menuAt: number | undefined;
   let previous: Pick<Detection, 'agent' | 'state'> | undefined;
   let written = '';
   let detectTimer: NodeJS.Timeout | undefined;
@@ -215,14 +220,25 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     }
     return { pending: pendingWord(verdict) };
   };
-  /** Answers the menu on the screen with choice `choice`, read from the screen as it is now. */
-  const choose = (choice: number): { error?: string } => {
+  /**
+   * Answers the menu on the screen with choice `choice`, read from the screen as it is now; a menu
+   * not drawn yet (the job's row said Waiting from its agent's record first) is waited for a moment.
+   */
+  const choose = async (choice: number): Promise<{ option: string } | { error: string }> => {
     if (ending) return { error: 'the job is ending' };
-    if (!previous || previous.state !== 'waiting') return { error: 'the agent is not waiting' };
-    const keys = menuKeys(previous.agent, screenOf(term).lines, choice);
-    if ('error' in keys) return keys;
+    const keys = await menuAnswer(
+      {
+        waitingAgent: () => (!ending && previous?.state === 'waiting' ? previous.agent : undefined),
+        lines: () => screenOf(term).lines,
+        menuSince: () => menuAt,
+        changes: detected,
+      },
+      choice,
+    );
+    if (ending) return { error: 'the job is ending' };
+    if ('error' in keys) return { error: keys.error };
     child.write(keys.keys);
-    return {};
+    return { option: keys.option };
   };
 
   const runDetect = (): Promise<void> => {
@@ -246,6 +262,8 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     if (d.state === 'working') awaitingPrompt = false;
     if (d.state === 'working' || d.state === 'waiting') seenWork = true;
     flushReply(d.state, d.agent, lines);
+    menuAt = menuSince(menuAt, lines, Date.now());
+    detected.poke();
     let patch: Partial<JobState> =
       awaitingPrompt && d.state !== 'waiting' ? { ...jobPatch(d, lines), tempo: 'blocked', needs: 'a prompt' } : jobPatch(d, lines);
     if (!seenWork && d.state !== 'waiting' && d.state !== 'exited' && patch.tempo !== 'blocked') {

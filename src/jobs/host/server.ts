@@ -26,8 +26,8 @@ export interface HostParts {
   send(text: string, terms: { waitMenus?: boolean; busyMs?: number; chain?: Chain }): { pending: string } | { error: string };
   /** What an attached client typed, written to the agent as it is. */
   input(data: string): void;
-  /** Answers the menu on the screen with a choice (1-based), or says why not. */
-  choose(choice: number): { error?: string };
+  /** Answers the menu on the screen with a choice (1-based): the choice's text, or why not. */
+  choose(choice: number): Promise<{ option: string } | { error: string }>;
   log(message: string): void;
 }
 
@@ -78,10 +78,9 @@ export function serveHost(h: HostParts): HostServer {
         const sent = h.send(m.text, { waitMenus: m.waitMenus, busyMs: m.busyMs, chain: m.chain });
         return peer.end('error' in sent ? { type: 'error', error: sent.error } : { type: 'ok', queued: sent.pending !== '', pending: sent.pending });
       }
-      case 'choose': {
-        const chosen = h.choose(m.choice);
-        return peer.end(chosen.error ? { type: 'error', error: chosen.error } : { type: 'ok' });
-      }
+      case 'choose':
+        void h.choose(m.choice).then((chosen) => peer.end('error' in chosen ? { type: 'error', error: chosen.error } : { type: 'ok', option: chosen.option }));
+        return;
       case 'text':
         return peer.end({ type: 'text', ...textOf(h.term) });
       case 'status':

@@ -17,6 +17,8 @@ export interface Ok {
   queued?: boolean;
   /** `send`: why it waits, for a person (`queued`, `held: draft`); '' when sent. */
   pending?: string;
+  /** `choose`: the text of the choice made, as the screen showed it. */
+  option?: string;
 }
 export interface ErrorReply {
   type: 'error';

@@ -1,0 +1,66 @@
+// A path a person relies on, typed 20 times over in one run: a digit in :MadoAgents answers the
+// approval of a terminal's agent and of a job's, every time. The fixture asks again a moment after
+// each answer (500 ms) and, as Claude Code 2.1.332 does, loses the keys that come within 300 ms of an
+// approval's drawing (the picker shows the row Waiting before that, and a person types at once).
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FIX, shortOf, until, useJobsHarness } from './jobs-harness.js';
+import { openTerminal, startNeovim, testNeovims } from './neovim.js';
+import type { Session } from './neovim.js';
+import { Screen } from './screen.js';
+
+const TIMES = 20;
+const FIXTURE_ENV = { MADOHUB_FIXTURE_ASK_AGAIN_MS: '500', MADOHUB_FIXTURE_DEAF_MS: '300' };
+
+describe.each(testNeovims())('Neovim $label: a digit typed in the picker answers an approval, 20 times over', ({ path: exe }) => {
+  const h = useJobsHarness({ approver: { command: ['node', path.join(FIX, 'bin/approver')], prompt: 'type' } }, 'file');
+  let s: Session | undefined;
+  let screen: Screen | undefined;
+  afterAll(async () => {
+    await screen?.detach();
+    await s?.close();
+  });
+
+  /** The row of `name` under the cursor: `j`/`k` until it is. */
+  const goTo = async (name: RegExp): Promise<void> => {
+    for (let i = 0; i < 10; i++) {
+      const lines = screen!.lines();
+      const at = lines.findIndex((l) => name.test(l));
+      if (at === screen!.cursor.row) return;
+      await screen!.type(at >= 0 && at < screen!.cursor.row ? 'k' : 'j');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`no row ${String(name)} under the cursor`);
+  };
+  /** Types a digit as soon as the row shows Waiting, 20 times; each answer lands (`done(i)` turns true). */
+  const answerEachTime = async (row: RegExp, done: (i: number) => Promise<boolean>): Promise<void> => {
+    for (let i = 1; i <= TIMES; i++) {
+      await screen!.waitForText(new RegExp(`Waiting .*${row.source}`), 10000);
+      await goTo(row);
+      const choice = 1 + (i % 2);
+      await screen!.type(String(choice));
+      await screen!.waitForText(new RegExp(`answered .*: ${choice}\\. Yes`), 8000).catch(async (err: unknown) => {
+        throw new Error(`${String(err)}\nmessages: ${await s!.lua<string>(`return vim.fn.execute('messages')`)}`);
+      });
+      expect(await until(() => done(i), (v) => v, 8000), `answer ${i} of ${TIMES} landed`).toBe(true);
+      // Answered, the row leaves Waiting until the agent asks again.
+      await screen!.waitForNoText(new RegExp(`Waiting .*${row.source}`), 8000);
+    }
+  };
+
+  it('of a terminal’s agent', async () => {
+    s = await startNeovim(exe, h.neovimEnv());
+    screen = await Screen.attach(s.nvim, 160, 48);
+    const env = Object.entries(FIXTURE_ENV).map(([k, v]) => `${k}=${v}`);
+    const buf = await openTerminal(s, ['env', ...env, 'node', path.join(FIX, 'bin/approver')]);
+    await screen.type(':MadoAgents<CR>');
+    const text = (): Promise<string> => s!.lua<string>(`return table.concat(vim.api.nvim_buf_get_lines(${buf}, 0, -1, false), '\\n')`);
+    await answerEachTime(/split 1/, async (i) => (await text()).includes(`(answer ${i})`));
+  }, 120000);
+
+  it('of a job’s agent', async () => {
+    const short = shortOf((await h.mado(['--bg', '--agent', 'approver', '-n', 'asks often'], undefined, { ...FIXTURE_ENV, MADOHUB_JOB_ENV: 'MADOHUB_FIXTURE_*' })).stdout);
+    await screen!.waitForText('asks often', 10000);
+    await answerEachTime(/asks often/, async (i) => (await h.mado(['logs', short])).stdout.includes(`(answer ${i})`));
+  }, 150000);
+});
