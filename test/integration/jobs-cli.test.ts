@@ -93,6 +93,21 @@ describe('mado attach', () => {
 });
 
 
+describe('mado logs just after a turn', () => {
+  const hs = useJobsHarness({ replier: { command: ['node', `${FIXTURES}/bin/replier`], prompt: 'type' } });
+  it('has the turn’s answer the moment the job says the turn is done, 20 turns over', async () => {
+    const env = { MADOHUB_FIXTURE_WORK_MS: '600', MADOHUB_JOB_ENV: 'MADOHUB_FIXTURE_WORK_MS' };
+    const short = shortOf((await hs.mado(['--bg', '--agent', 'replier'], undefined, env)).stdout);
+    await until(hs.jobs, (j) => j[0]?.alive === true && j[0]?.tempo === 'idle');
+    for (let i = 1; i <= 20; i++) {
+      expect(await hs.mado(['send', short, 'work'])).toMatchObject({ code: 0 });
+      expect((await until(hs.jobs, (j) => j[0]?.tempo === 'active', 5000))[0]?.tempo, `turn ${i} works`).toBe('active');
+      expect((await until(hs.jobs, (j) => j[0]?.status === 'done' && j[0]?.tempo === 'idle', 5000))[0]?.status, `turn ${i} ends`).toBe('done');
+      expect((await hs.mado(['logs', short])).stdout, `turn ${i}'s answer`).toContain(`Turn ${i} is done.`);
+    }
+  }, 120000);
+});
+
 describe('mado send', () => {
   const hs = useJobsHarness({ replier: { command: ['node', `${FIXTURES}/bin/replier`], prompt: 'type' } });
   it('pastes a reply at once while the agent waits for one, and queues one while it works until its turn ends', async () => {
