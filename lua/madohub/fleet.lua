@@ -7,6 +7,7 @@ local M = {}
 ---@field id string `term:<buf>`, `job:<id>`, `claude:<session id>` or `nvim:<pid>:<buf>`.
 ---@field kind "terminal"|"job"|"session"|"editor"
 ---@field name string
+---@field named boolean The user gave `name` (`R`, `mado --bg -n`): the winbar shows it.
 ---@field intent string What the agent was asked to do (a job's intent, the prompt a terminal's agent echoed); '' when unknown.
 ---@field agent madohub.Agent
 ---@field state madohub.StateName
@@ -68,12 +69,20 @@ function M.apply(put, removed, not_shown)
   if type(not_shown) == 'table' and type(not_shown.editorsNotShown) == 'number' then
     M.not_shown = { editorsNotShown = not_shown.editorsNotShown }
   end
+  local renamed = {}
   for _, e in ipairs(put) do
     local before = entries[e.id]
     entries[e.id] = e
     if e.kind == 'job' and before and before.state ~= e.state then
       require('madohub.attention').job_changed(e, before.state)
     end
+    -- A terminal's name is in its winbar once the user gave it.
+    if e.kind == 'terminal' and (before == nil or before.name ~= e.name or before.named ~= e.named) then
+      renamed[#renamed + 1] = tonumber(e.id:match('^term:(%d+)$'))
+    end
+  end
+  if #renamed > 0 then
+    require('madohub.ui').refresh(renamed)
   end
   for _, id in ipairs(removed) do
     entries[id] = nil

@@ -43,11 +43,14 @@ export const BRAILLE = '[\\u2801-\\u28ff]';
 /** The rules that hold for every agent. */
 export const SHARED_RULES: readonly LineRule[] = [
   { state: 'stopped', test: COMPLETION, completion: true },
-  { state: 'working', test: /esc to interrupt/i },
+  // In a spinner row (`✶ Baking… (3s · esc to interrupt)`), or in the footer under it (2.1.332:
+  // `⏵⏵ auto mode on (shift+tab to cycle) · esc to interrupt · ← for agents`).
+  { state: 'working', test: /esc to interrupt/i, chrome: true, detail: 'working' },
   { state: 'working', test: ordered(/[✽⏺]/, '…', '...') },
   {
     state: 'waiting',
     test: /Allow once|Allow always|\bDeny\b|Do you want to proceed\?|\(y\/n\)|requires approval/i,
   },
-  { state: 'idle', test: /\? for shortcuts/, hint: true },
+  // Chrome: it tells no more than that the agent waits for a prompt.
+  { state: 'idle', test: /\? for shortcuts/, hint: true, detail: 'idle' },
 ];

@@ -118,12 +118,25 @@ function scan(rules: AgentRules, lines: readonly string[], from = 0): { event?: 
   return { event, hint };
 }
 
-function fromHit(agent: AgentId, hit: Hit): Detection {
+/** How far above a chrome line the line that tells its state is looked for. */
+const CHROME_REACH = 12;
+
+/** What a hit says for a person: its line; for chrome, the nearest line at or above it that tells the same state (CHROME_REACH rows at most). */
+function detailOf(rules: AgentRules, lines: readonly string[], hit: Hit, from: number): string {
+  if (!hit.rule.chrome) return hit.rule.detail ?? clip(hit.line);
+  for (let row = hit.row; row >= Math.max(0, from) && row > hit.row - CHROME_REACH; row--) {
+    const line = lines[row]!;
+    if (rules.lines.some((r) => !r.chrome && !r.hint && r.state === hit.rule.state && r.test.test(line))) return clip(line);
+  }
+  return hit.rule.detail ?? clip(hit.line);
+}
+
+function fromHit(agent: AgentId, hit: Hit, detail: string): Detection {
   const detection: Detection = {
     agent,
     state: hit.rule.state,
     source: 'pty-scrape',
-    detail: hit.rule.detail ?? clip(hit.line),
+    detail,
   };
   if (hit.rule.completion) detection.completion = completionKey(hit.line);
   return detection;
@@ -143,7 +156,9 @@ export function detect(input: Screen, previous?: PreviousReading, as?: AgentId):
   if (!rules) return { agent: 'shell', state: 'idle', source: 'pty-scrape', detail: clip(screen.title) };
 
   // Only the current turn counts: what stands above its prompt is an earlier turn's.
-  const { event, hint } = scan(rules, screen.lines, turnStart(agent, screen.lines));
+  const from = turnStart(agent, screen.lines);
+  const { event, hint } = scan(rules, screen.lines, from);
+  const hitDetection = (h: Hit): Detection => fromHit(agent, h, detailOf(rules, screen.lines, h, from));
   const title = rules.titles.find((t) => t.test.test(screen.title));
   const titleDetection = (state: AgentState, detail?: string): Detection => ({
     agent,
@@ -152,16 +167,16 @@ export function detect(input: Screen, previous?: PreviousReading, as?: AgentId):
     detail: detail ?? clip(screen.title),
   });
 
-  if (event?.rule.state === 'waiting') return fromHit(agent, event);
+  if (event?.rule.state === 'waiting') return hitDetection(event);
   if (title && (title.state === 'waiting' || title.state === 'working')) {
-    if (event?.rule.state === title.state) return fromHit(agent, event);
+    if (event?.rule.state === title.state) return hitDetection(event);
     // The end of the current turn (its completion line, an interrupt, an error) is news that a title
     // lagging behind lacks: Codex 0.171 leaves a spinner in its title for seconds after a turn ends.
-    if (title.state === 'working' && (event?.rule.completion || event?.rule.state === 'failed')) return fromHit(agent, event);
+    if (title.state === 'working' && (event?.rule.completion || event?.rule.state === 'failed')) return hitDetection(event);
     return titleDetection(title.state, title.detail);
   }
-  if (event) return fromHit(agent, event);
-  if (hint) return fromHit(agent, hint);
+  if (event) return hitDetection(event);
+  if (hint) return hitDetection(hint);
   if (title) return titleDetection(title.state, title.detail);
   const keep = previous && previous.agent === agent && previous.state !== 'exited' ? previous.state : 'idle';
   return { agent, state: keep, source: 'pty-scrape', detail: '' };

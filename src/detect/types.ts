@@ -66,6 +66,12 @@ export interface LineRule {
   hint?: boolean;
   /** This line ends a turn: the state becomes `stopped` and a completion event fires once. */
   completion?: boolean;
+  /**
+   * The line is the agent's chrome (a footer that says `esc to interrupt` while it works): it tells
+   * the state, and the nearest line above it that a rule of the same state matches, not chrome (the
+   * spinner row), is the detail; `detail` when there is none.
+   */
+  chrome?: boolean;
   detail?: string;
 }
 

@@ -43,6 +43,7 @@ export function editorEntry(summary: EditorSummary, t: FleetEntry): FleetEntry {
     id: `nvim:${summary.pid}:${t.id.replace(/^term:/, '')}`,
     kind: 'editor',
     name: text(t.name, 120),
+    named: t.named === true,
     intent: text(t.intent, 200),
     agent: t.agent,
     state: t.state,

@@ -16,6 +16,8 @@ export interface FleetEntry {
   id: string;
   kind: FleetKind;
   name: string;
+  /** The user gave `name` (`R`, `mado --bg -n`), not MadoHub: the winbar shows it then. */
+  named: boolean;
   /** What the agent was asked to do: a job's intent, the prompt a terminal's agent echoed; '' when unknown. */
   intent: string;
   agent: AgentId;
@@ -67,6 +69,7 @@ export function jobEntry(job: ListedJob, attachedIn?: number): FleetEntry {
     id: `job:${job.short}`,
     kind: 'job',
     name: job.name,
+    named: job.nameSource === 'user',
     intent: job.intent,
     agent: job.agent,
     state: jobState(job),
@@ -91,6 +94,7 @@ export function terminalEntry(t: TerminalState, cwd = '', needs: FleetEntry['nee
     id: `term:${t.buf}`,
     kind: 'terminal',
     name: `${t.agent} ${cwd ? (cwd.split('/').pop() ?? cwd) : `#${t.buf}`}`,
+    named: false,
     intent: intent.slice(0, 200),
     agent: t.agent,
     state: t.state,

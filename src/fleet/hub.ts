@@ -244,7 +244,7 @@ export class FleetHub {
   private marked(e: FleetEntry): FleetEntry {
     if (e.kind === 'editor' && this.silentPeers.has(e.server)) e = { ...e, detail: `${e.where} does not answer` };
     const m = this.marks.get(e.id);
-    return m ? { ...e, name: m.name ?? e.name, pinned: m.pinned ?? e.pinned, order: m.order ?? e.order } : e;
+    return m ? { ...e, name: m.name ?? e.name, named: m.name !== undefined || e.named, pinned: m.pinned ?? e.pinned, order: m.order ?? e.order } : e;
   }
 
   /** The pids of this Neovim's jobs: each job's agent and what runs under it. */

@@ -31,6 +31,7 @@ export function sessionEntry(session: ClaudeSession, at: number): FleetEntry {
     kind: 'session',
     intent: '',
     name: s.name ?? `claude ${s.cwd ? (s.cwd.split('/').pop() ?? s.cwd) : s.sessionId.slice(0, 8)}`,
+    named: s.name !== undefined,
     agent: 'claude',
     state,
     source: 'session-file',

@@ -151,6 +151,20 @@ describe.each(testNeovims())('Neovim $label: the picker’s keys, typed', ({ pat
     await screen.waitForText(/Rename the second shell/);
     await screen.type('<Esc>');
     await screen.waitForNoText(/Rename the second shell/);
+    // A terminal's name, once given, is in its winbar too; named back as it was.
+    await goTo(/claude.*split 2/);
+    await screen.type('R');
+    await screen.waitForText(/Rename claude/);
+    const was = /Rename (.+?) ─/.exec(screen.text())![1]!;
+    expect(screen.text()).not.toContain(`${was} · `);
+    await screen.type('<C-u>the approver<CR>');
+    // (The picker covers the winbar but for its first columns.)
+    await screen.waitForText(/^ the approver · /m, 8000);
+    await goTo('the approver');
+    await screen.type('R');
+    await screen.waitForText(/Rename the approver/);
+    await screen.type(`<C-u>${was}<CR>`);
+    await screen.waitForText(new RegExp(`^ ${was} · `, 'm'), 8000);
   });
 
   it('pin: p pins the row into Pinned, <C-t> unpins it', async () => {

@@ -47,6 +47,17 @@ describe('4a: states of the specification', () => {
   it('esc to interrupt is Working', () => {
     expect(detect(claude('  (esc to interrupt)')).state).toBe('working');
   });
+  it('a footer that says esc to interrupt tells Working, and the spinner row above it is the detail (not the footer); the idle footer says idle', () => {
+    // Claude Code 2.1.332 at work, as a job's screen read it.
+    const f = fixtures['claude-332-working']!;
+    expect(detect({ lines: f.lines, title: f.title })).toMatchObject({ state: 'working', detail: '✢ Noodling…' });
+    // With no spinner row in reach, the footer says only that it works.
+    expect(detect(claude('❯ go\n● Reading the parser\n\n  ⏵⏵ auto mode on (shift+tab to cycle) · esc to interrupt'))).toMatchObject({ state: 'working', detail: 'working' });
+    // Nor is the idle footer a detail worth showing.
+    expect(detect(claude('❯ \n  ? for shortcuts'))).toMatchObject({ state: 'idle', detail: 'idle' });
+    // An older spinner row that says it itself is its own detail.
+    expect(detect(claude('✶ Baking… (3s · esc to interrupt)'))).toMatchObject({ state: 'working', detail: '✶ Baking… (3s · esc to interrupt)' });
+  });
   it.each(['✽ Thinking…', '⏺ Reading files...'])('%s (glyph and an ellipsis) is Working', (line) => {
     expect(detect(claude(line)).state).toBe('working');
   });

@@ -41,12 +41,16 @@ end
 
 ---The plain label text, without highlight markers.
 ---@param st madohub.State
+---@param name string|nil the name the user gave the terminal, shown before its agent
 ---@return string
-function M.text(st)
+function M.text(st, name)
   local opts = config.options
   local parts = {}
   if st.state == 'working' and #opts.winbar.spinner > 0 then
     parts[#parts + 1] = opts.winbar.spinner[(M.frame - 1) % #opts.winbar.spinner + 1]
+  end
+  if name and name ~= '' then
+    parts[#parts + 1] = name .. ' ·'
   end
   parts[#parts + 1] = require('madohub.state').agent_name(st.agent)
   local word = M.word(st.state, st.detail)
@@ -74,7 +78,9 @@ function M.render(buf)
   if not st then
     return ''
   end
-  local s = ('%%#%s# %s %%*'):format(highlight.groups[st.state] or 'Normal', escape(M.text(st)))
+  local e = require('madohub.fleet').find('term:' .. buf)
+  local name = e and e.named == true and e.name or nil
+  local s = ('%%#%s# %s %%*'):format(highlight.groups[st.state] or 'Normal', escape(M.text(st, name)))
   if config.options.winbar.detail and st.detail ~= '' then
     s = s .. ' ' .. escape(st.detail)
   end
