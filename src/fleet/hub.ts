@@ -137,7 +137,7 @@ export class FleetHub {
     // A detached view's exit is no agent's: the job's row stays the one truth.
     if (job || (this.views.has(buf) && st.state === 'exited')) return this.apply(this.fleet.remove(`term:${buf}`));
     const entry = terminalEntry(st, cwd, this.asks.get(buf) ?? null, this.tracker.intentOf(buf) ?? '');
-    this.apply(this.fleet.set(this.marked({ ...entry, pending: this.replies.pendingOf(buf) })));
+    this.apply(this.fleet.set(this.marked({ ...entry, name: this.freeName(entry), pending: this.replies.pendingOf(buf) })));
     // A reply that waited and failed now has nobody waiting for its answer: the log says why.
     this.replies.flush(buf).catch((err: unknown) => this.log.warn(`reply to buffer ${buf}: ${err instanceof Error ? err.message : String(err)}`));
   }
@@ -238,6 +238,22 @@ export class FleetHub {
   private placeRead(kind: 'session' | 'editor', entries: FleetEntry[]): void {
     this.read[kind] = entries;
     this.apply(this.fleet.replaceKind(kind, entries.map((e) => this.marked(e))));
+  }
+
+  /**
+   * A terminal's own name, told apart from the others' (two Claude Codes in one folder are `claude
+   * main` and `claude main 2`): the one it has while it is still free, else the first free one.
+   */
+  private freeName(entry: FleetEntry): string {
+    const base = entry.name;
+    const taken = new Set(this.fleet.all().filter((e) => e.id !== entry.id && e.kind === 'terminal').map((e) => e.name));
+    const had = this.fleet.all().find((e) => e.id === entry.id)?.name;
+    const ownBefore = had !== undefined && (had === base || (had.startsWith(`${base} `) && /^\d+$/.test(had.slice(base.length + 1))));
+    if (ownBefore && !taken.has(had)) return had;
+    if (!taken.has(base)) return base;
+    let n = 2;
+    while (taken.has(`${base} ${n}`)) n++;
+    return `${base} ${n}`;
   }
 
   /** The entry with the user's marks on it. */

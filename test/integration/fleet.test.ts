@@ -21,6 +21,22 @@ describe.each(testNeovims())('Neovim $label: the fleet', ({ path: exe }) => {
     killJobsOf(jobs);
   });
 
+  it('two agents of one kind in one folder have names of their own (`codex main`, `codex main 2`), and keep them', async () => {
+    const base = mkdtempSync(path.join(tmpdir(), 'madohub-fleet-'));
+    jobs = path.join(base, 'jobs');
+    s = await startNeovim(exe, { MADOHUB_JOBS_DIR: jobs, MADOHUB_RUNTIME_DIR: path.join(base, 'run'), CLAUDE_CONFIG_DIR: path.join(base, 'claude') });
+    const names = (): Promise<string[]> => s!.lua<string[]>(`local out = {} for _, e in ipairs(require('madohub').agents({ kind = 'terminal' })) do out[#out + 1] = e.name end table.sort(out) return out`);
+    const first = await openAgent(s, ['codex-working']);
+    expect(await s.waitFor(`#require('madohub').agents({ kind = 'terminal', agent = 'codex' }) == 1`, 8000)).toBe(true);
+    const [one] = await names();
+    expect(one).toMatch(/^codex \S+$/);
+    await openAgent(s, ['codex-working']);
+    expect(await s.waitFor(`#require('madohub').agents({ kind = 'terminal', agent = 'codex' }) == 2`, 8000)).toBe(true);
+    await s.lua('vim.wait(500)');
+    expect(await names()).toEqual([one, `${one} 2`]);
+    expect((await s.lua<{ name: string }[]>(`return require('madohub').agents({ id = 'term:${first}' })`))[0]!.name).toBe(one);
+  });
+
   it('lists the terminals and the background jobs, and follows a job through its states', async () => {
     const base = mkdtempSync(path.join(tmpdir(), 'madohub-fleet-'));
     jobs = path.join(base, 'jobs');

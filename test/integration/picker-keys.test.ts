@@ -156,15 +156,15 @@ describe.each(testNeovims())('Neovim $label: the picker’s keys, typed', ({ pat
     await screen.type('R');
     await screen.waitForText(/Rename claude/);
     const was = /Rename (.+?) ─/.exec(screen.text())![1]!;
-    expect(screen.text()).not.toContain(`${was} · `);
+    expect(screen.text()).not.toMatch(new RegExp(`^ ${was} ·`, 'm'));
     await screen.type('<C-u>the approver<CR>');
     // (The picker covers the winbar but for its first columns.)
-    await screen.waitForText(/^ the approver · /m, 8000);
+    await screen.waitForText(/^ the approver ·/m, 8000);
     await goTo('the approver');
     await screen.type('R');
     await screen.waitForText(/Rename the approver/);
     await screen.type(`<C-u>${was}<CR>`);
-    await screen.waitForText(new RegExp(`^ ${was} · `, 'm'), 8000);
+    await screen.waitForText(new RegExp(`^ ${was} ·`, 'm'), 8000);
   });
 
   it('pin: p pins the row into Pinned, <C-t> unpins it', async () => {
