@@ -90,6 +90,24 @@ function M.apply(put, removed, not_shown)
   changed()
 end
 
+---The user's names, pins and order of this Neovim's terminals (they live as long as this Neovim:
+---a new Node process gets them back).
+---@return { id: string, name: string|nil, pinned: boolean|nil, order: number|nil }[]
+function M.terminal_marks()
+  local out = {}
+  for id, e in pairs(entries) do
+    if e.kind == 'terminal' and (e.named == true or e.pinned == true or (type(e.order) == 'number' and e.order ~= 0)) then
+      out[#out + 1] = {
+        id = id,
+        name = e.named == true and e.name or nil,
+        pinned = e.pinned == true or nil,
+        order = type(e.order) == 'number' and e.order ~= 0 and e.order or nil,
+      }
+    end
+  end
+  return out
+end
+
 ---Forgets every entry (a new Node process sends them all again).
 function M.reset()
   entries = {}

@@ -143,9 +143,14 @@ function M.setup(opts)
   end
   M.configured = true
   node.on_start = function()
+    local marks = require('madohub.fleet').terminal_marks()
     require('madohub.fleet').reset()
     -- Who this Neovim is, for the other Neovims' fleets.
     node.notify('hello', { server = vim.v.servername })
+    -- The names and pins you gave this Neovim's terminals (a Node process before this one knew them).
+    if #marks > 0 then
+      node.notify('marks_restore', { marks = marks })
+    end
     watch.resync()
     -- What lives as long as this Neovim goes to the new Node process (after the terminals it names):
     -- this Neovim's routes, and the replies that waited for a terminal.

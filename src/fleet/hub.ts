@@ -35,6 +35,25 @@ export interface EntryMarks {
 
 /** The longest name a user gives an entry. */
 export const MAX_NAME = 120;
+/** The most terminals whose marks a new Node process takes back from Lua. */
+const MAX_KEPT_MARKS = 1000;
+
+/** A name as a user gives it: no control characters, trimmed, bounded. */
+const cleanName = (name: string): string => name.replace(/[\x00-\x1f\x7f]/g, ' ').trim().slice(0, MAX_NAME);
+
+/** A terminal's marks as Lua kept them, checked field by field (undefined: none). */
+function keptMarks(v: unknown): { id: string; marks: EntryMarks } | undefined {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
+  const m = v as Record<string, unknown>;
+  if (typeof m.id !== 'string' || !/^term:\d{1,9}$/.test(m.id)) return undefined;
+  const name = typeof m.name === 'string' && cleanName(m.name) !== '' ? cleanName(m.name) : undefined;
+  const marks: EntryMarks = {
+    ...(name !== undefined ? { name } : {}),
+    ...(typeof m.pinned === 'boolean' ? { pinned: m.pinned } : {}),
+    ...(typeof m.order === 'number' && Number.isFinite(m.order) ? { order: m.order } : {}),
+  };
+  return Object.keys(marks).length > 0 ? { id: m.id, marks } : undefined;
+}
 
 
 export class FleetHub {
@@ -146,7 +165,7 @@ export class FleetHub {
   async mark(id: string, change: EntryMarks): Promise<void> {
     const bad = change.name !== undefined && change.name.trim() === '' ? 'a name needs some text' : undefined;
     if (bad) throw new Error(bad);
-    const name = change.name?.replace(/[\x00-\x1f\x7f]/g, ' ').trim().slice(0, MAX_NAME);
+    const name = change.name === undefined ? undefined : cleanName(change.name);
     const clean: EntryMarks = { ...change, ...(name !== undefined ? { name } : {}) };
     const job = /^job:([0-9a-f]{8})$/.exec(id);
     if (job) {
@@ -162,6 +181,20 @@ export class FleetHub {
     this.marks.set(id, { ...this.marks.get(id), ...clean });
     if (entry.kind === 'terminal') this.placeTerminal(Number(id.slice(5)));
     else if (entry.kind === 'session' || entry.kind === 'editor') this.placeRead(entry.kind, this.read[entry.kind]);
+  }
+
+  /**
+   * The user's names, pins and order of this Neovim's terminals, which Lua kept while a Node process
+   * before this one ran: each applies once its terminal is here again.
+   */
+  restoreMarks(list: unknown): void {
+    if (!Array.isArray(list)) return;
+    for (const v of list.slice(0, MAX_KEPT_MARKS)) {
+      const kept = keptMarks(v);
+      if (!kept) continue;
+      this.marks.set(kept.id, { ...this.marks.get(kept.id), ...kept.marks });
+      if (this.fleet.all().some((e) => e.id === kept.id)) this.placeTerminal(Number(kept.id.slice(5)));
+    }
   }
 
   forgetTerminal(buf: number): void {

@@ -165,6 +165,9 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
         } else if (method === 'hello') {
           // Lua says who this Neovim is: its server address, for other Neovims.
           hub.hello(isObj(item) && typeof item.server === 'string' ? item.server : '');
+        } else if (method === 'marks_restore') {
+          // This Neovim's names and pins of its terminals, back after the Node process started again.
+          hub.restoreMarks(isObj(item) ? item.marks : undefined);
         } else if (method === 'forget') {
           const msg = parseForget(item);
           if (msg) {

@@ -49,7 +49,7 @@ describe.each(testNeovims())('Neovim $label: routes', ({ path: exe }) => {
   };
   const type = (buf: number, text: string): Promise<unknown> => s!.lua(`vim.api.nvim_chan_send(vim.bo[${buf}].channel, ...)`, [text]);
 
-  it('kill -9 of the Node process: this Neovim’s routes and a payload held for a terminal survive it, and the payload goes once', async () => {
+  it('kill -9 of the Node process: this Neovim’s routes, the names given to its terminals and a payload held for a terminal survive it, and the payload goes once', async () => {
     const { a, b } = await setup();
     await s!.lua(`vim.api.nvim_set_current_buf(${a}) vim.cmd('MadoRoute term:${b}')`);
     // A draft in the reviewer's input line holds the payload of the writer's turn.
@@ -61,7 +61,9 @@ describe.each(testNeovims())('Neovim $label: routes', ({ path: exe }) => {
     const before = await s!.lua<number>(`return require('madohub.node').pid()`);
     process.kill(before, 'SIGKILL');
     expect(await s!.waitFor(`require('madohub.node').pid() ~= nil and require('madohub.node').pid() ~= ${before}`, 15000)).toBe(true);
-    // The route is back, kept by this Neovim, and the payload waits again.
+    // The names given to the terminals are back (their winbars say them), and so is the route, kept by this Neovim; the payload waits again.
+    expect(await s!.waitFor(`(require('madohub.fleet').find('term:${a}') or {}).name == 'writer' and require('madohub.fleet').find('term:${a}').named == true`, 8000)).toBe(true);
+    expect(await s!.waitFor(`require('madohub.ui.label').render(${b}):find('reviewer · Claude Code', 1, true) ~= nil`, 8000)).toBe(true);
     expect(await s!.waitFor(`#require('madohub').routes() == 1`, 8000)).toBe(true);
     expect(await s!.lua(`return require('madohub').routes()[1].source`)).toBe(`term:${a}`);
     expect(await s!.waitFor(`(require('madohub.fleet').find('term:${b}') or {}).pending == 'held: draft'`, 8000)).toBe(true);
