@@ -107,13 +107,12 @@ export class TerminalReplies {
       waiting.timer.unref();
     }
     this.replies.set(buf, waiting);
+    // Lua keeps it from now on, before anything says it waits: a Node process that dies the moment
+    // after gives it to the next one. Lua forgets it as it writes it, and when it is dropped.
+    this.kept(buf, { text, terms: { waitMenus: waiting.waitMenus, ...(terms.busyMs !== undefined ? { busyMs: terms.busyMs } : {}) } });
     await this.flush(buf);
-    // Still waiting: its row says why, and Lua keeps it (for a Node process that starts again).
-    if (this.replies.has(buf)) {
-      this.changed(buf);
-      const left = waiting.expires === undefined ? undefined : Math.max(1, waiting.expires - Date.now());
-      this.kept(buf, { text, terms: { waitMenus: waiting.waitMenus, ...(left !== undefined ? { busyMs: left } : {}) } });
-    }
+    // Still waiting: its row says why.
+    if (this.replies.has(buf)) this.changed(buf);
     return this.pendingOf(buf);
   }
 

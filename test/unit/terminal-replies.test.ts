@@ -12,6 +12,8 @@ function setup(answer: () => string = () => '') {
   const tracker = new Tracker();
   const writes: { data: string; how: string }[] = [];
   const changed: number[] = [];
+  /** What Lua is told, in order: `kept` (a reply it keeps, or null) and `changed` (the row says it waits). */
+  const told: string[] = [];
   const replies = new TerminalReplies(
     tracker,
     async (_buf, data, how) => {
@@ -19,7 +21,12 @@ function setup(answer: () => string = () => '') {
       if (!why) writes.push({ data, how });
       return why;
     },
-    (buf) => changed.push(buf),
+    (buf) => {
+      changed.push(buf);
+      told.push('changed');
+    },
+    () => undefined,
+    (_buf, r) => told.push(r ? `kept ${r.text}` : 'kept null'),
   );
   let now = 1000;
   const show = async (name: Name, edit: (l: string) => string = (l) => l): Promise<void> => {
@@ -29,7 +36,7 @@ function setup(answer: () => string = () => '') {
     replies.screen(BUF, lines);
     await replies.flush(BUF);
   };
-  return { tracker, replies, writes, changed, show };
+  return { tracker, replies, writes, changed, told, show };
 }
 /** A reply as it is written: a bracketed paste (the screens are Claude Code's, which asks for one). */
 const pasted = (text: string): string => `\x1b[200~${text}\x1b[201~`;
@@ -96,6 +103,19 @@ describe('replies to a terminal', () => {
     await expect(t.replies.reply(BUF, 'y'.repeat(121 * 1024), false)).rejects.toThrow('the reply is 121 KiB');
     t.tracker.exit(BUF, 0, 5000);
     await expect(t.replies.reply(BUF, 'x', false)).rejects.toThrow('the agent has exited');
+  });
+
+  it('Lua keeps a reply before its row says it waits (a Node process killed the moment after loses nothing), and forgets it once written', async () => {
+    const t = setup();
+    await t.show('claude-real-working');
+    expect(await t.replies.reply(BUF, 'next', false, { waitMenus: true, busyMs: 60000 })).toBe('queued');
+    expect(t.told).toEqual(['kept next', 'changed']);
+    await t.show('claude-real-stopped');
+    expect(t.told.slice(2)).toEqual(['kept null', 'changed']);
+    const u = setup();
+    await u.show('claude-real-idle');
+    expect(await u.replies.reply(BUF, 'now', false)).toBe('');
+    expect(u.told).toEqual(['kept now', 'kept null', 'changed']);
   });
 
   it('a failed write says why, and the reply is not kept', async () => {
