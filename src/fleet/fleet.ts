@@ -42,6 +42,10 @@ export class Fleet {
     return put.length || removed.length ? { put, removed } : null;
   }
 
+  get(id: string): FleetEntry | undefined {
+    return this.entries.get(id);
+  }
+
   all(): FleetEntry[] {
     return [...this.entries.values()];
   }

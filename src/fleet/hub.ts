@@ -46,7 +46,8 @@ function keptMarks(v: unknown): { id: string; marks: EntryMarks } | undefined {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
   const m = v as Record<string, unknown>;
   if (typeof m.id !== 'string' || !/^term:\d{1,9}$/.test(m.id)) return undefined;
-  const name = typeof m.name === 'string' && cleanName(m.name) !== '' ? cleanName(m.name) : undefined;
+  const cleaned = typeof m.name === 'string' ? cleanName(m.name) : '';
+  const name = cleaned !== '' ? cleaned : undefined;
   const marks: EntryMarks = {
     ...(name !== undefined ? { name } : {}),
     ...(typeof m.pinned === 'boolean' ? { pinned: m.pinned } : {}),
@@ -176,7 +177,7 @@ export class FleetHub {
       });
       return;
     }
-    const entry = this.fleet.all().find((e) => e.id === id);
+    const entry = this.fleet.get(id);
     if (!entry) throw new Error(`no agent '${id.slice(0, 80)}'`);
     this.marks.set(id, { ...this.marks.get(id), ...clean });
     if (entry.kind === 'terminal') this.placeTerminal(Number(id.slice(5)));
@@ -193,7 +194,7 @@ export class FleetHub {
       const kept = keptMarks(v);
       if (!kept) continue;
       this.marks.set(kept.id, { ...this.marks.get(kept.id), ...kept.marks });
-      if (this.fleet.all().some((e) => e.id === kept.id)) this.placeTerminal(Number(kept.id.slice(5)));
+      if (this.fleet.get(kept.id)) this.placeTerminal(Number(kept.id.slice(5)));
     }
   }
 
@@ -280,7 +281,7 @@ export class FleetHub {
   private freeName(entry: FleetEntry): string {
     const base = entry.name;
     const taken = new Set(this.fleet.all().filter((e) => e.id !== entry.id && e.kind === 'terminal').map((e) => e.name));
-    const had = this.fleet.all().find((e) => e.id === entry.id)?.name;
+    const had = this.fleet.get(entry.id)?.name;
     const ownBefore = had !== undefined && (had === base || (had.startsWith(`${base} `) && /^\d+$/.test(had.slice(base.length + 1))));
     if (ownBefore && !taken.has(had)) return had;
     if (!taken.has(base)) return base;

@@ -132,14 +132,16 @@ export class TerminalReplies {
     // The screen Lua read just now is the newest until the next one comes.
     const asked = Date.now();
     const before = this.screens.get(buf);
+    const latest = (): readonly string[] => (this.screens.get(buf) === before ? lines : this.screenOf(buf));
     const keys = await menuAnswer(
       {
         waitingAgent: () => {
           const now = this.tracker.get(buf);
           return now?.state === 'waiting' ? now.agent : undefined;
         },
-        lines: () => (this.screens.get(buf) === before ? lines : this.screenOf(buf)),
-        menuSince: () => this.menuSeen.get(buf) ?? menuSince(undefined, this.screens.get(buf) === before ? lines : [], asked),
+        lines: latest,
+        // A menu only Lua's screen shows has been there since it was read, at the latest.
+        menuSince: () => this.menuSeen.get(buf) ?? menuSince(undefined, latest(), asked),
         changes: this.screenChanged,
       },
       choice,
