@@ -4,6 +4,7 @@ import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
+import { writeAgentRegistry } from './agent-registry.mjs';
 import { writeHelpTags } from './helptags.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -30,11 +31,14 @@ if (process.argv.includes('--bench')) {
   process.exit(0);
 }
 
+// The list of agent modules: every file of src/agents/ that exports one (a new agent is its file).
+writeAgentRegistry(path.join(root, 'src', 'agents'));
+
 // `:help madohub` after any install (plugin managers run :helptags themselves; a clone by hand does not).
 writeHelpTags(path.join(root, 'doc'));
 
 await Promise.all([
-  build({ ...common, entryPoints: ['src/main.ts'], outfile: 'rplugin/node/madohub/index.js' }),
-  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/mado.js' }),
-  build({ ...common, entryPoints: ['src/cli/agents-main.ts'], outfile: 'dist/mado-agents.js' }),
+  build({ ...common, entryPoints: ['src/bin/nvim.ts'], outfile: 'rplugin/node/madohub/index.js' }),
+  build({ ...common, entryPoints: ['src/bin/mado.ts'], outfile: 'dist/mado.js' }),
+  build({ ...common, entryPoints: ['src/bin/mado-agents.ts'], outfile: 'dist/mado-agents.js' }),
 ]);

@@ -48,19 +48,19 @@ export const amp: AgentModule = {
       { state: 'idle', test: /^╰─{3,}.*─╯\s*$/, hint: true },
     ],
     titles: [{ state: 'working', test: both(new RegExp(`^\\s*${BRAILLE}\\s`), /(?:^|\s)amp\s-\s/) }],
+    // ` ┃ fix the parser` once sent (a draft stays in the input box, `│ fix the parser │`); below it the
+    // answer one column in, another sent prompt, or the input box.
+    prompt: {
+      line: /^ ┃ (\S.*)$/,
+      answered: /^ \S|^╭/,
+      // A draft: the input box's first row, above its empty ones and its bottom border (an approval
+      // box's rows end in a border that says `Esc cancel`).
+      draft: /^│ (\S.*)│$/,
+      skip: /^│\s*│$/,
+      inputEnd: /^╰(?!.*Esc cancel)/,
+    },
   },
   process: { names: ['amp'], script: /(?:^|\/)amp(?:\.js)?$|@(?:sourcegraph|ampcode)\/(?:amp|cli)\// },
-  // ` ┃ fix the parser` once sent (a draft stays in the input box, `│ fix the parser │`); below it the
-  // answer one column in, another sent prompt, or the input box.
-  prompt: {
-    line: /^ ┃ (\S.*)$/,
-    answered: /^ \S|^╭/,
-    // A draft: the input box's first row, above its empty ones and its bottom border (an approval
-    // box's rows end in a border that says `Esc cancel`).
-    draft: /^│ (\S.*)│$/,
-    skip: /^│\s*│$/,
-    inputEnd: /^╰(?!.*Esc cancel)/,
-  },
   template: { description: 'Amp', command: ['amp'], prompt: 'type' },
   env: { names: [], prefixes: ['AMP_'] },
 };

@@ -1,7 +1,7 @@
 // Claude Code (2.x).
 // Everything MadoHub knows of it: see types.ts.
 import { COMPLETION, SHARED_RULES } from '../detect/common.js';
-import { isObj } from '../jobs/checks.js';
+import { isObj } from '../shared/checks.js';
 import { ClaudeRecords, claudeConfigDir } from '../records/claude.js';
 import { arrowsTo } from './menus.js';
 import type { AgentModule } from './types.js';
@@ -9,6 +9,7 @@ import type { AgentModule } from './types.js';
 export const claude: AgentModule = {
   id: 'claude',
   displayName: 'Claude Code',
+  default: true,
   bracketedPaste: true,
   screen: {
     id: 'claude',
@@ -35,11 +36,19 @@ export const claude: AgentModule = {
       // A spinner before the name means a turn is running; `✳ Claude Code` is idle or waiting.
       { state: 'working', test: /^\s*(?:[◐◑◒◓]|[\u2801-\u28ff])\s+Claude Code/ },
     ],
+    // `> add a test` (older) or `❯ tell me something slow` (2.1), then the answer (`●`, `⏺`, `⎿`, a spinner).
+    prompt: { line: /^(?:>|❯) (\S.*)$/, answered: /^\s*(?:[●⏺⎿·✢*✶✻✽✳]|\S.*…)/ },
+    // `● text` items, `● Bash(rm -rf build)` tool calls with `  ⎿  Done` under them; the completion line ends the turn.
+    answer: {
+      end: COMPLETION,
+      item: /^[●⏺] (.*)$/,
+      tool: /^[●⏺] [A-Z][\w.:-]*\(.*\)\s*$/,
+      chrome: /^─{8,}|^❯(?:\s|$)|^\s*[·✢*✶✻✽✳∗]\s*[A-Z][a-z]+ing(?:…|\.\.\.)/,
+      indent: /^ {2}/,
+    },
   },
   // The native `claude` (or `claude.exe`), or node running `…/claude` or `@anthropic-ai/claude-code/cli.js`.
   process: { names: ['claude', 'claude.exe'], script: /(?:^|\/)claude(?:\.js)?$|@anthropic-ai\/claude-code\// },
-  // `> add a test` (older) or `❯ tell me something slow` (2.1), then the answer (`●`, `⏺`, `⎿`, a spinner).
-  prompt: { line: /^(?:>|❯) (\S.*)$/, answered: /^\s*(?:[●⏺⎿·✢*✶✻✽✳]|\S.*…)/ },
   template: {
     description: 'Claude Code',
     command: ['claude'],
@@ -66,15 +75,6 @@ export const claude: AgentModule = {
   // Nor its Enter: pressed within a moment of the approval's drawing, it is lost (the menu stays; seen
   // in 2.1.332, 13 answers in 20 from the picker, its menu drawn 0.1-0.5 s before).
   menuSettleMs: 600,
-  // A transcript's assistant message that ends a turn: its text parts.
-  // `● text` items, `● Bash(rm -rf build)` tool calls with `  ⎿  Done` under them; the completion line ends the turn.
-  answer: {
-    end: COMPLETION,
-    item: /^[●⏺] (.*)$/,
-    tool: /^[●⏺] [A-Z][\w.:-]*\(.*\)\s*$/,
-    chrome: /^─{8,}|^❯(?:\s|$)|^\s*[·✢*✶✻✽✳∗]\s*[A-Z][a-z]+ing(?:…|\.\.\.)/,
-    indent: /^ {2}/,
-  },
   // The last assistant message that ended the turn (stop_reason end_turn), of the main conversation
   // (not a sub-agent's sidechain): the text of all its records (one per content block, one message id).
   answerOf: (records) => {

@@ -2,7 +2,7 @@
 // Everything MadoHub knows of it: see types.ts.
 import { BRAILLE, SHARED_RULES } from '../detect/common.js';
 import { CodexRecords, codexHome } from '../records/codex.js';
-import { isObj } from '../jobs/checks.js';
+import { isObj } from '../shared/checks.js';
 import { digitOf } from './menus.js';
 import type { AgentModule } from './types.js';
 
@@ -54,11 +54,19 @@ export const codex: AgentModule = {
       { state: 'waiting', test: /\[ [!.] \] Action Required/, detail: 'action required' },
       { state: 'working', test: new RegExp(`^\\s*${BRAILLE}`) },
     ],
+    // `› fix the failing parser test`, then `•` or `◦` rows.
+    prompt: { line: /^› (\S.*)$/, answered: /^\s*[•◦└■]/, not: /^Ask Codex to do anything$/ },
+    // `• text` items, `• Ran npm test` tool calls with `  └ …` under them; `Worked for 6s` ends the turn.
+    answer: {
+      end: /^\s*(?:─\s*)?Worked for (?:\d+\s*[hm]\s*)*\d+\s*s\b/,
+      item: /^• (.*)$/,
+      tool: /^• (?:Ran|Running|Explored|Exploring|Edited|Read|Searched|Called|Updated|Added|Deleted|Waited|Applied)\b/,
+      chrome: /^› |^\s*[←?] for |^\s*⚠|^\s*⏎ send|^• Working \(|\S+ default · /,
+      indent: /^ {2}/,
+    },
   },
   // The native `codex` (the launcher's child), or node running `…/bin/codex(.js)`.
   process: { names: ['codex', 'codex.exe', 'codex-linux-x64', 'codex-x86_64-unknown-linux-musl'], script: /(?:^|\/)codex(?:\.js)?$|@openai\/codex\// },
-  // `› fix the failing parser test`, then `•` or `◦` rows.
-  prompt: { line: /^› (\S.*)$/, answered: /^\s*[•◦└■]/, not: /^Ask Codex to do anything$/ },
   template: {
     description: 'Codex',
     command: ['codex'],
@@ -71,15 +79,6 @@ export const codex: AgentModule = {
   menuKeys: (choice) => digitOf(choice),
   // Its rollout (`<home>/sessions/YYYY/MM/DD/rollout-*.jsonl`), held open by one of the terminal's processes.
   records: (ctx) => new CodexRecords(codexHome(ctx.env), ctx.pid, ctx.pids, ctx.folders, ctx.claims, ctx.emit, ctx.log),
-  // The end of a turn in its rollout names the answer it gave (`task_complete`, `last_agent_message`).
-  // `• text` items, `• Ran npm test` tool calls with `  └ …` under them; `Worked for 6s` ends the turn.
-  answer: {
-    end: /^\s*(?:─\s*)?Worked for (?:\d+\s*[hm]\s*)*\d+\s*s\b/,
-    item: /^• (.*)$/,
-    tool: /^• (?:Ran|Running|Explored|Exploring|Edited|Read|Searched|Called|Updated|Added|Deleted|Waited|Applied)\b/,
-    chrome: /^› |^\s*[←?] for |^\s*⚠|^\s*⏎ send|^• Working \(|\S+ default · /,
-    indent: /^ {2}/,
-  },
   // The last turn's final message, as its `task_complete` event records it.
   answerOf: (records) => {
     for (let i = records.length - 1; i >= 0; i--) {

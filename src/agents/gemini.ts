@@ -2,7 +2,7 @@
 // Everything MadoHub knows of it: see types.ts.
 import { BRAILLE, ordered, SHARED_RULES } from '../detect/common.js';
 import { isGeminiPrompt } from '../detect/records.js';
-import { isObj } from '../jobs/checks.js';
+import { isObj } from '../shared/checks.js';
 import { geminiDir, GeminiRecords } from '../records/gemini.js';
 import { digitOf } from './menus.js';
 import type { AgentModule } from './types.js';
@@ -40,18 +40,18 @@ export const gemini: AgentModule = {
       { state: 'working', test: /^\s*✦\s+Working/ },
       { state: 'idle', test: /^\s*◇\s+Ready/ },
     ],
+    // `> summarize the README` outside the input box, then the answer or a spinner.
+    // `> summarize the README` (older) or ` > explain the parser` (0.61), then the answer (`✦`, a spinner).
+    prompt: { line: /^ ?> (\S.*)$/, answered: /^\s*(?:[✦⠀-⣿]|[^│╭╰\s])/ },
+    // `✦ text` items; tool calls and the input line are boxes (`╭ │ ╰`); no line ends the turn.
+    answer: {
+      item: /^✦ (.*)$/,
+      tool: /^(?!)/,
+      chrome: /^\s*[╭│╰]|^\s*[⠀-⣿]|^~\/|no sandbox|^\s*\? for shortcuts|^─{8,}|Shift\+Tab to accept|^\s*>\s{2,}Type your message|^\s*workspace \(/,
+      indent: /^ {2}/,
+    },
   },
   process: { names: ['gemini'], script: /(?:^|\/)gemini(?:\.js)?$|@google\/gemini-cli\// },
-  // `> summarize the README` outside the input box, then the answer or a spinner.
-  // `> summarize the README` (older) or ` > explain the parser` (0.61), then the answer (`✦`, a spinner).
-  prompt: { line: /^ ?> (\S.*)$/, answered: /^\s*(?:[✦⠀-⣿]|[^│╭╰\s])/ },
-  // `✦ text` items; tool calls and the input line are boxes (`╭ │ ╰`); no line ends the turn.
-  answer: {
-    item: /^✦ (.*)$/,
-    tool: /^(?!)/,
-    chrome: /^\s*[╭│╰]|^\s*[⠀-⣿]|^~\/|no sandbox|^\s*\? for shortcuts|^─{8,}|Shift\+Tab to accept|^\s*>\s{2,}Type your message|^\s*workspace \(/,
-    indent: /^ {2}/,
-  },
   template: { description: 'Gemini CLI', command: ['gemini'], prompt: 'type' },
   env: { names: [], prefixes: ['GEMINI_', 'GOOGLE_'] },
   // `● 1. Allow once`: a choice's digit picks it at once (0.61.0, tried on its approvals).

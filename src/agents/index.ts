@@ -1,22 +1,81 @@
-// Every agent MadoHub knows, each in a module of its own. To add one: its module, its id in ids.ts,
-// its line here, and its tests (screens, processes, its job template).
+// Every agent MadoHub knows, each in a module of its own (src/agents/<id>.ts, listed by the
+// generated registry.ts), and what the layers above ask of them: the engines of src/detect/ bound
+// to every agent's rules.
+import { screenAnswer as answerByRules } from '../detect/answer.js';
+import { detect, identify } from '../detect/index.js';
+import { agentOfProcess as processAgent, agentOfTree as treeAgent } from '../detect/process.js';
+import type { ProcessAgent } from '../detect/process.js';
+import { draftOf as draftByRule, promptOf as promptByRule } from '../detect/prompt.js';
 import { highlightedOf, optionsOf } from '../detect/question.js';
-import { amp } from './amp.js';
-import { claude } from './claude.js';
-import { codex } from './codex.js';
-import { gemini } from './gemini.js';
-import type { AgentId } from './ids.js';
-import { opencode } from './opencode.js';
-import { shell } from './shell.js';
+import type { RuleSet } from '../detect/types.js';
+import type { AgentId, Detection, PreviousReading, ProcessInfo, Screen } from '../shared/types.js';
+import { AGENT_MODULES } from './registry.js';
 import type { AgentModule } from './types.js';
 
-/** Every agent; the order breaks ties when two agents' screen markers stand on the same row. */
-export const AGENT_MODULES: readonly AgentModule[] = [codex, gemini, opencode, amp, claude, shell];
+export { AGENT_MODULES };
+
+function theOne(what: 'fallback' | 'default'): AgentModule {
+  const found = AGENT_MODULES.filter((a) => a[what] === true);
+  if (found.length !== 1) throw new Error(`exactly one agent module must be the ${what} (${found.map((a) => a.id).join(', ') || 'none is'})`);
+  return found[0]!;
+}
+
+/** The shell: what a terminal runs when no agent does, and what an unknown agent id reads as. */
+const FALLBACK = theOne('fallback');
+export const FALLBACK_AGENT: AgentId = FALLBACK.id;
+
+/** The agent a job runs when none is named and no setting (`default_agent`) says. */
+export const DEFAULT_AGENT: AgentId = theOne('default').id;
 
 const BY_ID = new Map<AgentId, AgentModule>(AGENT_MODULES.map((a) => [a.id, a]));
 
+/** Whether `id` names an agent module. */
+export const isAgentId = (id: unknown): boolean => typeof id === 'string' && BY_ID.has(id);
+
+/** The module of agent `id`; the fallback agent's for an id no module has. */
 export function agentModule(id: AgentId): AgentModule {
-  return BY_ID.get(id)!;
+  return BY_ID.get(id) ?? FALLBACK;
+}
+
+/** Every agent's screen rules, for the detect engine. */
+export const RULESET: RuleSet = {
+  agents: AGENT_MODULES.filter((a) => !a.fallback).map((a) => a.screen),
+  fallback: FALLBACK_AGENT,
+};
+
+/** Reads one screen by every agent's rules (`as`: by that agent's, whatever the screen shows). */
+export function detectScreen(screen: Screen, previous?: PreviousReading, as?: AgentId): Detection {
+  return detect(RULESET, screen, previous, as);
+}
+
+/** Which agent a screen shows (sticky: see identify). */
+export function identifyScreen(screen: Screen, previous?: PreviousReading): AgentId {
+  return identify(RULESET, screen, previous);
+}
+
+/** The agent one process is, or undefined. */
+export function agentOfProcess(p: ProcessInfo): AgentId | undefined {
+  return processAgent(AGENT_MODULES, p);
+}
+
+/** The agent running among a terminal's processes (parents before children), or undefined. */
+export function agentOfTree(processes: readonly ProcessInfo[]): ProcessAgent | undefined {
+  return treeAgent(AGENT_MODULES, processes);
+}
+
+/** The first prompt `agent`'s screen shows submitted (a job's intent), or undefined. */
+export function promptOf(agent: AgentId, lines: readonly string[]): string | undefined {
+  return promptByRule(agentModule(agent).screen.prompt, lines);
+}
+
+/** What the user has typed into `agent`'s input line and not submitted, or undefined. */
+export function draftOf(agent: AgentId, lines: readonly string[]): string | undefined {
+  return draftByRule(agentModule(agent).screen.prompt, lines);
+}
+
+/** The answer of the last turn on `agent`'s screen, or undefined. */
+export function screenAnswer(agent: AgentId, lines: readonly string[]): string | undefined {
+  return answerByRules(agentModule(agent).screen, lines);
 }
 
 /** The list the Lua side gets: ids and display names. */

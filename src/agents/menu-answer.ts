@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { optionsOf } from '../detect/question.js';
 import type { ChangeWaiters } from '../shared/change-waiters.js';
-import type { AgentId } from './ids.js';
+import type { AgentId } from '../shared/types.js';
 import { MENU_WAIT_MS, menuKeys, menuSettleMs } from './index.js';
 
 /** Where the menu is: the agent while it waits (undefined once it does not), its screen, since when a menu shows on it. */

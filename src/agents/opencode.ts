@@ -30,28 +30,28 @@ export const opencode: AgentModule = {
       { state: 'idle', test: /Ask anything…|ctrl\+p commands/, hint: true },
     ],
     titles: [],
+    // `┃  run the tests` in a box of its own (`┃` rows around it), then the answer five columns in or
+    // another box (a tool's output, an error). The input box is alike but ends in `┃  Build · <model>`;
+    // a prompt typed while it works shows `┃   QUEUED` under it.
+    prompt: {
+      line: /^\s*┃  (?!.*\s·\s)(\S.*)$/,
+      answered: /^ {5}\S|^\s*┃  (?!.*\s·\s)(?!\s*QUEUED\s*$)\S/,
+      // The placeholder, and the agent line of the input box in layouts without `·` (`Build  <model>`).
+      not: /^Ask anything…|^(?:Build|Plan) {2}\S/,
+      skip: /^\s*┃\s*$/,
+      inputEnd: /^\s*┃  \S.*\s·\s/,
+    },
+    // Below `┃  the prompt`, the answer indented five columns, then `▣  Build · model · 10.8s`.
+    answer: {
+      start: /^\s*┃\s+(\S.*)$/,
+      end: FOOTER_DONE,
+      item: /^ {5}(\S.*)$/,
+      tool: /^ {5}[⚙✱→←]/,
+      chrome: /^\s*[┃╹]|tab agents|esc interrupt/,
+      indent: /^ {5}/,
+    },
   },
   process: { names: ['opencode'], script: /(?:^|\/)opencode(?:\.js)?$|opencode-ai\// },
-  // `┃  run the tests` in a box of its own (`┃` rows around it), then the answer five columns in or
-  // another box (a tool's output, an error). The input box is alike but ends in `┃  Build · <model>`;
-  // a prompt typed while it works shows `┃   QUEUED` under it.
-  prompt: {
-    line: /^\s*┃  (?!.*\s·\s)(\S.*)$/,
-    answered: /^ {5}\S|^\s*┃  (?!.*\s·\s)(?!\s*QUEUED\s*$)\S/,
-    // The placeholder, and the agent line of the input box in layouts without `·` (`Build  <model>`).
-    not: /^Ask anything…|^(?:Build|Plan) {2}\S/,
-    skip: /^\s*┃\s*$/,
-    inputEnd: /^\s*┃  \S.*\s·\s/,
-  },
-  // Below `┃  the prompt`, the answer indented five columns, then `▣  Build · model · 10.8s`.
-  answer: {
-    start: /^\s*┃\s+(\S.*)$/,
-    end: FOOTER_DONE,
-    item: /^ {5}(\S.*)$/,
-    tool: /^ {5}[⚙✱→←]/,
-    chrome: /^\s*[┃╹]|tab agents|esc interrupt/,
-    indent: /^ {5}/,
-  },
   template: { description: 'OpenCode', command: ['opencode'], prompt: 'type' },
   env: { names: [], prefixes: ['OPENCODE_'] },
   // Its session store (`<data>/opencode/opencode.db`, SQLite), where this Node can read SQLite.

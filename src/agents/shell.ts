@@ -5,6 +5,7 @@ import type { AgentModule } from './types.js';
 export const shell: AgentModule = {
   id: 'shell',
   displayName: 'Shell',
+  fallback: true,
   bracketedPaste: false,
   // A shell has no screen of its own: its prompt is known by src/detect/index.ts (atShellPrompt).
   screen: { id: 'shell', markers: [], titleMarkers: [], lines: [], titles: [] },

@@ -1,5 +1,6 @@
 // Strict arguments for the job verbs: an unknown flag or an extra argument is a usage error.
-import { UsageError } from './errors.js';
+import { UsageError } from '../shared/errors.js';
+import { safeText } from '../shared/text.js';
 
 export interface FlagSpec {
   /** Every spelling of the flag (`-n`, `--lines`). */
@@ -53,10 +54,4 @@ export function parseArgs(argv: readonly string[], flags: FlagSpec[], positional
   return out;
 }
 
-/**
- * Text from a job file or a user, made safe to print to a terminal: control characters (which could
- * move the cursor, change the title, or answer terminal queries) become `?`.
- */
-export function safeText(text: string): string {
-  return text.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g, '?').replace(/[\n\t]/g, ' ');
-}
+export { safeText };

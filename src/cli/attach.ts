@@ -3,8 +3,8 @@
 // 1 when the job ended or its host went away (a view of a job in Neovim closes on the first only).
 import { hostRuns, readHostInfo } from '../jobs/hostinfo.js';
 import { Conn, ReachError } from '../jobs/protocol/client.js';
-import { JobError } from './errors.js';
-import type { Io } from './daemon-client.js';
+import { JobError } from '../shared/errors.js';
+import type { Io } from '../jobs/client/daemon.js';
 
 /** Detaches an attached client. */
 export const DETACH_KEY = '\x1d';

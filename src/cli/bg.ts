@@ -2,7 +2,7 @@
 import type { Resume } from '../jobs/templates.js';
 import { promptProblem, SESSION_REF } from '../jobs/templates.js';
 import { safeText } from './args.js';
-import { UsageError } from './errors.js';
+import { UsageError } from '../shared/errors.js';
 
 
 export interface BgArgs {

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { AGENT_IDS } from '../agents/ids.js';
-import type { AgentId } from '../agents/ids.js';
-import { detect } from '../detect/index.js';
-import { UsageError } from './errors.js';
+import { AGENT_MODULES, detectScreen, isAgentId } from '../agents/index.js';
+import type { AgentId } from '../shared/types.js';
+import { UsageError } from '../shared/errors.js';
 
 export interface DetectArgs {
   file?: string;
@@ -25,8 +24,8 @@ export function parseDetectArgs(argv: readonly string[]): DetectArgs {
     } else if (arg === '--agent' || arg.startsWith('--agent=')) {
       const value = arg === '--agent' ? argv[++i] : arg.slice('--agent='.length);
       if (value === undefined) throw new UsageError('--agent needs a value');
-      if (!(AGENT_IDS as readonly string[]).includes(value)) {
-        throw new UsageError(`--agent ${value.replace(/[^\x20-\x7e]/g, '?').slice(0, 40)} is no agent (${AGENT_IDS.join(', ')})`);
+      if (!isAgentId(value)) {
+        throw new UsageError(`--agent ${value.replace(/[^\x20-\x7e]/g, '?').slice(0, 40)} is no agent (${AGENT_MODULES.map((a) => a.id).join(', ')})`);
       }
       args.agent = value as AgentId;
     } else if (arg === '-') {
@@ -62,6 +61,6 @@ export function screenLines(text: string): string[] {
 export function runDetect(argv: readonly string[], readStdin: () => string): string {
   const args = parseDetectArgs(argv);
   const text = args.file === undefined ? readStdin() : readScreenFile(args.file);
-  const d = detect({ lines: screenLines(text), title: args.title }, undefined, args.agent);
+  const d = detectScreen({ lines: screenLines(text), title: args.title }, undefined, args.agent);
   return JSON.stringify({ agent: d.agent, state: d.state, source: d.source, detail: d.detail });
 }

@@ -1,96 +1,19 @@
 // The job verbs of `mado`: --bg, agents, logs, attach, stop, kill, respawn, rm.
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { jobEnv } from '../jobs/env.js';
-import { hostAlive } from '../jobs/hostinfo.js';
-import { newSessionId, newShortId } from '../jobs/ids.js';
-import { HostError, askHost as askJobHost, hostScreen } from '../jobs/host-client.js';
-import { ReachError } from '../jobs/protocol/client.js';
-import type { Chain } from '../jobs/chain-record.js';
-import type { DispatchRequest } from '../jobs/protocol/daemon-requests.js';
-import { promptProblem } from '../jobs/templates.js';
-import type { Resume } from '../jobs/templates.js';
-import type { JobOrigin } from '../jobs/types.js';
-import type { Reply } from '../jobs/protocol/replies.js';
-import { HOST_START_MS } from '../jobs/settle.js';
-import { findJob, jobsDir } from '../jobs/store.js';
-import { STOP_WAIT_MS } from '../jobs/daemon/handle-stop.js';
+import { jobsDir } from '../jobs/store.js';
+import { dispatchJob, removeJobVia, resolveId, respawnJob, sendToJob, stopJob } from '../jobs/client/jobs.js';
+import type { Io } from '../jobs/client/daemon.js';
+import { JobError, UsageError } from '../shared/errors.js';
 import { agents } from './agents.js';
 import { parseArgs, safeText } from './args.js';
 import { attach } from './attach.js';
 import { BG_STDIN_FIRST_BYTE_MS, hintBlock, parseBgArgs, withStdin } from './bg.js';
-import { answerMs, ask, unreachable } from './daemon-client.js';
-import type { Io } from './daemon-client.js';
-import { JobError, UsageError } from './errors.js';
 import { printLogs } from './logs.js';
 import { routeVerb } from './routes.js';
 import { agentViewDisabled } from './switch.js';
 
 export type { Io };
 
-/** A job's short id from an id, a unique prefix or its name (read from the job folders, no daemon needed). */
-export function resolveId(io: Io, query: string): string {
-  const m = findJob(jobsDir(io.env), query);
-  if (!m.ok) throw new JobError(safeText(m.error));
-  return m.short;
-}
-
-/** How long a dispatch may take in the daemon: the host's start, and a worktree's. */
-const DISPATCH_MS = HOST_START_MS + 10000;
-
-/** What starts a job: the CLI's `--bg` arguments, or the Neovim side's request. */
-export interface JobSpec {
-  agent?: string;
-  name?: string;
-  prompt: string;
-  resume?: Resume;
-  forkSession: boolean;
-  worktree?: { branch?: string };
-  origin: JobOrigin;
-  cwd: string;
-}
-
-/**
- * Dispatches a job to the daemon (starting it when needed) and returns its id once its host is up.
- * A lost answer (a daemon that ended mid-dispatch, or a late one) is a success when the job is up;
- * a job that was not created is asked for again, once.
- */
-export async function dispatchJob(io: Io, spec: JobSpec): Promise<{ short: string; warning?: string }> {
-  const short = newShortId();
-  const request: DispatchRequest = {
-    op: 'dispatch',
-    short,
-    sessionId: newSessionId(),
-    createdAt: Date.now(),
-    origin: spec.origin,
-    cwd: spec.cwd,
-    launch:
-      spec.resume?.mode === 'id'
-        ? { mode: 'resume', sessionId: spec.resume.id, fork: spec.forkSession, flagArgs: [] }
-        : { mode: 'prompt', args: spec.prompt ? [spec.prompt] : [] },
-    respawnFlags: spec.resume?.mode === 'continue' ? ['--continue'] : [],
-    // Only what the job needs travels: the daemon never sees the rest of this environment.
-    env: jobEnv(io.env),
-    worktree: spec.worktree,
-    agent: spec.agent,
-    seed: { intent: spec.prompt, name: spec.name },
-    cols: io.columns,
-    rows: io.rows,
-  };
-  const dir = path.join(jobsDir(io.env), short);
-  let reply: Reply | undefined;
-  for (let attempt = 0; attempt < 2 && !reply; attempt++) {
-    try {
-      reply = await ask(io, request, answerMs(io.env, DISPATCH_MS));
-    } catch (err) {
-      if (!(err instanceof ReachError)) throw err;
-      if (await jobUp(io, short, dir)) reply = { type: 'ok', short };
-      else if (err.reason !== 'timeout' || attempt > 0) throw unreachable(err);
-    }
-  }
-  if (!reply) throw new JobError(`the daemon did not answer the dispatch of ${short}`);
-  return { short, warning: reply.type === 'ok' ? reply.warning : undefined };
-}
 
 async function bg(io: Io, argv: string[]): Promise<void> {
   const parsed = parseBgArgs(argv);
@@ -100,21 +23,6 @@ async function bg(io: Io, argv: string[]): Promise<void> {
   const { short, warning } = await dispatchJob(io, { ...args, origin: 'shell', cwd: process.cwd() });
   if (warning) io.err(`mado: ${warning}\n`);
   io.out(hintBlock(short));
-}
-
-/** True when the job's host is up, or comes up within a few seconds (one the daemon had started). */
-async function jobUp(io: Io, short: string, dir: string): Promise<boolean> {
-  try {
-    const listed = await ask(io, { op: 'list' }, answerMs(io.env, 5000));
-    if (listed.type === 'jobs' && listed.jobs.some((j) => j.short === short)) return true;
-  } catch {
-    // No daemon to ask: the folder tells.
-  }
-  for (let i = 0; i < 40; i++) {
-    if (hostAlive(dir)) return true;
-    await sleep(50);
-  }
-  return false;
 }
 
 async function logs(io: Io, argv: string[]): Promise<void> {
@@ -129,19 +37,6 @@ async function logs(io: Io, argv: string[]): Promise<void> {
   );
 }
 
-/** Stops (gracefully, waiting for the end unless `wait` is false) or kills a job; true once it has ended. */
-export async function stopJob(io: Io, short: string, op: 'stop' | 'kill', wait = true): Promise<boolean> {
-  let reply: Reply;
-  try {
-    reply = await ask(io, { op, short, ...(op === 'stop' ? { wait } : {}) }, answerMs(io.env, STOP_WAIT_MS + 10000));
-  } catch (err) {
-    throw err instanceof ReachError ? unreachable(err) : err;
-  }
-  const ended = reply.type === 'ok' && reply.ended === true;
-  if (op === 'stop' && wait && !ended) throw new JobError(`job ${short} did not stop in ${STOP_WAIT_MS / 1000} s; mado kill ${short} ends it`);
-  return ended;
-}
-
 async function stopOrKill(io: Io, op: 'stop' | 'kill', argv: string[]): Promise<void> {
   const args = parseArgs(argv, op === 'stop' ? [{ names: ['--no-wait'] }] : [], ['ID']);
   const short = resolveId(io, args.positional[0]!);
@@ -150,28 +45,10 @@ async function stopOrKill(io: Io, op: 'stop' | 'kill', argv: string[]): Promise<
   io.out(op === 'kill' ? `killed ${short}\n` : wait ? `stopped ${short}\n` : `stopping ${short}\n`);
 }
 
-/** Starts a job's agent again (resuming its session where its agent can), with this environment's variables. */
-export async function respawnJob(io: Io, short: string): Promise<void> {
-  try {
-    await ask(io, { op: 'respawn', short, env: jobEnv(io.env) }, answerMs(io.env, DISPATCH_MS));
-  } catch (err) {
-    throw err instanceof ReachError ? unreachable(err) : err;
-  }
-}
-
 async function respawn(io: Io, argv: string[]): Promise<void> {
   const short = resolveId(io, parseArgs(argv, [], ['ID']).positional[0]!);
   await respawnJob(io, short);
   io.out(`respawned ${short}\n`);
-}
-
-/** Removes an ended job (its worktree only when it holds no unsaved work, unless `force`). */
-export async function removeJobVia(io: Io, short: string, force: boolean): Promise<void> {
-  try {
-    await ask(io, { op: 'remove', short, force }, answerMs(io.env, STOP_WAIT_MS + 30000));
-  } catch (err) {
-    throw err instanceof ReachError ? unreachable(err) : err;
-  }
 }
 
 async function rm(io: Io, argv: string[]): Promise<void> {
@@ -179,39 +56,6 @@ async function rm(io: Io, argv: string[]): Promise<void> {
   const short = resolveId(io, args.positional[0]!);
   await removeJobVia(io, short, args.flags.has('--force'));
   io.out(`removed ${short}\n`);
-}
-
-/** Asks a running job's host; its refusal or absence is the command's error. */
-async function askHost(io: Io, short: string, message: object): Promise<Reply> {
-  try {
-    return await askJobHost(jobsDir(io.env), short, message);
-  } catch (err) {
-    throw err instanceof HostError ? new JobError(safeText(err.message)) : err;
-  }
-}
-
-/** Sends a reply to a job's agent through its host; '' once sent, else why it waits (`queued`, `held: draft`). */
-export async function sendToJob(io: Io, short: string, text: string, terms: { waitMenus?: boolean; busyMs?: number; chain?: Chain } = {}): Promise<string> {
-  if (text.trim() === '') throw new UsageError('a reply needs some text');
-  const tooLarge = promptProblem(text);
-  if (tooLarge) throw new UsageError(tooLarge.replace('the prompt', 'the reply'));
-  const reply = await askHost(io, short, { op: 'send', text, ...terms });
-  return reply.type === 'ok' ? (reply.pending ?? (reply.queued ? 'queued' : '')) : '';
-}
-
-/** Answers the menu on a job's screen with a choice (1-9), checked against the screen as it is now; the choice's text. */
-export async function chooseInJob(io: Io, short: string, choice: number): Promise<string> {
-  const reply = await askHost(io, short, { op: 'choose', choice });
-  return reply.type === 'ok' && typeof reply.option === 'string' ? safeText(reply.option).slice(0, 200) : '';
-}
-
-/** A running job's screen as its host renders it (text lines, no escape bytes). */
-export async function jobScreen(io: Io, short: string): Promise<string[]> {
-  try {
-    return await hostScreen(jobsDir(io.env), short);
-  } catch (err) {
-    throw err instanceof HostError ? new JobError(safeText(err.message)) : err;
-  }
 }
 
 async function send(io: Io, argv: string[]): Promise<void> {

@@ -2,12 +2,12 @@
 // closed). A route's options are those of :MadoRoute (help madohub-routes).
 import path from 'node:path';
 import { ReachError } from '../jobs/protocol/client.js';
-import type { Route } from '../routes/types.js';
+import type { Route } from '../shared/route-types.js';
 import { parseArgs, safeText } from './args.js';
-import { answerMs, ask, unreachable } from './daemon-client.js';
-import type { Io } from './daemon-client.js';
-import { UsageError } from './errors.js';
-import { resolveId } from './jobs.js';
+import { answerMs, ask, unreachable } from '../jobs/client/daemon.js';
+import type { Io } from '../jobs/client/daemon.js';
+import { UsageError } from '../shared/errors.js';
+import { resolveId } from '../jobs/client/jobs.js';
 
 async function askDaemon(io: Io, message: object): Promise<Route[]> {
   return (await askRoutes(io, message)).routes;

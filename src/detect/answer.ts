@@ -1,15 +1,13 @@
 // A finished answer as the agent's screen shows it: for a route when no record holds it. Pure, by
 // each agent's answer rule (its module): below the last prompt it echoed, above the line that ended
 // the turn, its items without their marks, tool calls and the agent's chrome left out.
-import { agentModule } from '../agents/index.js';
 import { echoedIn } from './prompt.js';
-import type { AgentId } from './types.js';
+import type { AgentRules } from './types.js';
 
 /** The answer of the last turn on the screen, or undefined (no rule, no prompt on it, nothing said). */
-export function screenAnswer(agent: AgentId, lines: readonly string[]): string | undefined {
-  const mod = agentModule(agent);
-  const rule = mod.answer;
-  const start = rule?.start ?? mod.prompt?.line;
+export function screenAnswer(rules: AgentRules, lines: readonly string[]): string | undefined {
+  const rule = rules.answer;
+  const start = rule?.start ?? rules.prompt?.line;
   if (!rule || !start) return undefined;
   let end = lines.length;
   if (rule.end) {
@@ -23,7 +21,7 @@ export function screenAnswer(agent: AgentId, lines: readonly string[]): string |
   let from = -1;
   for (let i = end - 1; i >= 0; i--) {
     const text = echoedIn(start, lines[i]!);
-    if (text !== undefined && !mod.prompt?.not?.test(text)) {
+    if (text !== undefined && !rules.prompt?.not?.test(text)) {
       from = i;
       break;
     }

@@ -1,15 +1,13 @@
-import { AGENT_MODULES } from '../agents/index.js';
+// The screen engine: which agent a screen shows and what it is doing, by the rules it is given
+// (each agent's, from its module). Pure: no agent is named here, nothing is read but the arguments.
 import { completionKey } from './common.js';
 import { turnStart } from './prompt.js';
-import type { AgentId, AgentRules, AgentState, Detection, LineRule, PreviousReading, Screen } from './types.js';
+import type { AgentId, AgentRules, AgentState, Detection, LineRule, PreviousReading, RuleSet, Screen } from './types.js';
 
 export * from './types.js';
 export { COMPLETION, completionKey } from './common.js';
 
-/** Every agent's screen rules (the shell has none). Order breaks ties when two agents' markers stand on the same row. */
-export const RULES: readonly AgentRules[] = AGENT_MODULES.filter((a) => a.id !== 'shell').map((a) => a.screen);
-
-const RULES_BY_ID = new Map<AgentId, AgentRules>(RULES.map((r) => [r.id, r]));
+const rulesOf = (set: RuleSet, id: AgentId): AgentRules | undefined => set.agents.find((r) => r.id === id);
 
 /** A row above every screen row: the title speaks of now. */
 const TITLE_ROW = Number.POSITIVE_INFINITY;
@@ -79,20 +77,20 @@ export function atShellPrompt(screen: Screen): boolean {
  * Which agent runs. Identity is sticky: the previous agent stays while its markers are on the screen
  * or while no agent's are; it changes when the shell prompt is back or another agent shows instead.
  */
-export function identify(screen: Screen, previous?: PreviousReading): AgentId {
-  if (atShellPrompt(screen)) return 'shell';
-  const prev = previous && previous.agent !== 'shell' ? RULES_BY_ID.get(previous.agent) : undefined;
+export function identify(set: RuleSet, screen: Screen, previous?: PreviousReading): AgentId {
+  if (atShellPrompt(screen)) return set.fallback;
+  const prev = previous && previous.agent !== set.fallback ? rulesOf(set, previous.agent) : undefined;
   if (prev && markerRow(prev, screen) >= 0) return prev.id;
   let best: AgentId | undefined;
   let bestRow = -1;
-  for (const rules of RULES) {
+  for (const rules of set.agents) {
     const row = markerRow(rules, screen);
     if (row > bestRow) {
       best = rules.id;
       bestRow = row;
     }
   }
-  return best ?? prev?.id ?? 'shell';
+  return best ?? prev?.id ?? set.fallback;
 }
 
 interface Hit {
@@ -148,15 +146,15 @@ function fromHit(agent: AgentId, hit: Hit, detail: string): Detection {
  * happened; footers and placeholders decide only when nothing else does. `as` names the agent
  * (its rules read the screen), else the screen tells which agent runs.
  */
-export function detect(input: Screen, previous?: PreviousReading, as?: AgentId): Detection {
+export function detect(set: RuleSet, input: Screen, previous?: PreviousReading, as?: AgentId): Detection {
   const screen = boundScreen(input);
   // Told which agent runs (`mado detect --agent`), its rules read the screen whatever it shows.
-  const agent = as ?? identify(screen, previous);
-  const rules = RULES_BY_ID.get(agent);
-  if (!rules) return { agent: 'shell', state: 'idle', source: 'pty-scrape', detail: clip(screen.title) };
+  const agent = as ?? identify(set, screen, previous);
+  const rules = agent === set.fallback ? undefined : rulesOf(set, agent);
+  if (!rules) return { agent: set.fallback, state: 'idle', source: 'pty-scrape', detail: clip(screen.title) };
 
   // Only the current turn counts: what stands above its prompt is an earlier turn's.
-  const from = turnStart(agent, screen.lines);
+  const from = turnStart(rules.prompt, screen.lines);
   const { event, hint } = scan(rules, screen.lines, from);
   const hitDetection = (h: Hit): Detection => fromHit(agent, h, detailOf(rules, screen.lines, h, from));
   const title = rules.titles.find((t) => t.test.test(screen.title));

@@ -1,17 +1,19 @@
-// Which agent a process is, from what /proc says of it. Pure: src/proc/ reads /proc.
-import { AGENT_MODULES } from '../agents/index.js';
-import type { AgentId } from './types.js';
+// Which agent a process is, from what /proc says of it, by the identities it is given (each
+// agent's, from its module). Pure: src/proc/ reads /proc.
+import type { AgentId, ProcessInfo } from '../shared/types.js';
 
-/** One process as /proc describes it. */
-export interface ProcessInfo {
-  pid: number;
-  ppid: number;
-  /** /proc/<pid>/comm: the first 15 bytes of the executable's name (or a title the program set). */
-  comm: string;
-  /** /proc/<pid>/cmdline split at NULs. */
-  argv: readonly string[];
-  /** The target of /proc/<pid>/exe, or '' when it cannot be read. */
-  exe: string;
+export type { ProcessInfo };
+
+/** How /proc shows an agent: its executable's names, and the script Node runs for it. */
+export interface ProcessIdentity {
+  names: readonly string[];
+  script: RegExp;
+}
+
+/** An agent that has a process (the fallback agent, the shell, has none of its own). */
+export interface IdentifiedAgent {
+  id: AgentId;
+  process?: ProcessIdentity;
 }
 
 const base = (p: string | undefined): string => (p ? (p.split('/').pop() ?? '') : '');
@@ -24,20 +26,20 @@ function nodeScript(p: ProcessInfo): string | undefined {
 }
 
 /** The agent a single process is, or undefined: by its names, else by the script Node runs (see each agent's module). */
-export function agentOfProcess(p: ProcessInfo): Exclude<AgentId, 'shell'> | undefined {
+export function agentOfProcess(agents: readonly IdentifiedAgent[], p: ProcessInfo): AgentId | undefined {
   const names = [p.comm, base(p.exe), base(p.argv[0])];
   const script = nodeScript(p);
-  for (const a of AGENT_MODULES) {
-    if (a.process && names.some((n) => a.process!.names.includes(n))) return a.id as Exclude<AgentId, 'shell'>;
+  for (const a of agents) {
+    if (a.process && names.some((n) => a.process!.names.includes(n))) return a.id;
   }
-  for (const a of AGENT_MODULES) {
-    if (a.process && script && a.process.script.test(script)) return a.id as Exclude<AgentId, 'shell'>;
+  for (const a of agents) {
+    if (a.process && script && a.process.script.test(script)) return a.id;
   }
   return undefined;
 }
 
 export interface ProcessAgent {
-  agent: Exclude<AgentId, 'shell'>;
+  agent: AgentId;
   /** The process that is the agent (for Codex: its native child when there is one). */
   pid: number;
 }
@@ -48,10 +50,10 @@ export interface ProcessAgent {
  * other program). The most recently started agent wins when several run (the outermost is usually a
  * wrapper). For Codex, the native `codex` child is the process whose files tell its session.
  */
-export function agentOfTree(processes: readonly ProcessInfo[]): ProcessAgent | undefined {
+export function agentOfTree(agents: readonly IdentifiedAgent[], processes: readonly ProcessInfo[]): ProcessAgent | undefined {
   let found: ProcessAgent | undefined;
   for (const p of processes) {
-    const agent = agentOfProcess(p);
+    const agent = agentOfProcess(agents, p);
     if (agent) found = { agent, pid: p.pid };
   }
   return found;

@@ -1,8 +1,6 @@
 // The user's prompt as an agent echoes it above its answer: the job's "intent" when a terminal's
-// agent is sent to the background. Pure, from the screen only, by each agent's rule (its module).
-import { agentModule } from '../agents/index.js';
-import type { PromptRule } from '../agents/types.js';
-import type { AgentId } from './types.js';
+// agent is sent to the background. Pure, from the screen only, by the agent's rule (from its module).
+import type { PromptRule } from './types.js';
 
 /** The row of the first line below row `i` that is neither blank nor one the rule skips (or the end). */
 function nextRow(rule: PromptRule, lines: readonly string[], i: number): number {
@@ -26,8 +24,7 @@ function submittedAt(rule: PromptRule, lines: readonly string[], i: number): str
 }
 
 /** The first submitted prompt on the screen, or undefined. */
-export function promptOf(agent: AgentId, lines: readonly string[]): string | undefined {
-  const rule = agentModule(agent).prompt;
+export function promptOf(rule: PromptRule | undefined, lines: readonly string[]): string | undefined {
   if (!rule) return undefined;
   for (let i = 0; i < lines.length; i++) {
     const text = submittedAt(rule, lines, i);
@@ -40,8 +37,7 @@ export function promptOf(agent: AgentId, lines: readonly string[]): string | und
  * The row of the last submitted prompt on the screen (the current turn starts there), or -1. What
  * stands above it belongs to earlier turns: an old spinner or question there decides nothing.
  */
-export function turnStart(agent: AgentId, lines: readonly string[]): number {
-  const rule = agentModule(agent).prompt;
+export function turnStart(rule: PromptRule | undefined, lines: readonly string[]): number {
   if (!rule) return -1;
   for (let i = lines.length - 1; i >= 0; i--) if (submittedAt(rule, lines, i) !== undefined) return i;
   return -1;
@@ -55,8 +51,7 @@ const INPUT_REACH = 8;
  * lowest prompt line near the bottom of the screen with text in it (a placeholder is none) that no
  * answer follows. A reply is held while there is one, so that it never mixes with a draft.
  */
-export function draftOf(agent: AgentId, lines: readonly string[]): string | undefined {
-  const rule = agentModule(agent).prompt;
+export function draftOf(rule: PromptRule | undefined, lines: readonly string[]): string | undefined {
   if (!rule) return undefined;
   let end = lines.length;
   while (end > 0 && lines[end - 1]!.trim() === '') end--;

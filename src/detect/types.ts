@@ -1,51 +1,8 @@
-import { AGENT_IDS } from '../agents/ids.js';
-import type { AgentId } from '../agents/ids.js';
+// The rules the detect engine applies: pure data, each agent's own in its module.
+import type { AgentId, AgentState } from '../shared/types.js';
 
-/** Which program runs in a terminal. */
-export type { AgentId };
-
-/** What that program is doing. */
-export type AgentState = 'working' | 'idle' | 'waiting' | 'stopped' | 'completed' | 'failed' | 'exited';
-
-/**
- * The source of a state: where a reading came from. The screen (`pty-scrape`), the terminal's exit
- * (`terminal`), and the confirmed ones: an agent's session file, its transcript, rollout or chat
- * (`jsonl-watcher`), its session database (`session-db`: OpenCode's).
- */
-export type StateSource = 'pty-scrape' | 'terminal' | 'session-file' | 'jsonl-watcher' | 'session-db';
-
-/** The sources that are the agent's own records: a state they say is confirmed (✓ in the winbar). */
-const CONFIRMED_SOURCES: ReadonlySet<string> = new Set<StateSource>(['session-file', 'jsonl-watcher', 'session-db']);
-
-/** Whether a state read from `source` is confirmed by the agent's own records (the one place that says so). */
-export function isConfirmed(source: string): boolean {
-  return CONFIRMED_SOURCES.has(source);
-}
-
-export const AGENTS: readonly AgentId[] = AGENT_IDS;
-
-/** What a terminal shows now: its visible rows (trailing blank rows trimmed) and its title. */
-export interface Screen {
-  lines: readonly string[];
-  title: string;
-  /** 0-based row of the terminal cursor within `lines`, when known. */
-  cursor?: number;
-}
-
-export interface PreviousReading {
-  agent: AgentId;
-  state: AgentState;
-}
-
-export interface Detection {
-  agent: AgentId;
-  state: AgentState;
-  source: StateSource;
-  /** A short human text: the line that decided the state, trimmed. */
-  detail: string;
-  /** For `stopped` by a completion line: its key (see `completionKey`), so that it counts once. */
-  completion?: string;
-}
+export type { AgentId, AgentState, Detection, PreviousReading, Screen, StateSource } from '../shared/types.js';
+export { isConfirmed } from '../shared/types.js';
 
 /**
  * What a rule tests a line or a title with: a regular expression, or a function that finds the same
@@ -90,4 +47,63 @@ export interface AgentRules {
   titleMarkers: readonly RegExp[];
   lines: readonly LineRule[];
   titles: readonly TitleRule[];
+  /** How it echoes a submitted prompt: where the current turn starts, the job's intent, a draft. */
+  prompt?: PromptRule;
+  /** How its finished answer reads on its screen (for a route when no record holds it). */
+  answer?: ScreenAnswerRule;
+}
+
+/**
+ * Every agent's screen rules, and the id of the fallback agent: what a terminal runs when no agent's
+ * markers are on its screen, or its shell prompt is back.
+ */
+export interface RuleSet {
+  /** Order breaks ties when two agents' markers stand on the same row. */
+  agents: readonly AgentRules[];
+  fallback: AgentId;
+}
+
+
+/** How an agent echoes a submitted prompt above its answer (the intent of a job made from its terminal). */
+export interface PromptRule {
+  /**
+   * A line that echoes a submitted prompt; group 1 is the prompt (its trailing blanks are taken off
+   * after the match: a lazy group before `\s*$` costs a square of the line's length).
+   */
+  line: RegExp;
+  /** What the next non-blank line must look like for the prompt to be submitted (not being typed). */
+  answered: RegExp;
+  /** Placeholders that are not prompts. */
+  not?: RegExp;
+  /** Lines passed over, like blank ones, on the way to the next line (a box's empty rows). */
+  skip?: RegExp;
+  /**
+   * Where the input line is a box's row: the line that ends that box, below a draft (past `skip`
+   * rows). A prompt line without it under it is another box's (a permission's, a tool's).
+   */
+  inputEnd?: RegExp;
+  /**
+   * The input line holding a draft, where it looks unlike a sent prompt (Amp: `│ fix it │` in its
+   * input box, ` ┃ fix it` once sent); group 1 is the draft. Default: `line`.
+   */
+  draft?: RegExp;
+}
+
+/**
+ * How an agent's finished answer reads on its screen: below the last prompt it echoed, above the
+ * line that ends the turn, each answer item marked (`● `, `• `), tool calls and their output left out.
+ */
+export interface ScreenAnswerRule {
+  /** The line that echoes the prompt (default: the module's prompt rule); the answer is below the last one. */
+  start?: RegExp;
+  /** The line that ends the turn (its completion line); without one on the screen, the answer runs to its bottom. */
+  end?: RegExp;
+  /** A line that starts an item of the answer (a paragraph, a tool call); group 1 is its text. */
+  item: RegExp;
+  /** An item that is a tool call: it and the lines under it are left out. */
+  tool: RegExp;
+  /** The agent's own chrome (input box, footers, spinners, boxes around tool calls): left out. */
+  chrome: RegExp;
+  /** What a line under an item starts with (its indent), taken off. */
+  indent: RegExp;
 }

@@ -4,19 +4,17 @@
 // polling: the folder is watched). A file whose process is gone is ignored and removed.
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { AGENT_IDS } from '../agents/ids.js';
-import { isObj } from '../jobs/checks.js';
-import { isConfirmed } from '../detect/types.js';
-import type { AgentState } from '../detect/types.js';
-import { readJsonBounded, writeAtomic } from '../jobs/files.js';
+import { isAgentId } from '../agents/index.js';
+import { isObj } from '../shared/checks.js';
+import { isAgentState, isConfirmed } from '../shared/types.js';
+import { readJsonBounded, writeAtomic } from '../shared/files.js';
 import { processStamp, sameProcess } from '../proc/stamp.js';
 import type { FolderWatcher } from '../records/folders.js';
-import { debounced } from './debounce.js';
+import { debounced } from '../shared/debounce.js';
 import type { FleetEntry } from './entry.js';
 
 const SETTLE_MS = 200;
 const SOURCES = new Set<unknown>(['pty-scrape', 'terminal', 'session-file', 'jsonl-watcher', 'session-db', 'job-file'] satisfies FleetEntry['source'][]);
-const AGENT_STATES = new Set<string>(['working', 'idle', 'waiting', 'stopped', 'completed', 'failed', 'exited'] satisfies AgentState[]);
 const MAX_SUMMARY_BYTES = 512 * 1024;
 const MAX_EDITORS = 64;
 
@@ -68,7 +66,7 @@ export function parseSummary(v: unknown): EditorSummary | undefined {
   if (!isObj(v) || typeof v.pid !== 'number' || typeof v.pidStart !== 'string' || typeof v.server !== 'string' || !Array.isArray(v.terminals)) return undefined;
   const terminals = v.terminals.filter(
     (t): t is FleetEntry =>
-      isObj(t) && typeof t.id === 'string' && /^term:\d+$/.test(t.id) && typeof t.state === 'string' && AGENT_STATES.has(t.state) && (AGENT_IDS as readonly unknown[]).includes(t.agent),
+      isObj(t) && typeof t.id === 'string' && /^term:\d+$/.test(t.id) && typeof t.state === 'string' && isAgentState(t.state) && isAgentId(t.agent),
   );
   const agentPids = Array.isArray(v.agentPids) ? v.agentPids.filter((p): p is number => Number.isInteger(p)).slice(0, 500) : [];
   return { pid: v.pid, pidStart: v.pidStart, server: v.server.slice(0, 4096), terminals: terminals.slice(0, 500), agentPids };

@@ -9,7 +9,7 @@ import { runtimeDir } from '../jobs/paths.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import { findJob, jobsDir, updateJob } from '../jobs/store.js';
 import { claudeConfigDir } from '../records/claude.js';
-import type { TerminalWatchers } from '../records/watchers.js';
+import type { TerminalWatchers } from '../state/terminal-watchers.js';
 import type { Tracker } from '../state/tracker.js';
 import { Editors } from './editors.js';
 import { jobEntry, terminalEntry } from './entry.js';

@@ -7,7 +7,7 @@ import { watch } from 'chokidar';
 import type { FSWatcher } from 'chokidar';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import { settle } from '../jobs/settle.js';
-import { throttled } from './debounce.js';
+import { throttled } from '../shared/debounce.js';
 import { listJobs } from '../jobs/store.js';
 
 const SETTLE_MS = 100;

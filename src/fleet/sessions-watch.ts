@@ -6,10 +6,10 @@ import path from 'node:path';
 import { claudeSession } from '../detect/records.js';
 import { isConfirmed } from '../detect/types.js';
 import type { ClaudeSession } from '../detect/records.js';
-import { readJsonBounded } from '../jobs/files.js';
+import { readJsonBounded } from '../shared/files.js';
 import { processStamp } from '../proc/stamp.js';
 import type { FolderWatcher } from '../records/folders.js';
-import { debounced } from './debounce.js';
+import { debounced } from '../shared/debounce.js';
 import type { FleetEntry } from './entry.js';
 
 const SETTLE_MS = 100;

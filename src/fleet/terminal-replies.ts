@@ -8,8 +8,8 @@ import { promptProblem } from '../jobs/templates.js';
 import { ChangeWaiters } from '../shared/change-waiters.js';
 import { pasteBytes } from '../shared/paste.js';
 import type { Tracker } from '../state/tracker.js';
-import { pendingWord, screenVerdict } from './reply.js';
-import type { ReplyVerdict } from './reply.js';
+import { pendingWord, screenVerdict } from '../agents/reply-verdict.js';
+import type { ReplyVerdict } from '../agents/reply-verdict.js';
 
 /**
  * Writes into a terminal of this Neovim (through its channel): a reply's paste (its bytes built by

@@ -4,16 +4,12 @@
 // through the daemon's routes and a Neovim's stops at the entry it reached, or at its hops.
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { isObj } from './checks.js';
-import type { Check } from './checks.js';
-import { readJsonBounded, writeAtomic } from './files.js';
+import { isObj } from '../shared/checks.js';
+import type { Check } from '../shared/checks.js';
+import { readJsonBounded, writeAtomic } from '../shared/files.js';
+import type { Chain } from '../shared/route-types.js';
 
-/** The chain a payload belongs to: its id, how many deliveries it has made, and the entries it has reached. */
-export interface Chain {
-  id: string;
-  hop: number;
-  visited: string[];
-}
+export type { Chain };
 
 export const CHAIN_FILE = 'chain.json';
 /** The most hops a chain counts (a route's `hops` is at most this), and so the most entries it reaches. */

@@ -4,8 +4,8 @@
 import { lstatSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { leadsGroup, orphanedGroupLives, sameProcess } from '../proc/stamp.js';
-import { isObj } from './checks.js';
-import { readJsonBounded } from './files.js';
+import { isObj } from '../shared/checks.js';
+import { readJsonBounded } from '../shared/files.js';
 
 /** `<job>/host.json`: the live host, for the daemon and the CLI. */
 export interface HostInfo {

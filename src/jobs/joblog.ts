@@ -1,6 +1,6 @@
 // The logs of the daemon (daemon.log) and the hosts (host.log): one entry per event, each starting
 // with its time. Writing a log never throws: a full disk must not take a daemon or a host down.
-import { appendPrivate, readTail } from './files.js';
+import { appendPrivate, readTail } from '../shared/files.js';
 
 const STAMP = /^\d{4}-\d\d-\d\dT[\d:.]+Z /;
 const MAX_ENTRY = 4000;

@@ -6,7 +6,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { processStamp, sameProcess } from '../proc/stamp.js';
-import { readBounded, writeAtomic } from './files.js';
+import { readBounded, writeAtomic } from '../shared/files.js';
 import { matchJob } from './ids.js';
 import type { IdMatch } from './ids.js';
 import type { JobState, JobStatus } from './types.js';

@@ -1,41 +1,26 @@
 // What command line a job runs: a template per agent, configurable.
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { AGENT_IDS } from '../agents/ids.js';
-import { agentModule } from '../agents/index.js';
-import { isObj, strings } from './checks.js';
-import { readBounded } from './files.js';
-import type { Isolation } from './protocol/daemon-requests.js';
-import { ISOLATIONS } from './protocol/daemon-requests.js';
+import { AGENT_MODULES, DEFAULT_AGENT } from '../agents/index.js';
+import { isObj, strings } from '../shared/checks.js';
+import { readBounded } from '../shared/files.js';
+import { SESSION_REF } from '../shared/types.js';
+import type { Isolation, Template } from '../agents/types.js';
+import { ISOLATIONS } from '../agents/types.js';
 
 /** Which session a job resumes: one by its id, or the agent's last one in the folder. */
 export type Resume = { mode: 'id'; id: string } | { mode: 'continue' };
 
-export interface Template {
-  name: string;
-  description: string;
-  /** The program and its fixed arguments. */
-  command: string[];
-  /** How the first prompt reaches the agent: as the last argument, or typed once it is up. */
-  prompt: 'arg' | 'type';
-  /** Arguments that resume a session (`{id}` is replaced), continue the last one, fork it. */
-  resume?: string[];
-  continue?: string[];
-  fork?: string[];
-  /** Arguments that make a new session take the job's own session id (`{session}` is replaced). */
-  sessionId?: string[];
-  /** `worktree`: its jobs run in a git worktree of their own unless a dispatch says `none`. */
-  isolation?: Isolation;
-}
-
-export type { Isolation };
+export type { Isolation, Template };
+export { SESSION_REF };
 export const isIsolation = (v: unknown): v is Isolation => (ISOLATIONS as readonly unknown[]).includes(v);
 
-export const DEFAULT_TEMPLATE = 'claude';
+/** The template a job runs when none is named: the default agent's. */
+export const DEFAULT_TEMPLATE = DEFAULT_AGENT;
 
-/** Each agent's template, from its module (in the order of ids.ts: the default first). */
+/** Each agent's template, from its module (the default agent's first). */
 export const DEFAULT_TEMPLATES: Record<string, Template> = Object.fromEntries(
-  AGENT_IDS.map((id) => [id, { name: id, ...agentModule(id).template }]),
+  [...AGENT_MODULES].sort((a, b) => Number(b.default === true) - Number(a.default === true)).map((a) => [a.id, { name: a.id, ...a.template }]),
 );
 
 const MAX_TEMPLATES_BYTES = 256 * 1024;
@@ -97,8 +82,6 @@ export function pickTemplate(templates: Record<string, Template>, name: string |
   return { error: `unknown agent '${String(name).replace(/[^\x20-\x7e]/g, '?').slice(0, 40)}' (known: ${Object.keys(templates).join(', ')})` };
 }
 
-/** What a session id given to `--resume` may look like: no option, no space, no control character. */
-export const SESSION_REF = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
 /**
  * The largest prompt a job takes. Linux takes one argument of at most 128 KiB (MAX_ARG_STRLEN), and

@@ -1,7 +1,7 @@
 // Checks a parsed job file before anything reads it: a file anyone may have edited.
-import { AGENTS } from '../detect/types.js';
-import type { Check } from './checks.js';
-import { bool, firstProblem, isObj, num, oneOf, optional, orNull, pattern, shape, str, strings, strMax } from './checks.js';
+import { AGENT_ID } from '../shared/types.js';
+import type { Check } from '../shared/checks.js';
+import { bool, firstProblem, isObj, num, oneOf, optional, orNull, pattern, shape, str, strings, strMax } from '../shared/checks.js';
 import { protoMismatch } from './protocol/codec.js';
 import type { JobState } from './types.js';
 import { JOB_ORIGINS, JOB_STATUSES, MAX_DETAIL, MAX_INTENT, JOB_FILE_VERSION, SHORT_ID, UUID } from './types.js';
@@ -21,7 +21,7 @@ const SCHEMA: Record<keyof JobState, Check> = {
   updatedAt: num,
   firstTerminalAt: orNull(num),
   template,
-  agent: oneOf(...AGENTS),
+  agent: pattern(AGENT_ID, 'an agent id'),
   intent: strMax(MAX_INTENT),
   name: str,
   nameSource: oneOf('user', 'auto'),

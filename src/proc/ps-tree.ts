@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import psList from 'ps-list';
 import type { ProcessDescriptor } from 'ps-list';
-import type { ProcessInfo } from '../detect/process.js';
+import type { ProcessInfo } from '../shared/types.js';
 import type { ProcessSource } from './source.js';
 
 /** A list older than this is read again when asked. */

@@ -2,7 +2,7 @@
 // and `lsof` (macOS and the other Unixes). One interface, two implementations;
 // MADOHUB_PROCESS_SOURCE=ps forces the portable one (CI runs the process tests through both).
 import { readFileSync } from 'node:fs';
-import type { ProcessInfo } from '../detect/process.js';
+import type { ProcessInfo } from '../shared/types.js';
 
 export interface ProcessSource {
   readonly kind: 'proc' | 'ps';

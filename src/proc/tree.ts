@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import type { ProcessInfo } from '../detect/process.js';
+import type { ProcessInfo } from '../shared/types.js';
 import { parseStat } from './stamp.js';
 import type { ProcessSource } from './source.js';
 

@@ -1,6 +1,6 @@
 // Loop safety for routes. Pure: a payload's chain (its id, its hop, the entries it reached), whether a
 // delivery may go, and whether a new route closes a cycle.
-import type { Chain, Route } from './types.js';
+import type { Chain, Route } from '../shared/route-types.js';
 
 /**
  * The chain a delivery from `source` to `target` continues: the one that reached `source` last (the

@@ -6,8 +6,8 @@ import { closesCycle, nextChain } from './chain.js';
 import { linkProblem } from '../shared/links.js';
 import { fill, provenance, spilled, templateText } from './payload.js';
 import type { PayloadVars } from './payload.js';
-import { DEFAULT_HOPS, MAX_HOPS, ROUTE_ONS, ROUTE_SENDS } from './types.js';
-import type { Chain, Route, RouteOn, RouteRequest, RouteSend } from './types.js';
+import { DEFAULT_HOPS, MAX_HOPS, ROUTE_ONS, ROUTE_SENDS } from '../shared/route-types.js';
+import type { Chain, Route, RouteOn, RouteRequest, RouteSend } from '../shared/route-types.js';
 
 export type { RouteRequest };
 

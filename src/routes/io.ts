@@ -4,15 +4,14 @@ import { execFile, execFileSync } from 'node:child_process';
 import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { lastAnswer } from '../agents/index.js';
-import { screenAnswer } from '../detect/answer.js';
-import type { AgentId } from '../agents/ids.js';
-import { readTail, writeAtomic } from '../jobs/files.js';
+import { lastAnswer, screenAnswer } from '../agents/index.js';
+import type { AgentId } from '../shared/types.js';
+import { readTail, writeAtomic } from '../shared/files.js';
 import type { JobState } from '../jobs/types.js';
 import { claudeConfigDir, claudeTranscriptPath } from '../records/claude.js';
 import { codexHome, rolloutOfSession } from '../records/codex.js';
 import { linkProblem } from '../shared/links.js';
-import type { Route } from './types.js';
+import type { Route } from '../shared/route-types.js';
 
 /** The record file that holds a job's answers: Claude Code's transcript of its session, Codex's rollout of the session its host learnt. */
 export function jobRecordFile(job: Pick<JobState, 'agent' | 'cwd' | 'sessionId' | 'resumeSessionId'>, env: NodeJS.ProcessEnv): string | undefined {
@@ -95,6 +94,11 @@ export function gitDiff(cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
       },
     );
   });
+}
+
+/** Why `send=diff` cannot work for a route's source (the engine's RouteBackend.diffProblem), or undefined when it is gone. */
+export function diffProblemOf(source: { cwd: string } | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  return source === undefined ? undefined : gitWorkTreeProblem(source.cwd, env);
 }
 
 /**

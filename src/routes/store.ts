@@ -2,10 +2,10 @@
 // leaves while no job runs. Read as hostile input: bounded, checked route by route.
 import { renameSync } from 'node:fs';
 import path from 'node:path';
-import { isObj } from '../jobs/checks.js';
-import { readBounded, readJsonBounded, writeAtomic } from '../jobs/files.js';
-import { MAX_HOPS, ROUTE_ONS, ROUTE_SENDS } from './types.js';
-import type { Route, RouteOn, RouteSend } from './types.js';
+import { isObj } from '../shared/checks.js';
+import { readBounded, readJsonBounded, writeAtomic } from '../shared/files.js';
+import { MAX_HOPS, ROUTE_ONS, ROUTE_SENDS } from '../shared/route-types.js';
+import type { Route, RouteOn, RouteSend } from '../shared/route-types.js';
 
 const FILE = 'routes.json';
 /** 200 routes (the engine's bound) of 4 KiB targets at most fit. */

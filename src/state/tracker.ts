@@ -1,8 +1,6 @@
-import { detect } from '../detect/index.js';
-import { isConfirmed } from '../detect/index.js';
-import type { AgentId, AgentState, Detection, Screen, StateSource } from '../detect/index.js';
-import { promptOf } from '../detect/prompt.js';
-import type { RecordSignal } from '../detect/records.js';
+import { detectScreen, FALLBACK_AGENT, promptOf } from '../agents/index.js';
+import { isConfirmed } from '../shared/types.js';
+import type { AgentId, AgentState, Detection, RecordSignal, Screen, StateSource } from '../shared/types.js';
 import { decide } from './precedence.js';
 import type { SourcedState } from './precedence.js';
 
@@ -101,7 +99,7 @@ export class Tracker {
     if (!record && screen.lines.every((l) => l.trim() === '')) return null;
     const previous = record?.screen && { agent: record.screen.agent, state: record.screen.state };
     // The agent the process tree names reads the screen with its own rules, whatever the screen shows of it.
-    const detection = detect(screen, previous, record?.processAgent ?? undefined);
+    const detection = detectScreen(screen, previous, record?.processAgent ?? undefined);
     const rec = record ?? this.create(buf, detection, now);
     const changedAt = rec.screen && rec.screen.state === detection.state ? rec.screen.at : now;
     rec.screen = { ...detection, at: changedAt };
@@ -153,7 +151,7 @@ export class Tracker {
       rec.live = undefined;
       rec.turn = undefined;
       // The screen's sticky identity belonged to the agent that left.
-      if (rec.screen && agent === null) rec.screen = { ...rec.screen, agent: 'shell', state: 'idle', detail: '' };
+      if (rec.screen && agent === null) rec.screen = { ...rec.screen, agent: FALLBACK_AGENT, state: 'idle', detail: '' };
     }
     return this.emit(rec, false, now);
   }
@@ -161,7 +159,7 @@ export class Tracker {
   /** The terminal's job ended. */
   exit(buf: number, status: number, now: number): StateChange | null {
     const record = this.terminals.get(buf);
-    const rec = record ?? this.create(buf, { agent: 'shell', state: 'exited', source: 'terminal', detail: '' }, now);
+    const rec = record ?? this.create(buf, { agent: FALLBACK_AGENT, state: 'exited', source: 'terminal', detail: '' }, now);
     rec.exitStatus = status;
     return this.emit(rec, record === undefined, now);
   }

@@ -490,7 +490,7 @@ describe('what an agent does at once', () => {
     expect(missing).toMatchObject({ code: 1 });
     expect(missing.stderr).toBe("mado --bg: the agent program 'no-such-agent-program' is not on the job's PATH (install it, or name it in a template: see :help madohub-templates)\n");
     const unknown = await h.mado(['--bg', '--agent', 'nosuch', 'x']);
-    expect(unknown.stderr).toMatch(/^mado --bg: unknown agent 'nosuch' \(known: claude, codex, gemini, opencode, amp, shell, asker, looper, .*\)\n$/);
+    expect(unknown.stderr).toMatch(/^mado --bg: unknown agent 'nosuch' \(known: claude, amp, codex, gemini, opencode, shell, asker, looper, .*\)\n$/);
     expect((await h.jobs()).length).toBe(1);
   });
 });

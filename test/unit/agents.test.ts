@@ -1,16 +1,27 @@
-// Every agent's knowledge in its module: the registry and the id list agree, and each module is whole.
+// Every agent's knowledge in its module: the registry lists every module of src/agents/, each once,
+// and each module is whole.
 import { describe, expect, it } from 'vitest';
-import { AGENT_IDS } from '../../src/agents/ids.js';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { AGENT_MODULES, agentModule, agentNames, lastAnswer, menuKeys } from '../../src/agents/index.js';
+import { AGENT_MODULES, agentModule, agentNames, DEFAULT_AGENT, FALLBACK_AGENT, lastAnswer, menuKeys, RULESET } from '../../src/agents/index.js';
 import screens from '../fixtures/screens.json';
-import { RULES } from '../../src/detect/index.js';
 import { DEFAULT_TEMPLATES } from '../../src/jobs/templates.js';
+import { agentRegistry } from '../../scripts/agent-registry.mjs';
 
 describe('agent modules', () => {
-  it('are the agents of ids.ts, each once', () => {
-    expect(AGENT_MODULES.map((a) => a.id).sort()).toEqual([...AGENT_IDS].sort());
+  it('are every module of src/agents/, each once, as the build writes the registry', () => {
+    const dir = path.join(__dirname, '../../src/agents');
+    expect(readFileSync(path.join(dir, 'registry.ts'), 'utf8')).toBe(agentRegistry(dir));
+    const ids = AGENT_MODULES.map((a) => a.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(['amp', 'claude', 'codex', 'gemini', 'opencode', 'shell']);
+  });
+
+  it('have one fallback agent (the shell) and one default agent', () => {
+    expect(FALLBACK_AGENT).toBe('shell');
+    expect(DEFAULT_AGENT).toBe('claude');
+    expect(agentModule('no-such-agent').id).toBe(FALLBACK_AGENT);
+    expect(Object.keys(DEFAULT_TEMPLATES)[0]).toBe(DEFAULT_AGENT);
   });
 
   it.each(AGENT_MODULES.map((a) => [a.id, a] as const))('%s: screen rules of its own id, a display name, a template, its variables', (id, a) => {
@@ -24,13 +35,14 @@ describe('agent modules', () => {
   });
 
   it('give the detectors their rules and the Lua side its names', () => {
-    expect(RULES.map((r) => r.id)).toEqual(['codex', 'gemini', 'opencode', 'amp', 'claude']);
+    expect(RULESET.agents.map((r) => r.id)).toEqual(['amp', 'claude', 'codex', 'gemini', 'opencode']);
+    expect(RULESET.fallback).toBe('shell');
     expect(agentNames()).toEqual([
+      { id: 'amp', name: 'Amp' },
+      { id: 'claude', name: 'Claude Code' },
       { id: 'codex', name: 'Codex' },
       { id: 'gemini', name: 'Gemini' },
       { id: 'opencode', name: 'OpenCode' },
-      { id: 'amp', name: 'Amp' },
-      { id: 'claude', name: 'Claude Code' },
       { id: 'shell', name: 'Shell' },
     ]);
   });

@@ -4,10 +4,9 @@ import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lastAnswer } from '../../src/agents/index.js';
-import { screenAnswer } from '../../src/detect/answer.js';
+import { lastAnswer, screenAnswer } from '../../src/agents/index.js';
 import { jobRecordFile, recordAnswer } from '../../src/routes/io.js';
-import type { AgentId } from '../../src/detect/types.js';
+import type { AgentId } from '../../src/shared/types.js';
 import screens from '../fixtures/screens.json';
 
 const records = (file: string): Record<string, unknown>[] =>

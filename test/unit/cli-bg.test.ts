@@ -3,7 +3,7 @@ import { hintBlock, MAX_STDIN_BYTES, parseBgArgs, withStdin } from '../../src/cl
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { UsageError } from '../../src/cli/errors.js';
+import { UsageError } from '../../src/shared/errors.js';
 import { agentViewDisabled } from '../../src/cli/switch.js';
 
 describe('mado --bg arguments', () => {

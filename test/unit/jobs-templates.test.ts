@@ -23,7 +23,7 @@ describe('templates', () => {
     expect(commandLine(DEFAULT_TEMPLATES.gemini!, 'typed later', undefined, false)).toEqual(['gemini']);
   });
   it('an unknown agent is an error that names the known ones; none named is the default', () => {
-    expect(pickTemplate(DEFAULT_TEMPLATES, 'cursor')).toEqual({ error: "unknown agent 'cursor' (known: claude, codex, gemini, opencode, amp, shell)" });
+    expect(pickTemplate(DEFAULT_TEMPLATES, 'cursor')).toEqual({ error: "unknown agent 'cursor' (known: claude, amp, codex, gemini, opencode, shell)" });
     expect(pickTemplate(DEFAULT_TEMPLATES, '__proto__')).toMatchObject({ error: expect.stringMatching(/^unknown agent '__proto__'/) });
     expect(pickTemplate(DEFAULT_TEMPLATES, undefined)).toEqual({ template: claude });
     expect(pickTemplate(DEFAULT_TEMPLATES, 'codex')).toEqual({ template: codex });

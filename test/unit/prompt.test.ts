@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { promptOf } from '../../src/detect/prompt.js';
-import type { AgentId } from '../../src/detect/types.js';
+import { promptOf } from '../../src/agents/index.js';
+import type { AgentId } from '../../src/shared/types.js';
 import screens from '../fixtures/screens.json';
 
 const of = (name: keyof typeof screens): { agent: AgentId; lines: string[] } => {

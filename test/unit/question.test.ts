@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { optionsOf, questionOf } from '../../src/detect/question.js';
 import { jobPatch } from '../../src/jobs/screen.js';
-import { detect } from '../../src/detect/index.js';
+import { detectScreen as detect } from '../../src/agents/index.js';
 import type { JobState } from '../../src/jobs/types.js';
 import screens from '../fixtures/screens.json';
 

@@ -1,12 +1,12 @@
 // When a reply may go to an agent, and what stands typed in an agent's input line: the rules the
 // picker's replies (terminals and jobs) follow, on the agents' real screens.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { draftOf } from '../../src/detect/prompt.js';
-import type { AgentId } from '../../src/detect/types.js';
-import { throttled } from '../../src/fleet/debounce.js';
+import { draftOf } from '../../src/agents/index.js';
+import type { AgentId } from '../../src/shared/types.js';
+import { throttled } from '../../src/shared/debounce.js';
 import { parseDispatchLine } from '../../src/fleet/dispatch-line.js';
 import { editorEntry, parseSummary } from '../../src/fleet/editors.js';
-import { pendingWord, replyVerdict } from '../../src/fleet/reply.js';
+import { pendingWord, replyVerdict } from '../../src/agents/reply-verdict.js';
 import screens from '../fixtures/screens.json';
 
 const of = (name: keyof typeof screens): { agent: AgentId; lines: string[] } => {

@@ -8,7 +8,7 @@ import { closesCycle, nextChain } from '../../src/routes/chain.js';
 import { RouteEngine } from '../../src/routes/engine.js';
 import type { RouteEnd, RouteBackend } from '../../src/routes/engine.js';
 import { fill, provenance, spilled, templateText } from '../../src/routes/payload.js';
-import type { Chain, Route } from '../../src/routes/types.js';
+import type { Chain, Route } from '../../src/shared/route-types.js';
 
 describe('chains', () => {
   let n = 0;

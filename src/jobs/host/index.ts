@@ -13,13 +13,14 @@ import { Terminal } from '@xterm/headless';
 import type { IPty } from 'node-pty';
 import { menuAnswer } from '../../agents/menu-answer.js';
 import { menuSince } from '../../detect/question.js';
-import { boundScreen, detect } from '../../detect/index.js';
-import { pendingWord, screenVerdict } from '../../fleet/reply.js';
+import { boundScreen } from '../../detect/index.js';
+import { detectScreen } from '../../agents/index.js';
+import { pendingWord, screenVerdict } from '../../agents/reply-verdict.js';
 import type { Detection } from '../../detect/index.js';
 import { processStamp } from '../../proc/stamp.js';
 import { processSource } from '../../proc/shared.js';
 import { codexHome, findRollout, readMeta } from '../../records/codex.js';
-import { writeAtomic } from '../files.js';
+import { writeAtomic } from '../../shared/files.js';
 import type { Chain } from '../chain-record.js';
 import type { HostInfo } from '../hostinfo.js';
 import { appendEntry } from '../joblog.js';
@@ -244,7 +245,7 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   const runDetect = (): Promise<void> => {
     detectTimer = undefined;
     const { lines, cursor } = boundScreen({ ...screenOf(term), title });
-    const d = detect({ lines, title, cursor }, previous);
+    const d = detectScreen({ lines, title, cursor }, previous);
     previous = { agent: d.agent, state: d.state };
     if (d.agent === 'codex') {
       try {

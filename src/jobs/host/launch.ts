@@ -2,8 +2,8 @@
 // on the host's standard input, the environment of the agent (never written to disk).
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { int, isObj, stringMap, strings } from '../checks.js';
-import { readBounded } from '../files.js';
+import { int, isObj, stringMap, strings } from '../../shared/checks.js';
+import { readBounded } from '../../shared/files.js';
 
 export interface Launch {
   argv: string[];

@@ -2,7 +2,7 @@
 // (0600, rotated at 8 MiB to output.log.1). A failed write is told once and never stops the job.
 import { renameSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { appendPrivate } from '../files.js';
+import { appendPrivate } from '../../shared/files.js';
 
 export const RING_BYTES = 256 * 1024;
 export const LOG_MAX_BYTES = 8 * 1024 * 1024;

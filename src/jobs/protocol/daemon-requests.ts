@@ -1,13 +1,17 @@
 // What a client asks the daemon, and the guard that every request passes before the daemon acts.
-import type { Check } from '../checks.js';
-import { bool, int, isObj, num, oneOf, optional, pattern, requestGuard, shape, str, strMax, stringMap, strings } from '../checks.js';
+import type { Check } from '../../shared/checks.js';
+import { bool, int, isObj, num, oneOf, optional, pattern, requestGuard, shape, str, strMax, stringMap, strings } from '../../shared/checks.js';
 import { SHORT_ID, UUID } from '../types.js';
 import type { JobOrigin } from '../types.js';
-import type { RouteRequest } from '../../routes/types.js';
+import type { RouteRequest } from '../../shared/route-types.js';
 import { JOB_ORIGINS } from '../types.js';
+import type { Isolation } from '../../agents/types.js';
+import { ISOLATIONS } from '../../agents/types.js';
 
-export type Isolation = 'worktree' | 'none';
-export const ISOLATIONS: readonly Isolation[] = ['worktree', 'none'];
+/** How long `stop` waits for the agent to end (its interrupt, SIGTERM at 1 s, SIGKILL at 4 s), and `kill`. */
+export const STOP_WAIT_MS = 8000;
+
+export type { Isolation };
 
 /** How a job's agent starts: with a prompt, or resuming one of its sessions. */
 export type LaunchMode = { mode: 'prompt'; args: string[] } | { mode: 'resume'; sessionId: string; fork: boolean; flagArgs: string[] };

@@ -1,6 +1,6 @@
 // What a client asks a job's PTY host, and the guard that every request passes.
-import type { Check } from '../checks.js';
-import { bool, int, optional, requestGuard, str, strMax } from '../checks.js';
+import type { Check } from '../../shared/checks.js';
+import { bool, int, optional, requestGuard, str, strMax } from '../../shared/checks.js';
 import { chainCheck } from '../chain-record.js';
 import type { Chain } from '../chain-record.js';
 

@@ -1,5 +1,5 @@
 // What the daemon and the hosts answer. Every connection starts with a `hello` from the server.
-import type { Route } from '../../routes/types.js';
+import type { Route } from '../../shared/route-types.js';
 import type { JobState } from '../types.js';
 
 export interface Hello {

@@ -1,8 +1,8 @@
 // When a reply may go to an agent: the one rule for terminals and jobs (and the routes that use
 // them). Pure.
-import { draftOf } from '../detect/prompt.js';
 import { optionsOf } from '../detect/question.js';
-import type { AgentId, AgentState } from '../detect/types.js';
+import type { AgentId, AgentState } from '../shared/types.js';
+import { draftOf } from './index.js';
 
 /**
  * `send`: now. `queue`: when the agent's turn ends (it works, or a route's text meets a menu). `hold-draft`: the user has typed into

@@ -1,10 +1,10 @@
 // `respawn`: a job whose agent has ended starts again, resuming its session where the agent can,
 // with the environment of the client that asks (a job's environment is never stored).
-import { hostAlive } from '../hostinfo.js';
-import type { RespawnRequest } from '../protocol/daemon-requests.js';
-import type { Reply } from '../protocol/replies.js';
-import { readJob, updateJob } from '../store.js';
-import { commandLine, loadTemplates, pickTemplate } from '../templates.js';
+import { hostAlive } from '../jobs/hostinfo.js';
+import type { RespawnRequest } from '../jobs/protocol/daemon-requests.js';
+import type { Reply } from '../jobs/protocol/replies.js';
+import { readJob, updateJob } from '../jobs/store.js';
+import { commandLine, loadTemplates, pickTemplate } from '../jobs/templates.js';
 import type { DaemonContext } from './context.js';
 import { jobDirOf, programProblem, startHost } from './context.js';
 import { launchOf } from './handle-dispatch.js';

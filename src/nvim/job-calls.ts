@@ -2,10 +2,10 @@
 // daemon's protocol): Lua never runs `mado` to read its output. Each call answers a result or an
 // error message for a person.
 import path from 'node:path';
-import { chooseInJob, dispatchJob, jobScreen, removeJobVia, resolveId, respawnJob, sendToJob, stopJob } from '../cli/jobs.js';
-import type { Io } from '../cli/daemon-client.js';
-import { jobText } from '../cli/logs.js';
-import { isObj } from '../jobs/checks.js';
+import { chooseInJob, dispatchJob, jobScreen, removeJobVia, resolveId, respawnJob, sendToJob, stopJob } from '../jobs/client/jobs.js';
+import type { Io } from '../jobs/client/daemon.js';
+import { jobText } from '../jobs/job-text.js';
+import { isObj } from '../shared/checks.js';
 import { jobsDir } from '../jobs/store.js';
 import { SESSION_REF } from '../jobs/templates.js';
 import { parseDispatchLine } from '../fleet/dispatch-line.js';

@@ -2,13 +2,13 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startDetached } from '../detached.js';
-import { daemonEnv } from '../env.js';
-import { hostAlive, readHostInfo } from '../hostinfo.js';
-import type { Launch } from '../host/launch.js';
-import { writeLaunch } from '../host/launch.js';
-import { HOST_START_MS } from '../settle.js';
-import { readJob } from '../store.js';
+import { startDetached } from '../jobs/detached.js';
+import { daemonEnv } from '../jobs/env.js';
+import { hostAlive, readHostInfo } from '../jobs/hostinfo.js';
+import type { Launch } from '../jobs/host/launch.js';
+import { writeLaunch } from '../jobs/host/launch.js';
+import { HOST_START_MS } from '../jobs/settle.js';
+import { readJob } from '../jobs/store.js';
 
 export interface DaemonContext {
   jobsDir: string;

@@ -2,17 +2,17 @@
 // finished turn from the tracker, a job's from the fleet), and what the Lua side asks of them.
 import path from 'node:path';
 import type { NeovimClient } from 'neovim';
-import type { Io } from '../cli/jobs.js';
+import type { Io } from '../jobs/client/jobs.js';
 import type { FleetHub } from '../fleet/hub.js';
-import { isObj } from '../jobs/checks.js';
-import type { TerminalWatchers } from '../records/watchers.js';
+import { isObj } from '../shared/checks.js';
+import type { TerminalWatchers } from '../state/terminal-watchers.js';
 import { DEFAULT_SETTINGS, RouteEngine } from '../routes/engine.js';
 import type { RouteRequest, RouteSettings } from '../routes/engine.js';
-import { NeovimRouteBackend } from '../routes/neovim-backend.js';
+import { NeovimRouteBackend } from './route-backend.js';
 import { closesCycle } from '../routes/chain.js';
 import { NEOVIM_ENDS, readRoutes, routeOf } from '../routes/store.js';
-import type { Route } from '../routes/types.js';
-import { ask } from '../cli/daemon-client.js';
+import type { Route } from '../shared/route-types.js';
+import { ask } from '../jobs/client/daemon.js';
 import { jobsDir } from '../jobs/store.js';
 import type { StateChange } from '../state/tracker.js';
 

@@ -1,14 +1,13 @@
-import type { AgentId } from '../detect/index.js';
-import { agentOfTree, attachedJob } from '../detect/process.js';
-import type { RecordSignal } from '../detect/records.js';
+import { attachedJob } from '../detect/process.js';
+import { SESSION_REF } from '../shared/types.js';
+import type { AgentId, RecordSignal } from '../shared/types.js';
 import { processSource } from '../proc/shared.js';
 import type { ProcessSource } from '../proc/source.js';
 import { ProcessTree } from '../proc/tree.js';
-import { agentModule } from '../agents/index.js';
-import { SESSION_REF } from '../jobs/templates.js';
+import { agentModule, agentOfTree } from '../agents/index.js';
 import type { RecordFollower } from '../agents/types.js';
-import type { RecordLog } from './claude.js';
-import { FolderWatcher } from './folders.js';
+import type { RecordLog } from '../records/claude.js';
+import { FolderWatcher } from '../records/folders.js';
 
 /** A screen change after this much quiet may be a new program: the tree is scanned again. */
 export const QUIET_MS = 750;

@@ -3,17 +3,17 @@
 // (the file the terminal's watcher follows, a job's Claude Code transcript), else from the screen.
 import path from 'node:path';
 import { agentModule } from '../agents/index.js';
-import { jobScreen, sendToJob } from '../cli/jobs.js';
-import type { Io } from '../cli/jobs.js';
+import { jobScreen, sendToJob } from '../jobs/client/jobs.js';
+import type { Io } from '../jobs/client/jobs.js';
 import type { FleetEntry } from '../fleet/entry.js';
 import type { FleetHub } from '../fleet/hub.js';
 import { jobsDir, readJob, stateDir } from '../jobs/store.js';
-import type { TerminalWatchers } from '../records/watchers.js';
-import type { RouteBackend, RouteEnd, RouteFired } from './engine.js';
-import { appendText, gitDiff, gitWorkTreeProblem, jobRecordFile, screenText, spillFile, turnAnswer } from './io.js';
-import type { Chain, Route } from './types.js';
+import type { TerminalWatchers } from '../state/terminal-watchers.js';
+import type { RouteBackend, RouteEnd, RouteFired } from '../routes/engine.js';
+import { appendText, gitDiff, diffProblemOf, jobRecordFile, screenText, spillFile, turnAnswer } from '../routes/io.js';
+import type { Chain, Route } from '../shared/route-types.js';
 import { jobChain } from '../jobs/chain-record.js';
-import { readRoutes } from './store.js';
+import { readRoutes } from '../routes/store.js';
 
 /** A review left open this long is dropped. */
 const REVIEW_MS = 30 * 60 * 1000;
@@ -73,8 +73,7 @@ export class NeovimRouteBackend implements RouteBackend {
   }
 
   diffProblem(source: string): string | undefined {
-    const cwd = this.end(source)?.cwd;
-    return cwd === undefined ? undefined : gitWorkTreeProblem(cwd, this.env);
+    return diffProblemOf(this.end(source), this.env);
   }
 
   diff(source: RouteEnd): Promise<string> {

@@ -1,15 +1,15 @@
 // The CLI's side of the daemon: find it (starting it when none answers) and ask it one thing.
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startDetached } from '../jobs/detached.js';
-import { daemonEnv } from '../jobs/env.js';
-import { lastEntry } from '../jobs/joblog.js';
-import { daemonSocket, runtimeDir } from '../jobs/paths.js';
-import { ReachError, request } from '../jobs/protocol/client.js';
-import type { Reply } from '../jobs/protocol/replies.js';
-import { socketLive } from '../jobs/daemon/socket.js';
-import { safeText } from './args.js';
-import { JobError } from './errors.js';
+import { startDetached } from '../detached.js';
+import { daemonEnv } from '../env.js';
+import { lastEntry } from '../joblog.js';
+import { daemonSocket, runtimeDir } from '../paths.js';
+import { ReachError, request } from '../protocol/client.js';
+import type { Reply } from '../protocol/replies.js';
+import { socketLive } from '../protocol/socket.js';
+import { safeText } from '../../shared/text.js';
+import { JobError } from '../../shared/errors.js';
 
 export interface Io {
   out(text: string): void;

@@ -3,7 +3,7 @@
 // error message for a person.
 import type { FleetHub } from '../fleet/hub.js';
 import { showInPeer } from '../fleet/peer-show.js';
-import { isObj } from '../jobs/checks.js';
+import { isObj } from '../shared/checks.js';
 
 export const FLEET_CALLS = new Set(['terminal_reply', 'terminal_choose', 'mark', 'editor_show']);
 

@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { runDaemon } from '../jobs/daemon/index.js';
+import { runDaemon } from '../daemon/index.js';
 import { runHost } from '../jobs/host/index.js';
 import { appendEntry } from '../jobs/joblog.js';
 import { runtimeDir, runtimePath } from '../jobs/paths.js';
-import { safeText } from './args.js';
+import { safeText } from '../cli/args.js';
 import { jobsDir } from '../jobs/store.js';
 import { SHORT_ID } from '../jobs/types.js';
-import { runDetect } from './detect.js';
-import { JobError, UsageError } from './errors.js';
-import { JOB_VERBS, runJobVerb } from './jobs.js';
-import type { Io } from './jobs.js';
+import { runDetect } from '../cli/detect.js';
+import { JobError, UsageError } from '../shared/errors.js';
+import { JOB_VERBS, runJobVerb } from '../cli/jobs.js';
+import type { Io } from '../cli/jobs.js';
 
 declare const MADOHUB_VERSION: string;
 

@@ -1,7 +1,7 @@
 // `list`: every job, each settled (see settle.ts).
-import type { Reply } from '../protocol/replies.js';
-import { settle } from '../settle.js';
-import { listJobs } from '../store.js';
+import type { Reply } from '../jobs/protocol/replies.js';
+import { settle } from '../jobs/settle.js';
+import { listJobs } from '../jobs/store.js';
 import type { DaemonContext } from './context.js';
 
 export async function handleList(ctx: DaemonContext): Promise<Reply> {

@@ -1,10 +1,10 @@
 // `remove`: a job's folder goes, and its worktree with it, but never a running job or work that
 // would be lost (uncommitted changes, commits on no other branch) without `force`.
 import { existsSync } from 'node:fs';
-import { hostAlive } from '../hostinfo.js';
-import type { RemoveRequest } from '../protocol/daemon-requests.js';
-import type { Reply } from '../protocol/replies.js';
-import { readJob, removeJob } from '../store.js';
+import { hostAlive } from '../jobs/hostinfo.js';
+import type { RemoveRequest } from '../jobs/protocol/daemon-requests.js';
+import type { Reply } from '../jobs/protocol/replies.js';
+import { readJob, removeJob } from '../jobs/store.js';
 import type { DaemonContext } from './context.js';
 import { jobDirOf } from './context.js';
 import { handleStop } from './handle-stop.js';

@@ -1,8 +1,8 @@
 // The small entry of `mado agents`: bin/mado loads it instead of the whole CLI for this verb.
 import { writeSync } from 'node:fs';
-import { agents } from './agents.js';
-import { UsageError } from './errors.js';
-import { agentViewDisabled } from './switch.js';
+import { agents } from '../cli/agents.js';
+import { UsageError } from '../shared/errors.js';
+import { agentViewDisabled } from '../cli/switch.js';
 
 /**
  * Writes to a file descriptor without a stream: `process.stdout` on a pipe or a terminal loads

@@ -1,16 +1,15 @@
 // `stop` and `kill`: through the job's host; when the host does not answer (stopped, frozen, gone),
 // by signals to its agent's process group and to the host, checked by pid and start stamp.
-import { clearDeadHost, hostRuns, readHostInfo, signalAgentGroup } from '../hostinfo.js';
-import { request } from '../protocol/client.js';
-import type { StopRequest } from '../protocol/daemon-requests.js';
-import type { Reply } from '../protocol/replies.js';
-import { updateJob } from '../store.js';
-import { sameProcess } from '../../proc/stamp.js';
+import { clearDeadHost, hostRuns, readHostInfo, signalAgentGroup } from '../jobs/hostinfo.js';
+import { request } from '../jobs/protocol/client.js';
+import type { StopRequest } from '../jobs/protocol/daemon-requests.js';
+import { STOP_WAIT_MS } from '../jobs/protocol/daemon-requests.js';
+import type { Reply } from '../jobs/protocol/replies.js';
+import { updateJob } from '../jobs/store.js';
+import { sameProcess } from '../proc/stamp.js';
 import type { DaemonContext } from './context.js';
 import { hostGone, jobDirOf } from './context.js';
 
-/** How long `stop` waits for the agent to end (its interrupt, SIGTERM at 1 s, SIGKILL at 4 s), and `kill`. */
-export const STOP_WAIT_MS = 8000;
 export const KILL_WAIT_MS = 3000;
 const ASK_HOST_MS = 2000;
 

@@ -7,10 +7,10 @@ import { jobState } from '../fleet/entry.js';
 import { askHost, hostScreen } from '../jobs/host-client.js';
 import { stateDir } from '../jobs/store.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
-import type { RouteBackend, RouteEnd, RouteFired, RouteRequest } from './engine.js';
-import { appendText, gitDiff, gitWorkTreeProblem, jobRecordFile, screenText, spillFile, turnAnswer } from './io.js';
-import { writeRoutes } from './store.js';
-import type { Chain, Route } from './types.js';
+import type { RouteBackend, RouteEnd, RouteFired, RouteRequest } from '../routes/engine.js';
+import { appendText, gitDiff, diffProblemOf, jobRecordFile, screenText, spillFile, turnAnswer } from '../routes/io.js';
+import { writeRoutes } from '../routes/store.js';
+import type { Chain, Route } from '../shared/route-types.js';
 import { jobChain } from '../jobs/chain-record.js';
 
 /** A job as a route's end. */
@@ -58,8 +58,7 @@ export class DaemonRouteBackend implements RouteBackend {
   }
 
   diffProblem(source: string): string | undefined {
-    const cwd = this.end(source)?.cwd;
-    return cwd === undefined ? undefined : gitWorkTreeProblem(cwd, this.env);
+    return diffProblemOf(this.end(source), this.env);
   }
 
   diff(source: RouteEnd): Promise<string> {

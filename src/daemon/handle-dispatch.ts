@@ -1,16 +1,16 @@
 // `dispatch`: a new job: its file, its worktree when asked, its host. A failure leaves nothing.
 import { existsSync, statSync } from 'node:fs';
-import { AGENTS } from '../../detect/types.js';
-import type { AgentId } from '../../detect/types.js';
-import type { Launch } from '../host/launch.js';
-import { readHostInfo, hostAlive } from '../hostinfo.js';
-import type { DispatchRequest } from '../protocol/daemon-requests.js';
-import type { Reply } from '../protocol/replies.js';
-import { blankJob, createJob, removeJob, updateJob } from '../store.js';
-import { commandLine, loadTemplates, pickTemplate, promptProblem, SESSION_REF } from '../templates.js';
-import type { Template } from '../templates.js';
-import type { JobState } from '../types.js';
-import { MAX_INTENT } from '../types.js';
+import { FALLBACK_AGENT, isAgentId } from '../agents/index.js';
+import type { AgentId } from '../shared/types.js';
+import type { Launch } from '../jobs/host/launch.js';
+import { readHostInfo, hostAlive } from '../jobs/hostinfo.js';
+import type { DispatchRequest } from '../jobs/protocol/daemon-requests.js';
+import type { Reply } from '../jobs/protocol/replies.js';
+import { blankJob, createJob, removeJob, updateJob } from '../jobs/store.js';
+import { commandLine, loadTemplates, pickTemplate, promptProblem, SESSION_REF } from '../jobs/templates.js';
+import type { Template } from '../jobs/templates.js';
+import type { JobState } from '../jobs/types.js';
+import { MAX_INTENT } from '../jobs/types.js';
 import { badBranch, makeWorktree } from './worktrees.js';
 import type { DaemonContext } from './context.js';
 import { jobDirOf, programProblem, startHost } from './context.js';
@@ -56,7 +56,7 @@ export async function handleDispatch(ctx: DaemonContext, m: DispatchRequest): Pr
   if (noProgram) return fail(noProgram);
 
   // A template of one's own (not named after an agent) starts as a shell; its screen tells more.
-  const agent: AgentId = (AGENTS as readonly string[]).includes(template.name) ? (template.name as AgentId) : 'shell';
+  const agent: AgentId = isAgentId(template.name) ? template.name : FALLBACK_AGENT;
   const resume =
     m.launch.mode === 'resume'
       ? commandLine(template, '', { mode: 'id', id: m.launch.sessionId }, m.launch.fork).concat(m.launch.flagArgs)

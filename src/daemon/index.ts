@@ -4,15 +4,15 @@
 // connected. Hosts do not depend on it.
 import { chmodSync, rmSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
-import { appendEntry } from '../joblog.js';
-import { daemonSocket } from '../paths.js';
-import { PROTO } from '../protocol/codec.js';
-import type { DaemonRequest } from '../protocol/daemon-requests.js';
-import { parseDaemonRequest } from '../protocol/daemon-requests.js';
-import type { Reply } from '../protocol/replies.js';
-import { serve } from '../protocol/serve.js';
-import { settle } from '../settle.js';
-import { listJobs } from '../store.js';
+import { appendEntry } from '../jobs/joblog.js';
+import { daemonSocket } from '../jobs/paths.js';
+import { PROTO } from '../jobs/protocol/codec.js';
+import type { DaemonRequest } from '../jobs/protocol/daemon-requests.js';
+import { parseDaemonRequest } from '../jobs/protocol/daemon-requests.js';
+import type { Reply } from '../jobs/protocol/replies.js';
+import { serve } from '../jobs/protocol/serve.js';
+import { settle } from '../jobs/settle.js';
+import { listJobs } from '../jobs/store.js';
 import type { DaemonContext } from './context.js';
 import { handleDispatch } from './handle-dispatch.js';
 import { handleList } from './handle-list.js';
@@ -21,7 +21,7 @@ import { handleRespawn } from './handle-respawn.js';
 import { handleStop } from './handle-stop.js';
 import { DaemonRoutes } from './routes.js';
 import { JobQueues } from './serial.js';
-import { inTheWay, publish, socketLive } from './socket.js';
+import { inTheWay, publish, socketLive } from '../jobs/protocol/socket.js';
 
 export interface DaemonOptions {
   jobsDir: string;

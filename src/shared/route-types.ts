@@ -43,8 +43,15 @@ export interface RouteRequest {
   review?: boolean;
 }
 
-/** The chain a payload belongs to (a job's host keeps the one that reached it: chain-record.ts). */
-export type { Chain } from '../jobs/chain-record.js';
+/**
+ * The chain a payload belongs to: its id, how many deliveries it has made, and the entries it has
+ * reached (a job's host keeps the one that reached it: src/jobs/chain-record.ts).
+ */
+export interface Chain {
+  id: string;
+  hop: number;
+  visited: string[];
+}
 
 export const DEFAULT_HOPS = 3;
 export const MAX_HOPS = 20;

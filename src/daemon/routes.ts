@@ -1,12 +1,12 @@
 // The daemon's routes: between jobs (or from a job to a file), kept in the jobs folder, fired as the
 // daemon's check sees a job's agent end a turn — with Neovim closed too.
-import { jobState } from '../../fleet/entry.js';
-import { DaemonRouteBackend } from '../../routes/daemon-backend.js';
-import { DEFAULT_SETTINGS, MAX_ROUTES, RouteEngine } from '../../routes/engine.js';
-import { loadRoutes } from '../../routes/store.js';
-import type { RouteAddRequest, RouteRemoveRequest } from '../protocol/daemon-requests.js';
-import type { ListedJob, Reply } from '../protocol/replies.js';
-import type { AgentState } from '../../detect/types.js';
+import { jobState } from '../fleet/entry.js';
+import { DaemonRouteBackend } from './route-backend.js';
+import { DEFAULT_SETTINGS, MAX_ROUTES, RouteEngine } from '../routes/engine.js';
+import { loadRoutes } from '../routes/store.js';
+import type { RouteAddRequest, RouteRemoveRequest } from '../jobs/protocol/daemon-requests.js';
+import type { ListedJob, Reply } from '../jobs/protocol/replies.js';
+import type { AgentState } from '../detect/types.js';
 
 export class DaemonRoutes {
   private readonly backend: DaemonRouteBackend;

@@ -1,5 +1,5 @@
-import { log } from './log.js';
-import { serve } from './rpc/server.js';
+import { log } from '../shared/log.js';
+import { serve } from '../nvim/server.js';
 
 /**
  * Entry of the Node process. Neovim starts it with `jobstart({node, entry}, {rpc = true})` and sets

@@ -1,0 +1,2 @@
+export function agentRegistry(agentsDir: string): string;
+export function writeAgentRegistry(agentsDir: string): boolean;

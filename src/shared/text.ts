@@ -1,0 +1,9 @@
+// Text helpers shared by every layer.
+
+/**
+ * Text from a job file or a user, made safe to print to a terminal: control characters (which could
+ * move the cursor, change the title, or answer terminal queries) become `?`.
+ */
+export function safeText(text: string): string {
+  return text.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g, '?').replace(/[\n\t]/g, ' ');
+}
