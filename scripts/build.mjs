@@ -3,7 +3,8 @@
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { writeAgentRegistry } from './agent-registry.mjs';
 import { writeHelpTags } from './helptags.mjs';
 
@@ -33,6 +34,16 @@ if (process.argv.includes('--bench')) {
 
 // The list of agent modules: every file of src/agents/ that exports one (a new agent is its file).
 writeAgentRegistry(path.join(root, 'src', 'agents'));
+
+// The doc's list of agents, from the agent modules (bundled to run here).
+await build({ ...common, entryPoints: ['scripts/doc-agents.ts'], outfile: '.cache/doc-agents.cjs', sourcemap: false, external: ['node-pty', 'neovim', 'chokidar', 'ps-list', '@xterm/headless'] });
+{
+  const { withAgentList } = createRequire(import.meta.url)(path.join(root, '.cache', 'doc-agents.cjs'));
+  const docFile = path.join(root, 'doc', 'madohub.txt');
+  const doc = readFileSync(docFile, 'utf8');
+  const written = withAgentList(doc);
+  if (written !== doc) writeFileSync(docFile, written);
+}
 
 // `:help madohub` after any install (plugin managers run :helptags themselves; a clone by hand does not).
 writeHelpTags(path.join(root, 'doc'));

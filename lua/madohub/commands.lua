@@ -20,7 +20,7 @@ function M.status()
     local name = vim.api.nvim_buf_get_name(buf)
     lines[#lines + 1] = ('%4d  %-40s  %s%s'):format(
       buf,
-      label.text(st or { agent = 'shell', state = 'idle', since = 0, detail = '', source = '', confirmed = false }):sub(1, 40),
+      st and label.text(st):sub(1, 40) or '',
       vim.fn.fnamemodify(name, ':t'),
       st and st.detail ~= '' and ('  — ' .. st.detail) or ''
     )

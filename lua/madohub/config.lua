@@ -22,7 +22,7 @@
 ---@field height number Of the editor's lines: a fraction (0-1) or a count.
 ---@field border string|string[]|nil The float's border; nil follows 'winborder' (Neovim 0.11+), else `rounded`.
 ---@field open_on_start boolean Open :MadoAgents when Neovim starts with no file arguments.
----@field default_agent madohub.Agent The agent of a job the input line starts without `@agent`.
+---@field default_agent madohub.Agent|nil The agent of a job the input line starts without `@agent`; nil: the default agent (Claude Code).
 ---@field keys table<string, string|false> Keys of the list: key → action (false: not mapped). See |madohub-picker-keys|.
 
 ---@class madohub.RoutesConfig
@@ -81,7 +81,7 @@ M.defaults = {
     height = 0.8,
     border = nil,
     open_on_start = false,
-    default_agent = 'claude',
+    default_agent = nil,
     keys = {
       ['j'] = 'down',
       ['<Down>'] = 'down',
@@ -168,7 +168,7 @@ function M.merge(opts)
   check('picker.width', merged.picker.width, 'number')
   check('picker.height', merged.picker.height, 'number')
   check('picker.open_on_start', merged.picker.open_on_start, 'boolean')
-  check('picker.default_agent', merged.picker.default_agent, 'string')
+  check('picker.default_agent', merged.picker.default_agent, 'string', true)
   check('picker.keys', merged.picker.keys, 'table')
   check('routes.templates', merged.routes.templates, 'table')
   check('routes.max_bytes', merged.routes.max_bytes, 'number')

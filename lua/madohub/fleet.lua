@@ -22,7 +22,7 @@ local M = {}
 ---@field order number The user's order within a group (a job's `sortOrder`): lower first, 0 when never moved.
 ---@field pending string A reply that waits to be sent (`queued`, `held: draft`, `held: Terminal mode`); '' when none.
 ---@field server string Another Neovim's server address (`editor` entries); '' for the others.
----@field attachId string A Claude Code background session's id for `claude attach` (`session` entries); '' for the others.
+---@field attach string[] The command that attaches a terminal to a background session (its agent's, from Node); empty for the others.
 
 ---@class madohub.FleetFilter
 ---@field kind? "terminal"|"job"|"session"|"editor"

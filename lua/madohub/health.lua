@@ -94,6 +94,16 @@ function M.check()
     })
   end
 
+  -- Every agent the Node side knows (its modules), and whether its program is here to run jobs with.
+  h.start('madohub: agents')
+  for _, a in ipairs(info.agents or {}) do
+    if a.problem == vim.NIL or a.problem == nil then
+      h.ok(('%s (%s): `%s` is on PATH'):format(a.name, a.id, a.program))
+    else
+      h.info(('%s (%s): `%s` is not on PATH: its terminals are still read, its jobs cannot start'):format(a.name, a.id, a.program))
+    end
+  end
+
   h.start('madohub: background jobs')
   local mado = require('madohub.util').root() .. '/dist/mado.js'
   if vim.fn.filereadable(mado) == 1 then

@@ -173,7 +173,8 @@ function M.background(prompt)
     return
   end
   local st = require('madohub').state(buf)
-  local agent = st and st.agent or 'shell'
+  -- No state yet: Node takes it for a shell (its fallback agent).
+  local agent = st and st.agent or nil
   local session = require('madohub.node').request('session', buf)
   local function field(name)
     local v = type(session) == 'table' and session[name] or nil

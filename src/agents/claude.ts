@@ -1,10 +1,18 @@
-// Claude Code (2.x).
-// Everything MadoHub knows of it: see types.ts.
+// Claude Code (2.x): everything MadoHub knows of it (see types.ts) — its screens, its process, its
+// job template and variables, its menus, its records (the session file and the transcript it names),
+// the file that holds a job's answers, its sessions elsewhere, how a background session is attached.
+import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import path from 'node:path';
 import { COMPLETION, SHARED_RULES } from '../detect/common.js';
-import { isObj } from '../shared/checks.js';
-import { ClaudeRecords, claudeConfigDir } from '../records/claude.js';
+import type { FolderWatcher } from '../records/folders.js';
+import { followJsonl, settled } from '../records/follow.js';
+import type { RecordLog } from '../records/follow.js';
+import { isObj, strOf, timeOf } from '../shared/checks.js';
+import { clip, MAX_DETAIL } from '../shared/text.js';
+import type { AgentState, RecordSignal } from '../shared/types.js';
 import { arrowsTo } from './menus.js';
-import type { AgentModule } from './types.js';
+import type { AgentModule, SessionElsewhere } from './types.js';
 
 export const claude: AgentModule = {
   id: 'claude',
@@ -75,6 +83,12 @@ export const claude: AgentModule = {
   // Nor its Enter: pressed within a moment of the approval's drawing, it is lost (the menu stays; seen
   // in 2.1.332, 13 answers in 20 from the picker, its menu drawn 0.1-0.5 s before).
   menuSettleMs: 600,
+  // A job's session is the one it gave Claude Code (`--session-id`), or the one it resumed.
+  jobRecordFile: (job, env) => claudeTranscriptPath(claudeConfigDir(env), job.cwd, job.resumeSessionId ?? job.sessionId),
+  // Its sessions elsewhere (another terminal, a background session): `<config>/sessions/<pid>.json`.
+  sessions: { folder: (env) => path.join(claudeConfigDir(env), 'sessions'), file: /^\d+\.json$/, read: (v) => claudeSession(v) },
+  // A background session (`kind: "bg"`) is attached as `claude agents` attaches it.
+  attachCommand: (id) => ['claude', 'attach', id],
   // The last assistant message that ended the turn (stop_reason end_turn), of the main conversation
   // (not a sub-agent's sidechain): the text of all its records (one per content block, one message id).
   answerOf: (records) => {
@@ -93,3 +107,166 @@ export const claude: AgentModule = {
     return undefined;
   },
 };
+
+// ── Its records ─────────────────────────────────────────────────────────────────────────────
+
+const SESSION_STATUS: Record<string, AgentState> = { idle: 'idle', busy: 'working', waiting: 'waiting' };
+
+/**
+ * Reads a Claude Code session file's JSON (`<config>/sessions/<pid>.json`); null when it is not one
+ * (or has an unknown status). A background session's id (`kind: "bg"`) is what `claude attach` takes.
+ */
+export function claudeSession(value: unknown): SessionElsewhere | null {
+  if (!isObj(value)) return null;
+  const pid = value.pid;
+  const sessionId = strOf(value.sessionId);
+  const status = strOf(value.status);
+  if (typeof pid !== 'number' || !sessionId || !status) return null;
+  const state = SESSION_STATUS[status];
+  if (!state) return null;
+  const waitingFor = strOf(value.waitingFor);
+  const bgId = value.kind === 'bg' ? strOf(value.jobId) : undefined;
+  const name = strOf(value.name);
+  return {
+    pid,
+    sessionId,
+    cwd: strOf(value.cwd) ?? '',
+    ...(name ? { name: name.slice(0, MAX_DETAIL) } : {}),
+    ...(bgId && /^[0-9a-f]{8}$/.test(bgId) ? { attachId: bgId } : {}),
+    signal: {
+      state,
+      source: 'session-file',
+      detail: state === 'waiting' && waitingFor ? waitingFor : status,
+      at: timeOf(value.statusUpdatedAt ?? value.updatedAt),
+    },
+  };
+}
+
+/** The text of a message's content: a string, or the text parts of an array. */
+function contentText(message: unknown): string {
+  if (!isObj(message)) return '';
+  const content = message.content;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((part) => (isObj(part) && part.type === 'text' ? (strOf(part.text) ?? '') : ''))
+    .join(' ');
+}
+
+/** One record of a Claude Code transcript (`~/.claude/projects/<cwd>/<sessionId>.jsonl`). */
+export function claudeTranscriptRecord(record: unknown): RecordSignal | null {
+  if (!isObj(record)) return null;
+  const at = timeOf(record.timestamp);
+  const jsonl = (state: AgentState, detail: string): RecordSignal => ({ state, source: 'jsonl-watcher', detail, at });
+  if (record.type === 'system' && record.subtype === 'turn_duration') {
+    const ms = typeof record.durationMs === 'number' ? record.durationMs : undefined;
+    return jsonl('completed', ms === undefined ? 'turn ended' : `turn ended after ${(ms / 1000).toFixed(1)}s`);
+  }
+  if (record.type === 'assistant') {
+    if (record.isApiErrorMessage === true) return jsonl('failed', clip(contentText(record.message)) || 'API error');
+    return jsonl('working', 'answering');
+  }
+  if (record.type === 'user') {
+    if (record.isMeta === true) return null;
+    const text = contentText(record.message);
+    if (text.startsWith('[Request interrupted by user')) return jsonl('failed', 'interrupted');
+    return jsonl('working', Array.isArray((record.message as Record<string, unknown> | undefined)?.content) ? 'running tools' : 'prompt');
+  }
+  return null;
+}
+
+/** Claude Code's folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
+export function claudeConfigDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.CLAUDE_CONFIG_DIR || path.join(env.HOME || homedir(), '.claude');
+}
+
+/** `~/.claude/projects/<cwd with each character that is not a letter or digit turned into ->/<id>.jsonl`. */
+export function claudeTranscriptPath(configDir: string, cwd: string, sessionId: string): string {
+  return path.join(configDir, 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'), `${sessionId}.jsonl`);
+}
+
+/**
+ * Follows one Claude Code process's records: its session file (`sessions/<pid>.json`, live status)
+ * and the transcript of the session it names (turn ends). Each read reports only its last signal,
+ * so that a backlog does not replay old turns.
+ */
+export class ClaudeRecords {
+  private readonly sessionFile: string;
+  private stopSession?: () => void;
+  private transcript?: { stop(): void; poke(): void };
+  private transcriptFile?: string;
+  /** The session id the session file names (for resuming it elsewhere). */
+  sessionId?: string;
+
+  /** The transcript followed, once the session file has named it. */
+  get recordFile(): string | undefined {
+    return this.transcriptFile;
+  }
+
+  private stopped = false;
+
+  constructor(
+    private readonly configDir: string,
+    readonly pid: number,
+    private readonly folders: FolderWatcher,
+    private readonly emit: (signal: RecordSignal) => void,
+    private readonly log: RecordLog,
+  ) {
+    this.sessionFile = path.join(configDir, 'sessions', `${pid}.json`);
+  }
+
+  private readonly reader = settled(() => void this.readSession());
+  private lastText?: string;
+
+  start(): void {
+    this.stopSession = this.folders.watch(path.dirname(this.sessionFile), (file, event) => {
+      if (event === 'ready' || file === this.sessionFile) this.poke();
+    });
+    this.reader.poke();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.reader.cancel();
+    this.stopSession?.();
+    this.transcript?.stop();
+  }
+
+  /** Reads again what may have changed (the terminal's screen changed: the records may have too). */
+  poke(): void {
+    this.reader.poke();
+    this.transcript?.poke();
+  }
+
+  private async readSession(): Promise<void> {
+    let text: string;
+    try {
+      text = await readFile(this.sessionFile, 'utf8');
+    } catch {
+      return; // Not written yet, or the session ended.
+    }
+    if (text === this.lastText) return; // The settling re-read of a file that did not change.
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      this.log.debug(`claude session file ${this.sessionFile}: not JSON (being written?)`);
+      return;
+    }
+    const session = claudeSession(value);
+    if (!session || this.stopped) return;
+    this.lastText = text;
+    this.sessionId = session.sessionId;
+    this.emit(session.signal);
+    if (session.cwd) this.follow(claudeTranscriptPath(this.configDir, session.cwd, session.sessionId));
+  }
+
+  private follow(file: string): void {
+    if (this.transcriptFile === file) return;
+    this.transcript?.stop();
+    this.transcriptFile = file;
+    this.transcript = followJsonl(file, this.folders, claudeTranscriptRecord, this.emit, (line) =>
+      this.log.debug(`claude transcript ${file}: skipped a line that is not JSON: ${line.slice(0, 80)}`),
+    );
+  }
+}

@@ -1,8 +1,18 @@
-// OpenAI Codex CLI (0.17x).
-// Everything MadoHub knows of it: see types.ts.
+// OpenAI Codex CLI (0.17x): everything MadoHub knows of it (see types.ts) — its screens, its
+// process, its job template and variables, its menus, its records (the rollout its process writes),
+// how a job's session is learnt from that rollout, and that the rollout holds a job's answers.
+import { readdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
 import { BRAILLE, SHARED_RULES } from '../detect/common.js';
-import { CodexRecords, codexHome } from '../records/codex.js';
-import { isObj } from '../shared/checks.js';
+import { processPlace, processSource } from '../proc/shared.js';
+import { FoundFile } from '../records/follow.js';
+import type { RecordLog } from '../records/follow.js';
+import type { FolderWatcher } from '../records/folders.js';
+import { firstRecord } from '../records/tail.js';
+import { isObj, strOf, timeOf } from '../shared/checks.js';
+import { clip } from '../shared/text.js';
+import type { AgentState, RecordSignal } from '../shared/types.js';
 import { digitOf } from './menus.js';
 import type { AgentModule } from './types.js';
 
@@ -79,6 +89,14 @@ export const codex: AgentModule = {
   menuKeys: (choice) => digitOf(choice),
   // Its rollout (`<home>/sessions/YYYY/MM/DD/rollout-*.jsonl`), held open by one of the terminal's processes.
   records: (ctx) => new CodexRecords(codexHome(ctx.env), ctx.pid, ctx.pids, ctx.folders, ctx.claims, ctx.emit, ctx.log),
+  // A job cannot give Codex a session id: its host learns it from the rollout the job's process
+  // writes (held open, or the first of its folder after its start); that rollout holds its answers.
+  learnJobSession: (proc, env) => {
+    const file = findRollout(codexHome(env), proc, new Set());
+    const id = file ? readMeta(file)?.sessionId : undefined;
+    return file && id ? { id, file } : undefined;
+  },
+  jobRecordFile: (job, env) => (job.resumeSessionId ? rolloutOfSession(codexHome(env), job.resumeSessionId) : undefined),
   // The last turn's final message, as its `task_complete` event records it.
   answerOf: (records) => {
     for (let i = records.length - 1; i >= 0; i--) {
@@ -90,3 +108,174 @@ export const codex: AgentModule = {
     return undefined;
   },
 };
+
+// ── Its records ─────────────────────────────────────────────────────────────────────────────
+
+/** The `session_meta` record that opens a Codex rollout. */
+export interface CodexMeta {
+  sessionId: string;
+  cwd: string;
+  startedAt?: number;
+}
+
+export function codexMeta(record: unknown): CodexMeta | null {
+  if (!isObj(record) || record.type !== 'session_meta' || !isObj(record.payload)) return null;
+  const p = record.payload;
+  const sessionId = strOf(p.id) ?? strOf(p.session_id);
+  if (!sessionId) return null;
+  return { sessionId, cwd: strOf(p.cwd) ?? '', startedAt: timeOf(p.timestamp ?? record.timestamp) };
+}
+
+/** One record of a Codex rollout (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`). */
+export function codexRolloutRecord(record: unknown): RecordSignal | null {
+  if (!isObj(record) || record.type !== 'event_msg' || !isObj(record.payload)) return null;
+  const p = record.payload;
+  const at = timeOf(record.timestamp);
+  const jsonl = (state: AgentState, detail: string): RecordSignal => ({ state, source: 'jsonl-watcher', detail, at });
+  switch (p.type) {
+    case 'task_started':
+      return jsonl('working', 'task started');
+    case 'task_complete':
+      // 0.171 ends a turn that failed (the API refused it) with `task_complete` and its `error`.
+      if (isObj(p.error)) return jsonl('failed', clip(strOf(p.error.message) ?? '') || 'error');
+      return jsonl('completed', clip(strOf(p.last_agent_message) ?? '') || 'task complete');
+    case 'turn_aborted':
+      // An interrupt reads as every agent's does (`interrupted`); another reason is said as it is.
+      return jsonl('failed', strOf(p.reason) === 'interrupted' ? 'interrupted' : `aborted: ${strOf(p.reason) ?? 'unknown reason'}`);
+    case 'error':
+      return jsonl('failed', clip(strOf(p.message) ?? 'error'));
+    default:
+      return null;
+  }
+}
+
+/** Codex's folder: `$CODEX_HOME`, else `~/.codex`. */
+export function codexHome(env: NodeJS.ProcessEnv = process.env): string {
+  return env.CODEX_HOME || path.join(env.HOME || homedir(), '.codex');
+}
+
+const ROLLOUT = /\/rollout-[^/]*\.jsonl$/;
+
+/** The most folder entries looked at for a session's rollout. */
+const MAX_ROLLOUT_LOOKS = 5000;
+
+/**
+ * The rollout of Codex session `sessionId` (`sessions/YYYY/MM/DD/rollout-…-<id>.jsonl`), newest days
+ * first, looking at a bounded number of entries; undefined when not found.
+ */
+export function rolloutOfSession(home: string, sessionId: string): string | undefined {
+  if (!/^[0-9a-f-]{8,64}$/i.test(sessionId)) return undefined;
+  let looks = 0;
+  const list = (dir: string): string[] => {
+    try {
+      const names = readdirSync(dir).sort().reverse();
+      looks += names.length;
+      return names;
+    } catch {
+      return [];
+    }
+  };
+  const root = path.join(home, 'sessions');
+  for (const y of list(root)) {
+    for (const m of list(path.join(root, y))) {
+      for (const d of list(path.join(root, y, m))) {
+        const day = path.join(root, y, m, d);
+        const hit = list(day).find((f) => f.endsWith(`-${sessionId}.jsonl`) && f.startsWith('rollout-'));
+        if (hit) return path.join(day, hit);
+        if (looks > MAX_ROLLOUT_LOOKS) return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** `sessions/YYYY/MM/DD` of a local date. */
+export function dayFolder(home: string, at: number): string {
+  const d = new Date(at);
+  const two = (n: number): string => String(n).padStart(2, '0');
+  return path.join(home, 'sessions', String(d.getFullYear()), two(d.getMonth() + 1), two(d.getDate()));
+}
+
+/** A rollout's session_meta (its first line). */
+export function readMeta(file: string): CodexMeta | undefined {
+  return firstRecord(file, codexMeta);
+}
+
+/** What is known of the Codex process whose rollout is wanted. */
+export interface CodexProcess {
+  /** The processes of the terminal from Codex down (their open files are looked at first). */
+  pids: readonly number[];
+  cwd: string;
+  startedAt: number;
+}
+
+/**
+ * Which rollout belongs to a Codex process: one it holds open; else the earliest rollout of its day
+ * folders whose session_meta names its folder and starts after it, and that no other terminal
+ * claimed (two Codex sessions in one folder must not be crossed).
+ */
+export function findRollout(home: string, proc: CodexProcess, claimed: ReadonlySet<string>): string | undefined {
+  const sessions = path.join(home, 'sessions') + path.sep;
+  for (const pid of proc.pids) {
+    const open = processSource().openFiles(pid).find((f) => f.startsWith(sessions) && ROLLOUT.test(f));
+    if (open) return open;
+  }
+  let best: { file: string; startedAt: number } | undefined;
+  const days = new Set([dayFolder(home, proc.startedAt), dayFolder(home, Date.now())]);
+  for (const dir of days) {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const file = path.join(dir, name);
+      if (!ROLLOUT.test(file) || claimed.has(file)) continue;
+      const meta = readMeta(file);
+      if (!meta || meta.cwd !== proc.cwd || meta.startedAt === undefined) continue;
+      // The session starts with the process or after it (a second of slack for the clocks).
+      if (meta.startedAt < proc.startedAt - 1000) continue;
+      if (!best || meta.startedAt < best.startedAt) best = { file, startedAt: meta.startedAt };
+    }
+  }
+  return best?.file;
+}
+
+/** Follows one Codex process's rollout; while it is not found, waits for it in its day folders. */
+export class CodexRecords extends FoundFile {
+  private waiting = false;
+
+  constructor(
+    private readonly home: string,
+    readonly pid: number,
+    private readonly pids: readonly number[],
+    folders: FolderWatcher,
+    claims: Set<string>,
+    emit: (signal: RecordSignal) => void,
+    log: RecordLog,
+  ) {
+    super(folders, claims, codexRolloutRecord, emit, log, `codex pid ${pid}`);
+  }
+
+  protected sessionIn(file: string): string | undefined {
+    return readMeta(file)?.sessionId;
+  }
+
+  protected find(): string | undefined {
+    const place = processPlace(this.pid);
+    const file = place ? findRollout(this.home, { pids: this.pids, ...place }, this.claims) : undefined;
+    if (!file && !this.waiting) {
+      this.waiting = true;
+      const days = new Set([dayFolder(this.home, processSource().startMs(this.pid) ?? Date.now()), dayFolder(this.home, Date.now())]);
+      for (const dir of days) {
+        this.wait(
+          this.folders.watch(dir, (changed, event) => {
+            if (event === 'ready' || (event === 'add' && ROLLOUT.test(changed))) this.look();
+          }),
+        );
+      }
+    }
+    return file;
+  }
+}

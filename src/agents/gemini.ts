@@ -1,11 +1,21 @@
 // Google Gemini CLI (0.61).
 // Everything MadoHub knows of it: see types.ts.
 import { BRAILLE, ordered, SHARED_RULES } from '../detect/common.js';
-import { isGeminiPrompt } from '../detect/records.js';
-import { isObj } from '../shared/checks.js';
-import { geminiDir, GeminiRecords } from '../records/gemini.js';
 import { digitOf } from './menus.js';
 import type { AgentModule } from './types.js';
+import { createHash } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { readJsonBounded } from '../shared/files.js';
+import { processPlace } from '../proc/shared.js';
+import type { RecordLog } from '../records/follow.js';
+import type { FolderWatcher } from '../records/folders.js';
+import { FoundFile } from '../records/follow.js';
+import { firstRecord } from '../records/tail.js';
+import { isObj, strOf, timeOf } from '../shared/checks.js';
+import { clip } from '../shared/text.js';
+import type { AgentState, RecordSignal } from '../shared/types.js';
 
 export const gemini: AgentModule = {
   id: 'gemini',
@@ -69,3 +79,168 @@ export const gemini: AgentModule = {
     return undefined;
   },
 };
+
+// ── Its records ─────────────────────────────────────────────────────────────────────────────
+
+/** The header line that opens a Gemini CLI chat (`<gemini home>/tmp/<project>/chats/session-*.jsonl`). */
+export interface GeminiChatHeader {
+  sessionId: string;
+  startedAt?: number;
+  /** `main`, or `subagent` for a sub-agent's own chat. */
+  kind: string;
+}
+
+export function geminiChatHeader(record: unknown): GeminiChatHeader | null {
+  if (!isObj(record)) return null;
+  const sessionId = strOf(record.sessionId);
+  if (!sessionId || typeof record.projectHash !== 'string') return null;
+  return { sessionId, startedAt: timeOf(record.startTime), kind: strOf(record.kind) ?? 'main' };
+}
+
+/** A Gemini chat message's content: a string, or the text parts of an array (function parts have none). */
+function geminiText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((part) => (isObj(part) ? (strOf(part.text) ?? '') : '')).join(' ');
+}
+
+/** A Gemini chat message that is a prompt of the user's (not the tools' results sent back as `user`). */
+export function isGeminiPrompt(record: unknown): boolean {
+  if (!isObj(record) || record.type !== 'user') return false;
+  const content = record.content;
+  return !(Array.isArray(content) && content.some((part) => isObj(part) && isObj(part.functionResponse)));
+}
+
+/**
+ * One record of a Gemini CLI 0.61 chat. Gemini appends a message when it is complete: the user's
+ * prompt (`user`), the model's response once it has streamed (`gemini`; empty when it only calls a
+ * tool, written again with `toolCalls` once they ran), the tools' results sent back (`user` with
+ * function responses), and notes (`info`: `Request cancelled.` after an Escape; `error`: an API
+ * error). `$set` lines update the header or rewrite the history: no news of the turn.
+ * (A response with both text and a tool call reads as Completed until the tool's record comes.)
+ */
+export function geminiChatRecord(record: unknown): RecordSignal | null {
+  if (!isObj(record) || '$set' in record) return null;
+  const at = timeOf(record.timestamp);
+  const jsonl = (state: AgentState, detail: string): RecordSignal => ({ state, source: 'jsonl-watcher', detail, at });
+  switch (record.type) {
+    case 'user':
+      return jsonl('working', isGeminiPrompt(record) ? 'prompt' : 'running tools');
+    case 'gemini': {
+      if (Array.isArray(record.toolCalls) && record.toolCalls.length > 0) return jsonl('working', 'running tools');
+      const text = clip(geminiText(record.content));
+      return text ? jsonl('completed', text) : jsonl('working', 'calling a tool');
+    }
+    case 'info':
+      return geminiText(record.content).trim() === 'Request cancelled.' ? jsonl('failed', 'interrupted') : null;
+    case 'error':
+      return jsonl('failed', clip(geminiText(record.content)) || 'error');
+    default:
+      return null;
+  }
+}
+
+/** Gemini CLI's folder: `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`. */
+export function geminiDir(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(env.GEMINI_CLI_HOME || env.HOME || homedir(), '.gemini');
+}
+
+/** The registry of projects is a small JSON file; a larger one is not read. */
+const MAX_REGISTRY_BYTES = 1024 * 1024;
+/** The most chat files looked at in one folder. */
+const MAX_CHATS = 2000;
+const CHAT = /^session-[^/]*\.jsonl$/;
+/** A project's short id as Gemini makes them (the folder's name, `-1`, `-2`…): one path segment. */
+const SHORT_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** The project ids `projects.json` gives `cwd` (0.61: `{"projects": {"<cwd>": "<short id>"}}`). */
+function registeredId(dir: string, cwd: string): string | undefined {
+  // A regular file only (a FIFO would block), of a bounded size.
+  const data = readJsonBounded(path.join(dir, 'projects.json'), MAX_REGISTRY_BYTES);
+  const projects = isObj(data) ? data.projects : undefined;
+  if (!isObj(projects)) return undefined;
+  const id = projects[cwd];
+  return typeof id === 'string' && SHORT_ID.test(id) && id !== '.' && id !== '..' ? id : undefined;
+}
+
+/**
+ * The folders that may hold the chats of a Gemini session working in `cwd`: its project's short id
+ * from the registry (0.61), and the SHA-256 of the folder (the versions before the registry).
+ */
+export function chatFolders(dir: string, cwd: string): string[] {
+  const ids = [registeredId(dir, cwd), createHash('sha256').update(cwd).digest('hex')];
+  return ids.filter((id): id is string => id !== undefined).map((id) => path.join(dir, 'tmp', id, 'chats'));
+}
+
+/** A chat's header (its first line). */
+export function readChatHeader(file: string): GeminiChatHeader | undefined {
+  return firstRecord(file, geminiChatHeader);
+}
+
+/**
+ * Which chat belongs to a Gemini process started at `startedAt`: Gemini opens its chat when it
+ * starts, so the earliest main chat of its folders that starts with it or after it, and that no other
+ * terminal claimed (two Gemini sessions in one folder must not be crossed).
+ */
+export function findChat(folders: readonly string[], startedAt: number, claimed: ReadonlySet<string>): string | undefined {
+  let best: { file: string; startedAt: number } | undefined;
+  for (const folder of folders) {
+    let names: string[];
+    try {
+      names = readdirSync(folder).filter((n) => CHAT.test(n)).slice(-MAX_CHATS);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const file = path.join(folder, name);
+      if (claimed.has(file)) continue;
+      const header = readChatHeader(file);
+      if (!header || header.kind !== 'main' || header.startedAt === undefined) continue;
+      // A second of slack for the clocks.
+      if (header.startedAt < startedAt - 1000) continue;
+      if (!best || header.startedAt < best.startedAt) best = { file, startedAt: header.startedAt };
+    }
+  }
+  return best?.file;
+}
+
+/** Follows one Gemini process's chat; while it is not found, waits for it in its folders. */
+export class GeminiRecords extends FoundFile {
+  private readonly waiting = new Set<string>();
+
+  constructor(
+    private readonly dir: string,
+    readonly pid: number,
+    folders: FolderWatcher,
+    claims: Set<string>,
+    emit: (signal: RecordSignal) => void,
+    log: RecordLog,
+  ) {
+    super(folders, claims, geminiChatRecord, emit, log, `gemini pid ${pid}`);
+  }
+
+  protected sessionIn(file: string): string | undefined {
+    return readChatHeader(file)?.sessionId;
+  }
+
+  protected find(): string | undefined {
+    const place = processPlace(this.pid);
+    if (!place) return undefined;
+    const candidates = chatFolders(this.dir, place.cwd);
+    const file = findChat(candidates, place.startedAt, this.claims);
+    // Wait in its folders, and in Gemini's own: the registry may name the project only once Gemini has started.
+    if (!file) for (const dir of [this.dir, ...candidates]) this.waitIn(dir);
+    return file;
+  }
+
+  private waitIn(dir: string): void {
+    if (this.waiting.has(dir)) return;
+    this.waiting.add(dir);
+    this.wait(
+      this.folders.watch(dir, (file, event) => {
+        const name = path.basename(file);
+        if (event === 'ready' || ((event === 'add' || event === 'change') && (CHAT.test(name) || name === 'projects.json'))) this.look();
+      }),
+    );
+  }
+}

@@ -1,8 +1,16 @@
 // OpenCode (1.18): its screens, its process, its session store.
 // Everything MadoHub knows of it: see types.ts.
 import { SHARED_RULES } from '../detect/common.js';
-import { OpenCodeRecords, opencodeDataDir } from '../records/opencode.js';
 import type { AgentModule } from './types.js';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { processPlace } from '../proc/shared.js';
+import type { RecordLog } from '../records/follow.js';
+import type { FolderWatcher } from '../records/folders.js';
+import { queryReadOnly, sqliteSupport } from '../records/sqlite.js';
+import { isObj, strOf } from '../shared/checks.js';
+import { clip } from '../shared/text.js';
+import type { AgentState, RecordSignal } from '../shared/types.js';
 
 /** `▣  Build · <model> · 10.8s` (or `850ms`, `1m 5s`, `1h 2m`): the footer of a finished answer. */
 const FOOTER_DONE = /^\s*▣\s+\S.*·\s*(?:\d+(?:\.\d+)?(?:ms|s|m|h)\s*)+$/;
@@ -57,3 +65,262 @@ export const opencode: AgentModule = {
   // Its session store (`<data>/opencode/opencode.db`, SQLite), where this Node can read SQLite.
   records: (ctx) => new OpenCodeRecords(opencodeDataDir(ctx.env), ctx.pid, ctx.folders, ctx.claims, ctx.emit, ctx.log),
 };
+
+// ── Its records ─────────────────────────────────────────────────────────────────────────────
+
+/** A row of OpenCode's `message` table (1.18): its id, when it was created, its `data` JSON parsed. */
+export interface OpenCodeMessage {
+  id: string;
+  created: number;
+  data: unknown;
+}
+
+/** What a message's `data` says: its role, its times, how it finished, its error. */
+function opencodeData(m: OpenCodeMessage): { role?: string; completed?: number; finish?: string; error?: Record<string, unknown> } {
+  if (!isObj(m.data)) return {};
+  const time = isObj(m.data.time) ? m.data.time : {};
+  return {
+    role: strOf(m.data.role),
+    completed: typeof time.completed === 'number' ? time.completed : undefined,
+    finish: strOf(m.data.finish),
+    error: isObj(m.data.error) ? m.data.error : undefined,
+  };
+}
+
+/** The newest message of a role (the assistant's: the last step of the turn). */
+export function opencodeNewest(messages: readonly OpenCodeMessage[], role: 'user' | 'assistant'): OpenCodeMessage | undefined {
+  let best: OpenCodeMessage | undefined;
+  for (const m of messages) {
+    if (opencodeData(m).role !== role) continue;
+    if (!best || m.created > best.created || (m.created === best.created && m.id > best.id)) best = m;
+  }
+  return best;
+}
+
+/**
+ * The state of an OpenCode session from its latest messages (any order). A turn is the user's message
+ * and the assistant's steps that answer it: a step not completed yet is Working, one that finished
+ * to call tools (`finish: tool-calls`) is Working too (the next step follows), one that stopped is
+ * Completed (`answer`: its text, the detail), an error is Failed (`MessageAbortedError`: two Escapes,
+ * `interrupted`). A user's message after the last step is a new turn (Working), unless it came while
+ * that step ran and the step then ended (a prompt queued and dropped with an interrupt).
+ */
+export function opencodeTurn(messages: readonly OpenCodeMessage[], answer?: string): RecordSignal | null {
+  const newest = (role: 'user' | 'assistant'): OpenCodeMessage | undefined => opencodeNewest(messages, role);
+  const store = (state: AgentState, detail: string, at: number): RecordSignal => ({ state, source: 'session-db', detail, at });
+  const user = newest('user');
+  const step = newest('assistant');
+  if (!step) return user ? store('working', 'prompt', user.created) : null;
+  const s = opencodeData(step);
+  if (user && user.created > step.created && s.completed !== undefined && user.created > s.completed) {
+    return store('working', 'prompt', user.created);
+  }
+  if (s.error) {
+    const name = strOf(s.error.name) ?? '';
+    if (name === 'MessageAbortedError') return store('failed', 'interrupted', s.completed ?? step.created);
+    const data = isObj(s.error.data) ? s.error.data : {};
+    return store('failed', clip(strOf(data.message) ?? name) || 'error', s.completed ?? step.created);
+  }
+  if (s.completed === undefined) return store('working', 'answering', step.created);
+  if (s.finish === 'tool-calls') return store('working', 'running tools', s.completed);
+  return store('completed', clip(answer ?? '') || 'answered', s.completed);
+}
+
+/** OpenCode's data folder (xdg-basedir on every system): `$XDG_DATA_HOME/opencode`, else `~/.local/share/opencode`. */
+export function opencodeDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_DATA_HOME || path.join(env.HOME || homedir(), '.local', 'share');
+  return path.join(base, 'opencode');
+}
+
+/** Its session store (1.18): a SQLite database in WAL mode. */
+export const OPENCODE_DB = 'opencode.db';
+const DB_FILES = new Set([OPENCODE_DB, `${OPENCODE_DB}-wal`]);
+
+/**
+ * A change of the store is read after FIRST_READ_MS (OpenCode commits a step's rows one after the
+ * other: they land together) and again STORE_READ_MS after it was heard (chokidar drops a change that
+ * follows another within 50 ms: a last commit may come without an event of its own); changes heard
+ * meanwhile are covered by those two reads. So, while OpenCode streams, two reads per STORE_READ_MS.
+ */
+export const FIRST_READ_MS = 10;
+export const STORE_READ_MS = 60;
+/** The latest messages of a session read; a message's `data` larger than this is not parsed. */
+const MESSAGES = 20;
+const MAX_DATA = 256 * 1024;
+
+/** The claim of an OpenCode session among the terminals' claims (file paths). */
+const claimOf = (sessionId: string): string => `opencode-session:${sessionId}`;
+
+/** What one read of the store found. */
+export interface StoreReading {
+  sessionId?: string;
+  signal?: RecordSignal | null;
+  error?: string;
+}
+
+/**
+ * One read of the store for the OpenCode process started at `startedAt` in `cwd` (`place`, used only
+ * when no session is given): its session (the given one, else the earliest top-level session of that folder created with the process or after it
+ * that no other terminal claimed: OpenCode creates it with the first prompt), then that session's
+ * latest messages and its last step's text.
+ */
+export function readStore(
+  db: string,
+  place: { cwd: string; startedAt: number },
+  sessionId: string | undefined,
+  claimed: ReadonlySet<string>,
+): StoreReading {
+  const out: StoreReading = { sessionId };
+  const result = queryReadOnly(db, (run) => {
+    if (!out.sessionId) {
+      const rows = run(
+        'SELECT id FROM session WHERE directory = ? AND parent_id IS NULL AND time_created >= ? ORDER BY time_created, id LIMIT 50',
+        place.cwd,
+        place.startedAt - 1000,
+      );
+      out.sessionId = rows.map((r) => (r as { id?: unknown }).id).find((id): id is string => typeof id === 'string' && !claimed.has(claimOf(id)));
+    }
+    if (!out.sessionId) return;
+    const rows = run(
+      'SELECT id, time_created AS created, CASE WHEN length(data) <= ? THEN data END AS data FROM message WHERE session_id = ? ORDER BY time_created DESC, id DESC LIMIT ?',
+      MAX_DATA,
+      out.sessionId,
+      MESSAGES,
+    );
+    const messages: OpenCodeMessage[] = [];
+    for (const r of rows as { id?: unknown; created?: unknown; data?: unknown }[]) {
+      if (typeof r.id !== 'string' || typeof r.created !== 'number') continue;
+      let data: unknown;
+      try {
+        data = typeof r.data === 'string' ? JSON.parse(r.data) : undefined;
+      } catch {
+        data = undefined;
+      }
+      messages.push({ id: r.id, created: r.created, data });
+    }
+    const first = opencodeTurn(messages);
+    // A finished answer says its text: the last text part of that step.
+    if (first?.state === 'completed') {
+      const step = opencodeNewest(messages, 'assistant');
+      const parts = step
+        ? run('SELECT CASE WHEN length(data) <= ? THEN data END AS data FROM part WHERE message_id = ? ORDER BY id DESC LIMIT 20', MAX_DATA, step.id)
+        : [];
+      out.signal = opencodeTurn(messages, lastText(parts));
+    } else {
+      out.signal = first;
+    }
+  });
+  if (!result.ok) out.error = result.error;
+  return out;
+}
+
+/** The text of the newest `text` part among rows of `part` (newest first). */
+function lastText(rows: unknown[]): string | undefined {
+  for (const r of rows) {
+    const data = (r as { data?: unknown }).data;
+    if (typeof data !== 'string') continue;
+    try {
+      const part = JSON.parse(data) as { type?: unknown; text?: unknown };
+      if (part.type === 'text' && typeof part.text === 'string' && part.text.trim() !== '') return part.text;
+    } catch {
+      // Not JSON: not a text part.
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Follows one OpenCode process's session in its store: the data folder is watched (inotify) and the
+ * database read, read-only and briefly, when it or its WAL changes (see FIRST_READ_MS); a state is
+ * told when it differs from the last one told.
+ */
+export class OpenCodeRecords {
+  private unwatch?: () => void;
+  private timer?: NodeJS.Timeout;
+  private first?: NodeJS.Timeout;
+  private told?: string;
+  private stopped = false;
+  private warned = false;
+  private session?: string;
+
+  constructor(
+    private readonly dir: string,
+    readonly pid: number,
+    private readonly folders: FolderWatcher,
+    private readonly claims: Set<string>,
+    private readonly emit: (signal: RecordSignal) => void,
+    private readonly log: RecordLog,
+  ) {}
+
+  get sessionId(): string | undefined {
+    return this.session;
+  }
+
+  /** The store is no file of records a route can read: OpenCode's answer is read from its screen. */
+  get recordFile(): undefined {
+    return undefined;
+  }
+
+  start(): void {
+    const support = sqliteSupport();
+    if (!support.ok) {
+      this.log.debug(`opencode pid ${this.pid}: its store is not read: ${support.reason}`);
+      return;
+    }
+    this.unwatch = this.folders.watch(this.dir, (file, event) => {
+      if (event === 'ready' || DB_FILES.has(path.basename(file))) this.poke();
+    });
+    this.poke();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.unwatch?.();
+    if (this.timer) clearTimeout(this.timer);
+    if (this.first) clearTimeout(this.first);
+    if (this.session) this.claims.delete(claimOf(this.session));
+  }
+
+  /** The store changed: it is read FIRST_READ_MS and STORE_READ_MS from now (see there). */
+  poke(): void {
+    if (this.stopped || !this.unwatch || this.timer) return;
+    this.first = setTimeout(() => {
+      this.first = undefined;
+      this.read();
+    }, FIRST_READ_MS);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.read();
+    }, STORE_READ_MS);
+  }
+
+  private read(): void {
+    if (this.stopped) return;
+    // Where and when the process started matter only until its session is known (not on every read
+    // while OpenCode streams).
+    let place = { cwd: '', startedAt: 0 };
+    if (!this.session) {
+      const known = processPlace(this.pid);
+      if (!known) return;
+      place = known;
+    }
+    const reading = readStore(path.join(this.dir, OPENCODE_DB), place, this.session, this.claims);
+    if (reading.error) {
+      // No store yet, or busy: the next change reads it again.
+      if (!this.warned) this.log.debug(`opencode pid ${this.pid}: store not read: ${reading.error}`);
+      this.warned = true;
+      return;
+    }
+    if (reading.sessionId && !this.session) {
+      this.session = reading.sessionId;
+      this.claims.add(claimOf(reading.sessionId));
+      this.log.debug(`opencode pid ${this.pid}: session ${reading.sessionId}`);
+    }
+    const signal = reading.signal;
+    if (!signal) return;
+    const key = `${signal.state}\u0000${signal.detail}\u0000${signal.at ?? ''}`;
+    if (key === this.told) return;
+    this.told = key;
+    this.emit(signal);
+  }
+}

@@ -3,7 +3,7 @@
 // process) the Lua side read it from there.
 import type { ProcessIdentity } from '../detect/process.js';
 import type { AgentRules } from '../detect/types.js';
-import type { RecordLog } from '../records/claude.js';
+import type { RecordLog } from '../records/follow.js';
 import type { FolderWatcher } from '../records/folders.js';
 import type { AgentId, RecordSignal } from '../shared/types.js';
 
@@ -54,6 +54,42 @@ export interface RecordContext {
   log: RecordLog;
 }
 
+/** What a job knows of its session: where to find the record file that holds its answers. */
+export interface JobSessionRef {
+  cwd: string;
+  /** The session id the job gave its agent (`--session-id`), and the one its host learnt or it resumed. */
+  sessionId: string;
+  resumeSessionId: string | null;
+}
+
+/** A job's agent, as its host sees it: the processes from its agent down, its folder, when it started. */
+export interface JobProcess {
+  pids: readonly number[];
+  cwd: string;
+  startedAt: number;
+}
+
+/** One of an agent's sessions running on this machine outside MadoHub's terminals and jobs. */
+export interface SessionElsewhere {
+  pid: number;
+  sessionId: string;
+  cwd: string;
+  signal: RecordSignal;
+  /** The session's name, when it has one. */
+  name?: string;
+  /** The id `attachCommand` takes, for a session that runs in the background. */
+  attachId?: string;
+}
+
+/** Where an agent's running sessions are told: one small file per process in a folder. */
+export interface SessionsFolder {
+  folder(env: NodeJS.ProcessEnv): string;
+  /** The names of its files that are session files (the pid before `.json`). */
+  file: RegExp;
+  /** A session file's JSON: the session it tells, or null when it is none. */
+  read(value: unknown): SessionElsewhere | null;
+}
+
 export interface AgentModule {
   id: AgentId;
   /** Its name in the winbar, the messages and the picker. */
@@ -88,6 +124,17 @@ export interface AgentModule {
    * menu appears reach what was there before. Undefined: MENU_SETTLE_MS.
    */
   menuSettleMs?: number;
+  /** The record file that holds a job's answers (Claude Code's transcript, Codex's rollout), when it can be told. */
+  jobRecordFile?(job: JobSessionRef, env: NodeJS.ProcessEnv): string | undefined;
+  /**
+   * How a job's session is learnt when the agent cannot be given one (Codex: from the rollout its
+   * process writes): the session's id and the file that told it, or undefined while not known.
+   */
+  learnJobSession?(proc: JobProcess, env: NodeJS.ProcessEnv): { id: string; file: string } | undefined;
+  /** Its sessions that run elsewhere on this machine, told by files of its own. */
+  sessions?: SessionsFolder;
+  /** The command that attaches a terminal to one of its background sessions (SessionElsewhere.attachId). */
+  attachCommand?(attachId: string): string[];
   /**
    * The last finished answer its records hold (parsed lines of one file, oldest first): its text
    * only, no thinking, no tool calls, no sub-agent's records; undefined when none.

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { AGENT_MODULES, DEFAULT_AGENT } from '../agents/index.js';
 import { runDaemon } from '../daemon/index.js';
 import { runHost } from '../jobs/host/index.js';
 import { appendEntry } from '../jobs/joblog.js';
@@ -13,6 +14,24 @@ import { JOB_VERBS, runJobVerb } from '../cli/jobs.js';
 import type { Io } from '../cli/jobs.js';
 
 declare const MADOHUB_VERSION: string;
+
+/** Every agent's id, the default one marked: `amp, claude (default), codex, …`. */
+function agentList(): string {
+  return AGENT_MODULES.map((a) => (a.id === DEFAULT_AGENT ? `${a.id} (default)` : a.id)).join(', ');
+}
+
+/** `text` broken at spaces into lines of at most `width` characters. */
+function wrap(text: string, width = 100): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  return [...lines, line].join('\n');
+}
 
 const HELP = `mado — MadoHub's command line
 
@@ -53,8 +72,7 @@ Usage:
       (a file, or standard input), read by the same detectors the Neovim plugin uses; --agent
       reads it as that agent's screen (as when its process is known), whatever it shows.
 
-IDs are a job's short id, a unique prefix of it, or its name. Agents (--agent): claude (default), codex,
-gemini, opencode, amp, shell, and those of $MADOHUB_TEMPLATES or ~/.config/madohub/templates.json.
+${wrap(`IDs are a job's short id, a unique prefix of it, or its name. Agents (--agent): ${agentList()}, and those of $MADOHUB_TEMPLATES or ~/.config/madohub/templates.json.`)}
 MADOHUB_DISABLE_AGENT_VIEW=1 (or agent_view = false in ~/.config/madohub/settings.json) turns
 the job verbs off. Jobs live in $XDG_STATE_HOME/madohub/jobs (MADOHUB_JOBS_DIR overrides).
 `;

@@ -1,5 +1,4 @@
 // What every operation of the daemon works with.
-import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startDetached } from '../jobs/detached.js';
@@ -19,25 +18,6 @@ export interface DaemonContext {
 }
 
 export const jobDirOf = (ctx: DaemonContext, short: string): string => path.join(ctx.jobsDir, short);
-
-/** Why `program` cannot be run with the job's PATH, or null. */
-export function programProblem(program: string, envPath: string | undefined, cwd: string): string | null {
-  const runnable = (p: string): boolean => {
-    try {
-      accessSync(p, constants.X_OK);
-      return statSync(p).isFile();
-    } catch {
-      return false;
-    }
-  };
-  if (program.includes('/')) {
-    const p = path.resolve(cwd, program);
-    return runnable(p) ? null : `the agent program ${program} does not exist or cannot be run`;
-  }
-  const dirs = (envPath ?? '').split(path.delimiter).filter(Boolean);
-  if (dirs.some((d) => runnable(path.join(d, program)))) return null;
-  return `the agent program '${program}' is not on the job's PATH (install it, or name it in a template: see :help madohub-templates)`;
-}
 
 /**
  * Writes the launch file and starts the job's host with the agent's environment on its standard

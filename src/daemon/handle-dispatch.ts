@@ -13,7 +13,8 @@ import type { JobState } from '../jobs/types.js';
 import { MAX_INTENT } from '../jobs/types.js';
 import { badBranch, makeWorktree } from './worktrees.js';
 import type { DaemonContext } from './context.js';
-import { jobDirOf, programProblem, startHost } from './context.js';
+import { jobDirOf, startHost } from './context.js';
+import { programProblem } from '../jobs/program.js';
 
 const fail = (error: string): Reply => ({ type: 'error', error });
 

@@ -6,7 +6,8 @@ import type { Reply } from '../jobs/protocol/replies.js';
 import { readJob, updateJob } from '../jobs/store.js';
 import { commandLine, loadTemplates, pickTemplate } from '../jobs/templates.js';
 import type { DaemonContext } from './context.js';
-import { jobDirOf, programProblem, startHost } from './context.js';
+import { jobDirOf, startHost } from './context.js';
+import { programProblem } from '../jobs/program.js';
 import { launchOf } from './handle-dispatch.js';
 
 export async function handleRespawn(ctx: DaemonContext, m: RespawnRequest): Promise<Reply> {

@@ -57,7 +57,7 @@ export function editorEntry(summary: EditorSummary, t: FleetEntry): FleetEntry {
     order: 0,
     pending: '',
     server: summary.server,
-    attachId: '',
+    attach: [],
   };
 }
 

@@ -41,8 +41,8 @@ export interface FleetEntry {
   pending: string;
   /** Another Neovim's server address (`editor` entries; '' for the others). */
   server: string;
-  /** A Claude Code background session's id, which `claude attach` takes (`session` entries; '' for the others). */
-  attachId: string;
+  /** The command that attaches a terminal to a background session (its agent's attachCommand); empty for the others. */
+  attach: string[];
 }
 
 /**
@@ -84,7 +84,7 @@ export function jobEntry(job: ListedJob, attachedIn?: number): FleetEntry {
     order: job.sortOrder,
     pending: job.pendingReply ?? '',
     server: '',
-    attachId: '',
+    attach: [],
   };
 }
 
@@ -109,6 +109,6 @@ export function terminalEntry(t: TerminalState, cwd = '', needs: FleetEntry['nee
     order: 0,
     pending: '',
     server: '',
-    attachId: '',
+    attach: [],
   };
 }

@@ -8,7 +8,7 @@ import { hostAlive, readHostInfo } from '../jobs/hostinfo.js';
 import { runtimeDir } from '../jobs/paths.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import { findJob, jobsDir, updateJob } from '../jobs/store.js';
-import { claudeConfigDir } from '../records/claude.js';
+import { AGENT_MODULES } from '../agents/index.js';
 import type { TerminalWatchers } from '../state/terminal-watchers.js';
 import type { Tracker } from '../state/tracker.js';
 import { Editors } from './editors.js';
@@ -104,7 +104,8 @@ export class FleetHub {
       this.sessions.poke();
     }, log);
     this.sessions = new SessionsWatch(
-      path.join(claudeConfigDir(), 'sessions'),
+      AGENT_MODULES,
+      process.env,
       watchers.folders,
       () => new Set([...watchers.agentPids(), ...this.jobPids(), ...(this.editors?.othersAgentPids ?? [])]),
       (entries) => this.placeRead('session', entries),

@@ -1,15 +1,16 @@
-// Claude Code sessions running on this machine outside this Neovim (and outside its jobs): their
-// session files (`<config>/sessions/<pid>.json`) whose process lives. The folder is watched (no
-// polling) and read again 100 ms after the last change, and when this Neovim's terminals change.
+// The agents' sessions running on this machine outside this Neovim (and outside its jobs), from
+// the agents that tell them in files of their own (AgentModule.sessions: Claude Code's
+// `<config>/sessions/<pid>.json`) whose process lives. The folders are watched (no polling) and read
+// again 100 ms after the last change, and when this Neovim's terminals change.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { claudeSession } from '../detect/records.js';
-import { isConfirmed } from '../detect/types.js';
-import type { ClaudeSession } from '../detect/records.js';
+import type { AgentModule, SessionElsewhere } from '../agents/types.js';
 import { readJsonBounded } from '../shared/files.js';
 import { processStamp } from '../proc/stamp.js';
 import type { FolderWatcher } from '../records/folders.js';
 import { debounced } from '../shared/debounce.js';
+import { MAX_DETAIL } from '../shared/text.js';
+import { isConfirmed } from '../shared/types.js';
 import type { FleetEntry } from './entry.js';
 
 const SETTLE_MS = 100;
@@ -17,52 +18,52 @@ const SETTLE_MS = 100;
 const MAX_SESSION_BYTES = 64 * 1024;
 const MAX_SESSIONS = 500;
 
-/** The longest folder and detail an entry of a session file keeps (the file is anyone's to write). */
+/** The longest folder an entry of a session file keeps (the file is anyone's to write). */
 const MAX_CWD = 1024;
-const MAX_DETAIL = 120;
 
 /** A session's entry. */
-export function sessionEntry(session: ClaudeSession, at: number): FleetEntry {
+export function sessionEntry(agent: AgentModule, session: SessionElsewhere, at: number): FleetEntry {
   const s = { ...session, cwd: session.cwd.slice(0, MAX_CWD), sessionId: session.sessionId.slice(0, 128) };
   const { state } = s.signal;
   const detail = s.signal.detail.slice(0, MAX_DETAIL);
   return {
-    id: `claude:${s.sessionId}`,
+    id: `${agent.id}:${s.sessionId}`,
     kind: 'session',
     intent: '',
-    name: s.name ?? `claude ${s.cwd ? (s.cwd.split('/').pop() ?? s.cwd) : s.sessionId.slice(0, 8)}`,
+    name: s.name ?? `${agent.id} ${s.cwd ? (s.cwd.split('/').pop() ?? s.cwd) : s.sessionId.slice(0, 8)}`,
     named: s.name !== undefined,
-    agent: 'claude',
+    agent: agent.id,
     state,
-    source: 'session-file',
-    confirmed: isConfirmed('session-file'),
+    source: s.signal.source,
+    confirmed: isConfirmed(s.signal.source),
     since: s.signal.at ?? at,
     cwd: s.cwd,
     detail,
     needs: state === 'waiting' ? { question: detail, options: [] } : null,
-    where: s.bgId ? `background session ${s.bgId}, pid ${s.pid}` : `pid ${s.pid}`,
+    where: s.attachId ? `background session ${s.attachId}, pid ${s.pid}` : `pid ${s.pid}`,
     pinned: false,
     order: 0,
     pending: '',
     server: '',
-    attachId: s.bgId ?? '',
+    attach: s.attachId && agent.attachCommand ? agent.attachCommand(s.attachId) : [],
   };
 }
 
 export class SessionsWatch {
-  private stopWatch?: () => void;
+  private stopWatches: (() => void)[] = [];
   private readonly later = debounced(() => this.read(), SETTLE_MS);
 
   /** `ours` gives the pids that are this Neovim's terminals' agents or its jobs' processes. */
   constructor(
-    private readonly dir: string,
+    private readonly agents: readonly AgentModule[],
+    private readonly env: NodeJS.ProcessEnv,
     private readonly folders: FolderWatcher,
     private readonly ours: () => ReadonlySet<number>,
     private readonly onSessions: (entries: FleetEntry[]) => void,
   ) {}
 
   start(): void {
-    this.stopWatch = this.folders.watch(this.dir, () => this.poke());
+    for (const a of this.agents) if (a.sessions) this.stopWatches.push(this.folders.watch(a.sessions.folder(this.env), () => this.poke()));
     this.poke();
   }
 
@@ -72,25 +73,31 @@ export class SessionsWatch {
   }
 
   private read(): void {
-    let names: string[];
-    try {
-      names = readdirSync(this.dir).filter((n) => /^\d+\.json$/.test(n));
-    } catch {
-      names = [];
-    }
     const ours = this.ours();
     const entries: FleetEntry[] = [];
-    for (const name of names.slice(-MAX_SESSIONS)) {
-      const session = claudeSession(readJsonBounded(path.join(this.dir, name), MAX_SESSION_BYTES));
-      if (!session || String(session.pid) !== name.slice(0, -5) || ours.has(session.pid)) continue;
-      if (processStamp(session.pid) === undefined) continue; // Its process is gone: a stale file.
-      entries.push(sessionEntry(session, Date.now()));
+    for (const agent of this.agents) {
+      const told = agent.sessions;
+      if (!told) continue;
+      const dir = told.folder(this.env);
+      let names: string[];
+      try {
+        names = readdirSync(dir).filter((n) => told.file.test(n));
+      } catch {
+        names = [];
+      }
+      for (const name of names.slice(-MAX_SESSIONS)) {
+        const session = told.read(readJsonBounded(path.join(dir, name), MAX_SESSION_BYTES));
+        // The file is named after its process: one that names another is not believed.
+        if (!session || `${session.pid}.json` !== name || ours.has(session.pid)) continue;
+        if (processStamp(session.pid) === undefined) continue; // Its process is gone: a stale file.
+        entries.push(sessionEntry(agent, session, Date.now()));
+      }
     }
     this.onSessions(entries);
   }
 
   stop(): void {
     this.later.cancel();
-    this.stopWatch?.();
+    for (const stop of this.stopWatches.splice(0)) stop();
   }
 }

@@ -1,7 +1,7 @@
 // Replies and menu answers to this Neovim's terminals: when a reply may go (the rule of reply.ts,
 // on the terminal's state and its last screen), the one that waits per terminal, and the keys that
 // answer a menu. Writing into a terminal is Lua's (its channel): `write` does it.
-import { agentModule } from '../agents/index.js';
+import { agentModule, FALLBACK_AGENT } from '../agents/index.js';
 import { menuAnswer } from '../agents/menu-answer.js';
 import { menuSince } from '../detect/question.js';
 import { promptProblem } from '../jobs/templates.js';
@@ -183,7 +183,7 @@ export class TerminalReplies {
     r.writing = true;
     let why: string;
     try {
-      const agent = this.tracker.get(buf)?.agent ?? 'shell';
+      const agent = this.tracker.get(buf)?.agent ?? FALLBACK_AGENT;
       why = await this.write(buf, pasteBytes(r.text, agentModule(agent).bracketedPaste), 'paste');
     } catch (err) {
       why = err instanceof Error ? err.message : String(err);

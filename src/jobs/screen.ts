@@ -1,12 +1,14 @@
 // From a job's screen to its file: the same detectors as the plugin, mapped to tempo/needs/block.
+import { FALLBACK_AGENT } from '../agents/index.js';
 import type { Detection } from '../detect/index.js';
+import { MAX_DETAIL } from '../shared/text.js';
 import { optionsOf, questionOf } from '../detect/question.js';
 import type { JobQuestion, JobState } from './types.js';
 
 /** What a detection means for a job's file. */
 export function jobPatch(d: Detection, lines: readonly string[]): Partial<JobState> {
-  const detail = d.detail.slice(0, 120);
-  const who: Partial<JobState> = d.agent === 'shell' ? {} : { agent: d.agent };
+  const detail = d.detail.slice(0, MAX_DETAIL);
+  const who: Partial<JobState> = d.agent === FALLBACK_AGENT ? {} : { agent: d.agent };
   if (d.state === 'waiting') {
     // The question itself where the screen shows one; else the line that told the detector.
     const text = questionOf(lines) ?? d.detail;

@@ -12,6 +12,7 @@ import type { IdMatch } from './ids.js';
 import type { JobState, JobStatus } from './types.js';
 import { MAX_DETAIL, MAX_INTENT, JOB_FILE_VERSION, SHORT_ID } from './types.js';
 import { validateJob } from './validate.js';
+import { NO_AGENT } from '../shared/types.js';
 
 /** The folder MadoHub keeps its state in: `$XDG_STATE_HOME/madohub`, else `~/.local/state/madohub`. */
 export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -116,7 +117,7 @@ export function blankJob(short: string, at = Date.now()): JobState {
     updatedAt: at,
     firstTerminalAt: null,
     template: { name: '', description: '', initialPrompt: '' },
-    agent: 'shell',
+    agent: NO_AGENT,
     intent: '',
     name: short,
     nameSource: 'auto',

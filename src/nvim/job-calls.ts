@@ -2,6 +2,7 @@
 // daemon's protocol): Lua never runs `mado` to read its output. Each call answers a result or an
 // error message for a person.
 import path from 'node:path';
+import { DEFAULT_AGENT, FALLBACK_AGENT } from '../agents/index.js';
 import { chooseInJob, dispatchJob, jobScreen, removeJobVia, resolveId, respawnJob, sendToJob, stopJob } from '../jobs/client/jobs.js';
 import type { Io } from '../jobs/client/daemon.js';
 import { jobText } from '../jobs/job-text.js';
@@ -30,7 +31,8 @@ export async function jobCall(method: string, raw: unknown, env: NodeJS.ProcessE
       const cwd = str(args.cwd);
       if (!cwd || !path.isAbsolute(cwd)) throw new Error('background: a folder (an absolute path) is needed');
       return dispatchJob(io, {
-        agent: str(args.agent),
+        // No state read yet: a shell, the fallback agent.
+        agent: str(args.agent) ?? FALLBACK_AGENT,
         prompt: str(args.prompt) ?? '',
         resume: resume ? { mode: 'id', id: resume } : undefined,
         forkSession: false,
@@ -76,7 +78,7 @@ export async function jobCall(method: string, raw: unknown, env: NodeJS.ProcessE
       // The picker's input line: [@agent] [--worktree] intent.
       const cwd = str(args.cwd);
       if (!cwd || !path.isAbsolute(cwd)) throw new Error('dispatch: a folder (an absolute path) is needed');
-      const line = parseDispatchLine(str(args.line) ?? '', str(args.agent) ?? 'claude');
+      const line = parseDispatchLine(str(args.line) ?? '', str(args.agent) ?? DEFAULT_AGENT);
       if ('error' in line) throw new Error(line.error);
       const { short, warning } = await dispatchJob(io, { agent: line.agent, prompt: line.intent, worktree: line.worktree, forkSession: false, origin: 'fleet', cwd });
       return warning ? { short, warning } : { short };

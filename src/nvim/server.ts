@@ -1,6 +1,7 @@
 import { attach } from 'neovim';
 import type { NeovimClient } from 'neovim';
-import { agentModule, agentNames } from '../agents/index.js';
+import { AGENT_MODULES, agentModule, agentNames } from '../agents/index.js';
+import { programProblem } from '../jobs/program.js';
 import { FleetHub } from '../fleet/hub.js';
 import { isObj } from '../shared/checks.js';
 import { socketLive } from '../jobs/protocol/socket.js';
@@ -55,6 +56,8 @@ export interface Health {
   daemon: string;
   scans: number;
   rssBytes: number;
+  /** Every agent module, and whether the program of its jobs is on this Neovim's PATH (`problem`: why not). */
+  agents: { id: string; name: string; program: string; problem: string | null }[];
 }
 
 
@@ -201,6 +204,10 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
         jobsDir: jobsDir(),
         fleet: { terminals: hub.count('terminal'), jobs: hub.count('job'), sessions: hub.count('session'), editors: hub.count('editor') },
         daemon: 'not running',
+        agents: AGENT_MODULES.filter((a) => !a.fallback).map((a) => {
+          const program = a.template.command[0] ?? '';
+          return { id: a.id, name: a.displayName, program, problem: programProblem(program, process.env.PATH, process.cwd()) };
+        }),
       };
       // Whether a daemon answers on its socket (a connection, then nothing more; never started here).
       daemonAnswers().then(

@@ -1,7 +1,12 @@
 import path from 'node:path';
-import type { RecordSignal } from '../detect/records.js';
+import type { RecordSignal } from '../shared/types.js';
 import type { FolderWatcher } from './folders.js';
 import { JsonlTail } from './tail.js';
+
+/** Where a follower says what it skipped or could not read. */
+export interface RecordLog {
+  debug(message: string): void;
+}
 
 /**
  * chokidar drops a change event that comes within 50 ms of the one before, and an event can come

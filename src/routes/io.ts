@@ -4,20 +4,16 @@ import { execFile, execFileSync } from 'node:child_process';
 import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { lastAnswer, screenAnswer } from '../agents/index.js';
+import { agentModule, lastAnswer, screenAnswer } from '../agents/index.js';
 import type { AgentId } from '../shared/types.js';
 import { readTail, writeAtomic } from '../shared/files.js';
 import type { JobState } from '../jobs/types.js';
-import { claudeConfigDir, claudeTranscriptPath } from '../records/claude.js';
-import { codexHome, rolloutOfSession } from '../records/codex.js';
 import { linkProblem } from '../shared/links.js';
 import type { Route } from '../shared/route-types.js';
 
-/** The record file that holds a job's answers: Claude Code's transcript of its session, Codex's rollout of the session its host learnt. */
+/** The record file that holds a job's answers, as its agent's module tells it (AgentModule.jobRecordFile). */
 export function jobRecordFile(job: Pick<JobState, 'agent' | 'cwd' | 'sessionId' | 'resumeSessionId'>, env: NodeJS.ProcessEnv): string | undefined {
-  if (job.agent === 'claude') return claudeTranscriptPath(claudeConfigDir(env), job.cwd, job.resumeSessionId ?? job.sessionId);
-  if (job.agent === 'codex' && job.resumeSessionId) return rolloutOfSession(codexHome(env), job.resumeSessionId);
-  return undefined;
+  return agentModule(job.agent).jobRecordFile?.(job, env);
 }
 
 const RECORD_TAIL_BYTES = 512 * 1024;

@@ -4,6 +4,17 @@
 export type Check = (v: unknown) => string | null;
 
 export const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A value read as a string: itself when it is one, else undefined. */
+export const strOf = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/** A time read from a record (epoch ms, or a date string): epoch ms, or undefined. */
+export function timeOf(v: unknown): number | undefined {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v !== 'string') return undefined;
+  const t = Date.parse(v);
+  return Number.isNaN(t) ? undefined : t;
+}
 export const str: Check = (v) => (typeof v === 'string' ? null : 'a string');
 export const strMax =
   (max: number): Check =>

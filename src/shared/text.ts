@@ -7,3 +7,12 @@
 export function safeText(text: string): string {
   return text.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g, '?').replace(/[\n\t]/g, ' ');
 }
+
+/** The longest detail (the line that tells a state, a job's detail) kept anywhere. */
+export const MAX_DETAIL = 120;
+
+/** `text` on one line (runs of white space made one space, ends trimmed), cut to `max` characters with `…`. */
+export function clip(text: string, max = MAX_DETAIL): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}

@@ -9,8 +9,11 @@
  */
 export type AgentId = string;
 
-/** What an agent id read from a file or a peer may look like. */
-export const AGENT_ID = /^[a-z][a-z0-9-]{0,31}$/;
+/** What an agent id read from a file or a peer may look like ('' is NO_AGENT). */
+export const AGENT_ID = /^(?:[a-z][a-z0-9-]{0,31})?$/;
+
+/** No agent known (a job whose file cannot be read, one not started yet): it reads as the fallback agent. */
+export const NO_AGENT: AgentId = '';
 
 /** What a session id given to `--resume` may look like: no option, no space, no control character. */
 export const SESSION_REF = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;

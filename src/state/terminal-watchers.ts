@@ -6,7 +6,7 @@ import type { ProcessSource } from '../proc/source.js';
 import { ProcessTree } from '../proc/tree.js';
 import { agentModule, agentOfTree } from '../agents/index.js';
 import type { RecordFollower } from '../agents/types.js';
-import type { RecordLog } from '../records/claude.js';
+import type { RecordLog } from '../records/follow.js';
 import { FolderWatcher } from '../records/folders.js';
 
 /** A screen change after this much quiet may be a new program: the tree is scanned again. */

@@ -155,7 +155,7 @@ describe.each(testNeovims())('Neovim $label: the fleet', ({ path: exe }) => {
     const sleepers = Array.from({ length: 100 }, () => spawn('sleep', ['120'], { stdio: 'ignore' }));
     try {
       for (const p of sleepers) {
-        const t = { id: 'term:1', kind: 'terminal', name: `codex ${p.pid}`, intent: '', agent: 'codex', state: 'idle', source: 'pty-scrape', since: Date.now(), cwd: '/p', detail: '', needs: null, where: 'buffer 1', pinned: false, order: 0, pending: '', server: '', attachId: '' };
+        const t = { id: 'term:1', kind: 'terminal', name: `codex ${p.pid}`, intent: '', agent: 'codex', state: 'idle', source: 'pty-scrape', since: Date.now(), cwd: '/p', detail: '', needs: null, where: 'buffer 1', pinned: false, order: 0, pending: '', server: '', attach: [] };
         writeFileSync(path.join(editors, `${p.pid}.json`), JSON.stringify({ pid: p.pid, pidStart: processStamp(p.pid!), server: '', terminals: [t], agentPids: [] }));
       }
       for (let i = 0; i < 20; i++) writeFileSync(path.join(editors, `${4000000 + i}.json`), JSON.stringify({ pid: 4000000 + i, pidStart: 'x', server: '', terminals: [], agentPids: [] }));

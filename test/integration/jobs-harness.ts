@@ -134,7 +134,7 @@ export function killJobsOf(jobs: string): void {
 }
 
 /** Kills the test's daemon (the last one its log says listens), not those of other test files. */
-function killDaemonOf(base: string): void {
+export function killDaemonOf(base: string): void {
   let log: string;
   try {
     log = readFileSync(path.join(base, 'run', 'daemon.log'), 'utf8');

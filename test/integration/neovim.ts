@@ -72,11 +72,12 @@ export interface Session {
   close(): Promise<void>;
 }
 
-export async function startNeovim(exe: string, extraEnv: Record<string, string> = {}): Promise<Session> {
+/** `root`: the plugin's folder put on 'runtimepath' (a built copy of the project; this one by default). */
+export async function startNeovim(exe: string, extraEnv: Record<string, string> = {}, root = ROOT): Promise<Session> {
   const home = mkdtempSync(path.join(tmpdir(), 'madohub-test-'));
   const proc = spawn(
     exe,
-    ['--embed', '--headless', '--clean', '-n', '-i', 'NONE', '--cmd', `set rtp^=${ROOT}`, '--cmd', 'set lines=60 columns=200'],
+    ['--embed', '--headless', '--clean', '-n', '-i', 'NONE', '--cmd', `set rtp^=${root}`, '--cmd', 'set lines=60 columns=200'],
     {
       env: {
         ...process.env,

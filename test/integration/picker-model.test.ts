@@ -15,7 +15,7 @@ const PRELUDE = `
   local view = require('madohub.picker.view')
   _G.E = function(id, kind, state, extra)
     return vim.tbl_extend('force', { id = id, kind = kind, name = id, intent = '', agent = 'claude', state = state, source = 'pty-scrape', since = 1000,
-      cwd = '/p', detail = '', needs = vim.NIL, where = 'job', pinned = false, order = 0, pending = '', server = '', attachId = '' }, extra or {})
+      cwd = '/p', detail = '', needs = vim.NIL, where = 'job', pinned = false, order = 0, pending = '', server = '', attach = {} }, extra or {})
   end
   _G.build = function(entries, ui)
     ui = vim.tbl_extend('force', { group_by = 'state', folded = {}, filter = '', seen = {}, cwd = '/p' }, ui or {})

@@ -7,6 +7,7 @@ import { AGENT_MODULES, agentModule, agentNames, DEFAULT_AGENT, FALLBACK_AGENT, 
 import screens from '../fixtures/screens.json';
 import { DEFAULT_TEMPLATES } from '../../src/jobs/templates.js';
 import { agentRegistry } from '../../scripts/agent-registry.mjs';
+import { withAgentList } from '../../scripts/doc-agents.js';
 
 describe('agent modules', () => {
   it('are every module of src/agents/, each once, as the build writes the registry', () => {
@@ -15,6 +16,12 @@ describe('agent modules', () => {
     const ids = AGENT_MODULES.map((a) => a.id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toEqual(['amp', 'claude', 'codex', 'gemini', 'opencode', 'shell']);
+  });
+
+  it("are the doc's list of agents, as the build writes it", () => {
+    const doc = readFileSync(path.join(__dirname, '../../doc/madohub.txt'), 'utf8');
+    expect(withAgentList(doc)).toBe(doc);
+    expect(doc).toMatch(/^ {4}`codex` {5}Codex {9}`codex` {5}records$/m);
   });
 
   it('have one fallback agent (the shell) and one default agent', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { jobEntry, jobState, terminalEntry } from '../../src/fleet/entry.js';
 import { Fleet } from '../../src/fleet/fleet.js';
 import { sessionEntry } from '../../src/fleet/sessions-watch.js';
-import { claudeSession } from '../../src/detect/records.js';
+import { claude, claudeSession } from '../../src/agents/claude.js';
 import type { ListedJob } from '../../src/jobs/protocol/replies.js';
 import { blankJob } from '../../src/jobs/store.js';
 
@@ -54,21 +54,22 @@ describe('the fleet', () => {
 describe('sessions elsewhere', () => {
   it("keep a bounded folder and detail from a session file (anyone's to write)", () => {
     const e = sessionEntry(
+      claude,
       { pid: 42, sessionId: 's'.repeat(500), cwd: `/${'d'.repeat(100_000)}`, signal: { state: 'waiting', source: 'session-file', detail: 'x'.repeat(100_000) } },
       1,
     );
     expect(e.cwd.length).toBe(1024);
     expect(e.detail.length).toBe(120);
     expect(e.id.length).toBeLessThanOrEqual('claude:'.length + 128);
-    expect(e).toMatchObject({ kind: 'session', state: 'waiting', where: 'pid 42', since: 1, attachId: '', confirmed: true });
+    expect(e).toMatchObject({ kind: 'session', state: 'waiting', where: 'pid 42', since: 1, attach: [], confirmed: true });
   });
 
   it("a background session (claude --bg) is attached by its id; its name is the session's", () => {
     const file = { pid: 7, sessionId: '9f20f47d-cc3d-4e6d-87b3-695a2d35486a', cwd: '/p', kind: 'bg', jobId: '387c1190', name: 'fix-readme', status: 'busy', updatedAt: 5 };
     const bg = claudeSession(file)!;
-    expect(sessionEntry(bg, 1)).toMatchObject({ name: 'fix-readme', where: 'background session 387c1190, pid 7', attachId: '387c1190', state: 'working' });
+    expect(sessionEntry(claude, bg, 1)).toMatchObject({ name: 'fix-readme', where: 'background session 387c1190, pid 7', attach: ['claude', 'attach', '387c1190'], state: 'working' });
     // An id that is none (a path, an option) is not kept; an interactive session has none.
-    expect(sessionEntry(claudeSession({ ...file, jobId: '--help' })!, 1).attachId).toBe('');
-    expect(sessionEntry(claudeSession({ ...file, kind: 'interactive' })!, 1)).toMatchObject({ attachId: '', where: 'pid 7' });
+    expect(sessionEntry(claude, claudeSession({ ...file, jobId: '--help' })!, 1).attach).toEqual([]);
+    expect(sessionEntry(claude, claudeSession({ ...file, kind: 'interactive' })!, 1)).toMatchObject({ attach: [], where: 'pid 7' });
   });
 });

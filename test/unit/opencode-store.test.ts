@@ -3,9 +3,9 @@ import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { opencodeTurn } from '../../src/detect/records.js';
-import type { OpenCodeMessage } from '../../src/detect/records.js';
-import { opencodeDataDir, readStore } from '../../src/records/opencode.js';
+import { opencodeTurn } from '../../src/agents/opencode.js';
+import type { OpenCodeMessage } from '../../src/agents/opencode.js';
+import { opencodeDataDir, readStore } from '../../src/agents/opencode.js';
 import { sqliteSupport } from '../../src/records/sqlite.js';
 import messages from '../fixtures/records/opencode-messages.json';
 

@@ -1,15 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  claudeSession,
-  claudeTranscriptRecord,
-  codexMeta,
-  codexRolloutRecord,
-  geminiChatHeader,
-  geminiChatRecord,
-} from '../../src/detect/records.js';
-import type { RecordSignal } from '../../src/detect/records.js';
+import { claudeSession, claudeTranscriptRecord } from '../../src/agents/claude.js';
+import { codexMeta, codexRolloutRecord } from '../../src/agents/codex.js';
+import { geminiChatHeader, geminiChatRecord } from '../../src/agents/gemini.js';
+import type { RecordSignal } from '../../src/shared/types.js';
 
 const dir = path.resolve(__dirname, '../fixtures/records');
 const jsonl = (file: string): unknown[] =>

@@ -117,7 +117,7 @@ describe("another Neovim's summary", () => {
     const e = editorEntry(summary, summary.terminals[0]!);
     expect(e).toEqual({
       id: 'nvim:4711:3', kind: 'editor', name: 'n'.repeat(120), named: false, intent: '', agent: 'codex', state: 'waiting', source: 'pty-scrape', confirmed: false, since: 0, cwd: '/p', detail: '',
-      needs: { question: 'Proceed?', options: ['Yes', 'No'] }, where: 'nvim 4711', pinned: false, order: 0, pending: '', server: '/run/nvim.sock', attachId: '',
+      needs: { question: 'Proceed?', options: ['Yes', 'No'] }, where: 'nvim 4711', pinned: false, order: 0, pending: '', server: '/run/nvim.sock', attach: [],
     });
     expect(summary.agentPids).toEqual([1]);
   });

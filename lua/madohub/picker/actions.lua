@@ -91,11 +91,11 @@ function run.open(p)
     end
   elseif e.kind == 'editor' then
     H.show_in_editor(e)
-  elseif e.attachId ~= '' and vim.fn.executable('claude') == 1 then
-    -- A Claude Code background session: attached in a split, as `claude agents` would.
+  elseif #e.attach > 0 and vim.fn.executable(e.attach[1]) == 1 then
+    -- A background session of an agent's: attached in a split by the command its module gives.
     picker.close()
     vim.cmd('botright new')
-    require('madohub.util').termopen({ 'claude', 'attach', e.attachId })
+    require('madohub.util').termopen(e.attach)
   else
     picker.say(H.where_session(e))
   end

@@ -14,12 +14,12 @@ import type { IPty } from 'node-pty';
 import { menuAnswer } from '../../agents/menu-answer.js';
 import { menuSince } from '../../detect/question.js';
 import { boundScreen } from '../../detect/index.js';
-import { detectScreen } from '../../agents/index.js';
+import { agentModule, detectScreen, FALLBACK_AGENT } from '../../agents/index.js';
+import type { AgentModule } from '../../agents/types.js';
 import { pendingWord, screenVerdict } from '../../agents/reply-verdict.js';
 import type { Detection } from '../../detect/index.js';
 import { processStamp } from '../../proc/stamp.js';
 import { processSource } from '../../proc/shared.js';
-import { codexHome, findRollout, readMeta } from '../../records/codex.js';
 import { writeAtomic } from '../../shared/files.js';
 import type { Chain } from '../chain-record.js';
 import type { HostInfo } from '../hostinfo.js';
@@ -162,19 +162,20 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   let typedAt: number | undefined;
 
   // Codex cannot be told a session id: its rollout names the one to resume.
-  let codexSession: string | undefined;
-  let codexLookedAt = 0;
+  // The session of an agent that cannot be given one (its module says how it is learnt), looked
+  // for at most every 2 s while its screen shows it, until found.
+  let learntSession: string | undefined;
+  let sessionLookedAt = 0;
   const tree = processSource();
-  const learnCodexSession = (): void => {
-    if (codexSession || Date.now() - codexLookedAt < 2000) return;
-    codexLookedAt = Date.now();
+  const learnSession = (agent: AgentModule): void => {
+    if (!agent.learnJobSession || learntSession || Date.now() - sessionLookedAt < 2000) return;
+    sessionLookedAt = Date.now();
     const pids = tree.walk(child.pid).map((p) => p.pid);
-    const rollout = findRollout(codexHome(env), { pids, cwd: launch.cwd, startedAt: info.startedAt - 1000 }, new Set());
-    const id = rollout ? readMeta(rollout)?.sessionId : undefined;
-    if (!id) return;
-    codexSession = id;
-    void writeJob({ resumeSessionId: id });
-    say(`codex session ${id} (${rollout})`);
+    const found = agent.learnJobSession({ pids, cwd: launch.cwd, startedAt: info.startedAt - 1000 }, env);
+    if (!found) return;
+    learntSession = found.id;
+    void writeJob({ resumeSessionId: found.id });
+    say(`${agent.id} session ${found.id} (${found.file})`);
   };
 
   // A reply: pasted (bracketed when the agent asked for it), then Enter apart (a newline inside a
@@ -202,7 +203,7 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     if (ending) return { error: 'the job is ending' };
     if (waitingReply !== undefined) return { error: 'a reply waits to be sent already' };
     const { lines } = screenOf(term);
-    const verdict = screenVerdict(previous?.state ?? 'idle', previous?.agent ?? 'shell', lines, terms);
+    const verdict = screenVerdict(previous?.state ?? 'idle', previous?.agent ?? FALLBACK_AGENT, lines, terms);
     if (verdict === 'refuse') return { error: 'the agent has exited' };
     chain.replied(terms.chain);
     if (verdict === 'send') {
@@ -216,7 +217,7 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
       waitingReply.expires = Date.now() + terms.busyMs;
       waitingReply.timer = setTimeout(() => {
         const now = screenOf(term).lines;
-        flushReply(previous?.state ?? 'idle', previous?.agent ?? 'shell', now);
+        flushReply(previous?.state ?? 'idle', previous?.agent ?? FALLBACK_AGENT, now);
       }, terms.busyMs + 10);
     }
     return { pending: pendingWord(verdict) };
@@ -247,12 +248,10 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     const { lines, cursor } = boundScreen({ ...screenOf(term), title });
     const d = detectScreen({ lines, title, cursor }, previous);
     previous = { agent: d.agent, state: d.state };
-    if (d.agent === 'codex') {
-      try {
-        learnCodexSession();
-      } catch (err) {
-        say(`codex session: ${String(err)}`);
-      }
+    try {
+      learnSession(agentModule(d.agent));
+    } catch (err) {
+      say(`${d.agent} session: ${String(err)}`);
     }
     if (!prompted && (d.state === 'idle' || d.state === 'stopped')) {
       prompted = true;
