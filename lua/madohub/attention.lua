@@ -65,7 +65,7 @@ function M.job_changed(e, previous)
   end
   remember(e.id)
   -- A job attached in a window of this tab is in sight.
-  local buf = tonumber(e.where:match('^job in buffer (%d+)$'))
+  local buf = require('madohub.util').value(e.buf)
   if not opts.enabled or (buf and visible_here(buf)) then
     return
   end
@@ -74,7 +74,7 @@ function M.job_changed(e, previous)
   local asks = type(e.needs) == 'table' and e.needs.question or ''
   local level = (e.state == 'waiting' or e.state == 'failed') and vim.log.levels.WARN or vim.log.levels.INFO
   vim.notify(
-    ('madohub: %s is %s in job %s (%s)%s — :MadoJump'):format(label, word, e.id:sub(5), e.name, asks ~= '' and (': ' .. asks:sub(1, 80)) or ''),
+    ('madohub: %s is %s in job %s (%s)%s — :MadoJump'):format(label, word, e.short, e.name, asks ~= '' and (': ' .. asks:sub(1, 80)) or ''),
     level,
     { title = 'madohub' }
   )
@@ -105,9 +105,9 @@ function M.jump()
     if type(last) == 'string' then
       local e = job_entry(last)
       if e then
-        buf = tonumber(e.where:match('^job in buffer (%d+)$'))
+        buf = require('madohub.util').value(e.buf)
         if not buf then
-          return require('madohub.jobs').attach(last:sub(5))
+          return require('madohub.jobs').attach(e.short)
         end
         break
       end

@@ -37,8 +37,8 @@ function M.status()
     lines[#lines + 1] = 'Jobs:'
     for _, e in ipairs(jobs) do
       lines[#lines + 1] = ('%s  %-40s  %s%s'):format(
-        e.id:sub(5),
-        label.text({ agent = e.agent, state = e.state, since = e.since, detail = '', source = e.source, confirmed = e.confirmed }):sub(1, 40),
+        e.short,
+        label.text(e):sub(1, 40),
         e.name,
         e.detail ~= '' and ('  — ' .. e.detail) or ''
       )

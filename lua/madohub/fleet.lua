@@ -23,6 +23,13 @@ local M = {}
 ---@field pending string A reply that waits to be sent (`queued`, `held: draft`, `held: Terminal mode`); '' when none.
 ---@field server string Another Neovim's server address (`editor` entries); '' for the others.
 ---@field attach string[] The command that attaches a terminal to a background session (its agent's, from Node); empty for the others.
+---@field buf integer|vim.NIL This Neovim's terminal buffer that shows it: a terminal's own, the one a job is attached in.
+---@field short string A job's short id; '' for the other kinds.
+---@field pid integer|vim.NIL The process of a session elsewhere, or of another Neovim (`editor`).
+---@field peerBuf integer|vim.NIL The buffer of another Neovim's terminal (`editor` entries).
+---@field tty string The terminal a session elsewhere runs on (`/dev/pts/3`), when the Node side could read it; ''.
+---@field exit integer|vim.NIL A terminal's exit status once it has exited.
+---@field interrupted boolean A Failed state that is the user's interrupt, not an error.
 
 ---@class madohub.FleetFilter
 ---@field kind? "terminal"|"job"|"session"|"editor"
@@ -78,7 +85,7 @@ function M.apply(put, removed, not_shown)
     end
     -- A terminal's name is in its winbar once the user gave it.
     if e.kind == 'terminal' and (before == nil or before.name ~= e.name or before.named ~= e.named) then
-      renamed[#renamed + 1] = tonumber(e.id:match('^term:(%d+)$'))
+      renamed[#renamed + 1] = e.buf
     end
   end
   if #renamed > 0 then

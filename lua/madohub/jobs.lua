@@ -37,7 +37,11 @@ function M.attached_job(buf)
   if vim.b[buf].madohub_job then
     return vim.b[buf].madohub_job
   end
-  return vim.api.nvim_buf_get_name(buf):match('mado attach (%x+)')
+  -- Opened by hand: the Node side tells it from the terminal's processes (the job's `buf`).
+  for _, e in ipairs(require('madohub.fleet').get({ kind = 'job', buf = buf })) do
+    return e.short
+  end
+  return nil
 end
 
 ---A view of a job (`mado attach`) ended: detached (status 0), it closes, for the job goes on and its
@@ -105,7 +109,7 @@ end
 function M.complete(lead)
   local ids, names = {}, {}
   for _, e in ipairs(require('madohub').agents({ kind = 'job' })) do
-    local short = e.id:sub(5)
+    local short = e.short
     if short:sub(1, #lead) == lead then
       ids[#ids + 1] = short
     end

@@ -9,6 +9,8 @@ local M = {}
 ---@field confirmed boolean The agent's own records say this state (the Node side says which sources are records).
 ---@field since number Epoch milliseconds when this state began.
 ---@field detail string The line that decided the state.
+---@field exit integer|nil The terminal's exit status once it has exited.
+---@field interrupted boolean A Failed state that is the user's interrupt, not an error.
 
 ---@class madohub.Change: madohub.State
 ---@field buf integer
@@ -64,7 +66,16 @@ function M.get(buf)
   if not s then
     return nil
   end
-  return { agent = s.agent, state = s.state, source = s.source, confirmed = s.confirmed, since = s.since, detail = s.detail }
+  return {
+    agent = s.agent,
+    state = s.state,
+    source = s.source,
+    confirmed = s.confirmed,
+    since = s.since,
+    detail = s.detail,
+    exit = s.exit,
+    interrupted = s.interrupted,
+  }
 end
 
 ---@return table<integer, madohub.State>
@@ -97,7 +108,16 @@ function M.apply(changes)
         -- A restarted Node process reads the terminal afresh: the state did not begin now.
         since = prev.since
       end
-      cache[buf] = { agent = c.agent, state = c.state, source = c.source, confirmed = c.confirmed == true, since = since, detail = c.detail }
+      cache[buf] = {
+        agent = c.agent,
+        state = c.state,
+        source = c.source,
+        confirmed = c.confirmed == true,
+        since = since,
+        detail = c.detail,
+        exit = require('madohub.util').value(c.exit),
+        interrupted = c.interrupted == true,
+      }
       touched[#touched + 1] = buf
       if not prev or prev.state ~= c.state or prev.agent ~= c.agent then
         if prev and prev.state ~= c.state then

@@ -32,6 +32,17 @@ function M.notify_after_terminal_mode(msg, level)
   })
 end
 
+---A value from the Node side, with msgpack's nil (`vim.NIL`) made nil.
+---@generic T
+---@param v T|userdata|nil
+---@return T|nil
+function M.value(v)
+  if v == vim.NIL then
+    return nil
+  end
+  return v
+end
+
 ---The plugin's root folder (the one holding lua/, plugin/, rplugin/).
 ---@return string
 function M.root()

@@ -11,7 +11,9 @@ import { readJsonBounded, writeAtomic } from '../shared/files.js';
 import { processStamp, sameProcess } from '../proc/stamp.js';
 import type { FolderWatcher } from '../records/folders.js';
 import { debounced } from '../shared/debounce.js';
+import { UNPLACED } from './entry.js';
 import type { FleetEntry } from './entry.js';
+import { MAX_DETAIL } from '../shared/text.js';
 
 const SETTLE_MS = 200;
 const SOURCES = new Set<unknown>(['pty-scrape', 'terminal', 'session-file', 'jsonl-watcher', 'session-db', 'job-file'] satisfies FleetEntry['source'][]);
@@ -40,7 +42,7 @@ export function editorEntry(summary: EditorSummary, t: FleetEntry): FleetEntry {
   return {
     id: `nvim:${summary.pid}:${t.id.replace(/^term:/, '')}`,
     kind: 'editor',
-    name: text(t.name, 120),
+    name: text(t.name, MAX_DETAIL),
     named: t.named === true,
     intent: text(t.intent, 200),
     agent: t.agent,
@@ -50,7 +52,7 @@ export function editorEntry(summary: EditorSummary, t: FleetEntry): FleetEntry {
     confirmed: isConfirmed(source),
     since: typeof t.since === 'number' && Number.isFinite(t.since) ? t.since : 0,
     cwd: text(t.cwd, 1024),
-    detail: text(t.detail, 120),
+    detail: text(t.detail, MAX_DETAIL),
     needs,
     where: `nvim ${summary.pid}`,
     pinned: false,
@@ -58,6 +60,11 @@ export function editorEntry(summary: EditorSummary, t: FleetEntry): FleetEntry {
     pending: '',
     server: summary.server,
     attach: [],
+    ...UNPLACED,
+    pid: summary.pid,
+    peerBuf: Number(t.id.replace(/^term:/, '')),
+    exit: Number.isInteger(t.exit) ? t.exit : null,
+    interrupted: t.interrupted === true,
   };
 }
 

@@ -1,6 +1,7 @@
 // One entry of the fleet: an agent MadoHub can show and steer, wherever it runs. Pure mappings from
 // what each kind's owner knows (the tracker for terminals, the job files for jobs).
-import type { AgentId, AgentState, StateSource } from '../detect/types.js';
+import { INTERRUPTED } from '../shared/types.js';
+import type { AgentId, AgentState, StateSource } from '../shared/types.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import type { TerminalState } from '../state/tracker.js';
 
@@ -34,6 +35,20 @@ export interface FleetEntry {
   needs: { question: string; options: string[] } | null;
   /** For a person: `buffer 12`, `job`, `job in buffer 12`, `pid 4711`, `nvim 4711`. */
   where: string;
+  /** This Neovim's terminal buffer that shows it: a terminal's own, the one a job is attached in; null for none. */
+  buf: number | null;
+  /** A job's short id; '' for the other kinds. */
+  short: string;
+  /** The process of a session elsewhere, the process of another Neovim (`editor`); null for the others. */
+  pid: number | null;
+  /** The buffer of another Neovim's terminal (`editor` entries); null for the others. */
+  peerBuf: number | null;
+  /** The terminal a session elsewhere runs on (`/dev/pts/3`), when it can be read; '' for the others. */
+  tty: string;
+  /** A terminal's exit status once it has exited; null otherwise. */
+  exit: number | null;
+  /** A Failed state that is the user's interrupt, not an error. */
+  interrupted: boolean;
   pinned: boolean;
   /** The user's order within a group (a job's `sortOrder`): lower first, 0 when never moved. */
   order: number;
@@ -44,6 +59,17 @@ export interface FleetEntry {
   /** The command that attaches a terminal to a background session (its agent's attachCommand); empty for the others. */
   attach: string[];
 }
+
+/** The fields of where an entry runs and how it ended, for a kind that has none of them; each builder sets its own. */
+export const UNPLACED: Pick<FleetEntry, 'buf' | 'short' | 'pid' | 'peerBuf' | 'tty' | 'exit' | 'interrupted'> = {
+  buf: null,
+  short: '',
+  pid: null,
+  peerBuf: null,
+  tty: '',
+  exit: null,
+  interrupted: false,
+};
 
 /**
  * A job's status and tempo in the agents' words: running/blocked is Waiting, a turn ended is Stopped
@@ -85,6 +111,10 @@ export function jobEntry(job: ListedJob, attachedIn?: number): FleetEntry {
     pending: job.pendingReply ?? '',
     server: '',
     attach: [],
+    ...UNPLACED,
+    buf: attachedIn ?? null,
+    short: job.short,
+    interrupted: jobState(job) === 'failed' && job.detail === INTERRUPTED,
   };
 }
 
@@ -110,5 +140,9 @@ export function terminalEntry(t: TerminalState, cwd = '', needs: FleetEntry['nee
     pending: '',
     server: '',
     attach: [],
+    ...UNPLACED,
+    buf: t.buf,
+    exit: t.exit,
+    interrupted: t.interrupted,
   };
 }

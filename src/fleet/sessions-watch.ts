@@ -11,7 +11,9 @@ import type { FolderWatcher } from '../records/folders.js';
 import { debounced } from '../shared/debounce.js';
 import { MAX_DETAIL } from '../shared/text.js';
 import { isConfirmed } from '../shared/types.js';
+import { UNPLACED } from './entry.js';
 import type { FleetEntry } from './entry.js';
+import { ttyOf } from '../proc/stamp.js';
 
 const SETTLE_MS = 100;
 /** A session file is a few hundred bytes; more files than this are not read (the newest count). */
@@ -46,6 +48,9 @@ export function sessionEntry(agent: AgentModule, session: SessionElsewhere, at: 
     pending: '',
     server: '',
     attach: s.attachId && agent.attachCommand ? agent.attachCommand(s.attachId) : [],
+    ...UNPLACED,
+    pid: s.pid,
+    tty: ttyOf(s.pid),
   };
 }
 

@@ -2,7 +2,7 @@
 // or where there is no /proc (macOS, the BSDs; MADOHUB_PROCESS_SOURCE=ps) in `ps`'s list. Small on
 // purpose (`mado agents` loads it).
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { sourceKind } from './source.js';
 
 /** The fields of /proc/<pid>/stat that tell a process: its parent, start time (clock ticks since boot) and name. */
@@ -121,4 +121,15 @@ export function orphanedGroupLives(pgid: number): boolean {
     }
   }
   return false;
+}
+
+/** The terminal a process reads from (`/dev/pts/3`, its standard input's link in /proc), or '' when it cannot be read. */
+export function ttyOf(pid: number): string {
+  if (!Number.isInteger(pid) || pid <= 0 || !useProc()) return '';
+  try {
+    const target = readlinkSync(`/proc/${pid}/fd/0`);
+    return /^\/dev\/[\w/]{1,64}$/.test(target) ? target : '';
+  } catch {
+    return '';
+  }
 }

@@ -18,6 +18,9 @@ export const NO_AGENT: AgentId = '';
 /** What a session id given to `--resume` may look like: no option, no space, no control character. */
 export const SESSION_REF = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
+/** The detail of a Failed state that is the user's interrupt (every agent's rules and records say it so). */
+export const INTERRUPTED = 'interrupted';
+
 /** What that program is doing. */
 export type AgentState = 'working' | 'idle' | 'waiting' | 'stopped' | 'completed' | 'failed' | 'exited';
 

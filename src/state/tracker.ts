@@ -3,6 +3,7 @@ import { isConfirmed } from '../shared/types.js';
 import type { AgentId, AgentState, Detection, RecordSignal, Screen, StateSource } from '../shared/types.js';
 import { decide } from './precedence.js';
 import type { SourcedState } from './precedence.js';
+import { INTERRUPTED } from '../shared/types.js';
 
 /** What the tracker keeps of one terminal buffer's state. */
 interface TrackedState {
@@ -19,6 +20,10 @@ interface TrackedState {
 export interface TerminalState extends TrackedState {
   /** The agent's own records say this state (from `source`, by isConfirmed). */
   confirmed: boolean;
+  /** The terminal's exit status once it has exited; null before. */
+  exit: number | null;
+  /** A Failed state that is the user's interrupt (Escape, Ctrl-C), not an error. */
+  interrupted: boolean;
 }
 
 /** A change pushed to Lua. `done` is set when this change is a completion (fires `MadoAgentDone`). */
@@ -260,5 +265,15 @@ export class Tracker {
 }
 
 function publicState(r: TerminalEntry): TerminalState {
-  return { buf: r.buf, agent: r.agent, state: r.state, source: r.source, confirmed: isConfirmed(r.source), detail: r.detail, since: r.since };
+  return {
+    buf: r.buf,
+    agent: r.agent,
+    state: r.state,
+    source: r.source,
+    confirmed: isConfirmed(r.source),
+    detail: r.detail,
+    since: r.since,
+    exit: r.state === 'exited' && r.exitStatus !== undefined ? r.exitStatus : null,
+    interrupted: r.state === 'failed' && r.detail === INTERRUPTED,
+  };
 }

@@ -15,7 +15,8 @@ const PRELUDE = `
   local view = require('madohub.picker.view')
   _G.E = function(id, kind, state, extra)
     return vim.tbl_extend('force', { id = id, kind = kind, name = id, intent = '', agent = 'claude', state = state, source = 'pty-scrape', since = 1000,
-      cwd = '/p', detail = '', needs = vim.NIL, where = 'job', pinned = false, order = 0, pending = '', server = '', attach = {} }, extra or {})
+      cwd = '/p', detail = '', needs = vim.NIL, where = 'job', pinned = false, order = 0, pending = '', server = '', attach = {},
+      buf = vim.NIL, short = id:match('^job:(.*)$') or '', pid = vim.NIL, peerBuf = vim.NIL, tty = '', exit = vim.NIL, interrupted = false }, extra or {})
   end
   _G.build = function(entries, ui)
     ui = vim.tbl_extend('force', { group_by = 'state', folded = {}, filter = '', seen = {}, cwd = '/p' }, ui or {})
@@ -216,13 +217,15 @@ describe.each(testNeovims())('Neovim $label: the picker model', ({ path: exe }) 
     expect(run).toEqual(named);
   });
 
-  it("a Failed turn's word says why: Interrupted for an interrupt, Error otherwise (the state stays failed)", async () => {
+  it("a Failed turn's word says why, as the Node side tells it: Interrupted for an interrupt, Error otherwise (the state stays failed)", async () => {
     const words = await s.lua<string[]>(`local label = require('madohub.ui.label')
-      return { label.word('failed', 'interrupted'), label.word('failed', 'API error: overloaded'), label.word('failed', 'aborted: review'), label.word('working', '') }`);
+      return { label.word({ state = 'failed', interrupted = true }), label.word({ state = 'failed', interrupted = false }),
+        label.word({ state = 'failed', detail = 'interrupted' }), label.word({ state = 'working', interrupted = false }) }`);
+    // The detail's words decide nothing: Lua reads no display text.
     expect(words).toEqual(['Interrupted', 'Error', 'Error', 'Working']);
     const rows = await s.lua<string[]>(`
       local format = require('madohub.picker.format')
-      local rows = { { group = 'ended', entry = E('term:1', 'terminal', 'failed', { detail = 'interrupted' }) } }
+      local rows = { { group = 'ended', entry = E('term:1', 'terminal', 'failed', { detail = 'interrupted', interrupted = true }) } }
       return vim.tbl_map(function(l) return l.text end, format.lines(rows, 120, 2000, { seen = {} }, function(a) return a end))`);
     expect(rows[0]).toMatch(/✗ Interrupted .* interrupted <1m$/);
   });

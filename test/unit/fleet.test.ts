@@ -27,8 +27,12 @@ describe('fleet entries', () => {
     const waiting = jobEntry(job({ status: 'running', tempo: 'blocked', agent: 'claude', needs: 'Do you want to proceed?', block: { questions: [{ text: 'Do you want to proceed?', options: ['Yes', 'No'] }] } }));
     expect(waiting).toMatchObject({ id: 'job:3fa2c1d0', kind: 'job', state: 'waiting', where: 'job', needs: { question: 'Do you want to proceed?', options: ['Yes', 'No'] } });
     expect(jobEntry(job({ tempo: 'blocked', needs: 'a prompt' }))).toMatchObject({ needs: null, detail: 'needs a prompt' });
-    const t = terminalEntry({ buf: 7, agent: 'codex', state: 'working', source: 'pty-scrape', confirmed: false, detail: 'Working', since: 5 });
-    expect(t).toMatchObject({ id: 'term:7', kind: 'terminal', where: 'buffer 7', state: 'working', since: 5, confirmed: false });
+    const t = terminalEntry({ buf: 7, agent: 'codex', state: 'working', source: 'pty-scrape', confirmed: false, detail: 'Working', since: 5, exit: null, interrupted: false });
+    expect(t).toMatchObject({ id: 'term:7', kind: 'terminal', where: 'buffer 7', buf: 7, short: '', state: 'working', since: 5, confirmed: false });
+    // Structure, not words: the buffer a job is attached in, its id; a terminal's exit status; an interrupt.
+    expect(jobEntry(job(), 12)).toMatchObject({ where: 'job in buffer 12', buf: 12, short: '3fa2c1d0', pid: null });
+    expect(jobEntry(job({ status: 'errored', detail: 'interrupted' }))).toMatchObject({ state: 'failed', interrupted: true });
+    expect(terminalEntry({ buf: 3, agent: 'shell', state: 'exited', source: 'terminal', confirmed: false, detail: 'exit 2', since: 1, exit: 2, interrupted: false })).toMatchObject({ exit: 2, buf: 3 });
     expect(waiting.confirmed).toBe(false);
   });
 });
@@ -39,7 +43,7 @@ describe('the fleet', () => {
     const a = jobEntry(job());
     expect(fleet.set(a)).toEqual({ put: [a], removed: [] });
     expect(fleet.set({ ...a })).toBeNull();
-    const t = terminalEntry({ buf: 1, agent: 'claude', state: 'idle', source: 'pty-scrape', confirmed: false, detail: '', since: 1 });
+    const t = terminalEntry({ buf: 1, agent: 'claude', state: 'idle', source: 'pty-scrape', confirmed: false, detail: '', since: 1, exit: null, interrupted: false });
     fleet.set(t);
     // The jobs folder read again: one job gone, one new; the terminal stays.
     const b = jobEntry(job({ short: 'aaaaaaa1' }));
@@ -61,7 +65,7 @@ describe('sessions elsewhere', () => {
     expect(e.cwd.length).toBe(1024);
     expect(e.detail.length).toBe(120);
     expect(e.id.length).toBeLessThanOrEqual('claude:'.length + 128);
-    expect(e).toMatchObject({ kind: 'session', state: 'waiting', where: 'pid 42', since: 1, attach: [], confirmed: true });
+    expect(e).toMatchObject({ kind: 'session', state: 'waiting', where: 'pid 42', pid: 42, since: 1, attach: [], confirmed: true });
   });
 
   it("a background session (claude --bg) is attached by its id; its name is the session's", () => {

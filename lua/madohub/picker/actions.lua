@@ -16,13 +16,13 @@ local KILL_WINDOW_MS = 3000
 ---@param e madohub.FleetEntry
 ---@return integer|nil
 local function term_buf(e)
-  return e.kind == 'terminal' and tonumber(e.id:match('^term:(%d+)$')) or nil
+  return e.kind == 'terminal' and require('madohub.util').value(e.buf) or nil
 end
 
 ---@param e madohub.FleetEntry
 ---@return string
 local function short(e)
-  return e.id:sub(5)
+  return e.short
 end
 
 ---Asks Node; `done` gets the result, an error is said with `what`.
@@ -105,11 +105,12 @@ end
 ---stopped with Ctrl-Z never blocks this one), to show its terminal.
 ---@param e madohub.FleetEntry
 function H.show_in_editor(e)
-  local pid, buf = e.id:match('^nvim:(%d+):(%d+)$')
+  local util = require('madohub.util')
+  local pid, buf = util.value(e.pid), util.value(e.peerBuf)
   if e.server == '' or not buf then
     return picker.say(('nvim %s has no server address: go to it'):format(pid or '?'), vim.log.levels.WARN)
   end
-  H.call(('nvim %s'):format(pid), 'editor_show', { server = e.server, buf = tonumber(buf) }, function(r)
+  H.call(('nvim %s'):format(pid), 'editor_show', { server = e.server, buf = buf }, function(r)
     if r.shown == true then
       picker.say(('nvim %s shows %s (buffer %s)'):format(pid, e.name, buf))
     else
@@ -122,13 +123,11 @@ end
 ---@param e madohub.FleetEntry
 ---@return string
 function H.where_session(e)
-  local pid = e.where:match('pid (%d+)')
-  local tty = pid and vim.uv.fs_readlink('/proc/' .. pid .. '/fd/0') or nil
   return ('%s runs outside this Neovim: %s, in %s%s'):format(
     e.name,
     e.where,
     vim.fn.fnamemodify(e.cwd, ':~'),
-    tty and tty:match('^/dev/') and (', on ' .. tty) or ''
+    e.tty ~= '' and (', on ' .. e.tty) or ''
   )
 end
 

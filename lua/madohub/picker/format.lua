@@ -52,9 +52,9 @@ function M.where(e)
     return 'hidden'
   end
   if e.kind == 'terminal' then
-    return window_of(tonumber(e.id:match('^term:(%d+)$')) or -1)
+    return window_of(require('madohub.util').value(e.buf) or -1)
   elseif e.kind == 'job' then
-    local buf = tonumber(e.where:match('buffer (%d+)$') or '')
+    local buf = require('madohub.util').value(e.buf)
     return buf and ('job · ' .. window_of(buf)) or 'job'
   elseif e.kind == 'session' then
     return 'elsewhere'
@@ -104,7 +104,7 @@ function M.lines(rows, width, now, ui, names)
     if e then
       where_of[e.id] = M.where(e)
       local mark = e.confirmed and config.options.winbar.confirmed or ''
-      wword = math.max(wword, vim.fn.strdisplaywidth(label.word(e.state, e.detail)) + (mark ~= '' and 1 + vim.fn.strdisplaywidth(mark) or 0))
+      wword = math.max(wword, vim.fn.strdisplaywidth(label.word(e)) + (mark ~= '' and 1 + vim.fn.strdisplaywidth(mark) or 0))
       wname = math.max(wname, math.min(28, vim.fn.strdisplaywidth(e.name)))
       wagent = math.max(wagent, math.min(12, vim.fn.strdisplaywidth(names(e.agent))))
       wwhere = math.max(wwhere, math.min(14, vim.fn.strdisplaywidth(where_of[e.id])))
@@ -119,7 +119,7 @@ function M.lines(rows, width, now, ui, names)
       local group = highlight.groups[e.state] or 'Normal'
       local glyph = M.GLYPHS[e.state] or '?'
       local unseen = view.unseen(e, ui) and '•' or ' '
-      local word = label.word(e.state, e.detail)
+      local word = label.word(e)
       -- ✓ means what it means in the winbar: confirmed from the agent's records.
       local mark = e.confirmed and config.options.winbar.confirmed or ''
       local state_part = ('%s %s'):format(glyph, M.fit(mark ~= '' and (word .. ' ' .. mark) or word, wword))

@@ -26,7 +26,7 @@ end
 ---@return string[]
 function H.peek_lines(p, e, height)
   local out = {}
-  out[#out + 1] = ('%s · %s · %s · %s'):format(e.name, names(e.agent), label.word(e.state, e.detail), format.where(e))
+  out[#out + 1] = ('%s · %s · %s · %s'):format(e.name, names(e.agent), label.word(e), format.where(e))
   if e.cwd ~= '' then
     out[#out + 1] = vim.fn.fnamemodify(e.cwd, ':~')
   end
@@ -43,7 +43,7 @@ function H.peek_lines(p, e, height)
   out[#out + 1] = string.rep('─', 20)
   local screen
   if e.kind == 'terminal' then
-    local buf = tonumber(e.id:match('^term:(%d+)$'))
+    local buf = require('madohub.util').value(e.buf)
     local snap = buf and vim.api.nvim_buf_is_valid(buf) and require('madohub.watch').snapshot(buf)
     screen = snap and snap.lines or {}
   elseif e.kind == 'job' then
@@ -72,7 +72,7 @@ function H.fetch_job_screen(p, e)
     return
   end
   p.job_screens[e.id] = { key = key, lines = got and got.lines or { '(reading its screen…)' }, fetching = true }
-  require('madohub.node').call('screen', { id = e.id:sub(5) }, function(result, err)
+  require('madohub.node').call('screen', { id = e.short }, function(result, err)
     p.job_screens[e.id] = { key = key, lines = result and result.lines or { err and ('(' .. err .. ')') or '' } }
     if picker().current == p and p.peek_win and p.peek_id == e.id then
       M.draw(p)
@@ -93,7 +93,7 @@ function M.draw(p)
     if e.kind == 'job' then
       H.fetch_job_screen(p, e)
     elseif e.kind == 'terminal' then
-      H.follow_terminal(p, tonumber(e.id:match('^term:(%d+)$')))
+      H.follow_terminal(p, require('madohub.util').value(e.buf))
     end
     lines = H.peek_lines(p, e, vim.api.nvim_win_get_height(p.peek_win))
     -- A finished turn looked at is seen.

@@ -27,16 +27,15 @@ local function escape(text)
 end
 
 ---The word of a state; a Failed turn's says why (the detectors say `interrupted` for an
----interrupt, anything else is an error).
----@param state madohub.StateName
----@param detail string
+---interrupt, anything else is an error: the Node side says which).
+---@param st { state: madohub.StateName, interrupted: boolean|nil }
 ---@return string
-function M.word(state, detail)
+function M.word(st)
   local words = config.options.words
-  if state == 'failed' then
-    return detail == 'interrupted' and words.interrupted or words.error
+  if st.state == 'failed' then
+    return st.interrupted == true and words.interrupted or words.error
   end
-  return words[state] or state
+  return words[st.state] or st.state
 end
 
 ---The plain label text, without highlight markers.
@@ -53,12 +52,10 @@ function M.text(st, name)
     parts[#parts + 1] = name .. ' ·'
   end
   parts[#parts + 1] = require('madohub.state').agent_name(st.agent)
-  local word = M.word(st.state, st.detail)
-  if st.state == 'exited' then
-    local status = st.detail:match('^exit (%-?%d+)$')
-    if status then
-      word = ('%s %s'):format(word, status)
-    end
+  local word = M.word(st)
+  local status = require('madohub.util').value(st.exit)
+  if st.state == 'exited' and type(status) == 'number' then
+    word = ('%s %d'):format(word, status)
   end
   parts[#parts + 1] = word
   if st.confirmed and opts.winbar.confirmed ~= '' then
