@@ -11,6 +11,7 @@ local M = {}
 ---@field source string `term:<buf>` or `job:<id>`.
 ---@field target string `term:<buf>`, `job:<id>`, `buf:<n>` or `file:<path>`.
 ---@field targetName string The target's name when it is no agent (a buffer's name, a file's path).
+---@field options string Its options as words (`on=done send=last hops=3 once`), from the Node side.
 ---@field on "done"|"turn"|"waiting"
 ---@field send "last"|"diff"|"screen"
 ---@field template string
@@ -74,84 +75,29 @@ function M.from(id)
   return out
 end
 
----A target's name for a person: the fleet's name of an entry, a buffer's name, a file's path.
----@param target string
+---A target's name for a person: the fleet's name of an entry, else the name the Node side gave the
+---route's target (a buffer's name, a file's path).
+---@param r madohub.Route
 ---@return string
-function M.target_name(target)
-  local e = require('madohub.fleet').find(target)
-  if e then
-    return e.name
-  end
-  local buf = tonumber(target:match('^buf:(%d+)$') or '')
-  if buf then
-    local name = vim.api.nvim_buf_is_valid(buf) and vim.api.nvim_buf_get_name(buf) or ''
-    return name ~= '' and vim.fn.fnamemodify(name, ':~:.') or ('buffer ' .. buf)
-  end
-  return (target:gsub('^file:', ''))
+function M.target_name(r)
+  local e = require('madohub.fleet').find(r.target)
+  return e and e.name or r.targetName
 end
 
----An entry, buffer or file named by the user, as a route's end: a buffer number, a fleet id
----(`term:12`, `job:1a2b3c4d`), `file:path`, a job's id, prefix or name, or a terminal's name.
----@param what string|integer
----@param role "source"|"target"
----@return string|nil id
----@return string|nil why
-function M.resolve(what, role)
-  local fleet = require('madohub.fleet')
-  if type(what) == 'number' or (type(what) == 'string' and what:match('^%d+$')) then
-    local buf = tonumber(what) --[[@as integer]]
-    if buf == 0 then
-      buf = vim.api.nvim_get_current_buf()
-    end
-    if fleet.find('term:' .. buf) then
-      return 'term:' .. buf
-    end
-    local job = vim.api.nvim_buf_is_valid(buf) and vim.b[buf].madohub_job
-    if job then
-      return 'job:' .. job
-    end
-    if role == 'target' and vim.api.nvim_buf_is_valid(buf) and vim.bo[buf].buftype == '' then
-      return 'buf:' .. buf
-    end
-    return nil, ('buffer %d is no agent%s'):format(buf, role == 'target' and ' and no file buffer' or '')
-  end
-  if type(what) ~= 'string' or what == '' then
-    return nil, 'name a terminal, a job, a buffer or file:PATH'
-  end
-  if what:match('^term:%d+$') or what:match('^job:%x%x%x%x%x%x%x%x$') or what:match('^buf:%d+$') then
-    return what
-  end
-  local file = what:match('^file:(.+)$')
-  if file then
-    return role == 'target' and ('file:' .. vim.fn.fnamemodify(vim.fn.expand(file), ':p')) or nil,
-      role ~= 'target' and 'a file is no source' or nil
-  end
-  local named = {}
-  for _, e in ipairs(fleet.get()) do
-    if (e.kind == 'terminal' or e.kind == 'job') and e.name == what then
-      named[#named + 1] = e.id
-    end
-  end
-  if #named == 1 then
-    return named[1]
-  elseif #named > 1 then
-    return nil, ('%d agents are named %q: %s'):format(#named, what, table.concat(named, ', '))
-  end
-  local node = require('madohub.node')
-  local job = node.running() and node.request('job', what)
-  if type(job) == 'table' and job.short then
-    return 'job:' .. job.short
-  end
-  return nil, ('no agent %q'):format(what)
-end
-
----The settings the Node side needs (`routes` in setup()).
+---The settings the Node side needs (`routes` in setup()), in the wire's words.
 local function settings()
   local o = config.options.routes
-  return { templates = o.templates, max_bytes = o.max_bytes, busy_ms = o.busy_ms }
+  return { templates = o.templates, maxBytes = o.max_bytes, busyMs = o.busy_ms }
 end
 
----Adds a route from `source` to `target`: the route the Node side made. Raises an error that says why not.
+---What the Node side needs to read the ends the user named: the buffer and folder the user is in.
+---@return { buf: integer, cwd: string }
+local function here()
+  return { buf = vim.api.nvim_get_current_buf(), cwd = vim.fn.getcwd() }
+end
+
+---Adds a route from `source` to `target` (as the user named them: the Node side resolves them): the
+---route the Node side made. Raises an error that says why not.
 ---@param source string|integer
 ---@param target string|integer
 ---@param opts madohub.RouteOpts|nil
@@ -160,16 +106,7 @@ local function add(source, target, opts)
   require('madohub').boot()
   local node = require('madohub.node')
   node.ensure()
-  local from, why = M.resolve(source, 'source')
-  if not from then
-    error('madohub.route: ' .. why, 0)
-  end
-  local to, why2 = M.resolve(target, 'target')
-  if not to then
-    error('madohub.route: ' .. why2, 0)
-  end
-  local req = vim.tbl_extend('force', {}, opts or {}, { source = from, target = to, target_name = M.target_name(to) })
-  local answer, err = node.request('route_add', req, settings())
+  local answer, err = node.request('route_add', vim.tbl_extend('force', here(), { source = source, target = target, opts = opts or {}, settings = settings() }))
   if type(answer) ~= 'table' then
     error('madohub.route: ' .. tostring(err), 0)
   end
@@ -264,29 +201,15 @@ function M.review(review, route, text)
   vim.api.nvim_create_autocmd('BufWipeout', { buffer = buf, callback = function() decide(buf, false) end })
   vim.keymap.set('n', '<CR>', function() decide(buf, true) end, { buffer = buf, desc = 'MadoRoute: send' })
   vim.keymap.set('n', 'q', function() decide(buf, false) end, { buffer = buf, desc = 'MadoRoute: drop this firing' })
-  util.notify(('route %s: edit what %s sends, then :w or <CR> sends it, q drops it'):format(route.id, M.target_name(route.target)))
+  util.notify(('route %s: edit what %s sends, then :w or <CR> sends it, q drops it'):format(route.id, M.target_name(route)))
 end
 
 ---A route as one line for a person.
 ---@param r madohub.Route
 ---@return string
 function M.describe(r)
-  local fleet = require('madohub.fleet')
-  local src = fleet.find(r.source)
-  local opts = { 'on=' .. r.on, 'send=' .. r.send, 'hops=' .. r.hops }
-  if r.template ~= '' then
-    opts[#opts + 1] = 'template=' .. r.template
-  end
-  if r.once then
-    opts[#opts + 1] = 'once'
-  end
-  if r.review then
-    opts[#opts + 1] = 'review'
-  end
-  if r.paused then
-    opts[#opts + 1] = 'paused'
-  end
-  return ('%s  %s → %s  %s'):format(r.id, src and src.name or r.source, M.target_name(r.target), table.concat(opts, ' '))
+  local src = require('madohub.fleet').find(r.source)
+  return ('%s  %s → %s  %s'):format(r.id, src and src.name or r.source, M.target_name(r), r.options)
 end
 
 ---`:MadoRoute list`: the routes in a float; `dd` removes the one under the cursor, `q` closes.
@@ -328,83 +251,34 @@ function M.list_float()
   end
 end
 
-local OPTION_KEYS = { on = true, send = true, template = true, hops = true }
-local FLAGS = { once = true, review = true }
-
----`:MadoRoute …`: `list`, `clear`, `pause`, `resume`, `rm ID`, or `[{source}] {target} [options]`.
+---`:MadoRoute …`: the words go to the Node side as typed (it parses them: `list`, `clear`, `pause`,
+---`resume`, `rm ID`, or `[{source}] {target} [options]`); what it answers is said here.
 ---@param args string[]
 function M.command(args)
-  local sub = args[1]
-  if sub == nil then
-    return util.notify('usage: :MadoRoute {target} | {source} {target} [on= send= template= hops= once review] | list | clear | pause | resume | rm {id}', vim.log.levels.ERROR)
-  elseif sub == 'list' and #args == 1 then
+  require('madohub').boot()
+  local node = require('madohub.node')
+  node.ensure()
+  local answer, err = node.request('route_command', vim.tbl_extend('force', here(), { args = args, settings = settings() }))
+  if type(answer) ~= 'table' then
+    return util.notify(':MadoRoute: ' .. tostring(err), vim.log.levels.ERROR)
+  end
+  if answer.list then
     return M.list_float()
-  elseif sub == 'clear' and #args == 1 then
-    local n = #cache
-    require('madohub.node').notify('route_clear', { all = true })
-    return util.notify(('removed %d route%s'):format(n, n == 1 and '' or 's'))
-  elseif (sub == 'pause' or sub == 'resume') and #args == 1 then
-    require('madohub.node').notify('route_pause', { paused = sub == 'pause' })
-    return util.notify(sub == 'pause' and 'routes paused' or 'routes resumed')
-  elseif sub == 'rm' and #args == 2 then
-    if not M.unroute(args[2]) then
-      return util.notify(('no route %q'):format(args[2]), vim.log.levels.ERROR)
-    end
-    return util.notify(('removed route %s'):format(args[2]))
+  elseif answer.route then
+    return util.notify('route ' .. M.describe(answer.route))
   end
-  local ends, opts = {}, {}
-  for _, a in ipairs(args) do
-    local k, v = a:match('^(%w+)=(.*)$')
-    if k and OPTION_KEYS[k] then
-      opts[k] = k == 'hops' and tonumber(v) or v
-      if k == 'hops' and not opts.hops then
-        return util.notify(('hops=%s is no number'):format(v), vim.log.levels.ERROR)
-      end
-    elseif FLAGS[a] then
-      opts[a] = true
-    elseif k then
-      return util.notify(('unknown option %s= (on=, send=, template=, hops=, once, review)'):format(k), vim.log.levels.ERROR)
-    else
-      ends[#ends + 1] = a
-    end
-  end
-  if #ends < 1 or #ends > 2 then
-    return util.notify('name a target, or a source and a target', vim.log.levels.ERROR)
-  end
-  local source = #ends == 2 and ends[1] or vim.api.nvim_get_current_buf()
-  local target = ends[#ends]
-  local ok, result = pcall(add, source, target, opts)
-  if not ok then
-    return util.notify((tostring(result):gsub('^madohub%.route: ', ':MadoRoute: ')), vim.log.levels.ERROR)
-  end
-  util.notify('route ' .. M.describe(result))
+  util.notify(answer.error and (':MadoRoute: ' .. answer.message) or answer.message, answer.error and vim.log.levels.ERROR or nil)
 end
 
----Completion: the subcommands, the agents (ids and names), the options.
+---Completion: the subcommands, the options and the agents (ids and names), as the Node side lists them.
 ---@param lead string
 ---@return string[]
 function M.complete(lead)
-  local out = {}
-  local function add(s)
-    if s:sub(1, #lead) == lead then
-      out[#out + 1] = s
-    end
-  end
-  for _, s in ipairs({ 'list', 'clear', 'pause', 'resume', 'rm', 'on=done', 'on=turn', 'on=waiting', 'send=last', 'send=diff', 'send=screen', 'template=review', 'template=continue', 'hops=', 'once', 'review', 'file:' }) do
-    add(s)
-  end
-  for name in pairs(config.options.routes.templates) do
-    add('template=' .. name)
-  end
-  for _, e in ipairs(require('madohub.fleet').get()) do
-    if e.kind == 'terminal' or e.kind == 'job' then
-      add(e.id)
-      if e.name ~= '' and not e.name:find('[%s%c]') then
-        add(e.name)
-      end
-    end
-  end
-  return out
+  require('madohub').boot()
+  local node = require('madohub.node')
+  node.ensure()
+  local words = node.request('route_complete', { lead = lead, settings = settings() })
+  return type(words) == 'table' and words or {}
 end
 
 return M

@@ -2,6 +2,7 @@
 // closed). A route's options are those of :MadoRoute (help madohub-routes).
 import path from 'node:path';
 import { ReachError } from '../jobs/protocol/client.js';
+import { routeOptionWords } from '../routes/command.js';
 import type { Route } from '../shared/route-types.js';
 import { parseArgs, safeText } from './args.js';
 import { answerMs, ask, unreachable } from '../jobs/client/daemon.js';
@@ -34,8 +35,7 @@ function endOf(io: Io, what: string, role: 'source' | 'target'): string {
 
 /** One route as a line of `mado route ls`. */
 export function routeLine(r: Route): string {
-  const opts = [`on=${r.on}`, `send=${r.send}`, `hops=${r.hops}`, ...(r.template ? [`template=${r.template}`] : []), ...(r.once ? ['once'] : []), ...(r.paused ? ['paused'] : [])];
-  return safeText(`${r.id}  ${r.source} → ${r.targetName || r.target}  ${opts.join(' ')}`);
+  return safeText(`${r.id}  ${r.source} → ${r.targetName || r.target}  ${routeOptionWords(r)}`);
 }
 
 export async function routeVerb(io: Io, argv: string[]): Promise<void> {

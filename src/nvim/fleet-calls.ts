@@ -2,7 +2,7 @@
 // terminals, and the user's names, pins and order of any entry. Each call answers a result or an
 // error message for a person.
 import type { FleetHub } from '../fleet/hub.js';
-import { showInPeer } from '../fleet/peer-show.js';
+import { showInPeer } from './peer-show.js';
 import { isObj } from '../shared/checks.js';
 
 export const FLEET_CALLS = new Set(['terminal_reply', 'terminal_choose', 'mark', 'editor_show']);

@@ -10,6 +10,11 @@ import { DEFAULT_SETTINGS, RouteEngine } from '../routes/engine.js';
 import type { RouteRequest, RouteSettings } from '../routes/engine.js';
 import { NeovimRouteBackend } from './route-backend.js';
 import { closesCycle } from '../routes/chain.js';
+import { parseRouteCommand, routeOptionWords, routeWords } from '../routes/command.js';
+import type { RouteCommand, RouteOptions } from '../routes/command.js';
+import { resolveEnd, targetName } from './route-ends.js';
+import type { ListedRoute, LuaWire } from './lua-wire.js';
+import type { BufferFacts, EndContext } from './route-ends.js';
 import { NEOVIM_ENDS, readRoutes, routeOf } from '../routes/store.js';
 import type { Route } from '../shared/route-types.js';
 import { ask } from '../jobs/client/daemon.js';
@@ -19,7 +24,6 @@ import type { StateChange } from '../state/tracker.js';
 /** The `mado` script beside this bundle, which starts the daemon when a job is asked for. */
 const MADO = path.resolve(__dirname, '..', '..', '..', 'bin', 'mado');
 
-const ROUTES = 'require("madohub.routes")';
 /** The ends of a route the daemon keeps. */
 const DAEMON_SOURCE = /^job:[0-9a-f]{8}$/;
 const DAEMON_TARGET = /^(?:job:[0-9a-f]{8}|file:\/.*)$/;
@@ -41,34 +45,29 @@ function settingsOf(v: unknown): RouteSettings {
   const int = (x: unknown, min: number, max: number, d: number): number => (typeof x === 'number' && Number.isInteger(x) && x >= min && x <= max ? x : d);
   return {
     templates,
-    maxBytes: int(v.max_bytes, 256, 1024 * 1024, DEFAULT_SETTINGS.maxBytes),
-    busyMs: int(v.busy_ms, 1000, 24 * 3600 * 1000, DEFAULT_SETTINGS.busyMs),
+    maxBytes: int(v.maxBytes, 256, 1024 * 1024, DEFAULT_SETTINGS.maxBytes),
+    busyMs: int(v.busyMs, 1000, 24 * 3600 * 1000, DEFAULT_SETTINGS.busyMs),
   };
 }
 
-export function routesRpc(nvim: NeovimClient, hub: FleetHub, watchers: TerminalWatchers): RoutesRpc {
-  const lua = (fn: string, args: unknown[]): void => {
-    nvim.notify('nvim_exec_lua', [`${ROUTES}.${fn}(...)`, args]);
-  };
+export function routesRpc(nvim: NeovimClient, lua: LuaWire, hub: FleetHub, watchers: TerminalWatchers): RoutesRpc {
   // Every route Lua shows: this Neovim's, and the daemon's (read from its file: no daemon is woken).
   // Each says who keeps it: Lua gives this Neovim's back to a Node process that starts again.
-  const all = (): (Route & { keeper: 'neovim' | 'daemon' })[] => [
-    ...engine.list().map((r) => ({ ...r, keeper: 'neovim' as const })),
-    ...readRoutes(jobsDir()).map((r) => ({ ...r, keeper: 'daemon' as const })),
-  ];
-  const push = (): void => lua('apply', [all()]);
+  const listed = (r: Route, keeper: 'neovim' | 'daemon'): ListedRoute => ({ ...r, keeper, options: routeOptionWords(r) });
+  const all = (): ListedRoute[] => [...engine.list().map((r) => listed(r, 'neovim')), ...readRoutes(jobsDir()).map((r) => listed(r, 'daemon'))];
+  const push = (): void => lua.send({ type: 'routes', routes: all() });
   const io: Io = { out: () => undefined, err: () => undefined, stdin: async () => undefined, env: process.env, script: MADO };
   const backend = new NeovimRouteBackend(
     hub,
     watchers,
     {
       append: async (buf, lines) => {
-        const why: unknown = await nvim.request('nvim_exec_lua', [`return ${ROUTES}.append(...)`, [buf, lines]]);
+        const why = await lua.ask({ type: 'append', buf, lines });
         return typeof why === 'string' ? why : '';
       },
-      review: (id, route, text) => lua('review', [id, route, text]),
-      event: (kind, data) => lua('event', [kind, data]),
-      say: (message, warn) => lua('say', [message, warn]),
+      review: (review, route, text) => lua.send({ type: 'review', review, route, text }),
+      event: (kind, data) => lua.send({ type: 'route_event', kind, data }),
+      say: (message, warn) => lua.send({ type: 'say', message, warn }),
       routes: () => push(),
     },
     io,
@@ -83,46 +82,121 @@ export function routesRpc(nvim: NeovimClient, hub: FleetHub, watchers: TerminalW
   hub.onGone = (id) => engine.gone(id);
   hub.onReplyExpired = (buf) => {
     const name = hub.all().find((e) => e.id === `term:${buf}`)?.name ?? `buffer ${buf}`;
-    lua('say', [`${name} stayed busy: the text routed to it was dropped (routes.busy_ms)`, true]);
+    lua.send({ type: 'say', message: `${name} stayed busy: the text routed to it was dropped (routes.busy_ms)`, warn: true });
+  };
+
+  // What Neovim says of its buffers, asked of its API (Lua keeps no rule of route ends).
+  const buffers: BufferFacts = {
+    async of(buf) {
+      if (!Number.isInteger(buf) || buf < 1 || !(await nvim.request('nvim_buf_is_valid', [buf]))) return undefined;
+      const [buftype, name, job] = await Promise.all([
+        nvim.request('nvim_get_option_value', ['buftype', { buf }]) as Promise<unknown>,
+        nvim.request('nvim_buf_get_name', [buf]) as Promise<unknown>,
+        (nvim.request('nvim_buf_get_var', [buf, 'madohub_job']) as Promise<unknown>).catch(() => undefined),
+      ]);
+      return { file: buftype === '', name: typeof name === 'string' ? name : '', job: typeof job === 'string' && /^[0-9a-f]{8}$/.test(job) ? job : undefined };
+    },
+  };
+  const contextOf = (m: Record<string, unknown>): EndContext => ({
+    hub,
+    buffers,
+    current: typeof m.buf === 'number' ? m.buf : 0,
+    cwd: typeof m.cwd === 'string' && path.isAbsolute(m.cwd) ? m.cwd : process.cwd(),
+  });
+  const endArg = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' && Number.isInteger(v) ? String(v) : undefined);
+
+  /** Adds a route between ends named as the user named them (no source: the current buffer); the route, or why not. */
+  const addRoute = async (ctx: EndContext, source: string | undefined, target: string, options: RouteOptions, settings: RouteSettings): Promise<{ route: ListedRoute } | { error: string }> => {
+    engine.configure(settings);
+    const from = await resolveEnd(source ?? ctx.current, 'source', ctx);
+    if ('error' in from) return from;
+    const to = await resolveEnd(target, 'target', ctx);
+    if ('error' in to) return to;
+    const r: RouteRequest = { source: from.id, target: to.id, targetName: await targetName(to.id, ctx), ...options };
+    // Between jobs (or from a job to a file): the daemon keeps it, so that it works with Neovim closed.
+    if (DAEMON_SOURCE.test(r.source) && DAEMON_TARGET.test(r.target) && !r.review) {
+      // One chain across both places: the daemon sees only its own routes, this side sees both.
+      if (r.hops === undefined && closesCycle([...engine.list(), ...readRoutes(jobsDir())], r)) {
+        return { error: `this route closes a cycle (${r.target} leads back to ${r.source} through this Neovim's routes); give hops= to allow it` };
+      }
+      try {
+        const reply = await ask(io, { op: 'route-add', ...r, once: r.once || undefined, review: undefined, templates: settings.templates }, 5000);
+        push();
+        return reply.type === 'routes' && reply.routes[0] ? { route: listed(reply.routes[0], 'daemon') } : { error: 'the daemon answered no route' };
+      } catch (err) {
+        return { error: err instanceof Error ? err.message : String(err) };
+      }
+    }
+    try {
+      return { route: listed(engine.add(r), 'neovim') };
+    } catch (err) {
+      return { error: err instanceof Error ? err.message : String(err) };
+    }
+  };
+
+  /** Does a `:MadoRoute` command; what to tell the user (`list`: open the list). */
+  const routeCommand = async (cmd: RouteCommand, ctx: EndContext, settings: RouteSettings): Promise<{ message: string; error?: true } | { list: true } | { route: ListedRoute }> => {
+    switch (cmd.kind) {
+      case 'error':
+        return { message: cmd.message, error: true };
+      case 'list':
+        return { list: true };
+      case 'clear': {
+        const n = engine.clear();
+        push();
+        return { message: `removed ${n} route${n === 1 ? '' : 's'}` };
+      }
+      case 'pause':
+      case 'resume':
+        engine.pause(cmd.kind === 'pause');
+        return { message: cmd.kind === 'pause' ? 'routes paused' : 'routes resumed' };
+      case 'rm': {
+        if (engine.remove(cmd.id)) return { message: `removed route ${cmd.id}` };
+        if (!readRoutes(jobsDir()).some((r) => r.id === cmd.id)) return { message: `no route ${JSON.stringify(cmd.id.slice(0, 40))}`, error: true };
+        try {
+          await ask(io, { op: 'route-remove', id: cmd.id }, 5000);
+          push();
+          return { message: `removed route ${cmd.id}` };
+        } catch (err) {
+          return { message: err instanceof Error ? err.message : String(err), error: true };
+        }
+      }
+      case 'add': {
+        const added = await addRoute(ctx, cmd.source, cmd.target, cmd.options, settings);
+        return 'error' in added ? { message: added.error, error: true } : added;
+      }
+    }
   };
 
   return {
     request(method, args) {
       switch (method) {
         case 'route_add': {
-          const req = isObj(args[0]) ? args[0] : {};
-          const settings = settingsOf(args[1]);
-          engine.configure(settings);
-          const r: RouteRequest = {
-            source: typeof req.source === 'string' ? req.source : '',
-            target: typeof req.target === 'string' ? req.target : '',
-            targetName: typeof req.target_name === 'string' ? req.target_name : undefined,
-            on: typeof req.on === 'string' ? req.on : undefined,
-            send: typeof req.send === 'string' ? req.send : undefined,
-            template: typeof req.template === 'string' ? req.template : undefined,
-            hops: typeof req.hops === 'number' ? req.hops : undefined,
-            once: req.once === true,
-            review: req.review === true,
+          // `madohub.route(source, target, opts)`: the ends as the user named them, made ids here.
+          const m = isObj(args[0]) ? args[0] : {};
+          const opts = isObj(m.opts) ? m.opts : {};
+          const options: RouteOptions = {
+            on: typeof opts.on === 'string' ? opts.on : undefined,
+            send: typeof opts.send === 'string' ? opts.send : undefined,
+            template: typeof opts.template === 'string' ? opts.template : undefined,
+            hops: typeof opts.hops === 'number' ? opts.hops : undefined,
+            once: opts.once === true,
+            review: opts.review === true,
           };
-          // Between jobs (or from a job to a file): the daemon keeps it, so that it works with Neovim closed.
-          if (DAEMON_SOURCE.test(r.source) && DAEMON_TARGET.test(r.target) && !r.review) {
-            // One chain across both places: the daemon sees only its own routes, this side sees both.
-            if (r.hops === undefined && closesCycle([...engine.list(), ...readRoutes(jobsDir())], r)) {
-              return Promise.resolve({ error: `this route closes a cycle (${r.target} leads back to ${r.source} through this Neovim's routes); give hops= to allow it` });
-            }
-            return ask(io, { op: 'route-add', ...r, once: r.once || undefined, templates: settings.templates }, 5000).then(
-              (reply) => {
-                push();
-                return reply.type === 'routes' ? { route: reply.routes[0] } : { error: 'the daemon answered no route' };
-              },
-              (err: unknown) => ({ error: err instanceof Error ? err.message : String(err) }),
-            );
-          }
-          try {
-            return Promise.resolve({ route: engine.add(r) });
-          } catch (err) {
-            return Promise.resolve({ error: err instanceof Error ? err.message : String(err) });
-          }
+          return addRoute(contextOf(m), endArg(m.source), endArg(m.target) ?? '', options, settingsOf(m.settings));
+        }
+        case 'route_command': {
+          // `:MadoRoute …` as typed: parsed here, and done; Lua shows what it answers.
+          const m = isObj(args[0]) ? args[0] : {};
+          const words = Array.isArray(m.args) ? m.args.filter((a): a is string => typeof a === 'string').slice(0, 20) : [];
+          return routeCommand(parseRouteCommand(words), contextOf(m), settingsOf(m.settings));
+        }
+        case 'route_complete': {
+          const m = isObj(args[0]) ? args[0] : {};
+          const lead = typeof m.lead === 'string' ? m.lead : '';
+          const templates = isObj(m.settings) && isObj(m.settings.templates) ? Object.keys(m.settings.templates) : [];
+          const ends = hub.all().filter((e) => e.kind === 'terminal' || e.kind === 'job').flatMap((e) => [e.id, ...(e.name !== '' && !/[\s\p{Cc}]/u.test(e.name) ? [e.name] : [])]);
+          return Promise.resolve([...routeWords(templates), ...ends].filter((w) => w.startsWith(lead)));
         }
         case 'route_list':
           return Promise.resolve(all());
@@ -138,7 +212,7 @@ export function routesRpc(nvim: NeovimClient, hub: FleetHub, watchers: TerminalW
             // Not this Neovim's: the daemon's.
             ask(io, { op: 'route-remove', id: m.id }, 5000).then(
               () => push(),
-              (err: unknown) => lua('say', [err instanceof Error ? err.message : String(err), true]),
+              (err: unknown) => lua.send({ type: 'say', message: err instanceof Error ? err.message : String(err), warn: true }),
             );
           }
           return true;
@@ -149,13 +223,6 @@ export function routesRpc(nvim: NeovimClient, hub: FleetHub, watchers: TerminalW
           push();
           return true;
         }
-        case 'route_clear':
-          engine.clear();
-          push();
-          return true;
-        case 'route_pause':
-          engine.pause(m.paused === true);
-          return true;
         case 'route_review':
           if (typeof m.review === 'number') backend.reviewed(m.review, typeof m.text === 'string' ? m.text : null);
           return true;

@@ -1,6 +1,8 @@
 import { attach } from 'neovim';
 import type { NeovimClient } from 'neovim';
-import { AGENT_MODULES, agentModule, agentNames } from '../agents/index.js';
+import { AGENT_MODULES, agentModule } from '../agents/index.js';
+import { LuaWire } from './lua-wire.js';
+import type { AgentInfo } from './lua-wire.js';
 import { programProblem } from '../jobs/program.js';
 import { FleetHub } from '../fleet/hub.js';
 import { isObj } from '../shared/checks.js';
@@ -29,16 +31,6 @@ async function daemonAnswers(): Promise<string> {
   }
 }
 
-/** The Lua function that receives state changes. */
-const APPLY = 'require("madohub.state").apply(...)';
-/** The Lua function that receives the answer of a call: its id, the result or the error. */
-const ANSWER = 'require("madohub.node").answer(...)';
-/** The Lua function that receives fleet changes: entries put, ids removed. */
-const FLEET_APPLY = 'require("madohub.fleet").apply(...)';
-/** The Lua function that writes a reply or keys into a terminal of this Neovim. */
-const WRITE = 'return require("madohub.reply").write(...)';
-/** The Lua function that keeps a reply while it waits for a terminal (for a Node process that starts again). */
-const KEEP = 'require("madohub.reply").keep(...)';
 
 export interface Health {
   node: string;
@@ -61,12 +53,18 @@ export interface Health {
 }
 
 
+/** The agent modules as Lua lists them: the Lua side keeps no list of its own. */
+function agentInfos(): AgentInfo[] {
+  return AGENT_MODULES.map((a) => ({ id: a.id, name: a.displayName, fallback: a.fallback === true }));
+}
+
 /**
  * The Node side of the plugin: takes screens from the Lua watcher, runs the detectors, keeps each
  * terminal's state and pushes every change to Lua in one notification per batch.
  */
 export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStream): NeovimClient {
   const nvim = attach({ reader: stdin, writer: stdout });
+  const lua = new LuaWire(nvim);
   const tracker = new Tracker();
   // A state held back (an Idle that may be a turn's end still to be read) shows when it is due.
   let settleTimer: NodeJS.Timeout | undefined;
@@ -85,7 +83,7 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
   const push = (changes: StateChange[]): void => {
     if (tracker.nextSettle() !== undefined || settleTimer) settleSoon();
     if (changes.length === 0) return;
-    nvim.notify('nvim_exec_lua', [APPLY, [changes]]);
+    lua.send({ type: 'states', changes });
     for (const c of changes) hub.placeTerminal(c.buf);
     routes.changes(changes);
   };
@@ -108,17 +106,17 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
   const hub = new FleetHub(
     tracker,
     watchers,
-    (change) => nvim.notify('nvim_exec_lua', [FLEET_APPLY, [change.put, change.removed, { editorsNotShown: hub.editorsNotShown }]]),
+    (change) => lua.send({ type: 'fleet', put: change.put, removed: change.removed, editorsNotShown: hub.editorsNotShown }),
     log,
     // Writing into a terminal is Lua's (its channel); it answers '' or why not.
     async (buf, data, how) => {
-      const why: unknown = await nvim.request('nvim_exec_lua', [WRITE, [buf, data, how]]);
+      const why = await lua.ask({ type: 'write', buf, data, how });
       return typeof why === 'string' ? why : '';
     },
   );
 
   // Routes: a finished turn of one agent handed to another.
-  const routes = routesRpc(nvim, hub, watchers);
+  const routes = routesRpc(nvim, lua, hub, watchers);
 
   nvim.on('notification', (method: string, args: unknown[]) => {
     const now = Date.now();
@@ -153,8 +151,8 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
             if (item.method === 'send' && typeof to.id === 'string') routes.notify('user_input', { id: `job:${to.id}` });
             const call = FLEET_CALLS.has(item.method) ? fleetCall(hub, item.method, item.args) : jobCall(item.method, item.args);
             call.then(
-              (result) => nvim.notify('nvim_exec_lua', [ANSWER, [id, result, null]]),
-              (err: unknown) => nvim.notify('nvim_exec_lua', [ANSWER, [id, null, err instanceof Error ? err.message : String(err)]]),
+              (result) => lua.send({ type: 'answer', ask: id, result, error: null }),
+              (err: unknown) => lua.send({ type: 'answer', ask: id, result: null, error: err instanceof Error ? err.message : String(err) }),
             );
           }
         } else if (method === 'typing') {
@@ -235,18 +233,18 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
     }
   });
 
-  hub.onReplyKept = (buf, reply) => nvim.notify('nvim_exec_lua', [KEEP, [buf, reply]]);
+  hub.onReplyKept = (buf, reply) => lua.send({ type: 'kept', buf, reply });
   hub.start();
 
   // The agents and their display names: the Lua side keeps no list of its own.
-  nvim.notify('nvim_exec_lua', ['require("madohub.state").set_agents(...)', [agentNames()]]);
+  lua.send({ type: 'agents', agents: agentInfos() });
 
   // One warning when the jobs' node-pty cannot load in this Node, with the command that fixes it.
   setImmediate(() => {
     const pty = checkNodePty();
     if (pty.ok) return;
     log.warn(pty.error ?? 'node-pty does not load');
-    nvim.notify('nvim_exec_lua', ['require("madohub.util").notify(..., vim.log.levels.WARN)', [`background jobs cannot run: ${pty.error}`]]);
+    lua.send({ type: 'say', message: `background jobs cannot run: ${pty.error}`, warn: true });
   });
 
   // Leaving (Neovim hung up, or stopped this process): this Neovim's summary goes with it.

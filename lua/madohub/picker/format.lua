@@ -127,7 +127,7 @@ function M.lines(rows, width, now, ui, names)
       local head = view.headline(e)
       local routes = package.loaded['madohub.routes']
       for _, r in ipairs(routes and routes.from(e.id) or {}) do
-        head = ('→ %s · %s'):format(routes.target_name(r.target), head)
+        head = ('→ %s · %s'):format(routes.target_name(r), head)
       end
       if e.pending ~= '' then
         head = ('[%s] %s'):format(e.pending, head)

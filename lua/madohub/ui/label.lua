@@ -91,7 +91,7 @@ function M.render(buf)
   if routes then
     -- A terminal that shows a job (`mado attach`) is that job's entry.
     for _, r in ipairs(routes.from(viewed and ('job:' .. viewed) or ('term:' .. buf))) do
-      s = s .. ' → ' .. escape(routes.target_name(r.target)) .. (r.paused and ' (paused)' or '')
+      s = s .. ' → ' .. escape(routes.target_name(r)) .. (r.paused and ' (paused)' or '')
     end
   end
   return s

@@ -4,11 +4,10 @@
 import net from 'node:net';
 import path from 'node:path';
 import { attach } from 'neovim';
+import { LuaWire } from './lua-wire.js';
 
 /** The longest a peer may take to answer. */
 export const PEER_ANSWER_MS = 1000;
-
-const SHOW = 'return require("madohub").show_terminal(...)';
 
 /** Whether the peer showed its terminal `buf` (false: it has no such terminal); throws why it could not be asked. */
 export async function showInPeer(server: string, buf: number, timeoutMs = PEER_ANSWER_MS): Promise<boolean> {
@@ -21,7 +20,7 @@ export async function showInPeer(server: string, buf: number, timeoutMs = PEER_A
       socket.once('error', (err) => reject(new Error(`cannot reach it: ${(err as NodeJS.ErrnoException).code ?? err.message}`)));
       socket.once('connect', () => {
         const nvim = attach({ reader: socket, writer: socket });
-        nvim.lua(SHOW, [buf]).then((shown) => resolve(shown === true), (err: unknown) => reject(new Error(err instanceof Error ? err.message : String(err))));
+        new LuaWire(nvim).ask({ type: 'show', buf }).then((shown) => resolve(shown === true), (err: unknown) => reject(new Error(err instanceof Error ? err.message : String(err))));
       });
     });
     const late = new Promise<never>((_, reject) => {
