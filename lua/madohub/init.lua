@@ -149,7 +149,7 @@ function M.setup(opts)
     node.notify('hello', { server = vim.v.servername })
     -- The names and pins you gave this Neovim's terminals (a Node process before this one knew them).
     if #marks > 0 then
-      node.notify('marks_restore', { marks = marks })
+      node.notify('restore', { marks = marks })
     end
     watch.resync()
     -- What lives as long as this Neovim goes to the new Node process (after the terminals it names):

@@ -83,7 +83,7 @@ function M.attach(id)
   require('madohub').boot()
   local node = require('madohub.node')
   node.ensure()
-  local job, err = node.request('job', id)
+  local job, err = node.request('job', { id = id })
   if type(job) ~= 'table' then
     util.notify(':MadoAttach: ' .. tostring(err), vim.log.levels.ERROR)
     return
@@ -179,7 +179,7 @@ function M.background(prompt)
   local st = require('madohub').state(buf)
   -- No state yet: Node takes it for a shell (its fallback agent).
   local agent = st and st.agent or nil
-  local session = require('madohub.node').request('session', buf)
+  local session = require('madohub.node').request('session', { buf = buf })
   local function field(name)
     local v = type(session) == 'table' and session[name] or nil
     return v ~= vim.NIL and v or nil

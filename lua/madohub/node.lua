@@ -258,21 +258,38 @@ function M.ensure()
   end
 end
 
+---Every message to the Node process goes on one RPC method, its operation named by `op` (the Node
+---side guards each: src/nvim/from-lua.ts).
+local METHOD = 'madohub'
+
+---The message of `op` with `fields` (not changed: the message is a copy).
+---@param op string
+---@param fields table|nil
+---@return table
+local function message(op, fields)
+  local m = {}
+  for k, v in pairs(fields or {}) do
+    m[k] = v
+  end
+  m.op = op
+  return m
+end
+
 ---Sends a notification; dropped while the process is down (the watcher sends all again on start).
----@param method string
----@param payload any
-function M.notify(method, payload)
+---@param op string
+---@param fields table|nil
+function M.notify(op, fields)
   if proc.chan then
-    pcall(vim.rpcnotify, proc.chan, method, payload)
+    pcall(vim.rpcnotify, proc.chan, METHOD, message(op, fields))
   end
 end
 
 ---Asks the Node side to do something that takes time (a job operation) without blocking: `done`
 ---gets the result, or nil and the error, in the main loop. Starts the Node process when needed.
----@param method string
+---@param op string
 ---@param args table
 ---@param done fun(result: any, err: string|nil)
-function M.call(method, args, done)
+function M.call(op, args, done)
   if not proc.chan then
     local _, err = M.start()
     if not proc.chan then
@@ -281,10 +298,12 @@ function M.call(method, args, done)
   end
   last_call = last_call + 1
   pending[last_call] = done
-  M.notify('call', { id = last_call, method = method, args = args })
+  local m = message(op, args)
+  m.ask = last_call
+  pcall(vim.rpcnotify, proc.chan, METHOD, m)
 end
 
----Receives the answer of a call (from the Node side).
+---Receives the answer of a call (from the Node side): the number it was asked with.
 ---@param id integer
 ---@param result any
 ---@param err string|nil
@@ -297,15 +316,15 @@ function M.answer(id, result, err)
 end
 
 ---A blocking request, for :checkhealth, commands and tests only (never on a redraw).
----@param method string
----@param ... any arguments
+---@param op string
+---@param fields table|nil
 ---@return any|nil result
 ---@return string|nil error
-function M.request(method, ...)
+function M.request(op, fields)
   if not proc.chan then
     return nil, 'not running'
   end
-  local ok, res = pcall(vim.rpcrequest, proc.chan, method, ...)
+  local ok, res = pcall(vim.rpcrequest, proc.chan, METHOD, message(op, fields))
   if not ok then
     return nil, tostring(res)
   end

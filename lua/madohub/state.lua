@@ -23,6 +23,7 @@ local cache = {}
 ---@class madohub.AgentInfo
 ---@field id madohub.Agent
 ---@field name string Its display name.
+---@field fallback boolean The agent a terminal runs when no agent does (the shell).
 
 ---Every agent the Node side knows, in its order (pushed once when the Node process starts).
 ---@type madohub.AgentInfo[]

@@ -78,11 +78,6 @@ export function screenAnswer(agent: AgentId, lines: readonly string[]): string |
   return answerByRules(agentModule(agent).screen, lines);
 }
 
-/** The list the Lua side gets: ids and display names. */
-export function agentNames(): { id: AgentId; name: string }[] {
-  return AGENT_MODULES.map((a) => ({ id: a.id, name: a.displayName }));
-}
-
 /**
  * How long an answer waits for its menu to be drawn: an agent's record can say it waits a moment
  * before its screen shows the question (Claude Code's transcript does).

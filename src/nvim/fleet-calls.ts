@@ -5,8 +5,6 @@ import type { FleetHub } from '../fleet/hub.js';
 import { showInPeer } from './peer-show.js';
 import { isObj } from '../shared/checks.js';
 
-export const FLEET_CALLS = new Set(['terminal_reply', 'terminal_choose', 'mark', 'editor_show']);
-
 const buf = (v: unknown): number => {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw new Error('a terminal buffer is needed');
   return v;

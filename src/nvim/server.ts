@@ -14,7 +14,9 @@ import { TerminalWatchers } from '../state/terminal-watchers.js';
 import { Tracker } from '../state/tracker.js';
 import type { StateChange } from '../state/tracker.js';
 import { parseExit, parseForget, parseScreen } from './messages.js';
-import { FLEET_CALLS, fleetCall } from './fleet-calls.js';
+import { parseFromLua } from './from-lua.js';
+import type { FromLua, FromLuaOp } from './from-lua.js';
+import { fleetCall } from './fleet-calls.js';
 import { jobCall } from './job-calls.js';
 import { routesRpc } from './routes-rpc.js';
 import { checkNodePty } from './node-pty-check.js';
@@ -118,118 +120,149 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
   // Routes: a finished turn of one agent handed to another.
   const routes = routesRpc(nvim, lua, hub, watchers);
 
+  /** The daemon answers on its socket (a connection, then nothing more; never started here). */
+  const health = async (): Promise<Health> => {
+    const now: Health = {
+      node: process.version,
+      pid: process.pid,
+      terminals: tracker.size,
+      nodePty: checkNodePty(),
+      foldersWatched: watchers.folders.size,
+      processes: watchers.tree.kind,
+      sqlite: sqliteSupport(),
+      scans: watchers.scans,
+      rssBytes: process.memoryUsage().rss,
+      jobsDir: jobsDir(),
+      fleet: { terminals: hub.count('terminal'), jobs: hub.count('job'), sessions: hub.count('session'), editors: hub.count('editor') },
+      daemon: 'not running',
+      agents: AGENT_MODULES.filter((a) => !a.fallback).map((a) => {
+        const program = a.template.command[0] ?? '';
+        return { id: a.id, name: a.displayName, program, problem: programProblem(program, process.env.PATH, process.cwd()) };
+      }),
+    };
+    return daemonAnswers().then((daemon) => ({ ...now, daemon }), () => now);
+  };
+
+  // Every message of the Lua side, by its op (src/nvim/from-lua.ts guards each): what it does, and
+  // what it answers (a call's result, a request's answer; a notification's is dropped). `changes`
+  // gathers the state changes of one message, pushed to Lua as one.
+  const handlers: Record<FromLuaOp, (m: FromLua, changes: StateChange[]) => unknown> = {
+    screen: (m, changes) => {
+      const msg = parseScreen(m);
+      if (!msg) return;
+      const now = Date.now();
+      const before = tracker.agentOf(msg.buf);
+      const change = tracker.screen(msg.buf, msg, now);
+      const after = tracker.agentOf(msg.buf);
+      hub.screen(msg.buf, msg.lines);
+      if (after !== undefined) watchers.screen(msg.buf, msg.pid, now, before !== undefined && before !== after);
+      if (change) changes.push(change);
+      else hub.placeTerminal(msg.buf);
+    },
+    exit: (m, changes) => {
+      const msg = parseExit(m);
+      if (!msg) return;
+      watchers.end(msg.buf);
+      const change = tracker.exit(msg.buf, msg.status, Date.now());
+      if (change) changes.push(change);
+    },
+    forget: (m) => {
+      const msg = parseForget(m);
+      if (!msg) return;
+      watchers.forget(msg.buf);
+      tracker.forget(msg.buf);
+      hub.forgetTerminal(msg.buf);
+    },
+    // The user entered or left Terminal mode in a window of a terminal: a reply waits, a chain ends.
+    typing: (m) => {
+      hub.replies.typing(m.buf as number, m.typing === true);
+      if (m.typing === true) routes.notify('user_input', { id: `term:${m.buf as number}` });
+    },
+    // Lua says who this Neovim is: its server address, for other Neovims.
+    hello: (m) => hub.hello(m.server as string),
+    // This Neovim's names and pins of its terminals, back after the Node process started again.
+    restore: (m) => hub.restoreMarks(m.marks),
+    route_rm: (m) => routes.notify('route_rm', m),
+    route_restore: (m) => routes.notify('route_restore', m),
+    route_review: (m) => routes.notify('route_review', m),
+    route_gone: (m) => routes.notify('route_gone', m),
+    background: (m) => jobCall('background', m),
+    stop: (m) => jobCall('stop', m),
+    kill: (m) => jobCall('kill', m),
+    respawn: (m) => jobCall('respawn', m),
+    remove: (m) => jobCall('remove', m),
+    // A reply the user writes ends the chain of routed text that reached its agent.
+    send: (m) => {
+      routes.notify('user_input', { id: `job:${m.id as string}` });
+      return jobCall('send', m);
+    },
+    choose: (m) => jobCall('choose', m),
+    screen_of: (m) => jobCall('screen', m),
+    dispatch: (m) => jobCall('dispatch', m),
+    logs: (m) => jobCall('logs', m),
+    terminal_reply: (m) => {
+      routes.notify('user_input', { id: `term:${m.buf as number}` });
+      return fleetCall(hub, 'terminal_reply', m);
+    },
+    terminal_choose: (m) => fleetCall(hub, 'terminal_choose', m),
+    mark: (m) => fleetCall(hub, 'mark', m),
+    editor_show: (m) => fleetCall(hub, 'editor_show', m),
+    health: () => health(),
+    states: () => tracker.all(),
+    fleet: () => hub.all(),
+    job: (m) => hub.job(m.id as string),
+    session: (m) => {
+      const b = m.buf as number;
+      const session = watchers.sessionOf(b);
+      // Resumable: its agent's job template can resume a session, and its records named one.
+      const resumable = session?.agent && session.sessionId ? agentModule(session.agent).template.resume !== undefined : false;
+      return tracker.get(b) ? { ...session, agent: session?.agent ?? null, intent: tracker.intentOf(b) ?? null, resumable } : null;
+    },
+    route_add: (m) => routes.request('route_add', [m]),
+    route_command: (m) => routes.request('route_command', [m]),
+    route_complete: (m) => routes.request('route_complete', [m]),
+    route_list: () => routes.request('route_list', []),
+  };
+
+  /** Runs one message; its answer (a promise for the calls that take time). */
+  const handle = (raw: unknown): unknown => {
+    const m = parseFromLua(raw);
+    if (typeof m === 'string') throw new Error(`madohub: ${m}`);
+    const changes: StateChange[] = [];
+    const answer = handlers[m.op](m, changes);
+    push(changes);
+    return answer;
+  };
+  const said = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
   nvim.on('notification', (method: string, args: unknown[]) => {
-    const now = Date.now();
+    if (method !== 'madohub') return log.warn(`unknown notification ${method.slice(0, 40)}`);
     try {
-      const batch = Array.isArray(args[0]) ? (args[0] as unknown[]) : [args[0]];
-      const changes: StateChange[] = [];
-      for (const item of batch) {
-        let change: StateChange | null = null;
-        if (method === 'screen') {
-          const msg = parseScreen(item);
-          if (msg) {
-            const before = tracker.agentOf(msg.buf);
-            change = tracker.screen(msg.buf, msg, now);
-            const after = tracker.agentOf(msg.buf);
-            hub.screen(msg.buf, msg.lines);
-            if (after !== undefined) watchers.screen(msg.buf, msg.pid, now, before !== undefined && before !== after);
-            if (!change) hub.placeTerminal(msg.buf);
-          }
-        } else if (method === 'exit') {
-          const msg = parseExit(item);
-          if (msg) {
-            watchers.end(msg.buf);
-            change = tracker.exit(msg.buf, msg.status, now);
-          }
-        } else if (method === 'call') {
-          // A job operation the Lua side waits for without blocking: answered by id, when done.
-          if (isObj(item) && typeof item.id === 'number' && typeof item.method === 'string') {
-            const id = item.id;
-            // A reply the user writes ends the chain of routed text that reached its agent.
-            const to = isObj(item.args) ? item.args : {};
-            if (item.method === 'terminal_reply' && typeof to.buf === 'number') routes.notify('user_input', { id: `term:${to.buf}` });
-            if (item.method === 'send' && typeof to.id === 'string') routes.notify('user_input', { id: `job:${to.id}` });
-            const call = FLEET_CALLS.has(item.method) ? fleetCall(hub, item.method, item.args) : jobCall(item.method, item.args);
-            call.then(
-              (result) => lua.send({ type: 'answer', ask: id, result, error: null }),
-              (err: unknown) => lua.send({ type: 'answer', ask: id, result: null, error: err instanceof Error ? err.message : String(err) }),
-            );
-          }
-        } else if (method === 'typing') {
-          // The user entered or left Terminal mode in a window of a terminal: a reply waits, a chain ends.
-          if (isObj(item) && typeof item.buf === 'number') {
-            hub.replies.typing(item.buf, item.typing === true);
-            if (item.typing === true) routes.notify('user_input', { id: `term:${item.buf}` });
-          }
-        } else if (routes.notify(method, item)) {
-          // A route's operation.
-        } else if (method === 'hello') {
-          // Lua says who this Neovim is: its server address, for other Neovims.
-          hub.hello(isObj(item) && typeof item.server === 'string' ? item.server : '');
-        } else if (method === 'marks_restore') {
-          // This Neovim's names and pins of its terminals, back after the Node process started again.
-          hub.restoreMarks(isObj(item) ? item.marks : undefined);
-        } else if (method === 'forget') {
-          const msg = parseForget(item);
-          if (msg) {
-            watchers.forget(msg.buf);
-            tracker.forget(msg.buf);
-            hub.forgetTerminal(msg.buf);
-          }
-        } else {
-          log.warn(`unknown notification ${method}`);
-        }
-        if (change) changes.push(change);
-      }
-      push(changes);
+      const answer = handle(args[0]);
+      const ask = isObj(args[0]) && typeof args[0].ask === 'number' ? args[0].ask : undefined;
+      // A call: answered by its number when done, without blocking Lua.
+      if (ask !== undefined) {
+        Promise.resolve(answer).then(
+          (result) => lua.send({ type: 'answer', ask, result: result ?? null, error: null }),
+          (err: unknown) => lua.send({ type: 'answer', ask, result: null, error: said(err) }),
+        );
+      } else if (answer instanceof Promise) answer.catch((err: unknown) => log.warn(said(err)));
     } catch (err) {
       log.error(`${method}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      const ask = isObj(args[0]) && typeof args[0].ask === 'number' ? args[0].ask : undefined;
+      if (ask !== undefined) lua.send({ type: 'answer', ask, result: null, error: said(err) });
     }
   });
 
   nvim.on('request', (method: string, args: unknown[], resp: { send: (v: unknown, isError?: boolean) => void }) => {
-    if (method === 'health') {
-      const health: Health = {
-        node: process.version,
-        pid: process.pid,
-        terminals: tracker.size,
-        nodePty: checkNodePty(),
-        foldersWatched: watchers.folders.size,
-        processes: watchers.tree.kind,
-        sqlite: sqliteSupport(),
-        scans: watchers.scans,
-        rssBytes: process.memoryUsage().rss,
-        jobsDir: jobsDir(),
-        fleet: { terminals: hub.count('terminal'), jobs: hub.count('job'), sessions: hub.count('session'), editors: hub.count('editor') },
-        daemon: 'not running',
-        agents: AGENT_MODULES.filter((a) => !a.fallback).map((a) => {
-          const program = a.template.command[0] ?? '';
-          return { id: a.id, name: a.displayName, program, problem: programProblem(program, process.env.PATH, process.cwd()) };
-        }),
-      };
-      // Whether a daemon answers on its socket (a connection, then nothing more; never started here).
-      daemonAnswers().then(
-        (up) => resp.send({ ...health, daemon: up }),
-        () => resp.send(health),
+    if (method !== 'madohub') return resp.send(`madohub: unknown request ${method.slice(0, 40)}`, true);
+    try {
+      Promise.resolve(handle(args[0])).then(
+        (v) => resp.send(v ?? null),
+        (err: unknown) => resp.send(said(err), true),
       );
-    } else if (method === 'states') {
-      resp.send(tracker.all());
-    } else if (method.startsWith('route_')) {
-      const answer = routes.request(method, args);
-      if (answer === undefined) resp.send(`madohub: unknown request ${method}`, true);
-      else answer.then((v) => resp.send(v), (err: unknown) => resp.send(err instanceof Error ? err.message : String(err), true));
-    } else if (method === 'fleet') {
-      resp.send(hub.all());
-    } else if (method === 'job') {
-      resp.send(hub.job(typeof args[0] === 'string' ? args[0] : ''));
-    } else if (method === 'session') {
-      const buf = typeof args[0] === 'number' ? args[0] : -1;
-      const session = watchers.sessionOf(buf);
-      // Resumable: its agent's job template can resume a session, and its records named one.
-      const resumable = session?.agent && session.sessionId ? agentModule(session.agent).template.resume !== undefined : false;
-      resp.send(tracker.get(buf) ? { ...session, agent: session?.agent ?? null, intent: tracker.intentOf(buf) ?? null, resumable } : null);
-    } else {
-      resp.send(`madohub: unknown request ${method}`, true);
+    } catch (err) {
+      resp.send(said(err), true);
     }
   });
 

@@ -92,7 +92,7 @@ describe.each(testNeovims())('Neovim $label: background jobs', ({ path: exe }) =
     // A Claude Code that has exited: its session is resumed in the background.
     const gone = await openTerminal(s, [FAKE_CLAUDE]);
     expect(await s.waitFor(`(require('madohub').state(${gone}) or {}).source == 'session-file'`, 8000)).toBe(true);
-    const goneSession = await s.lua<{ sessionId: string }>('return require("madohub.node").request("session", ...)', [gone]);
+    const goneSession = await s.lua<{ sessionId: string }>('return require("madohub.node").request("session", { buf = ... })', [gone]);
     await s.lua(`vim.api.nvim_chan_send(vim.bo[...].channel, 'q')`, [gone]);
     expect(await s.waitFor(`(require('madohub').state(${gone}) or {}).state == 'exited'`)).toBe(true);
     await s.lua(`vim.api.nvim_set_current_buf(...) vim.cmd('MadoBackground')`, [gone]);
@@ -103,7 +103,7 @@ describe.each(testNeovims())('Neovim $label: background jobs', ({ path: exe }) =
 
     const buf = await openTerminal(s, [FAKE_CLAUDE]);
     expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).source == 'session-file'`, 8000)).toBe(true);
-    const session = await s.lua<{ sessionId: string }>('return require("madohub.node").request("session", ...)', [buf]);
+    const session = await s.lua<{ sessionId: string }>('return require("madohub.node").request("session", { buf = ... })', [buf]);
     expect(session.sessionId).toMatch(/^[0-9a-f-]{36}$/);
 
     await s.lua(`vim.api.nvim_set_current_buf(...) vim.cmd('MadoBackground')`, [buf]);

@@ -145,7 +145,7 @@ describe.each(runs)('Neovim $label, processes from $processes: confirmed states'
     expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).detail:find('API Error', 1, true) ~= nil`)).toBe(true);
     expect(await bar()).toMatch(/Gemini Error ✓/);
     // The session its chat names (Gemini's own id).
-    const session = await s.lua<{ sessionId?: string }>('return require("madohub.node").request("session", ...)', [buf]);
+    const session = await s.lua<{ sessionId?: string }>('return require("madohub.node").request("session", { buf = ... })', [buf]);
     expect(session.sessionId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-/);
   });
 
@@ -156,7 +156,7 @@ describe.each(runs)('Neovim $label, processes from $processes: confirmed states'
       expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).agent == 'gemini'`)).toBe(true);
       await send(s, buf, 'n');
       expect(await is(s, buf, 'working', 'jsonl-watcher')).toBe(true);
-      const session = await s.lua<{ agent: string; sessionId?: string }>('return require("madohub.node").request("session", ...)', [buf]);
+      const session = await s.lua<{ agent: string; sessionId?: string }>('return require("madohub.node").request("session", { buf = ... })', [buf]);
       expect(session).toMatchObject({ agent: 'gemini' });
       expect(session.sessionId ?? null).toBeNull();
     }

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { AGENT_MODULES, agentModule, agentNames, DEFAULT_AGENT, FALLBACK_AGENT, lastAnswer, menuKeys, RULESET } from '../../src/agents/index.js';
+import { AGENT_MODULES, agentModule, DEFAULT_AGENT, FALLBACK_AGENT, lastAnswer, menuKeys, RULESET } from '../../src/agents/index.js';
 import screens from '../fixtures/screens.json';
 import { DEFAULT_TEMPLATES } from '../../src/jobs/templates.js';
 import { agentRegistry } from '../../scripts/agent-registry.mjs';
@@ -44,7 +44,7 @@ describe('agent modules', () => {
   it('give the detectors their rules and the Lua side its names', () => {
     expect(RULESET.agents.map((r) => r.id)).toEqual(['amp', 'claude', 'codex', 'gemini', 'opencode']);
     expect(RULESET.fallback).toBe('shell');
-    expect(agentNames()).toEqual([
+    expect(AGENT_MODULES.map((a) => ({ id: a.id, name: a.displayName }))).toEqual([
       { id: 'amp', name: 'Amp' },
       { id: 'claude', name: 'Claude Code' },
       { id: 'codex', name: 'Codex' },

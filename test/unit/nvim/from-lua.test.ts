@@ -1,0 +1,41 @@
+// The Lua side's messages: each op has its guard; a message that is none is refused with why, and
+// the Lua side sends no op the Node side does not know.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FROM_LUA, parseFromLua } from '../../../src/nvim/from-lua.js';
+
+const LUA = path.join(__dirname, '../../../lua/madohub');
+
+/** Every Lua file of the plugin, read. */
+function luaFiles(dir = LUA): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? luaFiles(path.join(dir, e.name)) : e.name.endsWith('.lua') ? [readFileSync(path.join(dir, e.name), 'utf8')] : []));
+}
+
+describe('messages from Lua', () => {
+  it('pass their op’s guard, or are refused with why', () => {
+    expect(parseFromLua({ op: 'screen', buf: 3, lines: ['❯ '], title: 'x' })).toMatchObject({ op: 'screen', buf: 3 });
+    expect(parseFromLua({ op: 'stop', ask: 7, id: 'a1b2c3d4', wait: false })).toMatchObject({ op: 'stop', ask: 7 });
+    expect(parseFromLua({ op: 'health' })).toEqual({ op: 'health' });
+    expect(parseFromLua('screen')).toBe('a request is a JSON object');
+    expect(parseFromLua({ op: 'call', method: 'stop' })).toBe('unknown op "call"');
+    expect(parseFromLua({ op: '__proto__' })).toBe('unknown op "__proto__"');
+    expect(parseFromLua({ op: 'screen', buf: 0, lines: [] })).toBe("screen: field 'buf' must be a whole number from 1 to 2147483647");
+    expect(parseFromLua({ op: 'screen', buf: 2, lines: ['a', 3] })).toBe("screen: field 'lines' must be a list of strings");
+    expect(parseFromLua({ op: 'exit', buf: 2 })).toBe("exit: field 'status' is missing");
+    expect(parseFromLua({ op: 'choose', id: 'x', choice: 10 })).toBe("choose: field 'choice' must be a whole number from 1 to 9");
+    expect(parseFromLua({ op: 'stop', id: 'x', ask: 'soon' })).toBe("stop: field 'ask' must be a whole number from 1 to 9007199254740991");
+    expect(parseFromLua({ op: 'route_add', target: { evil: true } })).toBe("route_add: field 'target' must be a name or a buffer number");
+  });
+
+  it('are only ops the Node side knows: every node.notify/call/request of the Lua side names one', () => {
+    const ops = new Set<string>();
+    for (const text of luaFiles()) {
+      for (const m of text.matchAll(/(?:node|require\('madohub\.node'\))\.(?:notify|call|request)\('([a-z_]+)'/g)) ops.add(m[1]!);
+      // The jobs module's and the picker's helpers: call(what, op, …).
+      for (const m of text.matchAll(/\bcall\('[^']*', '([a-z_]+)'/g)) ops.add(m[1]!);
+    }
+    expect(ops.size).toBeGreaterThan(15);
+    for (const op of ops) expect(Object.keys(FROM_LUA), op).toContain(op);
+  });
+});
