@@ -32,4 +32,39 @@ describe.each(testNeovims())('Neovim $label: help', ({ path: exe }) => {
     const ok = await s.lua<boolean>("return (pcall(vim.cmd, 'help nvim_buf_get_lines'))");
     expect(ok).toBe(true);
   });
+
+  it("the doc's defaults of setup() are config.lua's, and its key table is keys.lua's actions with config.lua's keys", async () => {
+    s = await startNeovim(exe);
+    const doc = readFileSync(path.join(ROOT, 'doc', 'madohub.txt'), 'utf8').split('\n');
+    // The `Defaults: >lua` block, read as Lua (its `keys = { ... }` is the table below).
+    const from = doc.indexOf('Defaults: >lua') + 1;
+    const block = doc.slice(from, doc.indexOf('<', from)).join('\n').replace("require('madohub').setup(", 'return ').replace(/\)\s*$/, '').replace('keys = { ... },', '');
+    const same = await s.lua<[boolean, string]>(
+      `local doc = assert(loadstring(...))()
+       local defaults = vim.deepcopy(require('madohub.config').defaults)
+       defaults.picker.keys = nil
+       return { vim.deep_equal(doc, defaults), vim.inspect(doc) .. '\\n~=\\n' .. vim.inspect(defaults) }`,
+      [block],
+    );
+    expect(same[0], same[1]).toBe(true);
+
+    // The key table: each row's keys and action(s); `a/b` pairs its keys with the actions in order.
+    const at = doc.findIndex((l) => l.trim() === '*madohub-picker-keys*');
+    const rows = doc.slice(at, doc.indexOf('The input line: `[@agent] [--worktree[=BRANCH]] what to do` starts a job', at));
+    const table: Record<string, string[]> = {};
+    for (const line of rows) {
+      const m = /^ {4}(\S(?:.*?\S)?) {2,}([a-z_]+(?:\/[a-z_]+)?)(?: {2,}|$)/.exec(line);
+      if (!m) continue;
+      const keys = m[1] === '1 … 9' ? ['1', '2', '3', '4', '5', '6', '7', '8', '9'] : m[1]!.split(' ');
+      const actions = m[2]!.split('/');
+      keys.forEach((k, i) => (table[actions.length > 1 ? actions[i]! : actions[0]!] ??= []).push(k));
+    }
+    const lua = await s.lua<{ keys: Record<string, string>; order: string[] }>(
+      "return { keys = require('madohub.config').defaults.picker.keys, order = require('madohub.picker.keys').order }",
+    );
+    const byAction: Record<string, string[]> = {};
+    for (const [key, action] of Object.entries(lua.keys)) (byAction[action] ??= []).push(key);
+    expect(Object.keys(table).sort()).toEqual([...lua.order].sort());
+    for (const action of lua.order) expect(table[action]?.sort(), action).toEqual(byAction[action]?.sort());
+  });
 });

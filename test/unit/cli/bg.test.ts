@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { hintBlock, MAX_STDIN_BYTES, parseBgArgs, withStdin } from '../../src/cli/bg.js';
+import { hintBlock, MAX_STDIN_BYTES, parseBgArgs, withStdin } from '../../../src/cli/bg.js';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { UsageError } from '../../src/shared/errors.js';
-import { agentViewDisabled } from '../../src/cli/switch.js';
+import { UsageError } from '../../../src/shared/errors.js';
+import { agentViewDisabled } from '../../../src/cli/switch.js';
 
 describe('mado --bg arguments', () => {
   it('a prompt of several words', () => {

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chatFolders, findChat, geminiDir, readChatHeader } from '../../src/agents/gemini.js';
+import { chatFolders, findChat, geminiDir, readChatHeader } from '../../../src/agents/gemini.js';
 
 const t0 = Date.parse('2026-11-30T10:00:00Z');
 

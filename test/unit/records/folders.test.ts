@@ -2,8 +2,8 @@ import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FolderWatcher } from '../../src/records/folders.js';
-import type { FolderEvent } from '../../src/records/folders.js';
+import { FolderWatcher } from '../../../src/records/folders.js';
+import type { FolderEvent } from '../../../src/records/folders.js';
 
 const until = async (check: () => boolean, ms = 3000): Promise<boolean> => {
   const end = Date.now() + ms;

@@ -3,11 +3,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseDetectArgs, runDetect, screenLines } from '../../src/cli/detect.js';
-import { UsageError } from '../../src/shared/errors.js';
-import screens from '../fixtures/screens.json';
+import { parseDetectArgs, runDetect, screenLines } from '../../../src/cli/detect.js';
+import { UsageError } from '../../../src/shared/errors.js';
+import screens from '../../fixtures/screens.json';
 
-const root = path.resolve(__dirname, '../..');
+const root = path.resolve(__dirname, '../../..');
 const mado = path.join(root, 'bin/mado');
 const codexApproval = screens['codex-approval'];
 

@@ -3,7 +3,7 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { dayFolder, findRollout, readMeta } from '../../src/agents/codex.js';
+import { dayFolder, findRollout, readMeta } from '../../../src/agents/codex.js';
 
 function rollout(home: string, name: string, cwd: string, startedAt: number, instructionsBytes = 0): string {
   const dir = dayFolder(home, startedAt);

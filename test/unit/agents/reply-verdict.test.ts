@@ -1,13 +1,10 @@
 // When a reply may go to an agent, and what stands typed in an agent's input line: the rules the
 // picker's replies (terminals and jobs) follow, on the agents' real screens.
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { draftOf } from '../../src/agents/index.js';
-import type { AgentId } from '../../src/shared/types.js';
-import { throttled } from '../../src/shared/debounce.js';
-import { parseDispatchLine } from '../../src/fleet/dispatch-line.js';
-import { editorEntry, parseSummary } from '../../src/fleet/editors.js';
-import { pendingWord, replyVerdict } from '../../src/agents/reply-verdict.js';
-import screens from '../fixtures/screens.json';
+import { describe, expect, it } from 'vitest';
+import { draftOf } from '../../../src/agents/index.js';
+import { pendingWord, replyVerdict } from '../../../src/agents/reply-verdict.js';
+import type { AgentId } from '../../../src/shared/types.js';
+import screens from '../../fixtures/screens.json';
 
 const of = (name: keyof typeof screens): { agent: AgentId; lines: string[] } => {
   const s = screens[name] as { lines: string[]; expect: { agent: AgentId } };
@@ -75,74 +72,5 @@ describe('when a reply goes', () => {
     expect(pendingWord('hold-draft')).toBe('held: draft');
     expect(pendingWord('hold-typing')).toBe('held: Terminal mode');
     expect(pendingWord('send')).toBe('');
-  });
-});
-
-describe("the picker's input line", () => {
-  it('[@agent] [--worktree[=BRANCH]] intent', () => {
-    expect(parseDispatchLine('fix the parser', 'claude')).toEqual({ agent: 'claude', intent: 'fix the parser' });
-    expect(parseDispatchLine('@codex --worktree fix  it', 'claude')).toEqual({ agent: 'codex', worktree: {}, intent: 'fix  it' });
-    expect(parseDispatchLine('-w @gemini x', 'claude')).toEqual({ agent: 'gemini', worktree: {}, intent: 'x' });
-    expect(parseDispatchLine('--worktree=feat/a do it', 'shell')).toEqual({ agent: 'shell', worktree: { branch: 'feat/a' }, intent: 'do it' });
-    // Only leading words are options: the same words later are the intent's.
-    expect(parseDispatchLine('explain @codex and --worktree', 'claude')).toEqual({ agent: 'claude', intent: 'explain @codex and --worktree' });
-  });
-
-  it('refuses what is no job, saying why', () => {
-    expect(parseDispatchLine('   ', 'claude')).toEqual({ error: 'say what the new agent should do' });
-    expect(parseDispatchLine('@codex', 'claude')).toEqual({ error: 'say what the new agent should do' });
-    expect(parseDispatchLine('@../../x go', 'claude')).toMatchObject({ error: expect.stringContaining('names no agent') });
-    expect(parseDispatchLine('@--help go', 'claude')).toMatchObject({ error: expect.stringContaining('names no agent') });
-    expect(parseDispatchLine('--worktree=--set-upstream-to=x go', 'claude')).toMatchObject({ error: expect.stringContaining('needs a branch name') });
-    expect(parseDispatchLine('x'.repeat(130 * 1024), 'claude')).toMatchObject({ error: expect.stringContaining('120 KiB') });
-    expect(parseDispatchLine('a\0b', 'claude')).toEqual({ agent: 'claude', intent: 'ab' });
-  });
-});
-
-describe("another Neovim's summary", () => {
-  it('keeps checked fields only, bounded, and the server address to reach it', () => {
-    const summary = parseSummary({
-      pid: 4711,
-      pidStart: '1',
-      server: '/run/nvim.sock',
-      agentPids: [1, 'x'],
-      terminals: [
-        { id: 'term:3', agent: 'codex', state: 'waiting', name: 'n'.repeat(500), detail: 7, since: 'soon', needs: { question: 'Proceed?', options: ['Yes', 2, 'No'] }, cwd: '/p', evil: 'x', confirmed: true },
-        { id: 'term:4', agent: 'rm -rf', state: 'idle' },
-        { id: 'term:5', agent: 'claude', state: 'sleeping' },
-        { id: '../x', agent: 'claude', state: 'idle' },
-      ],
-    })!;
-    expect(summary.terminals).toHaveLength(1);
-    const e = editorEntry(summary, summary.terminals[0]!);
-    expect(e).toEqual({
-      id: 'nvim:4711:3', kind: 'editor', name: 'n'.repeat(120), named: false, intent: '', agent: 'codex', state: 'waiting', source: 'pty-scrape', confirmed: false, since: 0, cwd: '/p', detail: '',
-      needs: { question: 'Proceed?', options: ['Yes', 'No'] }, where: 'nvim 4711', pinned: false, order: 0, pending: '', server: '/run/nvim.sock', attach: [],
-      buf: null, short: '', pid: 4711, peerBuf: 3, tty: '', exit: null, interrupted: false,
-    });
-    expect(summary.agentPids).toEqual([1]);
-  });
-});
-
-describe('the jobs folder read on a change', () => {
-  afterEach(() => vi.useRealTimers());
-  it('reads at once, and once more after the window (a change the watcher dropped is seen)', () => {
-    vi.useFakeTimers();
-    let runs = 0;
-    const t = throttled(() => runs++, 100);
-    t.soon();
-    expect(runs).toBe(1);
-    t.soon();
-    t.soon();
-    expect(runs).toBe(1);
-    vi.advanceTimersByTime(100);
-    expect(runs).toBe(2);
-    vi.advanceTimersByTime(1000);
-    expect(runs).toBe(2);
-    t.soon();
-    expect(runs).toBe(3);
-    t.cancel();
-    vi.advanceTimersByTime(1000);
-    expect(runs).toBe(3);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentState } from '../../src/detect/index.js';
-import { decide } from '../../src/state/precedence.js';
-import type { SourcedState } from '../../src/state/precedence.js';
+import type { AgentState } from '../../../src/detect/index.js';
+import { decide } from '../../../src/state/precedence.js';
+import type { SourcedState } from '../../../src/state/precedence.js';
 
 const screen = (state: AgentState, at: number): SourcedState => ({ state, source: 'pty-scrape', detail: 'screen', at });
 const live = (state: AgentState, at: number): SourcedState => ({ state, source: 'session-file', detail: 'live', at });

@@ -4,12 +4,12 @@ import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { agentOfProcess, agentOfTree } from '../../src/agents/index.js';
-import type { ProcessInfo } from '../../src/shared/types.js';
-import { ProcessTree } from '../../src/proc/tree.js';
-import { PsTree, lsofNames } from '../../src/proc/ps-tree.js';
-import { sourceKind } from '../../src/proc/source.js';
-import type { ProcessSource } from '../../src/proc/source.js';
+import { agentOfProcess, agentOfTree } from '../../../src/agents/index.js';
+import type { ProcessInfo } from '../../../src/shared/types.js';
+import { ProcessTree } from '../../../src/proc/tree.js';
+import { PsTree, lsofNames } from '../../../src/proc/ps-tree.js';
+import { sourceKind } from '../../../src/proc/source.js';
+import type { ProcessSource } from '../../../src/proc/source.js';
 import type { ProcessDescriptor } from 'ps-list';
 
 const proc = (pid: number, comm: string, argv: string[], exe = ''): ProcessInfo => ({ pid, ppid: 1, comm, argv, exe });

@@ -1,11 +1,11 @@
 // Screens no agent draws, as another program may print them: every detector reads them cut to a
 // bound, and answers what a plain screen would.
 import { describe, expect, it } from 'vitest';
-import { boundScreen, MAX_LINE, MAX_ROWS, MAX_TITLE } from '../../src/detect/index.js';
-import { optionsOf, questionOf } from '../../src/detect/question.js';
-import { parseScreen } from '../../src/nvim/messages.js';
-import { HOSTILE_SCREENS } from '../../scripts/hostile.js';
-import { AGENT_MODULES, detectScreen as detect, promptOf } from '../../src/agents/index.js';
+import { boundScreen, MAX_LINE, MAX_ROWS, MAX_TITLE } from '../../../src/detect/index.js';
+import { optionsOf, questionOf } from '../../../src/detect/question.js';
+import { parseScreen } from '../../../src/nvim/messages.js';
+import { HOSTILE_SCREENS } from '../../../scripts/hostile.js';
+import { AGENT_MODULES, detectScreen as detect, promptOf } from '../../../src/agents/index.js';
 
 describe('hostile screens', () => {
   it('are cut to the last rows, the start of each row and of the title', () => {

@@ -4,13 +4,13 @@ import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lastAnswer, screenAnswer } from '../../src/agents/index.js';
-import { jobRecordFile, recordAnswer } from '../../src/routes/io.js';
-import type { AgentId } from '../../src/shared/types.js';
-import screens from '../fixtures/screens.json';
+import { lastAnswer, screenAnswer } from '../../../src/agents/index.js';
+import { jobRecordFile, recordAnswer } from '../../../src/routes/io.js';
+import type { AgentId } from '../../../src/shared/types.js';
+import screens from '../../fixtures/screens.json';
 
 const records = (file: string): Record<string, unknown>[] =>
-  readFileSync(path.join(__dirname, '../fixtures/records', file), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  readFileSync(path.join(__dirname, '../../fixtures/records', file), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
 const screen = (name: keyof typeof screens): [AgentId, string[]] => {
   const s = screens[name] as { lines: string[]; expect: { agent: AgentId } };
   return [s.expect.agent, s.lines];

@@ -1,7 +1,7 @@
 // What tells a process from a later one with its pid, from /proc and from ps (as on macOS).
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { leadsGroup, orphanedGroupLives, processStamp, sameProcess } from '../../src/proc/stamp.js';
+import { leadsGroup, orphanedGroupLives, processStamp, sameProcess } from '../../../src/proc/stamp.js';
 
 const wait = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

@@ -1,9 +1,9 @@
 // Replies to this Neovim's terminals: when one goes, waits or is held, on real screens fed to the
 // real tracker, with the write into the terminal recorded.
 import { describe, expect, it } from 'vitest';
-import { TerminalReplies } from '../../src/fleet/terminal-replies.js';
-import { Tracker } from '../../src/state/tracker.js';
-import screens from '../fixtures/screens.json';
+import { TerminalReplies } from '../../../src/fleet/terminal-replies.js';
+import { Tracker } from '../../../src/state/tracker.js';
+import screens from '../../fixtures/screens.json';
 
 type Name = keyof typeof screens;
 const BUF = 4;

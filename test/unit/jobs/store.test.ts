@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { matchId, matchJob, newSessionId, newShortId } from '../../src/jobs/ids.js';
-import { JOB_FILE_VERSION as PROTO } from '../../src/jobs/types.js';
-import { blankJob, createJob, jobsDir, listJobs, readJob, removeJob, updateJob } from '../../src/jobs/store.js';
-import type { JobState } from '../../src/jobs/types.js';
+import { matchId, matchJob, newSessionId, newShortId } from '../../../src/jobs/ids.js';
+import { JOB_FILE_VERSION as PROTO } from '../../../src/jobs/types.js';
+import { blankJob, createJob, jobsDir, listJobs, readJob, removeJob, updateJob } from '../../../src/jobs/store.js';
+import type { JobState } from '../../../src/jobs/types.js';
 
 let dir: string;
 beforeEach(() => {
@@ -117,7 +117,7 @@ describe('job records', () => {
   it('two writers at once lose no field: 2 processes × 150 updates of different fields', async () => {
     const job = createJob(dir, { ...sample(), sortOrder: 0, stateSortOrder: 0 });
     const bundle = path.join(dir, 'store.cjs');
-    buildSync({ entryPoints: [path.resolve(__dirname, '../../src/jobs/store.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'silent' });
+    buildSync({ entryPoints: [path.resolve(__dirname, '../../../src/jobs/store.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'silent' });
     const writer = (field: 'sortOrder' | 'stateSortOrder'): Promise<number> =>
       new Promise((resolve) => {
         const code = `const s = require(${JSON.stringify(bundle)});

@@ -4,8 +4,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFil
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CHAIN_FILE, chainOf, jobChain, readChain, writeChain } from '../../src/jobs/chain-record.js';
-import { ChainKeeper, typedEnter } from '../../src/jobs/host/chain-keeper.js';
+import { CHAIN_FILE, chainOf, jobChain, readChain, writeChain } from '../../../src/jobs/chain-record.js';
+import { ChainKeeper, typedEnter } from '../../../src/jobs/host/chain-keeper.js';
 
 const chain = { id: 'a1b2c3', hop: 2, visited: ['job:0000000a', 'term:4', 'job:0000000b'] };
 

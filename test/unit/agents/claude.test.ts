@@ -2,9 +2,9 @@ import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RecordSignal } from '../../src/shared/types.js';
-import { ClaudeRecords, claudeConfigDir, claudeTranscriptPath } from '../../src/agents/claude.js';
-import { FolderWatcher } from '../../src/records/folders.js';
+import type { RecordSignal } from '../../../src/shared/types.js';
+import { ClaudeRecords, claudeConfigDir, claudeTranscriptPath } from '../../../src/agents/claude.js';
+import { FolderWatcher } from '../../../src/records/folders.js';
 
 const until = async (check: () => boolean, ms = 3000): Promise<boolean> => {
   const end = Date.now() + ms;

@@ -3,7 +3,7 @@ import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { JsonlTail } from '../../src/records/tail.js';
+import { JsonlTail } from '../../../src/records/tail.js';
 
 let dir: string;
 beforeEach(() => {

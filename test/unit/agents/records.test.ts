@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { claudeSession, claudeTranscriptRecord } from '../../src/agents/claude.js';
-import { codexMeta, codexRolloutRecord } from '../../src/agents/codex.js';
-import { geminiChatHeader, geminiChatRecord } from '../../src/agents/gemini.js';
-import type { RecordSignal } from '../../src/shared/types.js';
+import { claudeSession, claudeTranscriptRecord } from '../../../src/agents/claude.js';
+import { codexMeta, codexRolloutRecord } from '../../../src/agents/codex.js';
+import { geminiChatHeader, geminiChatRecord } from '../../../src/agents/gemini.js';
+import type { RecordSignal } from '../../../src/shared/types.js';
 
-const dir = path.resolve(__dirname, '../fixtures/records');
+const dir = path.resolve(__dirname, '../../fixtures/records');
 const jsonl = (file: string): unknown[] =>
   readFileSync(path.join(dir, file), 'utf8')
     .trim()

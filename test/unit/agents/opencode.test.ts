@@ -3,13 +3,13 @@ import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { opencodeTurn } from '../../src/agents/opencode.js';
-import type { OpenCodeMessage } from '../../src/agents/opencode.js';
-import { opencodeDataDir, readStore } from '../../src/agents/opencode.js';
-import { sqliteSupport } from '../../src/records/sqlite.js';
-import messages from '../fixtures/records/opencode-messages.json';
+import { opencodeTurn } from '../../../src/agents/opencode.js';
+import type { OpenCodeMessage } from '../../../src/agents/opencode.js';
+import { opencodeDataDir, readStore } from '../../../src/agents/opencode.js';
+import { sqliteSupport } from '../../../src/records/sqlite.js';
+import messages from '../../fixtures/records/opencode-messages.json';
 
-const FIX = path.resolve(__dirname, '../fixtures/records');
+const FIX = path.resolve(__dirname, '../../fixtures/records');
 const real = messages as OpenCodeMessage[];
 const said = (ms: readonly OpenCodeMessage[], answer?: string): string => {
   const s = opencodeTurn(ms, answer);

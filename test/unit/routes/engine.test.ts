@@ -3,12 +3,12 @@ import { existsSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appendText } from '../../src/routes/io.js';
-import { closesCycle, nextChain } from '../../src/routes/chain.js';
-import { RouteEngine } from '../../src/routes/engine.js';
-import type { RouteEnd, RouteBackend } from '../../src/routes/engine.js';
-import { fill, provenance, spilled, templateText } from '../../src/routes/payload.js';
-import type { Chain, Route } from '../../src/shared/route-types.js';
+import { appendText } from '../../../src/routes/io.js';
+import { closesCycle, nextChain } from '../../../src/routes/chain.js';
+import { RouteEngine } from '../../../src/routes/engine.js';
+import type { RouteEnd, RouteBackend } from '../../../src/routes/engine.js';
+import { fill, provenance, spilled, templateText } from '../../../src/routes/payload.js';
+import type { Chain, Route } from '../../../src/shared/route-types.js';
 
 describe('chains', () => {
   let n = 0;
@@ -294,7 +294,7 @@ describe("routes' files, read and written as hostile input", () => {
     const { mkdtempSync, mkdirSync, writeFileSync, statSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const path = await import('node:path');
-    const { readRoutes, writeRoutes, routesFile } = await import('../../src/routes/store.js');
+    const { readRoutes, writeRoutes, routesFile } = await import('../../../src/routes/store.js');
     const dir = mkdtempSync(path.join(tmpdir(), 'madohub-routes-file-'));
     const good = { id: 'ab12cd', source: 'job:0000000a', target: 'job:0000000b', targetName: 'reviewer', on: 'done', send: 'last', template: '', hops: 3, once: false, review: false, paused: false, createdAt: 1 };
     writeRoutes(dir, [good as Route]);
@@ -328,7 +328,7 @@ describe("routes' files, read and written as hostile input", () => {
     const { execFileSync } = await import('node:child_process');
     const { tmpdir } = await import('node:os');
     const path = await import('node:path');
-    const { appendText } = await import('../../src/routes/io.js');
+    const { appendText } = await import('../../../src/routes/io.js');
     const dir = mkdtempSync(path.join(tmpdir(), 'madohub-route-target-'));
     const file = path.join(dir, 'notes.md');
     appendText(file, 'one\n');

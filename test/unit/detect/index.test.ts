@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { detectScreen as detect, identifyScreen as identify } from '../../src/agents/index.js';
-import { COMPLETION } from '../../src/detect/index.js';
-import type { AgentId, AgentState, Screen } from '../../src/shared/types.js';
-import screens from '../fixtures/screens.json';
+import { detectScreen as detect, identifyScreen as identify } from '../../../src/agents/index.js';
+import { COMPLETION } from '../../../src/detect/index.js';
+import type { AgentId, AgentState, Screen } from '../../../src/shared/types.js';
+import screens from '../../fixtures/screens.json';
 
 interface Fixture {
   title: string;

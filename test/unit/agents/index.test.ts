@@ -3,15 +3,15 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { AGENT_MODULES, agentModule, DEFAULT_AGENT, FALLBACK_AGENT, lastAnswer, menuKeys, RULESET } from '../../src/agents/index.js';
-import screens from '../fixtures/screens.json';
-import { DEFAULT_TEMPLATES } from '../../src/jobs/templates.js';
-import { agentRegistry } from '../../scripts/agent-registry.mjs';
-import { withAgentList } from '../../scripts/doc-agents.js';
+import { AGENT_MODULES, agentModule, DEFAULT_AGENT, FALLBACK_AGENT, lastAnswer, menuKeys, RULESET } from '../../../src/agents/index.js';
+import screens from '../../fixtures/screens.json';
+import { DEFAULT_TEMPLATES } from '../../../src/jobs/templates.js';
+import { agentRegistry } from '../../../scripts/agent-registry.mjs';
+import { withAgentList } from '../../../scripts/doc-agents.js';
 
 describe('agent modules', () => {
   it('are every module of src/agents/, each once, as the build writes the registry', () => {
-    const dir = path.join(__dirname, '../../src/agents');
+    const dir = path.join(__dirname, '../../../src/agents');
     expect(readFileSync(path.join(dir, 'registry.ts'), 'utf8')).toBe(agentRegistry(dir));
     const ids = AGENT_MODULES.map((a) => a.id);
     expect(new Set(ids).size).toBe(ids.length);
@@ -19,7 +19,7 @@ describe('agent modules', () => {
   });
 
   it("are the doc's list of agents, as the build writes it", () => {
-    const doc = readFileSync(path.join(__dirname, '../../doc/madohub.txt'), 'utf8');
+    const doc = readFileSync(path.join(__dirname, '../../../doc/madohub.txt'), 'utf8');
     expect(withAgentList(doc)).toBe(doc);
     expect(doc).toMatch(/^ {4}`codex` {5}Codex {9}`codex` {5}records$/m);
   });
@@ -56,7 +56,7 @@ describe('agent modules', () => {
 });
 
 const records = (file: string): unknown[] =>
-  readFileSync(path.join(__dirname, '../fixtures/records', file), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as unknown);
+  readFileSync(path.join(__dirname, '../../fixtures/records', file), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as unknown);
 
 describe('what an agent module knows of answers and menus', () => {
   it('reads the last finished answer from the real records of Claude Code and Codex', () => {

@@ -1,11 +1,11 @@
 // The fleet model: entries from terminals and jobs, and the changes pushed to Lua.
 import { describe, expect, it } from 'vitest';
-import { jobEntry, jobState, terminalEntry } from '../../src/fleet/entry.js';
-import { Fleet } from '../../src/fleet/fleet.js';
-import { sessionEntry } from '../../src/fleet/sessions-watch.js';
-import { claude, claudeSession } from '../../src/agents/claude.js';
-import type { ListedJob } from '../../src/jobs/protocol/replies.js';
-import { blankJob } from '../../src/jobs/store.js';
+import { jobEntry, jobState, terminalEntry } from '../../../src/fleet/entry.js';
+import { Fleet } from '../../../src/fleet/fleet.js';
+import { sessionEntry } from '../../../src/fleet/sessions-watch.js';
+import { claude, claudeSession } from '../../../src/agents/claude.js';
+import type { ListedJob } from '../../../src/jobs/protocol/replies.js';
+import { blankJob } from '../../../src/jobs/store.js';
 
 const job = (patch: Partial<ListedJob> = {}): ListedJob => ({ ...blankJob('3fa2c1d0', 1000), alive: true, name: 'parser fix', cwd: '/p', ...patch });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { SETTLE_MS, Tracker } from '../../src/state/tracker.js';
-import type { Screen } from '../../src/detect/index.js';
-import screens from '../fixtures/screens.json';
+import { SETTLE_MS, Tracker } from '../../../src/state/tracker.js';
+import type { Screen } from '../../../src/detect/index.js';
+import screens from '../../fixtures/screens.json';
 
 const rule = '─'.repeat(40);
 const idle: Screen = { lines: ['Claude Code', rule, '❯ ', rule, '  ? for shortcuts'], title: '✳ Claude Code' };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { promptOf } from '../../src/agents/index.js';
-import type { AgentId } from '../../src/shared/types.js';
-import screens from '../fixtures/screens.json';
+import { promptOf } from '../../../src/agents/index.js';
+import type { AgentId } from '../../../src/shared/types.js';
+import screens from '../../fixtures/screens.json';
 
 const of = (name: keyof typeof screens): { agent: AgentId; lines: string[] } => {
   const s = screens[name] as { lines: string[]; expect: { agent: AgentId } };

@@ -3,8 +3,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { daemonEnv, jobEnv } from '../../src/jobs/env.js';
-import { commandLine, DEFAULT_TEMPLATES, loadTemplates, pickTemplate } from '../../src/jobs/templates.js';
+import { daemonEnv, jobEnv } from '../../../src/jobs/env.js';
+import { commandLine, DEFAULT_TEMPLATES, loadTemplates, pickTemplate } from '../../../src/jobs/templates.js';
 
 describe('templates', () => {
   const claude = DEFAULT_TEMPLATES.claude!;

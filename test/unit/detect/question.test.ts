@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { optionsOf, questionOf } from '../../src/detect/question.js';
-import { jobPatch } from '../../src/jobs/screen.js';
-import { detectScreen as detect } from '../../src/agents/index.js';
-import type { JobState } from '../../src/jobs/types.js';
-import screens from '../fixtures/screens.json';
+import { optionsOf, questionOf } from '../../../src/detect/question.js';
+import { jobPatch } from '../../../src/jobs/screen.js';
+import { detectScreen as detect } from '../../../src/agents/index.js';
+import type { JobState } from '../../../src/jobs/types.js';
+import screens from '../../fixtures/screens.json';
 
 type Name = keyof typeof screens;
 const lines = (name: Name): string[] => screens[name].lines;

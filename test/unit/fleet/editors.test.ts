@@ -1,0 +1,28 @@
+// Another Neovim's summary, read from a file anyone may have written: checked field by field.
+import { describe, expect, it } from 'vitest';
+import { editorEntry, parseSummary } from '../../../src/fleet/editors.js';
+
+describe("another Neovim's summary", () => {
+  it('keeps checked fields only, bounded, and the server address to reach it', () => {
+    const summary = parseSummary({
+      pid: 4711,
+      pidStart: '1',
+      server: '/run/nvim.sock',
+      agentPids: [1, 'x'],
+      terminals: [
+        { id: 'term:3', agent: 'codex', state: 'waiting', name: 'n'.repeat(500), detail: 7, since: 'soon', needs: { question: 'Proceed?', options: ['Yes', 2, 'No'] }, cwd: '/p', evil: 'x', confirmed: true },
+        { id: 'term:4', agent: 'rm -rf', state: 'idle' },
+        { id: 'term:5', agent: 'claude', state: 'sleeping' },
+        { id: '../x', agent: 'claude', state: 'idle' },
+      ],
+    })!;
+    expect(summary.terminals).toHaveLength(1);
+    const e = editorEntry(summary, summary.terminals[0]!);
+    expect(e).toEqual({
+      id: 'nvim:4711:3', kind: 'editor', name: 'n'.repeat(120), named: false, intent: '', agent: 'codex', state: 'waiting', source: 'pty-scrape', confirmed: false, since: 0, cwd: '/p', detail: '',
+      needs: { question: 'Proceed?', options: ['Yes', 'No'] }, where: 'nvim 4711', pinned: false, order: 0, pending: '', server: '/run/nvim.sock', attach: [],
+      buf: null, short: '', pid: 4711, peerBuf: 3, tty: '', exit: null, interrupted: false,
+    });
+    expect(summary.agentPids).toEqual([1]);
+  });
+});
