@@ -2,8 +2,8 @@
 // It reads the job folders (no daemon is needed to read them) and settles a job whose host died.
 import { jobState } from '../fleet/entry.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
-import { settle } from '../jobs/settle.js';
-import { jobsDir, listJobs } from '../jobs/store.js';
+import { listSettled } from '../jobs/settle.js';
+import { jobsDir } from '../jobs/store.js';
 import { parseArgs, safeText } from './args.js';
 
 function age(ms: number): string {
@@ -51,7 +51,7 @@ export function jobTable(jobs: readonly ListedJob[], now: number, home = ''): st
 export async function agents(env: NodeJS.ProcessEnv, out: (text: string) => void, argv: readonly string[]): Promise<void> {
   const args = parseArgs(argv, [{ names: ['--json'] }], []);
   const dir = jobsDir(env);
-  const jobs = await Promise.all(listJobs(dir).map((v) => settle(dir, v)));
+  const jobs = await listSettled(dir);
   jobs.sort(byCreation);
   if (args.flags.has('--json')) {
     out(`${JSON.stringify(jobs)}\n`);

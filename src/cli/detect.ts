@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { AGENT_MODULES, detectScreen, isAgentId } from '../agents/index.js';
 import type { AgentId } from '../shared/types.js';
 import { UsageError } from '../shared/errors.js';
+import { textRows } from '../shared/text.js';
 
 export interface DetectArgs {
   file?: string;
@@ -53,7 +54,7 @@ function readScreenFile(file: string): string {
 /** Splits a captured screen into rows and trims trailing blank rows, as the watcher does. */
 export function screenLines(text: string): string[] {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
-  while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
+  lines.length = textRows(lines);
   return lines;
 }
 

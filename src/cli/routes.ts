@@ -1,11 +1,10 @@
 // `mado route add|ls|rm`: routes between background jobs, kept by the daemon (they work with Neovim
 // closed). A route's options are those of :MadoRoute (help madohub-routes).
 import path from 'node:path';
-import { ReachError } from '../jobs/protocol/client.js';
 import { routeOptionWords } from '../routes/command.js';
 import type { Route } from '../shared/route-types.js';
 import { parseArgs, safeText } from './args.js';
-import { answerMs, ask, unreachable } from '../jobs/client/daemon.js';
+import { answerMs, askOrSay } from '../jobs/client/daemon.js';
 import type { Io } from '../jobs/client/daemon.js';
 import { UsageError } from '../shared/errors.js';
 import { resolveId } from '../jobs/client/jobs.js';
@@ -15,13 +14,9 @@ async function askDaemon(io: Io, message: object): Promise<Route[]> {
 }
 
 async function askRoutes(io: Io, message: object): Promise<{ routes: Route[]; problems: string[] }> {
-  try {
-    // An error reply is thrown by ask().
-    const reply = await ask(io, message, answerMs(io.env, 5000));
-    return reply.type === 'routes' ? { routes: reply.routes, problems: reply.problems ?? [] } : { routes: [], problems: [] };
-  } catch (err) {
-    throw err instanceof ReachError ? unreachable(err) : err;
-  }
+  // An error reply is thrown by ask().
+  const reply = await askOrSay(io, message, answerMs(io.env, 5000));
+  return reply.type === 'routes' ? { routes: reply.routes, problems: reply.problems ?? [] } : { routes: [], problems: [] };
 }
 
 /** A route's end named on the command line: a job's id, prefix or name, or (a target) file:PATH. */

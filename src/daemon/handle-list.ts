@@ -1,10 +1,9 @@
 // `list`: every job, each settled (see settle.ts).
 import type { Reply } from '../jobs/protocol/replies.js';
-import { settle } from '../jobs/settle.js';
-import { listJobs } from '../jobs/store.js';
+import { listSettled } from '../jobs/settle.js';
 import type { DaemonContext } from './context.js';
 
 export async function handleList(ctx: DaemonContext): Promise<Reply> {
-  const jobs = await Promise.all(listJobs(ctx.jobsDir).map((v) => settle(ctx.jobsDir, v)));
+  const jobs = await listSettled(ctx.jobsDir);
   return { type: 'jobs', jobs };
 }

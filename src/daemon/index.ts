@@ -11,8 +11,7 @@ import type { DaemonRequest } from '../jobs/protocol/daemon-requests.js';
 import { parseDaemonRequest } from '../jobs/protocol/daemon-requests.js';
 import type { Reply } from '../jobs/protocol/replies.js';
 import { serve } from '../jobs/protocol/serve.js';
-import { settle } from '../jobs/settle.js';
-import { listJobs } from '../jobs/store.js';
+import { listSettled } from '../jobs/settle.js';
 import type { DaemonContext } from './context.js';
 import { handleDispatch } from './handle-dispatch.js';
 import { handleList } from './handle-list.js';
@@ -62,7 +61,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
       case 'remove':
         return queues.run(m.short, () => handleRemove(ctx, m));
       case 'route-add':
-        return routes.add(m, await Promise.all(listJobs(opts.jobsDir).map((v) => settle(opts.jobsDir, v))));
+        return routes.add(m, await listSettled(opts.jobsDir));
       case 'route-list':
         return routes.list();
       case 'route-remove':
@@ -112,7 +111,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
   const check = setInterval(() => {
     if (checking) return;
     checking = true;
-    Promise.all(listJobs(opts.jobsDir).map((v) => settle(opts.jobsDir, v)))
+    listSettled(opts.jobsDir)
       .then((jobs) => {
         routes.jobs(jobs);
         if (jobs.some((j) => j.alive) || connected > 0) {

@@ -2,7 +2,7 @@
 // daemon's check sees a job's agent end a turn — with Neovim closed too.
 import { jobState } from '../fleet/entry.js';
 import { DaemonRouteBackend } from './route-backend.js';
-import { DEFAULT_SETTINGS, MAX_ROUTES, RouteEngine } from '../routes/engine.js';
+import { DEFAULT_SETTINGS, jobTurnEnded, MAX_ROUTES, RouteEngine } from '../routes/engine.js';
 import { loadRoutes } from '../routes/store.js';
 import type { RouteAddRequest, RouteRemoveRequest } from '../jobs/protocol/daemon-requests.js';
 import type { ListedJob, Reply } from '../jobs/protocol/replies.js';
@@ -41,8 +41,7 @@ export class DaemonRoutes {
       const from = this.states.get(id);
       this.states.set(id, to);
       if (from === undefined || from === to) continue;
-      const how = to === 'stopped' || to === 'completed' ? 'done' : to === 'failed' ? 'failed' : to === 'waiting' ? 'waiting' : undefined;
-      if (how) void this.engine.finished(id, how);
+      this.engine.changed(id, from, to, jobTurnEnded(from, to));
     }
     for (const id of [...this.states.keys()]) {
       if (seen.has(id)) continue;

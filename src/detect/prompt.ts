@@ -1,6 +1,7 @@
 // The user's prompt as an agent echoes it above its answer: the job's "intent" when a terminal's
 // agent is sent to the background. Pure, from the screen only, by the agent's rule (from its module).
 import type { PromptRule } from './types.js';
+import { textRows } from '../shared/text.js';
 
 /** The row of the first line below row `i` that is neither blank nor one the rule skips (or the end). */
 function nextRow(rule: PromptRule, lines: readonly string[], i: number): number {
@@ -53,8 +54,7 @@ const INPUT_REACH = 8;
  */
 export function draftOf(rule: PromptRule | undefined, lines: readonly string[]): string | undefined {
   if (!rule) return undefined;
-  let end = lines.length;
-  while (end > 0 && lines[end - 1]!.trim() === '') end--;
+  const end = textRows(lines);
   const input = rule.draft ?? rule.line;
   for (let i = end - 1; i >= Math.max(0, end - INPUT_REACH); i--) {
     const line = lines[i]!;

@@ -6,9 +6,8 @@ import { mkdirSync } from 'node:fs';
 import { watch } from 'chokidar';
 import type { FSWatcher } from 'chokidar';
 import type { ListedJob } from '../jobs/protocol/replies.js';
-import { settle } from '../jobs/settle.js';
+import { listSettled } from '../jobs/settle.js';
 import { throttled } from '../shared/debounce.js';
-import { listJobs } from '../jobs/store.js';
 
 const SETTLE_MS = 100;
 
@@ -50,7 +49,7 @@ export class JobsWatch {
     }
     this.reading = true;
     try {
-      this.onJobs(await Promise.all(listJobs(this.dir).map((v) => settle(this.dir, v))));
+      this.onJobs(await listSettled(this.dir));
     } catch (err) {
       this.log.debug(`jobs read: ${String(err)}`);
     } finally {

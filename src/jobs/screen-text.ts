@@ -1,6 +1,7 @@
 // A job's output as a person reads it: its terminal model's scrollback and screen as lines of text
 // (wrapped rows joined, no control sequences), whether the host is up or its output log is replayed.
 import { Terminal } from '@xterm/headless';
+import { textRows } from '../shared/text.js';
 
 /** How many rows of scrollback a job's terminal model keeps (and a replay of its log). */
 export const SCROLLBACK = 5000;
@@ -10,7 +11,7 @@ export function screenOf(term: Terminal): { lines: string[]; cursor: number } {
   const b = term.buffer.active;
   const lines: string[] = [];
   for (let i = 0; i < term.rows; i++) lines.push(b.getLine(b.viewportY + i)?.translateToString(true) ?? '');
-  while (lines.length > 0 && lines[lines.length - 1]!.trim() === '') lines.pop();
+  lines.length = textRows(lines);
   return { lines, cursor: b.cursorY };
 }
 
@@ -36,7 +37,7 @@ export function textOf(term: Terminal): JobText {
   if (settled < 0) settled = out.length;
   // A full-screen program draws on the alternate screen: what it shows now comes after the rest.
   if (term.buffer.active.type === 'alternate') out.push(...screenOf(term).lines);
-  while (out.length > 0 && out[out.length - 1]!.trim() === '') out.pop();
+  out.length = textRows(out);
   return { lines: out, settled: Math.max(0, Math.min(settled, out.length)) };
 }
 

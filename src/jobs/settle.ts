@@ -5,7 +5,7 @@ import path from 'node:path';
 import { clearDeadHost, hostAlive } from './hostinfo.js';
 import type { ListedJob } from './protocol/replies.js';
 import type { JobView } from './store.js';
-import { updateJob } from './store.js';
+import { listJobs, updateJob } from './store.js';
 
 /** How long a running job may go without a host before it counts as one whose host never came. */
 export const HOST_START_MS = 20000;
@@ -28,4 +28,9 @@ export async function settle(dir: string, view: JobView): Promise<ListedJob> {
   } catch {
     return listed({ ...job, status: 'errored', detail }, false);
   }
+}
+
+/** Every job of the folder as its readers show it (each settled as above), oldest first as listJobs gives them. */
+export function listSettled(dir: string): Promise<ListedJob[]> {
+  return Promise.all(listJobs(dir).map((v) => settle(dir, v)));
 }

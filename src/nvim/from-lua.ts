@@ -7,7 +7,8 @@ import { bool, int, isObj, optional, orNull, requestGuard, str, strings } from '
 
 const buf = int(1, 2 ** 31 - 1);
 const list: Check = (v) => (Array.isArray(v) ? null : 'a list');
-const table: Check = (v) => (isObj(v) ? null : 'a table');
+/** A table: Lua's empty one comes as an empty list (msgpack cannot tell them apart). */
+const table: Check = (v) => (isObj(v) || (Array.isArray(v) && v.length === 0) ? null : 'a table');
 /** A route end as the user named it: a name, an id, `file:PATH`, or a buffer number. */
 const end: Check = (v) => (typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v)) ? null : 'a name or a buffer number');
 
@@ -49,6 +50,7 @@ export const FROM_LUA = {
   route_command: { args: strings, settings: optional(table) },
   route_complete: { lead: str, settings: optional(table) },
   route_list: {},
+  paths: {},
 } satisfies Record<string, Record<string, Check>>;
 
 export type FromLuaOp = keyof typeof FROM_LUA;

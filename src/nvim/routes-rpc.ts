@@ -6,7 +6,7 @@ import type { Io } from '../jobs/client/jobs.js';
 import type { FleetHub } from '../fleet/hub.js';
 import { isObj } from '../shared/checks.js';
 import type { TerminalWatchers } from '../state/terminal-watchers.js';
-import { DEFAULT_SETTINGS, RouteEngine } from '../routes/engine.js';
+import { DEFAULT_SETTINGS, jobTurnEnded, RouteEngine } from '../routes/engine.js';
 import type { RouteRequest, RouteSettings } from '../routes/engine.js';
 import { NeovimRouteBackend } from './route-backend.js';
 import { closesCycle } from '../routes/chain.js';
@@ -73,12 +73,7 @@ export function routesRpc(nvim: NeovimClient, lua: LuaWire, hub: FleetHub, watch
     io,
   );
   const engine = new RouteEngine(backend);
-  const finished = (id: string, how: 'done' | 'failed' | 'waiting'): void => void engine.finished(id, how);
-  hub.onJobState = (id, from, to) => {
-    if (to === 'stopped' || to === 'completed') finished(id, 'done');
-    else if (to === 'failed') finished(id, 'failed');
-    else if (to === 'waiting' && from !== 'waiting') finished(id, 'waiting');
-  };
+  hub.onJobState = (id, from, to) => engine.changed(id, from, to, jobTurnEnded(from, to));
   hub.onGone = (id) => engine.gone(id);
   hub.onReplyExpired = (buf) => {
     const name = hub.all().find((e) => e.id === `term:${buf}`)?.name ?? `buffer ${buf}`;
@@ -239,10 +234,7 @@ export function routesRpc(nvim: NeovimClient, lua: LuaWire, hub: FleetHub, watch
     },
     changes(changes) {
       for (const c of changes) {
-        const id = `term:${c.buf}`;
-        if (c.done) finished(id, 'done');
-        else if (c.state === 'failed' && c.previous !== 'failed') finished(id, 'failed');
-        if (c.state === 'waiting' && c.previous !== 'waiting') finished(id, 'waiting');
+        engine.changed(`term:${c.buf}`, c.previous, c.state, c.done !== undefined);
       }
     },
   };

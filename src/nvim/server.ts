@@ -8,7 +8,7 @@ import { FleetHub } from '../fleet/hub.js';
 import { isObj } from '../shared/checks.js';
 import { socketLive } from '../jobs/protocol/socket.js';
 import { daemonSocket, runtimeDir } from '../jobs/paths.js';
-import { jobsDir } from '../jobs/store.js';
+import { jobsDir, stateDir } from '../jobs/store.js';
 import { log } from '../shared/log.js';
 import { TerminalWatchers } from '../state/terminal-watchers.js';
 import { Tracker } from '../state/tracker.js';
@@ -222,6 +222,8 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
     route_command: (m) => routes.request('route_command', [m]),
     route_complete: (m) => routes.request('route_complete', [m]),
     route_list: () => routes.request('route_list', []),
+    // Where MadoHub keeps its state (the picker's own file is there): Lua builds no path of its own.
+    paths: () => ({ stateDir: stateDir() }),
   };
 
   /** Runs one message; its answer (a promise for the calls that take time). */

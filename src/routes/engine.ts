@@ -8,6 +8,7 @@ import { fill, provenance, spilled, templateText } from './payload.js';
 import type { PayloadVars } from './payload.js';
 import { DEFAULT_HOPS, MAX_HOPS, ROUTE_ONS, ROUTE_SENDS } from '../shared/route-types.js';
 import type { Chain, Route, RouteOn, RouteRequest, RouteSend } from '../shared/route-types.js';
+import type { AgentState } from '../shared/types.js';
 
 export type { RouteRequest };
 
@@ -63,6 +64,25 @@ export interface RouteBackend {
   /** The routes changed (the list is shown to the user). */
   changed(routes: Route[]): void;
 }
+
+/** What sets a route off: its source's turn ended, failed, or it started waiting. */
+export type RouteTrigger = 'done' | 'failed' | 'waiting';
+
+/**
+ * What a change of a source's state sets off (the one mapping, for terminals and jobs alike):
+ * `turnEnded` when a turn ended with it (a terminal's completion, a job reaching Stopped or
+ * Completed), else a Failed state that is new; and a Waiting state that is new.
+ */
+export function triggersOf(from: AgentState | null | undefined, to: AgentState, turnEnded: boolean): RouteTrigger[] {
+  const out: RouteTrigger[] = [];
+  if (turnEnded) out.push('done');
+  else if (to === 'failed' && from !== 'failed') out.push('failed');
+  if (to === 'waiting' && from !== 'waiting') out.push('waiting');
+  return out;
+}
+
+/** A job's turn ended when its state became Stopped or Completed (a job file has no completion event). */
+export const jobTurnEnded = (from: AgentState | null | undefined, to: AgentState): boolean => from !== to && (to === 'stopped' || to === 'completed');
 
 export interface RouteSettings {
   /** The user's named templates. */
@@ -189,7 +209,12 @@ export class RouteEngine {
   }
 
   /** `source` finished a turn (`done`), failed one, or began to wait: its routes fire. */
-  async finished(source: string, how: 'done' | 'failed' | 'waiting'): Promise<void> {
+  /** A source's state changed: the routes it sets off fire (see triggersOf). */
+  changed(source: string, from: AgentState | null | undefined, to: AgentState, turnEnded: boolean): void {
+    for (const how of triggersOf(from, to, turnEnded)) void this.finished(source, how);
+  }
+
+  async finished(source: string, how: RouteTrigger): Promise<void> {
     if (this.paused) return;
     const firing = [...this.routes.values()].filter(
       (r) => r.source === source && !r.paused && (how === 'waiting' ? r.on === 'waiting' : how === 'done' ? r.on !== 'waiting' : r.on === 'turn'),

@@ -10,6 +10,7 @@ import { readTail, writeAtomic } from '../shared/files.js';
 import type { JobState } from '../jobs/types.js';
 import { linkProblem } from '../shared/links.js';
 import type { Route } from '../shared/route-types.js';
+import { textRows } from '../shared/text.js';
 
 /** The record file that holds a job's answers, as its agent's module tells it (AgentModule.jobRecordFile). */
 export function jobRecordFile(job: Pick<JobState, 'agent' | 'cwd' | 'sessionId' | 'resumeSessionId'>, env: NodeJS.ProcessEnv): string | undefined {
@@ -72,9 +73,7 @@ export async function turnAnswer(
 
 /** A screen's rows as text, the blank rows at its bottom left out. */
 export function screenText(lines: readonly string[]): string {
-  let end = lines.length;
-  while (end > 0 && lines[end - 1]!.trim() === '') end--;
-  return lines.slice(0, end).join('\n');
+  return lines.slice(0, textRows(lines)).join('\n');
 }
 
 /** `git diff HEAD` of a folder, bounded in time and size. */

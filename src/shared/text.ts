@@ -16,3 +16,10 @@ export function clip(text: string, max = MAX_DETAIL): string {
   const t = text.replace(/\s+/g, ' ').trim();
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
+
+/** How many of `lines` stand above the blank ones at their end (a screen's rows without its empty bottom). */
+export function textRows(lines: readonly string[]): number {
+  let end = lines.length;
+  while (end > 0 && lines[end - 1]!.trim() === '') end--;
+  return end;
+}

@@ -100,6 +100,7 @@ describe.each(testNeovims())('Neovim $label: the picker model', ({ path: exe }) 
     const calls = await s.lua<string[]>(`
       local node = require('madohub.node')
       local calls = {}
+      local call, running = node.call, node.running
       node.call = function(method, args, done) calls[#calls + 1] = method .. ' ' .. (args.id or '') done({ short = args.id }) end
       node.running = function() return true end
       local fleet = require('madohub.fleet')
@@ -124,6 +125,7 @@ describe.each(testNeovims())('Neovim $label: the picker model', ({ path: exe }) 
       actions.run(p, 'back', '<Esc>'); seen[#seen + 1] = 'filter ' .. p.ui.filter
       actions.run(p, 'back', '<Esc>'); seen[#seen + 1] = 'open ' .. tostring(picker.current ~= nil)
       vim.list_extend(calls, seen)
+      node.call, node.running = call, running
       return calls`);
     expect(calls).toEqual([
       'stop aaaaaaaa',
@@ -133,7 +135,7 @@ describe.each(testNeovims())('Neovim $label: the picker model', ({ path: exe }) 
       'stop aaaaaaaa',
       'remove bbbbbbbb',
       // The peek pane reads the job's screen from its host.
-      'screen aaaaaaaa',
+      'screen_of aaaaaaaa',
       'help false',
       'peek false',
       'filter ',

@@ -28,7 +28,9 @@ describe('mado route', () => {
 
     // The writer's turn ends: the reviewer gets the provenance line and the answer.
     expect(await h.mado(['send', a, 'work'])).toMatchObject({ code: 0 });
-    const logs = await until(async () => (await h.mado(['logs', b])).stdout, (t) => t.includes('Turn 1 is done.'), 12000);
+    // Waited for until the reviewer has taken it (its answer): the payload pasted into its input line
+    // holds the same words for the 50 ms before its Enter.
+    const logs = await until(async () => (await h.mado(['logs', b])).stdout, (t) => t.includes('You said: [mado route'), 12000);
     expect(logs).toContain('You said: [mado route writer → reviewer · hop 1/3]\nTurn 1 is done.');
 
     expect(JSON.parse((await h.mado(['route', 'ls', '--json'])).stdout)).toMatchObject([{ id }]);

@@ -11,19 +11,28 @@ local MAX_FILTERS = 200
 ---@field folded table<string, boolean>
 ---@field filters table<string, string> Folder → last filter.
 
----@return string
+---@type string|nil
+local state_dir = nil
+
+---The file, in the folder the Node side keeps MadoHub's state in (asked once); nil while it is not known.
+---@return string|nil
 function M.path()
-  local base = vim.env.XDG_STATE_HOME
-  if not base or base == '' then
-    base = (vim.env.HOME or vim.fn.expand('~')) .. '/.local/state'
+  if not state_dir then
+    local node = require('madohub.node')
+    node.ensure()
+    local paths = node.request('paths')
+    state_dir = type(paths) == 'table' and type(paths.stateDir) == 'string' and paths.stateDir or nil
   end
-  return base .. '/madohub/fleet-ui.json'
+  return state_dir and (state_dir .. '/fleet-ui.json') or nil
 end
 
 ---@return madohub.PickerSaved
 function M.load()
   local saved = { group_by = 'state', folded = {}, filters = {} }
   local file = M.path()
+  if not file then
+    return saved
+  end
   -- lstat: a link planted in its place is no state file (it is not read, and a save replaces it).
   local stat = vim.uv.fs_lstat(file)
   if not stat or stat.type ~= 'file' or stat.size > MAX_BYTES then
@@ -60,6 +69,9 @@ end
 ---@param saved madohub.PickerSaved
 function M.save(saved)
   local file = M.path()
+  if not file then
+    return
+  end
   local filters, n = {}, 0
   for k, v in pairs(saved.filters) do
     if v ~= '' and n < MAX_FILTERS then

@@ -87,3 +87,12 @@ export function unreachable(err: ReachError): JobError {
     err.reason === 'closed' ? 'ended before it answered' : err.reason === 'silent' ? 'does not answer (its process may be stopped, or be an older mado\'s daemon, which leaves once its jobs have ended)' : 'did not answer in time';
   return new JobError(`the mado daemon ${what}: ${err.message}`);
 }
+
+/** Asks the daemon as `ask` does; a daemon that hung up, fell silent or was late is a JobError in words for a person. */
+export async function askOrSay(io: Io, message: object, timeoutMs: number): Promise<Reply> {
+  try {
+    return await ask(io, message, timeoutMs);
+  } catch (err) {
+    throw err instanceof ReachError ? unreachable(err) : err;
+  }
+}

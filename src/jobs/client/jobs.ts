@@ -18,7 +18,7 @@ import { findJob, jobsDir } from '../store.js';
 import { promptProblem } from '../templates.js';
 import type { Resume } from '../templates.js';
 import type { JobOrigin } from '../types.js';
-import { answerMs, ask, unreachable } from './daemon.js';
+import { answerMs, ask, askOrSay, unreachable } from './daemon.js';
 import type { Io } from './daemon.js';
 
 export type { Io };
@@ -104,12 +104,7 @@ async function jobUp(io: Io, short: string, dir: string): Promise<boolean> {
 
 /** Stops (gracefully, waiting for the end unless `wait` is false) or kills a job; true once it has ended. */
 export async function stopJob(io: Io, short: string, op: 'stop' | 'kill', wait = true): Promise<boolean> {
-  let reply: Reply;
-  try {
-    reply = await ask(io, { op, short, ...(op === 'stop' ? { wait } : {}) }, answerMs(io.env, STOP_WAIT_MS + 10000));
-  } catch (err) {
-    throw err instanceof ReachError ? unreachable(err) : err;
-  }
+  const reply = await askOrSay(io, { op, short, ...(op === 'stop' ? { wait } : {}) }, answerMs(io.env, STOP_WAIT_MS + 10000));
   const ended = reply.type === 'ok' && reply.ended === true;
   if (op === 'stop' && wait && !ended) throw new JobError(`job ${short} did not stop in ${STOP_WAIT_MS / 1000} s; mado kill ${short} ends it`);
   return ended;
@@ -117,20 +112,12 @@ export async function stopJob(io: Io, short: string, op: 'stop' | 'kill', wait =
 
 /** Starts a job's agent again (resuming its session where its agent can), with this environment's variables. */
 export async function respawnJob(io: Io, short: string): Promise<void> {
-  try {
-    await ask(io, { op: 'respawn', short, env: jobEnv(io.env) }, answerMs(io.env, DISPATCH_MS));
-  } catch (err) {
-    throw err instanceof ReachError ? unreachable(err) : err;
-  }
+  await askOrSay(io, { op: 'respawn', short, env: jobEnv(io.env) }, answerMs(io.env, DISPATCH_MS));
 }
 
 /** Removes an ended job (its worktree only when it holds no unsaved work, unless `force`). */
 export async function removeJobVia(io: Io, short: string, force: boolean): Promise<void> {
-  try {
-    await ask(io, { op: 'remove', short, force }, answerMs(io.env, STOP_WAIT_MS + 30000));
-  } catch (err) {
-    throw err instanceof ReachError ? unreachable(err) : err;
-  }
+  await askOrSay(io, { op: 'remove', short, force }, answerMs(io.env, STOP_WAIT_MS + 30000));
 }
 
 /** Asks a running job's host; its refusal or absence is the command's error. */

@@ -26,6 +26,9 @@ describe('messages from Lua', () => {
     expect(parseFromLua({ op: 'choose', id: 'x', choice: 10 })).toBe("choose: field 'choice' must be a whole number from 1 to 9");
     expect(parseFromLua({ op: 'stop', id: 'x', ask: 'soon' })).toBe("stop: field 'ask' must be a whole number from 1 to 9007199254740991");
     expect(parseFromLua({ op: 'route_add', target: { evil: true } })).toBe("route_add: field 'target' must be a name or a buffer number");
+    // Lua's empty table comes as an empty list.
+    expect(parseFromLua({ op: 'route_add', target: 'x', opts: [] })).toMatchObject({ op: 'route_add', opts: [] });
+    expect(parseFromLua({ op: 'route_add', target: 'x', opts: [1] })).toBe("route_add: field 'opts' must be a table");
   });
 
   it('are only ops the Node side knows: every node.notify/call/request of the Lua side names one', () => {
