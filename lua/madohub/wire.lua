@@ -8,11 +8,15 @@ local M = {}
 
 ---@type table<string, fun(msg: table)>
 local receivers = {
-  states = function(m)
-    require('madohub.state').apply(m.changes)
-  end,
-  fleet = function(m)
-    require('madohub.fleet').apply(m.put, m.removed, { editorsNotShown = m.editorsNotShown })
+  -- One batch: the terminals' states first (their winbars), then the fleet's entries.
+  changes = function(m)
+    if #m.states > 0 then
+      require('madohub.state').apply(m.states)
+    end
+    local fleet = require('madohub.fleet')
+    if #m.put > 0 or #m.removed > 0 or m.editorsNotShown ~= fleet.not_shown.editorsNotShown then
+      fleet.apply(m.put, m.removed, { editorsNotShown = m.editorsNotShown })
+    end
   end,
   answer = function(m)
     require('madohub.node').answer(m.ask, m.result, m.error)

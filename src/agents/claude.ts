@@ -6,7 +6,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { COMPLETION, SHARED_RULES } from '../detect/common.js';
 import type { FolderWatcher } from '../records/folders.js';
-import { followJsonl, settled } from '../records/follow.js';
+import { followJsonl, rereading } from '../records/follow.js';
 import type { RecordLog } from '../records/follow.js';
 import { isObj, strOf, timeOf } from '../shared/checks.js';
 import { clip, MAX_DETAIL } from '../shared/text.js';
@@ -82,7 +82,7 @@ export const claude: AgentModule = {
   menuKeys: (choice, highlighted) => arrowsTo(choice, highlighted),
   // Nor its Enter: pressed within a moment of the approval's drawing, it is lost (the menu stays; seen
   // in 2.1.332, 13 answers in 20 from the picker, its menu drawn 0.1-0.5 s before).
-  menuSettleMs: 600,
+  menuStandMs: 600,
   // A job's session is the one it gave Claude Code (`--session-id`), or the one it resumed.
   jobRecordFile: (job, env) => claudeTranscriptPath(claudeConfigDir(env), job.cwd, job.resumeSessionId ?? job.sessionId),
   // Its sessions elsewhere (another terminal, a background session): `<config>/sessions/<pid>.json`.
@@ -215,7 +215,7 @@ export class ClaudeRecords {
     this.sessionFile = path.join(configDir, 'sessions', `${pid}.json`);
   }
 
-  private readonly reader = settled(() => void this.readSession());
+  private readonly reader = rereading(() => void this.readSession());
   private lastText?: string;
 
   start(): void {

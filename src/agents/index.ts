@@ -83,12 +83,12 @@ export function screenAnswer(agent: AgentId, lines: readonly string[]): string |
  * before its screen shows the question (Claude Code's transcript does).
  */
 export const MENU_WAIT_MS = 3000;
-/** How long a menu must have been on the screen before keys answer it, for an agent that does not say (AgentModule.menuSettleMs). */
-export const MENU_SETTLE_MS = 150;
+/** How long a menu must have been on the screen before keys answer it, for an agent that does not say (AgentModule.menuStandMs). */
+export const MENU_STAND_MS = 150;
 
 /** How long `agent`'s menu must have been on the screen before keys answer it. */
-export function menuSettleMs(agent: AgentId): number {
-  return agentModule(agent).menuSettleMs ?? MENU_SETTLE_MS;
+export function menuStandMs(agent: AgentId): number {
+  return agentModule(agent).menuStandMs ?? MENU_STAND_MS;
 }
 
 /**

@@ -1,12 +1,12 @@
 // Answering the menu on an agent's screen with a choice, the one way for terminals and jobs: the
 // menu is waited for while it is not drawn yet (a record said Waiting first), then until it has been
-// on the screen for its agent's settle time (keys pressed as it appears are lost), and the keys are
+// on the screen for its agent's stand time (keys pressed as it appears are lost), and the keys are
 // told from the screen as it is then.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { optionsOf } from '../detect/question.js';
 import type { ChangeWaiters } from '../shared/change-waiters.js';
 import type { AgentId } from '../shared/types.js';
-import { MENU_WAIT_MS, menuKeys, menuSettleMs } from './index.js';
+import { MENU_WAIT_MS, menuKeys, menuStandMs } from './index.js';
 
 /** Where the menu is: the agent while it waits (undefined once it does not), its screen, since when a menu shows on it. */
 export interface MenuScreen {
@@ -27,7 +27,7 @@ export async function menuAnswer(screen: MenuScreen, choice: number, now: () => 
   const agent = screen.waitingAgent();
   const since = screen.menuSince();
   if (agent !== undefined && since !== undefined) {
-    const left = since + menuSettleMs(agent) - now();
+    const left = since + menuStandMs(agent) - now();
     if (left > 0) await sleep(left);
   }
   const keys = attempt();

@@ -121,9 +121,9 @@ export interface AgentModule {
   menuKeys?(choice: number, highlighted: number): string;
   /**
    * How long its menu must have been on the screen before keys answer it (ms): keys pressed as a
-   * menu appears reach what was there before. Undefined: MENU_SETTLE_MS.
+   * menu appears reach what was there before. Undefined: MENU_STAND_MS.
    */
-  menuSettleMs?: number;
+  menuStandMs?: number;
   /** The record file that holds a job's answers (Claude Code's transcript, Codex's rollout), when it can be told. */
   jobRecordFile?(job: JobSessionRef, env: NodeJS.ProcessEnv): string | undefined;
   /**

@@ -1,4 +1,4 @@
-// The small entry of `mado agents`: bin/mado loads it instead of the whole CLI for this verb.
+// The small entry of `mado jobs` (and `mado agents`): bin/mado loads it instead of the whole CLI for these verbs.
 import { writeSync } from 'node:fs';
 import { agents } from '../cli/agents.js';
 import { UsageError } from '../shared/errors.js';
@@ -24,7 +24,7 @@ function writeAll(fd: number, text: string): void {
 }
 
 function fail(message: string, code: number): void {
-  writeAll(2, `mado agents: ${message}\n`);
+  writeAll(2, `mado ${process.argv[2] ?? 'jobs'}: ${message}\n`);
   process.exitCode = code;
 }
 

@@ -44,7 +44,8 @@ Usage:
       stays).
       Piped standard input is appended to the prompt (cut at 16 KiB). With no prompt and no agent,
       the job starts idle and shows as blocked.
-  mado agents [--json]      List jobs (pinned first, then oldest first).
+  mado jobs [--json]        List jobs (pinned first, then oldest first); mado agents is the
+                            same, named as claude agents names its background sessions.
   mado logs [-n N] [-f] [--raw] ID
                             Show a job's output as text: its scrollback and screen (the last N
                             lines); -f follows it (each line once it has left the screen); --raw

@@ -1,8 +1,8 @@
 // `mado agents`: also built as its own small entry (dist/mado-agents.js), since listing must be fast.
-// It reads the job folders (no daemon is needed to read them) and settles a job whose host died.
-import { jobState } from '../fleet/entry.js';
+// It reads the job folders (no daemon is needed to read them) and marks errored a job whose host died.
+import { agentStateOfJob } from '../fleet/entry.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
-import { listSettled } from '../jobs/settle.js';
+import { listedJobs } from '../jobs/listed.js';
 import { jobsDir } from '../jobs/store.js';
 import { parseArgs, safeText } from './args.js';
 
@@ -35,7 +35,7 @@ export function jobTable(jobs: readonly ListedJob[], now: number, home = ''): st
     j.short,
     statusWord(j),
     // The agent's state, in the winbar's and the picker's words.
-    jobState(j),
+    agentStateOfJob(j),
     j.agent,
     age(now - j.updatedAt),
     safeText(j.name).slice(0, 40),
@@ -51,7 +51,7 @@ export function jobTable(jobs: readonly ListedJob[], now: number, home = ''): st
 export async function agents(env: NodeJS.ProcessEnv, out: (text: string) => void, argv: readonly string[]): Promise<void> {
   const args = parseArgs(argv, [{ names: ['--json'] }], []);
   const dir = jobsDir(env);
-  const jobs = await listSettled(dir);
+  const jobs = await listedJobs(dir);
   jobs.sort(byCreation);
   if (args.flags.has('--json')) {
     out(`${JSON.stringify(jobs)}\n`);

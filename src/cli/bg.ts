@@ -118,7 +118,7 @@ export const BG_STDIN_FIRST_BYTE_MS = 2000;
 /** What `mado --bg` prints once the job is dispatched. */
 export function hintBlock(short: string): string {
   const rows: [string, string][] = [
-    ['mado agents', 'list jobs'],
+    ['mado jobs', 'list jobs'],
     [`mado attach ${short}`, 'open in this terminal (Ctrl-] detaches, the job goes on)'],
     [`mado logs ${short}`, 'show recent output'],
     [`mado stop ${short}`, 'stop this job'],

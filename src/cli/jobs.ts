@@ -78,7 +78,7 @@ async function send(io: Io, argv: string[]): Promise<void> {
   );
 }
 
-export const JOB_VERBS = ['--bg', '--background', 'agents', 'logs', 'attach', 'send', 'stop', 'kill', 'respawn', 'rm', 'route'];
+export const JOB_VERBS = ['--bg', '--background', 'jobs', 'agents', 'logs', 'attach', 'send', 'stop', 'kill', 'respawn', 'rm', 'route'];
 
 /** Runs a job verb. */
 export async function runJobVerb(io: Io, verb: string, argv: string[]): Promise<void> {
@@ -89,6 +89,7 @@ export async function runJobVerb(io: Io, verb: string, argv: string[]): Promise<
     case '--bg':
     case '--background':
       return bg(io, argv);
+    case 'jobs':
     case 'agents':
       return agents(io.env, io.out, argv);
     case 'logs':

@@ -6,7 +6,7 @@ import { daemonEnv } from '../jobs/env.js';
 import { hostAlive, readHostInfo } from '../jobs/hostinfo.js';
 import type { Launch } from '../jobs/host/launch.js';
 import { writeLaunch } from '../jobs/host/launch.js';
-import { HOST_START_MS } from '../jobs/settle.js';
+import { HOST_START_MS } from '../jobs/listed.js';
 import { readJob } from '../jobs/store.js';
 
 export interface DaemonContext {

@@ -9,7 +9,7 @@ import type { Reply } from '../jobs/protocol/replies.js';
 import { blankJob, createJob, removeJob, updateJob } from '../jobs/store.js';
 import { commandLine, loadTemplates, pickTemplate, promptProblem, SESSION_REF } from '../jobs/templates.js';
 import type { Template } from '../jobs/templates.js';
-import type { JobState } from '../jobs/types.js';
+import type { JobFile } from '../jobs/types.js';
 import { MAX_INTENT } from '../jobs/types.js';
 import { badBranch, makeWorktree } from './worktrees.js';
 import type { DaemonContext } from './context.js';
@@ -19,7 +19,7 @@ import { programProblem } from '../jobs/program.js';
 const fail = (error: string): Reply => ({ type: 'error', error });
 
 /** What a job's host launches: its argv (a resume, or a new session with the prompt), cwd and size. */
-export function launchOf(template: Template, job: Pick<JobState, 'cwd' | 'sessionId'>, prompt: string, resume: string[] | undefined, cols = 120, rows = 40): Launch {
+export function launchOf(template: Template, job: Pick<JobFile, 'cwd' | 'sessionId'>, prompt: string, resume: string[] | undefined, cols = 120, rows = 40): Launch {
   const argv = resume ?? commandLine(template, prompt, undefined, false, job.sessionId);
   return { argv, cwd: job.cwd, cols, rows, typePrompt: template.prompt === 'type' && prompt && !resume ? prompt : undefined, starting: prompt !== '' && !resume };
 }
@@ -63,7 +63,7 @@ export async function handleDispatch(ctx: DaemonContext, m: DispatchRequest): Pr
       ? commandLine(template, '', { mode: 'id', id: m.launch.sessionId }, m.launch.fork).concat(m.launch.flagArgs)
       : undefined;
   const idle = !prompt && m.launch.mode === 'prompt' && m.agent === undefined;
-  const job: JobState = {
+  const job: JobFile = {
     ...blankJob(m.short),
     sessionId: m.sessionId,
     createdAt: m.createdAt || Date.now(),

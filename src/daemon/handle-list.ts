@@ -1,9 +1,9 @@
-// `list`: every job, each settled (see settle.ts).
+// `list`: every job, as listedJob tells it (see listed.ts).
 import type { Reply } from '../jobs/protocol/replies.js';
-import { listSettled } from '../jobs/settle.js';
+import { listedJobs } from '../jobs/listed.js';
 import type { DaemonContext } from './context.js';
 
 export async function handleList(ctx: DaemonContext): Promise<Reply> {
-  const jobs = await listSettled(ctx.jobsDir);
+  const jobs = await listedJobs(ctx.jobsDir);
   return { type: 'jobs', jobs };
 }

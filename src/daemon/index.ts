@@ -11,7 +11,7 @@ import type { DaemonRequest } from '../jobs/protocol/daemon-requests.js';
 import { parseDaemonRequest } from '../jobs/protocol/daemon-requests.js';
 import type { Reply } from '../jobs/protocol/replies.js';
 import { serve } from '../jobs/protocol/serve.js';
-import { listSettled } from '../jobs/settle.js';
+import { listedJobs } from '../jobs/listed.js';
 import type { DaemonContext } from './context.js';
 import { handleDispatch } from './handle-dispatch.js';
 import { handleList } from './handle-list.js';
@@ -29,7 +29,7 @@ export interface DaemonOptions {
   idleMs?: number;
 }
 
-/** How often the daemon looks whether anything runs (and settles jobs whose host died). */
+/** How often the daemon looks whether anything runs (and marks errored the jobs whose host died). */
 const CHECK_MS = 500;
 
 export async function runDaemon(opts: DaemonOptions): Promise<void> {
@@ -61,7 +61,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
       case 'remove':
         return queues.run(m.short, () => handleRemove(ctx, m));
       case 'route-add':
-        return routes.add(m, await listSettled(opts.jobsDir));
+        return routes.add(m, await listedJobs(opts.jobsDir));
       case 'route-list':
         return routes.list();
       case 'route-remove':
@@ -104,14 +104,14 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
   }
   say(`listening on ${socketPath} (protocol ${PROTO}, pid ${process.pid})`);
 
-  // Leave a while after nothing runs and nobody is connected; meanwhile settle jobs whose host died.
+  // Leave a while after nothing runs and nobody is connected; meanwhile jobs whose host died are marked errored.
   const idleMs = opts.idleMs ?? 3000;
   let idleSince = Date.now();
   let checking = false;
   const check = setInterval(() => {
     if (checking) return;
     checking = true;
-    listSettled(opts.jobsDir)
+    listedJobs(opts.jobsDir)
       .then((jobs) => {
         routes.jobs(jobs);
         if (jobs.some((j) => j.alive) || connected > 0) {

@@ -3,7 +3,7 @@
 // host's screen, and the payload goes through the target's host. Messages go to the daemon's log.
 import path from 'node:path';
 import { agentModule } from '../agents/index.js';
-import { jobState } from '../fleet/entry.js';
+import { agentStateOfJob } from '../fleet/entry.js';
 import { askHost, hostScreen } from '../jobs/host-client.js';
 import { stateDir } from '../jobs/store.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
@@ -15,7 +15,7 @@ import { jobChain } from '../jobs/chain-record.js';
 
 /** A job as a route's end. */
 export function jobEnd(j: ListedJob): RouteEnd {
-  return { id: `job:${j.short}`, name: j.name, agent: agentModule(j.agent).displayName, cwd: j.cwd, state: jobState(j) };
+  return { id: `job:${j.short}`, name: j.name, agent: agentModule(j.agent).displayName, cwd: j.cwd, state: agentStateOfJob(j) };
 }
 
 export class DaemonRouteBackend implements RouteBackend {

@@ -1,6 +1,6 @@
 // The daemon's routes: between jobs (or from a job to a file), kept in the jobs folder, fired as the
 // daemon's check sees a job's agent end a turn — with Neovim closed too.
-import { jobState } from '../fleet/entry.js';
+import { agentStateOfJob } from '../fleet/entry.js';
 import { DaemonRouteBackend } from './route-backend.js';
 import { DEFAULT_SETTINGS, jobTurnEnded, MAX_ROUTES, RouteEngine } from '../routes/engine.js';
 import { loadRoutes } from '../routes/store.js';
@@ -37,7 +37,7 @@ export class DaemonRoutes {
     for (const j of jobs) {
       const id = `job:${j.short}`;
       seen.add(id);
-      const to = jobState(j);
+      const to = agentStateOfJob(j);
       const from = this.states.get(id);
       this.states.set(id, to);
       if (from === undefined || from === to) continue;

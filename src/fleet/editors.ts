@@ -15,7 +15,7 @@ import { UNPLACED } from './entry.js';
 import type { FleetEntry } from './entry.js';
 import { MAX_DETAIL } from '../shared/text.js';
 
-const SETTLE_MS = 200;
+const QUIET_MS = 200;
 const SOURCES = new Set<unknown>(['pty-scrape', 'terminal', 'session-file', 'jsonl-watcher', 'session-db', 'job-file'] satisfies FleetEntry['source'][]);
 const MAX_SUMMARY_BYTES = 512 * 1024;
 const MAX_EDITORS = 64;
@@ -82,7 +82,7 @@ export function parseSummary(v: unknown): EditorSummary | undefined {
 export class Editors {
   private readonly file: string;
   private stopWatch?: () => void;
-  private readonly later = debounced(() => this.read(), SETTLE_MS);
+  private readonly later = debounced(() => this.read(), QUIET_MS);
   private writeTimer?: NodeJS.Timeout;
   private server = '';
   private terminals: FleetEntry[] = [];
@@ -133,7 +133,7 @@ export class Editors {
       } catch (err) {
         this.log.debug(`editors: cannot write ${this.file}: ${String(err)}`);
       }
-    }, SETTLE_MS);
+    }, QUIET_MS);
   }
 
   private read(): void {

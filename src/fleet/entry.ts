@@ -75,7 +75,7 @@ export const UNPLACED: Pick<FleetEntry, 'buf' | 'short' | 'pid' | 'peerBuf' | 't
  * A job's status and tempo in the agents' words: running/blocked is Waiting, a turn ended is Stopped
  * (`done` while its host lives), an agent that exited 0 is Exited (`done` once its host is gone), …
  */
-export function jobState(job: Pick<ListedJob, 'status' | 'tempo'> & { alive?: boolean }): AgentState {
+export function agentStateOfJob(job: Pick<ListedJob, 'status' | 'tempo'> & { alive?: boolean }): AgentState {
   switch (job.status) {
     case 'running':
       return job.tempo === 'blocked' ? 'waiting' : job.tempo === 'active' ? 'working' : 'idle';
@@ -98,7 +98,7 @@ export function jobEntry(job: ListedJob, attachedIn?: number): FleetEntry {
     named: job.nameSource === 'user',
     intent: job.intent,
     agent: job.agent,
-    state: jobState(job),
+    state: agentStateOfJob(job),
     source: 'job-file',
     confirmed: false,
     since: job.updatedAt,
@@ -114,7 +114,7 @@ export function jobEntry(job: ListedJob, attachedIn?: number): FleetEntry {
     ...UNPLACED,
     buf: attachedIn ?? null,
     short: job.short,
-    interrupted: jobState(job) === 'failed' && job.detail === INTERRUPTED,
+    interrupted: agentStateOfJob(job) === 'failed' && job.detail === INTERRUPTED,
   };
 }
 

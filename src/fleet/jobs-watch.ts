@@ -1,19 +1,19 @@
 // The jobs in the fleet: the jobs folder watched (inotify through chokidar, two levels: the job
 // folders and their files; no polling), read at once on a change and again 100 ms later (chokidar
 // drops a second change of a file within 50 ms), each job settled
-// as every reader settles it (a dead host's job shows errored).
+// as every reader lists it (listedJob: a dead host's job shows errored).
 import { mkdirSync } from 'node:fs';
 import { watch } from 'chokidar';
 import type { FSWatcher } from 'chokidar';
 import type { ListedJob } from '../jobs/protocol/replies.js';
-import { listSettled } from '../jobs/settle.js';
+import { listedJobs } from '../jobs/listed.js';
 import { throttled } from '../shared/debounce.js';
 
-const SETTLE_MS = 100;
+const QUIET_MS = 100;
 
 export class JobsWatch {
   private watcher?: FSWatcher;
-  private readonly later = throttled(() => void this.read(), SETTLE_MS);
+  private readonly later = throttled(() => void this.read(), QUIET_MS);
   private reading = false;
   private again = false;
 
@@ -49,7 +49,7 @@ export class JobsWatch {
     }
     this.reading = true;
     try {
-      this.onJobs(await listSettled(this.dir));
+      this.onJobs(await listedJobs(this.dir));
     } catch (err) {
       this.log.debug(`jobs read: ${String(err)}`);
     } finally {

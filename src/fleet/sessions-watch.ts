@@ -15,7 +15,7 @@ import { UNPLACED } from './entry.js';
 import type { FleetEntry } from './entry.js';
 import { ttyOf } from '../proc/stamp.js';
 
-const SETTLE_MS = 100;
+const QUIET_MS = 100;
 /** A session file is a few hundred bytes; more files than this are not read (the newest count). */
 const MAX_SESSION_BYTES = 64 * 1024;
 const MAX_SESSIONS = 500;
@@ -56,7 +56,7 @@ export function sessionEntry(agent: AgentModule, session: SessionElsewhere, at: 
 
 export class SessionsWatch {
   private stopWatches: (() => void)[] = [];
-  private readonly later = debounced(() => this.read(), SETTLE_MS);
+  private readonly later = debounced(() => this.read(), QUIET_MS);
 
   /** `ours` gives the pids that are this Neovim's terminals' agents or its jobs' processes. */
   constructor(

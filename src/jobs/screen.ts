@@ -3,12 +3,12 @@ import { FALLBACK_AGENT } from '../agents/index.js';
 import type { Detection } from '../detect/index.js';
 import { MAX_DETAIL } from '../shared/text.js';
 import { optionsOf, questionOf } from '../detect/question.js';
-import type { JobQuestion, JobState } from './types.js';
+import type { JobQuestion, JobFile } from './types.js';
 
 /** What a detection means for a job's file. */
-export function jobPatch(d: Detection, lines: readonly string[]): Partial<JobState> {
+export function jobPatch(d: Detection, lines: readonly string[]): Partial<JobFile> {
   const detail = d.detail.slice(0, MAX_DETAIL);
-  const who: Partial<JobState> = d.agent === FALLBACK_AGENT ? {} : { agent: d.agent };
+  const who: Partial<JobFile> = d.agent === FALLBACK_AGENT ? {} : { agent: d.agent };
   if (d.state === 'waiting') {
     // The question itself where the screen shows one; else the line that told the detector.
     const text = questionOf(lines) ?? d.detail;

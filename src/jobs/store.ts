@@ -9,7 +9,7 @@ import { processStamp, sameProcess } from '../proc/stamp.js';
 import { readBounded, writeAtomic } from '../shared/files.js';
 import { matchJob } from './ids.js';
 import type { IdMatch } from './ids.js';
-import type { JobState, JobStatus } from './types.js';
+import type { JobFile, JobStatus } from './types.js';
 import { MAX_DETAIL, MAX_INTENT, JOB_FILE_VERSION, SHORT_ID } from './types.js';
 import { validateJob } from './validate.js';
 import { NO_AGENT } from '../shared/types.js';
@@ -25,7 +25,7 @@ export function jobsDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** A job as read: its file, or why its file cannot be read (the job then shows as errored). */
-export type JobView = { ok: true; job: JobState } | { ok: false; short: string; error: string; job: JobState };
+export type JobView = { ok: true; job: JobFile } | { ok: false; short: string; error: string; job: JobFile };
 
 /** The largest job file read (one is a few KiB; the bound keeps a planted file harmless). */
 export const MAX_JOB_FILE_BYTES = 256 * 1024;
@@ -108,7 +108,7 @@ async function withLock<T>(dir: string, short: string, fn: () => T): Promise<T> 
 }
 
 /** A job with every field at its empty value: the base that new jobs fill in. */
-export function blankJob(short: string, at = Date.now()): JobState {
+export function blankJob(short: string, at = Date.now()): JobFile {
   return {
     proto: JOB_FILE_VERSION,
     short,
@@ -147,7 +147,7 @@ export function blankJob(short: string, at = Date.now()): JobState {
 }
 
 /** A job that stands for one whose file cannot be read. */
-export function erroredJob(short: string, detail: string, at = Date.now()): JobState {
+export function erroredJob(short: string, detail: string, at = Date.now()): JobFile {
   return { ...blankJob(short, at), status: 'errored', detail: detail.slice(0, MAX_DETAIL) };
 }
 
@@ -203,7 +203,7 @@ export function findJob(dir: string, query: string): IdMatch {
 const TERMINAL: readonly JobStatus[] = ['done', 'stopped', 'killed', 'errored'];
 
 /** Keeps the bounds of a job: intent and detail lengths, firstTerminalAt set once (on the first terminal state). */
-function bounded(prev: JobState | undefined, next: JobState): JobState {
+function bounded(prev: JobFile | undefined, next: JobFile): JobFile {
   next.intent = next.intent.slice(0, MAX_INTENT);
   next.detail = next.detail.slice(0, MAX_DETAIL);
   if (next.problem !== null) next.problem = next.problem.slice(0, MAX_DETAIL);
@@ -212,10 +212,10 @@ function bounded(prev: JobState | undefined, next: JobState): JobState {
   return next;
 }
 
-const serialise = (job: JobState): string => `${JSON.stringify(job, null, 2)}\n`;
+const serialise = (job: JobFile): string => `${JSON.stringify(job, null, 2)}\n`;
 
 /** Creates a job's folder and file. Fails if the folder exists; a failure leaves no folder. */
-export function createJob(dir: string, job: JobState): JobState {
+export function createJob(dir: string, job: JobFile): JobFile {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   mkdirSync(path.join(dir, job.short), { mode: 0o700 });
   try {
@@ -238,8 +238,8 @@ export function createJob(dir: string, job: JobState): JobState {
 export function updateJob(
   dir: string,
   short: string,
-  change: Partial<JobState> | ((job: JobState) => Partial<JobState>),
-): Promise<JobState> {
+  change: Partial<JobFile> | ((job: JobFile) => Partial<JobFile>),
+): Promise<JobFile> {
   return withLock(dir, short, () => {
     const view = readJob(dir, short);
     if (!view.ok) throw new Error(`job ${short}: ${view.error}`);

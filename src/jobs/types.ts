@@ -26,7 +26,7 @@ export interface JobQuestion {
 }
 
 /** A job's file: every field is always there (null or empty when unknown). */
-export interface JobState {
+export interface JobFile {
   proto: number;
   short: string;
   sessionId: string;

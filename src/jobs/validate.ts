@@ -3,7 +3,7 @@ import { AGENT_ID } from '../shared/types.js';
 import type { Check } from '../shared/checks.js';
 import { bool, firstProblem, isObj, num, oneOf, optional, orNull, pattern, shape, str, strings, strMax } from '../shared/checks.js';
 import { protoMismatch } from './protocol/codec.js';
-import type { JobState } from './types.js';
+import type { JobFile } from './types.js';
 import { JOB_ORIGINS, JOB_STATUSES, MAX_DETAIL, MAX_INTENT, JOB_FILE_VERSION, SHORT_ID, UUID } from './types.js';
 
 const template = shape({ name: str, description: str, initialPrompt: str }, '{name, description, initialPrompt}');
@@ -12,8 +12,8 @@ const block: Check = (v) =>
     ? null
     : '{questions: [{text, options}]}';
 
-/** Every field of JobState and what it must be. */
-const SCHEMA: Record<keyof JobState, Check> = {
+/** Every field of JobFile and what it must be. */
+const SCHEMA: Record<keyof JobFile, Check> = {
   proto: num,
   short: pattern(SHORT_ID, '8 lowercase hex digits'),
   sessionId: pattern(UUID, 'a UUID'),
@@ -50,7 +50,7 @@ const SCHEMA: Record<keyof JobState, Check> = {
   pendingReply: optional(orNull(strMax(40))),
 };
 
-export const JOB_FIELDS = Object.keys(SCHEMA) as (keyof JobState)[];
+export const JOB_FIELDS = Object.keys(SCHEMA) as (keyof JobFile)[];
 
 /** A version 1 job file (state.json) in version 2's names: `state` is `status`, `source` is `origin`; `env` goes. */
 function fromVersion1(v: Record<string, unknown>): Record<string, unknown> {
@@ -58,11 +58,11 @@ function fromVersion1(v: Record<string, unknown>): Record<string, unknown> {
   return { ...rest, proto: JOB_FILE_VERSION, status: state, origin: source, problem: null };
 }
 
-export type Validated = { ok: true; job: JobState } | { ok: false; error: string };
+export type Validated = { ok: true; job: JobFile } | { ok: false; error: string };
 
 /**
  * Checks a parsed job file: the version first, then every field. The job returned holds the
- * fields of JobState only (an old file's `env` is dropped here).
+ * fields of JobFile only (an old file's `env` is dropped here).
  */
 export function validateJob(input: unknown): Validated {
   if (!isObj(input)) return { ok: false, error: 'not a JSON object' };
@@ -76,5 +76,5 @@ export function validateJob(input: unknown): Validated {
   const job = {} as Record<string, unknown>;
   for (const field of JOB_FIELDS) job[field] = value[field];
   job.pendingReply ??= null;
-  return { ok: true, job: job as unknown as JobState };
+  return { ok: true, job: job as unknown as JobFile };
 }

@@ -20,10 +20,8 @@ export interface AgentInfo {
 
 /** The messages Lua takes without answering. */
 export type ToLua =
-  /** Terminals' states changed. */
-  | { type: 'states'; changes: StateChange[] }
-  /** Fleet entries put (new or changed) and removed; how many other Neovims are not listed. */
-  | { type: 'fleet'; put: FleetEntry[]; removed: string[]; editorsNotShown: number }
+  /** One batch of changes: terminals' states, fleet entries put (new or changed) and removed, how many other Neovims are not listed. */
+  | { type: 'changes'; states: StateChange[]; put: FleetEntry[]; removed: string[]; editorsNotShown: number }
   /** The answer to a call Lua made with `ask`: its result, or why it failed. */
   | { type: 'answer'; ask: number; result: unknown; error: string | null }
   /** The agent modules (once, when the process starts). */

@@ -2,6 +2,7 @@ import { attach } from 'neovim';
 import type { NeovimClient } from 'neovim';
 import { AGENT_MODULES, agentModule } from '../agents/index.js';
 import { LuaWire } from './lua-wire.js';
+import { LuaPush } from './push.js';
 import type { AgentInfo } from './lua-wire.js';
 import { programProblem } from '../jobs/program.js';
 import { FleetHub } from '../fleet/hub.js';
@@ -67,25 +68,27 @@ function agentInfos(): AgentInfo[] {
 export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStream): NeovimClient {
   const nvim = attach({ reader: stdin, writer: stdout });
   const lua = new LuaWire(nvim);
+  // Every change goes to Lua once per batch (one redraw).
+  const pushed = new LuaPush(lua, () => hub.editorsNotShown);
   const tracker = new Tracker();
   // A state held back (an Idle that may be a turn's end still to be read) shows when it is due.
-  let settleTimer: NodeJS.Timeout | undefined;
-  const settleSoon = (): void => {
-    const due = tracker.nextSettle();
-    clearTimeout(settleTimer);
-    settleTimer = undefined;
+  let releaseTimer: NodeJS.Timeout | undefined;
+  const releaseSoon = (): void => {
+    const due = tracker.nextRelease();
+    clearTimeout(releaseTimer);
+    releaseTimer = undefined;
     if (due === undefined) return;
-    settleTimer = setTimeout(() => {
-      settleTimer = undefined;
-      push(tracker.settle(Date.now()));
-      settleSoon();
+    releaseTimer = setTimeout(() => {
+      releaseTimer = undefined;
+      push(tracker.release(Date.now()));
+      releaseSoon();
     }, Math.max(0, due - Date.now()) + 5);
-    settleTimer.unref();
+    releaseTimer.unref();
   };
   const push = (changes: StateChange[]): void => {
-    if (tracker.nextSettle() !== undefined || settleTimer) settleSoon();
+    if (tracker.nextRelease() !== undefined || releaseTimer) releaseSoon();
     if (changes.length === 0) return;
-    lua.send({ type: 'states', changes });
+    pushed.states(changes);
     for (const c of changes) hub.placeTerminal(c.buf);
     routes.changes(changes);
   };
@@ -108,7 +111,7 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
   const hub = new FleetHub(
     tracker,
     watchers,
-    (change) => lua.send({ type: 'fleet', put: change.put, removed: change.removed, editorsNotShown: hub.editorsNotShown }),
+    (change) => pushed.fleet(change),
     log,
     // Writing into a terminal is Lua's (its channel); it answers '' or why not.
     async (buf, data, how) => {

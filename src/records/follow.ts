@@ -13,16 +13,16 @@ export interface RecordLog {
  * before the write it announces has ended: each event reads at once, and once more when no event
  * came for this long.
  */
-export const SETTLE_MS = 120;
+export const REREAD_MS = 120;
 
 export interface Reader {
-  /** Reads now, and again SETTLE_MS after the last poke. */
+  /** Reads now, and again REREAD_MS after the last poke. */
   poke(): void;
   cancel(): void;
 }
 
-/** Runs `read` now and once more SETTLE_MS after the last call (one pending re-read at a time). */
-export function settled(read: () => void): Reader {
+/** Runs `read` now and once more REREAD_MS after the last call (one pending re-read at a time). */
+export function rereading(read: () => void): Reader {
   let timer: NodeJS.Timeout | undefined;
   return {
     poke: () => {
@@ -31,7 +31,7 @@ export function settled(read: () => void): Reader {
       timer = setTimeout(() => {
         timer = undefined;
         read();
-      }, SETTLE_MS);
+      }, REREAD_MS);
     },
     cancel: () => {
       if (timer) clearTimeout(timer);
@@ -65,7 +65,7 @@ export function followJsonl(
     pending = undefined;
     if (signal && !stopped) emit(signal);
   };
-  const reader = settled(() => void read());
+  const reader = rereading(() => void read());
   const unwatch = folders.watch(path.dirname(file), (changed, event) => {
     if (event === 'ready' || changed === file) reader.poke();
   });

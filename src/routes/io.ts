@@ -7,13 +7,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { agentModule, lastAnswer, screenAnswer } from '../agents/index.js';
 import type { AgentId } from '../shared/types.js';
 import { readTail, writeAtomic } from '../shared/files.js';
-import type { JobState } from '../jobs/types.js';
+import type { JobFile } from '../jobs/types.js';
 import { linkProblem } from '../shared/links.js';
 import type { Route } from '../shared/route-types.js';
 import { textRows } from '../shared/text.js';
 
 /** The record file that holds a job's answers, as its agent's module tells it (AgentModule.jobRecordFile). */
-export function jobRecordFile(job: Pick<JobState, 'agent' | 'cwd' | 'sessionId' | 'resumeSessionId'>, env: NodeJS.ProcessEnv): string | undefined {
+export function jobRecordFile(job: Pick<JobFile, 'agent' | 'cwd' | 'sessionId' | 'resumeSessionId'>, env: NodeJS.ProcessEnv): string | undefined {
   return agentModule(job.agent).jobRecordFile?.(job, env);
 }
 

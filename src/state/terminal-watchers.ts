@@ -25,8 +25,8 @@ interface Watched {
   pid?: number;
   lastScreen: number;
   lastScan: number;
-  /** The scan armed for when the current burst of screen changes has settled. */
-  settle?: NodeJS.Timeout;
+  /** The scan armed for when the current burst of screen changes is over. */
+  scanTimer?: NodeJS.Timeout;
   agent?: AgentId | null;
   agentPid?: number;
   records?: RecordFollower;
@@ -41,7 +41,7 @@ interface Watched {
 /**
  * What watches every terminal for confirmed sources of its state: which agent its process tree
  * runs, and that agent's own records. Scans happen when a terminal opens, when its screen changes after a quiet spell (or shows
- * another agent; at most every MIN_SCAN_MS), and once when a burst of changes has settled. Nothing
+ * another agent; at most every MIN_SCAN_MS), and once when a burst of changes is over. Nothing
  * runs while nothing happens: the only timer is the settling one, armed by a screen change.
  */
 export class TerminalWatchers {
@@ -81,11 +81,11 @@ export class TerminalWatchers {
     t.lastScreen = now;
     if (!t.pid) return;
     if ((quiet || agentChanged) && now - t.lastScan >= MIN_SCAN_MS) this.scan(buf, now);
-    // And once more when this burst of changes has settled, if it changed anything since that scan.
-    if (t.settle) clearTimeout(t.settle);
+    // And once more when this burst of changes is over, if it changed anything since that scan.
+    if (t.scanTimer) clearTimeout(t.scanTimer);
     const watched = t;
-    t.settle = setTimeout(() => {
-      watched.settle = undefined;
+    t.scanTimer = setTimeout(() => {
+      watched.scanTimer = undefined;
       if (this.terminals.get(buf) === watched && watched.lastScan < watched.lastScreen) this.scan(buf, Date.now());
     }, QUIET_MS);
   }
@@ -187,7 +187,7 @@ export class TerminalWatchers {
     this.ended.delete(buf);
     const t = this.terminals.get(buf);
     if (!t) return;
-    if (t.settle) clearTimeout(t.settle);
+    if (t.scanTimer) clearTimeout(t.scanTimer);
     t.records?.stop();
     this.terminals.delete(buf);
     this.tree.prune();

@@ -52,7 +52,7 @@ interface TerminalEntry extends TrackedState {
   exitStatus?: number;
   /** The first prompt the agent echoed (its intent), and which agent echoed it. */
   intent?: { agent: AgentId; text: string };
-  /** Since when an Idle is held back, waiting for the record that ends the turn (see SETTLE_MS). */
+  /** Since when an Idle is held back, waiting for the record that ends the turn (see HOLD_MS). */
   heldSince?: number;
 }
 
@@ -62,7 +62,7 @@ interface TerminalEntry extends TrackedState {
  * (and a loaded machine reads that end later still: 600 ms was seen to miss it in CI),
  * and that Idle is no state the agent is in (it is Completed). The Idle shows after this if no end comes.
  */
-export const SETTLE_MS = 1500;
+export const HOLD_MS = 1500;
 
 /**
  * Owns every terminal's state. Pure: fed screens, records, process scans and exits with the time,
@@ -174,17 +174,17 @@ export class Tracker {
   }
 
   /** When the earliest held-back state is due (epoch ms), or undefined when none is held. */
-  nextSettle(): number | undefined {
+  nextRelease(): number | undefined {
     let next: number | undefined;
-    for (const r of this.terminals.values()) if (r.heldSince !== undefined) next = Math.min(next ?? Infinity, r.heldSince + SETTLE_MS);
+    for (const r of this.terminals.values()) if (r.heldSince !== undefined) next = Math.min(next ?? Infinity, r.heldSince + HOLD_MS);
     return next;
   }
 
   /** The held-back states that are due at `now`, as changes. */
-  settle(now: number): StateChange[] {
+  release(now: number): StateChange[] {
     const out: StateChange[] = [];
     for (const r of this.terminals.values()) {
-      if (r.heldSince === undefined || now < r.heldSince + SETTLE_MS) continue;
+      if (r.heldSince === undefined || now < r.heldSince + HOLD_MS) continue;
       const change = this.emit(r, false, now);
       if (change) out.push(change);
     }
@@ -244,7 +244,7 @@ export class Tracker {
       next = { agent: next.agent, state: rec.screen.state, source: 'pty-scrape', detail: rec.screen.detail };
     } else {
       rec.heldSince ??= now;
-      if (now < rec.heldSince + SETTLE_MS) return null;
+      if (now < rec.heldSince + HOLD_MS) return null;
       rec.heldSince = undefined;
     }
     const previous = isNew ? null : rec.state;

@@ -21,6 +21,7 @@ describe('mado, strictly', () => {
   it.each([
     [['agents', '--jsn'], 'mado agents: unknown option --jsn (see mado --help)\n'],
     [['agents', 'extra'], "mado agents: unexpected argument 'extra' (see mado --help)\n"],
+    [['jobs', '--jsn'], 'mado jobs: unknown option --jsn (see mado --help)\n'],
     [['stop', '5', '6'], "mado stop: unexpected argument '6' (see mado --help)\n"],
     [['kill'], 'mado kill: ID is needed\n'],
     [['logs', '-n', 'x', 'abc'], "mado logs: -n needs a number of lines, not 'x'\n"],

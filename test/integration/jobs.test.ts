@@ -24,7 +24,7 @@ describe('mado jobs', () => {
   it('dispatch → running → blocked on a question → answered through attach → done', async () => {
     const r = await mado(['--bg', '--agent', 'asker', '-n', 'ask', 'check', 'the', 'build']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^backgrounded · [0-9a-f]{8}\n  mado agents  /);
+    expect(r.stdout).toMatch(/^backgrounded · [0-9a-f]{8}\n  mado jobs  /);
     const short = shortOf(r.stdout);
     // The runtime folder is private, and so are the sockets in it.
     const run = path.join(h.base, 'run');

@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SETTLE_MS } from '../../src/state/tracker.js';
+import { HOLD_MS } from '../../src/state/tracker.js';
 import { FAKE_CLAUDE, openTerminal, startNeovim, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
 
@@ -34,7 +34,7 @@ describe.each(testNeovims())('Neovim $label: no transient state', ({ path: exe }
       const ok = await s.waitFor(`(require('madohub').state(${buf}) or {}).state == 'completed'`, 5000);
       expect(ok, JSON.stringify(await s.lua('return { require("madohub").state(...), _G.states }', [buf]))).toBe(true);
       // Long enough for a held Idle to have shown, had it been one.
-      await s.lua(`vim.wait(${SETTLE_MS + 300})`);
+      await s.lua(`vim.wait(${HOLD_MS + 300})`);
       const seen = await s.lua<{ states: string[]; rows: string[] }>('return { states = _G.states, rows = _G.rows }');
       const between = (xs: string[]): string[] => { const ys = xs.map((x) => x.split(':')[0]!); return ys.slice(ys.indexOf('working'), ys.lastIndexOf('completed')); };
       expect(between(seen.states), `turn ${i}: ${seen.states.join(' ')}`).not.toContain('idle');

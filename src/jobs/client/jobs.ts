@@ -13,7 +13,7 @@ import { ReachError } from '../protocol/client.js';
 import type { DispatchRequest } from '../protocol/daemon-requests.js';
 import { STOP_WAIT_MS } from '../protocol/daemon-requests.js';
 import type { Reply } from '../protocol/replies.js';
-import { HOST_START_MS } from '../settle.js';
+import { HOST_START_MS } from '../listed.js';
 import { findJob, jobsDir } from '../store.js';
 import { promptProblem } from '../templates.js';
 import type { Resume } from '../templates.js';

@@ -15,8 +15,6 @@ import { menuAnswer } from '../../agents/menu-answer.js';
 import { menuSince } from '../../detect/question.js';
 import { boundScreen } from '../../detect/index.js';
 import { agentModule, detectScreen, FALLBACK_AGENT } from '../../agents/index.js';
-import type { AgentModule } from '../../agents/types.js';
-import { pendingWord, screenVerdict } from '../../agents/reply-verdict.js';
 import type { Detection } from '../../detect/index.js';
 import { processStamp } from '../../proc/stamp.js';
 import { processSource } from '../../proc/shared.js';
@@ -30,19 +28,22 @@ import { jobPatch } from '../screen.js';
 import { SCROLLBACK, screenOf } from '../screen-text.js';
 import { signalGroup, signalName } from '../signals.js';
 import { updateJob } from '../store.js';
-import type { JobState, JobStatus } from '../types.js';
+import type { JobFile, JobStatus } from '../types.js';
+import { JobWriter } from './job-writer.js';
+import type { JobChange } from './job-writer.js';
+import { HostReplies } from './replies.js';
+import { SessionLearner } from './session-learner.js';
 import { ChainKeeper } from './chain-keeper.js';
 import { readEnvFromStdin, readLaunch } from './launch.js';
 import { OutputLog, outputLog } from './output-log.js';
 import { serveHost } from './server.js';
-import { pasteBytes } from '../../shared/paste.js';
 import { ChangeWaiters } from '../../shared/change-waiters.js';
 
 const DETECT_MS = 100;
 /** How long a job started with a task reads as Working (`starting`) before its agent first works. */
 const STARTING_MS = 15_000;
 /** A typed task is taken when the screen still reads idle this long after it was typed. */
-const TYPED_SETTLE_MS = 1000;
+const TYPED_TAKEN_MS = 1000;
 /** How often the host looks whether its job's folder is still there. */
 const FOLDER_CHECK_MS = 1000;
 /** After an interrupt, a graceful stop sends SIGTERM, then SIGKILL, to the agent's process group. */
@@ -69,45 +70,9 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   process.on('uncaughtException', (err) => say(`unexpected: ${err.stack ?? err.message}`));
   process.on('unhandledRejection', (err) => say(`unexpected: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
 
-  // A failure to write is told once per kind of file: in host.log, and as the job's `problem`, written
-  // with the next change of the job file that succeeds (the disk may be full for that too).
-  const told = new Set<string>();
-  let untold: string | undefined;
-  let retry: NodeJS.Timeout | undefined;
-  /** Tries again, every second, to write a problem that could not be written (a disk that fills up frees up). */
-  const retryProblem = (): void => {
-    if (untold === undefined || retry) return;
-    retry = setTimeout(() => {
-      retry = undefined;
-      void writeJob({});
-    }, 1000);
-  };
-  const writeJob = (change: Partial<JobState> | ((job: JobState) => Partial<JobState>)): Promise<void> => {
-    const problem = untold;
-    const withProblem = (job: JobState): Partial<JobState> => ({
-      ...(typeof change === 'function' ? change(job) : change),
-      ...(problem === undefined ? {} : { problem }),
-    });
-    return updateJob(jobsDir, short, withProblem).then(
-      () => {
-        told.delete('job.json');
-        if (untold === problem) untold = undefined;
-      },
-      (err: unknown) => {
-        tell('job.json', `cannot write job.json: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-        retryProblem();
-      },
-    );
-  };
-  const tell = (kind: string, why: string): void => {
-    if (told.has(kind)) return;
-    told.add(kind);
-    say(why);
-    // A job file that could not be written is told in host.log only: once written, it has healed.
-    if (kind === 'job.json') return;
-    untold ??= why;
-    void writeJob({});
-  };
+  const writer = new JobWriter(jobsDir, short, say);
+  const writeJob = (change: JobChange): Promise<void> => writer.write(change);
+  const tell = (kind: string, why: string): void => writer.tell(kind, why);
 
   const pty = (await import('node-pty')) as typeof import('node-pty');
   const term = new Terminal({ cols: launch.cols, rows: launch.rows, scrollback: SCROLLBACK, allowProposedApi: true });
@@ -161,67 +126,26 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   const startedAt = Date.now();
   let typedAt: number | undefined;
 
-  // Codex cannot be told a session id: its rollout names the one to resume.
-  // The session of an agent that cannot be given one (its module says how it is learnt), looked
-  // for at most every 2 s while its screen shows it, until found.
-  let learntSession: string | undefined;
-  let sessionLookedAt = 0;
   const tree = processSource();
-  const learnSession = (agent: AgentModule): void => {
-    if (!agent.learnJobSession || learntSession || Date.now() - sessionLookedAt < 2000) return;
-    sessionLookedAt = Date.now();
-    const pids = tree.walk(child.pid).map((p) => p.pid);
-    const found = agent.learnJobSession({ pids, cwd: launch.cwd, startedAt: info.startedAt - 1000 }, env);
-    if (!found) return;
-    learntSession = found.id;
-    void writeJob({ resumeSessionId: found.id });
-    say(`${agent.id} session ${found.id} (${found.file})`);
-  };
-
-  // A reply: pasted (bracketed when the agent asked for it), then Enter apart (a newline inside a
-  // paste is text to an agent). It waits while the agent works (for the end of its turn) and while a
-  // draft stands in the agent's input line (someone attached typed it), by the rule terminals follow.
-  let waitingReply: { text: string; waitMenus: boolean; expires?: number; timer?: NodeJS.Timeout } | undefined;
-  const deliver = (text: string): void => {
-    child.write(pasteBytes(text, term.modes.bracketedPasteMode));
-    setTimeout(() => child.write('\r'), 50);
-  };
-  /** Sends the reply that waits when it may go; drops it once it has waited too long. */
-  const flushReply = (state: Detection['state'], agent: Detection['agent'], lines: readonly string[]): void => {
-    const r = waitingReply;
-    if (!r) return;
-    const verdict = screenVerdict(state, agent, lines, r);
-    if (verdict === 'send' || verdict === 'refuse' || (r.expires !== undefined && Date.now() >= r.expires)) {
-      clearTimeout(r.timer);
-      waitingReply = undefined;
-      void writeJob({ pendingReply: null });
-      if (verdict === 'send') deliver(r.text);
-      else say(`a reply that waited ${verdict === 'refuse' ? 'for an agent that exited' : 'too long'} was dropped`);
-    }
-  };
-  const send = (text: string, terms: { waitMenus?: boolean; busyMs?: number; chain?: Chain }): { pending: string } | { error: string } => {
-    if (ending) return { error: 'the job is ending' };
-    if (waitingReply !== undefined) return { error: 'a reply waits to be sent already' };
-    const { lines } = screenOf(term);
-    const verdict = screenVerdict(previous?.state ?? 'idle', previous?.agent ?? FALLBACK_AGENT, lines, terms);
-    if (verdict === 'refuse') return { error: 'the agent has exited' };
-    chain.replied(terms.chain);
-    if (verdict === 'send') {
-      deliver(text);
-      return { pending: '' };
-    }
-    waitingReply = { text, waitMenus: terms.waitMenus === true };
-    // The job's row shows that a reply waits, and why.
-    void writeJob({ pendingReply: pendingWord(verdict) });
-    if (terms.busyMs !== undefined) {
-      waitingReply.expires = Date.now() + terms.busyMs;
-      waitingReply.timer = setTimeout(() => {
-        const now = screenOf(term).lines;
-        flushReply(previous?.state ?? 'idle', previous?.agent ?? FALLBACK_AGENT, now);
-      }, terms.busyMs + 10);
-    }
-    return { pending: pendingWord(verdict) };
-  };
+  const sessions = new SessionLearner(
+    () => ({ pids: tree.walk(child.pid).map((p) => p.pid), cwd: launch.cwd, startedAt: info.startedAt - 1000 }),
+    env,
+    (id, file) => {
+      void writeJob({ resumeSessionId: id });
+      say(`session ${id} (${file})`);
+    },
+  );
+  const replies = new HostReplies({
+    write: (data) => child.write(data),
+    bracketed: () => term.modes.bracketedPasteMode,
+    lines: () => screenOf(term).lines,
+    reading: () => ({ state: previous?.state ?? 'idle', agent: previous?.agent ?? FALLBACK_AGENT }),
+    writeJob,
+    say,
+    replied: (c) => chain.replied(c),
+  });
+  const send = (text: string, terms: { waitMenus?: boolean; busyMs?: number; chain?: Chain }): { pending: string } | { error: string } =>
+    replies.send(text, terms, ending !== undefined);
   /**
    * Answers the menu on the screen with choice `choice`, read from the screen as it is now; a menu
    * not drawn yet (the job's row said Waiting from its agent's record first) is waited for a moment.
@@ -249,27 +173,27 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     const d = detectScreen({ lines, title, cursor }, previous);
     previous = { agent: d.agent, state: d.state };
     try {
-      learnSession(agentModule(d.agent));
+      sessions.look(agentModule(d.agent));
     } catch (err) {
       say(`${d.agent} session: ${String(err)}`);
     }
     if (!prompted && (d.state === 'idle' || d.state === 'stopped')) {
       prompted = true;
-      deliver(launch.typePrompt ?? '');
+      replies.deliver(launch.typePrompt ?? '');
       typedAt = Date.now();
-      setTimeout(() => (detectTimer ??= setTimeout(() => void runDetect(), DETECT_MS)), TYPED_SETTLE_MS + 50).unref();
+      setTimeout(() => (detectTimer ??= setTimeout(() => void runDetect(), DETECT_MS)), TYPED_TAKEN_MS + 50).unref();
     }
     if (d.state === 'working') awaitingPrompt = false;
     if (d.state === 'working' || d.state === 'waiting') seenWork = true;
-    flushReply(d.state, d.agent, lines);
+    replies.flush(d.state, d.agent, lines);
     menuAt = menuSince(menuAt, lines, Date.now());
     detected.poke();
-    let patch: Partial<JobState> =
+    let patch: Partial<JobFile> =
       awaitingPrompt && d.state !== 'waiting' ? { ...jobPatch(d, lines), tempo: 'blocked', needs: 'a prompt' } : jobPatch(d, lines);
     if (!seenWork && d.state !== 'waiting' && d.state !== 'exited' && patch.tempo !== 'blocked') {
       // A typed task has been taken once the screen reads idle a while after it was typed (a shell's
       // command runs and is done without a Working to see).
-      const typing = typedAt === undefined || Date.now() - typedAt < TYPED_SETTLE_MS;
+      const typing = typedAt === undefined || Date.now() - typedAt < TYPED_TAKEN_MS;
       const starting = launch.starting === true && Date.now() - startedAt < STARTING_MS && (launch.typePrompt === undefined || typing);
       patch = { ...patch, status: 'running', tempo: starting ? 'active' : 'idle', ...(starting ? { detail: 'starting' } : {}) };
     }
@@ -354,7 +278,7 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
         await runDetect();
         // Killed by a signal (SIGKILL, the OOM killer): node-pty says status 0 and the signal. That
         // is no finish.
-        const end: Partial<JobState> = ending
+        const end: Partial<JobFile> = ending
           ? { status: ending, detail: ending }
           : signal
             ? { status: 'errored', detail: `killed by ${signalName(signal)}` }

@@ -1,6 +1,6 @@
 // What the daemon and the hosts answer. Every connection starts with a `hello` from the server.
 import type { Route } from '../../shared/route-types.js';
-import type { JobState } from '../types.js';
+import type { JobFile } from '../types.js';
 
 export interface Hello {
   type: 'hello';
@@ -25,7 +25,7 @@ export interface ErrorReply {
   error: string;
 }
 /** A job as the daemon lists it: its file, whether its host lives, and why it cannot be read. */
-export type ListedJob = JobState & { alive: boolean; error?: string };
+export type ListedJob = JobFile & { alive: boolean; error?: string };
 export interface Jobs {
   type: 'jobs';
   jobs: ListedJob[];

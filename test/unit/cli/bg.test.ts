@@ -76,7 +76,7 @@ describe('hint block', () => {
     expect(hintBlock('3fa2c1d0')).toBe(
       [
         'backgrounded · 3fa2c1d0',
-        '  mado agents           list jobs',
+        '  mado jobs             list jobs',
         '  mado attach 3fa2c1d0  open in this terminal (Ctrl-] detaches, the job goes on)',
         '  mado logs 3fa2c1d0    show recent output',
         '  mado stop 3fa2c1d0    stop this job',

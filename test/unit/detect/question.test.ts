@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { optionsOf, questionOf } from '../../../src/detect/question.js';
 import { jobPatch } from '../../../src/jobs/screen.js';
 import { detectScreen as detect } from '../../../src/agents/index.js';
-import type { JobState } from '../../../src/jobs/types.js';
+import type { JobFile } from '../../../src/jobs/types.js';
 import screens from '../../fixtures/screens.json';
 
 type Name = keyof typeof screens;
@@ -45,7 +45,7 @@ describe('what a waiting agent asks', () => {
   });
 
   it('a job runs while its agent works or asks, is done when a turn ends, and an idle screen changes neither', () => {
-    const patch = (name: Name): Partial<JobState> => jobPatch(detect(screens[name]), screens[name].lines);
+    const patch = (name: Name): Partial<JobFile> => jobPatch(detect(screens[name]), screens[name].lines);
     expect(patch('claude-real-working')).toMatchObject({ status: 'running', tempo: 'active', needs: null, block: null });
     expect(patch('claude-real-approval')).toMatchObject({ status: 'running', tempo: 'blocked' });
     expect(patch('claude-real-stopped')).toMatchObject({ status: 'done', tempo: 'idle', needs: null });

@@ -1,6 +1,6 @@
 // The fleet model: entries from terminals and jobs, and the changes pushed to Lua.
 import { describe, expect, it } from 'vitest';
-import { jobEntry, jobState, terminalEntry } from '../../../src/fleet/entry.js';
+import { jobEntry, agentStateOfJob, terminalEntry } from '../../../src/fleet/entry.js';
 import { Fleet } from '../../../src/fleet/fleet.js';
 import { sessionEntry } from '../../../src/fleet/sessions-watch.js';
 import { claude, claudeSession } from '../../../src/agents/claude.js';
@@ -11,16 +11,16 @@ const job = (patch: Partial<ListedJob> = {}): ListedJob => ({ ...blankJob('3fa2c
 
 describe('fleet entries', () => {
   it("a job's status and tempo in the agents' words", () => {
-    expect(jobState({ status: 'running', tempo: 'active' })).toBe('working');
-    expect(jobState({ status: 'running', tempo: 'blocked' })).toBe('waiting');
-    expect(jobState({ status: 'running', tempo: 'idle' })).toBe('idle');
-    expect(jobState({ status: 'done', tempo: 'idle' })).toBe('stopped');
+    expect(agentStateOfJob({ status: 'running', tempo: 'active' })).toBe('working');
+    expect(agentStateOfJob({ status: 'running', tempo: 'blocked' })).toBe('waiting');
+    expect(agentStateOfJob({ status: 'running', tempo: 'idle' })).toBe('idle');
+    expect(agentStateOfJob({ status: 'done', tempo: 'idle' })).toBe('stopped');
     // Its agent exited 0: the job ended (the picker's d removes it; nothing says a turn finished).
-    expect(jobState({ status: 'done', tempo: 'idle', alive: false })).toBe('exited');
-    expect(jobState({ status: 'done', tempo: 'idle', alive: true })).toBe('stopped');
-    expect(jobState({ status: 'errored', tempo: 'idle' })).toBe('failed');
-    expect(jobState({ status: 'stopped', tempo: 'idle' })).toBe('exited');
-    expect(jobState({ status: 'killed', tempo: 'idle' })).toBe('exited');
+    expect(agentStateOfJob({ status: 'done', tempo: 'idle', alive: false })).toBe('exited');
+    expect(agentStateOfJob({ status: 'done', tempo: 'idle', alive: true })).toBe('stopped');
+    expect(agentStateOfJob({ status: 'errored', tempo: 'idle' })).toBe('failed');
+    expect(agentStateOfJob({ status: 'stopped', tempo: 'idle' })).toBe('exited');
+    expect(agentStateOfJob({ status: 'killed', tempo: 'idle' })).toBe('exited');
   });
 
   it('a job waiting on a question carries it; a terminal is named by its buffer', () => {

@@ -7,14 +7,14 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { matchId, matchJob, newSessionId, newShortId } from '../../../src/jobs/ids.js';
 import { JOB_FILE_VERSION as PROTO } from '../../../src/jobs/types.js';
 import { blankJob, createJob, jobsDir, listJobs, readJob, removeJob, updateJob } from '../../../src/jobs/store.js';
-import type { JobState } from '../../../src/jobs/types.js';
+import type { JobFile } from '../../../src/jobs/types.js';
 
 let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'madohub-jobs-'));
 });
 
-function sample(): JobState {
+function sample(): JobFile {
   const short = newShortId();
   return {
     ...blankJob(short),

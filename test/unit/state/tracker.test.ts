@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SETTLE_MS, Tracker } from '../../../src/state/tracker.js';
+import { HOLD_MS, Tracker } from '../../../src/state/tracker.js';
 import type { Screen } from '../../../src/detect/index.js';
 import screens from '../../fixtures/screens.json';
 
@@ -191,11 +191,11 @@ describe('Tracker', () => {
     // Claude Code's session file says idle ~110 ms before the transcript's end_turn is read.
     expect(t.record(1, { state: 'idle', source: 'session-file', detail: 'idle' }, 2000)).toBeNull();
     expect(t.get(1)?.state).toBe('working');
-    expect(t.nextSettle()).toBe(2000 + SETTLE_MS);
+    expect(t.nextRelease()).toBe(2000 + HOLD_MS);
     const end = t.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'end_turn' }, 2110);
     expect(end).toMatchObject({ state: 'completed', previous: 'working', done: { line: 'end_turn' } });
-    expect(t.nextSettle()).toBeUndefined();
-    expect(t.settle(5000)).toEqual([]);
+    expect(t.nextRelease()).toBeUndefined();
+    expect(t.release(5000)).toEqual([]);
   });
 
   it('while an Idle is held, the screen’s completion line shows the turn’s end (Stopped), not the Idle', () => {
@@ -213,9 +213,9 @@ describe('Tracker', () => {
     t.screen(1, working, 1000);
     t.record(1, { state: 'working', source: 'jsonl-watcher', detail: 'tool_use' }, 1020);
     t.record(1, { state: 'idle', source: 'session-file', detail: 'idle' }, 2000);
-    expect(t.settle(2000 + SETTLE_MS - 1)).toEqual([]);
-    const due = t.settle(2000 + SETTLE_MS);
+    expect(t.release(2000 + HOLD_MS - 1)).toEqual([]);
+    const due = t.release(2000 + HOLD_MS);
     expect(due).toMatchObject([{ state: 'idle', previous: 'working', source: 'session-file' }]);
-    expect(t.nextSettle()).toBeUndefined();
+    expect(t.nextRelease()).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 // A job as its readers show it (`mado agents`, the daemon's list): its file, whether its host
-// lives, and, for a job whose host died without its goodbye, the settling of it: its agent's
+// lives, and, for a job whose host died without its goodbye, the ending of it: its agent's
 // process group ended, the host's files removed, its status `errored` ("its host died").
 import path from 'node:path';
 import { clearDeadHost, hostAlive } from './hostinfo.js';
@@ -12,7 +12,7 @@ export const HOST_START_MS = 20000;
 
 const LIVE_STATUSES = new Set(['running', 'done']);
 
-export async function settle(dir: string, view: JobView): Promise<ListedJob> {
+export async function listedJob(dir: string, view: JobView): Promise<ListedJob> {
   const job = view.job;
   const jobDir = path.join(dir, job.short);
   const listed = (j: typeof job, alive: boolean): ListedJob => ({ ...j, alive, ...(view.ok ? {} : { error: view.error }) });
@@ -30,7 +30,7 @@ export async function settle(dir: string, view: JobView): Promise<ListedJob> {
   }
 }
 
-/** Every job of the folder as its readers show it (each settled as above), oldest first as listJobs gives them. */
-export function listSettled(dir: string): Promise<ListedJob[]> {
-  return Promise.all(listJobs(dir).map((v) => settle(dir, v)));
+/** Every job of the folder as its readers show it (each as listedJob tells it), oldest first as listJobs gives them. */
+export function listedJobs(dir: string): Promise<ListedJob[]> {
+  return Promise.all(listJobs(dir).map((v) => listedJob(dir, v)));
 }

@@ -1,0 +1,85 @@
+// A host's replies to its agent: pasted (bracketed when the agent asked for it), then Enter apart (a
+// newline inside a paste is text to an agent). One waits while the agent works (for the end of its
+// turn) and while a draft stands in its input line (someone attached typed it), by the rule
+// terminals follow (screenVerdict); one that waits longer than its `busyMs` is dropped.
+import { pendingWord, screenVerdict } from '../../agents/reply-verdict.js';
+import type { AgentId, AgentState } from '../../shared/types.js';
+import { pasteBytes } from '../../shared/paste.js';
+import type { Chain } from '../chain-record.js';
+import type { JobChange } from './job-writer.js';
+
+/** What the replies use of the host: its agent's input, its screen and last reading, its job file. */
+export interface ReplyHost {
+  write(data: string): void;
+  /** Whether the agent asked for bracketed paste (its screen's mode). */
+  bracketed(): boolean;
+  lines(): readonly string[];
+  /** The last reading of the screen (the fallback agent, idle, before the first). */
+  reading(): { state: AgentState; agent: AgentId };
+  writeJob(change: JobChange): Promise<void>;
+  say(message: string): void;
+  /** A reply ends or starts the chain of routed text that reached the job. */
+  replied(chain: Chain | undefined): void;
+}
+
+/** How long Enter waits after the paste: an agent takes a paste and a key in one read as a paste. */
+const ENTER_AFTER_MS = 50;
+
+interface WaitingReply {
+  text: string;
+  waitMenus: boolean;
+  expires?: number;
+  timer?: NodeJS.Timeout;
+}
+
+export class HostReplies {
+  private waiting: WaitingReply | undefined;
+
+  constructor(private readonly host: ReplyHost) {}
+
+  /** Pastes `text`, then Enter apart. */
+  deliver(text: string): void {
+    this.host.write(pasteBytes(text, this.host.bracketed()));
+    setTimeout(() => this.host.write('\r'), ENTER_AFTER_MS);
+  }
+
+  /** A reply: sent now (`pending: ''`), or waiting and why; or why it cannot be. */
+  send(text: string, terms: { waitMenus?: boolean; busyMs?: number; chain?: Chain }, ending: boolean): { pending: string } | { error: string } {
+    if (ending) return { error: 'the job is ending' };
+    if (this.waiting !== undefined) return { error: 'a reply waits to be sent already' };
+    const { state, agent } = this.host.reading();
+    const verdict = screenVerdict(state, agent, this.host.lines(), terms);
+    if (verdict === 'refuse') return { error: 'the agent has exited' };
+    this.host.replied(terms.chain);
+    if (verdict === 'send') {
+      this.deliver(text);
+      return { pending: '' };
+    }
+    const waiting: WaitingReply = { text, waitMenus: terms.waitMenus === true };
+    this.waiting = waiting;
+    // The job's row shows that a reply waits, and why.
+    void this.host.writeJob({ pendingReply: pendingWord(verdict) });
+    if (terms.busyMs !== undefined) {
+      waiting.expires = Date.now() + terms.busyMs;
+      waiting.timer = setTimeout(() => {
+        const now = this.host.reading();
+        this.flush(now.state, now.agent, this.host.lines());
+      }, terms.busyMs + 10);
+    }
+    return { pending: pendingWord(verdict) };
+  }
+
+  /** Sends the reply that waits when it may go; drops it once it has waited too long. */
+  flush(state: AgentState, agent: AgentId, lines: readonly string[]): void {
+    const r = this.waiting;
+    if (!r) return;
+    const verdict = screenVerdict(state, agent, lines, r);
+    if (verdict === 'send' || verdict === 'refuse' || (r.expires !== undefined && Date.now() >= r.expires)) {
+      clearTimeout(r.timer);
+      this.waiting = undefined;
+      void this.host.writeJob({ pendingReply: null });
+      if (verdict === 'send') this.deliver(r.text);
+      else this.host.say(`a reply that waited ${verdict === 'refuse' ? 'for an agent that exited' : 'too long'} was dropped`);
+    }
+  }
+}
