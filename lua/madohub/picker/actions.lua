@@ -1,8 +1,6 @@
 ---What the picker's keys do. Each action acts on the row under the cursor through one primitive per
 ---kind of entry: a terminal of this Neovim through its channel (reply.lua, via the Node side's rules),
 ---a job through its host (Node's calls), another Neovim through its server address.
-local config = require('madohub.config')
-local node = require('madohub.node')
 local input = require('madohub.picker.input')
 local picker = require('madohub.picker')
 local view = require('madohub.picker.view')
@@ -13,11 +11,7 @@ local H = {}
 ---A second `x` on the same job within this long kills it.
 local KILL_WINDOW_MS = 3000
 
----@param e madohub.FleetEntry
----@return integer|nil
-local function term_buf(e)
-  return e.kind == 'terminal' and require('madohub.util').value(e.buf) or nil
-end
+local term_buf = require('madohub.picker.call').term_buf
 
 ---@param e madohub.FleetEntry
 ---@return string
@@ -25,24 +19,7 @@ local function short(e)
   return e.short
 end
 
----Asks Node; `done` gets the result, an error is said with `what`.
----@param what string
----@param method string
----@param args table
----@param done fun(result: table)|nil
----@param failed fun(err: string)|nil
-function H.call(what, method, args, done, failed)
-  node.call(method, args, function(result, err)
-    if err then
-      picker.say(('%s: %s'):format(what, err), vim.log.levels.ERROR)
-      if failed then
-        failed(err)
-      end
-    elseif done then
-      done(result or {})
-    end
-  end)
-end
+H.call = require('madohub.picker.call').call
 
 ---@param p madohub.Picker
 ---@return madohub.FleetEntry|nil
@@ -330,63 +307,6 @@ function M.run(p, name, key)
   local fn = run[name]
   if fn then
     fn(p, key)
-  end
-end
-
----What the input line's text does, by mode: a new job, a reply, a filter, a name.
----@param p madohub.Picker
----@param mode "new"|"reply"|"filter"|"rename"
----@param target string|nil
----@param text string
----@param attach boolean
-function M.submit(p, mode, target, text, attach)
-  local e = target and require('madohub.fleet').find(target)
-  if mode == 'filter' then
-    p.ui.filter = vim.trim(text)
-    input.leave(p)
-    return picker.render(p)
-  end
-  if vim.trim(text) == '' then
-    return input.leave(p, true)
-  end
-  if mode == 'new' then
-    -- The words stay in the line until the job has started (a failure leaves them to try again).
-    H.call('new agent', 'dispatch', { line = text, cwd = vim.fn.getcwd(), agent = config.options.picker.default_agent }, function(r)
-      picker.say(('started job %s'):format(r.short) .. (type(r.warning) == 'string' and (' (' .. r.warning .. ')') or ''))
-      if picker.current == p and vim.api.nvim_buf_is_valid(p.input_buf) and p.input.mode == 'new' then
-        vim.api.nvim_buf_set_lines(p.input_buf, 0, -1, false, { '' })
-        input.placeholder(p)
-      end
-      if attach then
-        picker.close()
-        require('madohub.jobs').attach(r.short)
-      end
-    end)
-    return input.leave(p)
-  end
-  if not e then
-    picker.say('that agent is gone', vim.log.levels.WARN)
-    return input.leave(p, true)
-  end
-  if mode == 'rename' then
-    H.call('rename', 'mark', { id = e.id, name = text }, function()
-      picker.say(('renamed %s to %s'):format(e.name, vim.trim(text)))
-    end)
-    return input.leave(p, true)
-  end
-  -- A reply: the text stays in the line until it is taken (a failed send keeps it to try again).
-  local function taken(r)
-    local pending = r.pending or ''
-    -- Back to the list first: leaving Insert mode clears the message area.
-    if picker.current == p then
-      input.leave(p, true)
-    end
-    picker.say(pending == '' and ('sent to %s'):format(e.name) or ('%s: %s (sent when it may)'):format(e.name, pending))
-  end
-  if e.kind == 'terminal' then
-    H.call('reply', 'terminal_reply', { buf = term_buf(e), text = text, typing = false }, taken)
-  elseif e.kind == 'job' then
-    H.call('reply', 'send', { id = short(e), text = text }, taken)
   end
 end
 

@@ -1,5 +1,5 @@
 ---The picker's input line: a new job (`[@agent] [--worktree] …`), a reply, a filter or a name, by
----the key that focused it; what its text does is actions.submit's.
+---the key that focused it; what its text does is submit.lua's.
 local fleet = require('madohub.fleet')
 
 local M = {}
@@ -70,7 +70,7 @@ function H.submit(p, attach)
   -- A reply keeps its lines (it is pasted as one); the other modes take one line.
   local lines = vim.api.nvim_buf_get_lines(p.input_buf, 0, -1, false)
   local text = table.concat(lines, p.input.mode == 'reply' and '\n' or ' ')
-  require('madohub.picker.actions').submit(p, p.input.mode, p.input.target, text, attach or p.input.attach)
+  require('madohub.picker.submit').submit(p, p.input.mode, p.input.target, text, attach or p.input.attach)
 end
 
 ---@param p madohub.Picker

@@ -1,0 +1,68 @@
+---What the picker's input line does with its text, by mode: starts a new job, sends a reply, sets
+---the filter, renames a row.
+local config = require('madohub.config')
+local input = require('madohub.picker.input')
+local picker = require('madohub.picker')
+local call = require('madohub.picker.call').call
+local term_buf = require('madohub.picker.call').term_buf
+
+local M = {}
+
+---What the input line's text does, by mode: a new job, a reply, a filter, a name.
+---@param p madohub.Picker
+---@param mode "new"|"reply"|"filter"|"rename"
+---@param target string|nil
+---@param text string
+---@param attach boolean
+function M.submit(p, mode, target, text, attach)
+  local e = target and require('madohub.fleet').find(target)
+  if mode == 'filter' then
+    p.ui.filter = vim.trim(text)
+    input.leave(p)
+    return picker.render(p)
+  end
+  if vim.trim(text) == '' then
+    return input.leave(p, true)
+  end
+  if mode == 'new' then
+    -- The words stay in the line until the job has started (a failure leaves them to try again).
+    call('new agent', 'dispatch', { line = text, cwd = vim.fn.getcwd(), agent = config.options.picker.default_agent }, function(r)
+      picker.say(('started job %s'):format(r.short) .. (type(r.warning) == 'string' and (' (' .. r.warning .. ')') or ''))
+      if picker.current == p and vim.api.nvim_buf_is_valid(p.input_buf) and p.input.mode == 'new' then
+        vim.api.nvim_buf_set_lines(p.input_buf, 0, -1, false, { '' })
+        input.placeholder(p)
+      end
+      if attach then
+        picker.close()
+        require('madohub.jobs').attach(r.short)
+      end
+    end)
+    return input.leave(p)
+  end
+  if not e then
+    picker.say('that agent is gone', vim.log.levels.WARN)
+    return input.leave(p, true)
+  end
+  if mode == 'rename' then
+    call('rename', 'mark', { id = e.id, name = text }, function()
+      picker.say(('renamed %s to %s'):format(e.name, vim.trim(text)))
+    end)
+    return input.leave(p, true)
+  end
+  -- A reply: the text stays in the line until it is taken (a failed send keeps it to try again).
+  local function taken(r)
+    local pending = r.pending or ''
+    -- Back to the list first: leaving Insert mode clears the message area.
+    if picker.current == p then
+      input.leave(p, true)
+    end
+    picker.say(pending == '' and ('sent to %s'):format(e.name) or ('%s: %s (sent when it may)'):format(e.name, pending))
+  end
+  if e.kind == 'terminal' then
+    call('reply', 'terminal_reply', { buf = term_buf(e), text = text, typing = false }, taken)
+  elseif e.kind == 'job' then
+    call('reply', 'send', { id = e.short, text = text }, taken)
+  end
+end
+
+return M
