@@ -30,6 +30,7 @@ local M = {}
 ---@field tty string The terminal a session elsewhere runs on (`/dev/pts/3`), when the Node side could read it; ''.
 ---@field exit integer|vim.NIL A terminal's exit status once it has exited.
 ---@field interrupted boolean A Failed state that is the user's interrupt, not an error.
+---@field shows string A terminal that shows a job (`mado attach`): the job's id; in this cache for its winbar, in no list. ''.
 
 ---@class madohub.FleetFilter
 ---@field kind? "terminal"|"job"|"session"|"editor"
@@ -97,27 +98,37 @@ function M.apply(put, removed, not_shown)
   changed()
 end
 
----The user's names, pins and order of this Neovim's terminals (they live as long as this Neovim:
----a new Node process gets them back).
----@return { id: string, name: string|nil, pinned: boolean|nil, order: number|nil }[]
+---What this Neovim keeps of its terminals for a new Node process (they live as long as this Neovim):
+---the user's names, pins and order, and each terminal's state and since when (a terminal read again
+---in the same state keeps its `since`).
+---@return { id: string, name: string|nil, pinned: boolean|nil, order: number|nil, agent: string, state: string, since: number }[]
 function M.terminal_marks()
   local out = {}
   for id, e in pairs(entries) do
-    if e.kind == 'terminal' and (e.named == true or e.pinned == true or (type(e.order) == 'number' and e.order ~= 0)) then
+    if e.kind == 'terminal' then
       out[#out + 1] = {
         id = id,
         name = e.named == true and e.name or nil,
         pinned = e.pinned == true or nil,
         order = type(e.order) == 'number' and e.order ~= 0 and e.order or nil,
+        agent = e.agent,
+        state = e.state,
+        since = e.since,
       }
     end
   end
   return out
 end
 
----Forgets every entry (a new Node process sends them all again).
+---Forgets every entry a new Node process sends again: all but this Neovim's terminals, which stay
+---(their winbars too) until it has read them again.
 function M.reset()
-  entries = {}
+  local watch = require('madohub.watch')
+  for id, e in pairs(entries) do
+    if e.kind ~= 'terminal' or not watch.is_watched(e.buf) then
+      entries[id] = nil
+    end
+  end
   changed()
 end
 
@@ -134,18 +145,30 @@ function M.subscribe(fn)
 end
 
 ---The entry with this id (not a copy: for the picker's rendering, which does not change it), or nil.
+---A terminal that shows a job is none (`terminal` gives it).
 ---@param id string
 ---@return madohub.FleetEntry|nil
 function M.find(id)
-  return entries[id]
+  local e = entries[id]
+  return e and e.shows == '' and e or nil
 end
 
----Every entry (not copies: read only), in no order.
+---The entry of this Neovim's terminal `buf`, a job's view too (not a copy: read only), or nil: what
+---`state()` and the winbar read.
+---@param buf integer
+---@return madohub.FleetEntry|nil
+function M.terminal(buf)
+  return entries['term:' .. buf]
+end
+
+---Every entry (not copies: read only), in no order; no terminal that shows a job.
 ---@return madohub.FleetEntry[]
 function M.all()
   local out = {}
   for _, e in pairs(entries) do
-    out[#out + 1] = e
+    if e.shows == '' then
+      out[#out + 1] = e
+    end
   end
   return out
 end
@@ -156,8 +179,8 @@ end
 function M.get(filter)
   local out = {}
   for _, e in pairs(entries) do
-    local keep = true
-    for k, v in pairs(filter or {}) do
+    local keep = e.shows == ''
+    for k, v in pairs(keep and filter or {}) do
       if e[k] ~= v then
         keep = false
         break

@@ -1,5 +1,6 @@
----The Lua cache of every terminal's state. The Node side owns the state and pushes each change here
----(`apply`); `get` answers from the cache, so statuslines and the winbar never wait on Node.
+---Every terminal's state, from the one Lua cache (the fleet's entries, which the Node side pushes):
+---`get` answers from it, so statuslines and the winbar never wait on Node; `changed` raises the
+---events of a batch of changes.
 local M = {}
 
 ---@class madohub.State
@@ -16,9 +17,6 @@ local M = {}
 ---@field buf integer
 ---@field previous madohub.StateName|nil
 ---@field done { line: string }|nil
-
----@type table<integer, madohub.State>
-local cache = {}
 
 ---@class madohub.AgentInfo
 ---@field id madohub.Agent
@@ -63,30 +61,25 @@ function M.get(buf)
   if buf == nil or buf == 0 then
     buf = vim.api.nvim_get_current_buf()
   end
-  local s = cache[buf]
-  if not s then
+  -- The one cache: the fleet's entry of the terminal (a job's view too).
+  local e = require('madohub.fleet').terminal(buf)
+  if not e or not require('madohub.watch').is_watched(buf) then
     return nil
   end
   return {
-    agent = s.agent,
-    state = s.state,
-    source = s.source,
-    confirmed = s.confirmed,
-    since = s.since,
-    detail = s.detail,
-    exit = s.exit,
-    interrupted = s.interrupted,
+    agent = e.agent,
+    state = e.state,
+    source = e.source,
+    confirmed = e.confirmed == true,
+    since = e.since,
+    detail = e.detail,
+    exit = require('madohub.util').value(e.exit),
+    interrupted = e.interrupted == true,
   }
-end
-
----@return table<integer, madohub.State>
-function M.all()
-  return cache
 end
 
 ---@param buf integer
 function M.forget(buf)
-  cache[buf] = nil
   require('madohub.attention').forget(buf)
 end
 
@@ -96,33 +89,35 @@ local function fire(pattern, data)
   vim.api.nvim_exec_autocmds('User', { pattern = pattern, modeline = false, data = data })
 end
 
----Receives changes from the Node process.
+---The agent and state of each terminal of `changes` as the cache has them now (before a batch is
+---applied): what the events compare with.
 ---@param changes madohub.Change[]
-function M.apply(changes)
+---@return table<integer, { agent: madohub.Agent, state: madohub.StateName }>
+function M.before(changes)
+  local out = {}
+  for _, c in ipairs(changes) do
+    local e = require('madohub.fleet').terminal(c.buf)
+    if e and not out[c.buf] then
+      out[c.buf] = { agent = e.agent, state = e.state }
+    end
+  end
+  return out
+end
+
+---The terminals' state changes of a batch, once the fleet's cache has them: the events
+---(`MadoStateChanged`, `MadoAgentDone`), the notifications and the winbars.
+---@param changes madohub.Change[]
+---@param before table<integer, { agent: madohub.Agent, state: madohub.StateName }>
+function M.changed(changes, before)
   local touched = {}
   for _, c in ipairs(changes) do
     local buf = c.buf
     if vim.api.nvim_buf_is_valid(buf) and require('madohub.watch').is_watched(buf) then
-      local prev = cache[buf]
-      local since = c.since
-      if prev and c.previous == vim.NIL and prev.state == c.state and prev.agent == c.agent then
-        -- A restarted Node process reads the terminal afresh: the state did not begin now.
-        since = prev.since
-      end
-      cache[buf] = {
-        agent = c.agent,
-        state = c.state,
-        source = c.source,
-        confirmed = c.confirmed == true,
-        since = since,
-        detail = c.detail,
-        exit = require('madohub.util').value(c.exit),
-        interrupted = c.interrupted == true,
-      }
+      local prev = before[buf]
       touched[#touched + 1] = buf
       if not prev or prev.state ~= c.state or prev.agent ~= c.agent then
         if prev and prev.state ~= c.state then
-          require('madohub.attention').changed(buf, cache[buf], prev.state)
+          require('madohub.attention').changed(buf, M.get(buf) or c, prev.state)
         end
         fire('MadoStateChanged', {
           buf = buf,
@@ -131,6 +126,7 @@ function M.apply(changes)
           previous = prev and prev.state or vim.NIL,
           source = c.source,
         })
+        before[buf] = { agent = c.agent, state = c.state }
       end
       if c.done ~= nil and c.done ~= vim.NIL then
         fire('MadoAgentDone', { buf = buf, agent = c.agent, line = c.done.line })

@@ -9,13 +9,17 @@ local M = {}
 ---@type table<string, fun(msg: table)>
 local receivers = {
   -- One batch: the terminals' states first (their winbars), then the fleet's entries.
+  -- One batch: the fleet's entries (the one cache, terminals' states in it), then the events of the
+  -- terminals' state changes, which compare with what the cache said before.
   changes = function(m)
-    if #m.states > 0 then
-      require('madohub.state').apply(m.states)
-    end
+    local state = require('madohub.state')
+    local before = state.before(m.states)
     local fleet = require('madohub.fleet')
     if #m.put > 0 or #m.removed > 0 or m.editorsNotShown ~= fleet.not_shown.editorsNotShown then
       fleet.apply(m.put, m.removed, { editorsNotShown = m.editorsNotShown })
+    end
+    if #m.states > 0 then
+      state.changed(m.states, before)
     end
   end,
   answer = function(m)

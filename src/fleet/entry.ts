@@ -49,6 +49,11 @@ export interface FleetEntry {
   exit: number | null;
   /** A Failed state that is the user's interrupt, not an error. */
   interrupted: boolean;
+  /**
+   * A terminal that shows a job (`mado attach`): that job's id. Such a terminal is no agent of its own
+   * (the job's row is the one truth): it is in Lua's cache for its winbar, in no list. '' for the others.
+   */
+  shows: string;
   pinned: boolean;
   /** The user's order within a group (a job's `sortOrder`): lower first, 0 when never moved. */
   order: number;
@@ -61,7 +66,7 @@ export interface FleetEntry {
 }
 
 /** The fields of where an entry runs and how it ended, for a kind that has none of them; each builder sets its own. */
-export const UNPLACED: Pick<FleetEntry, 'buf' | 'short' | 'pid' | 'peerBuf' | 'tty' | 'exit' | 'interrupted'> = {
+export const UNPLACED: Pick<FleetEntry, 'buf' | 'short' | 'pid' | 'peerBuf' | 'tty' | 'exit' | 'interrupted' | 'shows'> = {
   buf: null,
   short: '',
   pid: null,
@@ -69,6 +74,7 @@ export const UNPLACED: Pick<FleetEntry, 'buf' | 'short' | 'pid' | 'peerBuf' | 't
   tty: '',
   exit: null,
   interrupted: false,
+  shows: '',
 };
 
 /**

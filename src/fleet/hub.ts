@@ -62,8 +62,8 @@ export class FleetHub {
   private readonly dir = jobsDir();
   /** A terminal that shows a job (`mado attach`) is that job's entry, not one of its own. */
   private readonly attachedIn = new Map<string, number>();
-  /** Terminals that have shown a job (`mado attach`): a view, never an entry of its own, also once it ended. */
-  private readonly views = new Set<number>();
+  /** Terminals that have shown a job (`mado attach`), and the job: a view, never an agent of its own, also once it ended. */
+  private readonly views = new Map<number, string>();
   /** Other Neovims past the bound of those shown (their terminals are not listed). */
   editorsNotShown = 0;
   /** Peer Neovims (by server address) that did not answer when last asked. */
@@ -154,10 +154,11 @@ export class FleetHub {
       if (job) this.attachedIn.set(job, buf);
       this.placeJobs();
     }
-    if (job) this.views.add(buf);
-    // A detached view's exit is no agent's: the job's row stays the one truth.
-    if (job || (this.views.has(buf) && st.state === 'exited')) return this.apply(this.fleet.remove(`term:${buf}`));
+    if (job) this.views.set(buf, job);
     const entry = terminalEntry(st, cwd, this.asks.get(buf) ?? null, this.tracker.intentOf(buf) ?? '');
+    // A view's state is its winbar's, and no agent's (its exit too, once detached): the job's row stays the one truth.
+    const view = job ?? (st.state === 'exited' ? this.views.get(buf) : undefined);
+    if (view) return this.apply(this.fleet.set({ ...entry, shows: `job:${view}` }));
     this.apply(this.fleet.set(this.marked({ ...entry, name: this.freeName(entry), pending: this.replies.pendingOf(buf) })));
     // A reply that waited and failed now has nobody waiting for its answer: the log says why.
     this.replies.flush(buf).catch((err: unknown) => this.log.warn(`reply to buffer ${buf}: ${err instanceof Error ? err.message : String(err)}`));
@@ -218,12 +219,13 @@ export class FleetHub {
     this.sessions.poke();
   }
 
+  /** Every agent of the fleet (a terminal that shows a job is none of its own). */
   all(): FleetEntry[] {
-    return this.fleet.all();
+    return this.fleet.all().filter((e) => e.shows === '');
   }
 
   count(kind: FleetKind): number {
-    return this.fleet.all().filter((e) => e.kind === kind).length;
+    return this.all().filter((e) => e.kind === kind).length;
   }
 
   /** A job by its id, a unique prefix or its name, read from the jobs folder, and whether its host lives. */
@@ -281,7 +283,7 @@ export class FleetHub {
    */
   private freeName(entry: FleetEntry): string {
     const base = entry.name;
-    const taken = new Set(this.fleet.all().filter((e) => e.id !== entry.id && e.kind === 'terminal').map((e) => e.name));
+    const taken = new Set(this.all().filter((e) => e.id !== entry.id && e.kind === 'terminal').map((e) => e.name));
     const had = this.fleet.get(entry.id)?.name;
     const ownBefore = had !== undefined && (had === base || (had.startsWith(`${base} `) && /^\d+$/.test(had.slice(base.length + 1))));
     if (ownBefore && !taken.has(had)) return had;
@@ -314,7 +316,7 @@ export class FleetHub {
     // Other Neovims see this one's terminals.
     const isTerminal = (id: string): boolean => id.startsWith('term:');
     if (change.put.some((e) => isTerminal(e.id)) || change.removed.some(isTerminal)) {
-      this.editors?.publish({ terminals: this.fleet.all().filter((e) => e.kind === 'terminal'), agentPids: [...this.watchers.agentPids()] });
+      this.editors?.publish({ terminals: this.all().filter((e) => e.kind === 'terminal'), agentPids: [...this.watchers.agentPids()] });
     }
   }
 }

@@ -123,7 +123,7 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
   // Routes: a finished turn of one agent handed to another.
   const routes = routesRpc(nvim, lua, hub, watchers);
 
-  /** The daemon answers on its socket (a connection, then nothing more; never started here). */
+  /** What :checkhealth shows, with whether a daemon answers on its socket (a connection, then nothing more; never started here). */
   const health = async (): Promise<Health> => {
     const now: Health = {
       node: process.version,
@@ -183,8 +183,11 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
     },
     // Lua says who this Neovim is: its server address, for other Neovims.
     hello: (m) => hub.hello(m.server as string),
-    // This Neovim's names and pins of its terminals, back after the Node process started again.
-    restore: (m) => hub.restoreMarks(m.marks),
+    // This Neovim's names and pins of its terminals, and their states since when, back after the Node process started again.
+    restore: (m) => {
+      tracker.restore(m.marks);
+      hub.restoreMarks(m.marks);
+    },
     route_rm: (m) => routes.notify('route_rm', m),
     route_restore: (m) => routes.notify('route_restore', m),
     route_review: (m) => routes.notify('route_review', m),

@@ -1,5 +1,5 @@
 import { detectScreen, FALLBACK_AGENT, promptOf } from '../agents/index.js';
-import { isConfirmed } from '../shared/types.js';
+import { isAgentState, isConfirmed } from '../shared/types.js';
 import type { AgentId, AgentState, Detection, RecordSignal, Screen, StateSource } from '../shared/types.js';
 import { decide } from './precedence.js';
 import type { SourcedState } from './precedence.js';
@@ -68,7 +68,11 @@ export const HOLD_MS = 1500;
  * Owns every terminal's state. Pure: fed screens, records, process scans and exits with the time,
  * it returns what changed for Lua.
  */
+/** The most terminals a new Node process takes back from Lua. */
+const MAX_RESTORED = 500;
+
 export class Tracker {
+  private readonly restored = new Map<number, { agent: AgentId; state: AgentState; since: number }>();
   private readonly terminals = new Map<number, TerminalEntry>();
 
   get size(): number {
@@ -191,14 +195,32 @@ export class Tracker {
     return out;
   }
 
+  /**
+   * What the Node process before this one showed of this Neovim's terminals (Lua keeps it): a first
+   * reading of a terminal in the same agent and state keeps its `since`.
+   */
+  restore(list: unknown): void {
+    if (!Array.isArray(list)) return;
+    const now = Date.now();
+    for (const v of list.slice(0, MAX_RESTORED)) {
+      if (typeof v !== 'object' || v === null) continue;
+      const r = v as Record<string, unknown>;
+      const buf = typeof r.id === 'string' ? /^term:(\d{1,9})$/.exec(r.id)?.[1] : undefined;
+      if (!buf || typeof r.agent !== 'string' || !isAgentState(r.state) || typeof r.since !== 'number' || !Number.isFinite(r.since) || r.since > now) continue;
+      this.restored.set(Number(buf), { agent: r.agent, state: r.state, since: r.since });
+    }
+  }
+
   private create(buf: number, d: Detection, now: number): TerminalEntry {
+    const before = this.restored.get(buf);
+    this.restored.delete(buf);
     const rec: TerminalEntry = {
       buf,
       agent: d.agent,
       state: d.state,
       source: d.source,
       detail: d.detail,
-      since: now,
+      since: before && before.agent === d.agent && before.state === d.state ? before.since : now,
       workedSinceDone: false,
       absorbNextLine: false,
     };

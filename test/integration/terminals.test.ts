@@ -71,6 +71,9 @@ describe.each(neovims)('Neovim $label', ({ path: exe }) => {
     expect((await state(claude))?.agent).toBe('claude');
     expect((await state(codex))?.agent).toBe('codex');
     expect(await state(shell)).toMatchObject({ agent: 'shell', state: 'idle', source: 'pty-scrape' });
+    // One Lua cache: state() is the fleet's entry of the terminal, field for field.
+    expect(await s.lua<boolean>(`local st, e = require('madohub').state(...), require('madohub.fleet').terminal(...)
+      return st.agent == e.agent and st.state == e.state and st.since == e.since and st.source == e.source and st.detail == e.detail`, [claude])).toBe(true);
     let bar = await winbar(claude);
     expect(bar.text).toMatch(/Claude Code Idle \d+s/);
     expect(bar.groups).toContain('MadoIdle');

@@ -19,6 +19,23 @@ describe('Tracker', () => {
     expect(next).toMatchObject({ state: 'working', previous: 'idle', since: 3000 });
   });
 
+  it('a terminal read again by a new Node process in the state Lua kept keeps its since; in another state, or with hostile marks, it begins now', () => {
+    const t = new Tracker();
+    t.restore([
+      { id: 'term:1', agent: 'claude', state: 'idle', since: 500 },
+      { id: 'term:2', agent: 'claude', state: 'working', since: 600 },
+      { id: 'term:3', agent: 'claude', state: 'idle', since: Number.MAX_SAFE_INTEGER },
+      { id: 'nvim:9:1', agent: 'claude', state: 'idle', since: 1 },
+      'term:4',
+    ]);
+    expect(t.screen(1, idle, 1000)).toMatchObject({ state: 'idle', since: 500 });
+    expect(t.screen(2, idle, 1000)).toMatchObject({ state: 'idle', since: 1000 });
+    expect(t.screen(3, idle, 1000)).toMatchObject({ since: 1000 });
+    // Taken once: the terminal wiped and opened again under the same number begins anew.
+    t.forget(1);
+    expect(t.screen(1, idle, 2000)).toMatchObject({ since: 2000 });
+  });
+
   it('waits for a new terminal to draw something', () => {
     const t = new Tracker();
     expect(t.screen(1, { lines: ['', ''], title: 'term://~//42:claude' }, 1000)).toBeNull();
