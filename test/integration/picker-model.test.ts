@@ -16,7 +16,7 @@ const PRELUDE = `
   _G.E = function(id, kind, state, extra)
     return vim.tbl_extend('force', { id = id, kind = kind, name = id, intent = '', agent = 'claude', state = state, source = 'pty-scrape', since = 1000,
       cwd = '/p', detail = '', needs = vim.NIL, where = 'job', pinned = false, order = 0, pending = '', server = '', attach = {},
-      buf = vim.NIL, short = id:match('^job:(.*)$') or '', pid = vim.NIL, peerBuf = vim.NIL, tty = '', exit = vim.NIL, interrupted = false }, extra or {})
+      buf = vim.NIL, short = id:match('^job:(.*)$') or '', pid = vim.NIL, peerBuf = vim.NIL, tty = '', exit = vim.NIL, interrupted = false, shows = '' }, extra or {})
   end
   _G.build = function(entries, ui)
     ui = vim.tbl_extend('force', { group_by = 'state', folded = {}, filter = '', seen = {}, cwd = '/p' }, ui or {})
