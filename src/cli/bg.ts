@@ -1,6 +1,7 @@
 // `mado --bg …`: its arguments, its standard input, and the hint block it prints.
 import type { Resume } from '../jobs/templates.js';
-import { promptProblem, SESSION_REF } from '../jobs/templates.js';
+import { promptProblem } from '../jobs/templates.js';
+import { SESSION_REF } from '../shared/types.js';
 import { safeText } from './args.js';
 import { UsageError } from '../shared/errors.js';
 

@@ -4,7 +4,6 @@ import path from 'node:path';
 import { AGENT_MODULES, DEFAULT_AGENT } from '../agents/index.js';
 import { isObj, strings } from '../shared/checks.js';
 import { readBounded } from '../shared/files.js';
-import { SESSION_REF } from '../shared/types.js';
 import type { Isolation, Template } from '../agents/types.js';
 import { ISOLATIONS } from '../agents/types.js';
 
@@ -12,7 +11,6 @@ import { ISOLATIONS } from '../agents/types.js';
 export type Resume = { mode: 'id'; id: string } | { mode: 'continue' };
 
 export type { Isolation, Template };
-export { SESSION_REF };
 export const isIsolation = (v: unknown): v is Isolation => (ISOLATIONS as readonly unknown[]).includes(v);
 
 /** The template a job runs when none is named: the default agent's. */

@@ -8,7 +8,7 @@ import type { Io } from '../jobs/client/daemon.js';
 import { jobText } from '../jobs/job-text.js';
 import { isObj } from '../shared/checks.js';
 import { jobsDir } from '../jobs/store.js';
-import { SESSION_REF } from '../jobs/templates.js';
+import { SESSION_REF } from '../shared/types.js';
 import { parseDispatchLine } from '../fleet/dispatch-line.js';
 
 /** The `mado` script beside this bundle (rplugin/node/madohub/index.js → bin/mado): it starts the daemon. */

@@ -245,10 +245,10 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
 
   nvim.on('notification', (method: string, args: unknown[]) => {
     if (method !== 'madohub') return log.warn(`unknown notification ${method.slice(0, 40)}`);
+    // A call carries its number: answered by it when done (or failed), without blocking Lua.
+    const ask = isObj(args[0]) && typeof args[0].ask === 'number' ? args[0].ask : undefined;
     try {
       const answer = handle(args[0]);
-      const ask = isObj(args[0]) && typeof args[0].ask === 'number' ? args[0].ask : undefined;
-      // A call: answered by its number when done, without blocking Lua.
       if (ask !== undefined) {
         Promise.resolve(answer).then(
           (result) => lua.send({ type: 'answer', ask, result: result ?? null, error: null }),
@@ -257,7 +257,6 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
       } else if (answer instanceof Promise) answer.catch((err: unknown) => log.warn(said(err)));
     } catch (err) {
       log.error(`${method}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-      const ask = isObj(args[0]) && typeof args[0].ask === 'number' ? args[0].ask : undefined;
       if (ask !== undefined) lua.send({ type: 'answer', ask, result: null, error: said(err) });
     }
   });
