@@ -55,7 +55,23 @@ function keptMarks(v: unknown): { id: string; marks: EntryMarks } | undefined {
   };
   return Object.keys(marks).length > 0 ? { id: m.id, marks } : undefined;
 }
+/** The most entries one move changes the order of. */
+const MAX_REORDER = 1000;
 
+/** What is placed again once marks change: a terminal (its buffer), the jobs, the sessions or other Neovims. */
+type Placed = number | 'job' | 'session' | 'editor';
+
+/**
+ * The jobs as newly listed, each kept as known when what is known is newer (a listing read before
+ * the hub's own write of a job file ends after it: the write is not undone on screen).
+ */
+function newestJobs(known: readonly ListedJob[], listed: readonly ListedJob[]): ListedJob[] {
+  const byShort = new Map(known.map((j) => [j.short, j]));
+  return listed.map((j) => {
+    const k = byShort.get(j.short);
+    return k && k.updatedAt > j.updatedAt ? { ...k, alive: j.alive } : j;
+  });
+}
 
 export class FleetHub {
   private readonly fleet = new Fleet();
@@ -99,7 +115,7 @@ export class FleetHub {
   ) {
     this.replies = new TerminalReplies(tracker, write, (buf) => this.placeTerminal(buf), (buf) => this.onReplyExpired?.(buf), (buf, r) => this.onReplyKept?.(buf, r));
     this.jobs = new JobsWatch(this.dir, (listed) => {
-      this.listedJobs = listed;
+      this.listedJobs = newestJobs(this.listedJobs, listed);
       this.placeJobs();
       this.sessions.poke();
     }, log);
@@ -166,24 +182,50 @@ export class FleetHub {
 
   /** The user's name, pin or order for an entry: a job's in its file, the others' here. */
   async mark(id: string, change: EntryMarks): Promise<void> {
+    const placed = await this.markOne(id, change);
+    this.placeMarked(placed);
+  }
+
+  /**
+   * A row moved in its group: the new orders of every entry that changed, shown together once all
+   * are kept (a job's in its file), so that no half-moved group is ever drawn.
+   */
+  async reorder(orders: readonly { id: string; order: number }[]): Promise<void> {
+    const placed = await Promise.all(orders.slice(0, MAX_REORDER).map((o) => this.markOne(o.id, { order: o.order })));
+    this.placeMarked(placed.flat());
+  }
+
+  /** Keeps one entry's marks; answers what is to be placed again for them to show. */
+  private async markOne(id: string, change: EntryMarks): Promise<Placed[]> {
     const bad = change.name !== undefined && change.name.trim() === '' ? 'a name needs some text' : undefined;
     if (bad) throw new Error(bad);
     const name = change.name === undefined ? undefined : cleanName(change.name);
     const clean: EntryMarks = { ...change, ...(name !== undefined ? { name } : {}) };
     const job = /^job:([0-9a-f]{8})$/.exec(id);
     if (job) {
-      await updateJob(this.dir, job[1]!, {
+      const written = await updateJob(this.dir, job[1]!, {
         ...(clean.name !== undefined ? { name: clean.name, nameSource: 'user' as const } : {}),
         ...(clean.pinned !== undefined ? { pinned: clean.pinned } : {}),
         ...(clean.order !== undefined ? { sortOrder: clean.order } : {}),
       });
-      return;
+      // Shown as written, not once the watcher reads it back (a second move before then would undo the first).
+      this.listedJobs = this.listedJobs.map((j) => (j.short === written.short && written.updatedAt > j.updatedAt ? { ...j, ...written } : j));
+      return ['job'];
     }
     const entry = this.fleet.get(id);
     if (!entry) throw new Error(`no agent '${id.slice(0, 80)}'`);
     this.marks.set(id, { ...this.marks.get(id), ...clean });
-    if (entry.kind === 'terminal') this.placeTerminal(Number(id.slice(5)));
-    else if (entry.kind === 'session' || entry.kind === 'editor') this.placeRead(entry.kind, this.read[entry.kind]);
+    if (entry.kind === 'terminal') return [Number(id.slice(5))];
+    return entry.kind === 'session' || entry.kind === 'editor' ? [entry.kind] : [];
+  }
+
+  /** Places again what marks changed, each once. */
+  private placeMarked(placed: readonly Placed[]): void {
+    for (const p of new Set(placed)) {
+      if (typeof p === 'number') this.placeTerminal(p);
+      else if (p === 'job') this.placeJobs();
+      else this.placeRead(p, this.read[p]);
+    }
   }
 
   /**

@@ -34,6 +34,14 @@ export async function fleetCall(hub: FleetHub, method: string, raw: unknown): Pr
       });
       return {};
     }
+    case 'reorder': {
+      // Each entry's new place in its group: `{ id, order }`, an order a whole number from 1.
+      const orders = (Array.isArray(args.orders) ? args.orders : []).flatMap((o: unknown) =>
+        isObj(o) && typeof o.id === 'string' && typeof o.order === 'number' && Number.isInteger(o.order) && o.order >= 1 ? [{ id: o.id, order: o.order }] : [],
+      );
+      await hub.reorder(orders);
+      return {};
+    }
     case 'editor_show': {
       // Another Neovim shows its terminal: asked over its socket, answered within 1 s.
       const server = typeof args.server === 'string' ? args.server : '';

@@ -39,6 +39,7 @@ export const FROM_LUA = {
   terminal_reply: { buf, text: str },
   terminal_choose: { buf, choice: int(1, 9), lines: strings },
   mark: { id: str },
+  reorder: { orders: list },
   editor_show: { server: str, buf },
   // Requests: answered at once.
   health: {},

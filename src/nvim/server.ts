@@ -212,6 +212,7 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
     },
     terminal_choose: (m) => fleetCall(hub, 'terminal_choose', m),
     mark: (m) => fleetCall(hub, 'mark', m),
+    reorder: (m) => fleetCall(hub, 'reorder', m),
     editor_show: (m) => fleetCall(hub, 'editor_show', m),
     health: () => health(),
     states: () => tracker.all(),

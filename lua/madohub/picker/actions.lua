@@ -263,9 +263,13 @@ function H.move(p, step)
   if not e then
     return
   end
-  local changed = view.moved(p.rows, e.id, step)
-  for id, order in pairs(changed) do
-    H.call('move', 'mark', { id = id, order = order })
+  local orders = {}
+  for id, order in pairs(view.moved(p.rows, e.id, step)) do
+    orders[#orders + 1] = { id = id, order = order }
+  end
+  -- One call: the group is drawn again once every order is kept, never half moved.
+  if #orders > 0 then
+    H.call('move', 'reorder', { orders = orders })
   end
 end
 

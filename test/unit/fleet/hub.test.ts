@@ -1,0 +1,94 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FleetEntry } from '../../../src/fleet/entry.js';
+import type { FleetChange } from '../../../src/fleet/fleet.js';
+import { FleetHub } from '../../../src/fleet/hub.js';
+import { TerminalWatchers } from '../../../src/state/terminal-watchers.js';
+import { Tracker } from '../../../src/state/tracker.js';
+import { blankJob, createJob, updateJob } from '../../../src/jobs/store.js';
+
+const quiet = { debug: () => undefined, warn: () => undefined };
+
+let root: string;
+let saved: NodeJS.ProcessEnv;
+let hub: FleetHub | undefined;
+beforeEach(() => {
+  root = mkdtempSync(path.join(tmpdir(), 'madohub-hub-'));
+  saved = { ...process.env };
+  for (const d of ['home', 'jobs', 'run', 'state']) mkdirSync(path.join(root, d));
+  Object.assign(process.env, {
+    HOME: path.join(root, 'home'),
+    MADOHUB_JOBS_DIR: path.join(root, 'jobs'),
+    XDG_RUNTIME_DIR: path.join(root, 'run'),
+    XDG_STATE_HOME: path.join(root, 'state'),
+  });
+});
+afterEach(() => {
+  hub?.stop();
+  hub = undefined;
+  process.env = saved;
+  rmSync(root, { recursive: true, force: true });
+});
+
+/** A hub on the test's folders, and the job entries as last pushed, by id. */
+function startHub(): { hub: FleetHub; jobs: Map<string, FleetEntry> } {
+  const jobs = new Map<string, FleetEntry>();
+  const tracker = new Tracker();
+  const watchers = new TerminalWatchers({ process: () => undefined, record: () => undefined, place: () => undefined }, quiet);
+  const h = new FleetHub(tracker, watchers, (change: FleetChange) => {
+    for (const e of change.put) if (e.kind === 'job') jobs.set(e.id, e);
+    for (const id of change.removed) jobs.delete(id);
+  }, quiet);
+  h.start();
+  hub = h;
+  return { hub: h, jobs };
+}
+
+async function until(pred: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!pred()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const job = (short: string, name: string): void => {
+  createJob(path.join(root, 'jobs'), { ...blankJob(short), status: 'stopped', name, agent: 'shell', cwd: root, originCwd: root });
+};
+
+describe('the fleet hub', () => {
+  it('a move of jobs shows as written, all orders in one push, before the watcher reads the files back', async () => {
+    job('0000000a', 'first');
+    job('0000000b', 'second');
+    const { hub: h, jobs } = startHub();
+    await until(() => jobs.size === 2);
+    const pushes: number[][] = [];
+    const seen = (): number[] => [jobs.get('job:0000000a')!.order, jobs.get('job:0000000b')!.order];
+    await h.reorder([{ id: 'job:0000000a', order: 2 }, { id: 'job:0000000b', order: 1 }]);
+    pushes.push(seen());
+    // At once, both: no half-moved group, no wait on the watcher (a second move would undo the first).
+    expect(pushes[0]).toEqual([2, 1]);
+    // A second move at once builds on the first.
+    await h.reorder([{ id: 'job:0000000a', order: 1 }, { id: 'job:0000000b', order: 2 }]);
+    expect(seen()).toEqual([1, 2]);
+  });
+
+  it('a listing read before the hub wrote a job file does not undo the write; a newer one is shown', async () => {
+    job('0000000c', 'third');
+    const { hub: h, jobs } = startHub();
+    await until(() => jobs.size === 1);
+    await h.mark('job:0000000c', { name: 'renamed' });
+    expect(jobs.get('job:0000000c')!.name).toBe('renamed');
+    // The file as another writer changes it later: newer, it shows.
+    await updateJob(path.join(root, 'jobs'), '0000000c', { name: 'from the CLI', nameSource: 'user' });
+    await until(() => jobs.get('job:0000000c')!.name === 'from the CLI');
+    // A file written with an older updatedAt (a stale read) never replaces what is shown.
+    const file = path.join(root, 'jobs', '0000000c', 'job.json');
+    const stale = { ...blankJob('0000000c', 1000), status: 'stopped', name: 'stale', agent: 'shell', cwd: root, originCwd: root, updatedAt: 1000 };
+    writeFileSync(file, JSON.stringify(stale));
+    await new Promise((r) => setTimeout(r, 800));
+    expect(jobs.get('job:0000000c')!.name).toBe('from the CLI');
+  });
+});
