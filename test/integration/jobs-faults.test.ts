@@ -5,6 +5,7 @@ import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync,
 import { connect, createServer } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { AGENT_MODULES } from '../../src/agents/index.js';
 import { request } from '../../src/jobs/protocol/client.js';
 import { MAX_PENDING_BYTES } from '../../src/jobs/protocol/serve.js';
 import { processStamp } from '../../src/proc/stamp.js';
@@ -490,7 +491,9 @@ describe('what an agent does at once', () => {
     expect(missing).toMatchObject({ code: 1 });
     expect(missing.stderr).toBe("mado --bg: the agent program 'no-such-agent-program' is not on the job's PATH (install it, or name it in a template: see :help madohub-templates)\n");
     const unknown = await h.mado(['--bg', '--agent', 'nosuch', 'x']);
-    expect(unknown.stderr).toMatch(/^mado --bg: unknown agent 'nosuch' \(known: claude, amp, codex, gemini, opencode, shell, asker, looper, .*\)\n$/);
+    // The default first, then every other agent as registered, then the user's templates.
+    const known = ['claude', ...AGENT_MODULES.map((a) => a.id).filter((id) => id !== 'claude'), 'asker', 'looper'].join(', ');
+    expect(unknown.stderr).toMatch(new RegExp(`^mado --bg: unknown agent 'nosuch' \\(known: ${known}, .*\\)\n$`));
     expect((await h.jobs()).length).toBe(1);
   });
 });

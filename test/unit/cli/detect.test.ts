@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDetectArgs, runDetect, screenLines } from '../../../src/cli/detect.js';
+import { AGENT_MODULES } from '../../../src/agents/index.js';
 import { UsageError } from '../../../src/shared/errors.js';
 import screens from '../../fixtures/screens.json';
 
@@ -22,7 +23,7 @@ describe('mado detect (in process)', () => {
   it('--agent reads the screen as that agent: an approval menu alone, with no footer that names Codex', () => {
     expect(parseDetectArgs(['--agent', 'codex'])).toEqual({ title: '', agent: 'codex' });
     expect(parseDetectArgs(['--agent=gemini', 'a.txt'])).toEqual({ title: '', agent: 'gemini', file: 'a.txt' });
-    expect(() => parseDetectArgs(['--agent', 'vim'])).toThrow('--agent vim is no agent (amp, claude, codex, gemini, opencode, shell)');
+    expect(() => parseDetectArgs(['--agent', 'vim'])).toThrow(`--agent vim is no agent (${AGENT_MODULES.map((a) => a.id).join(', ')})`);
     expect(() => parseDetectArgs(['--agent'])).toThrow('--agent needs a value');
     const menu = codexApproval.lines.slice(codexApproval.lines.findIndex((l) => l.includes('Would you like to run')));
     expect(JSON.parse(runDetect(['--agent', 'codex'], () => menu.join('\n')))).toMatchObject({ agent: 'codex', state: 'waiting' });

@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { AGENT_MODULES } from '../../../src/agents/index.js';
 import { daemonEnv, jobEnv } from '../../../src/jobs/env.js';
 import { commandLine, DEFAULT_TEMPLATES, loadTemplates, pickTemplate } from '../../../src/jobs/templates.js';
 
@@ -23,7 +24,9 @@ describe('templates', () => {
     expect(commandLine(DEFAULT_TEMPLATES.gemini!, 'typed later', undefined, false)).toEqual(['gemini']);
   });
   it('an unknown agent is an error that names the known ones; none named is the default', () => {
-    expect(pickTemplate(DEFAULT_TEMPLATES, 'cursor')).toEqual({ error: "unknown agent 'cursor' (known: claude, amp, codex, gemini, opencode, shell)" });
+    // The default first, then the others as registered.
+    const known = ['claude', ...AGENT_MODULES.map((a) => a.id).filter((id) => id !== 'claude')];
+    expect(pickTemplate(DEFAULT_TEMPLATES, 'cursor')).toEqual({ error: `unknown agent 'cursor' (known: ${known.join(', ')})` });
     expect(pickTemplate(DEFAULT_TEMPLATES, '__proto__')).toMatchObject({ error: expect.stringMatching(/^unknown agent '__proto__'/) });
     expect(pickTemplate(DEFAULT_TEMPLATES, undefined)).toEqual({ template: claude });
     expect(pickTemplate(DEFAULT_TEMPLATES, 'codex')).toEqual({ template: codex });
