@@ -4,9 +4,10 @@ import type { AgentModule } from './types.js';
 import { amp } from './amp.js';
 import { claude } from './claude.js';
 import { codex } from './codex.js';
+import { copilot } from './copilot.js';
 import { gemini } from './gemini.js';
 import { opencode } from './opencode.js';
 import { shell } from './shell.js';
 
 /** Every agent module, by file name. */
-export const AGENT_MODULES: readonly AgentModule[] = [amp, claude, codex, gemini, opencode, shell];
+export const AGENT_MODULES: readonly AgentModule[] = [amp, claude, codex, copilot, gemini, opencode, shell];
