@@ -19,10 +19,15 @@ import { programProblem } from '../jobs/program.js';
 
 const fail = (error: string): Reply => ({ type: 'error', error });
 
-/** What a job's host launches: its argv (a resume, or a new session with the prompt), cwd and size. */
-export function launchOf(template: Template, job: Pick<JobFile, 'cwd' | 'sessionId'>, prompt: string, resume: string[] | undefined, cols = 120, rows = 40): Launch {
+/**
+ * What a job's host launches: its argv (a resume, or a new session with the prompt), cwd and size;
+ * a prompt to type waits for the job's agent to show (the fallback's screen is any screen).
+ */
+export function launchOf(template: Template, job: Pick<JobFile, 'cwd' | 'sessionId' | 'agent'>, prompt: string, resume: string[] | undefined, cols = 120, rows = 40): Launch {
   const argv = resume ?? commandLine(template, prompt, undefined, false, job.sessionId);
-  return { argv, cwd: job.cwd, cols, rows, typePrompt: template.prompt === 'type' && prompt && !resume ? prompt : undefined, starting: prompt !== '' && !resume };
+  const typePrompt = template.prompt === 'type' && prompt && !resume ? prompt : undefined;
+  const typeInto = typePrompt !== undefined && job.agent !== FALLBACK_AGENT ? { typeInto: job.agent } : {};
+  return { argv, cwd: job.cwd, cols, rows, typePrompt, ...typeInto, starting: prompt !== '' && !resume };
 }
 
 export async function handleDispatch(ctx: DaemonContext, m: DispatchRequest): Promise<Reply> {

@@ -177,7 +177,10 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     } catch (err) {
       say(`${d.agent} session: ${String(err)}`);
     }
-    if (!prompted && (d.state === 'idle' || d.state === 'stopped')) {
+    // The typed task goes to its agent's idle screen; not to what precedes it (a blank screen reads as
+    // an idle shell), unless the agent never shows as itself within STARTING_MS.
+    const shown = launch.typeInto === undefined || d.agent === launch.typeInto || Date.now() - startedAt > STARTING_MS;
+    if (!prompted && shown && (d.state === 'idle' || d.state === 'stopped')) {
       prompted = true;
       replies.deliver(launch.typePrompt ?? '');
       typedAt = Date.now();

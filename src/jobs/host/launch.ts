@@ -4,6 +4,8 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { int, isObj, stringMap, strings } from '../../shared/checks.js';
 import { readBounded } from '../../shared/files.js';
+import { AGENT_ID } from '../../shared/types.js';
+import type { AgentId } from '../../shared/types.js';
 
 export interface Launch {
   argv: string[];
@@ -12,6 +14,11 @@ export interface Launch {
   rows: number;
   /** A prompt to type once the agent is up (templates whose prompt is not an argument). */
   typePrompt?: string;
+  /**
+   * The agent whose idle screen takes the typed prompt: a screen that does not show it yet (blank,
+   * its banner) is its start, and what is typed there is lost. None: the first idle screen takes it.
+   */
+  typeInto?: AgentId;
   /** Started with no prompt and no agent: blocked on the user until it first works. */
   awaitingPrompt?: boolean;
   /**
@@ -51,6 +58,7 @@ export function readLaunch(jobDir: string): Launch | string {
     cols: v.cols as number,
     rows: v.rows as number,
     typePrompt: typeof v.typePrompt === 'string' ? v.typePrompt : undefined,
+    typeInto: typeof v.typePrompt === 'string' && typeof v.typeInto === 'string' && v.typeInto !== '' && AGENT_ID.test(v.typeInto) ? v.typeInto : undefined,
     awaitingPrompt: v.awaitingPrompt === true,
     starting: v.starting === true,
   };
