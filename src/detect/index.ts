@@ -177,5 +177,5 @@ export function detect(set: RuleSet, input: Screen, previous?: PreviousReading, 
   if (hint) return hitDetection(hint);
   if (title) return titleDetection(title.state, title.detail);
   const keep = previous && previous.agent === agent && previous.state !== 'exited' ? previous.state : 'idle';
-  return { agent, state: keep, source: 'pty-scrape', detail: '' };
+  return { agent, state: keep, source: 'pty-scrape', detail: '', kept: true };
 }

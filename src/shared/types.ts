@@ -68,6 +68,8 @@ export interface Detection {
   detail: string;
   /** For `stopped` by a completion line: its key (see `completionKey`), so that it counts once. */
   completion?: string;
+  /** No line or title of the screen told the state: it is the one read before (Idle at first). */
+  kept?: true;
 }
 
 /** What one of an agent's records says about a terminal's state. */

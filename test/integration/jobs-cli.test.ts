@@ -12,11 +12,12 @@ import { FIX as FIXTURES, MADO, shortOf, until, useJobsHarness } from './jobs-ha
 // Words joined by cursor moves, as Ink draws them; then a numbered count that scrolls, and an end.
 const SENTENCE = "process.stdout.write('Hello!\\x1b[1CI\\x1b[1Cam\\x1b[1Ca\\x1b[1Cmock\\x1b[1Cmodel.\\r\\n'); setInterval(() => {}, 1000)";
 const COUNT = "let n = 0; const t = setInterval(() => { process.stdout.write(`line ${++n}\\r\\n`); if (n === 150) { clearInterval(t); setTimeout(() => process.exit(0), 300); } }, 15)";
-// An agent that takes no keys while it comes up (what is typed then is lost, as a real TUI drops it),
-// then shows Gemini CLI's idle input line and says each line it gets.
+// An agent that takes no keys while it comes up (what is typed then is lost, as a real TUI drops it):
+// its banner names it and tells nothing more; then it shows Gemini CLI's idle input line and says
+// each line it gets.
 const SLOW_START = [
   "let ready = false; let got = '';",
-  "process.stdin.setRawMode(true); process.stdout.write('Loading\\r\\n');",
+  "process.stdin.setRawMode(true); process.stdout.write('Gemini CLI is loading\\r\\n');",
   "setTimeout(() => { ready = true; process.stdout.write(' >   Type your message or @path/to/file\\r\\n'); }, 1500);",
   "process.stdin.on('data', (d) => { if (!ready) return; got += d; if (/\\r/.test(got)) { process.stdout.write(`got: ${got.trim()}\\r\\n`); got = ''; } });",
   'setInterval(() => {}, 1000);',
@@ -86,7 +87,7 @@ describe('mado logs', () => {
 });
 
 describe('a typed task', () => {
-  it('is typed once the agent shows as itself, not into the screen it draws while it comes up', async () => {
+  it('is typed once the agent’s screen says it is idle, not into the screens it draws while it comes up (blank, its banner)', async () => {
     const short = shortOf((await h.mado(['--bg', '--agent', 'gemini', 'fix the parser'])).stdout);
     const logs = await until(async () => (await h.mado(['logs', short])).stdout, (t) => t.includes('got: '), 15000);
     expect(logs).toContain('got: fix the parser');

@@ -177,9 +177,10 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     } catch (err) {
       say(`${d.agent} session: ${String(err)}`);
     }
-    // The typed task goes to its agent's idle screen; not to what precedes it (a blank screen reads as
-    // an idle shell), unless the agent never shows as itself within STARTING_MS.
-    const shown = launch.typeInto === undefined || d.agent === launch.typeInto || Date.now() - startedAt > STARTING_MS;
+    // The typed task goes to its agent's screen once that says it is idle; not to what precedes it (a
+    // blank screen reads as an idle shell, a banner as its agent with nothing told), unless the agent
+    // never shows so within STARTING_MS.
+    const shown = launch.typeInto === undefined || (d.agent === launch.typeInto && !d.kept) || Date.now() - startedAt > STARTING_MS;
     if (!prompted && shown && (d.state === 'idle' || d.state === 'stopped')) {
       prompted = true;
       replies.deliver(launch.typePrompt ?? '');

@@ -256,3 +256,11 @@ describe('Amp (the real CLI): its approval box alone, and only the current turn'
   });
 });
 
+describe('a screen that tells no state', () => {
+  it('keeps the state read before (Idle at first), and says it was kept', () => {
+    // Gemini CLI's banner alone, as it comes up: it names the agent and tells nothing more.
+    expect(detect(screen('Gemini CLI v0.61.0'))).toMatchObject({ agent: 'gemini', state: 'idle', kept: true });
+    expect(detect(screen('Gemini CLI v0.61.0'), { agent: 'gemini', state: 'working' })).toMatchObject({ state: 'working', kept: true });
+    expect(detect(screen(' >   Type your message or @path/to/file\nGemini CLI')).kept).toBeUndefined();
+  });
+});
