@@ -31,7 +31,9 @@ const active = (s: AgentState): boolean => s === 'working' || s === 'waiting';
  *    record of work in progress adds nothing to it), else the transcript; either outranks the
  *    screen for the same turn.
  * 4. The screen still wins with news the records lack: work or a question that showed after an
- *    Idle, and a question that showed after Working (Codex writes no record for an approval).
+ *    Idle, a question that showed after Working (Codex writes no record for an approval), and a
+ *    failure (an API error, an interrupt) that showed after a record of work (Qwen Code writes no
+ *    record of either); not after the live status, which tells the turn's end itself.
  */
 export function decide({ screen, live, turn }: Sources): SourcedState {
   let confirmed: SourcedState | undefined;
@@ -41,6 +43,7 @@ export function decide({ screen, live, turn }: Sources): SourcedState {
     confirmed = live ?? turn;
   }
   if (!confirmed) return screen;
+  if (screen.state === 'failed' && confirmed === turn && turn.state === 'working' && screen.at > turn.at) return screen;
   if (active(screen.state) && screen.at > confirmed.at) {
     if (ended(confirmed.state) || confirmed.state === 'idle') return screen;
     if (screen.state === 'waiting' && confirmed.state === 'working') return screen;

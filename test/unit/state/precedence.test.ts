@@ -68,6 +68,13 @@ describe('precedence of sources', () => {
     });
   });
 
+  it('4: a failure on the screen after a record of work shows (Qwen Code writes no record of an API error)', () => {
+    expect(decide({ screen: screen('failed', 40), turn: turn('working', 30) })).toMatchObject({ state: 'failed', source: 'pty-scrape' });
+    // Not an older one, and not over the live status (which tells the turn's end itself).
+    expect(decide({ screen: screen('failed', 20), turn: turn('working', 30) })).toMatchObject({ state: 'working' });
+    expect(decide({ screen: screen('failed', 40), live: live('working', 30), turn: turn('working', 30) })).toMatchObject({ state: 'working' });
+  });
+
   it('4: work on the screen after a confirmed Idle shows', () => {
     expect(decide({ screen: screen('working', 40), live: live('idle', 30) })).toMatchObject({ state: 'working' });
   });
