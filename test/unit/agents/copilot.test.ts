@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,18 +6,11 @@ import { copilot, copilotEvent, copilotHome, CopilotRecords, eventsFile, session
 import { agentOfProcess, detectScreen, draftOf, identifyScreen, promptOf } from '../../../src/agents/index.js';
 import { commandLine, DEFAULT_TEMPLATES } from '../../../src/jobs/templates.js';
 import { FolderWatcher } from '../../../src/records/folders.js';
-import type { AgentState, ProcessInfo, RecordSignal } from '../../../src/shared/types.js';
-import screens from '../../fixtures/screens/copilot.json';
+import type { ProcessInfo, RecordSignal } from '../../../src/shared/types.js';
+import { agentScreens, recordsOf, stateRuns, typeOf, until } from './fixtures.js';
 
-interface Fixture {
-  title: string;
-  lines: string[];
-  expect: { agent: string; state: AgentState };
-  note: string;
-}
-const fixtures = screens as Record<string, Fixture>;
-const FIX = path.join(__dirname, '../../fixtures');
-const events = readFileSync(path.join(FIX, 'records/copilot-events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as unknown);
+const fixtures = agentScreens('copilot');
+const events = recordsOf('copilot-events.jsonl');
 const screenOf = (name: string): { lines: string[]; title: string } => ({ lines: fixtures[name]!.lines, title: fixtures[name]!.title });
 const proc = (comm: string, argv: string[]): ProcessInfo => ({ pid: 2, ppid: 1, comm, argv, exe: argv[0]! });
 
@@ -52,16 +45,10 @@ describe('GitHub Copilot CLI: its screens, as 1.0.102 draws them', () => {
 
 describe('GitHub Copilot CLI: its records', () => {
   it('the events of a real session, replayed: each turn’s states in order', () => {
-    // Each run of states the events say, with the same state said again kept once.
-    const states: string[] = [];
-    for (const e of events) {
-      const s = copilotEvent(e);
-      if (s && states[states.length - 1] !== s.state) states.push(s.state);
-    }
     // say hello; slow please; run (approved); write (Esc on its approval: interrupted); fail (API 500);
     // slow again; slow three (Ctrl+C); ask me (a malformed question, refused at once); ask me again
     // (answered); run it once more (approved with 2).
-    expect(states).toEqual([
+    expect(stateRuns(events, copilotEvent)).toEqual([
       'working', 'completed', 'working', 'completed',
       'working', 'waiting', 'working', 'completed',
       'working', 'waiting', 'working', 'failed',
@@ -75,7 +62,7 @@ describe('GitHub Copilot CLI: its records', () => {
   });
 
   it('what each state says', () => {
-    const said = (type: string): RecordSignal | null => copilotEvent(events.find((e) => (e as { type: string }).type === type));
+    const said = (type: string): RecordSignal | null => copilotEvent(events.find((e) => typeOf(e) === type));
     expect(said('permission.requested')).toMatchObject({ state: 'waiting', detail: 'touch mock-ran.txt', source: 'jsonl-watcher' });
     expect(said('session.error')).toMatchObject({ state: 'failed', detail: expect.stringMatching(/^Failed to get response from the AI model/) });
     expect(said('abort')).toMatchObject({ state: 'failed', detail: 'interrupted' });
@@ -86,7 +73,7 @@ describe('GitHub Copilot CLI: its records', () => {
 
   it('a finished answer: the last message with text after the last prompt', () => {
     const upTo = (n: number): unknown[] => events.slice(0, n);
-    const firstEnd = events.findIndex((e) => (e as { type: string }).type === 'assistant.turn_end');
+    const firstEnd = events.findIndex((e) => typeOf(e) === 'assistant.turn_end');
     expect(copilot.answerOf!(upTo(firstEnd + 1))).toMatch(/^You said:/);
     expect(copilot.answerOf!(events)).toBe('Done: ran it.');
     // A prompt with no answer yet has none.
@@ -127,22 +114,16 @@ describe('GitHub Copilot CLI: its records', () => {
       writeFileSync(path.join(dir, `inuse.4242.lock`), '');
       const file = path.join(dir, 'events.jsonl');
       writeFileSync(file, '');
-      const until = async (pred: () => boolean): Promise<void> => {
-        for (let i = 0; i < 300 && !pred(); i++) {
-          follower.poke();
-          await new Promise((r) => setTimeout(r, 20));
-        }
-      };
-      await until(() => follower.recordFile === file);
+      await until(() => follower.recordFile === file, () => follower.poke());
       expect(follower.recordFile).toBe(file);
       expect(follower.sessionId).toBe('sess-1');
-      const upToWaiting = events.findIndex((e) => (e as { type: string }).type === 'permission.requested');
+      const upToWaiting = events.findIndex((e) => typeOf(e) === 'permission.requested');
       appendFileSync(file, `${events.slice(0, upToWaiting + 1).map((e) => JSON.stringify(e)).join('\n')}\n`);
-      await until(() => got.at(-1)?.state === 'waiting');
+      await until(() => got.at(-1)?.state === 'waiting', () => follower.poke());
       expect(got.at(-1)).toMatchObject({ state: 'waiting', detail: 'touch mock-ran.txt' });
     } finally {
       follower.stop();
-      folders.close?.();
+      await folders.close();
     }
   });
 

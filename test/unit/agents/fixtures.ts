@@ -1,0 +1,45 @@
+// What the tests of one agent read: its screens (test/fixtures/screens/<id>.json, captured from the
+// real agent), its records, and the runs of states the records tell.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { AgentState, RecordSignal } from '../../../src/shared/types.js';
+
+export interface ScreenFixture {
+  title: string;
+  lines: string[];
+  expect: { agent: string; state: AgentState };
+  note: string;
+}
+
+const FIX = path.join(__dirname, '../../fixtures');
+
+/** An agent's captured screens, by name. */
+export function agentScreens(id: string): Record<string, ScreenFixture> {
+  return JSON.parse(readFileSync(path.join(FIX, 'screens', `${id}.json`), 'utf8')) as Record<string, ScreenFixture>;
+}
+
+/** The records of a JSONL fixture, one value per line. */
+export function recordsOf(file: string): unknown[] {
+  return readFileSync(path.join(FIX, 'records', file), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as unknown);
+}
+
+/** The states the records tell, in order, a state said again in a row kept once. */
+export function stateRuns(records: readonly unknown[], interpret: (record: unknown) => RecordSignal | null): AgentState[] {
+  const runs: AgentState[] = [];
+  for (const r of records) {
+    const s = interpret(r);
+    if (s && runs[runs.length - 1] !== s.state) runs.push(s.state);
+  }
+  return runs;
+}
+
+/** The record's `type`. */
+export const typeOf = (record: unknown): string => (record as { type: string }).type;
+
+/** Waits (3 s at most) for `pred`, calling `poke` between looks. */
+export async function until(pred: () => boolean, poke?: () => void): Promise<void> {
+  for (let i = 0; i < 150 && !pred(); i++) {
+    poke?.();
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
