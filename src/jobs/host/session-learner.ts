@@ -9,6 +9,7 @@ const LOOK_EVERY_MS = 2000;
 export class SessionLearner {
   private learnt: string | undefined;
   private lookedAt = 0;
+  private again?: NodeJS.Timeout;
 
   constructor(
     /** The job's processes, its folder, when it started. */
@@ -17,13 +18,27 @@ export class SessionLearner {
     private readonly found: (id: string, file: string) => void,
   ) {}
 
-  /** Looks once more for the session of `agent` (its screen shows it), unless known or looked for just now. */
+  /**
+   * Looks once more for the session of `agent` (its screen shows it), unless known; looked for just
+   * now, it looks again once LOOK_EVERY_MS has passed (the session's file may come after the screen's
+   * last change: Pi begins its file with the first prompt).
+   */
   look(agent: AgentModule): void {
-    if (!agent.learnJobSession || this.learnt || Date.now() - this.lookedAt < LOOK_EVERY_MS) return;
+    if (!agent.learnJobSession || this.learnt) return;
+    const since = Date.now() - this.lookedAt;
+    if (since < LOOK_EVERY_MS) {
+      this.again ??= setTimeout(() => {
+        this.again = undefined;
+        this.look(agent);
+      }, LOOK_EVERY_MS - since);
+      this.again.unref();
+      return;
+    }
     this.lookedAt = Date.now();
     const session = agent.learnJobSession(this.job(), this.env);
     if (!session) return;
     this.learnt = session.id;
+    clearTimeout(this.again);
     this.found(session.id, session.file);
   }
 }
