@@ -116,6 +116,35 @@ function scan(rules: AgentRules, lines: readonly string[], from = 0): { event?: 
   return { event, hint };
 }
 
+/** How far above the screen's bottom an input box's borders are looked for. */
+const INPUT_BOX_REACH = 12;
+
+/**
+ * The first row of the last block of lines above an input box (its upper border: the higher of the
+ * two lowest borders, when they stand within INPUT_BOX_REACH rows), or 0 without a box.
+ */
+export function lastBlock(border: RegExp, lines: readonly string[]): number {
+  const bottom = lines.length - 1;
+  let top = -1;
+  for (let row = bottom; row >= 0 && row > bottom - INPUT_BOX_REACH; row--) {
+    if (!border.test(lines[row]!)) continue;
+    top = row;
+    // The box's other border above it, if near.
+    for (let up = row - 1; up >= 0 && up > row - INPUT_BOX_REACH; up--) {
+      if (border.test(lines[up]!)) {
+        top = up;
+        break;
+      }
+    }
+    break;
+  }
+  if (top < 0) return 0;
+  let row = top - 1;
+  while (row >= 0 && lines[row]!.trim() === '') row--;
+  while (row > 0 && lines[row - 1]!.trim() !== '') row--;
+  return Math.max(0, row);
+}
+
 /** How far above a chrome line the line that tells its state is looked for. */
 const CHROME_REACH = 12;
 
@@ -154,7 +183,7 @@ export function detect(set: RuleSet, input: Screen, previous?: PreviousReading, 
   if (!rules) return { agent: set.fallback, state: 'idle', source: 'pty-scrape', detail: clip(screen.title) };
 
   // Only the current turn counts: what stands above its prompt is an earlier turn's.
-  const from = turnStart(rules.prompt, screen.lines);
+  const from = rules.inputBox ? lastBlock(rules.inputBox, screen.lines) : turnStart(rules.prompt, screen.lines);
   const { event, hint } = scan(rules, screen.lines, from);
   const hitDetection = (h: Hit): Detection => fromHit(agent, h, detailOf(rules, screen.lines, h, from));
   const title = rules.titles.find((t) => t.test.test(screen.title));

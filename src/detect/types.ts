@@ -49,6 +49,12 @@ export interface AgentRules {
   titles: readonly TitleRule[];
   /** How it echoes a submitted prompt: where the current turn starts, the job's intent, a draft. */
   prompt?: PromptRule;
+  /**
+   * The border over its input box, for an agent whose echoed prompts cannot be told from its answers
+   * (Pi): the current turn is the last block of lines above the box (back to a blank line), where its
+   * spinner, its interrupt or its error stands.
+   */
+  inputBox?: RegExp;
   /** How its finished answer reads on its screen (for a route when no record holds it). */
   answer?: ScreenAnswerRule;
 }
