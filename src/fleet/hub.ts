@@ -62,14 +62,19 @@ const MAX_REORDER = 1000;
 type Placed = number | 'job' | 'session' | 'editor';
 
 /**
- * The jobs as newly listed, each kept as known when what is known is newer (a listing read before
- * the hub's own write of a job file ends after it: the write is not undone on screen).
+ * The jobs as newly listed; a job the hub wrote itself is kept as it wrote it while the listing is
+ * older than that write (a listing read before the write ended after it: the write is not undone on
+ * screen). Once a listing has caught up with a write, the write is forgotten.
  */
-function newestJobs(known: readonly ListedJob[], listed: readonly ListedJob[]): ListedJob[] {
+function newestJobs(known: readonly ListedJob[], listed: readonly ListedJob[], wrote: Map<string, number>): ListedJob[] {
   const byShort = new Map(known.map((j) => [j.short, j]));
   return listed.map((j) => {
+    const at = wrote.get(j.short);
+    if (at === undefined) return j;
     const k = byShort.get(j.short);
-    return k && k.updatedAt > j.updatedAt ? { ...k, alive: j.alive } : j;
+    if (k && j.updatedAt < at) return { ...k, alive: j.alive };
+    wrote.delete(j.short);
+    return j;
   });
 }
 
@@ -85,6 +90,8 @@ export class FleetHub {
   /** Peer Neovims (by server address) that did not answer when last asked. */
   private readonly silentPeers = new Set<string>();
   private listedJobs: ListedJob[] = [];
+  /** The jobs whose file the hub wrote (a mark), and the `updatedAt` it wrote, until a listing has it. */
+  private readonly wroteJobs = new Map<string, number>();
   /** What a terminal asks while it waits, from its last screen. */
   private readonly asks = new Map<number, FleetEntry['needs']>();
   /** Replies and menu answers to this Neovim's terminals. */
@@ -115,7 +122,7 @@ export class FleetHub {
   ) {
     this.replies = new TerminalReplies(tracker, write, (buf) => this.placeTerminal(buf), (buf) => this.onReplyExpired?.(buf), (buf, r) => this.onReplyKept?.(buf, r));
     this.jobs = new JobsWatch(this.dir, (listed) => {
-      this.listedJobs = newestJobs(this.listedJobs, listed);
+      this.listedJobs = newestJobs(this.listedJobs, listed, this.wroteJobs);
       this.placeJobs();
       this.sessions.poke();
     }, log);
@@ -209,7 +216,8 @@ export class FleetHub {
         ...(clean.order !== undefined ? { sortOrder: clean.order } : {}),
       });
       // Shown as written, not once the watcher reads it back (a second move before then would undo the first).
-      this.listedJobs = this.listedJobs.map((j) => (j.short === written.short && written.updatedAt > j.updatedAt ? { ...j, ...written } : j));
+      this.wroteJobs.set(written.short, written.updatedAt);
+      this.listedJobs = this.listedJobs.map((j) => (j.short === written.short ? { ...j, ...written } : j));
       return ['job'];
     }
     const entry = this.fleet.get(id);

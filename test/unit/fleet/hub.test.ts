@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -77,18 +77,33 @@ describe('the fleet hub', () => {
 
   it('a listing read before the hub wrote a job file does not undo the write; a newer one is shown', async () => {
     job('0000000c', 'third');
+    const file = path.join(root, 'jobs', '0000000c', 'job.json');
+    const before = readFileSync(file, 'utf8');
     const { hub: h, jobs } = startHub();
     await until(() => jobs.size === 1);
     await h.mark('job:0000000c', { name: 'renamed' });
     expect(jobs.get('job:0000000c')!.name).toBe('renamed');
+    // What a listing that read the file before the write would have: older, it is not shown.
+    writeFileSync(file, before);
+    await new Promise((r) => setTimeout(r, 800));
+    expect(jobs.get('job:0000000c')!.name).toBe('renamed');
     // The file as another writer changes it later: newer, it shows.
     await updateJob(path.join(root, 'jobs'), '0000000c', { name: 'from the CLI', nameSource: 'user' });
     await until(() => jobs.get('job:0000000c')!.name === 'from the CLI');
-    // A file written with an older updatedAt (a stale read) never replaces what is shown.
-    const file = path.join(root, 'jobs', '0000000c', 'job.json');
-    const stale = { ...blankJob('0000000c', 1000), status: 'stopped', name: 'stale', agent: 'shell', cwd: root, originCwd: root, updatedAt: 1000 };
-    writeFileSync(file, JSON.stringify(stale));
-    await new Promise((r) => setTimeout(r, 800));
     expect(jobs.get('job:0000000c')!.name).toBe('from the CLI');
+  });
+
+  it('a job listed while its file is being made shows its file once made, whatever its time', async () => {
+    const { jobs } = startHub();
+    await new Promise((r) => setTimeout(r, 300));
+    // Its folder first: listed as a job whose file cannot be read (its time: now).
+    mkdirSync(path.join(root, 'jobs', '0000000d'));
+    await until(() => jobs.has('job:0000000d'));
+    expect(jobs.get('job:0000000d')!.state).toBe('failed');
+    // Then its file, made a moment before that listing (the daemon's clock read before it wrote).
+    const made = { ...blankJob('0000000d', Date.now() - 500), status: 'running', tempo: 'active', intent: 'echo attached at once', agent: 'shell', cwd: root, originCwd: root };
+    writeFileSync(path.join(root, 'jobs', '0000000d', 'job.json'), JSON.stringify(made));
+    await until(() => jobs.get('job:0000000d')!.intent === 'echo attached at once');
+    expect(jobs.get('job:0000000d')!.intent).toBe('echo attached at once');
   });
 });
