@@ -18,6 +18,9 @@ import { Fleet } from './fleet.js';
 import type { FleetChange } from './fleet.js';
 import { JobsWatch } from './jobs-watch.js';
 import { SessionsWatch } from './sessions-watch.js';
+import { cleanName, keptMarks, MAX_KEPT_MARKS } from './marks.js';
+import type { EntryMarks } from './marks.js';
+import { newestJobs } from './job-listing.js';
 import { TerminalReplies } from './terminal-replies.js';
 import type { KeptReply, TerminalWrite } from './terminal-replies.js';
 
@@ -26,57 +29,11 @@ export interface HubLog {
   warn(m: string): void;
 }
 
-/** What the user sets on an entry: its name, pin and place in its group. */
-export interface EntryMarks {
-  name?: string;
-  pinned?: boolean;
-  order?: number;
-}
-
-/** The longest name a user gives an entry. */
-export const MAX_NAME = 120;
-/** The most terminals whose marks a new Node process takes back from Lua. */
-const MAX_KEPT_MARKS = 1000;
-
-/** A name as a user gives it: no control characters, trimmed, bounded. */
-const cleanName = (name: string): string => name.replace(/[\x00-\x1f\x7f]/g, ' ').trim().slice(0, MAX_NAME);
-
-/** A terminal's marks as Lua kept them, checked field by field (undefined: none). */
-function keptMarks(v: unknown): { id: string; marks: EntryMarks } | undefined {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
-  const m = v as Record<string, unknown>;
-  if (typeof m.id !== 'string' || !/^term:\d{1,9}$/.test(m.id)) return undefined;
-  const cleaned = typeof m.name === 'string' ? cleanName(m.name) : '';
-  const name = cleaned !== '' ? cleaned : undefined;
-  const marks: EntryMarks = {
-    ...(name !== undefined ? { name } : {}),
-    ...(typeof m.pinned === 'boolean' ? { pinned: m.pinned } : {}),
-    ...(typeof m.order === 'number' && Number.isFinite(m.order) ? { order: m.order } : {}),
-  };
-  return Object.keys(marks).length > 0 ? { id: m.id, marks } : undefined;
-}
 /** The most entries one move changes the order of. */
 const MAX_REORDER = 1000;
 
 /** What is placed again once marks change: a terminal (its buffer), the jobs, the sessions or other Neovims. */
 type Placed = number | 'job' | 'session' | 'editor';
-
-/**
- * The jobs as newly listed; a job the hub wrote itself is kept as it wrote it while the listing is
- * older than that write (a listing read before the write ended after it: the write is not undone on
- * screen). Once a listing has caught up with a write, the write is forgotten.
- */
-function newestJobs(known: readonly ListedJob[], listed: readonly ListedJob[], wrote: Map<string, number>): ListedJob[] {
-  const byShort = new Map(known.map((j) => [j.short, j]));
-  return listed.map((j) => {
-    const at = wrote.get(j.short);
-    if (at === undefined) return j;
-    const k = byShort.get(j.short);
-    if (k && j.updatedAt < at) return { ...k, alive: j.alive };
-    wrote.delete(j.short);
-    return j;
-  });
-}
 
 export class FleetHub {
   private readonly fleet = new Fleet();
