@@ -155,8 +155,11 @@ export class FleetHub {
    * are kept (a job's in its file), so that no half-moved group is ever drawn.
    */
   async reorder(orders: readonly { id: string; order: number }[]): Promise<void> {
-    const placed = await Promise.all(orders.slice(0, MAX_REORDER).map((o) => this.markOne(o.id, { order: o.order })));
-    this.placeMarked(placed.flat());
+    const kept = await Promise.allSettled(orders.slice(0, MAX_REORDER).map((o) => this.markOne(o.id, { order: o.order })));
+    // What was kept shows even when an entry of the move is gone (it is said as the error).
+    this.placeMarked(kept.flatMap((k) => (k.status === 'fulfilled' ? k.value : [])));
+    const failed = kept.find((k): k is PromiseRejectedResult => k.status === 'rejected');
+    if (failed) throw failed.reason instanceof Error ? failed.reason : new Error(String(failed.reason));
   }
 
   /** Keeps one entry's marks; answers what is to be placed again for them to show. */

@@ -73,6 +73,9 @@ describe('the fleet hub', () => {
     // A second move at once builds on the first.
     await h.reorder([{ id: 'job:0000000a', order: 1 }, { id: 'job:0000000b', order: 2 }]);
     expect(seen()).toEqual([1, 2]);
+    // An entry gone meanwhile is the move's error; the others' orders are kept and shown.
+    await expect(h.reorder([{ id: 'job:0000000a', order: 2 }, { id: 'term:99', order: 1 }])).rejects.toThrow("no agent 'term:99'");
+    expect(seen()).toEqual([2, 2]);
   });
 
   it('a listing read before the hub wrote a job file does not undo the write; a newer one is shown', async () => {
