@@ -26,11 +26,12 @@ function M.check()
 
   local config = require('madohub.config')
   local node = require('madohub.node')
-  local node_err = node.check_node()
+  local node_exe = require('madohub.node_exe')
+  local node_err = node_exe.check_node()
   if node_err then
     h.error(node_err, { 'Install Node.js 20 or newer, or point `node` in setup() at one' })
   else
-    h.ok(('Node %s (%s)'):format(node.node_version, vim.fn.exepath(config.options.node)))
+    h.ok(('Node %s (%s)'):format(node_exe.node_version, vim.fn.exepath(config.options.node)))
   end
   local entry = node.entry()
   if vim.fn.filereadable(entry) == 1 then

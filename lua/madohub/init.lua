@@ -119,20 +119,20 @@ function M.setup(opts)
   end
   -- A missing `node` is known at once. Its version needs a run of it (a few ms): that waits until
   -- startup is over, so that setup() in a config costs startup nothing of the sort.
-  local missing = node.find_node_error()
+  local missing = require('madohub.node_exe').find_node_error()
   if missing then
     turn_off(missing)
     return
   end
   if vim.v.vim_did_enter == 1 then
-    node.check_node_async(turn_off)
+    require('madohub.node_exe').check_node_async(turn_off)
   else
     vim.api.nvim_create_autocmd('VimEnter', {
       group = vim.api.nvim_create_augroup('madohub_node_check', { clear = true }),
       once = true,
       callback = function()
         vim.schedule(function()
-          node.check_node_async(turn_off)
+          require('madohub.node_exe').check_node_async(turn_off)
         end)
       end,
     })

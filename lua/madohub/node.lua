@@ -6,7 +6,8 @@ local util = require('madohub.util')
 
 local M = {}
 
-local MIN_NODE_MAJOR = 20
+local node_exe = require('madohub.node_exe')
+
 local BACKOFF_FIRST_MS = 250
 local BACKOFF_MAX_MS = 15000
 ---A process that ran this long is healthy again: the next death starts the backoff over.
@@ -44,116 +45,6 @@ M.on_start = nil
 ---@return string
 function M.entry()
   return util.root() .. '/rplugin/node/madohub/index.js'
-end
-
----@param exe string
----@param version string `node --version` output, '' when it did not run
-local function judge(exe, version)
-  local major = tonumber(version:match('^v(%d+)'))
-  M.node_version = version
-  if not major or major < MIN_NODE_MAJOR then
-    M.node_error = ('Node >= %d is needed, `%s` is %s'):format(
-      MIN_NODE_MAJOR,
-      exe,
-      version ~= '' and version or 'not runnable'
-    )
-  else
-    M.node_error = nil
-  end
-end
-
----@return string|nil exe
----@return string|nil error
-local function find_node()
-  local exe = vim.fn.exepath(config.options.node)
-  if exe == '' then
-    return nil,
-      ('no `%s` executable found; install Node >= %d or set `node` in setup()'):format(
-        config.options.node,
-        MIN_NODE_MAJOR
-      )
-  end
-  return exe
-end
-
----Why `node` cannot be found, or nil (cheap: a 'path' search, no process).
----@return string|nil
-function M.find_node_error()
-  local _, err = find_node()
-  return err
-end
-
----Checks that Node exists and is recent enough (runs it once and keeps the answer).
----@return string|nil error
-function M.check_node()
-  if M.node_version ~= nil then
-    return M.node_error
-  end
-  local exe, err = find_node()
-  if not exe then
-    M.node_version, M.node_error = '', err
-    return err
-  end
-  local ok, res = pcall(function()
-    return vim.system({ exe, '--version' }, { text = true }):wait(5000)
-  end)
-  judge(exe, ok and res.code == 0 and vim.trim(res.stdout or '') or '')
-  return M.node_error
-end
-
----The same check without blocking: `on_error(msg)` runs (scheduled) when Node is missing or old.
----@param on_error fun(msg: string)
-function M.check_node_async(on_error)
-  if M.node_version ~= nil then
-    if M.node_error then
-      on_error(M.node_error)
-    end
-    return
-  end
-  local exe, err = find_node()
-  if not exe then
-    M.node_version, M.node_error = '', err
-    on_error(err)
-    return
-  end
-  -- uv.spawn rather than vim.system: this runs in setup(), at startup, and must stay cheap.
-  local stdout = assert(vim.uv.new_pipe())
-  local text = ''
-  local finish = vim.schedule_wrap(function()
-    if M.node_version == nil then
-      judge(exe, vim.trim(text))
-    end
-    if M.node_error then
-      on_error(M.node_error)
-    end
-  end)
-  -- Done when both the output has ended and the process has exited (and been reaped).
-  local pending = 2
-  local function one_done()
-    pending = pending - 1
-    if pending == 0 then
-      finish()
-    end
-  end
-  local handle
-  handle = vim.uv.spawn(exe, { args = { '--version' }, stdio = { nil, stdout, nil } }, function()
-    handle:close()
-    one_done()
-  end)
-  if not handle then
-    stdout:close()
-    judge(exe, '')
-    on_error(M.node_error)
-    return
-  end
-  stdout:read_start(function(_, data)
-    if data then
-      text = text .. data
-      return
-    end
-    stdout:close()
-    one_done()
-  end)
 end
 
 ---@return boolean
@@ -215,7 +106,7 @@ function M.start()
   if proc.failed then
     return nil, proc.failed
   end
-  local err = M.check_node()
+  local err = node_exe.check_node()
   local entry = M.entry()
   if not err and vim.fn.filereadable(entry) == 0 then
     err = ('the Node side is not built: run `npm ci && npm run build` in %s'):format(util.root())
@@ -359,8 +250,7 @@ function M.reset()
   proc.failed = nil
   proc.backoff = BACKOFF_FIRST_MS
   proc.warned = false
-  M.node_version = nil
-  M.node_error = nil
+  node_exe.forget()
 end
 
 return M

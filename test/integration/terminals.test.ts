@@ -273,6 +273,20 @@ describe.each(neovims)('Neovim $label', ({ path: exe }) => {
     expect(await s.lua('return require("madohub").configured')).toBe(false);
     expect(await s.lua(termOpenAutocmds)).toBe(0);
     expect(await s.lua('return require("madohub").configured')).toBe(false);
+    // A Node slow to say its version (a loaded machine) is not called broken: the check that gives
+    // up waiting keeps no verdict, and the next one asks again.
+    const slowNode = path.join(mkdtempSync(path.join(tmpdir(), 'madohub-node-')), 'node');
+    writeFileSync(slowNode, '#!/bin/sh\nsleep 1\necho v20.19.0\n', { mode: 0o755 });
+    const slow = await s.lua<[unknown, unknown]>(`
+      local node, config = require('madohub.node_exe'), require('madohub.config')
+      config.options.node = ...
+      node.node_version, node.node_error, node.VERSION_WAIT_MS = nil, nil, 200
+      local first = node.check_node()
+      local kept = node.node_version
+      node.VERSION_WAIT_MS = 5000
+      return { first or vim.NIL, kept or vim.NIL }`, [slowNode]);
+    expect(slow).toEqual([null, null]);
+    expect(await s.lua(`return { require('madohub.node_exe').check_node() or vim.NIL, require('madohub.node_exe').node_version }`)).toEqual([null, 'v20.19.0']);
     const old = await s.lua<string>(`
       local has = vim.fn.has
       vim.fn.has = function(f) if f == 'nvim-0.10' then return 0 end return has(f) end
