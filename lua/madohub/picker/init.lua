@@ -3,14 +3,15 @@
 ---input line (a new job, a reply, a filter, a name). It reads the fleet's Lua cache (never waits on
 ---Node) and redraws when the fleet changes. Here: its windows' life and the list; view.lua groups
 ---and orders, format.lua draws a row, actions.lua is what the keys do, peek.lua, input.lua and
----help.lua are its other panes, layout.lua where they go, store.lua what it keeps.
+---help.lua are its other panes, windows.lua its windows' making and closing, layout.lua where they
+---go, store.lua what it keeps.
 local config = require('madohub.config')
 local fleet = require('madohub.fleet')
 local format = require('madohub.picker.format')
-local layout = require('madohub.picker.layout')
 local store = require('madohub.picker.store')
 local util = require('madohub.util')
 local view = require('madohub.picker.view')
+local windows = require('madohub.picker.windows')
 
 local M = {}
 local H = {}
@@ -217,12 +218,7 @@ end
 ---@param p madohub.Picker
 ---@param peek boolean|nil
 function M.relayout(p, peek)
-  local g = layout.geometry(peek or p.peek_win ~= nil)
-  vim.api.nvim_win_set_config(p.list_win, { relative = 'editor', row = g.list.row, col = g.list.col, width = g.list.width, height = g.list.height })
-  vim.api.nvim_win_set_config(p.input_win, { relative = 'editor', row = g.input.row, col = g.input.col, width = g.input.width, height = 1 })
-  if p.peek_win and vim.api.nvim_win_is_valid(p.peek_win) then
-    vim.api.nvim_win_set_config(p.peek_win, { relative = 'editor', row = g.peek.row, col = g.peek.col, width = g.peek.width, height = g.peek.height })
-  end
+  windows.place(p, peek or p.peek_win ~= nil)
   M.render(p)
 end
 
@@ -257,22 +253,7 @@ function M.open()
     p.selected = select
     vim.env.MADOHUB_AGENTS_SELECT = nil
   end
-  local g = layout.geometry(false)
-  p.list_buf = layout.scratch('madohub_agents')
-  p.input_buf = layout.scratch('madohub_input')
-  p.list_win = vim.api.nvim_open_win(p.list_buf, true, {
-    relative = 'editor', row = g.list.row, col = g.list.col, width = g.list.width, height = g.list.height,
-    style = 'minimal', border = layout.border(), title = ' Agents ', title_pos = 'center',
-    footer = ' ? keys · / filter · n new · q close ', footer_pos = 'right', zindex = 50,
-  })
-  p.input_win = vim.api.nvim_open_win(p.input_buf, false, {
-    relative = 'editor', row = g.input.row, col = g.input.col, width = g.input.width, height = 1,
-    style = 'minimal', border = layout.border(), title = ' New agent ', title_pos = 'left', zindex = 50,
-  })
-  vim.wo[p.list_win].cursorline = true
-  vim.wo[p.list_win].winhighlight = 'CursorLine:' .. require('madohub.ui.highlight').selected
-  vim.wo[p.list_win].wrap = false
-  vim.bo[p.list_buf].modifiable = false
+  windows.create(p)
   M.current = p
   H.map_list(p)
   require('madohub.picker.input').map(p)
@@ -289,33 +270,19 @@ function M.open()
       end
     end)
   end)
-  local group = vim.api.nvim_create_augroup('madohub_picker', { clear = true })
-  vim.api.nvim_create_autocmd('WinEnter', {
-    group = group,
-    callback = function()
-      local win = vim.api.nvim_get_current_win()
-      if M.current == p and win ~= p.list_win and win ~= p.input_win and win ~= p.peek_win and win ~= p.help_win then
+  windows.follow(p, {
+    -- The user went to another window: the picker closes, the focus stays there.
+    left = function(win)
+      if M.current == p then
         M.close(win)
       end
     end,
-  })
-  -- One of its windows closed another way (`:q`, `<C-w>c`): the picker closes whole.
-  vim.api.nvim_create_autocmd('WinClosed', {
-    group = group,
-    callback = function(ev)
-      local win = tonumber(ev.match)
-      if M.current == p and (win == p.list_win or win == p.input_win) then
-        vim.schedule(function()
-          if M.current == p then
-            M.close()
-          end
-        end)
+    closed = function()
+      if M.current == p then
+        M.close()
       end
     end,
-  })
-  vim.api.nvim_create_autocmd('VimResized', {
-    group = group,
-    callback = function()
+    resized = function()
       if M.current == p then
         M.relayout(p)
       end
@@ -333,7 +300,7 @@ function M.close(left_for)
     return
   end
   M.current = nil
-  pcall(vim.api.nvim_del_augroup_by_name, 'madohub_picker')
+  windows.unfollow()
   p.unsubscribe()
   p.timer:stop()
   p.timer:close()
@@ -344,14 +311,7 @@ function M.close(left_for)
   if vim.api.nvim_get_mode().mode:sub(1, 1) == 'i' then
     vim.cmd('stopinsert')
   end
-  -- Not ipairs over the four: the help and peek panes are nil when closed, and ipairs stops there.
-  local wins = { p.help_win, p.peek_win, p.input_win, p.list_win }
-  for i = 1, 4 do
-    local win = wins[i]
-    if win and vim.api.nvim_win_is_valid(win) then
-      pcall(vim.api.nvim_win_close, win, true)
-    end
-  end
+  windows.close(p)
   -- Closed by a key or a command: back to the window it was opened from (not when the user went to
   -- another window, which closed it).
   if not left_for and p.origin_win and vim.api.nvim_win_is_valid(p.origin_win) then
