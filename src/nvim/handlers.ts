@@ -1,0 +1,113 @@
+// Every message of the Lua side, by its op (src/nvim/from-lua.ts guards each): what it does, and
+// what it answers (a call's result, a request's answer; a notification's is dropped). One entry per
+// op, as tmux has one per command.
+import { agentModule } from '../agents/index.js';
+import type { FleetHub } from '../fleet/hub.js';
+import { stateDir } from '../jobs/store.js';
+import type { TerminalWatchers } from '../state/terminal-watchers.js';
+import type { StateChange, Tracker } from '../state/tracker.js';
+import { fleetCall } from './fleet-calls.js';
+import type { FromLua, FromLuaOp } from './from-lua.js';
+import type { Health } from './health.js';
+import { jobCall } from './job-calls.js';
+import { parseExit, parseForget, parseScreen } from './messages.js';
+import type { RoutesRpc } from './routes-rpc.js';
+
+/** What the handlers act on. */
+export interface HandlerContext {
+  tracker: Tracker;
+  watchers: TerminalWatchers;
+  hub: FleetHub;
+  routes: RoutesRpc;
+  health: () => Promise<Health>;
+}
+
+/** One op's handler: `changes` gathers the state changes of one message, pushed to Lua as one. */
+export type Handler = (m: FromLua, changes: StateChange[]) => unknown;
+
+/** The handler of every op. */
+export function luaHandlers({ tracker, watchers, hub, routes, health }: HandlerContext): Record<FromLuaOp, Handler> {
+  return {
+    screen: (m, changes) => {
+      const msg = parseScreen(m);
+      if (!msg) return;
+      const now = Date.now();
+      const before = tracker.agentOf(msg.buf);
+      const change = tracker.screen(msg.buf, msg, now);
+      const after = tracker.agentOf(msg.buf);
+      hub.screen(msg.buf, msg.lines);
+      if (after !== undefined) watchers.screen(msg.buf, msg.pid, now, before !== undefined && before !== after);
+      if (change) changes.push(change);
+      else hub.placeTerminal(msg.buf);
+    },
+    exit: (m, changes) => {
+      const msg = parseExit(m);
+      if (!msg) return;
+      watchers.end(msg.buf);
+      const change = tracker.exit(msg.buf, msg.status, Date.now());
+      if (change) changes.push(change);
+    },
+    forget: (m) => {
+      const msg = parseForget(m);
+      if (!msg) return;
+      watchers.forget(msg.buf);
+      tracker.forget(msg.buf);
+      hub.forgetTerminal(msg.buf);
+    },
+    // The user entered or left Terminal mode in a window of a terminal: a reply waits, a chain ends.
+    typing: (m) => {
+      hub.replies.typing(m.buf as number, m.typing === true);
+      if (m.typing === true) routes.notify('user_input', { id: `term:${m.buf as number}` });
+    },
+    // Lua says who this Neovim is: its server address, for other Neovims.
+    hello: (m) => hub.hello(m.server as string),
+    // This Neovim's names and pins of its terminals, and their states since when, back after the Node process started again.
+    restore: (m) => {
+      tracker.restore(m.marks);
+      hub.restoreMarks(m.marks);
+    },
+    route_rm: (m) => routes.notify('route_rm', m),
+    route_restore: (m) => routes.notify('route_restore', m),
+    route_review: (m) => routes.notify('route_review', m),
+    route_gone: (m) => routes.notify('route_gone', m),
+    background: (m) => jobCall('background', m),
+    stop: (m) => jobCall('stop', m),
+    kill: (m) => jobCall('kill', m),
+    respawn: (m) => jobCall('respawn', m),
+    remove: (m) => jobCall('remove', m),
+    // A reply the user writes ends the chain of routed text that reached its agent.
+    send: (m) => {
+      routes.notify('user_input', { id: `job:${m.id as string}` });
+      return jobCall('send', m);
+    },
+    choose: (m) => jobCall('choose', m),
+    screen_of: (m) => jobCall('screen', m),
+    dispatch: (m) => jobCall('dispatch', m),
+    logs: (m) => jobCall('logs', m),
+    terminal_reply: (m) => {
+      routes.notify('user_input', { id: `term:${m.buf as number}` });
+      return fleetCall(hub, 'terminal_reply', m);
+    },
+    terminal_choose: (m) => fleetCall(hub, 'terminal_choose', m),
+    mark: (m) => fleetCall(hub, 'mark', m),
+    reorder: (m) => fleetCall(hub, 'reorder', m),
+    editor_show: (m) => fleetCall(hub, 'editor_show', m),
+    health: () => health(),
+    states: () => tracker.all(),
+    fleet: () => hub.all(),
+    job: (m) => hub.job(m.id as string),
+    session: (m) => {
+      const b = m.buf as number;
+      const session = watchers.sessionOf(b);
+      // Resumable: its agent's job template can resume a session, and its records named one.
+      const resumable = session?.agent && session.sessionId ? agentModule(session.agent).template.resume !== undefined : false;
+      return tracker.get(b) ? { ...session, agent: session?.agent ?? null, intent: tracker.intentOf(b) ?? null, resumable } : null;
+    },
+    route_add: (m) => routes.request('route_add', [m]),
+    route_command: (m) => routes.request('route_command', [m]),
+    route_complete: (m) => routes.request('route_complete', [m]),
+    route_list: () => routes.request('route_list', []),
+    // Where MadoHub keeps its state (the picker's own file is there): Lua builds no path of its own.
+    paths: () => ({ stateDir: stateDir() }),
+  };
+}

@@ -1,0 +1,67 @@
+// What :checkhealth shows of the Node side: this Node, node-pty, the watchers, the fleet, the daemon
+// (asked with a connection, then nothing more; never started here), and each agent's program.
+import { AGENT_MODULES } from '../agents/index.js';
+import type { FleetHub } from '../fleet/hub.js';
+import { programProblem } from '../jobs/program.js';
+import { daemonSocket, runtimeDir } from '../jobs/paths.js';
+import { socketLive } from '../jobs/protocol/socket.js';
+import { jobsDir } from '../jobs/store.js';
+import { sqliteSupport } from '../records/sqlite.js';
+import type { SqliteSupport } from '../records/sqlite.js';
+import type { TerminalWatchers } from '../state/terminal-watchers.js';
+import type { Tracker } from '../state/tracker.js';
+import { checkNodePty } from './node-pty-check.js';
+import type { NodePtyHealth } from './node-pty-check.js';
+
+/** Whether a daemon answers on its socket: `running`, `not running`, or why it cannot be asked. */
+async function daemonAnswers(): Promise<string> {
+  try {
+    return (await socketLive(daemonSocket(runtimeDir()))) ? 'running' : 'not running';
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
+/** What :checkhealth shows of the Node side. */
+export interface Health {
+  node: string;
+  pid: number;
+  terminals: number;
+  nodePty: NodePtyHealth;
+  foldersWatched: number;
+  /** Where processes are read from: `proc` (/proc) or `ps` (ps-list and lsof, where there is no /proc). */
+  processes: 'proc' | 'ps';
+  /** Whether this Node reads SQLite (OpenCode's session store), and if not, why. */
+  sqlite: SqliteSupport;
+  jobsDir: string;
+  fleet: { terminals: number; jobs: number; sessions: number; editors: number };
+  /** `running` (its socket answers), `not running`, or why it cannot be asked. */
+  daemon: string;
+  scans: number;
+  rssBytes: number;
+  /** Every agent module, and whether the program of its jobs is on this Neovim's PATH (`problem`: why not). */
+  agents: { id: string; name: string; program: string; problem: string | null }[];
+}
+
+/** The Node side's health now. */
+export async function healthOf(tracker: Tracker, watchers: TerminalWatchers, hub: FleetHub): Promise<Health> {
+  const now: Health = {
+    node: process.version,
+    pid: process.pid,
+    terminals: tracker.size,
+    nodePty: checkNodePty(),
+    foldersWatched: watchers.folders.size,
+    processes: watchers.tree.kind,
+    sqlite: sqliteSupport(),
+    scans: watchers.scans,
+    rssBytes: process.memoryUsage().rss,
+    jobsDir: jobsDir(),
+    fleet: { terminals: hub.count('terminal'), jobs: hub.count('job'), sessions: hub.count('session'), editors: hub.count('editor') },
+    daemon: 'not running',
+    agents: AGENT_MODULES.filter((a) => !a.fallback).map((a) => {
+      const program = a.template.command[0] ?? '';
+      return { id: a.id, name: a.displayName, program, problem: programProblem(program, process.env.PATH, process.cwd()) };
+    }),
+  };
+  return daemonAnswers().then((daemon) => ({ ...now, daemon }), () => now);
+}
