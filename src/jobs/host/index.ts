@@ -6,7 +6,7 @@
 // It never dies because a write failed (the failure is told once, in host.log and in the job file
 // when that can be written); it always exits once its agent has ended; it ends its agent and exits
 // when its job's folder is removed under it.
-import { chmodSync, existsSync, lstatSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import type { Server } from 'node:net';
 import path from 'node:path';
 import { Terminal } from '@xterm/headless';
@@ -26,10 +26,12 @@ import { hostSocket, runtimeDir } from '../paths.js';
 import { PROTO } from '../protocol/codec.js';
 import { jobPatch } from '../screen.js';
 import { SCROLLBACK, screenOf } from '../screen-text.js';
-import { signalGroup, signalName } from '../signals.js';
+import { signalGroup } from '../signals.js';
 import { updateJob } from '../store.js';
 import type { JobFile, JobStatus } from '../types.js';
+import { endOf } from './ending.js';
 import { JobWriter } from './job-writer.js';
+import { listenPrivately } from './listen.js';
 import type { JobChange } from './job-writer.js';
 import { HostReplies } from './replies.js';
 import { SessionLearner } from './session-learner.js';
@@ -234,23 +236,7 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     clients.broadcast(data);
   });
 
-  try {
-    if (lstatSync(socketPath).isSocket()) rmSync(socketPath); // a socket of this job's last host
-  } catch {
-    // None there.
-  }
-  const listening = await new Promise<string | null>((resolve) => {
-    server.once('error', (err) => resolve(err.message));
-    server.listen(socketPath, () => resolve(null));
-  });
-  if (listening) say(`cannot listen on ${socketPath}: ${listening}`);
-  else {
-    try {
-      chmodSync(socketPath, 0o600);
-    } catch (err) {
-      say(`cannot make ${socketPath} private: ${String(err)}`);
-    }
-  }
+  await listenPrivately(server, socketPath, say);
   try {
     writeAtomic(path.join(jobDir, 'host.json'), JSON.stringify(info));
   } catch (err) {
@@ -280,16 +266,7 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
         }
         if (detectTimer) clearTimeout(detectTimer);
         await runDetect();
-        // Killed by a signal (SIGKILL, the OOM killer): node-pty says status 0 and the signal. That
-        // is no finish.
-        const end: Partial<JobFile> = ending
-          ? { status: ending, detail: ending }
-          : signal
-            ? { status: 'errored', detail: `killed by ${signalName(signal)}` }
-            : exitCode === 0
-              ? { status: 'done' }
-              : { status: 'errored', detail: `exited with status ${exitCode}` };
-        await writeJob({ ...end, tempo: 'idle', needs: null, block: null, pendingReply: null });
+        await writeJob(endOf(ending, exitCode, signal));
         say(`exited ${exitCode} signal ${signal ?? 0}`);
         clients.close(exitCode);
       };
