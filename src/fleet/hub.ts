@@ -47,8 +47,6 @@ export class FleetHub {
   /** Peer Neovims (by server address) that did not answer when last asked. */
   private readonly silentPeers = new Set<string>();
   private listedJobs: ListedJob[] = [];
-  /** The jobs whose file the hub wrote (a mark), and the `updatedAt` it wrote, until a listing has it. */
-  private readonly wroteJobs = new Map<string, number>();
   /** What a terminal asks while it waits, from its last screen. */
   private readonly asks = new Map<number, FleetEntry['needs']>();
   /** Replies and menu answers to this Neovim's terminals. */
@@ -79,7 +77,7 @@ export class FleetHub {
   ) {
     this.replies = new TerminalReplies(tracker, write, (buf) => this.placeTerminal(buf), (buf) => this.onReplyExpired?.(buf), (buf, r) => this.onReplyKept?.(buf, r));
     this.jobs = new JobsWatch(this.dir, (listed) => {
-      this.listedJobs = newestJobs(this.listedJobs, listed, this.wroteJobs);
+      this.listedJobs = newestJobs(this.listedJobs, listed);
       this.placeJobs();
       this.sessions.poke();
     }, log);
@@ -176,7 +174,6 @@ export class FleetHub {
         ...(clean.order !== undefined ? { sortOrder: clean.order } : {}),
       });
       // Shown as written, not once the watcher reads it back (a second move before then would undo the first).
-      this.wroteJobs.set(written.short, written.updatedAt);
       this.listedJobs = this.listedJobs.map((j) => (j.short === written.short ? { ...j, ...written } : j));
       return ['job'];
     }
