@@ -1,7 +1,7 @@
 // The jobs in the fleet: the jobs folder watched (inotify through chokidar, two levels: the job
-// folders and their files; no polling), read at once on a change and again 100 ms later (chokidar
-// drops a second change of a file within 50 ms), each job settled
-// as every reader lists it (listedJob: a dead host's job shows errored).
+// folders and their files; no polling), read at once on a change and again once the last change
+// told is 100 ms old (chokidar tells no second change of a file within 50 ms: see throttled), each
+// job settled as every reader lists it (listedJob: a dead host's job shows errored).
 import { mkdirSync } from 'node:fs';
 import { watch } from 'chokidar';
 import type { FSWatcher } from 'chokidar';

@@ -18,24 +18,34 @@ export function debounced(fn: () => void, ms: number): { soon(): void; cancel():
 }
 
 /**
- * Runs `fn` at once on a call to `soon`, and once more `ms` later (whatever came in between: the
- * file watcher drops a second change of one file within 50 ms, so a change may come with no event).
- * A lone change is seen at once; any burst ends with a run after its last event.
+ * Runs `fn` at once on a call to `soon`, and again once every call is `ms` old: the file watcher
+ * drops a second change of one file within 50 ms of the first, so a change may come with no call.
+ * A call in the window of a run makes two runs: one as the window ends, one a window later (a
+ * run only 7 ms after the last call, and no later one, missed a job's last write).
  */
 export function throttled(fn: () => void, ms: number): { soon(): void; cancel(): void } {
   let timer: NodeJS.Timeout | undefined;
+  let calledMeanwhile = false;
+  const windowEnds = (): void => {
+    timer = undefined;
+    fn();
+    if (!calledMeanwhile) return;
+    calledMeanwhile = false;
+    timer = setTimeout(windowEnds, ms);
+  };
   return {
     soon() {
-      if (timer) return;
+      if (timer) {
+        calledMeanwhile = true;
+        return;
+      }
       fn();
-      timer = setTimeout(() => {
-        timer = undefined;
-        fn();
-      }, ms);
+      timer = setTimeout(windowEnds, ms);
     },
     cancel() {
       if (timer) clearTimeout(timer);
       timer = undefined;
+      calledMeanwhile = false;
     },
   };
 }

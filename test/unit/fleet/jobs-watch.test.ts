@@ -1,0 +1,46 @@
+// The jobs folder as the hub sees it: every job's last write is read, whatever the watcher drops.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { JobsWatch } from '../../../src/fleet/jobs-watch.js';
+import { newShortId } from '../../../src/jobs/ids.js';
+import type { ListedJob } from '../../../src/jobs/protocol/replies.js';
+import { blankJob, createJob, updateJob } from '../../../src/jobs/store.js';
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+let stop: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await stop?.();
+  stop = undefined;
+});
+
+describe('the jobs watch', () => {
+  it('reads a job’s last write when it came just after a change told late in a read’s window (the watcher drops it)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'madohub-watch-'));
+    let listed: ListedJob[] = [];
+    const watch = new JobsWatch(dir, (l) => (listed = l), { debug: () => undefined });
+    watch.start();
+    stop = async () => {
+      await watch.stop();
+      rmSync(dir, { recursive: true, force: true });
+    };
+    await sleep(300);
+    const missed: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const short = newShortId();
+      // Made: told at once, read at once and 100 ms later.
+      createJob(dir, { ...blankJob(short), intent: 'made' });
+      // A change told 85 ms in (the window of the read still open), then one 20 ms later: chokidar
+      // tells no second change of a file within 50 ms, and the read at 100 ms came before it.
+      await sleep(85);
+      await updateJob(dir, short, { intent: 'working' });
+      await sleep(20);
+      await updateJob(dir, short, { intent: 'idle' });
+      await sleep(400);
+      const seen = listed.find((j) => j.short === short)?.intent;
+      if (seen !== 'idle') missed.push(`${short}: ${seen}`);
+    }
+    expect(missed).toEqual([]);
+  });
+});
