@@ -66,8 +66,9 @@ describe.each(testNeovims())('Neovim $label: the picker’s keys, typed', ({ pat
     one = shortOf((await h.mado(['--bg', '--agent', 'shell', '-n', 'shell one', 'echo one'], undefined, home)).stdout);
     two = shortOf((await h.mado(['--bg', '--agent', 'shell', '-n', 'shell two', 'echo two'], undefined, home)).stdout);
     await open();
-    await screen.waitForText('shell one', 15000);
-    await screen.waitForText('shell two', 15000);
+    // The jobs settled (a job still starting leaves its group as it goes idle, which moves the rows).
+    await screen.waitForText(/Idle +shell one/, 15000);
+    await screen.waitForText(/Idle +shell two/, 15000);
     await screen.waitForText(/Waiting +claude/, 15000);
     await screen.waitForText(/Idle +claude/, 15000);
   }, 60000);
@@ -179,22 +180,31 @@ describe.each(testNeovims())('Neovim $label: the picker’s keys, typed', ({ pat
 
   it('move: <M-j> moves a row down its group, <M-k> back up', async () => {
     TYPED.add('move_up').add('move_down');
-    // The row of a list entry (the footer and the messages may name it too), and whether a screen row is one.
+    // The rows of the list (the footer and the messages may name an entry too), by name, in screen order.
+    const names = (): string[] =>
+      screen.lines().flatMap((l) => /│ {1,3}•?[○●◆◉✗■] +\S+ +(\S+(?: \S+)*)  /.exec(l)?.[1] ?? []);
+    // Whether `a` is the row just above `b` (rows of another group in between are a header apart).
+    const above = (a: string, b: string): boolean => {
+      const n = names();
+      return n.indexOf(a) >= 0 && n.indexOf(a) + 1 === n.indexOf(b);
+    };
     const isRow = (l: string | undefined): boolean => l !== undefined && /│ {1,3}•?[○●◆◉✗■] /.test(l);
-    const row = (name: string): number => screen.lines().findIndex((l) => isRow(l) && new RegExp(`[○●◆◉✗■] +\\S+ +${name} `).test(l));
     await goTo('shell one');
-    const before = row('shell one');
     // Down when a row of its group is below it, else up (the rows' order in a group is the one it had).
-    const down = isRow(screen.lines()[before + 1]);
+    const down = isRow(screen.lines()[screen.cursor.row + 1]);
+    const n = names();
+    const neighbour = n[n.indexOf('shell one') + (down ? 1 : -1)]!;
     const [key, back] = down ? ['<M-j>', '<M-k>'] : ['<M-k>', '<M-j>'];
+    const moved = (): boolean => (down ? above(neighbour, 'shell one') : above('shell one', neighbour));
+    const placed = (): boolean => (down ? above('shell one', neighbour) : above(neighbour, 'shell one'));
     // Alt keys through nvim_feedkeys ('mx', the real mapping).
     await screen.feed(key);
-    await screen.waitFor(() => row('shell one') === before + (down ? 1 : -1), 8000, `${key} to move the row`);
+    await screen.waitFor(moved, 8000, `${key} to move the row past ${neighbour}`);
     // The move back at once: a job's order shows as its file is written, not once it is read back (a
     // second move before then undid the first), and a move is drawn whole (never a half-moved group).
     await goTo('shell one');
     await screen.feed(back);
-    await screen.waitFor(() => row('shell one') === before, 8000, `${back} to move it back`);
+    await screen.waitFor(placed, 8000, `${back} to move it back`);
   });
 
   it('group by: gs groups by folder, gs again by state; fold: <Tab> folds a group and unfolds it', async () => {
