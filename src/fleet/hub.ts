@@ -6,13 +6,12 @@ import path from 'node:path';
 import { optionsOf, questionOf } from '../detect/question.js';
 import { hostAlive, readHostInfo } from '../jobs/hostinfo.js';
 import { runtimeDir } from '../jobs/paths.js';
-import type { ListedJob } from '../jobs/protocol/replies.js';
 import { findJob, jobsDir, updateJob } from '../jobs/store.js';
 import { AGENT_MODULES } from '../agents/index.js';
 import type { TerminalWatchers } from '../state/terminal-watchers.js';
 import type { Tracker } from '../state/tracker.js';
 import { Editors } from './editors.js';
-import { jobEntry, terminalEntry } from './entry.js';
+import { terminalEntry } from './entry.js';
 import type { FleetEntry, FleetKind } from './entry.js';
 import { Fleet } from './fleet.js';
 import type { FleetChange } from './fleet.js';
@@ -20,7 +19,8 @@ import { JobsWatch } from './jobs-watch.js';
 import { SessionsWatch } from './sessions-watch.js';
 import { cleanName, keptMarks, MAX_KEPT_MARKS } from './marks.js';
 import type { EntryMarks } from './marks.js';
-import { newestJobs } from './job-listing.js';
+import { JobListing } from './job-listing.js';
+import { freeName } from './terminal-names.js';
 import { TerminalReplies } from './terminal-replies.js';
 import type { KeptReply, TerminalWrite } from './terminal-replies.js';
 
@@ -46,7 +46,6 @@ export class FleetHub {
   editorsNotShown = 0;
   /** Peer Neovims (by server address) that did not answer when last asked. */
   private readonly silentPeers = new Set<string>();
-  private listedJobs: ListedJob[] = [];
   /** What a terminal asks while it waits, from its last screen. */
   private readonly asks = new Map<number, FleetEntry['needs']>();
   /** Replies and menu answers to this Neovim's terminals. */
@@ -55,8 +54,11 @@ export class FleetHub {
   private readonly marks = new Map<string, EntryMarks>();
   /** The sessions and other Neovims' terminals as last read (marks are put on them as they are placed). */
   private readonly read: { session: FleetEntry[]; editor: FleetEntry[] } = { session: [], editor: [] };
-  /** When each job's state began (a rename or pin rewrites the job file: its state began earlier). */
-  private readonly jobSince = new Map<string, { state: FleetEntry['state']; since: number }>();
+  /** The jobs as last listed or written, and their rows. */
+  private readonly jobList = new JobListing({
+    stateChanged: (id, from, to) => this.onJobState?.(id, from, to),
+    gone: (id) => this.onGone?.(id),
+  });
   /** Told when a job's agent changes state (routes fire on it), and when an entry leaves the fleet. */
   onJobState?: (id: string, from: FleetEntry['state'], to: FleetEntry['state']) => void;
   onGone?: (id: string) => void;
@@ -77,7 +79,7 @@ export class FleetHub {
   ) {
     this.replies = new TerminalReplies(tracker, write, (buf) => this.placeTerminal(buf), (buf) => this.onReplyExpired?.(buf), (buf, r) => this.onReplyKept?.(buf, r));
     this.jobs = new JobsWatch(this.dir, (listed) => {
-      this.listedJobs = newestJobs(this.listedJobs, listed);
+      this.jobList.list(listed);
       this.placeJobs();
       this.sessions.poke();
     }, log);
@@ -173,8 +175,7 @@ export class FleetHub {
         ...(clean.pinned !== undefined ? { pinned: clean.pinned } : {}),
         ...(clean.order !== undefined ? { sortOrder: clean.order } : {}),
       });
-      // Shown as written, not once the watcher reads it back (a second move before then would undo the first).
-      this.listedJobs = this.listedJobs.map((j) => (j.short === written.short ? { ...j, ...written } : j));
+      this.jobList.wrote(written);
       return ['job'];
     }
     const entry = this.fleet.get(id);
@@ -253,22 +254,7 @@ export class FleetHub {
   }
 
   private placeJobs(): void {
-    const entries = this.listedJobs.map((j) => {
-      const e = jobEntry(j, this.attachedIn.get(j.short));
-      // A job's file changes for a rename too: its state began when the state was first seen.
-      const known = this.jobSince.get(e.id);
-      if (known && known.state === e.state) return { ...e, since: known.since };
-      this.jobSince.set(e.id, { state: e.state, since: e.since });
-      if (known) this.onJobState?.(e.id, known.state, e.state);
-      return e;
-    });
-    const listed = new Set(entries.map((e) => e.id));
-    for (const id of this.jobSince.keys()) {
-      if (listed.has(id)) continue;
-      this.jobSince.delete(id);
-      this.onGone?.(id);
-    }
-    this.apply(this.fleet.replaceKind('job', entries));
+    this.apply(this.fleet.replaceKind('job', this.jobList.rows((short) => this.attachedIn.get(short))));
   }
 
   /** A peer Neovim answered (or did not, within its bound) when asked to show a terminal: its rows say so. */
@@ -284,20 +270,10 @@ export class FleetHub {
     this.apply(this.fleet.replaceKind(kind, entries.map((e) => this.marked(e))));
   }
 
-  /**
-   * A terminal's own name, told apart from the others' (two Claude Codes in one folder are `claude
-   * main` and `claude main 2`): the one it has while it is still free, else the first free one.
-   */
+  /** A terminal's own name, told apart from the other terminals' (see freeName). */
   private freeName(entry: FleetEntry): string {
-    const base = entry.name;
     const taken = new Set(this.all().filter((e) => e.id !== entry.id && e.kind === 'terminal').map((e) => e.name));
-    const had = this.fleet.get(entry.id)?.name;
-    const ownBefore = had !== undefined && (had === base || (had.startsWith(`${base} `) && /^\d+$/.test(had.slice(base.length + 1))));
-    if (ownBefore && !taken.has(had)) return had;
-    if (!taken.has(base)) return base;
-    let n = 2;
-    while (taken.has(`${base} ${n}`)) n++;
-    return `${base} ${n}`;
+    return freeName(entry.name, this.fleet.get(entry.id)?.name, taken);
   }
 
   /** The entry with the user's marks on it. */
@@ -310,7 +286,7 @@ export class FleetHub {
   /** The pids of this Neovim's jobs: each job's agent and what runs under it. */
   private jobPids(): Set<number> {
     const out = new Set<number>();
-    for (const j of this.listedJobs) {
+    for (const j of this.jobList.jobs) {
       const info = j.alive ? readHostInfo(path.join(this.dir, j.short)) : undefined;
       if (info) for (const p of this.watchers.tree.walk(info.ptyPid)) out.add(p.pid);
     }

@@ -1,5 +1,9 @@
-// The jobs as the hub shows them: each listing of their folder, never going back to an older file.
+// The jobs as the hub shows them: each listing of their folder, never going back to an older file,
+// and each job's row, whose state keeps the time it began across rewrites of its file.
 import type { ListedJob } from '../jobs/protocol/replies.js';
+import type { JobFile } from '../jobs/types.js';
+import { jobEntry } from './entry.js';
+import type { FleetEntry } from './entry.js';
 
 /**
  * The jobs as newly listed. A job whose file was read fine before is never taken back to an older
@@ -12,4 +16,52 @@ export function newestJobs(known: readonly ListedJob[], listed: readonly ListedJ
     const k = byShort.get(j.short);
     return k && k.error === undefined && j.error === undefined && j.updatedAt < k.updatedAt ? { ...k, alive: j.alive } : j;
   });
+}
+
+/** Who hears of a job's rows: a state that changed (routes fire on it), a job gone from the folder. */
+export interface JobNews {
+  stateChanged(id: string, from: FleetEntry['state'], to: FleetEntry['state']): void;
+  gone(id: string): void;
+}
+
+export class JobListing {
+  private listed: ListedJob[] = [];
+  /** When each job's state began (a rename or pin rewrites the job file: its state began earlier). */
+  private readonly since = new Map<string, { state: FleetEntry['state']; since: number }>();
+
+  constructor(private readonly news: JobNews) {}
+
+  /** The jobs as last listed or written. */
+  get jobs(): readonly ListedJob[] {
+    return this.listed;
+  }
+
+  /** A new listing of the folder. */
+  list(listed: readonly ListedJob[]): void {
+    this.listed = newestJobs(this.listed, listed);
+  }
+
+  /** A job's file as the hub wrote it: shown so, not once the watcher reads it back (a second move before then would undo the first). */
+  wrote(job: JobFile): void {
+    this.listed = this.listed.map((j) => (j.short === job.short ? { ...j, ...job } : j));
+  }
+
+  /** The jobs' rows (each shown in the terminal `shownIn` gives, if any); tells what changed since the last rows. */
+  rows(shownIn: (short: string) => number | undefined): FleetEntry[] {
+    const entries = this.listed.map((j) => {
+      const e = jobEntry(j, shownIn(j.short));
+      const known = this.since.get(e.id);
+      if (known && known.state === e.state) return { ...e, since: known.since };
+      this.since.set(e.id, { state: e.state, since: e.since });
+      if (known) this.news.stateChanged(e.id, known.state, e.state);
+      return e;
+    });
+    const listed = new Set(entries.map((e) => e.id));
+    for (const id of this.since.keys()) {
+      if (listed.has(id)) continue;
+      this.since.delete(id);
+      this.news.gone(id);
+    }
+    return entries;
+  }
 }
