@@ -3,9 +3,11 @@
 ---Reading it never waits on Node.
 local M = {}
 
+---@alias madohub.FleetKind "terminal"|"job"|"session"|"editor"
+
 ---@class madohub.FleetEntry
 ---@field id string `term:<buf>`, `job:<id>`, `claude:<session id>` or `nvim:<pid>:<buf>`.
----@field kind "terminal"|"job"|"session"|"editor"
+---@field kind madohub.FleetKind
 ---@field name string
 ---@field named boolean The user gave `name` (`R`, `mado --bg -n`): the winbar shows it.
 ---@field intent string What the agent was asked to do (a job's intent, the prompt a terminal's agent echoed); '' when unknown.
@@ -33,7 +35,7 @@ local M = {}
 ---@field shows string A terminal that shows a job (`mado attach`): the job's id; in this cache for its winbar, in no list. ''.
 
 ---@class madohub.FleetFilter
----@field kind? "terminal"|"job"|"session"|"editor"
+---@field kind? madohub.FleetKind
 ---@field id? string
 ---@field state? madohub.StateName
 ---@field agent? madohub.Agent

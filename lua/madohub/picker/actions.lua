@@ -1,6 +1,7 @@
 ---What the picker's keys do. Each action acts on the row under the cursor through one primitive per
----kind of entry: a terminal of this Neovim through its channel (reply.lua, via the Node side's rules),
----a job through its host (Node's calls), another Neovim through its server address.
+---kind of entry (picker/kinds/): a terminal of this Neovim through its buffer and channel (and the
+---Node side's rules), a job through its host (Node's calls), another Neovim through its server
+---address, a session elsewhere by its agent's attach command. A kind without a verb says where to do it.
 local input = require('madohub.picker.input')
 local picker = require('madohub.picker')
 local view = require('madohub.picker.view')
@@ -8,18 +9,30 @@ local view = require('madohub.picker.view')
 local M = {}
 local H = {}
 
----A second `x` on the same job within this long kills it.
-local KILL_WINDOW_MS = 3000
+---@class madohub.PickerKind
+---@field open fun(p: madohub.Picker, e: madohub.FleetEntry) shows it, attaches to it, or says where it runs
+---@field choose? fun(e: madohub.FleetEntry, choice: integer, said: fun(result: table)) answers its numbered menu
+---@field stop? fun(p: madohub.Picker, e: madohub.FleetEntry) ends its agent (or its program)
+---@field remove? fun(e: madohub.FleetEntry) removes it once ended
+---@field replies? boolean whether a reply typed in the picker reaches it
 
-local term_buf = require('madohub.picker.call').term_buf
-
----@param e madohub.FleetEntry
----@return string
-local function short(e)
-  return e.short
-end
+---The primitives of each kind of entry.
+---@type table<madohub.FleetKind, madohub.PickerKind>
+local KINDS = {
+  terminal = require('madohub.picker.kinds.terminal'),
+  job = require('madohub.picker.kinds.job'),
+  editor = require('madohub.picker.kinds.editor'),
+  session = require('madohub.picker.kinds.session'),
+}
 
 H.call = require('madohub.picker.call').call
+
+---The primitives of an entry's kind (one the cache does not know is told where it runs).
+---@param e madohub.FleetEntry
+---@return madohub.PickerKind
+function H.kind(e)
+  return KINDS[e.kind] or KINDS.session
+end
 
 ---@param p madohub.Picker
 ---@return madohub.FleetEntry|nil
@@ -43,7 +56,7 @@ function run.up(p)
 end
 
 ---Opens the row: a group folds; a terminal shows; a job attaches (respawned first when it ended);
----another Neovim shows its terminal; a session elsewhere says where it runs.
+---another Neovim shows its terminal; a session elsewhere attaches or says where it runs.
 function run.open(p)
   local r = picker.row(p)
   if r and r.label then
@@ -54,58 +67,14 @@ function run.open(p)
     return
   end
   p.ui.seen[e.id] = e.since
-  if e.kind == 'terminal' then
-    picker.close()
-    require('madohub').show_terminal(term_buf(e) or -1)
-  elseif e.kind == 'job' then
-    picker.close()
-    if e.state == 'exited' or e.state == 'failed' then
-      H.call('respawn', 'respawn', { id = short(e) }, function()
-        require('madohub.jobs').attach(short(e))
-      end)
-    else
-      require('madohub.jobs').attach(short(e))
-    end
-  elseif e.kind == 'editor' then
-    H.show_in_editor(e)
-  elseif #e.attach > 0 and vim.fn.executable(e.attach[1]) == 1 then
-    -- A background session of an agent's: attached in a split by the command its module gives.
-    picker.close()
-    vim.cmd('botright new')
-    require('madohub.util').termopen(e.attach)
-  else
-    picker.say(H.where_session(e))
-  end
+  H.kind(e).open(p, e)
 end
 
----Asks another Neovim, through the Node side (over its server address, answered within 1 s: a peer
----stopped with Ctrl-Z never blocks this one), to show its terminal.
+---Says that `e` is to be acted on where it runs.
+---@param verb string
 ---@param e madohub.FleetEntry
-function H.show_in_editor(e)
-  local util = require('madohub.util')
-  local pid, buf = util.value(e.pid), util.value(e.peerBuf)
-  if e.server == '' or not buf then
-    return picker.say(('nvim %s has no server address: go to it'):format(pid or '?'), vim.log.levels.WARN)
-  end
-  H.call(('nvim %s'):format(pid), 'editor_show', { server = e.server, buf = buf }, function(r)
-    if r.shown == true then
-      picker.say(('nvim %s shows %s (buffer %s)'):format(pid, e.name, buf))
-    else
-      picker.say(('nvim %s did not show buffer %s: it is gone'):format(pid, buf), vim.log.levels.ERROR)
-    end
-  end)
-end
-
----Where a Claude Code session outside runs: its folder, process and terminal.
----@param e madohub.FleetEntry
----@return string
-function H.where_session(e)
-  return ('%s runs outside this Neovim: %s, in %s%s'):format(
-    e.name,
-    e.where,
-    vim.fn.fnamemodify(e.cwd, ':~'),
-    e.tty ~= '' and (', on ' .. e.tty) or ''
-  )
+function H.elsewhere(verb, e)
+  picker.say(('%s %s where it runs (%s)'):format(verb, e.name, e.where), vim.log.levels.WARN)
 end
 
 function run.peek(p)
@@ -117,8 +86,8 @@ function run.reply(p)
   if not e then
     return
   end
-  if e.kind ~= 'terminal' and e.kind ~= 'job' then
-    return picker.say(('answer %s where it runs (%s)'):format(e.name, e.where), vim.log.levels.WARN)
+  if not H.kind(e).replies then
+    return H.elsewhere('answer', e)
   end
   input.open(p, 'reply', e.id, '')
 end
@@ -138,16 +107,11 @@ function run.choose(p, key)
     local option = type(result) == 'table' and type(result.option) == 'string' and result.option or ''
     picker.say(('answered %s: %d. %s'):format(e.name, choice, option))
   end
-  if e.kind == 'terminal' then
-    local buf = term_buf(e)
-    -- The screen as it is now: the Node side checks the menu is still on it.
-    local snap = buf and vim.api.nvim_buf_is_valid(buf) and require('madohub.watch').snapshot(buf)
-    H.call('answer', 'terminal_choose', { buf = buf, choice = choice, lines = snap and snap.lines or {} }, said)
-  elseif e.kind == 'job' then
-    H.call('answer', 'choose', { id = short(e), choice = choice }, said)
-  else
-    picker.say(('answer %s where it runs (%s)'):format(e.name, e.where), vim.log.levels.WARN)
+  local choose = H.kind(e).choose
+  if not choose then
+    return H.elsewhere('answer', e)
   end
+  choose(e, choice, said)
 end
 
 function run.filter(p)
@@ -177,31 +141,11 @@ function run.stop(p)
   if not e then
     return
   end
-  local now = vim.uv.now()
-  if e.kind == 'job' then
-    local again = p.last_stop and p.last_stop.id == e.id and now - p.last_stop.at <= KILL_WINDOW_MS
-    p.last_stop = { id = e.id, at = now }
-    if again then
-      p.last_stop = nil
-      H.call('kill', 'kill', { id = short(e) }, function()
-        picker.say(('killed %s'):format(e.name))
-      end)
-    else
-      H.call('stop', 'stop', { id = short(e), wait = false }, function()
-        picker.say(('stopping %s (x again within 3 s kills it)'):format(e.name))
-      end)
-    end
-  elseif e.kind == 'terminal' then
-    local buf = term_buf(e)
-    local chan = buf and vim.api.nvim_buf_is_valid(buf) and vim.bo[buf].channel or 0
-    if chan > 0 and vim.fn.jobstop(chan) == 1 then
-      picker.say(('stopped %s (its terminal’s program ends; the buffer stays)'):format(e.name))
-    else
-      picker.say(('%s has no running program'):format(e.name), vim.log.levels.WARN)
-    end
-  else
-    picker.say(('stop %s where it runs (%s)'):format(e.name, e.where), vim.log.levels.WARN)
+  local stop = H.kind(e).stop
+  if not stop then
+    return H.elsewhere('stop', e)
   end
+  stop(p, e)
 end
 
 function run.remove(p)
@@ -209,15 +153,11 @@ function run.remove(p)
   if not e then
     return
   end
-  if e.kind ~= 'job' then
+  local remove = H.kind(e).remove
+  if not remove then
     return picker.say('only a background job can be removed here', vim.log.levels.WARN)
   end
-  if e.state ~= 'exited' and e.state ~= 'failed' then
-    return picker.say(('%s runs: stop it first (x)'):format(e.name), vim.log.levels.WARN)
-  end
-  H.call('remove', 'remove', { id = short(e) }, function()
-    picker.say(('removed %s'):format(e.name))
-  end)
+  remove(e)
 end
 
 function run.seen(p)

@@ -2,9 +2,9 @@
 ---Claude Code sessions elsewhere, other Neovims' terminals) in groups, live, with a peek pane and an
 ---input line (a new job, a reply, a filter, a name). It reads the fleet's Lua cache (never waits on
 ---Node) and redraws when the fleet changes. Here: its windows' life and the list; view.lua groups
----and orders, format.lua draws a row, actions.lua is what the keys do, peek.lua, input.lua and
----help.lua are its other panes, windows.lua its windows' making and closing, layout.lua where they
----go, store.lua what it keeps.
+---and orders, format.lua draws a row, actions.lua is what the keys do (kinds/ what they do to each
+---kind of entry), peek.lua, input.lua and help.lua are its other panes, windows.lua its windows'
+---making and closing, layout.lua where they go, store.lua what it keeps.
 local config = require('madohub.config')
 local fleet = require('madohub.fleet')
 local format = require('madohub.picker.format')
