@@ -38,7 +38,7 @@ local receivers = {
     require('madohub.routes').apply(m.routes)
   end,
   review = function(m)
-    require('madohub.routes').review(m.review, m.route, m.text)
+    require('madohub.routes.deliver').review(m.review, m.route, m.text)
   end,
   route_event = function(m)
     require('madohub.routes').event(m.kind, m.data)
@@ -51,7 +51,7 @@ local answerers = {
     return require('madohub.reply').write(m.buf, m.data, m.how)
   end,
   append = function(m)
-    return require('madohub.routes').append(m.buf, m.lines)
+    return require('madohub.routes.deliver').append(m.buf, m.lines)
   end,
   show = function(m)
     return require('madohub').show_terminal(m.buf)

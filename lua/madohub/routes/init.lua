@@ -1,6 +1,7 @@
 ---Routes: when one agent finishes a turn, its result goes to another (`:MadoRoute`). The Node side
 ---keeps them and fires them; this module asks it, caches the list it pushes (for `routes()`, the
----winbar and the picker), writes into buffers, opens reviews and raises the events.
+---winbar and the picker) and raises the events. What a firing does in this Neovim is in
+---routes/deliver.lua, `:MadoRoute list` in routes/list.lua.
 local config = require('madohub.config')
 local util = require('madohub.util')
 
@@ -152,103 +153,12 @@ function M.say(message, warn)
   util.notify(message, warn and vim.log.levels.WARN or nil)
 end
 
----Appends lines to a normal buffer (a route's target); '' or why not.
----@param buf integer
----@param lines string[]
----@return string
-function M.append(buf, lines)
-  if type(buf) ~= 'number' or not vim.api.nvim_buf_is_valid(buf) then
-    return 'the buffer is gone'
-  end
-  if not vim.bo[buf].modifiable then
-    return ('buffer %d cannot be changed'):format(buf)
-  end
-  local count = vim.api.nvim_buf_line_count(buf)
-  local empty = count == 1 and vim.api.nvim_buf_get_lines(buf, 0, 1, false)[1] == ''
-  vim.api.nvim_buf_set_lines(buf, empty and 0 or count, -1, false, lines)
-  return ''
-end
-
----Opens a firing's payload in a buffer to edit: `:w` or <CR> sends what it holds, `q` drops it.
----@param review integer
----@param route madohub.Route
----@param text string
-function M.review(review, route, text)
-  local node = require('madohub.node')
-  local decided = false
-  local function decide(buf, send)
-    if decided then
-      return
-    end
-    decided = true
-    local body = send and table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\n') or vim.NIL
-    node.notify('route_review', { review = review, text = body })
-    vim.schedule(function()
-      if vim.api.nvim_buf_is_valid(buf) then
-        vim.api.nvim_buf_delete(buf, { force = true })
-      end
-    end)
-  end
-  vim.cmd('botright new')
-  local buf = vim.api.nvim_get_current_buf()
-  vim.bo[buf].buftype = 'acwrite'
-  vim.bo[buf].bufhidden = 'wipe'
-  vim.bo[buf].swapfile = false
-  pcall(vim.api.nvim_buf_set_name, buf, ('mado://route/%s/%d'):format(route.id, review))
-  vim.api.nvim_buf_set_lines(buf, 0, -1, false, vim.split(text, '\n', { plain = true }))
-  vim.bo[buf].modified = false
-  vim.api.nvim_create_autocmd('BufWriteCmd', { buffer = buf, callback = function() decide(buf, true) end })
-  vim.api.nvim_create_autocmd('BufWipeout', { buffer = buf, callback = function() decide(buf, false) end })
-  vim.keymap.set('n', '<CR>', function() decide(buf, true) end, { buffer = buf, desc = 'MadoRoute: send' })
-  vim.keymap.set('n', 'q', function() decide(buf, false) end, { buffer = buf, desc = 'MadoRoute: drop this firing' })
-  util.notify(('route %s: edit what %s sends, then :w or <CR> sends it, q drops it'):format(route.id, M.target_name(route)))
-end
-
 ---A route as one line for a person.
 ---@param r madohub.Route
 ---@return string
 function M.describe(r)
   local src = require('madohub.fleet').find(r.source)
   return ('%s  %s → %s  %s'):format(r.id, src and src.name or r.source, M.target_name(r), r.options)
-end
-
----`:MadoRoute list`: the routes in a float; `dd` removes the one under the cursor, `q` closes.
-function M.list_float()
-  local buf = vim.api.nvim_create_buf(false, true)
-  vim.bo[buf].bufhidden = 'wipe'
-  local function draw()
-    local lines = {}
-    for _, r in ipairs(cache) do
-      lines[#lines + 1] = M.describe(r)
-    end
-    if #lines == 0 then
-      lines = { 'no routes (:MadoRoute {target} in a terminal adds one)' }
-    end
-    vim.bo[buf].modifiable = true
-    vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
-    vim.bo[buf].modifiable = false
-  end
-  draw()
-  local width = math.min(vim.o.columns - 4, 100)
-  local height = math.min(vim.o.lines - 4, math.max(3, #cache))
-  local win = vim.api.nvim_open_win(buf, true, {
-    relative = 'editor', row = math.floor((vim.o.lines - height) / 2), col = math.floor((vim.o.columns - width) / 2),
-    width = width, height = height, style = 'minimal', border = require('madohub.picker.layout').border(),
-    title = ' Routes · dd removes · q closes ', title_pos = 'center',
-  })
-  vim.keymap.set('n', 'dd', function()
-    local r = cache[vim.api.nvim_win_get_cursor(win)[1]]
-    if r and M.unroute(r.id) then
-      util.notify(('removed route %s'):format(r.id))
-      table.remove(cache, vim.api.nvim_win_get_cursor(win)[1])
-      draw()
-    end
-  end, { buffer = buf, nowait = true })
-  for _, k in ipairs({ 'q', '<Esc>' }) do
-    vim.keymap.set('n', k, function()
-      pcall(vim.api.nvim_win_close, win, true)
-    end, { buffer = buf, nowait = true })
-  end
 end
 
 ---`:MadoRoute …`: the words go to the Node side as typed (it parses them: `list`, `clear`, `pause`,
@@ -263,7 +173,7 @@ function M.command(args)
     return util.notify(':MadoRoute: ' .. tostring(err), vim.log.levels.ERROR)
   end
   if answer.list then
-    return M.list_float()
+    return require('madohub.routes.list').open()
   elseif answer.route then
     return util.notify('route ' .. M.describe(answer.route))
   end

@@ -39,7 +39,7 @@ describe('the LuaCATS types of the wire', () => {
   it.each([
     ['fleet.lua', 'madohub.FleetEntry', FLEET_ENTRY],
     ['state.lua', 'madohub.State', STATE],
-    ['routes.lua', 'madohub.Route', ROUTE],
+    ['routes/init.lua', 'madohub.Route', ROUTE],
     ['state.lua', 'madohub.AgentInfo', AGENT],
   ] as const)('%s %s has the fields of its TypeScript type', (file, name, fields) => {
     expect(luaFields(file, name).sort()).toEqual(Object.keys(fields).sort());
