@@ -6,11 +6,12 @@ import type { Io } from '../jobs/client/jobs.js';
 import type { FleetHub } from '../fleet/hub.js';
 import { isObj } from '../shared/checks.js';
 import type { TerminalWatchers } from '../state/terminal-watchers.js';
-import { DEFAULT_SETTINGS, jobTurnEnded, RouteEngine } from '../routes/engine.js';
+import { jobTurnEnded, RouteEngine } from '../routes/engine.js';
 import type { RouteRequest, RouteSettings } from '../routes/engine.js';
 import { NeovimRouteBackend } from './route-backend.js';
 import { closesCycle } from '../routes/chain.js';
 import { parseRouteCommand, routeOptionWords, routeWords } from '../routes/command.js';
+import { commandWords, endArg, optionsOf, settingsOf } from './route-args.js';
 import type { RouteCommand, RouteOptions } from '../routes/command.js';
 import { resolveEnd, targetName } from './route-ends.js';
 import type { ListedRoute, LuaWire } from './lua-wire.js';
@@ -35,19 +36,6 @@ export interface RoutesRpc {
   notify(method: string, item: unknown): boolean;
   /** Terminals' state changes: finished turns set routes off. */
   changes(changes: readonly StateChange[]): void;
-}
-
-/** The settings Lua sends (`routes` in setup()), checked; the defaults where a value is missing or wrong. */
-function settingsOf(v: unknown): RouteSettings {
-  if (!isObj(v)) return DEFAULT_SETTINGS;
-  const templates: Record<string, string> = {};
-  if (isObj(v.templates)) for (const [k, t] of Object.entries(v.templates)) if (typeof t === 'string' && /^[\w-]{1,40}$/.test(k)) templates[k] = t.slice(0, 16 * 1024);
-  const int = (x: unknown, min: number, max: number, d: number): number => (typeof x === 'number' && Number.isInteger(x) && x >= min && x <= max ? x : d);
-  return {
-    templates,
-    maxBytes: int(v.maxBytes, 256, 1024 * 1024, DEFAULT_SETTINGS.maxBytes),
-    busyMs: int(v.busyMs, 1000, 24 * 3600 * 1000, DEFAULT_SETTINGS.busyMs),
-  };
 }
 
 export function routesRpc(nvim: NeovimClient, lua: LuaWire, hub: FleetHub, watchers: TerminalWatchers): RoutesRpc {
@@ -98,7 +86,6 @@ export function routesRpc(nvim: NeovimClient, lua: LuaWire, hub: FleetHub, watch
     current: typeof m.buf === 'number' ? m.buf : 0,
     cwd: typeof m.cwd === 'string' && path.isAbsolute(m.cwd) ? m.cwd : process.cwd(),
   });
-  const endArg = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' && Number.isInteger(v) ? String(v) : undefined);
 
   /** Adds a route between ends named as the user named them (no source: the current buffer); the route, or why not. */
   const addRoute = async (ctx: EndContext, source: string | undefined, target: string, options: RouteOptions, settings: RouteSettings): Promise<{ route: ListedRoute } | { error: string }> => {
@@ -169,22 +156,12 @@ export function routesRpc(nvim: NeovimClient, lua: LuaWire, hub: FleetHub, watch
         case 'route_add': {
           // `madohub.route(source, target, opts)`: the ends as the user named them, made ids here.
           const m = isObj(args[0]) ? args[0] : {};
-          const opts = isObj(m.opts) ? m.opts : {};
-          const options: RouteOptions = {
-            on: typeof opts.on === 'string' ? opts.on : undefined,
-            send: typeof opts.send === 'string' ? opts.send : undefined,
-            template: typeof opts.template === 'string' ? opts.template : undefined,
-            hops: typeof opts.hops === 'number' ? opts.hops : undefined,
-            once: opts.once === true,
-            review: opts.review === true,
-          };
-          return addRoute(contextOf(m), endArg(m.source), endArg(m.target) ?? '', options, settingsOf(m.settings));
+          return addRoute(contextOf(m), endArg(m.source), endArg(m.target) ?? '', optionsOf(m.opts), settingsOf(m.settings));
         }
         case 'route_command': {
           // `:MadoRoute …` as typed: parsed here, and done; Lua shows what it answers.
           const m = isObj(args[0]) ? args[0] : {};
-          const words = Array.isArray(m.args) ? m.args.filter((a): a is string => typeof a === 'string').slice(0, 20) : [];
-          return routeCommand(parseRouteCommand(words), contextOf(m), settingsOf(m.settings));
+          return routeCommand(parseRouteCommand(commandWords(m.args)), contextOf(m), settingsOf(m.settings));
         }
         case 'route_complete': {
           const m = isObj(args[0]) ? args[0] : {};
