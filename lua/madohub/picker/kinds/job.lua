@@ -41,7 +41,7 @@ function M.stop(p, e)
   end
 end
 
----Removed once it ended (its folder and files; a worktree it made stays).
+---Removed once it ended (its worktree too, only when it holds no unsaved work).
 function M.remove(e)
   if e.state ~= 'exited' and e.state ~= 'failed' then
     return picker.say(('%s runs: stop it first (x)'):format(e.name), vim.log.levels.WARN)
