@@ -18,6 +18,7 @@ import { FoundFile } from '../records/follow.js';
 import type { RecordLog } from '../records/follow.js';
 import type { FolderWatcher } from '../records/folders.js';
 import { isObj, strOf, timeOf } from '../shared/checks.js';
+import { paced } from '../shared/debounce.js';
 import { clip } from '../shared/text.js';
 import type { AgentState, RecordSignal } from '../shared/types.js';
 import { digitOf } from './menus.js';
@@ -185,8 +186,8 @@ const FIND_EVERY_MS = 1000;
 /** Follows the events of the session a Copilot process holds; while none is found, waits in `session-state/`. */
 export class CopilotRecords extends FoundFile {
   private watching = false;
-  private lastFind = 0;
-  private again?: NodeJS.Timeout;
+  // Each screen pokes: the folders are read at most once a FIND_EVERY_MS, the last poke answered after it.
+  private readonly pace = paced(() => this.look(), FIND_EVERY_MS);
 
   constructor(
     private readonly home: string,
@@ -208,15 +209,9 @@ export class CopilotRecords extends FoundFile {
       this.watching = true;
       // A new session's folder shows in session-state/; its lock, in the folder, on the next screen's poke.
       this.wait(this.folders.watch(path.join(this.home, 'session-state'), () => this.look()));
-      this.wait(() => clearTimeout(this.again));
+      this.wait(() => this.pace.cancel());
     }
-    // Each screen pokes: the folders are read at most once a FIND_EVERY_MS, the last poke answered after it.
-    const since = Date.now() - this.lastFind;
-    if (since < FIND_EVERY_MS) {
-      if (!this.again) this.again = setTimeout(() => ((this.again = undefined), this.look()), FIND_EVERY_MS - since);
-      return undefined;
-    }
-    this.lastFind = Date.now();
+    if (!this.pace.due()) return undefined;
     const session = sessionOfPids(this.home, this.pids);
     const file = session ? eventsFile(this.home, session) : undefined;
     return file && !this.claims.has(file) ? file : undefined;

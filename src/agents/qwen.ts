@@ -17,11 +17,11 @@
 import path from 'node:path';
 import { homedir } from 'node:os';
 import { SHARED_RULES } from '../detect/common.js';
-import { followJsonl, rereading } from '../records/follow.js';
 import type { RecordLog } from '../records/follow.js';
 import type { FolderWatcher } from '../records/folders.js';
+import { RegistryRecords } from '../records/registry.js';
+import type { RegistryEntry } from '../records/registry.js';
 import { isObj, strOf, timeOf } from '../shared/checks.js';
-import { readJsonBounded } from '../shared/files.js';
 import { clip } from '../shared/text.js';
 import type { AgentState, RecordSignal } from '../shared/types.js';
 import { digitOf } from './menus.js';
@@ -162,76 +162,19 @@ export function qwenChatRecord(record: unknown): RecordSignal | null {
   }
 }
 
-/** The registry file is small; a larger one is not read. */
-const MAX_SESSION_BYTES = 64 * 1024;
-
 /**
- * Follows a Qwen Code process's session: its registry file names the session (`/clear` and
- * `/resume` name another under the same pid), and the session's chat is followed.
+ * Follows a Qwen Code process's session: its registry file (`sessions/<pid>.json`) names the
+ * session (`/clear` and `/resume` name another under the same pid), and the session's chat is followed.
  */
-export class QwenRecords {
-  private readonly sessionFile: string;
-  private stopWatch?: () => void;
-  private chat?: { stop(): void; poke(): void };
-  private chatFile?: string;
-  private stopped = false;
-  private lastText?: string;
-  /** The session the registry names. */
-  sessionId?: string;
-
-  constructor(
-    private readonly home: string,
-    readonly pid: number,
-    private readonly folders: FolderWatcher,
-    private readonly emit: (signal: RecordSignal) => void,
-    private readonly log: RecordLog,
-  ) {
-    this.sessionFile = path.join(home, 'sessions', `${pid}.json`);
-  }
-
-  private readonly reader = rereading(() => this.readSession());
-
-  get recordFile(): string | undefined {
-    return this.chatFile;
-  }
-
-  start(): void {
-    this.stopWatch = this.folders.watch(path.dirname(this.sessionFile), (file, event) => {
-      if (event === 'ready' || file === this.sessionFile) this.reader.poke();
-    });
-    this.reader.poke();
-  }
-
-  stop(): void {
-    this.stopped = true;
-    this.reader.cancel();
-    this.stopWatch?.();
-    this.chat?.stop();
-  }
-
-  poke(): void {
-    this.reader.poke();
-    this.chat?.poke();
-  }
-
-  private readSession(): void {
-    if (this.stopped) return;
-    // A regular file of a bounded size only (a FIFO would block): undefined while it is not there.
-    const value = readJsonBounded(this.sessionFile, MAX_SESSION_BYTES);
-    const text = value === undefined ? undefined : JSON.stringify(value);
-    if (text === undefined || text === this.lastText) return;
-    const session = qwenSession(value, this.pid);
-    if (!session) return;
-    this.lastText = text;
-    this.sessionId = session.sessionId;
-    const file = qwenChatPath(this.home, session.cwd, session.sessionId);
-    if (file && file !== this.chatFile) {
-      this.chat?.stop();
-      this.chatFile = file;
-      this.log.debug(`qwen pid ${this.pid}: following ${file}`);
-      this.chat = followJsonl(file, this.folders, qwenChatRecord, this.emit, (line) =>
-        this.log.debug(`qwen pid ${this.pid}: skipped a line of ${file} that is not JSON: ${line.slice(0, 80)}`),
-      );
-    }
+export class QwenRecords extends RegistryRecords {
+  constructor(home: string, pid: number, folders: FolderWatcher, emit: (signal: RecordSignal) => void, log: RecordLog) {
+    const entryOf = (value: unknown): RegistryEntry | undefined => {
+      const session = qwenSession(value, pid);
+      if (!session) return undefined;
+      const recordFile = qwenChatPath(home, session.cwd, session.sessionId);
+      return { sessionId: session.sessionId, ...(recordFile ? { recordFile } : {}) };
+    };
+    const registryFile = path.join(home, 'sessions', `${pid}.json`);
+    super({ registryFile, entryOf, interpret: qwenChatRecord, label: `qwen pid ${pid}` }, folders, emit, log);
   }
 }

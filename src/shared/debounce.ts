@@ -49,3 +49,34 @@ export function throttled(fn: () => void, ms: number): { soon(): void; cancel():
     },
   };
 }
+
+/**
+ * Lets a costly look run at most once every `ms`: `due()` is true when it may run now (and counts
+ * that run); asked sooner, it is false and `later` is called once, when `ms` has passed since the
+ * last run (asks in between gather into that one call). The timer never keeps the process alive.
+ */
+export function paced(later: () => void, ms: number): { due(): boolean; cancel(): void } {
+  let lastRun = Number.NEGATIVE_INFINITY;
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    due() {
+      const since = Date.now() - lastRun;
+      if (since >= ms) {
+        lastRun = Date.now();
+        return true;
+      }
+      if (!timer) {
+        timer = setTimeout(() => {
+          timer = undefined;
+          later();
+        }, ms - since);
+        timer.unref();
+      }
+      return false;
+    },
+    cancel() {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}

@@ -3,13 +3,14 @@
 // agent, until found; then kept in the job file (`resumeSessionId`) for `mado respawn`.
 import type { AgentModule } from '../../agents/types.js';
 import type { JobProcess } from '../../agents/types.js';
+import { paced } from '../../shared/debounce.js';
 
 const LOOK_EVERY_MS = 2000;
 
 export class SessionLearner {
   private learnt: string | undefined;
-  private lookedAt = 0;
-  private again?: NodeJS.Timeout;
+  private agent?: AgentModule;
+  private readonly pace = paced(() => this.agent && this.look(this.agent), LOOK_EVERY_MS);
 
   constructor(
     /** The job's processes, its folder, when it started. */
@@ -25,20 +26,12 @@ export class SessionLearner {
    */
   look(agent: AgentModule): void {
     if (!agent.learnJobSession || this.learnt) return;
-    const since = Date.now() - this.lookedAt;
-    if (since < LOOK_EVERY_MS) {
-      this.again ??= setTimeout(() => {
-        this.again = undefined;
-        this.look(agent);
-      }, LOOK_EVERY_MS - since);
-      this.again.unref();
-      return;
-    }
-    this.lookedAt = Date.now();
+    this.agent = agent;
+    if (!this.pace.due()) return;
     const session = agent.learnJobSession(this.job(), this.env);
     if (!session) return;
     this.learnt = session.id;
-    clearTimeout(this.again);
+    this.pace.cancel();
     this.found(session.id, session.file);
   }
 }

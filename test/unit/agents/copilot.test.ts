@@ -5,9 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { copilot, copilotEvent, copilotHome, CopilotRecords, eventsFile, sessionOfPids } from '../../../src/agents/copilot.js';
 import { agentOfProcess, detectScreen, draftOf, identifyScreen, promptOf } from '../../../src/agents/index.js';
 import { commandLine, DEFAULT_TEMPLATES } from '../../../src/jobs/templates.js';
-import { FolderWatcher } from '../../../src/records/folders.js';
+import type { RecordLog } from '../../../src/records/follow.js';
+import type { FolderWatcher } from '../../../src/records/folders.js';
 import type { ProcessInfo, RecordSignal } from '../../../src/shared/types.js';
-import { agentScreens, recordsOf, stateRuns, typeOf, until } from './fixtures.js';
+import { agentScreens, following, recordsOf, stateRuns, typeOf, until } from './fixtures.js';
 
 const fixtures = agentScreens('copilot');
 const events = recordsOf('copilot-events.jsonl');
@@ -103,11 +104,9 @@ describe('GitHub Copilot CLI: its records', () => {
   it('follows the events of the session its process holds, once the lock is there', async () => {
     const home = mkdtempSync(path.join(tmpdir(), 'madohub-copilot-'));
     mkdirSync(path.join(home, 'session-state'), { recursive: true });
-    const got: RecordSignal[] = [];
-    const folders = new FolderWatcher();
-    const follower = new CopilotRecords(home, [4242], folders, new Set(), (s) => got.push(s), { debug: () => undefined });
-    try {
-      follower.start();
+    const make = (folders: FolderWatcher, emit: (s: RecordSignal) => void, log: RecordLog): CopilotRecords =>
+      new CopilotRecords(home, [4242], folders, new Set(), emit, log);
+    await following(make, async (follower, got) => {
       expect(follower.recordFile).toBeUndefined();
       const dir = path.join(home, 'session-state', 'sess-1');
       mkdirSync(dir);
@@ -121,10 +120,7 @@ describe('GitHub Copilot CLI: its records', () => {
       appendFileSync(file, `${events.slice(0, upToWaiting + 1).map((e) => JSON.stringify(e)).join('\n')}\n`);
       await until(() => got.at(-1)?.state === 'waiting', () => follower.poke());
       expect(got.at(-1)).toMatchObject({ state: 'waiting', detail: 'touch mock-ran.txt' });
-    } finally {
-      follower.stop();
-      await folders.close();
-    }
+    });
   });
 
   it('a job runs it with its own session id, typed its first prompt, resumed by id', () => {

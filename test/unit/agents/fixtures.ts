@@ -1,7 +1,9 @@
 // What the tests of one agent read: its screens (test/fixtures/screens/<id>.json, captured from the
-// real agent), its records, and the runs of states the records tell.
+// real agent), its records, the runs of states the records tell, and a follower of records run.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { RecordLog } from '../../../src/records/follow.js';
+import { FolderWatcher } from '../../../src/records/folders.js';
 import type { AgentState, RecordSignal } from '../../../src/shared/types.js';
 
 export interface ScreenFixture {
@@ -41,5 +43,31 @@ export async function until(pred: () => boolean, poke?: () => void): Promise<voi
   for (let i = 0; i < 150 && !pred(); i++) {
     poke?.();
     await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** What a follower of an agent's records is to a test: started, poked, stopped. */
+interface Follower {
+  start(): void;
+  stop(): void;
+}
+
+/**
+ * Runs `body` with a started follower of records that `make` builds on a new folder watcher and an
+ * emit that gathers its signals; the follower and the watcher are stopped after, whatever happens.
+ */
+export async function following<F extends Follower>(
+  make: (folders: FolderWatcher, emit: (signal: RecordSignal) => void, log: RecordLog) => F,
+  body: (follower: F, got: RecordSignal[]) => Promise<void>,
+): Promise<void> {
+  const got: RecordSignal[] = [];
+  const folders = new FolderWatcher();
+  const follower = make(folders, (s) => got.push(s), { debug: () => undefined });
+  try {
+    follower.start();
+    await body(follower, got);
+  } finally {
+    follower.stop();
+    await folders.close();
   }
 }

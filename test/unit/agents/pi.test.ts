@@ -6,9 +6,10 @@ import { findSessionFile, pi, piAgentDir, piRecord, PiRecords, sessionFileOf, se
 import { agentOfProcess, detectScreen, draftOf, identifyScreen } from '../../../src/agents/index.js';
 import { lastBlock } from '../../../src/detect/index.js';
 import { commandLine, DEFAULT_TEMPLATES } from '../../../src/jobs/templates.js';
-import { FolderWatcher } from '../../../src/records/folders.js';
+import type { RecordLog } from '../../../src/records/follow.js';
+import type { FolderWatcher } from '../../../src/records/folders.js';
 import type { ProcessInfo, RecordSignal } from '../../../src/shared/types.js';
-import { agentScreens, recordsOf, stateRuns, until } from './fixtures.js';
+import { agentScreens, following, recordsOf, stateRuns, until } from './fixtures.js';
 
 const fixtures = agentScreens('pi');
 const session = recordsOf('pi-session.jsonl');
@@ -94,11 +95,9 @@ describe('Pi: its records', () => {
     // This test's own process stands for Pi: its folder and start time find the file.
     const folder = sessionFolder(env, process.cwd());
     mkdirSync(folder, { recursive: true });
-    const got: RecordSignal[] = [];
-    const folders = new FolderWatcher();
-    const follower = new PiRecords(env, process.pid, folders, new Set(), (s) => got.push(s), { debug: () => undefined });
-    try {
-      follower.start();
+    const make = (folders: FolderWatcher, emit: (s: RecordSignal) => void, log: RecordLog): PiRecords =>
+      new PiRecords(env, process.pid, folders, new Set(), emit, log);
+    await following(make, async (follower, got) => {
       const f = path.join(folder, `2026-12-01T19-02-25-194Z_01a232fc-9aa9.jsonl`);
       writeFileSync(f, `${JSON.stringify({ type: 'session', version: 3, id: '01a232fc-9aa9', timestamp: new Date().toISOString(), cwd: process.cwd() })}\n`);
       await until(() => follower.recordFile === f, () => follower.poke());
@@ -106,10 +105,7 @@ describe('Pi: its records', () => {
       appendFileSync(f, `${JSON.stringify(session[3])}\n`);
       await until(() => got.at(-1)?.state === 'working', () => follower.poke());
       expect(got.at(-1)).toMatchObject({ state: 'working', detail: 'prompt' });
-    } finally {
-      follower.stop();
-      await folders.close();
-    }
+    });
   });
 
   it('a job types its first prompt, and resumes a session by its id', () => {

@@ -6,9 +6,10 @@ import { qwen, qwenChatPath, qwenChatRecord, qwenHome, QwenRecords, qwenSession 
 import { agentOfProcess, detectScreen, draftOf, identifyScreen, promptOf } from '../../../src/agents/index.js';
 import { commandLine, DEFAULT_TEMPLATES } from '../../../src/jobs/templates.js';
 import { optionsOf, questionOf } from '../../../src/detect/question.js';
-import { FolderWatcher } from '../../../src/records/folders.js';
+import type { RecordLog } from '../../../src/records/follow.js';
+import type { FolderWatcher } from '../../../src/records/folders.js';
 import type { ProcessInfo, RecordSignal } from '../../../src/shared/types.js';
-import { agentScreens, recordsOf, stateRuns, typeOf, until } from './fixtures.js';
+import { agentScreens, following, recordsOf, stateRuns, typeOf, until } from './fixtures.js';
 
 const fixtures = agentScreens('qwen');
 const chat = recordsOf('qwen-chat.jsonl');
@@ -99,9 +100,8 @@ describe('Qwen Code: its records', () => {
   it('follows the chat its registry file names, and the next one after /clear', async () => {
     const home = mkdtempSync(path.join(tmpdir(), 'madohub-qwen-'));
     mkdirSync(path.join(home, 'sessions'), { recursive: true });
-    const got: RecordSignal[] = [];
-    const folders = new FolderWatcher();
-    const follower = new QwenRecords(home, 4242, folders, (s) => got.push(s), { debug: () => undefined });
+    const make = (folders: FolderWatcher, emit: (s: RecordSignal) => void, log: RecordLog): QwenRecords =>
+      new QwenRecords(home, 4242, folders, emit, log);
     const register = (sessionId: string): string => {
       writeFileSync(path.join(home, 'sessions', '4242.json'), JSON.stringify({ schemaVersion: 1, pid: 4242, sessionId, cwd: '/work/p' }));
       const file = qwenChatPath(home, '/work/p', sessionId)!;
@@ -109,8 +109,7 @@ describe('Qwen Code: its records', () => {
       writeFileSync(file, '');
       return file;
     };
-    try {
-      follower.start();
+    await following(make, async (follower, got) => {
       const first = register('one');
       await until(() => follower.recordFile === first);
       expect(follower.sessionId).toBe('one');
@@ -123,10 +122,7 @@ describe('Qwen Code: its records', () => {
       appendFileSync(second, `${JSON.stringify(chat.find((e) => typeOf(e) === 'assistant'))}\n`);
       await until(() => got.at(-1)?.state === 'completed');
       expect(got.at(-1)).toMatchObject({ state: 'completed', detail: 'You said: say hello' });
-    } finally {
-      follower.stop();
-      await folders.close();
-    }
+    });
   });
 
   it('a job runs it with its own session id, typed its first prompt, resumed by id', () => {

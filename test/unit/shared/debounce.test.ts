@@ -1,6 +1,7 @@
-// The jobs folder read on a change: at once, and once more after the window.
+// The timing helpers: the jobs folder read on a change (at once, and once more after the window),
+// and a costly look paced to once a period.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { throttled } from '../../../src/shared/debounce.js';
+import { paced, throttled } from '../../../src/shared/debounce.js';
 
 describe('the jobs folder read on a change', () => {
   afterEach(() => vi.useRealTimers());
@@ -39,5 +40,38 @@ describe('the jobs folder read on a change', () => {
     // Then quiet: no more runs.
     vi.advanceTimersByTime(1000);
     expect(runs).toBe(3);
+  });
+});
+
+describe('a look paced to once a period', () => {
+  afterEach(() => vi.useRealTimers());
+  it('runs at once, then asks sooner gather into one later call, a period after the run', () => {
+    vi.useFakeTimers();
+    let later = 0;
+    const p = paced(() => later++, 1000);
+    expect(p.due()).toBe(true);
+    vi.advanceTimersByTime(300);
+    expect(p.due()).toBe(false);
+    vi.advanceTimersByTime(100);
+    expect(p.due()).toBe(false);
+    vi.advanceTimersByTime(599);
+    expect(later).toBe(0);
+    vi.advanceTimersByTime(1);
+    expect(later).toBe(1);
+    // The later call may run the look now.
+    expect(p.due()).toBe(true);
+    vi.advanceTimersByTime(5000);
+    expect(later).toBe(1);
+  });
+
+  it('cancel drops the later call', () => {
+    vi.useFakeTimers();
+    let later = 0;
+    const p = paced(() => later++, 1000);
+    p.due();
+    p.due();
+    p.cancel();
+    vi.advanceTimersByTime(5000);
+    expect(later).toBe(0);
   });
 });
