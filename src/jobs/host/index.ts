@@ -10,7 +10,6 @@ import { existsSync, rmSync } from 'node:fs';
 import type { Server } from 'node:net';
 import path from 'node:path';
 import { Terminal } from '@xterm/headless';
-import type { IPty } from 'node-pty';
 import { menuAnswer } from '../../agents/menu-answer.js';
 import { menuSince } from '../../detect/question.js';
 import { boundScreen } from '../../detect/index.js';
@@ -24,36 +23,30 @@ import type { HostInfo } from '../hostinfo.js';
 import { appendEntry } from '../joblog.js';
 import { hostSocket, runtimeDir } from '../paths.js';
 import { PROTO } from '../protocol/codec.js';
-import { jobPatch } from '../screen.js';
 import { SCROLLBACK, screenOf } from '../screen-text.js';
 import { signalGroup } from '../signals.js';
 import { updateJob } from '../store.js';
-import type { JobFile, JobStatus } from '../types.js';
+import type { JobStatus } from '../types.js';
 import { endOf } from './ending.js';
 import { JobWriter } from './job-writer.js';
 import { listenPrivately } from './listen.js';
 import type { JobChange } from './job-writer.js';
 import { HostReplies } from './replies.js';
 import { SessionLearner } from './session-learner.js';
+import { JobStartup, STARTING_MS, TYPED_TAKEN_MS } from './startup.js';
 import { ChainKeeper } from './chain-keeper.js';
 import { readEnvFromStdin, readLaunch } from './launch.js';
+import { spawnAgent } from './spawn.js';
 import { OutputLog, outputLog } from './output-log.js';
 import { serveHost } from './server.js';
 import { ChangeWaiters } from '../../shared/change-waiters.js';
 
 const DETECT_MS = 100;
-/** How long a job started with a task reads as Working (`starting`) before its agent first works. */
-const STARTING_MS = 15_000;
-/** A typed task is taken when the screen still reads idle this long after it was typed. */
-const TYPED_TAKEN_MS = 1000;
 /** How often the host looks whether its job's folder is still there. */
 const FOLDER_CHECK_MS = 1000;
 /** After an interrupt, a graceful stop sends SIGTERM, then SIGKILL, to the agent's process group. */
 const STOP_TERM_MS = 1000;
 const STOP_KILL_MS = 4000;
-
-/** `setpriv --pdeathsig KILL`, where util-linux has it: the agent dies with its host even when it ignores SIGHUP. */
-const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p));
 
 export async function runHost(jobsDir: string, short: string): Promise<number> {
   const jobDir = path.join(jobsDir, short);
@@ -76,27 +69,16 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   const writeJob = (change: JobChange): Promise<void> => writer.write(change);
   const tell = (kind: string, why: string): void => writer.tell(kind, why);
 
-  const pty = (await import('node-pty')) as typeof import('node-pty');
   const term = new Terminal({ cols: launch.cols, rows: launch.rows, scrollback: SCROLLBACK, allowProposedApi: true });
   let title = '';
   term.onTitleChange((t) => {
     title = t.slice(0, 1024);
   });
 
-  let child: IPty;
-  try {
-    const argv = SETPRIV ? [SETPRIV, '--pdeathsig', 'KILL', '--', ...launch.argv] : launch.argv;
-    child = pty.spawn(argv[0]!, argv.slice(1), {
-      name: 'xterm-256color',
-      cols: launch.cols,
-      rows: launch.rows,
-      cwd: launch.cwd,
-      env: { ...env, TERM: 'xterm-256color' },
-    });
-  } catch (err) {
-    const detail = `could not start ${launch.argv[0]}: ${err instanceof Error ? err.message : String(err)}`;
-    say(detail);
-    await writeJob({ status: 'errored', tempo: 'idle', detail });
+  const child = await spawnAgent(launch, env);
+  if ('error' in child) {
+    say(child.error);
+    await writeJob({ status: 'errored', tempo: 'idle', detail: child.error });
     return 1;
   }
   const socketPath = hostSocket(runtimeDir(), short);
@@ -119,14 +101,8 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   let previous: Pick<Detection, 'agent' | 'state'> | undefined;
   let written = '';
   let detectTimer: NodeJS.Timeout | undefined;
-  let prompted = launch.typePrompt === undefined;
   let ending: JobStatus | undefined;
-  let awaitingPrompt = launch.awaitingPrompt === true;
-  // Until its agent first works or asks, a job shows no finish (a resumed session's old completion
-  // line is no turn of this job) and, started with a task, no Idle either (it is coming up).
-  let seenWork = false;
-  const startedAt = Date.now();
-  let typedAt: number | undefined;
+  const startup = new JobStartup(launch, Date.now());
 
   const tree = processSource();
   const sessions = new SessionLearner(
@@ -179,30 +155,15 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     } catch (err) {
       say(`${d.agent} session: ${String(err)}`);
     }
-    // The typed task goes to its agent's screen once that says it is idle; not to what precedes it (a
-    // blank screen reads as an idle shell, a banner as its agent with nothing told), unless the agent
-    // never shows so within STARTING_MS.
-    const shown = launch.typeInto === undefined || (d.agent === launch.typeInto && !d.kept) || Date.now() - startedAt > STARTING_MS;
-    if (!prompted && shown && (d.state === 'idle' || d.state === 'stopped')) {
-      prompted = true;
+    if (startup.typeDue(d, Date.now())) {
       replies.deliver(launch.typePrompt ?? '');
-      typedAt = Date.now();
+      // Read again once the task is taken (a screen that stays idle shows no change to read on).
       setTimeout(() => (detectTimer ??= setTimeout(() => void runDetect(), DETECT_MS)), TYPED_TAKEN_MS + 50).unref();
     }
-    if (d.state === 'working') awaitingPrompt = false;
-    if (d.state === 'working' || d.state === 'waiting') seenWork = true;
     replies.flush(d.state, d.agent, lines);
     menuAt = menuSince(menuAt, lines, Date.now());
     detected.poke();
-    let patch: Partial<JobFile> =
-      awaitingPrompt && d.state !== 'waiting' ? { ...jobPatch(d, lines), tempo: 'blocked', needs: 'a prompt' } : jobPatch(d, lines);
-    if (!seenWork && d.state !== 'waiting' && d.state !== 'exited' && patch.tempo !== 'blocked') {
-      // A typed task has been taken once the screen reads idle a while after it was typed (a shell's
-      // command runs and is done without a Working to see).
-      const typing = typedAt === undefined || Date.now() - typedAt < TYPED_TAKEN_MS;
-      const starting = launch.starting === true && Date.now() - startedAt < STARTING_MS && (launch.typePrompt === undefined || typing);
-      patch = { ...patch, status: 'running', tempo: starting ? 'active' : 'idle', ...(starting ? { detail: 'starting' } : {}) };
-    }
+    const patch = startup.patch(d, lines, Date.now());
     const key = JSON.stringify(patch);
     if (key === written) return Promise.resolve();
     written = key;
