@@ -20,6 +20,7 @@ import { SessionsWatch } from './sessions-watch.js';
 import { cleanName, keptMarks, MAX_KEPT_MARKS } from './marks.js';
 import type { EntryMarks } from './marks.js';
 import { JobListing } from './job-listing.js';
+import { JobViews } from './job-views.js';
 import { freeName } from './terminal-names.js';
 import { TerminalReplies } from './terminal-replies.js';
 import type { KeptReply, TerminalWrite } from './terminal-replies.js';
@@ -38,10 +39,8 @@ type Placed = number | 'job' | 'session' | 'editor';
 export class FleetHub {
   private readonly fleet = new Fleet();
   private readonly dir = jobsDir();
-  /** A terminal that shows a job (`mado attach`) is that job's entry, not one of its own. */
-  private readonly attachedIn = new Map<string, number>();
-  /** Terminals that have shown a job (`mado attach`), and the job: a view, never an agent of its own, also once it ended. */
-  private readonly views = new Map<number, string>();
+  /** Terminals that show a job (`mado attach`): views of its entry, not agents of their own. */
+  private readonly views = new JobViews();
   /** Other Neovims past the bound of those shown (their terminals are not listed). */
   editorsNotShown = 0;
   /** Peer Neovims (by server address) that did not answer when last asked. */
@@ -128,16 +127,10 @@ export class FleetHub {
     const st = this.tracker.get(buf);
     if (!st) return;
     const { cwd, job } = this.watchers.placeOf(buf);
-    const was = this.jobShownIn(buf);
-    if (was !== job) {
-      if (was) this.attachedIn.delete(was);
-      if (job) this.attachedIn.set(job, buf);
-      this.placeJobs();
-    }
-    if (job) this.views.set(buf, job);
+    if (this.views.show(buf, job)) this.placeJobs();
     const entry = terminalEntry(st, cwd, this.asks.get(buf) ?? null, this.tracker.intentOf(buf) ?? '');
     // A view's state is its winbar's, and no agent's (its exit too, once detached): the job's row stays the one truth.
-    const view = job ?? (st.state === 'exited' ? this.views.get(buf) : undefined);
+    const view = this.views.viewOf(buf, st.state === 'exited');
     if (view) return this.apply(this.fleet.set({ ...entry, shows: `job:${view}` }));
     this.apply(this.fleet.set(this.marked({ ...entry, name: this.freeName(entry), pending: this.replies.pendingOf(buf) })));
     // A reply that waited and failed now has nobody waiting for its answer: the log says why.
@@ -213,12 +206,7 @@ export class FleetHub {
     this.asks.delete(buf);
     this.replies.forget(buf);
     this.marks.delete(`term:${buf}`);
-    this.views.delete(buf);
-    const was = this.jobShownIn(buf);
-    if (was) {
-      this.attachedIn.delete(was);
-      this.placeJobs();
-    }
+    if (this.views.forget(buf)) this.placeJobs();
     this.apply(this.fleet.remove(`term:${buf}`));
   }
 
@@ -248,13 +236,8 @@ export class FleetHub {
     void this.jobs.stop();
   }
 
-  private jobShownIn(buf: number): string | undefined {
-    for (const [short, b] of this.attachedIn) if (b === buf) return short;
-    return undefined;
-  }
-
   private placeJobs(): void {
-    this.apply(this.fleet.replaceKind('job', this.jobList.rows((short) => this.attachedIn.get(short))));
+    this.apply(this.fleet.replaceKind('job', this.jobList.rows((short) => this.views.bufOf(short))));
   }
 
   /** A peer Neovim answered (or did not, within its bound) when asked to show a terminal: its rows say so. */

@@ -1,5 +1,7 @@
 // What the user sets on an entry (its name, pin and place in its group), as it is taken: from the
 // picker, and back from Lua for this Neovim's terminals after a new Node process.
+import { isObj } from '../shared/checks.js';
+
 /** What the user sets on an entry: its name, pin and place in its group. */
 export interface EntryMarks {
   name?: string;
@@ -17,8 +19,8 @@ export const cleanName = (name: string): string => name.replace(/[\x00-\x1f\x7f]
 
 /** A terminal's marks as Lua kept them, checked field by field (undefined: none). */
 export function keptMarks(v: unknown): { id: string; marks: EntryMarks } | undefined {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
-  const m = v as Record<string, unknown>;
+  if (!isObj(v)) return undefined;
+  const m = v;
   if (typeof m.id !== 'string' || !/^term:\d{1,9}$/.test(m.id)) return undefined;
   const cleaned = typeof m.name === 'string' ? cleanName(m.name) : '';
   const name = cleaned !== '' ? cleaned : undefined;
