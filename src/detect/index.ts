@@ -3,6 +3,7 @@
 import { completionKey } from './common.js';
 import { turnStart } from './prompt.js';
 import type { AgentId, AgentRules, AgentState, Detection, LineRule, PreviousReading, RuleSet, Screen } from './types.js';
+import { clip, textRows } from '../shared/text.js';
 
 export * from './types.js';
 export { COMPLETION, completionKey } from './common.js';
@@ -14,8 +15,6 @@ const TITLE_ROW = Number.POSITIVE_INFINITY;
 
 /** An interactive shell waiting for a command: the last line ends in `$`, `#` or `%`. */
 const SHELL_PROMPT = /[$#%]\s?$/;
-
-const MAX_DETAIL = 120;
 
 /**
  * What a screen reading looks at, at most: the last 150 rows, the first 400 columns of each (an agent
@@ -41,18 +40,8 @@ export function boundScreen(screen: Screen): Screen {
   };
 }
 
-function clip(text: string): string {
-  const t = text
-    .replace(/^[\s│┃]+|[\s│┃]+$/g, '')
-    .replace(/\s+/g, ' ');
-  return t.length > MAX_DETAIL ? `${t.slice(0, MAX_DETAIL - 1)}…` : t;
-}
-
-/** The last row that holds text, or -1. */
-function lastTextRow(lines: readonly string[]): number {
-  for (let i = lines.length - 1; i >= 0; i--) if (lines[i]!.trim() !== '') return i;
-  return -1;
-}
+/** A line that told a state, as its detail: without the box it is drawn in, on one line, bounded. */
+const lineDetail = (line: string): string => clip(line.replace(/^[\s│┃]+|[\s│┃]+$/g, ''));
 
 /** The row of the newest marker of `rules` on the screen (the title counts as newest), or -1. */
 function markerRow(rules: AgentRules, screen: Screen): number {
@@ -66,7 +55,7 @@ function markerRow(rules: AgentRules, screen: Screen): number {
 
 /** True when the shell is back: the cursor (or the last text) sits on an empty shell prompt. */
 export function atShellPrompt(screen: Screen): boolean {
-  const last = lastTextRow(screen.lines);
+  const last = textRows(screen.lines) - 1; // The last row that holds text, or -1.
   if (last < 0) return false;
   const row = screen.cursor !== undefined && screen.cursor >= 0 ? screen.cursor : last;
   if (row !== last) return false;
@@ -150,12 +139,12 @@ const CHROME_REACH = 12;
 
 /** What a hit says for a person: its line; for chrome, the nearest line at or above it that tells the same state (CHROME_REACH rows at most). */
 function detailOf(rules: AgentRules, lines: readonly string[], hit: Hit, from: number): string {
-  if (!hit.rule.chrome) return hit.rule.detail ?? clip(hit.line);
+  if (!hit.rule.chrome) return hit.rule.detail ?? lineDetail(hit.line);
   for (let row = hit.row; row >= Math.max(0, from) && row > hit.row - CHROME_REACH; row--) {
     const line = lines[row]!;
-    if (rules.lines.some((r) => !r.chrome && !r.hint && r.state === hit.rule.state && r.test.test(line))) return clip(line);
+    if (rules.lines.some((r) => !r.chrome && !r.hint && r.state === hit.rule.state && r.test.test(line))) return lineDetail(line);
   }
-  return hit.rule.detail ?? clip(hit.line);
+  return hit.rule.detail ?? lineDetail(hit.line);
 }
 
 function fromHit(agent: AgentId, hit: Hit, detail: string): Detection {
@@ -180,7 +169,7 @@ export function detect(set: RuleSet, input: Screen, previous?: PreviousReading, 
   // Told which agent runs (`mado detect --agent`), its rules read the screen whatever it shows.
   const agent = as ?? identify(set, screen, previous);
   const rules = agent === set.fallback ? undefined : rulesOf(set, agent);
-  if (!rules) return { agent: set.fallback, state: 'idle', source: 'pty-scrape', detail: clip(screen.title) };
+  if (!rules) return { agent: set.fallback, state: 'idle', source: 'pty-scrape', detail: lineDetail(screen.title) };
 
   // Only the current turn counts: what stands above its prompt is an earlier turn's.
   const from = rules.inputBox ? lastBlock(rules.inputBox, screen.lines) : turnStart(rules.prompt, screen.lines);
@@ -191,7 +180,7 @@ export function detect(set: RuleSet, input: Screen, previous?: PreviousReading, 
     agent,
     state,
     source: 'pty-scrape',
-    detail: detail ?? clip(screen.title),
+    detail: detail ?? lineDetail(screen.title),
   });
 
   if (event?.rule.state === 'waiting') return hitDetection(event);

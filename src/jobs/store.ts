@@ -10,7 +10,8 @@ import { readBounded, writeAtomic } from '../shared/files.js';
 import { matchJob } from './ids.js';
 import type { IdMatch } from './ids.js';
 import type { JobFile, JobStatus } from './types.js';
-import { MAX_DETAIL, MAX_INTENT, JOB_FILE_VERSION, SHORT_ID } from './types.js';
+import { MAX_INTENT, JOB_FILE_VERSION, SHORT_ID } from './types.js';
+import { MAX_DETAIL } from '../shared/text.js';
 import { validateJob } from './validate.js';
 import { NO_AGENT } from '../shared/types.js';
 

@@ -73,6 +73,5 @@ export interface JobFile {
 export const JOB_FILE_VERSION = 2;
 
 export const MAX_INTENT = 200;
-export const MAX_DETAIL = 120;
 export const SHORT_ID = /^[0-9a-f]{8}$/;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -4,7 +4,8 @@ import type { Check } from '../shared/checks.js';
 import { bool, firstProblem, isObj, num, oneOf, optional, orNull, pattern, shape, str, strings, strMax } from '../shared/checks.js';
 import { protoMismatch } from './protocol/codec.js';
 import type { JobFile } from './types.js';
-import { JOB_ORIGINS, JOB_STATUSES, MAX_DETAIL, MAX_INTENT, JOB_FILE_VERSION, SHORT_ID, UUID } from './types.js';
+import { JOB_ORIGINS, JOB_STATUSES, MAX_INTENT, JOB_FILE_VERSION, SHORT_ID, UUID } from './types.js';
+import { MAX_DETAIL } from '../shared/text.js';
 
 const template = shape({ name: str, description: str, initialPrompt: str }, '{name, description, initialPrompt}');
 const block: Check = (v) =>

@@ -1,5 +1,6 @@
 import { boundScreen } from '../detect/index.js';
 import type { Screen } from '../detect/index.js';
+import { isObj } from '../shared/checks.js';
 
 /** What the Lua watcher sends for one terminal buffer (notification `screen`). */
 export interface ScreenMessage extends Screen {
@@ -19,16 +20,13 @@ export interface ForgetMessage {
   buf: number;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
 
 function isBuf(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value > 0;
 }
 
 export function parseScreen(value: unknown): ScreenMessage | null {
-  if (!isRecord(value) || !isBuf(value.buf) || !Array.isArray(value.lines)) return null;
+  if (!isObj(value) || !isBuf(value.buf) || !Array.isArray(value.lines)) return null;
   const lines = value.lines.filter((l): l is string => typeof l === 'string');
   const title = typeof value.title === 'string' ? value.title : '';
   const cursor = typeof value.cursor === 'number' ? value.cursor : undefined;
@@ -37,11 +35,11 @@ export function parseScreen(value: unknown): ScreenMessage | null {
 }
 
 export function parseExit(value: unknown): ExitMessage | null {
-  if (!isRecord(value) || !isBuf(value.buf)) return null;
+  if (!isObj(value) || !isBuf(value.buf)) return null;
   return { buf: value.buf, status: typeof value.status === 'number' ? value.status : -1 };
 }
 
 export function parseForget(value: unknown): ForgetMessage | null {
-  if (!isRecord(value) || !isBuf(value.buf)) return null;
+  if (!isObj(value) || !isBuf(value.buf)) return null;
   return { buf: value.buf };
 }

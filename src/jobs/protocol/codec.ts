@@ -1,5 +1,6 @@
 // The wire format of the daemon, the PTY hosts and the CLI: newline-delimited JSON messages, each
 // carrying the protocol version. Nothing else speaks on their sockets.
+import { isObj } from '../../shared/checks.js';
 
 /** The protocol version. A peer of another version is refused by name. */
 export const PROTO = 2;
@@ -16,7 +17,7 @@ export function protoMismatch(what: string, theirs: unknown, ours: number = PROT
 
 /** Throws a ProtocolError unless `message` carries this protocol version. */
 export function checkProto(message: unknown, what: string): void {
-  const proto = typeof message === 'object' && message !== null ? (message as { proto?: unknown }).proto : undefined;
+  const proto = isObj(message) ? message.proto : undefined;
   if (proto !== PROTO) throw new ProtocolError(protoMismatch(what, proto ?? 'none'));
 }
 
