@@ -28,7 +28,8 @@ function isBuf(value: unknown): value is number {
 export function parseScreen(value: unknown): ScreenMessage | null {
   if (!isObj(value) || !isBuf(value.buf) || !Array.isArray(value.lines)) return null;
   const lines = value.lines.filter((l): l is string => typeof l === 'string');
-  const title = typeof value.title === 'string' ? value.title : '';
+  // A terminal whose program set no title has Neovim's buffer name for one (`term://~/p//42:bash`): no title.
+  const title = typeof value.title === 'string' && !value.title.startsWith('term://') ? value.title : '';
   const cursor = typeof value.cursor === 'number' ? value.cursor : undefined;
   const pid = typeof value.pid === 'number' && value.pid > 0 ? value.pid : undefined;
   return { buf: value.buf, ...boundScreen({ lines, title, cursor }), pid };

@@ -49,8 +49,8 @@ export class TerminalWatchers {
   readonly folders = new FolderWatcher();
   private readonly claims = new Set<string>();
   private readonly terminals = new Map<number, Watched>();
-  /** The sessions of terminals whose program exited, by buffer, until the buffer is wiped. */
-  private readonly ended = new Map<number, { agent: AgentId | null; sessionId?: string }>();
+  /** The sessions of terminals whose program exited, and where they ran, by buffer, until the buffer is wiped. */
+  private readonly ended = new Map<number, { session: { agent: AgentId | null; sessionId?: string }; cwd: string }>();
   /** Scans made, for the benchmark. */
   scans = 0;
 
@@ -105,6 +105,9 @@ export class TerminalWatchers {
         if (this.terminals.get(buf) === t) this.scan(buf, Date.now());
       });
     }
+    // The terminal's program has ended: nothing left it (an agent that quits to its shell does); the
+    // exit, on its way from Neovim, says what ran there has ended.
+    if (procs.length === 0) return;
     const found = agentOfTree(procs);
     const cwd = this.tree.cwd(found?.pid ?? t.pid) ?? '';
     const job = attachedJob(procs);
@@ -153,7 +156,8 @@ export class TerminalWatchers {
   /** Where `buf`'s agent works and the job it shows, from the last scan of its process tree. */
   placeOf(buf: number): { cwd: string; job?: string } {
     const t = this.terminals.get(buf);
-    return { cwd: t?.cwd ?? '', job: t?.job };
+    // An ended terminal is still where it ran (its row keeps its name).
+    return t ? { cwd: t.cwd ?? '', job: t.job } : { cwd: this.ended.get(buf)?.cwd ?? '' };
   }
 
   /**
@@ -162,7 +166,7 @@ export class TerminalWatchers {
    */
   sessionOf(buf: number): { agent: AgentId | null; sessionId?: string } | undefined {
     const t = this.terminals.get(buf);
-    if (!t) return this.ended.get(buf);
+    if (!t) return this.ended.get(buf)?.session;
     const id = t.records?.sessionId;
     return { agent: t.agent ?? null, sessionId: id !== undefined && SESSION_REF.test(id) ? id : undefined };
   }
@@ -178,8 +182,9 @@ export class TerminalWatchers {
    */
   end(buf: number): void {
     const session = this.sessionOf(buf);
+    const { cwd } = this.placeOf(buf);
     this.forget(buf);
-    if (session) this.ended.set(buf, session);
+    if (session) this.ended.set(buf, { session, cwd });
   }
 
   /** The terminal closed or was wiped: its watchers go. */
