@@ -48,6 +48,11 @@ interface TerminalEntry extends TrackedState {
   workedSinceDone: boolean;
   /** A record announced the end of this turn: the screen's completion line that follows is the same. */
   absorbNextLine: boolean;
+  /**
+   * A record ended the turn while the screen still showed it under way (working or waiting): until
+   * the screen shows it ended, a Working it shows is that turn drawn late, not new work.
+   */
+  screenBehind?: boolean;
   /** Set when the job ended; final. */
   exitStatus?: number;
   /** The first prompt the agent echoed (its intent), and which agent echoed it. */
@@ -118,8 +123,10 @@ export class Tracker {
     }
     let done: StateChange['done'];
     // New work is a screen that starts working: a spinner still turning after a record ended the turn
-    // is the same turn, redrawn late.
-    if (detection.state === 'working' && previous?.state !== 'working') this.worked(rec);
+    // is the same turn, redrawn late, and so is one first drawn after it (a loaded machine reads the
+    // approval's screen, the record's end, then the spinner's screen of that same turn).
+    if (detection.state !== 'working' && detection.state !== 'waiting') rec.screenBehind = false;
+    if (detection.state === 'working' && previous?.state !== 'working' && !rec.screenBehind) this.worked(rec);
     if (detection.completion !== undefined) {
       const newLine = detection.completion !== rec.lastCompletion;
       const fire = record !== undefined && (rec.workedSinceDone || (newLine && !rec.absorbNextLine));
@@ -146,6 +153,7 @@ export class Tracker {
     if (signal.source !== 'session-file' && signal.state === 'completed' && rec.workedSinceDone) {
       done = this.done(rec, signal.detail);
       rec.absorbNextLine = true;
+      rec.screenBehind = rec.screen?.state === 'working' || rec.screen?.state === 'waiting';
     }
     return this.emit(rec, false, now, done);
   }

@@ -21,6 +21,30 @@ describe('agent modules', () => {
     expect(ids).toEqual(expect.arrayContaining(['amp', 'claude', 'codex', 'gemini', 'opencode', 'shell']));
   });
 
+  it('are named nowhere else: no agent id is written in src/ or lua/ outside its own module', () => {
+    const root = path.join(__dirname, '../../..');
+    const files = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? files(path.join(dir, e.name)) : /\.(ts|lua)$/.test(e.name) ? [path.join(dir, e.name)] : [],
+      );
+    const all = [...files(path.join(root, 'src')), ...files(path.join(root, 'lua'))];
+    // The fallback's id is also a job's origin (`origin: 'shell'`, a job started from a shell): it is left out.
+    const found: string[] = [];
+    for (const { id } of AGENT_MODULES.filter((a) => a.id !== FALLBACK_AGENT)) {
+      const own = path.join(root, 'src/agents', `${id}.ts`);
+      const quoted = new RegExp(`['"\`]${id}['"\`]`);
+      for (const f of all) {
+        if (f === own || f.endsWith(path.join('src/agents/registry.ts'))) continue;
+        // Its code: comments may speak of an agent by name.
+        const code = readFileSync(f, 'utf8')
+          .split('\n')
+          .filter((l) => !/^\s*(\/\/|\/\*|\*|--)/.test(l));
+        if (code.some((l) => quoted.test(l))) found.push(`${path.relative(root, f)}: '${id}'`);
+      }
+    }
+    expect(found).toEqual([]);
+  });
+
   it("are the doc's list of agents, as the build writes it", () => {
     const doc = readFileSync(path.join(__dirname, '../../../doc/madohub.txt'), 'utf8');
     expect(withAgentList(doc)).toBe(doc);

@@ -143,6 +143,20 @@ describe('Tracker', () => {
     a.record(1, { state: 'working', source: 'session-file', detail: 'busy' }, 1380); // the same file read again
     expect(a.screen(1, done('✻ Baked for 5s'), 1400)?.done).toBeUndefined();
 
+    // The transcript ends the turn while the screen still shows its approval; the spinner's screen of
+    // that turn comes after (seen in CI: a MadoAgentDone for each), then its completion line.
+    const c = new Tracker();
+    c.screen(1, idle, 1000);
+    c.record(1, { state: 'working', source: 'session-file', detail: 'busy' }, 1100);
+    c.screen(1, working, 1150);
+    c.screen(1, asking, 1200);
+    expect(c.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'turn ended after 5.0s' }, 1300)?.done).toBeDefined();
+    c.screen(1, working, 1350);
+    expect(c.screen(1, done('✻ Baked for 5s'), 1400)?.done).toBeUndefined();
+    // Once the screen has shown the end, its next Working is new work, told by the screen alone.
+    c.screen(1, working, 1500);
+    expect(c.screen(1, done('✻ Baked for 2s'), 1600)?.done).toEqual({ line: '✻ Baked for 2s' });
+
     // The screen ends it first; a session file read again, then the transcript's end, come after.
     const b = new Tracker();
     b.screen(1, idle, 1000);
