@@ -21,10 +21,16 @@ export const claude: AgentModule = {
   bracketedPaste: true,
   screen: {
     id: 'claude',
-    markers: [/[❯✽⏺]/, /Claude Code/],
+    // Its glyphs and footers in every version, so that a screen whose banner has scrolled away still
+    // names it: the answer item `● ` (1.x, 2.0) or `⏺`, the result branch `⎿`, its spinner `✻`, the
+    // 2.0 footer's thinking switch and plan mode, the 1.0 banner's help line and start tips.
+    markers: [/[❯✽⏺⎿✻]/, /Claude Code/, /^● /, /Thinking (?:on|off) \(tab to toggle\)/, /plan mode on \(shift\+tab to cycle\)/,
+      /\/help for help, \/status for your current setup|Run \/init to create a CLAUDE\.md file/],
     titleMarkers: [/Claude Code/],
     lines: [
       { state: 'failed', test: /Interrupted · What should Claude do instead\?/, detail: 'interrupted' },
+      // 1.0: `  ⎿  Interrupted by user` under the prompt.
+      { state: 'failed', test: /^\s*⎿\s+Interrupted by user\b/, detail: 'interrupted' },
       // An API error ends the turn: `● API Error: 400 …`.
       { state: 'failed', test: /^\s*[●⏺] API Error\b/ },
       ...SHARED_RULES,

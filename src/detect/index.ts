@@ -2,6 +2,7 @@
 // (each agent's, from its module). Pure: no agent is named here, nothing is read but the arguments.
 import { completionKey } from './common.js';
 import { turnStart } from './prompt.js';
+import { choiceMenu, inputBoxRows } from './shapes.js';
 import type { AgentId, AgentRules, AgentState, Detection, LineRule, PreviousReading, RuleSet, Screen } from './types.js';
 import { clip, textRows } from '../shared/text.js';
 
@@ -92,12 +93,15 @@ interface Hit {
  * For each row at or below row `from` (the current turn's start), the first rule that matches it;
  * then the newest event and the lowest hint.
  */
-function scan(rules: AgentRules, lines: readonly string[], from = 0): { event?: Hit; hint?: Hit } {
+function scan(rules: AgentRules, lines: readonly string[], from = 0, box?: readonly [number, number]): { event?: Hit; hint?: Hit } {
   let event: Hit | undefined;
   let hint: Hit | undefined;
   for (let row = lines.length - 1; row >= Math.max(0, from) && !event; row--) {
     const line = lines[row]!;
-    const rule = rules.lines.find((r) => r.test.test(line));
+    // Inside the input box stands a draft: it tells no event (a pasted spinner, a hint's words), only
+    // the box's own chrome (its placeholder, its prompt glyph) as a hint.
+    const inBox = box !== undefined && row >= box[0] && row <= box[1];
+    const rule = rules.lines.find((r) => (!inBox || r.hint) && r.test.test(line));
     if (!rule) continue;
     if (rule.hint) hint ??= { rule, row, line };
     else event = { rule, row, line };
@@ -173,7 +177,10 @@ export function detect(set: RuleSet, input: Screen, previous?: PreviousReading, 
 
   // Only the current turn counts: what stands above its prompt is an earlier turn's.
   const from = rules.inputBox ? lastBlock(rules.inputBox, screen.lines) : turnStart(rules.prompt, screen.lines);
-  const { event, hint } = scan(rules, screen.lines, from);
+  const lastText = textRows(screen.lines) - 1;
+  const { event, hint } = scan(rules, screen.lines, from, inputBoxRows(screen.lines, lastText));
+  // A question over a choice menu in the current turn waits for the user, whatever its words.
+  const menu = choiceMenu(screen.lines, from, lastText);
   const hitDetection = (h: Hit): Detection => fromHit(agent, h, detailOf(rules, screen.lines, h, from));
   const title = rules.titles.find((t) => t.test.test(screen.title));
   const titleDetection = (state: AgentState, detail?: string): Detection => ({
@@ -184,6 +191,7 @@ export function detect(set: RuleSet, input: Screen, previous?: PreviousReading, 
   });
 
   if (event?.rule.state === 'waiting') return hitDetection(event);
+  if (menu && (!event || menu.row >= event.row)) return { agent, state: 'waiting', source: 'pty-scrape', detail: lineDetail(menu.line) };
   if (title && (title.state === 'waiting' || title.state === 'working')) {
     if (event?.rule.state === title.state) return hitDetection(event);
     // The end of the current turn (its completion line, an interrupt, an error) is news that a title

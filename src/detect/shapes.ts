@@ -1,0 +1,129 @@
+// Shapes every agent's screen shares, whatever its words and its version: the input box at the
+// bottom (what stands inside it is a draft and decides nothing), and a question over a choice menu
+// (Waiting, whatever the question says). Pure; the engine applies them with each agent's rules.
+
+/** A horizontal border of a box or a rule across the screen (`╭────╮`, `────`, `╰────╯`, `└────┘`). */
+const BORDER = /^\s*[╭╰┌└├]?[─━═]{8,}/;
+/** The input line's start, its frame taken off: a prompt glyph, then a space or nothing. */
+const INPUT_LINE = /^[\s│┃]*[>❯›](?:\s|$)/;
+/** How far above the last text row the input box's lower border may stand (its footer below it). */
+const BOX_REACH = 8;
+/** The most rows an input box holds between its borders (a draft of several lines). */
+const BOX_ROWS = 6;
+
+/**
+ * The rows inside the input box at the bottom of the screen (`[top, bottom]`, both inside its
+ * borders), or undefined when there is none: the lowest pair of borders near the bottom with at
+ * most BOX_ROWS rows between them, the lower within BOX_REACH rows of the last text row, the first
+ * row between them an input line (a dialog's box, an error's, is no input box).
+ */
+export function inputBoxRows(lines: readonly string[], lastText: number): [number, number] | undefined {
+  for (let low = lastText; low >= 0 && low >= lastText - BOX_REACH; low--) {
+    if (!BORDER.test(lines[low]!)) continue;
+    for (let high = low - 1; high >= 0 && high >= low - BOX_ROWS - 1; high--) {
+      if (!BORDER.test(lines[high]!)) continue;
+      // The input box's first row holds its prompt glyph (`> `, `❯ `, `› `); a dialog's box does not.
+      return high + 1 <= low - 1 && INPUT_LINE.test(lines[high + 1]!) ? [high + 1, low - 1] : undefined;
+    }
+    return undefined;
+  }
+  return undefined;
+}
+
+/** Frame characters around a dialog's rows (`│ … │`). */
+const FRAME = /^[\s│┃]+|[\s│┃]+$/g;
+/** A numbered choice with the cursor on it (`❯ 1. Yes`, `› 2. No`, `▸ 1. Allow`, `> 1. Yes`). */
+const CURSOR_CHOICE = /^(?:[❯›▸▶→]|>(?=\s*\d))\s*(\d)[.)]\s+\S/;
+/** A numbered choice without the cursor (`  2. No, exit`). */
+const CHOICE = /^(\d)[.)]\s+\S/;
+/** A yes/no prompt's own shape: `(y/n)`, `[y/N]`, `(yes/no)`, `y/n:`. */
+const YES_NO = /[([]\s*y(?:es)?\s*\/\s*n(?:o)?\s*[)\]]|\by\/n\s*[:?]?\s*$/i;
+/** What a menu's footer or its last row says to answer it: confirm, select, cancel. */
+const MENU_FOOTER = /\b(?:enter|return|⏎)\s+to\s+(?:confirm|select|submit|continue)|\besc(?:ape)?\s+to\s+(?:cancel|exit|reject|deny|go back|skip)|↑\/?↓\s+to\s+(?:navigate|select|move)/i;
+/** How far above a menu's first choice its question may stand, and below its last choice its footer. */
+const QUESTION_REACH = 10;
+const FOOTER_REACH = 3;
+/** How many rows with text may follow a menu (its footer, a hint, the input box): an answer's list has more. */
+const AFTER_MENU = 6;
+
+const bare = (line: string): string => line.replace(FRAME, '');
+
+/** A question over a choice menu: its row (the question's, else the menu's first) and its text. */
+export interface MenuHit {
+  row: number;
+  line: string;
+}
+
+/**
+ * The question with a choice menu in rows `from`..`lastText`, whatever its words: numbered choices
+ * (two or more, in order) with the cursor on one, under a row that asks (`?`) or over a footer that
+ * says how to answer; or a yes/no prompt on one of the last rows. A numbered list inside an
+ * answer is none: its choices have no cursor, or answer text follows it.
+ */
+export function choiceMenu(lines: readonly string[], from: number, lastText: number): MenuHit | undefined {
+  const start = Math.max(0, from);
+  // The cursor's choice, the lowest on the screen.
+  let cursor = -1;
+  for (let row = lastText; row >= start && row >= lastText - AFTER_MENU - 9; row--) {
+    if (CURSOR_CHOICE.test(bare(lines[row]!))) {
+      cursor = row;
+      break;
+    }
+  }
+  if (cursor >= 0) {
+    // The choices around it: numbered in order, blank rows and wrapped rows between them allowed.
+    let first = cursor;
+    let last = cursor;
+    let count = 1;
+    let expected = Number(CURSOR_CHOICE.exec(bare(lines[cursor]!))![1]);
+    let firstNumber = expected;
+    for (let row = cursor - 1; row >= start && row >= cursor - 12 && firstNumber > 1; row--) {
+      const m = CHOICE.exec(bare(lines[row]!));
+      if (m && Number(m[1]) === firstNumber - 1) {
+        firstNumber--;
+        first = row;
+        count++;
+      }
+    }
+    for (let row = cursor + 1; row <= lastText && row <= cursor + 12; row++) {
+      const m = CHOICE.exec(bare(lines[row]!));
+      if (m && Number(m[1]) === expected + 1) {
+        expected++;
+        last = row;
+        count++;
+      }
+    }
+    const trailing = rowsWithText(lines, last + 1, lastText);
+    if (count >= 2 && firstNumber === 1 && trailing <= AFTER_MENU) {
+      const question = questionAbove(lines, first, start);
+      if (question) return question;
+      for (let row = last + 1; row <= lastText && row <= last + FOOTER_REACH; row++) {
+        if (MENU_FOOTER.test(lines[row]!)) return { row: first, line: bare(lines[first]!) };
+      }
+    }
+  }
+  // A yes/no prompt on one of the last rows.
+  for (let row = lastText; row >= start && row >= lastText - 2; row--) {
+    const text = bare(lines[row]!);
+    if (YES_NO.test(text) && text.length <= 200) return { row, line: text };
+  }
+  return undefined;
+}
+
+function rowsWithText(lines: readonly string[], from: number, to: number): number {
+  let n = 0;
+  for (let row = from; row <= to; row++) if (lines[row]!.trim() !== '' && !BORDER.test(lines[row]!)) n++;
+  return n;
+}
+
+/** The nearest row with a `?` above a menu's first choice (within QUESTION_REACH rows with text). */
+function questionAbove(lines: readonly string[], first: number, start: number): MenuHit | undefined {
+  let seen = 0;
+  for (let row = first - 1; row >= start && seen < QUESTION_REACH; row--) {
+    const text = bare(lines[row]!).replace(/^\?\s+/, '');
+    if (text === '' || BORDER.test(lines[row]!)) continue;
+    seen++;
+    if (/\?\s*$|\?\s+[(\[]/.test(text)) return { row, line: text };
+  }
+  return undefined;
+}

@@ -1,0 +1,29 @@
+// Screens of older versions of the agents, captured through whole sessions against a mock of their
+// model API (test/fixtures/screens/versions/<agent>.json; each screen's note names the version and
+// the size): each reads right from the screen alone, and told which agent runs.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { detectScreen } from '../../../src/agents/index.js';
+import type { ScreenFixture } from './fixtures.js';
+
+const DIR = path.join(__dirname, '../../fixtures/screens/versions');
+const all = readdirSync(DIR)
+  .filter((f) => f.endsWith('.json'))
+  .flatMap((f) => Object.entries(JSON.parse(readFileSync(path.join(DIR, f), 'utf8')) as Record<string, ScreenFixture>));
+
+describe('older versions’ screens', () => {
+  it('are there, each with its version in its note', () => {
+    expect(all.length).toBeGreaterThan(30);
+    for (const [name, s] of all) expect(s.note, name).toMatch(/\d+\.\d+\.\d+/);
+  });
+
+  it.each(all)('%s, from the screen alone', (_name, s) => {
+    const d = detectScreen({ lines: s.lines, title: s.title });
+    expect({ agent: d.agent, state: d.state }).toEqual(s.expect);
+  });
+
+  it.each(all)('%s, told the agent', (_name, s) => {
+    expect(detectScreen({ lines: s.lines, title: s.title }, undefined, s.expect.agent).state).toBe(s.expect.state);
+  });
+});
