@@ -87,11 +87,15 @@ const later = (ms) => new Promise((r) => setTimeout(r, ms));
 function anthropicText(content) {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  const texts = content.filter((c) => c.type === 'text').map((c) => strip(c.text)).filter((t) => t && !MARKERS.test(t) && !t.startsWith('# Environment'));
+  const texts = content
+    .filter((c) => c.type === 'text')
+    .map((c) => strip(c.text))
+    .filter((t) => t && !MARKERS.test(t) && !/^(# Environment|Available agent types|Caveat:)/.test(t));
   return texts.at(-1) ?? '';
 }
 async function anthropic(j, res) {
-  const last = (j.messages ?? []).at(-1) ?? {};
+  // Claude Code 2.1.2xx ends the list with a `system` message (tokens left): the turn is the last other one.
+  const last = [...(j.messages ?? [])].reverse().find((m) => m.role !== 'system') ?? {};
   const tools = (j.tools ?? []).map((t) => ({ name: t.name, schema: t.input_schema }));
   // A tool's result answers it, unless the user wrote with it (a rejected tool and what to do instead).
   const afterTool = Array.isArray(last.content) && last.content.some((c) => c.type === 'tool_result') && !anthropicText(last.content);
@@ -227,6 +231,8 @@ http
         j = JSON.parse(body || '{}');
       } catch {}
       const url = req.url ?? '';
+      // MOCK_DUMP=<folder>: each request's body kept there, to see what an agent sends.
+      if (process.env.MOCK_DUMP) fs.writeFileSync(`${process.env.MOCK_DUMP}/${String(++n).padStart(4, '0')}.json`, body);
       const run = async () => {
         if (req.method === 'GET' && /\/models/.test(url)) return send(res, 200, { object: 'list', data: [{ id: 'mock-model', object: 'model', owned_by: 'mock' }], models: [] });
         if (req.method !== 'POST') return send(res, 200, {});
