@@ -39,8 +39,11 @@ function plan({ said, tools, afterTool, side, sideText }) {
     return { text: 'I will run a command.', call: { name, command: 'touch mock-ran.txt' } };
   }
   if (/\bwrite\b/.test(said)) {
-    const name = pick(/^(Write|write|write_file|create|edit|apply_patch)$/, 'write_file');
-    return { text: 'I will write a file.', call: { name, path: `${dir}/new.txt`, content: 'new file\n' } };
+    const name = pick(/^(Write|write|write_file|create|edit|apply_patch)$/, undefined);
+    // Codex before its apply_patch tool writes files through its shell's `apply_patch` command.
+    const shell = pick(/^shell$/, undefined);
+    if (!name && shell) return { text: 'I will write a file.', call: { name: shell, patch: `*** Begin Patch\n*** Add File: new.txt\n+new file\n*** End Patch\n` } };
+    return { text: 'I will write a file.', call: { name: name ?? 'write_file', path: `${dir}/new.txt`, content: 'new file\n' } };
   }
   if (/\bask\b/.test(said)) return { text: 'I have a question.', call: { name: pick(/AskUserQuestion|ask_user|question/i, 'ask_user'), ask: true } };
   if (/\bplan\b/.test(said)) return { text: 'Here is the plan.', call: { name: pick(/ExitPlanMode|exit_plan/i, 'ExitPlanMode'), plan: '1. Look\n2. Fix' } };
@@ -56,9 +59,12 @@ function argsFor(call, schema) {
 }
 
 function shapedArgs(call, schema) {
+  if (call.patch !== undefined) return { command: ['apply_patch', call.patch] };
   const props = schema.properties ?? {};
   if (call.command !== undefined) {
-    if (props.cmd) return { cmd: call.command };
+    // Codex 0.1xx runs a command in its sandbox unless the model asks to leave it: the approval shows then.
+    const escalate = props.sandbox_permissions ? { sandbox_permissions: 'require_escalated', justification: 'Create a file' } : {};
+    if (props.cmd) return { cmd: call.command, ...escalate };
     if (props.command?.type === 'array') return { command: ['bash', '-lc', call.command] };
     return { command: call.command, description: 'Create a file' };
   }

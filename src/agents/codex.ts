@@ -42,6 +42,14 @@ export const codex: AgentModule = {
       /codex.*fast/i,
       /gpt-[0-9.]+ x?high/,
       /Ask Codex to do anything/,
+      // Its own shapes in every version, so that a screen whose banner has scrolled away still names
+      // it: the composer (`› …`), its working row, its turn's rule, its interrupt, its footer.
+      /^› /,
+      /^• Working \(\d/,
+      /^─ Worked for /,
+      /^■ /,
+      /^\s{2}\d{1,3}% context left\s*$/,
+      /tell Codex what to do differently/,
       DIALOG,
       // Its approvals' own words: a menu shown alone (after :MadoRestart) still names Codex.
       APPROVAL,
