@@ -39,7 +39,8 @@ function plan({ said, tools, afterTool, side, sideText }) {
     return { text: 'I will run a command.', call: { name, command: 'touch mock-ran.txt' } };
   }
   if (/\bwrite\b/.test(said)) {
-    const name = pick(/^(Write|write|write_file|create|edit|apply_patch)$/, undefined);
+    // A tool that writes a whole file first (OpenCode has `write` and `edit`).
+    const name = ['Write', 'write', 'write_file', 'create', 'apply_patch', 'edit'].find((w) => tools.some((t) => t.name === w));
     // Codex before its apply_patch tool writes files through its shell's `apply_patch` command.
     const shell = pick(/^shell$/, undefined);
     if (!name && shell) return { text: 'I will write a file.', call: { name: shell, patch: `*** Begin Patch\n*** Add File: new.txt\n+new file\n*** End Patch\n` } };
@@ -74,7 +75,7 @@ function shapedArgs(call, schema) {
   }
   if (call.plan !== undefined) return { plan: call.plan };
   if (call.name === 'apply_patch') return { input: `*** Begin Patch\n*** Add File: ${call.path}\n+new file\n*** End Patch\n` };
-  return { file_path: call.path, path: call.path, absolute_path: call.path, content: call.content, file_text: call.content };
+  return { file_path: call.path, filePath: call.path, path: call.path, absolute_path: call.path, content: call.content, file_text: call.content };
 }
 
 function send(res, code, body, type = 'application/json') {

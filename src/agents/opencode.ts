@@ -26,6 +26,10 @@ export const opencode: AgentModule = {
     lines: [
       // A permission (a shell command, an edit, an MCP server's tool) and a question to the user.
       { state: 'waiting', test: /△ Permission required|Allow once\s+Allow always\s+Reject|↑↓ select\s+enter submit\s+esc dismiss/ },
+      // 1.0's permission box (`Permission required to run this tool:`, `enter accept  a accept
+      // always  d deny`) and its status bar's count (`◉ 1 Permission`), under a progress bar that
+      // still turns.
+      { state: 'waiting', test: /Permission required to run this tool|enter accept\s+a accept always\s+d deny|◉ \d+ Permissions?\b/ },
       // Its progress bar (`⬝⬝■■ … esc interrupt`) and the hint; after one Escape, `esc again to
       // interrupt` while the answer still streams. The hint alone tells.
       { state: 'working', test: /esc (?:again to )?interrupt/ },
