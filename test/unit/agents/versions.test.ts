@@ -1,6 +1,7 @@
 // Screens of older versions of the agents, captured through whole sessions against a mock of their
 // model API (test/fixtures/screens/versions/<agent>.json; each screen's note names the version and
-// the size): each reads right from the screen alone, and told which agent runs.
+// the size): each reads right from the screen alone, and told which agent runs; the same lines
+// printed by a shell, its prompt back under them, are the shell's.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -21,6 +22,11 @@ describe('older versions’ screens', () => {
   it.each(all)('%s, from the screen alone', (_name, s) => {
     const d = detectScreen({ lines: s.lines, title: s.title });
     expect({ agent: d.agent, state: d.state }).toEqual(s.expect);
+  });
+
+  it.each(all)('%s, printed by a shell (cat of a capture), is the shell’s', (_name, s) => {
+    const printed = [...s.lines, 'dev@box:~/proj$ '];
+    expect(detectScreen({ lines: printed, title: 'bash' }).agent).toBe('shell');
   });
 
   it.each(all)('%s, told the agent', (_name, s) => {
