@@ -178,9 +178,10 @@ export function detect(set: RuleSet, input: Screen, previous?: PreviousReading, 
   // Only the current turn counts: what stands above its prompt is an earlier turn's.
   const from = rules.inputBox ? lastBlock(rules.inputBox, screen.lines) : turnStart(rules.prompt, screen.lines);
   const lastText = textRows(screen.lines) - 1;
-  const { event, hint } = scan(rules, screen.lines, from, inputBoxRows(screen.lines, lastText));
+  const box = inputBoxRows(screen.lines, lastText);
+  const { event, hint } = scan(rules, screen.lines, from, box);
   // A question over a choice menu in the current turn waits for the user, whatever its words.
-  const menu = choiceMenu(screen.lines, from, lastText);
+  const menu = choiceMenu(screen.lines, from, lastText, box);
   const hitDetection = (h: Hit): Detection => fromHit(agent, h, detailOf(rules, screen.lines, h, from));
   const title = rules.titles.find((t) => t.test.test(screen.title));
   const titleDetection = (state: AgentState, detail?: string): Detection => ({

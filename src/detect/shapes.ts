@@ -58,14 +58,17 @@ export interface MenuHit {
  * The question with a choice menu in rows `from`..`lastText`, whatever its words: numbered choices
  * (two or more, in order) with the cursor on one, under a row that asks (`?`) or over a footer that
  * says how to answer; or a yes/no prompt on one of the last rows. A numbered list inside an
- * answer is none: its choices have no cursor, or answer text follows it.
+ * answer is none: its choices have no cursor, or answer text follows it; nor is a draft in the
+ * input box (`box`).
  */
-export function choiceMenu(lines: readonly string[], from: number, lastText: number): MenuHit | undefined {
+export function choiceMenu(lines: readonly string[], from: number, lastText: number, box?: readonly [number, number]): MenuHit | undefined {
   const start = Math.max(0, from);
+  // A draft in the input box is no menu, whatever it holds (`> 1. add tests`).
+  const inBox = (row: number): boolean => box !== undefined && row >= box[0] && row <= box[1];
   // The cursor's choice, the lowest on the screen.
   let cursor = -1;
   for (let row = lastText; row >= start && row >= lastText - AFTER_MENU - 9; row--) {
-    if (CURSOR_CHOICE.test(bare(lines[row]!))) {
+    if (!inBox(row) && CURSOR_CHOICE.test(bare(lines[row]!))) {
       cursor = row;
       break;
     }
@@ -104,6 +107,7 @@ export function choiceMenu(lines: readonly string[], from: number, lastText: num
   }
   // A yes/no prompt on one of the last rows.
   for (let row = lastText; row >= start && row >= lastText - 2; row--) {
+    if (inBox(row)) continue;
     const text = bare(lines[row]!);
     if (YES_NO.test(text) && text.length <= 200) return { row, line: text };
   }

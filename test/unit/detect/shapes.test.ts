@@ -46,6 +46,14 @@ describe('the input box', () => {
     expect(inputBoxRows(['just text'], 0)).toBeUndefined();
   });
 
+  it('a draft that is a numbered list under a question of the answer is no menu', () => {
+    const top = '╭' + rule + '╮';
+    const bottom = '╰' + rule + '╯';
+    const lines = ['> plan it', '● Which should I do first?', '', top, '│ > 1. add the tests    │', '│   2. fix the lint     │', bottom, '  ? for shortcuts'];
+    expect(choiceMenu(lines, 0, lines.length - 1, inputBoxRows(lines, lines.length - 1))).toBeUndefined();
+    expect(detectScreen({ lines: ['Claude Code', ...lines], title: '' }, undefined, 'claude').state).toBe('idle');
+  });
+
   it('a draft that holds a spinner or an interrupt hint decides nothing: the screen stays idle', () => {
     const idle = ['Claude Code', '> earlier', '● done', '', rule];
     for (const draft of ['✶ Baking… (3s · esc to interrupt)', 'Do you want to proceed?', '⎿  Interrupted by user']) {
