@@ -53,6 +53,8 @@ interface TerminalEntry extends TrackedState {
    * the screen shows it ended, a Working it shows is that turn drawn late, not new work.
    */
   screenBehind?: boolean;
+  /** When the record that ended the last turn was written (its own time): a record older than it is no new work. */
+  doneAt?: number;
   /** Set when the job ended; final. */
   exitStatus?: number;
   /** The first prompt the agent echoed (its intent), and which agent echoed it. */
@@ -140,7 +142,7 @@ export class Tracker {
   }
 
   /** Feeds a state from the agent's own records. */
-  record(buf: number, signal: RecordState, now: number): StateChange | null {
+  record(buf: number, signal: RecordState & { at?: number }, now: number): StateChange | null {
     const rec = this.terminals.get(buf);
     if (!rec || rec.exitStatus !== undefined) return null;
     const sourced: SourcedState = { ...signal, at: now };
@@ -148,11 +150,15 @@ export class Tracker {
     if (signal.source === 'session-file') rec.live = sourced;
     else rec.turn = sourced;
     let done: StateChange['done'];
-    // New work is a record that turns to working or waiting: the same state read again is not.
-    if ((signal.state === 'working' || signal.state === 'waiting') && before?.state !== signal.state) this.worked(rec);
+    // New work is a record that turns to working or waiting: the same state read again is not, nor
+    // one written before the record that ended the turn (a session file read late, or read anew by
+    // a follower started again after a process scan lost the agent for a moment).
+    const stale = signal.at !== undefined && rec.doneAt !== undefined && signal.at < rec.doneAt;
+    if ((signal.state === 'working' || signal.state === 'waiting') && before?.state !== signal.state && !stale) this.worked(rec);
     if (signal.source !== 'session-file' && signal.state === 'completed' && rec.workedSinceDone) {
       done = this.done(rec, signal.detail);
       rec.absorbNextLine = true;
+      rec.doneAt = signal.at;
       rec.screenBehind = rec.screen?.state === 'working' || rec.screen?.state === 'waiting';
     }
     return this.emit(rec, false, now, done);

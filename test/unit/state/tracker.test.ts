@@ -157,6 +157,23 @@ describe('Tracker', () => {
     c.screen(1, working, 1500);
     expect(c.screen(1, done('✻ Baked for 2s'), 1600)?.done).toEqual({ line: '✻ Baked for 2s' });
 
+    // The transcript ends the turn; the session file's older `busy` comes after it (read late, or read
+    // anew by a follower started again): no new work, so the screen's completion line is the same turn.
+    const d = new Tracker();
+    d.screen(1, idle, 1000);
+    d.process(1, 'claude', 1000);
+    d.record(1, { state: 'working', source: 'session-file', detail: 'busy', at: 900 }, 1100);
+    d.screen(1, working, 1150);
+    expect(d.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'turn ended after 5.0s', at: 1250 }, 1300)?.done).toBeDefined();
+    d.process(1, null, 1310);
+    d.process(1, 'claude', 1320);
+    d.record(1, { state: 'working', source: 'session-file', detail: 'busy', at: 900 }, 1330);
+    expect(d.screen(1, done('✻ Baked for 5s'), 1400)?.done).toBeUndefined();
+    // A session file written after the end is new work.
+    d.record(1, { state: 'idle', source: 'session-file', detail: 'idle', at: 1260 }, 1450);
+    d.record(1, { state: 'working', source: 'session-file', detail: 'busy', at: 1500 }, 1500);
+    expect(d.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'turn ended after 1.0s', at: 1600 }, 1600)?.done).toBeDefined();
+
     // The screen ends it first; a session file read again, then the transcript's end, come after.
     const b = new Tracker();
     b.screen(1, idle, 1000);
