@@ -25,6 +25,10 @@ vim.api.nvim_create_user_command('MadoStatus', function()
   require('madohub.commands').status()
 end, { desc = 'MadoHub: list watched terminals and their states' })
 
+vim.api.nvim_create_user_command('MadoExplain', function()
+  require('madohub.commands').explain()
+end, { desc = 'MadoHub: why the terminal in this window has its state' })
+
 vim.api.nvim_create_user_command('MadoRestart', function()
   require('madohub.commands').restart()
 end, { desc = 'MadoHub: restart the Node process' })

@@ -47,6 +47,29 @@ function M.status()
   vim.api.nvim_echo({ { table.concat(lines, '\n') } }, false, {})
 end
 
+---:MadoExplain — why the terminal in the current window has its state: the rule that decided and its
+---line, the agent and how it was told, the rules passed over, what the records say. In a scratch
+---split (`q` closes it), to read or to paste into a bug report.
+function M.explain()
+  local util = require('madohub.util')
+  local buf = vim.api.nvim_get_current_buf()
+  if vim.bo[buf].buftype ~= 'terminal' then
+    util.notify(':MadoExplain works in a terminal buffer', vim.log.levels.ERROR)
+    return
+  end
+  local snap = require('madohub.watch').snapshot(buf)
+  if not snap then
+    util.notify('this terminal is not watched (see :checkhealth madohub)', vim.log.levels.ERROR)
+    return
+  end
+  local res, err = require('madohub.node').request('explain', snap)
+  if type(res) ~= 'table' or type(res.lines) ~= 'table' then
+    util.notify('cannot explain: ' .. tostring(err or 'no answer'), vim.log.levels.ERROR)
+    return
+  end
+  util.scratch_split('mado://explain/' .. buf, res.lines)
+end
+
 ---:MadoRestart — a fresh Node process; every terminal is sent again.
 function M.restart()
   local node = require('madohub.node')

@@ -105,6 +105,21 @@ function M.check()
     end
   end
 
+  -- Why each watched terminal reads as it does, in one line (|:MadoExplain| in its window says more).
+  local watch = require('madohub.watch')
+  local bufs = watch.buffers()
+  table.sort(bufs)
+  if #bufs > 0 then
+    h.start('madohub: terminals')
+    for _, b in ipairs(bufs) do
+      local snap = watch.snapshot(b)
+      local res = snap and require('madohub.node').request('explain', snap)
+      if type(res) == 'table' and type(res.summary) == 'string' then
+        h.info(('buffer %d: %s'):format(b, res.summary))
+      end
+    end
+  end
+
   h.start('madohub: background jobs')
   local mado = require('madohub.util').root() .. '/dist/mado.js'
   if vim.fn.filereadable(mado) == 1 then

@@ -125,14 +125,7 @@ end
 ---@param id string
 ---@param lines string[]
 local function show_logs(id, lines)
-  vim.cmd('botright new')
-  local buf = vim.api.nvim_get_current_buf()
-  vim.bo[buf].buftype = 'nofile'
-  vim.bo[buf].bufhidden = 'wipe'
-  vim.bo[buf].swapfile = false
-  pcall(vim.api.nvim_buf_set_name, buf, 'mado://logs/' .. id)
-  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
-  vim.bo[buf].modifiable = false
+  util.scratch_split('mado://logs/' .. id, lines)
   vim.cmd('normal! G')
 end
 

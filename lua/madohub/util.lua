@@ -43,6 +43,31 @@ function M.value(v)
   return v
 end
 
+---Lines of text in a new read-only scratch split at the bottom, named `name` (`mado://logs/ab12`);
+---`q` closes it and goes back to the window it was opened from. Returns its buffer.
+---@param name string
+---@param lines string[]
+---@return integer buf
+function M.scratch_split(name, lines)
+  local from = vim.api.nvim_get_current_win()
+  vim.cmd('botright new')
+  local buf = vim.api.nvim_get_current_buf()
+  vim.bo[buf].buftype = 'nofile'
+  vim.bo[buf].bufhidden = 'wipe'
+  vim.bo[buf].swapfile = false
+  pcall(vim.api.nvim_buf_set_name, buf, name)
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.bo[buf].modifiable = false
+  vim.keymap.set('n', 'q', function()
+    -- The last window cannot close: the buffer goes instead.
+    vim.cmd(#vim.api.nvim_tabpage_list_wins(0) > 1 and 'close' or 'bwipe')
+    if vim.api.nvim_win_is_valid(from) then
+      vim.api.nvim_set_current_win(from)
+    end
+  end, { buffer = buf, nowait = true, desc = 'MadoHub: close' })
+  return buf
+end
+
 ---The plugin's root folder (the one holding lua/, plugin/, rplugin/).
 ---@return string
 function M.root()

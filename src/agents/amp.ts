@@ -38,16 +38,16 @@ export const amp: AgentModule = {
     // `⠋ amp - ~/proj` while it works; older versions `⠋ Fix it - amp - ~/proj`.
     titleMarkers: [/(?:^|\s)amp\s-\s/, /^\s*amp\s*$/],
     lines: [
-      { state: 'waiting', test: /Waiting for Approval/ },
-      { state: 'waiting', test: APPROVAL },
-      { state: 'failed', test: ERROR_CHOICE, detail: 'error' },
+      { name: 'waiting-for-approval', state: 'waiting', test: /Waiting for Approval/ },
+      { name: 'approval', state: 'waiting', test: APPROVAL },
+      { name: 'error-choice', state: 'failed', test: ERROR_CHOICE, detail: 'error' },
       // The border's status is drawn all the time, under everything: it decides only when no line
       // above tells more (an approval box stands above a border that still says `Running Tools`).
-      { state: 'working', test: BUSY, hint: true },
+      { name: 'busy', state: 'working', test: BUSY, hint: true },
       ...SHARED_RULES,
-      { state: 'idle', test: /^╰─{3,}.*─╯\s*$/, hint: true },
+      { name: 'input-box', state: 'idle', test: /^╰─{3,}.*─╯\s*$/, hint: true },
     ],
-    titles: [{ state: 'working', test: both(new RegExp(`^\\s*${BRAILLE}\\s`), /(?:^|\s)amp\s-\s/) }],
+    titles: [{ name: 'title-spinner', state: 'working', test: both(new RegExp(`^\\s*${BRAILLE}\\s`), /(?:^|\s)amp\s-\s/) }],
     // ` ┃ fix the parser` once sent (a draft stays in the input box, `│ fix the parser │`); below it the
     // answer one column in, another sent prompt, or the input box.
     prompt: {

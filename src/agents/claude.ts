@@ -28,27 +28,27 @@ export const claude: AgentModule = {
       /\/help for help, \/status for your current setup|Run \/init to create a CLAUDE\.md file/],
     titleMarkers: [/Claude Code/],
     lines: [
-      { state: 'failed', test: /Interrupted · What should Claude do instead\?/, detail: 'interrupted' },
+      { name: 'interrupted', state: 'failed', test: /Interrupted · What should Claude do instead\?/, detail: 'interrupted' },
       // 1.0: `  ⎿  Interrupted by user` under the prompt.
-      { state: 'failed', test: /^\s*⎿\s+Interrupted by user\b/, detail: 'interrupted' },
+      { name: 'interrupted-1.0', state: 'failed', test: /^\s*⎿\s+Interrupted by user\b/, detail: 'interrupted' },
       // An API error ends the turn: `● API Error: 400 …`.
-      { state: 'failed', test: /^\s*[●⏺] API Error\b/ },
+      { name: 'api-error', state: 'failed', test: /^\s*[●⏺] API Error\b/ },
       ...SHARED_RULES,
       // Spinner row of 2.1: a glyph, then `<Verb>ing…` (`✶ Baking… (3s · esc to interrupt)`).
-      { state: 'working', test: /^\s*[·✢*✶✻✽✳∗]\s*[A-Z][a-z]+ing(?:…|\.\.\.)/ },
+      { name: 'spinner', state: 'working', test: /^\s*[·✢*✶✻✽✳∗]\s*[A-Z][a-z]+ing(?:…|\.\.\.)/ },
       // Trust dialog and approvals (shell, edit, MCP tool), its questions to the user (`Enter to
       // select · ↑/↓ to navigate`) and the end of plan mode (`Exit plan mode?`): waiting for the user.
       {
-        state: 'waiting',
+        name: 'dialog', state: 'waiting',
         test: /Enter to confirm · Esc to cancel|Esc to cancel · Tab to amend|Enter to select · ↑\/↓ to navigate|^\s*Exit plan mode\?|Claude wants to exit plan mode/,
       },
       // The input prompt at the left edge (dialog choices like ` ❯ 1. Yes` are indented). Short turns
       // end without a completion line: the prompt alone then says the turn is over.
-      { state: 'idle', test: /^❯(?:\s|$)/, hint: true },
+      { name: 'prompt', state: 'idle', test: /^❯(?:\s|$)/, hint: true },
     ],
     titles: [
       // A spinner before the name means a turn is running; `✳ Claude Code` is idle or waiting.
-      { state: 'working', test: /^\s*(?:[◐◑◒◓]|[\u2801-\u28ff])\s+Claude Code/ },
+      { name: 'title-spinner', state: 'working', test: /^\s*(?:[◐◑◒◓]|[\u2801-\u28ff])\s+Claude Code/ },
     ],
     // `> add a test` (older) or `❯ tell me something slow` (2.1), then the answer (`●`, `⏺`, `⎿`, a spinner).
     prompt: { line: /^(?:>|❯) (\S.*)$/, answered: /^\s*(?:[●⏺⎿·✢*✶✻✽✳]|\S.*…)/ },

@@ -57,20 +57,20 @@ export const codex: AgentModule = {
     // Its name, or its `[ ! ] Action Required | <thread> | <folder>` title.
     titleMarkers: [/\bcodex\b/i, /^\s*\[ [!.] \] Action Required \|/],
     lines: [
-      { state: 'failed', test: /■ Conversation interrupted/, detail: 'interrupted' },
+      { name: 'interrupted', state: 'failed', test: /■ Conversation interrupted/, detail: 'interrupted' },
       // Any other `■ …` line ends a turn in an error (`■ {"error":{"message":…}}`, `■ stream disconnected…`).
-      { state: 'failed', test: /^■ \S/ },
-      { state: 'waiting', test: DIALOG },
-      { state: 'waiting', test: APPROVAL },
+      { name: 'error', state: 'failed', test: /^■ \S/ },
+      { name: 'dialog', state: 'waiting', test: DIALOG },
+      { name: 'approval', state: 'waiting', test: APPROVAL },
       // `Worked for 10s • 19:35`: Codex prints its done line without a glyph.
-      { state: 'stopped', test: /^\s*(?:─\s*)?Worked for (?:\d+\s*[hm]\s*)*\d+\s*s\b/, completion: true },
+      { name: 'worked-for', state: 'stopped', test: /^\s*(?:─\s*)?Worked for (?:\d+\s*[hm]\s*)*\d+\s*s\b/, completion: true },
       ...SHARED_RULES,
-      { state: 'idle', test: /› Ask Codex to do anything/, hint: true },
+      { name: 'placeholder', state: 'idle', test: /› Ask Codex to do anything/, hint: true },
     ],
     titles: [
       // `[ ! ] Action Required`, blinking to `[ . ] Action Required` (0.171).
-      { state: 'waiting', test: /\[ [!.] \] Action Required/, detail: 'action required' },
-      { state: 'working', test: new RegExp(`^\\s*${BRAILLE}`) },
+      { name: 'title-action-required', state: 'waiting', test: /\[ [!.] \] Action Required/, detail: 'action required' },
+      { name: 'title-spinner', state: 'working', test: new RegExp(`^\\s*${BRAILLE}`) },
     ],
     // `› fix the failing parser test`, then `•` or `◦` rows.
     prompt: { line: /^› (\S.*)$/, answered: /^\s*[•◦└■]/, not: /^Ask Codex to do anything$/ },

@@ -55,16 +55,16 @@ export const copilot: AgentModule = {
     ],
     titleMarkers: [/(?:^| - )GitHub Copilot$/],
     lines: [
-      { state: 'waiting', test: APPROVAL },
-      { state: 'waiting', test: MENU, chrome: true, detail: 'a menu' },
-      { state: 'waiting', test: QUESTION, detail: 'a question' },
+      { name: 'approval', state: 'waiting', test: APPROVAL },
+      { name: 'menu', state: 'waiting', test: MENU, chrome: true, detail: 'a menu' },
+      { name: 'question', state: 'waiting', test: QUESTION, detail: 'a question' },
       // An API that kept failing: ` ✗ Failed to get response from the AI model; retried 5 times …`.
-      { state: 'failed', test: /^ ✗ Failed to get response from the AI model\b/ },
+      { name: 'api-failed', state: 'failed', test: /^ ✗ Failed to get response from the AI model\b/ },
       // Ctrl+C while it works, Esc on an approval: ` ● Operation cancelled by user`.
-      { state: 'failed', test: /^ ● Operation cancelled by user\b/, detail: 'interrupted' },
-      { state: 'working', test: WORKING, chrome: true, detail: 'working' },
+      { name: 'cancelled', state: 'failed', test: /^ ● Operation cancelled by user\b/, detail: 'interrupted' },
+      { name: 'working', state: 'working', test: WORKING, chrome: true, detail: 'working' },
       ...SHARED_RULES,
-      { state: 'idle', test: READY, hint: true, detail: 'idle' },
+      { name: 'ready', state: 'idle', test: READY, hint: true, detail: 'idle' },
     ],
     titles: [],
     // ` ❯ fix the parser   18:33` once sent (a scroll bar `┃` may stand at the right); a draft is the

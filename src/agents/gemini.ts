@@ -35,20 +35,20 @@ export const gemini: AgentModule = {
     titleMarkers: [/^\s*(?:◇|✦|✋)\s+(?:Ready|Working|Action Required)/],
     lines: [
       {
-        state: 'waiting',
+        name: 'approval', state: 'waiting',
         test: /Allow execution of|Apply this change\?|Do you trust the files in this folder\?|Enter to select · ↑\/↓ to navigate/,
       },
       // One Escape cancels a turn (`ℹ Request cancelled.`); an API error is `✕ [API Error: …]`.
-      { state: 'failed', test: /^\s*ℹ Request cancelled\./, detail: 'interrupted' },
-      { state: 'failed', test: /^\s*✕ \[API Error\b/ },
-      { state: 'working', test: ordered(new RegExp(`${BRAILLE}\\s`), '(esc to cancel') },
+      { name: 'cancelled', state: 'failed', test: /^\s*ℹ Request cancelled\./, detail: 'interrupted' },
+      { name: 'api-error', state: 'failed', test: /^\s*✕ \[API Error\b/ },
+      { name: 'spinner', state: 'working', test: ordered(new RegExp(`${BRAILLE}\\s`), '(esc to cancel') },
       ...SHARED_RULES,
-      { state: 'idle', test: /Type your message or @path\/to\/file/, hint: true },
+      { name: 'placeholder', state: 'idle', test: /Type your message or @path\/to\/file/, hint: true },
     ],
     titles: [
-      { state: 'waiting', test: /^\s*✋\s+Action Required/, detail: 'action required' },
-      { state: 'working', test: /^\s*✦\s+Working/ },
-      { state: 'idle', test: /^\s*◇\s+Ready/ },
+      { name: 'title-action-required', state: 'waiting', test: /^\s*✋\s+Action Required/, detail: 'action required' },
+      { name: 'title-working', state: 'working', test: /^\s*✦\s+Working/ },
+      { name: 'title-ready', state: 'idle', test: /^\s*◇\s+Ready/ },
     ],
     // `> summarize the README` outside the input box, then the answer or a spinner.
     // `> summarize the README` (older) or ` > explain the parser` (0.61), then the answer (`✦`, a spinner).

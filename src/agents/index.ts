@@ -7,7 +7,9 @@ import { agentOfProcess as processAgent, agentOfTree as treeAgent } from '../det
 import type { ProcessAgent } from '../detect/process.js';
 import { draftOf as draftByRule, promptOf as promptByRule } from '../detect/prompt.js';
 import { highlightedOf, optionsOf } from '../detect/question.js';
-import type { RuleSet } from '../detect/types.js';
+import { explain } from '../detect/explain.js';
+import type { Explanation } from '../detect/explain.js';
+import type { AgentRules, RuleSet } from '../detect/types.js';
 import type { AgentId, Detection, PreviousReading, ProcessInfo, Screen } from '../shared/types.js';
 import { AGENT_MODULES } from './registry.js';
 import type { AgentModule } from './types.js';
@@ -37,15 +39,28 @@ export function agentModule(id: AgentId): AgentModule {
   return BY_ID.get(id) ?? FALLBACK;
 }
 
+/** A rule's name as the engine reports it: `<agent>/<name>`, unless it names its own kind (`shared/…`). */
+const qualified = <R extends { name: string }>(id: AgentId, rule: R): R => (rule.name.includes('/') ? rule : { ...rule, name: `${id}/${rule.name}` });
+
+/** One agent's screen rules with their names qualified. */
+function named(rules: AgentRules): AgentRules {
+  return { ...rules, lines: rules.lines.map((r) => qualified(rules.id, r)), titles: rules.titles.map((r) => qualified(rules.id, r)) };
+}
+
 /** Every agent's screen rules, for the detect engine. */
 export const RULESET: RuleSet = {
-  agents: AGENT_MODULES.filter((a) => !a.fallback).map((a) => a.screen),
+  agents: AGENT_MODULES.filter((a) => !a.fallback).map((a) => named(a.screen)),
   fallback: FALLBACK_AGENT,
 };
 
 /** Reads one screen by every agent's rules (`as`: by that agent's, whatever the screen shows). */
 export function detectScreen(screen: Screen, previous?: PreviousReading, as?: AgentId): Detection {
   return detect(RULESET, screen, previous, as);
+}
+
+/** Reads one screen as detectScreen does, and says why. */
+export function explainScreen(screen: Screen, previous?: PreviousReading, as?: AgentId): Explanation {
+  return explain(RULESET, screen, previous, as);
 }
 
 /** Which agent a screen shows (sticky: see identify). */

@@ -25,21 +25,21 @@ export const opencode: AgentModule = {
     titleMarkers: [/\bopencode\b/i],
     lines: [
       // A permission (a shell command, an edit, an MCP server's tool) and a question to the user.
-      { state: 'waiting', test: /△ Permission required|Allow once\s+Allow always\s+Reject|↑↓ select\s+enter submit\s+esc dismiss/ },
+      { name: 'permission', state: 'waiting', test: /△ Permission required|Allow once\s+Allow always\s+Reject|↑↓ select\s+enter submit\s+esc dismiss/ },
       // 1.0's permission box (`Permission required to run this tool:`, `enter accept  a accept
       // always  d deny`) and its status bar's count (`◉ 1 Permission`), under a progress bar that
       // still turns.
-      { state: 'waiting', test: /Permission required to run this tool|enter accept\s+a accept always\s+d deny|◉ \d+ Permissions?\b/ },
+      { name: 'permission-1.0', state: 'waiting', test: /Permission required to run this tool|enter accept\s+a accept always\s+d deny|◉ \d+ Permissions?\b/ },
       // Its progress bar (`⬝⬝■■ … esc interrupt`) and the hint; after one Escape, `esc again to
       // interrupt` while the answer still streams. The hint alone tells.
-      { state: 'working', test: /esc (?:again to )?interrupt/ },
+      { name: 'interrupt-hint', state: 'working', test: /esc (?:again to )?interrupt/ },
       // The footer of an answer: `▣  Build · <model> · 10.8s` when it finished, `· interrupted`
       // after two Escapes, no duration when it ended in an error (a box with the API's message).
-      { state: 'stopped', test: FOOTER_DONE, completion: true },
-      { state: 'failed', test: /^\s*▣\s+\S.*·\s*interrupted\s*$/, detail: 'interrupted' },
-      { state: 'failed', test: /^\s*▣\s+[^·]*\S\s*·\s*[^·]*\S\s*$/, detail: 'error' },
+      { name: 'footer-done', state: 'stopped', test: FOOTER_DONE, completion: true },
+      { name: 'interrupted', state: 'failed', test: /^\s*▣\s+\S.*·\s*interrupted\s*$/, detail: 'interrupted' },
+      { name: 'error', state: 'failed', test: /^\s*▣\s+[^·]*\S\s*·\s*[^·]*\S\s*$/, detail: 'error' },
       ...SHARED_RULES,
-      { state: 'idle', test: /Ask anything…|ctrl\+p commands/, hint: true },
+      { name: 'placeholder', state: 'idle', test: /Ask anything…|ctrl\+p commands/, hint: true },
     ],
     titles: [],
     // `┃  run the tests` in a box of its own (`┃` rows around it), then the answer five columns in or

@@ -43,19 +43,19 @@ export const qwen: AgentModule = {
     // `Qwen - proj`, `◐︎ Qwen - proj` (working), `✳︎ Qwen - proj` (asking).
     titleMarkers: [/^(?:\S+\s+)?Qwen - /],
     lines: [
-      { state: 'waiting', test: APPROVAL },
+      { name: 'approval', state: 'waiting', test: APPROVAL },
       // `  ⠏ Waiting for user confirmation...` under an approval or a question: the line above tells what.
-      { state: 'waiting', test: /^ {2}\S {1,2}Waiting for user confirmation\.\.\./, chrome: true, detail: 'waiting for confirmation' },
-      { state: 'failed', test: /^\s*✕ \[API Error\b/ },
+      { name: 'confirmation', state: 'waiting', test: /^ {2}\S {1,2}Waiting for user confirmation\.\.\./, chrome: true, detail: 'waiting for confirmation' },
+      { name: 'api-error', state: 'failed', test: /^\s*✕ \[API Error\b/ },
       // `  .  Loading the next great idea... (4s · esc to cancel)`.
-      { state: 'working', test: /\(\d+[hms](?: \d+[ms])*(?: \d+s)? · esc to cancel\)$/ },
-      { state: 'working', test: /^ {2}Enter to steer · /, chrome: true, detail: 'working' },
+      { name: 'spinner', state: 'working', test: /\(\d+[hms](?: \d+[ms])*(?: \d+s)? · esc to cancel\)$/ },
+      { name: 'steer', state: 'working', test: /^ {2}Enter to steer · /, chrome: true, detail: 'working' },
       ...SHARED_RULES,
-      { state: 'idle', test: /^>\s+Type your message or @path\/to\/file|^ {2}Press Ctrl\+C again to exit\b/, hint: true, detail: 'idle' },
+      { name: 'placeholder', state: 'idle', test: /^>\s+Type your message or @path\/to\/file|^ {2}Press Ctrl\+C again to exit\b/, hint: true, detail: 'idle' },
     ],
     titles: [
-      { state: 'waiting', test: /^\s*✳\uFE0E?\s+Qwen - /, detail: 'action required' },
-      { state: 'working', test: /^\s*[◐◓◑◒]\uFE0E?\s+Qwen - / },
+      { name: 'title-action-required', state: 'waiting', test: /^\s*✳\uFE0E?\s+Qwen - /, detail: 'action required' },
+      { name: 'title-spinner', state: 'working', test: /^\s*[◐◓◑◒]\uFE0E?\s+Qwen - / },
     ],
     // `  > fix the parser` once sent; below it its answer, a tool call or its spinner (not the footer).
     prompt: {

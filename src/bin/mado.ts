@@ -68,10 +68,12 @@ Usage:
   mado route ls [--json]    List the daemon's routes.
   mado route rm ID          Remove a route.
   mado --version            Print mado's version.
-  mado detect [FILE | -] [--title TITLE] [--agent NAME]
-      Print {agent, state, source, detail} as one JSON line for a captured terminal screen
+  mado detect [FILE | -] [--title TITLE] [--agent NAME] [--explain [--json]]
+      Print {agent, state, source, detail, rule} as one JSON line for a captured terminal screen
       (a file, or standard input), read by the same detectors the Neovim plugin uses; --agent
       reads it as that agent's screen (as when its process is known), whatever it shows.
+      --explain says why: the agent and how it was told, the rule that decided and its line,
+      the rules passed over (--json: as JSON).
 
 ${wrap(`IDs are a job's short id, a unique prefix of it, or its name. Agents (--agent): ${agentList()}, and those of $MADOHUB_TEMPLATES or ~/.config/madohub/templates.json.`)}
 MADOHUB_DISABLE_AGENT_VIEW=1 (or agent_view = false in ~/.config/madohub/settings.json) turns

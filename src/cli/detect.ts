@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { AGENT_MODULES, detectScreen, isAgentId } from '../agents/index.js';
+import { AGENT_MODULES, detectScreen, explainScreen, isAgentId } from '../agents/index.js';
+import { explanationText } from '../detect/explain.js';
 import type { AgentId } from '../shared/types.js';
 import { UsageError } from '../shared/errors.js';
 import { textRows } from '../shared/text.js';
@@ -9,11 +10,15 @@ export interface DetectArgs {
   title: string;
   /** Read the screen as this agent's (as when the process tree names it). */
   agent?: AgentId;
+  /** Say why: the rule that decided, its line, the agent's identity, the rules passed over. */
+  explain: boolean;
+  /** With --explain: the explanation as one JSON line. */
+  json: boolean;
 }
 
 
 export function parseDetectArgs(argv: readonly string[]): DetectArgs {
-  const args: DetectArgs = { title: '' };
+  const args: DetectArgs = { title: '', explain: false, json: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--title') {
@@ -29,6 +34,10 @@ export function parseDetectArgs(argv: readonly string[]): DetectArgs {
         throw new UsageError(`--agent ${value.replace(/[^\x20-\x7e]/g, '?').slice(0, 40)} is no agent (${AGENT_MODULES.map((a) => a.id).join(', ')})`);
       }
       args.agent = value as AgentId;
+    } else if (arg === '--explain') {
+      args.explain = true;
+    } else if (arg === '--json') {
+      args.json = true;
     } else if (arg === '-') {
       args.file = undefined;
     } else if (arg.startsWith('-')) {
@@ -51,6 +60,9 @@ function readScreenFile(file: string): string {
   }
 }
 
+/** The most of a screen file read (a captured screen is a few KB; the reading looks at 150 rows). */
+export const MAX_SCREEN_FILE = 1024 * 1024;
+
 /** Splits a captured screen into rows and trims trailing blank rows, as the watcher does. */
 export function screenLines(text: string): string[] {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
@@ -58,10 +70,21 @@ export function screenLines(text: string): string[] {
   return lines;
 }
 
-/** `mado detect [FILE|-] [--title TITLE] [--agent NAME]`: one JSON line from the plugin's own detectors. */
+/**
+ * `mado detect [FILE|-] [--title TITLE] [--agent NAME] [--explain [--json]]`: one JSON line from the
+ * plugin's own detectors, or why it reads so.
+ */
 export function runDetect(argv: readonly string[], readStdin: () => string): string {
   const args = parseDetectArgs(argv);
-  const text = args.file === undefined ? readStdin() : readScreenFile(args.file);
-  const d = detectScreen({ lines: screenLines(text), title: args.title }, undefined, args.agent);
-  return JSON.stringify({ agent: d.agent, state: d.state, source: d.source, detail: d.detail });
+  if (args.json && !args.explain) throw new UsageError('--json goes with --explain (mado detect prints JSON already)');
+  const raw = args.file === undefined ? readStdin() : readScreenFile(args.file);
+  // The end of a big file is what a terminal shows.
+  const text = raw.length > MAX_SCREEN_FILE ? raw.slice(raw.length - MAX_SCREEN_FILE) : raw;
+  const screen = { lines: screenLines(text), title: args.title };
+  if (args.explain) {
+    const e = explainScreen(screen, undefined, args.agent);
+    return args.json ? JSON.stringify(e) : explanationText(e).join('\n');
+  }
+  const d = detectScreen(screen, undefined, args.agent);
+  return JSON.stringify({ agent: d.agent, state: d.state, source: d.source, detail: d.detail, rule: d.rule ?? null });
 }

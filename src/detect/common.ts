@@ -40,17 +40,27 @@ export function both(...patterns: RegExp[]): Matcher {
 /** Braille spinner frames (U+2801..U+28FF) as agents draw them in titles and status rows. */
 export const BRAILLE = '[\\u2801-\\u28ff]';
 
+/**
+ * A spinner row's start: a spinner glyph (a braille frame, Claude Code's `✶ ✻ ✽ ✳ ✢ · *`, a
+ * quarter circle), a capitalised verb in -ing and an ellipsis (`✶ Baking…`, `⠙ Thinking...`). Answer
+ * items (`•`, `●`, `⏺`) are not spinner glyphs.
+ */
+export const SPINNER = /^\s*(?:[·✢*✶✻✽✳∗◐◑◒◓]|[\u2801-\u28ff])\s*[A-Z][a-z]+ing(?:…|\.\.\.)/;
+
 /** The rules that hold for every agent. */
 export const SHARED_RULES: readonly LineRule[] = [
-  { state: 'stopped', test: COMPLETION, completion: true },
+  { name: 'shared/completion', state: 'stopped', test: COMPLETION, completion: true },
   // In a spinner row (`✶ Baking… (3s · esc to interrupt)`), or in the footer under it (2.1.332:
   // `⏵⏵ auto mode on (shift+tab to cycle) · esc to interrupt · ← for agents`).
-  { state: 'working', test: /esc to interrupt/i, chrome: true, detail: 'working' },
-  { state: 'working', test: ordered(/[✽⏺]/, '…', '...') },
+  { name: 'shared/esc-to-interrupt', state: 'working', test: /esc to interrupt/i, chrome: true, detail: 'working' },
+  { name: 'shared/glyph-ellipsis', state: 'working', test: ordered(/[✽⏺]/, '…', '...') },
+  // A spinner row in any agent and version: a spinner glyph, a verb in -ing and an ellipsis, whatever
+  // follows it (a task's name, a duration, a token count, an interrupt hint in other words).
+  { name: 'shared/spinner', state: 'working', test: SPINNER },
   {
-    state: 'waiting',
+    name: 'shared/approval-words', state: 'waiting',
     test: /Allow once|Allow always|\bDeny\b|Do you want to proceed\?|\(y\/n\)|requires approval/i,
   },
   // Chrome: it tells no more than that the agent waits for a prompt.
-  { state: 'idle', test: /\? for shortcuts/, hint: true, detail: 'idle' },
+  { name: 'shared/shortcuts-hint', state: 'idle', test: /\? for shortcuts/, hint: true, detail: 'idle' },
 ];

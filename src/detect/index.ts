@@ -3,7 +3,8 @@
 import { completionKey } from './common.js';
 import { turnStart } from './prompt.js';
 import { choiceMenu, inputBoxRows } from './shapes.js';
-import type { AgentId, AgentRules, AgentState, Detection, LineRule, PreviousReading, RuleSet, Screen } from './types.js';
+import type { MenuHit } from './shapes.js';
+import type { AgentId, AgentRules, Detection, LineRule, PreviousReading, RuleSet, Screen, TitleRule } from './types.js';
 import { clip, textRows } from '../shared/text.js';
 
 export * from './types.js';
@@ -44,23 +45,66 @@ export function boundScreen(screen: Screen): Screen {
 /** A line that told a state, as its detail: without the box it is drawn in, on one line, bounded. */
 const lineDetail = (line: string): string => clip(line.replace(/^[\s│┃]+|[\s│┃]+$/g, ''));
 
-/** The row of the newest marker of `rules` on the screen (the title counts as newest), or -1. */
-function markerRow(rules: AgentRules, screen: Screen): number {
-  if (rules.titleMarkers.some((m) => m.test(screen.title))) return TITLE_ROW;
+/** The newest marker of `rules` on the screen (the title counts as newest): its row and its pattern. */
+function markerOf(rules: AgentRules, screen: Screen): { row: number; marker: string } | undefined {
+  const inTitle = rules.titleMarkers.find((m) => m.test(screen.title));
+  if (inTitle) return { row: TITLE_ROW, marker: inTitle.source };
   for (let i = screen.lines.length - 1; i >= 0; i--) {
     const line = screen.lines[i]!;
-    if (rules.markers.some((m) => m.test(line))) return i;
+    const m = rules.markers.find((p) => p.test(line));
+    if (m) return { row: i, marker: m.source };
   }
-  return -1;
+  return undefined;
+}
+
+/** The row of the shell prompt the cursor (or the last text) sits on, or -1 when the shell is not back. */
+function shellPromptRow(screen: Screen): number {
+  const last = textRows(screen.lines) - 1; // The last row that holds text, or -1.
+  if (last < 0) return -1;
+  const row = screen.cursor !== undefined && screen.cursor >= 0 ? screen.cursor : last;
+  if (row !== last) return -1;
+  return SHELL_PROMPT.test(screen.lines[row]!) ? row : -1;
 }
 
 /** True when the shell is back: the cursor (or the last text) sits on an empty shell prompt. */
 export function atShellPrompt(screen: Screen): boolean {
-  const last = textRows(screen.lines) - 1; // The last row that holds text, or -1.
-  if (last < 0) return false;
-  const row = screen.cursor !== undefined && screen.cursor >= 0 ? screen.cursor : last;
-  if (row !== last) return false;
-  return SHELL_PROMPT.test(screen.lines[row]!);
+  return shellPromptRow(screen) >= 0;
+}
+
+/**
+ * How a screen's agent was told: named by the caller (`told`), the shell prompt back, one of its
+ * markers on a row or in the title, the agent read before with no agent's marker on the screen
+ * (`previous`), or nothing (`none`: the fallback).
+ */
+export interface Identity {
+  agent: AgentId;
+  by: 'told' | 'shell-prompt' | 'title-marker' | 'marker' | 'previous' | 'none';
+  /** The marker's row, or the shell prompt's. */
+  row?: number;
+  /** The marker's pattern. */
+  marker?: string;
+}
+
+/** Which agent runs, and how that was told: see identify. */
+export function identity(set: RuleSet, screen: Screen, previous?: PreviousReading): Identity {
+  const shell = shellPromptRow(screen);
+  if (shell >= 0) return { agent: set.fallback, by: 'shell-prompt', row: shell };
+  const found = (id: AgentId, m: { row: number; marker: string }): Identity =>
+    m.row === TITLE_ROW ? { agent: id, by: 'title-marker', marker: m.marker } : { agent: id, by: 'marker', row: m.row, marker: m.marker };
+  const prev = previous && previous.agent !== set.fallback ? rulesOf(set, previous.agent) : undefined;
+  const prevMarker = prev && markerOf(prev, screen);
+  if (prev && prevMarker) return found(prev.id, prevMarker);
+  let best: Identity | undefined;
+  let bestRow = -1;
+  for (const rules of set.agents) {
+    const m = markerOf(rules, screen);
+    if (m && m.row > bestRow) {
+      best = found(rules.id, m);
+      bestRow = m.row;
+    }
+  }
+  if (best) return best;
+  return prev ? { agent: prev.id, by: 'previous' } : { agent: set.fallback, by: 'none' };
 }
 
 /**
@@ -68,19 +112,7 @@ export function atShellPrompt(screen: Screen): boolean {
  * or while no agent's are; it changes when the shell prompt is back or another agent shows instead.
  */
 export function identify(set: RuleSet, screen: Screen, previous?: PreviousReading): AgentId {
-  if (atShellPrompt(screen)) return set.fallback;
-  const prev = previous && previous.agent !== set.fallback ? rulesOf(set, previous.agent) : undefined;
-  if (prev && markerRow(prev, screen) >= 0) return prev.id;
-  let best: AgentId | undefined;
-  let bestRow = -1;
-  for (const rules of set.agents) {
-    const row = markerRow(rules, screen);
-    if (row > bestRow) {
-      best = rules.id;
-      bestRow = row;
-    }
-  }
-  return best ?? prev?.id ?? set.fallback;
+  return identity(set, screen, previous).agent;
 }
 
 interface Hit {
@@ -157,9 +189,34 @@ function fromHit(agent: AgentId, hit: Hit, detail: string): Detection {
     state: hit.rule.state,
     source: 'pty-scrape',
     detail,
+    rule: hit.rule.name,
   };
   if (hit.rule.completion) detection.completion = completionKey(hit.line);
   return detection;
+}
+
+/** What decided a reading: a rule on a row, a shape, a title rule, the state read before (`kept`), or the fallback agent. */
+export interface Decision {
+  by: 'rule' | 'shape' | 'title' | 'kept' | 'fallback';
+  /** The rule's or the shape's name. */
+  rule?: string;
+  /** The row it matched on (none for the title). */
+  row?: number;
+  line?: string;
+}
+
+/** A screen's reading and what led to it: who runs, what decided, where the current turn and the input box are. */
+export interface Reading {
+  detection: Detection;
+  identity: Identity;
+  decided: Decision;
+  /** The bounded screen the rules read. */
+  screen: Screen;
+  /** The first row of the current turn, the input box's rows. */
+  from: number;
+  box?: readonly [number, number];
+  /** A question over a choice menu in the current turn, whether or not it decided. */
+  menu?: MenuHit;
 }
 
 /**
@@ -169,11 +226,25 @@ function fromHit(agent: AgentId, hit: Hit, detail: string): Detection {
  * (its rules read the screen), else the screen tells which agent runs.
  */
 export function detect(set: RuleSet, input: Screen, previous?: PreviousReading, as?: AgentId): Detection {
+  return reading(set, input, previous, as).detection;
+}
+
+/** Reads one screen as detect does, and says why (what `--explain` prints). */
+export function reading(set: RuleSet, input: Screen, previous?: PreviousReading, as?: AgentId): Reading {
   const screen = boundScreen(input);
   // Told which agent runs (`mado detect --agent`), its rules read the screen whatever it shows.
-  const agent = as ?? identify(set, screen, previous);
+  const who: Identity = as !== undefined ? { agent: as, by: 'told' } : identity(set, screen, previous);
+  const agent = who.agent;
   const rules = agent === set.fallback ? undefined : rulesOf(set, agent);
-  if (!rules) return { agent: set.fallback, state: 'idle', source: 'pty-scrape', detail: lineDetail(screen.title) };
+  if (!rules) {
+    return {
+      detection: { agent: set.fallback, state: 'idle', source: 'pty-scrape', detail: lineDetail(screen.title) },
+      identity: who,
+      decided: { by: 'fallback' },
+      screen,
+      from: 0,
+    };
+  }
 
   // Only the current turn counts: what stands above its prompt is an earlier turn's.
   const from = rules.inputBox ? lastBlock(rules.inputBox, screen.lines) : turnStart(rules.prompt, screen.lines);
@@ -182,27 +253,30 @@ export function detect(set: RuleSet, input: Screen, previous?: PreviousReading, 
   const { event, hint } = scan(rules, screen.lines, from, box);
   // A question over a choice menu in the current turn waits for the user, whatever its words.
   const menu = choiceMenu(screen.lines, from, lastText, box);
-  const hitDetection = (h: Hit): Detection => fromHit(agent, h, detailOf(rules, screen.lines, h, from));
   const title = rules.titles.find((t) => t.test.test(screen.title));
-  const titleDetection = (state: AgentState, detail?: string): Detection => ({
-    agent,
-    state,
-    source: 'pty-scrape',
-    detail: detail ?? lineDetail(screen.title),
-  });
+  const done = (detection: Detection, decided: Decision): Reading => ({ detection, identity: who, decided, screen, from, box, menu });
+  const byHit = (h: Hit): Reading =>
+    done(fromHit(agent, h, detailOf(rules, screen.lines, h, from)), { by: 'rule', rule: h.rule.name, row: h.row, line: h.line });
+  const byTitle = (t: TitleRule): Reading =>
+    done({ agent, state: t.state, source: 'pty-scrape', detail: t.detail ?? lineDetail(screen.title), rule: t.name }, { by: 'title', rule: t.name, line: screen.title });
 
-  if (event?.rule.state === 'waiting') return hitDetection(event);
-  if (menu && (!event || menu.row >= event.row)) return { agent, state: 'waiting', source: 'pty-scrape', detail: lineDetail(menu.line) };
+  if (event?.rule.state === 'waiting') return byHit(event);
+  if (menu && (!event || menu.row >= event.row)) {
+    return done(
+      { agent, state: 'waiting', source: 'pty-scrape', detail: lineDetail(menu.line), rule: menu.shape },
+      { by: 'shape', rule: menu.shape, row: menu.row, line: menu.line },
+    );
+  }
   if (title && (title.state === 'waiting' || title.state === 'working')) {
-    if (event?.rule.state === title.state) return hitDetection(event);
+    if (event?.rule.state === title.state) return byHit(event);
     // The end of the current turn (its completion line, an interrupt, an error) is news that a title
     // lagging behind lacks: Codex 0.171 leaves a spinner in its title for seconds after a turn ends.
-    if (title.state === 'working' && (event?.rule.completion || event?.rule.state === 'failed')) return hitDetection(event);
-    return titleDetection(title.state, title.detail);
+    if (title.state === 'working' && (event?.rule.completion || event?.rule.state === 'failed')) return byHit(event);
+    return byTitle(title);
   }
-  if (event) return hitDetection(event);
-  if (hint) return hitDetection(hint);
-  if (title) return titleDetection(title.state, title.detail);
+  if (event) return byHit(event);
+  if (hint) return byHit(hint);
+  if (title) return byTitle(title);
   const keep = previous && previous.agent === agent && previous.state !== 'exited' ? previous.state : 'idle';
-  return { agent, state: keep, source: 'pty-scrape', detail: '', kept: true };
+  return done({ agent, state: keep, source: 'pty-scrape', detail: '', kept: true }, { by: 'kept' });
 }

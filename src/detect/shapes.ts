@@ -50,6 +50,8 @@ const bare = (line: string): string => line.replace(FRAME, '');
 
 /** A question over a choice menu: its row (the question's, else the menu's first) and its text. */
 export interface MenuHit {
+  /** Which shape it is, as `--explain` names it. */
+  shape: 'shape/choice-menu' | 'shape/yes-no';
   row: number;
   line: string;
 }
@@ -101,7 +103,7 @@ export function choiceMenu(lines: readonly string[], from: number, lastText: num
       const question = questionAbove(lines, first, start);
       if (question) return question;
       for (let row = last + 1; row <= lastText && row <= last + FOOTER_REACH; row++) {
-        if (MENU_FOOTER.test(lines[row]!)) return { row: first, line: bare(lines[first]!) };
+        if (MENU_FOOTER.test(lines[row]!)) return { shape: 'shape/choice-menu', row: first, line: bare(lines[first]!) };
       }
     }
   }
@@ -109,7 +111,7 @@ export function choiceMenu(lines: readonly string[], from: number, lastText: num
   for (let row = lastText; row >= start && row >= lastText - 2; row--) {
     if (inBox(row)) continue;
     const text = bare(lines[row]!);
-    if (YES_NO.test(text) && text.length <= 200) return { row, line: text };
+    if (YES_NO.test(text) && text.length <= 200) return { shape: 'shape/yes-no', row, line: text };
   }
   return undefined;
 }
@@ -127,7 +129,7 @@ function questionAbove(lines: readonly string[], first: number, start: number): 
     const text = bare(lines[row]!).replace(/^\?\s+/, '');
     if (text === '' || BORDER.test(lines[row]!)) continue;
     seen++;
-    if (/\?\s*$|\?\s+[(\[]/.test(text)) return { row, line: text };
+    if (/\?\s*$|\?\s+[(\[]/.test(text)) return { shape: 'shape/choice-menu', row, line: text };
   }
   return undefined;
 }

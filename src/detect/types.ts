@@ -14,6 +14,11 @@ export interface Matcher {
 
 /** A state a line of the screen points to. Rules are tried in order; the first that matches a line wins. */
 export interface LineRule {
+  /**
+   * What `--explain` and `mado detect` call it: unique among its agent's rules (`spinner`), read as
+   * `<agent>/<name>`; a rule every agent shares is named `shared/<name>`, a user's `user/<name>`.
+   */
+  name: string;
   state: AgentState;
   test: Matcher;
   /**
@@ -34,6 +39,8 @@ export interface LineRule {
 
 /** A state the terminal title points to. The title tells what is happening now. */
 export interface TitleRule {
+  /** As a line rule's name. */
+  name: string;
   state: AgentState;
   test: Matcher;
   detail?: string;

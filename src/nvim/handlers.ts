@@ -6,6 +6,7 @@ import type { FleetHub } from '../fleet/hub.js';
 import { stateDir } from '../jobs/store.js';
 import type { TerminalWatchers } from '../state/terminal-watchers.js';
 import type { StateChange, Tracker } from '../state/tracker.js';
+import { explainTerminal } from './explain.js';
 import { fleetCall } from './fleet-calls.js';
 import type { FromLua, FromLuaOp } from './from-lua.js';
 import type { Health } from './health.js';
@@ -103,6 +104,8 @@ export function luaHandlers({ tracker, watchers, hub, routes, health }: HandlerC
       const resumable = session?.agent && session.sessionId ? agentModule(session.agent).template.resume !== undefined : false;
       return tracker.get(b) ? { ...session, agent: session?.agent ?? null, intent: tracker.intentOf(b) ?? null, resumable } : null;
     },
+    // :MadoExplain: why this terminal has its state.
+    explain: (m) => explainTerminal(tracker, m),
     route_add: (m) => routes.request('route_add', [m]),
     route_command: (m) => routes.request('route_command', [m]),
     route_complete: (m) => routes.request('route_complete', [m]),

@@ -66,6 +66,8 @@ export interface Detection {
   source: StateSource;
   /** A short human text: the line that decided the state, trimmed. */
   detail: string;
+  /** The screen rule or shape that decided (`claude/spinner`, `shape/choice-menu`); none when kept. */
+  rule?: string;
   /** For `stopped` by a completion line: its key (see `completionKey`), so that it counts once. */
   completion?: string;
   /** No line or title of the screen told the state: it is the one read before (Idle at first). */

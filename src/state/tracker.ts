@@ -1,6 +1,6 @@
 import { detectScreen, FALLBACK_AGENT, promptOf } from '../agents/index.js';
 import { isAgentState, isConfirmed } from '../shared/types.js';
-import type { AgentId, AgentState, Detection, RecordSignal, Screen, StateSource } from '../shared/types.js';
+import type { AgentId, AgentState, Detection, PreviousReading, RecordSignal, Screen, StateSource } from '../shared/types.js';
 import { decide } from './precedence.js';
 import type { SourcedState } from './precedence.js';
 import { INTERRUPTED } from '../shared/types.js';
@@ -30,6 +30,14 @@ export interface TerminalState extends TrackedState {
 export interface StateChange extends TerminalState {
   previous: AgentState | null;
   done?: { line: string };
+}
+
+/** What each source says of one terminal (see Tracker.sourcesOf). */
+export interface TerminalSources {
+  processAgent?: AgentId | null;
+  screen?: PreviousReading;
+  live?: SourcedState;
+  turn?: SourcedState;
 }
 
 /** A state from the agent's own records (when it was written is not needed here). */
@@ -99,6 +107,21 @@ export class Tracker {
   intentOf(buf: number): string | undefined {
     const r = this.terminals.get(buf);
     return r?.intent && r.intent.agent === r.agent ? r.intent.text : undefined;
+  }
+
+  /**
+   * What each source says of a terminal now, for `:MadoExplain`: the agent its process tree names
+   * (null: none, undefined: not scanned yet), the screen's last reading, the records' states.
+   */
+  sourcesOf(buf: number): TerminalSources | undefined {
+    const r = this.terminals.get(buf);
+    if (!r) return undefined;
+    return {
+      processAgent: r.processAgent,
+      screen: r.screen && { agent: r.screen.agent, state: r.screen.state },
+      live: r.live,
+      turn: r.turn,
+    };
   }
 
   /** The agent the terminal shows now, for the process and record watchers. */

@@ -26,9 +26,9 @@ export const zephyr: AgentModule = {
     titleMarkers: [],
     lines: [
       ...SHARED_RULES,
-      { state: 'working', test: /^~ Gusting… \\(ctrl\\+g to calm\\)/ },
-      { state: 'waiting', test: /^~ Let it blow\\? \\[y\\/n\\]/ },
-      { state: 'idle', test: /^zephyr> $/, hint: true },
+      { name: 'gust', state: 'working', test: /^~ Gusting… \\(ctrl\\+g to calm\\)/ },
+      { name: 'blow', state: 'waiting', test: /^~ Let it blow\\? \\[y\\/n\\]/ },
+      { name: 'prompt', state: 'idle', test: /^zephyr> $/, hint: true },
     ],
     titles: [],
   },

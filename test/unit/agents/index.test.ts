@@ -75,6 +75,13 @@ describe('agent modules', () => {
     expect(AGENT_MODULES.find((a) => a.id === 'claude')?.displayName).toBe('Claude Code');
     expect(new Set(AGENT_MODULES.map((a) => a.displayName)).size).toBe(AGENT_MODULES.length);
   });
+  it("name each rule once among their own, as `<agent>/<name>` or `shared/<name>` (what --explain and mado detect say)", () => {
+    for (const rules of RULESET.agents) {
+      const names = [...rules.lines, ...rules.titles].map((r) => r.name);
+      expect(new Set(names).size, rules.id).toBe(names.length);
+      for (const name of names) expect(name, rules.id).toMatch(new RegExp(`^(?:${rules.id}|shared)/[a-z0-9][a-z0-9.-]*$`));
+    }
+  });
 });
 
 const records = (file: string): unknown[] =>

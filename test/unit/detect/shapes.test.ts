@@ -1,7 +1,8 @@
 // The shapes every agent's screen shares: a question over a choice menu waits whatever its words;
 // a numbered list in an answer does not; what stands in the input box decides nothing.
 import { describe, expect, it } from 'vitest';
-import { detectScreen } from '../../../src/agents/index.js';
+import { detectScreen, RULESET } from '../../../src/agents/index.js';
+import { SPINNER } from '../../../src/detect/common.js';
 import { choiceMenu, inputBoxRows } from '../../../src/detect/shapes.js';
 
 const rule = '─'.repeat(60);
@@ -60,5 +61,23 @@ describe('the input box', () => {
       const d = detectScreen({ lines: [...idle, `> ${draft}`, rule, '  ? for shortcuts'], title: '' });
       expect({ draft, state: d.state }).toEqual({ draft, state: 'idle' });
     }
+  });
+});
+
+describe('a spinner row', () => {
+  const agents = RULESET.agents.map((r) => r.id);
+  it.each(agents)('is Working for %s whatever follows its verb (a task, a duration, tokens, other hint words)', (agent) => {
+    for (const row of ['⠹ Compiling… the parser module (12s · ↓ 1.2k tokens)', '✶ Refactoring... src/a.ts — 3m 2s', '◐ Searching… press ctrl+c to stop']) {
+      const d = detectScreen({ lines: ['earlier output', row, '', rule, '> ', rule], title: '' }, undefined, agent);
+      expect([agent, row, d.state]).toEqual([agent, row, 'working']);
+    }
+  });
+  it.each([
+    ['a verb in prose, no glyph', 'Adding tests… is what I would do next'],
+    ['an answer item, not a spinner glyph', '• Updating the docs...'],
+    ['a past tense', '✻ Baked… for a while'],
+    ['no ellipsis', '⠹ Compiling the parser'],
+  ])('%s is none', (_name, row) => {
+    expect(SPINNER.test(row)).toBe(false);
   });
 });
