@@ -105,6 +105,21 @@ function M.check()
     end
   end
 
+  -- The user's screen rules (|madohub-rules|): each file, its rules, what it refused.
+  h.start('madohub: rules')
+  local rules = info.rules or {}
+  local files = rules.files or {}
+  if #files == 0 then
+    h.info(('No rule files of yours (%s/<agent>.json): the built-in rules read every screen'):format(tostring(rules.dir)))
+  end
+  for _, f in ipairs(files) do
+    if #f.errors == 0 then
+      h.ok(('%s: %d rules'):format(f.file, f.rules))
+    else
+      h.warn(('%s: %d rules; refused:'):format(f.file, f.rules), f.errors)
+    end
+  end
+
   -- Why each watched terminal reads as it does, in one line (|:MadoExplain| in its window says more).
   local watch = require('madohub.watch')
   local bufs = watch.buffers()

@@ -28,6 +28,13 @@ local receivers = {
   agents = function(m)
     require('madohub.state').set_agents(m.agents)
   end,
+  -- The screen rules changed (a rule file of the user's): every terminal is read again.
+  rescreen = function()
+    local watch = require('madohub.watch')
+    for _, buf in ipairs(watch.buffers()) do
+      watch.touch(buf)
+    end
+  end,
   say = function(m)
     require('madohub.util').notify(m.message, m.warn == true and vim.log.levels.WARN or nil)
   end,

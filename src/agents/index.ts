@@ -12,6 +12,8 @@ import type { Explanation } from '../detect/explain.js';
 import type { AgentRules, RuleSet } from '../detect/types.js';
 import type { AgentId, Detection, PreviousReading, ProcessInfo, Screen } from '../shared/types.js';
 import { AGENT_MODULES } from './registry.js';
+import { UserRulesSource, withUserRules } from './user-rules.js';
+import type { UserRules } from './user-rules.js';
 import type { AgentModule } from './types.js';
 
 export { AGENT_MODULES };
@@ -53,19 +55,53 @@ export const RULESET: RuleSet = {
   fallback: FALLBACK_AGENT,
 };
 
+/** The user's rule files in use, and every agent's rules with theirs. */
+let user: { source: UserRulesSource; set: RuleSet } | undefined;
+
+/**
+ * Reads the user's rule files of `dir` (|madohub-rules|) with every screen from now on, again when
+ * one changes; `onLoad` hears each reading (its files, their errors). Undefined: the built-in rules only.
+ */
+export function useUserRules(dir: string | undefined, onLoad?: (rules: UserRules) => void): void {
+  if (dir === undefined) {
+    user = undefined;
+    return;
+  }
+  const state = {
+    set: RULESET,
+    source: new UserRulesSource(dir, (rules) => {
+      state.set = withUserRules(RULESET, rules);
+      onLoad?.(rules);
+    }),
+  };
+  user = state;
+}
+
+/** The user's rule files as read now (undefined when none are in use). */
+export function userRulesNow(): UserRules | undefined {
+  return user?.source.current();
+}
+
+/** Every agent's rules as they are now: the built-in ones, with the user's when in use. */
+function ruleSet(): RuleSet {
+  if (!user) return RULESET;
+  user.source.current();
+  return user.set;
+}
+
 /** Reads one screen by every agent's rules (`as`: by that agent's, whatever the screen shows). */
 export function detectScreen(screen: Screen, previous?: PreviousReading, as?: AgentId): Detection {
-  return detect(RULESET, screen, previous, as);
+  return detect(ruleSet(), screen, previous, as);
 }
 
 /** Reads one screen as detectScreen does, and says why. */
 export function explainScreen(screen: Screen, previous?: PreviousReading, as?: AgentId): Explanation {
-  return explain(RULESET, screen, previous, as);
+  return explain(ruleSet(), screen, previous, as);
 }
 
 /** Which agent a screen shows (sticky: see identify). */
 export function identifyScreen(screen: Screen, previous?: PreviousReading): AgentId {
-  return identify(RULESET, screen, previous);
+  return identify(ruleSet(), screen, previous);
 }
 
 /** The agent one process is, or undefined. */

@@ -9,6 +9,7 @@ import { safeText } from '../cli/args.js';
 import { jobsDir } from '../jobs/store.js';
 import { SHORT_ID } from '../jobs/types.js';
 import { runDetect } from '../cli/detect.js';
+import { rulesDir } from '../agents/user-rules.js';
 import { JobError, UsageError } from '../shared/errors.js';
 import { JOB_VERBS, runJobVerb } from '../cli/jobs.js';
 import type { Io } from '../cli/jobs.js';
@@ -146,7 +147,8 @@ async function main(argv: string[]): Promise<number> {
   }
   try {
     if (verb === 'detect') {
-      process.stdout.write(`${runDetect(rest, () => readFileSync(0, 'utf8'))}\n`);
+      const warn = (line: string): void => void process.stderr.write(`${line}\n`);
+      process.stdout.write(`${runDetect(rest, () => readFileSync(0, 'utf8'), { rulesDir: rulesDir(), warn })}\n`);
       return 0;
     }
     if (verb === '__daemon') {

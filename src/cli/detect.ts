@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { AGENT_MODULES, detectScreen, explainScreen, isAgentId } from '../agents/index.js';
+import { AGENT_MODULES, detectScreen, explainScreen, isAgentId, useUserRules } from '../agents/index.js';
 import { explanationText } from '../detect/explain.js';
 import type { AgentId } from '../shared/types.js';
 import { UsageError } from '../shared/errors.js';
@@ -74,8 +74,12 @@ export function screenLines(text: string): string[] {
  * `mado detect [FILE|-] [--title TITLE] [--agent NAME] [--explain [--json]]`: one JSON line from the
  * plugin's own detectors, or why it reads so.
  */
-export function runDetect(argv: readonly string[], readStdin: () => string): string {
+export function runDetect(argv: readonly string[], readStdin: () => string, user: { rulesDir?: string; warn?: (line: string) => void } = {}): string {
   const args = parseDetectArgs(argv);
+  // The user's rule files (|madohub-rules|) read the screen too, as in Neovim; what they refused is said.
+  useUserRules(user.rulesDir, (rules) => {
+    for (const f of rules.files) for (const e of f.errors) user.warn?.(`mado detect: ${f.file}: ${e}`);
+  });
   if (args.json && !args.explain) throw new UsageError('--json goes with --explain (mado detect prints JSON already)');
   const raw = args.file === undefined ? readStdin() : readScreenFile(args.file);
   // The end of a big file is what a terminal shows.

@@ -130,6 +130,7 @@ export function explanationText(e: Explanation): string[] {
   ];
   const d = e.decided;
   if (d.by === 'rule' || d.by === 'shape') out.push(`decided: ${d.by} ${d.rule ?? ''}, ${at(d.row)}: ${d.line ?? ''}`);
+  if (d.origin !== undefined) out.push(`         (your rule, from ${shown(d.origin)})`);
   else if (d.by === 'title') out.push(`decided: title rule ${d.rule ?? ''}: ${d.line ?? ''}`);
   else if (d.by === 'kept') out.push('decided: no rule matched: the state read before is kept (Idle at first)');
   else out.push('decided: no agent runs: the fallback is Idle');

@@ -203,6 +203,8 @@ export interface Decision {
   /** The row it matched on (none for the title). */
   row?: number;
   line?: string;
+  /** The file of a user's rule. */
+  origin?: string;
 }
 
 /** A screen's reading and what led to it: who runs, what decided, where the current turn and the input box are. */
@@ -256,7 +258,7 @@ export function reading(set: RuleSet, input: Screen, previous?: PreviousReading,
   const title = rules.titles.find((t) => t.test.test(screen.title));
   const done = (detection: Detection, decided: Decision): Reading => ({ detection, identity: who, decided, screen, from, box, menu });
   const byHit = (h: Hit): Reading =>
-    done(fromHit(agent, h, detailOf(rules, screen.lines, h, from)), { by: 'rule', rule: h.rule.name, row: h.row, line: h.line });
+    done(fromHit(agent, h, detailOf(rules, screen.lines, h, from)), { by: 'rule', rule: h.rule.name, row: h.row, line: h.line, ...(h.rule.origin !== undefined && { origin: h.rule.origin }) });
   const byTitle = (t: TitleRule): Reading =>
     done({ agent, state: t.state, source: 'pty-scrape', detail: t.detail ?? lineDetail(screen.title), rule: t.name }, { by: 'title', rule: t.name, line: screen.title });
 

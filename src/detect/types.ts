@@ -21,6 +21,8 @@ export interface LineRule {
   name: string;
   state: AgentState;
   test: Matcher;
+  /** The file a user's rule came from (none for a built-in one). */
+  origin?: string;
   /**
    * A hint is chrome that is always drawn (a footer, an input placeholder): it decides the state only
    * when no event line (work, a question, a completion, an interrupt) is on the screen.

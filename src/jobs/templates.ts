@@ -1,9 +1,9 @@
 // What command line a job runs: a template per agent, configurable.
-import { homedir } from 'node:os';
 import path from 'node:path';
 import { AGENT_MODULES, DEFAULT_AGENT } from '../agents/index.js';
 import { isObj, strings } from '../shared/checks.js';
-import { readBounded } from '../shared/files.js';
+import { readConfigFile } from '../shared/files.js';
+import { configHome } from '../shared/xdg.js';
 import type { Isolation, Template } from '../agents/types.js';
 import { ISOLATIONS } from '../agents/types.js';
 
@@ -28,10 +28,10 @@ const TEMPLATE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
 export function loadTemplates(env: NodeJS.ProcessEnv = process.env): { templates: Record<string, Template>; warnings: string[] } {
   const file =
     env.MADOHUB_TEMPLATES ||
-    path.join(env.XDG_CONFIG_HOME || path.join(env.HOME || homedir(), '.config'), 'madohub', 'templates.json');
+    path.join(configHome(env), 'madohub', 'templates.json');
   const templates = { ...DEFAULT_TEMPLATES };
   const warnings: string[] = [];
-  const r = readBounded(file, MAX_TEMPLATES_BYTES);
+  const r = readConfigFile(file, MAX_TEMPLATES_BYTES);
   if (!r.ok) {
     if (!r.missing) warnings.push(`${file}: ${r.why}; the default templates serve`);
     return { templates, warnings };

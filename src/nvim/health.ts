@@ -1,6 +1,8 @@
 // What :checkhealth shows of the Node side: this Node, node-pty, the watchers, the fleet, the daemon
 // (asked with a connection, then nothing more; never started here), and each agent's program.
-import { AGENT_MODULES } from '../agents/index.js';
+import { AGENT_MODULES, userRulesNow } from '../agents/index.js';
+import { rulesDir } from '../agents/user-rules.js';
+import type { RulesFileReport } from '../agents/user-rules.js';
 import type { FleetHub } from '../fleet/hub.js';
 import { programProblem } from '../jobs/program.js';
 import { daemonSocket, runtimeDir } from '../jobs/paths.js';
@@ -39,6 +41,8 @@ export interface Health {
   daemon: string;
   scans: number;
   rssBytes: number;
+  /** The user's rule files (|madohub-rules|): the folder, and each file's rules and errors. */
+  rules: { dir: string; files: RulesFileReport[] };
   /** Every agent module, and whether the program of its jobs is on this Neovim's PATH (`problem`: why not). */
   agents: { id: string; name: string; program: string; problem: string | null }[];
 }
@@ -58,6 +62,7 @@ export async function healthOf(tracker: Tracker, watchers: TerminalWatchers, hub
     jobsDir: jobsDir(),
     fleet: { terminals: hub.count('terminal'), jobs: hub.count('job'), sessions: hub.count('session'), editors: hub.count('editor') },
     daemon: 'not running',
+    rules: { dir: rulesDir(), files: userRulesNow()?.files ?? [] },
     agents: AGENT_MODULES.filter((a) => !a.fallback).map((a) => {
       const program = a.template.command[0] ?? '';
       return { id: a.id, name: a.displayName, program, problem: programProblem(program, process.env.PATH, process.cwd()) };

@@ -26,6 +26,8 @@ export type ToLua =
   | { type: 'answer'; ask: number; result: unknown; error: string | null }
   /** The agent modules (once, when the process starts). */
   | { type: 'agents'; agents: AgentInfo[] }
+  /** The screen rules changed (a user's rule file): send every terminal's screen again. */
+  | { type: 'rescreen' }
   /** A message for the user (`warn`: something did not happen). */
   | { type: 'say'; message: string; warn: boolean }
   /** A reply that waits for a terminal, kept by Lua so that a new Node process gets it back (null: none waits). */

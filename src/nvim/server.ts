@@ -1,6 +1,8 @@
 import { attach } from 'neovim';
 import type { NeovimClient } from 'neovim';
-import { AGENT_MODULES } from '../agents/index.js';
+import { AGENT_MODULES, useUserRules, userRulesNow } from '../agents/index.js';
+import { watchRules } from './rules-watch.js';
+import { rulesDir } from '../agents/user-rules.js';
 import { LuaWire } from './lua-wire.js';
 import { LuaPush } from './push.js';
 import type { AgentInfo } from './lua-wire.js';
@@ -29,6 +31,17 @@ function agentInfos(): AgentInfo[] {
 export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStream): NeovimClient {
   const nvim = attach({ reader: stdin, writer: stdout });
   const lua = new LuaWire(nvim);
+  // The user's rule files, read with the first screen and again when one changes (every terminal is
+  // then read anew); their errors are said once a reading.
+  let readings = 0;
+  useUserRules(rulesDir(), (rules) => {
+    if (readings++ > 0) lua.send({ type: 'rescreen' });
+    const bad = rules.files.filter((f) => f.errors.length > 0);
+    if (bad.length === 0) return;
+    const first = bad[0]!;
+    lua.send({ type: 'say', message: `rule files with errors (:checkhealth madohub lists them): ${first.file}: ${first.errors[0] ?? ''}${bad.length > 1 || first.errors.length > 1 ? ' …' : ''}`, warn: true });
+  });
+  watchRules(rulesDir(), () => userRulesNow());
   // Every change goes to Lua once per batch (one redraw).
   const pushed = new LuaPush(lua, () => hub.editorsNotShown);
   const tracker = new Tracker();

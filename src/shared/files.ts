@@ -16,15 +16,23 @@ export function readBounded(file: string, maxBytes: number): ReadResult {
   return readRegular(file, maxBytes, false);
 }
 
+/**
+ * Reads one of the user's configuration files as readBounded does, but through a link: dotfile
+ * managers link them in (what is read is still a regular file of at most `maxBytes`).
+ */
+export function readConfigFile(file: string, maxBytes: number): ReadResult {
+  return readRegular(file, maxBytes, false, true);
+}
+
 /** The last `maxBytes` of a regular file (the whole file when it is smaller), refused as readBounded refuses. */
 export function readTail(file: string, maxBytes: number): ReadResult {
   return readRegular(file, maxBytes, true);
 }
 
-function readRegular(file: string, maxBytes: number, tail: boolean): ReadResult {
+function readRegular(file: string, maxBytes: number, tail: boolean, follow = false): ReadResult {
   let fd: number;
   try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    fd = openSync(file, constants.O_RDONLY | (follow ? 0 : constants.O_NOFOLLOW) | constants.O_NONBLOCK);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? String(err);
     return { ok: false, why: code === 'ELOOP' ? 'a link, not a file' : code, missing: code === 'ENOENT' || code === 'ENOTDIR' };
@@ -52,8 +60,8 @@ function readRegular(file: string, maxBytes: number, tail: boolean): ReadResult 
 }
 
 /** Parses a bounded JSON file; undefined when it is missing, not regular, too large or not JSON. */
-export function readJsonBounded(file: string, maxBytes: number): unknown {
-  const r = readBounded(file, maxBytes);
+export function readJsonBounded(file: string, maxBytes: number, read: typeof readBounded = readBounded): unknown {
+  const r = read(file, maxBytes);
   if (!r.ok) return undefined;
   try {
     return JSON.parse(r.text) as unknown;

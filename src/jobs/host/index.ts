@@ -13,7 +13,8 @@ import { Terminal } from '@xterm/headless';
 import { menuAnswer } from '../../agents/menu-answer.js';
 import { menuSince } from '../../detect/question.js';
 import { boundScreen } from '../../detect/index.js';
-import { agentModule, detectScreen, FALLBACK_AGENT } from '../../agents/index.js';
+import { agentModule, detectScreen, FALLBACK_AGENT, useUserRules } from '../../agents/index.js';
+import { rulesDir } from '../../agents/user-rules.js';
 import type { Detection } from '../../detect/index.js';
 import { processStamp } from '../../proc/stamp.js';
 import { processSource } from '../../proc/shared.js';
@@ -64,6 +65,11 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   // Nothing that goes wrong in the host's own work may take the agent down with it.
   process.on('uncaughtException', (err) => say(`unexpected: ${err.stack ?? err.message}`));
   process.on('unhandledRejection', (err) => say(`unexpected: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
+
+  // The user's screen rules (|madohub-rules|), as the Neovim side reads them; what a file refused goes to the host's log.
+  useUserRules(rulesDir({ ...process.env, ...env }), (rules) => {
+    for (const f of rules.files) for (const e of f.errors) say(`${f.file}: ${e}`);
+  });
 
   const writer = new JobWriter(jobsDir, short, say);
   const writeJob = (change: JobChange): Promise<void> => writer.write(change);

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { hintBlock, MAX_STDIN_BYTES, parseBgArgs, withStdin } from '../../../src/cli/bg.js';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -95,6 +96,12 @@ describe('the switch that turns the agent view off', () => {
     writeFileSync(path.join(config, 'madohub', 'settings.json'), JSON.stringify({ agent_view: false }));
     expect(agentViewDisabled({ XDG_CONFIG_HOME: config })).toBe(true);
     writeFileSync(path.join(config, 'madohub', 'settings.json'), '{broken');
+    expect(agentViewDisabled({ XDG_CONFIG_HOME: config })).toBe(false);
+  });
+  it('a FIFO for settings.json is no setting, and hangs nothing', () => {
+    const config = mkdtempSync(path.join(tmpdir(), 'madohub-settings-'));
+    mkdirSync(path.join(config, 'madohub'));
+    execFileSync('mkfifo', [path.join(config, 'madohub', 'settings.json')]);
     expect(agentViewDisabled({ XDG_CONFIG_HOME: config })).toBe(false);
   });
 });

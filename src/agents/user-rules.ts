@@ -1,0 +1,268 @@
+// Screen rules a user adds or overrides, one file per agent: `$XDG_CONFIG_HOME/madohub/rules/<agent>.json`.
+// Each file is validated as hostile input (bounded, a bad entry refused with why, not run), and
+// read again when it changes. See |madohub-rules|.
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { patternProblem } from '../detect/linear.js';
+import type { AgentRules, LineRule, Matcher, RuleSet } from '../detect/types.js';
+import { isObj } from '../shared/checks.js';
+import { readConfigFile } from '../shared/files.js';
+import type { AgentId, AgentState } from '../shared/types.js';
+import { configHome } from '../shared/xdg.js';
+import { AGENT_MODULES } from './registry.js';
+
+/** The folder of the user's rule files. */
+export function rulesDir(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(configHome(env), 'madohub', 'rules');
+}
+
+/** Bounds: a file's size, the files read, a file's entries, a text's length. */
+export const MAX_RULES_FILE = 64 * 1024;
+const MAX_FILES = 32;
+const MAX_ENTRIES = 64;
+const MAX_TEXT = 200;
+const NAME = /^[a-z0-9][a-z0-9.-]{0,39}$/;
+
+/** The keys of a rule file: a state's words, the completion shape, identity markers, built-in rules turned off. */
+const STATE_KEYS = { working: 'working', waiting: 'waiting', idle: 'idle', failed: 'failed', completion: 'stopped' } as const satisfies Record<string, AgentState>;
+type StateKey = keyof typeof STATE_KEYS;
+const KEYS = new Set<string>([...Object.keys(STATE_KEYS), 'markers', 'disable', '$schema', 'comment']);
+
+/** What one agent's file adds: rules tried before the built-in ones, markers, built-in rules turned off. */
+export interface RulesPatch {
+  agent: AgentId;
+  file: string;
+  lines: LineRule[];
+  markers: RegExp[];
+  disable: string[];
+}
+
+/** One file as :checkhealth lists it: how many rules it gave, and what was refused with why. */
+export interface RulesFileReport {
+  file: string;
+  agent?: AgentId;
+  rules: number;
+  errors: string[];
+}
+
+/** Every file of the folder, read once. */
+export interface UserRules {
+  dir: string;
+  patches: RulesPatch[];
+  files: RulesFileReport[];
+}
+
+const printable = (text: string): string => text.replace(/[^\x20-\x7e]/g, '?').slice(0, 60);
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A literal text, found anywhere in a line (with `ignoreCase`, in any case): linear. */
+function literal(text: string, ignoreCase: boolean): Matcher {
+  const needle = ignoreCase ? text.toLowerCase() : text;
+  return { test: (line: string): boolean => (ignoreCase ? line.toLowerCase() : line).includes(needle) };
+}
+
+interface Entry {
+  test: Matcher;
+  regexp: RegExp;
+  name?: string;
+  hint: boolean;
+}
+
+/** One entry of a list: a text, or `{ text | pattern, name?, hint?, ignoreCase? }`; or why it is refused. */
+function entryOf(v: unknown): Entry | string {
+  const raw = typeof v === 'string' ? { text: v } : v;
+  if (!isObj(raw)) return 'an entry is a text or an object with "text" or "pattern"';
+  for (const k of Object.keys(raw)) if (!['text', 'pattern', 'name', 'hint', 'ignoreCase'].includes(k)) return `unknown field "${printable(k)}"`;
+  const ignoreCase = raw.ignoreCase === true;
+  if (raw.ignoreCase !== undefined && typeof raw.ignoreCase !== 'boolean') return '"ignoreCase" is true or false';
+  if (raw.hint !== undefined && typeof raw.hint !== 'boolean') return '"hint" is true or false';
+  if (raw.name !== undefined && (typeof raw.name !== 'string' || !NAME.test(raw.name))) return '"name" is lower-case letters, digits, . and - (40 at most)';
+  const base = { hint: raw.hint === true, ...(typeof raw.name === 'string' && { name: raw.name }) };
+  if (typeof raw.text === 'string' && raw.pattern === undefined) {
+    if (raw.text.trim() === '') return 'an empty text matches every line';
+    if (raw.text.length > MAX_TEXT) return `a text longer than ${MAX_TEXT} characters`;
+    return { ...base, test: literal(raw.text, ignoreCase), regexp: new RegExp(escapeRegExp(raw.text), ignoreCase ? 'iu' : 'u') };
+  }
+  if (typeof raw.pattern === 'string' && raw.text === undefined) {
+    const flags = ignoreCase ? 'i' : '';
+    const problem = patternProblem(raw.pattern, flags);
+    if (problem) return `pattern /${printable(raw.pattern)}/: ${problem}`;
+    const regexp = new RegExp(raw.pattern, `${flags}u`);
+    return { ...base, test: regexp, regexp };
+  }
+  return 'an entry has "text" or "pattern" (one of them, a string)';
+}
+
+/** Reads one agent's rule file's text; what it adds and what it refused. */
+export function parseRulesFile(agent: AgentId, file: string, text: string): { patch: RulesPatch; errors: string[] } {
+  const patch: RulesPatch = { agent, file, lines: [], markers: [], disable: [] };
+  const errors: string[] = [];
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return { patch, errors: [`not JSON (${err instanceof Error ? err.message.slice(0, 100) : 'a syntax error'}): nothing in it is used`] };
+  }
+  if (!isObj(value)) return { patch, errors: ['not a JSON object: nothing in it is used'] };
+  const names = new Set<string>();
+  for (const [key, list] of Object.entries(value)) {
+    if (!KEYS.has(key)) {
+      errors.push(`unknown key "${printable(key)}" (known: ${[...KEYS].filter((k) => !k.startsWith('$') && k !== 'comment').join(', ')})`);
+      continue;
+    }
+    if (key === '$schema' || key === 'comment') continue;
+    if (!Array.isArray(list)) {
+      errors.push(`"${key}" is a list`);
+      continue;
+    }
+    if (list.length > MAX_ENTRIES) errors.push(`"${key}": ${list.length} entries, the first ${MAX_ENTRIES} are used`);
+    list.slice(0, MAX_ENTRIES).forEach((v: unknown, i: number) => {
+      const where = `"${key}"[${i + 1}]`;
+      if (key === 'disable') {
+        if (typeof v !== 'string' || !/^(?:[a-z0-9][a-z0-9.-]*\/)?[a-z0-9][a-z0-9.-]*$/.test(v)) errors.push(`${where}: a built-in rule's name, as --explain shows it`);
+        else patch.disable.push(v);
+        return;
+      }
+      const entry = entryOf(v);
+      if (typeof entry === 'string') {
+        errors.push(`${where}: ${entry}; refused`);
+        return;
+      }
+      if (key === 'markers') {
+        patch.markers.push(entry.regexp);
+        return;
+      }
+      const state = STATE_KEYS[key as StateKey];
+      const name = `user/${agent}/${entry.name ?? `${key}-${i + 1}`}`;
+      if (names.has(name)) {
+        errors.push(`${where}: the name ${name} is taken; refused`);
+        return;
+      }
+      names.add(name);
+      patch.lines.push({
+        name,
+        state,
+        test: entry.test,
+        origin: file,
+        ...(entry.hint && { hint: true }),
+        ...(key === 'completion' && { completion: true }),
+      });
+    });
+  }
+  return { patch, errors };
+}
+
+const AGENT_IDS = new Set<string>(AGENT_MODULES.filter((a) => !a.fallback).map((a) => a.id));
+
+/** Every `<agent>.json` of the folder (MAX_FILES at most), read bounded. A missing folder is no rules. */
+export function loadUserRules(dir: string): UserRules {
+  const out: UserRules = { dir, patches: [], files: [] };
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
+  } catch {
+    return out;
+  }
+  for (const name of names.slice(0, MAX_FILES)) {
+    const file = path.join(dir, name);
+    const id = name.slice(0, -'.json'.length);
+    if (!AGENT_IDS.has(id)) {
+      out.files.push({ file, rules: 0, errors: [`no agent is named ${printable(id)} (the file's name is the agent's: ${[...AGENT_IDS].join(', ')})`] });
+      continue;
+    }
+    const r = readConfigFile(file, MAX_RULES_FILE);
+    if (!r.ok) {
+      out.files.push({ file, agent: id, rules: 0, errors: [`cannot read it: ${r.why}`] });
+      continue;
+    }
+    const { patch, errors } = parseRulesFile(id, file, r.text);
+    out.patches.push(patch);
+    out.files.push({ file, agent: id, rules: patch.lines.length + patch.markers.length, errors });
+  }
+  if (names.length > MAX_FILES) out.files.push({ file: dir, rules: 0, errors: [`${names.length} files: the first ${MAX_FILES} are read`] });
+  return out;
+}
+
+/**
+ * The built-in rules with the user's: theirs first (they win a line), built-in ones they turned off
+ * left out. A name in "disable" that no rule has is added to its file's errors.
+ */
+export function withUserRules(base: RuleSet, user: UserRules): RuleSet {
+  const refuse = (file: string, why: string): void => {
+    user.files.find((f) => f.file === file)?.errors.push(why);
+  };
+  const agents = base.agents.map((rules): AgentRules => {
+    const patches = user.patches.filter((p) => p.agent === rules.id);
+    if (patches.length === 0) return rules;
+    const off = new Set<string>();
+    for (const p of patches) {
+      for (const n of p.disable) {
+        const full = n.includes('/') ? n : `${rules.id}/${n}`;
+        if (![...rules.lines, ...rules.titles].some((r) => r.name === full)) refuse(p.file, `"disable": no rule of ${rules.id} is named ${full} (mado detect --explain names them)`);
+        else off.add(full);
+      }
+    }
+    const markers = patches.flatMap((p) => p.markers);
+    return {
+      ...rules,
+      markers: [...markers, ...rules.markers],
+      titleMarkers: [...markers, ...rules.titleMarkers],
+      lines: [...patches.flatMap((p) => p.lines), ...rules.lines.filter((r) => !off.has(r.name))],
+      titles: rules.titles.filter((r) => !off.has(r.name)),
+    };
+  });
+  return { ...base, agents };
+}
+
+/** How often the folder is looked at again for a change, at most. */
+export const RECHECK_MS = 1000;
+
+/**
+ * The user's rules as they are now: read at first use, and again when a file of the folder changed
+ * (looked at no more than once every RECHECK_MS, when a screen is read: no timer, no watcher).
+ * `onLoad` hears each new reading (to tell its errors once).
+ */
+export class UserRulesSource {
+  private rules: UserRules | undefined;
+  private stamp = '';
+  private checkedAt = -Infinity;
+
+  constructor(
+    readonly dir: string,
+    private readonly onLoad: (rules: UserRules) => void = () => {},
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  current(): UserRules {
+    const now = this.clock();
+    if (this.rules && now - this.checkedAt < RECHECK_MS) return this.rules;
+    this.checkedAt = now;
+    const stamp = folderStamp(this.dir);
+    if (!this.rules || stamp !== this.stamp) {
+      this.stamp = stamp;
+      this.rules = loadUserRules(this.dir);
+      this.onLoad(this.rules);
+    }
+    return this.rules;
+  }
+}
+
+/** What changes when a rule file is added, removed or written: each file's name, size, time and inode. */
+function folderStamp(dir: string): string {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort().slice(0, MAX_FILES);
+  } catch {
+    return 'none';
+  }
+  return names
+    .map((n) => {
+      try {
+        const st = statSync(path.join(dir, n));
+        return `${n}:${st.size}:${st.mtimeMs}:${st.ino}`;
+      } catch {
+        return `${n}:gone`;
+      }
+    })
+    .join('|');
+}

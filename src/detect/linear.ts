@@ -1,0 +1,112 @@
+// Whether a regular expression a user gives is safe to run on every screen line: bounded in length and
+// of a shape whose backtracking costs at most about the square of a line's length (MAX_LINE). Pure.
+
+/** The longest pattern taken. */
+export const MAX_PATTERN = 200;
+
+/** A bounded repeat above this many counts as an unbounded one (`a{1,500}` costs what `a+` does). */
+const BIG_REPEAT = 10;
+
+type Token =
+  | { kind: 'atom'; src: string; literal?: string }
+  | { kind: 'open'; src: string }
+  | { kind: 'close' }
+  | { kind: 'repeat'; max: number }
+  | { kind: 'or' }
+  | { kind: 'start' }
+  | { kind: 'end' };
+
+/** The pattern as tokens, or why it cannot be read as one. */
+function tokens(source: string): Token[] | string {
+  const out: Token[] = [];
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    const rest = source.slice(i);
+    if (c === '\\') {
+      const next = source[i + 1] ?? '';
+      if (/[1-9]/.test(next) || next === 'k') return 'backreferences are not taken';
+      const braced = /^\\[upPx](?:\{[^}]*\}|[0-9a-fA-F]{2,4})/.exec(rest);
+      const src = braced ? braced[0] : rest.slice(0, 2);
+      // An escaped punctuation character (`\.`, `\(`) is that character.
+      out.push({ kind: 'atom', src, ...(/^\\[^\w\s]$/.test(src) && { literal: src[1] }) });
+      i += src.length - 1;
+      continue;
+    }
+    if (c === '[') {
+      let j = i + 1;
+      if (source[j] === '^') j++;
+      if (source[j] === ']') j++;
+      while (j < source.length && source[j] !== ']') j += source[j] === '\\' ? 2 : 1;
+      out.push({ kind: 'atom', src: source.slice(i, j + 1) });
+      i = j;
+      continue;
+    }
+    if (c === '(') {
+      if (/^\(\?<?[=!]/.test(rest)) return 'lookarounds are not taken';
+      const open = /^\((?:\?:|\?<[A-Za-z_$][\w$]*>)?/.exec(rest)![0];
+      out.push({ kind: 'open', src: open });
+      i += open.length - 1;
+      continue;
+    }
+    if (c === ')') out.push({ kind: 'close' });
+    else if (c === '|') out.push({ kind: 'or' });
+    else if (c === '^') out.push({ kind: 'start' });
+    else if (c === '$') out.push({ kind: 'end' });
+    else if (c === '*' || c === '+' || c === '?') {
+      out.push({ kind: 'repeat', max: c === '?' ? 1 : Infinity });
+      if (source[i + 1] === '?') i++; // Lazy: the same repeat.
+    } else if (c === '{' && /^\{\d+(?:,\d*)?\}/.test(rest)) {
+      const m = /^\{(\d+)(,(\d*))?\}/.exec(rest)!;
+      out.push({ kind: 'repeat', max: m[2] === undefined ? Number(m[1]) : m[3] === '' ? Infinity : Number(m[3]) });
+      i += m[0].length - 1;
+      if (source[i + 1] === '?') i++;
+    } else out.push({ kind: 'atom', src: c, literal: c });
+  }
+  return out;
+}
+
+/**
+ * Why `source` is refused, or null when it is taken. Refused: an empty pattern, more than
+ * MAX_PATTERN characters, one that does not compile, backreferences and lookarounds, a repeated
+ * group (other than `?`: `(a|ab)*` backtracks exponentially), and too many unbounded repeats (`*`,
+ * `+`, `{n,}`) that can backtrack into each other. A repeat followed by a character it cannot match
+ * (`\s+Allow`, `─*╮`, `\d+s`) or by the line's end gives back at most its own run, and costs nothing
+ * more; of the others, one is taken in a pattern that may match anywhere, two in one anchored at the
+ * line's start (`^`): a line of MAX_LINE characters then costs at most the square of its length.
+ */
+export function patternProblem(source: string, flags = ''): string | null {
+  if (source.length === 0) return 'an empty pattern matches every line';
+  if (source.length > MAX_PATTERN) return `longer than ${MAX_PATTERN} characters`;
+  try {
+    new RegExp(source, `${flags}u`);
+  } catch (err) {
+    return `not a valid pattern (${err instanceof Error ? err.message.replace(/^Invalid regular expression: /, '') : String(err)})`;
+  }
+  const list = tokens(source);
+  if (typeof list === 'string') return list;
+  let free = 0;
+  let depth = 0;
+  let topLevelOr = false;
+  for (let i = 0; i < list.length; i++) {
+    const t = list[i]!;
+    if (t.kind === 'open') depth++;
+    else if (t.kind === 'close') depth--;
+    else if (t.kind === 'or' && depth === 0) topLevelOr = true;
+    if (t.kind !== 'repeat') continue;
+    const before = list[i - 1];
+    if (before?.kind === 'close' && t.max > 1) return 'a repeated group backtracks: repeat single characters or classes, or list the words';
+    if (t.max <= BIG_REPEAT || before?.kind !== 'atom') continue;
+    const after = list[i + 1];
+    const guarded =
+      after?.kind === 'end' ||
+      (after?.kind === 'atom' && after.literal !== undefined && !new RegExp(`^(?:${before.src})$`, `${flags}u`).test(after.literal));
+    if (!guarded) free++;
+  }
+  // `^a|b` is anchored in its first branch only.
+  const anchored = list[0]?.kind === 'start' && !topLevelOr;
+  const allowed = anchored ? 2 : 1;
+  if (free > allowed) {
+    return `${free} repeats (*, +, {n,}) that can backtrack into each other: at most ${allowed} ${anchored ? 'in a pattern anchored with ^' : 'in a pattern not anchored with ^ (two when it is)'}; follow a repeat by a character it cannot match, or list the words`;
+  }
+  return null;
+}

@@ -1,0 +1,8 @@
+// Where the user's configuration lives, by the XDG base directory rules.
+import { homedir } from 'node:os';
+import path from 'node:path';
+
+/** `$XDG_CONFIG_HOME`, else `~/.config`. */
+export function configHome(env: NodeJS.ProcessEnv = process.env): string {
+  return env.XDG_CONFIG_HOME || path.join(env.HOME || homedir(), '.config');
+}

@@ -1,0 +1,187 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { detectScreen, explainScreen, RULESET, useUserRules, userRulesNow } from '../../../src/agents/index.js';
+import { loadUserRules, parseRulesFile, RECHECK_MS, rulesDir, UserRulesSource, withUserRules } from '../../../src/agents/user-rules.js';
+import { explanationText } from '../../../src/detect/explain.js';
+import type { Screen } from '../../../src/shared/types.js';
+
+const folder = (): string => mkdtempSync(path.join(tmpdir(), 'madohub-rules-'));
+const write = (dir: string, name: string, value: unknown): string => {
+  const file = path.join(dir, name);
+  writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value));
+  return file;
+};
+const rule = '─'.repeat(60);
+/** A Claude Code screen of a version whose approval uses words no built-in rule knows. */
+const NEW_PROMPT: Screen = {
+  title: '',
+  lines: ['❯ add a test', '', '⏺ I will write test/a.test.ts.', '', 'Shall I write test/a.test.ts — accept / reject', '', rule, '❯ ', rule, '  ? for shortcuts'],
+};
+
+afterEach(() => useUserRules(undefined));
+
+describe('a rule file', () => {
+  it('gives rules for each state, tried before the built-in ones, named user/<agent>/<name>', () => {
+    const { patch, errors } = parseRulesFile('claude', '/x/claude.json', JSON.stringify({
+      waiting: ['accept / reject', { pattern: '^Shall I .*\\?$', name: 'shall-i', ignoreCase: true }],
+      working: [{ text: 'Pondering', hint: true }],
+      idle: ['Type here'],
+      failed: ['Gave up'],
+      completion: [{ pattern: '^Flew in \\d+s$' }],
+      markers: ['Claude Next'],
+    }));
+    expect(errors).toEqual([]);
+    expect(patch.lines.map((r) => [r.name, r.state, r.hint === true, r.completion === true])).toEqual([
+      ['user/claude/waiting-1', 'waiting', false, false],
+      ['user/claude/shall-i', 'waiting', false, false],
+      ['user/claude/working-1', 'working', true, false],
+      ['user/claude/idle-1', 'idle', false, false],
+      ['user/claude/failed-1', 'failed', false, false],
+      ['user/claude/completion-1', 'stopped', false, true],
+    ]);
+    expect(patch.lines[1]!.test.test('SHALL I run it?')).toBe(true);
+    expect(patch.lines[0]!.test.test('Accept / Reject')).toBe(false); // A text is found as written, unless ignoreCase.
+    expect(patch.markers[0]!.test('Welcome to Claude Next (1.0)')).toBe(true);
+    expect(patch.lines.every((r) => r.origin === '/x/claude.json')).toBe(true);
+  });
+
+  it('refuses each bad entry with why, and keeps the good ones', () => {
+    const { patch, errors } = parseRulesFile('codex', '/x/codex.json', JSON.stringify({
+      waiting: ['fine', '', { pattern: '(a+)+$' }, { pattern: '(x)\\1' }, { pattern: '[' }, { text: 'a', pattern: 'b' }, 42, { text: 'x', color: 'red' }, { text: 'y', name: 'Bad Name' }],
+      wating: ['typo'],
+      idle: 'not a list',
+      disable: ['codex/approval', 'No Such Thing!'],
+    }));
+    expect(patch.lines.map((r) => r.name)).toEqual(['user/codex/waiting-1']);
+    expect(patch.disable).toEqual(['codex/approval']);
+    expect(errors).toEqual([
+      '"waiting"[2]: an empty text matches every line; refused',
+      '"waiting"[3]: pattern /(a+)+$/: a repeated group backtracks: repeat single characters or classes, or list the words; refused',
+      '"waiting"[4]: pattern /(x)\\1/: backreferences are not taken; refused',
+      expect.stringMatching(/^"waiting"\[5\]: pattern \/\[\/: not a valid pattern/),
+      '"waiting"[6]: an entry has "text" or "pattern" (one of them, a string); refused',
+      '"waiting"[7]: an entry is a text or an object with "text" or "pattern"; refused',
+      '"waiting"[8]: unknown field "color"; refused',
+      '"waiting"[9]: "name" is lower-case letters, digits, . and - (40 at most); refused',
+      expect.stringMatching(/^unknown key "wating" \(known: working, waiting, idle, failed, completion, markers, disable\)$/),
+      '"idle" is a list',
+      '"disable"[2]: a built-in rule\'s name, as --explain shows it',
+    ]);
+  });
+
+  it('that is no JSON object is refused whole', () => {
+    expect(parseRulesFile('claude', 'f', '{ nope').errors[0]).toMatch(/^not JSON \(.*\): nothing in it is used$/);
+    expect(parseRulesFile('claude', 'f', '[1]').errors).toEqual(['not a JSON object: nothing in it is used']);
+  });
+
+  it('takes at most 64 entries a list, and a taken name once', () => {
+    const { patch, errors } = parseRulesFile('claude', 'f', JSON.stringify({ idle: Array.from({ length: 70 }, (_, i) => `w${i}`), waiting: [{ text: 'a', name: 'x' }, { text: 'b', name: 'x' }] }));
+    expect(patch.lines.filter((r) => r.state === 'idle')).toHaveLength(64);
+    expect(errors).toEqual(['"idle": 70 entries, the first 64 are used', '"waiting"[2]: the name user/claude/x is taken; refused']);
+  });
+});
+
+describe('the rules folder', () => {
+  it('is $XDG_CONFIG_HOME/madohub/rules, else ~/.config/madohub/rules', () => {
+    expect(rulesDir({ XDG_CONFIG_HOME: '/c' })).toBe('/c/madohub/rules');
+    expect(rulesDir({ HOME: '/h' })).toBe('/h/.config/madohub/rules');
+  });
+  it('missing: no rules, no error', () => {
+    expect(loadUserRules(path.join(folder(), 'none'))).toMatchObject({ patches: [], files: [] });
+  });
+  it('reads <agent>.json for each agent; names a file of no agent, a FIFO, a huge file, without hanging', () => {
+    const dir = folder();
+    write(dir, 'claude.json', { waiting: ['accept / reject'] });
+    write(dir, 'vim.json', { waiting: ['x'] });
+    write(dir, 'codex.json', 'x'.repeat(70 * 1024));
+    execFileSync('mkfifo', [path.join(dir, 'gemini.json')]);
+    write(dir, 'notes.txt', 'not read');
+    const u = loadUserRules(dir);
+    expect(u.patches.map((p) => p.agent)).toEqual(['claude']);
+    expect(u.files).toEqual([
+      { file: path.join(dir, 'claude.json'), agent: 'claude', rules: 1, errors: [] },
+      { file: path.join(dir, 'codex.json'), agent: 'codex', rules: 0, errors: ['cannot read it: larger than 64 KiB (70 KiB)'] },
+      { file: path.join(dir, 'gemini.json'), agent: 'gemini', rules: 0, errors: ['cannot read it: not a regular file'] },
+      { file: path.join(dir, 'vim.json'), rules: 0, errors: [expect.stringMatching(/^no agent is named vim \(the file's name is the agent's: .*claude.*\)$/)] },
+    ]);
+  });
+  it('reads a file linked in (as dotfile managers do)', () => {
+    const dir = folder();
+    const real = write(folder(), 'mine.json', { waiting: ['accept / reject'] });
+    symlinkSync(real, path.join(dir, 'claude.json'));
+    expect(loadUserRules(dir).files[0]).toMatchObject({ agent: 'claude', rules: 1, errors: [] });
+  });
+});
+
+describe("the user's rules with the built-in ones", () => {
+  it('win a line before the built-in rules; "disable" takes a built-in rule out; an unknown name is an error', () => {
+    const dir = folder();
+    write(dir, 'claude.json', { idle: ['? for shortcuts'], disable: ['claude/prompt', 'spinner', 'claude/nope'] });
+    const u = loadUserRules(dir);
+    const set = withUserRules(RULESET, u);
+    const claude = set.agents.find((a) => a.id === 'claude')!;
+    expect(claude.lines[0]!.name).toBe('user/claude/idle-1');
+    expect(claude.lines.some((r) => r.name === 'claude/prompt' || r.name === 'claude/spinner')).toBe(false);
+    expect(u.files[0]!.errors).toEqual(['"disable": no rule of claude is named claude/nope (mado detect --explain names them)']);
+    // Other agents keep theirs.
+    expect(set.agents.find((a) => a.id === 'codex')).toBe(RULESET.agents.find((a) => a.id === 'codex'));
+  });
+
+  it("mend a new version's prompt: Idle before, Waiting with the rule, and --explain names the rule and its file", () => {
+    expect(detectScreen(NEW_PROMPT, undefined, 'claude').state).toBe('idle');
+    const dir = folder();
+    const file = write(dir, 'claude.json', { waiting: [{ text: 'accept / reject', name: 'accept-reject' }] });
+    useUserRules(dir);
+    expect(detectScreen(NEW_PROMPT, undefined, 'claude')).toMatchObject({ state: 'waiting', rule: 'user/claude/accept-reject' });
+    const e = explainScreen(NEW_PROMPT, undefined, 'claude');
+    expect(e.decided).toMatchObject({ by: 'rule', rule: 'user/claude/accept-reject', origin: file });
+    expect(explanationText(e)).toContain(`         (your rule, from ${file})`);
+  });
+
+  it('markers name the agent from the screen alone', () => {
+    const dir = folder();
+    write(dir, 'gemini.json', { markers: ['Gemini Next'] });
+    const screen: Screen = { title: '', lines: ['Gemini Next 2.0 ready'] };
+    expect(detectScreen(screen).agent).toBe('shell');
+    useUserRules(dir);
+    expect(detectScreen(screen).agent).toBe('gemini');
+  });
+});
+
+describe('reading the folder again', () => {
+  it('when a file changes, looked at no more than once a RECHECK_MS; each reading heard once', () => {
+    const dir = folder();
+    let now = 0;
+    const heard: number[] = [];
+    const source = new UserRulesSource(dir, (u) => heard.push(u.patches.length), () => now);
+    expect(source.current().patches).toHaveLength(0);
+    mkdirSync(dir, { recursive: true });
+    write(dir, 'claude.json', { waiting: ['a'] });
+    now += RECHECK_MS - 1;
+    expect(source.current().patches).toHaveLength(0); // Not looked at yet.
+    now += 1;
+    expect(source.current().patches).toHaveLength(1);
+    now += RECHECK_MS;
+    source.current(); // Unchanged: not read again.
+    write(dir, 'claude.json', { waiting: ['a', 'bb'] });
+    now += RECHECK_MS;
+    expect(source.current().patches[0]!.lines).toHaveLength(2);
+    rmSync(path.join(dir, 'claude.json'));
+    now += RECHECK_MS;
+    expect(source.current().patches).toHaveLength(0);
+    expect(heard).toEqual([0, 1, 1, 0]);
+  });
+
+  it('in use, a change shows in the next reading of a screen', async () => {
+    const dir = folder();
+    useUserRules(dir);
+    expect(detectScreen(NEW_PROMPT, undefined, 'claude').state).toBe('idle');
+    write(dir, 'claude.json', { waiting: ['accept / reject'] });
+    await new Promise((r) => setTimeout(r, RECHECK_MS + 50));
+    expect(detectScreen(NEW_PROMPT, undefined, 'claude').state).toBe('waiting');
+    expect(userRulesNow()?.files).toHaveLength(1);
+  });
+});

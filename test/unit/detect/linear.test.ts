@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_PATTERN, patternProblem } from '../../../src/detect/linear.js';
+
+describe("a user's pattern", () => {
+  it.each([
+    ['words', 'Approve this edit\\?'],
+    ['an anchored line with two free repeats', '^\\s*Run .*\\?$'],
+    ['repeats each followed by a character they cannot match', 'Allow once\\s+Allow always\\s+Reject'],
+    ['a bounded repeat', '^[─━]{3,8} Plan'],
+    ['a class and a lazy repeat', '^◆ [A-Z][a-z]+?ing…'],
+    ['named and non-capturing groups, ? on a group', '^(?:> )?(?<verb>Thinking|Working)…'],
+    ['unicode escapes', '^\\u{2733} \\p{Lu}\\w*'],
+  ])('%s is taken', (_what, source) => {
+    expect(patternProblem(source)).toBeNull();
+  });
+
+  it.each([
+    ['empty', '', /empty pattern/],
+    ['too long', `a${'b'.repeat(MAX_PATTERN)}`, /longer than 200/],
+    ['invalid', '([a-z', /not a valid pattern/],
+    ['a backreference', '(a)\\1', /backreferences/],
+    ['a named backreference', '(?<x>a)\\k<x>', /backreferences/],
+    ['a lookahead', 'foo(?=bar)', /lookarounds/],
+    ['a lookbehind', '(?<!x)foo', /lookarounds/],
+    ['a repeated group (exponential)', '^(a|ab)*c$', /repeated group/],
+    ['nested repeats', '(a+)+$', /repeated group/],
+    ['a group repeated by braces', '(ab){2,}', /repeated group/],
+    ['two free repeats anywhere', 'a.*b.*c', /2 repeats .* at most 1/],
+    ['three free repeats anchored', '^.*a.*b.*c', /3 repeats .* at most 2/],
+    ['a top-level | unanchors', '^x.*y.*z|w', /at most 1/],
+    ['a big bounded repeat counts as unbounded', 'a.{0,300}b.{0,300}c', /at most 1/],
+  ])('%s is refused', (_what, source, why) => {
+    expect(patternProblem(source)).toMatch(why);
+  });
+});
