@@ -3,7 +3,7 @@
 // read again when it changes. See |madohub-rules|.
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { patternProblem } from '../detect/linear.js';
+import { patternShape } from '../detect/linear.js';
 import type { AgentRules, LineRule, Matcher, RuleSet } from '../detect/types.js';
 import { isObj } from '../shared/checks.js';
 import { readConfigFile } from '../shared/files.js';
@@ -16,10 +16,12 @@ export function rulesDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(configHome(env), 'madohub', 'rules');
 }
 
-/** Bounds: a file's size, the files read, a file's entries, a text's length. */
+/** Bounds: a file's size, the files read, a file's entries (all its lists), a text's length. */
 export const MAX_RULES_FILE = 64 * 1024;
 const MAX_FILES = 32;
-const MAX_ENTRIES = 64;
+const MAX_ENTRIES = 32;
+/** The most patterns with a free repeat in a file (each costs a line's length on every row it tries). */
+const MAX_FREE = 2;
 const MAX_TEXT = 200;
 const NAME = /^[a-z0-9][a-z0-9.-]{0,39}$/;
 
@@ -55,42 +57,74 @@ export interface UserRules {
 const printable = (text: string): string => text.replace(/[^\x20-\x7e]/g, '?').slice(0, 60);
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** A literal text, found anywhere in a line (with `ignoreCase`, in any case): linear. */
-function literal(text: string, ignoreCase: boolean): Matcher {
-  const needle = ignoreCase ? text.toLowerCase() : text;
-  return { test: (line: string): boolean => (ignoreCase ? line.toLowerCase() : line).includes(needle) };
+/**
+ * Texts found in a line in this order, each after the one before (with `ignoreCase`, in any case):
+ * linear, and no copy of the line (each text is a sticky-free global search from where the last ended).
+ */
+function inOrder(texts: readonly string[], ignoreCase: boolean): Matcher {
+  if (!ignoreCase && texts.length === 1) {
+    const text = texts[0]!;
+    return { test: (line: string): boolean => line.includes(text) };
+  }
+  const searches = texts.map((t) => new RegExp(escapeRegExp(t), ignoreCase ? 'giu' : 'gu'));
+  return {
+    test: (line: string): boolean => {
+      let at = 0;
+      for (const re of searches) {
+        re.lastIndex = at;
+        if (!re.test(line)) return false;
+        at = re.lastIndex;
+      }
+      return true;
+    },
+  };
 }
 
 interface Entry {
+  /** A pattern with a repeat that costs a line's length. */
+  free?: true;
   test: Matcher;
-  regexp: RegExp;
+  /** As a regular expression, for a marker (none for `words`). */
+  regexp?: RegExp;
   name?: string;
   hint: boolean;
 }
 
-/** One entry of a list: a text, or `{ text | pattern, name?, hint?, ignoreCase? }`; or why it is refused. */
+const textProblem = (t: unknown): string | null =>
+  typeof t !== 'string' ? 'a text is a string' : t.trim() === '' ? 'an empty text matches every line' : t.length > MAX_TEXT ? `a text longer than ${MAX_TEXT} characters` : null;
+
+/** One entry of a list: a text, or `{ text | words | pattern, name?, hint?, ignoreCase? }`; or why it is refused. */
 function entryOf(v: unknown): Entry | string {
   const raw = typeof v === 'string' ? { text: v } : v;
-  if (!isObj(raw)) return 'an entry is a text or an object with "text" or "pattern"';
-  for (const k of Object.keys(raw)) if (!['text', 'pattern', 'name', 'hint', 'ignoreCase'].includes(k)) return `unknown field "${printable(k)}"`;
+  if (!isObj(raw)) return 'an entry is a text or an object with "text", "words" or "pattern"';
+  for (const k of Object.keys(raw)) if (!['text', 'words', 'pattern', 'name', 'hint', 'ignoreCase'].includes(k)) return `unknown field "${printable(k)}"`;
   const ignoreCase = raw.ignoreCase === true;
   if (raw.ignoreCase !== undefined && typeof raw.ignoreCase !== 'boolean') return '"ignoreCase" is true or false';
   if (raw.hint !== undefined && typeof raw.hint !== 'boolean') return '"hint" is true or false';
   if (raw.name !== undefined && (typeof raw.name !== 'string' || !NAME.test(raw.name))) return '"name" is lower-case letters, digits, . and - (40 at most)';
   const base = { hint: raw.hint === true, ...(typeof raw.name === 'string' && { name: raw.name }) };
-  if (typeof raw.text === 'string' && raw.pattern === undefined) {
-    if (raw.text.trim() === '') return 'an empty text matches every line';
-    if (raw.text.length > MAX_TEXT) return `a text longer than ${MAX_TEXT} characters`;
-    return { ...base, test: literal(raw.text, ignoreCase), regexp: new RegExp(escapeRegExp(raw.text), ignoreCase ? 'iu' : 'u') };
+  const given = ['text', 'words', 'pattern'].filter((k) => raw[k] !== undefined);
+  if (given.length !== 1) return 'an entry has one of "text", "words" or "pattern"';
+  if (raw.text !== undefined) {
+    const problem = textProblem(raw.text);
+    if (problem) return problem;
+    const text = raw.text as string;
+    return { ...base, test: inOrder([text], ignoreCase), regexp: new RegExp(escapeRegExp(text), ignoreCase ? 'iu' : 'u') };
   }
-  if (typeof raw.pattern === 'string' && raw.text === undefined) {
+  if (raw.words !== undefined) {
+    if (!Array.isArray(raw.words) || raw.words.length < 2 || raw.words.length > 8) return '"words" is a list of 2 to 8 texts, found in that order';
+    const problem = raw.words.map(textProblem).find((p) => p !== null);
+    if (problem) return `"words": ${problem}`;
+    return { ...base, test: inOrder(raw.words as string[], ignoreCase) };
+  }
+  if (typeof raw.pattern === 'string') {
     const flags = ignoreCase ? 'i' : '';
-    const problem = patternProblem(raw.pattern, flags);
-    if (problem) return `pattern /${printable(raw.pattern)}/: ${problem}`;
+    const shape = patternShape(raw.pattern, flags);
+    if (typeof shape === 'string') return `pattern /${printable(raw.pattern)}/: ${shape}`;
     const regexp = new RegExp(raw.pattern, `${flags}u`);
-    return { ...base, test: regexp, regexp };
+    return { ...base, test: regexp, regexp, ...(shape.free > 0 && { free: true as const }) };
   }
-  return 'an entry has "text" or "pattern" (one of them, a string)';
+  return '"pattern" is a string';
 }
 
 /** Reads one agent's rule file's text; what it adds and what it refused. */
@@ -105,6 +139,8 @@ export function parseRulesFile(agent: AgentId, file: string, text: string): { pa
   }
   if (!isObj(value)) return { patch, errors: ['not a JSON object: nothing in it is used'] };
   const names = new Set<string>();
+  let entries = 0;
+  let free = 0;
   for (const [key, list] of Object.entries(value)) {
     if (!KEYS.has(key)) {
       errors.push(`unknown key "${printable(key)}" (known: ${[...KEYS].filter((k) => !k.startsWith('$') && k !== 'comment').join(', ')})`);
@@ -115,8 +151,10 @@ export function parseRulesFile(agent: AgentId, file: string, text: string): { pa
       errors.push(`"${key}" is a list`);
       continue;
     }
-    if (list.length > MAX_ENTRIES) errors.push(`"${key}": ${list.length} entries, the first ${MAX_ENTRIES} are used`);
-    list.slice(0, MAX_ENTRIES).forEach((v: unknown, i: number) => {
+    const room = MAX_ENTRIES - entries;
+    if (list.length > room) errors.push(`"${key}": ${list.length} entries, ${room} used (${MAX_ENTRIES} in a file at most)`);
+    entries += Math.min(list.length, room);
+    list.slice(0, Math.max(0, room)).forEach((v: unknown, i: number) => {
       const where = `"${key}"[${i + 1}]`;
       if (key === 'disable') {
         if (typeof v !== 'string' || !/^(?:[a-z0-9][a-z0-9.-]*\/)?[a-z0-9][a-z0-9.-]*$/.test(v)) errors.push(`${where}: a built-in rule's name, as --explain shows it`);
@@ -128,8 +166,13 @@ export function parseRulesFile(agent: AgentId, file: string, text: string): { pa
         errors.push(`${where}: ${entry}; refused`);
         return;
       }
+      if (entry.free && ++free > MAX_FREE) {
+        errors.push(`${where}: more than ${MAX_FREE} patterns in a file with a repeat that can backtrack (they cost every row); refused`);
+        return;
+      }
       if (key === 'markers') {
-        patch.markers.push(entry.regexp);
+        if (entry.regexp) patch.markers.push(entry.regexp);
+        else errors.push(`${where}: a marker is a text or a pattern; refused`);
         return;
       }
       const state = STATE_KEYS[key as StateKey];

@@ -1,5 +1,5 @@
 // Whether a regular expression a user gives is safe to run on every screen line: bounded in length and
-// of a shape whose backtracking costs at most about the square of a line's length (MAX_LINE). Pure.
+// of a shape whose backtracking stays linear in a line's length (MAX_LINE). Pure.
 
 /** The longest pattern taken. */
 export const MAX_PATTERN = 200;
@@ -68,13 +68,19 @@ function tokens(source: string): Token[] | string {
 /**
  * Why `source` is refused, or null when it is taken. Refused: an empty pattern, more than
  * MAX_PATTERN characters, one that does not compile, backreferences and lookarounds, a repeated
- * group (other than `?`: `(a|ab)*` backtracks exponentially), and too many unbounded repeats (`*`,
- * `+`, `{n,}`) that can backtrack into each other. A repeat followed by a character it cannot match
- * (`\s+Allow`, `─*╮`, `\d+s`) or by the line's end gives back at most its own run, and costs nothing
- * more; of the others, one is taken in a pattern that may match anywhere, two in one anchored at the
- * line's start (`^`): a line of MAX_LINE characters then costs at most the square of its length.
+ * group (other than `?`: `(a|ab)*` backtracks exponentially), and unbounded repeats (`*`, `+`,
+ * `{n,}`) that can backtrack. A repeat followed by a character it cannot match (`\s+Allow`, `─*╮`,
+ * `\d+s`) or by the line's end gives back at most its own run: it is free. Of the others, one is
+ * taken in a pattern anchored at the line's start (`^`): it tries each length once. None is taken in a
+ * pattern that may match anywhere: tried from every column, it would cost the square of the line.
  */
 export function patternProblem(source: string, flags = ''): string | null {
+  const shape = patternShape(source, flags);
+  return typeof shape === 'string' ? shape : null;
+}
+
+/** Why `source` is refused (see patternProblem), or how many free repeats it has (0 or 1): a pattern with one costs a line's length. */
+export function patternShape(source: string, flags = ''): string | { free: number } {
   if (source.length === 0) return 'an empty pattern matches every line';
   if (source.length > MAX_PATTERN) return `longer than ${MAX_PATTERN} characters`;
   try {
@@ -104,9 +110,11 @@ export function patternProblem(source: string, flags = ''): string | null {
   }
   // `^a|b` is anchored in its first branch only.
   const anchored = list[0]?.kind === 'start' && !topLevelOr;
-  const allowed = anchored ? 2 : 1;
+  const allowed = anchored ? 1 : 0;
   if (free > allowed) {
-    return `${free} repeats (*, +, {n,}) that can backtrack into each other: at most ${allowed} ${anchored ? 'in a pattern anchored with ^' : 'in a pattern not anchored with ^ (two when it is)'}; follow a repeat by a character it cannot match, or list the words`;
+    return anchored
+      ? `${free} repeats (*, +, {n,}) that can backtrack: one at most; follow a repeat by a character it cannot match, or list the words in order ({"words": [...]})`
+      : `a repeat (*, +, {n,}) that can backtrack, in a pattern not anchored with ^: anchor it, follow the repeat by a character it cannot match, or list the words in order ({"words": [...]})`;
   }
-  return null;
+  return { free };
 }

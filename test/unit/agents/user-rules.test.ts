@@ -26,7 +26,7 @@ afterEach(() => useUserRules(undefined));
 describe('a rule file', () => {
   it('gives rules for each state, tried before the built-in ones, named user/<agent>/<name>', () => {
     const { patch, errors } = parseRulesFile('claude', '/x/claude.json', JSON.stringify({
-      waiting: ['accept / reject', { pattern: '^Shall I .*\\?$', name: 'shall-i', ignoreCase: true }],
+      waiting: ['accept / reject', { pattern: '^Shall I .*\\?$', name: 'shall-i', ignoreCase: true }, { words: ['Write', 'accept', 'reject'], name: 'in-order' }],
       working: [{ text: 'Pondering', hint: true }],
       idle: ['Type here'],
       failed: ['Gave up'],
@@ -37,6 +37,7 @@ describe('a rule file', () => {
     expect(patch.lines.map((r) => [r.name, r.state, r.hint === true, r.completion === true])).toEqual([
       ['user/claude/waiting-1', 'waiting', false, false],
       ['user/claude/shall-i', 'waiting', false, false],
+      ['user/claude/in-order', 'waiting', false, false],
       ['user/claude/working-1', 'working', true, false],
       ['user/claude/idle-1', 'idle', false, false],
       ['user/claude/failed-1', 'failed', false, false],
@@ -44,6 +45,8 @@ describe('a rule file', () => {
     ]);
     expect(patch.lines[1]!.test.test('SHALL I run it?')).toBe(true);
     expect(patch.lines[0]!.test.test('Accept / Reject')).toBe(false); // A text is found as written, unless ignoreCase.
+    expect(patch.lines[2]!.test.test('Write a.ts? accept or reject')).toBe(true);
+    expect(patch.lines[2]!.test.test('reject or accept: Write a.ts?')).toBe(false); // In that order.
     expect(patch.markers[0]!.test('Welcome to Claude Next (1.0)')).toBe(true);
     expect(patch.lines.every((r) => r.origin === '/x/claude.json')).toBe(true);
   });
@@ -62,8 +65,8 @@ describe('a rule file', () => {
       '"waiting"[3]: pattern /(a+)+$/: a repeated group backtracks: repeat single characters or classes, or list the words; refused',
       '"waiting"[4]: pattern /(x)\\1/: backreferences are not taken; refused',
       expect.stringMatching(/^"waiting"\[5\]: pattern \/\[\/: not a valid pattern/),
-      '"waiting"[6]: an entry has "text" or "pattern" (one of them, a string); refused',
-      '"waiting"[7]: an entry is a text or an object with "text" or "pattern"; refused',
+      '"waiting"[6]: an entry has one of "text", "words" or "pattern"; refused',
+      '"waiting"[7]: an entry is a text or an object with "text", "words" or "pattern"; refused',
       '"waiting"[8]: unknown field "color"; refused',
       '"waiting"[9]: "name" is lower-case letters, digits, . and - (40 at most); refused',
       expect.stringMatching(/^unknown key "wating" \(known: working, waiting, idle, failed, completion, markers, disable\)$/),
@@ -77,10 +80,21 @@ describe('a rule file', () => {
     expect(parseRulesFile('claude', 'f', '[1]').errors).toEqual(['not a JSON object: nothing in it is used']);
   });
 
-  it('takes at most 64 entries a list, and a taken name once', () => {
-    const { patch, errors } = parseRulesFile('claude', 'f', JSON.stringify({ idle: Array.from({ length: 70 }, (_, i) => `w${i}`), waiting: [{ text: 'a', name: 'x' }, { text: 'b', name: 'x' }] }));
-    expect(patch.lines.filter((r) => r.state === 'idle')).toHaveLength(64);
-    expect(errors).toEqual(['"idle": 70 entries, the first 64 are used', '"waiting"[2]: the name user/claude/x is taken; refused']);
+  it('takes at most 32 entries a file, 2 patterns with a repeat that backtracks, and a taken name once', () => {
+    const { patch, errors } = parseRulesFile('claude', 'f', JSON.stringify({ waiting: [{ text: 'a', name: 'x' }, { text: 'b', name: 'x' }], idle: Array.from({ length: 40 }, (_, i) => `w${i}`), failed: ['z'] }));
+    expect(patch.lines.filter((r) => r.state === 'idle')).toHaveLength(30);
+    expect(errors).toEqual(['"waiting"[2]: the name user/claude/x is taken; refused', '"idle": 40 entries, 30 used (32 in a file at most)', '"failed": 1 entries, 0 used (32 in a file at most)']);
+    const costly = parseRulesFile('claude', 'f', JSON.stringify({ working: Array.from({ length: 10 }, (_, i) => ({ pattern: `^.*x${i}` })), idle: [{ pattern: '^\\s*ok\\d+$' }] }));
+    expect(costly.patch.lines).toHaveLength(3); // 2 costly ones and the linear one.
+    expect(costly.errors).toEqual([3, 4, 5, 6, 7, 8, 9, 10].map((n) => `"working"[${n}]: more than 2 patterns in a file with a repeat that can backtrack (they cost every row); refused`));
+  });
+  it('"words" are 2 to 8 texts; a marker is a text or a pattern', () => {
+    const { errors } = parseRulesFile('claude', 'f', JSON.stringify({ waiting: [{ words: ['one'] }, { words: ['a', ''] }], markers: [{ words: ['a', 'b'] }] }));
+    expect(errors).toEqual([
+      '"waiting"[1]: "words" is a list of 2 to 8 texts, found in that order; refused',
+      '"waiting"[2]: "words": an empty text matches every line; refused',
+      '"markers"[1]: a marker is a text or a pattern; refused',
+    ]);
   });
 });
 

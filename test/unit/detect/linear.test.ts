@@ -4,7 +4,7 @@ import { MAX_PATTERN, patternProblem } from '../../../src/detect/linear.js';
 describe("a user's pattern", () => {
   it.each([
     ['words', 'Approve this edit\\?'],
-    ['an anchored line with two free repeats', '^\\s*Run .*\\?$'],
+    ['an anchored line with one free repeat', '^\\s*Run .*\\?$'],
     ['repeats each followed by a character they cannot match', 'Allow once\\s+Allow always\\s+Reject'],
     ['a bounded repeat', '^[─━]{3,8} Plan'],
     ['a class and a lazy repeat', '^◆ [A-Z][a-z]+?ing…'],
@@ -25,10 +25,10 @@ describe("a user's pattern", () => {
     ['a repeated group (exponential)', '^(a|ab)*c$', /repeated group/],
     ['nested repeats', '(a+)+$', /repeated group/],
     ['a group repeated by braces', '(ab){2,}', /repeated group/],
-    ['two free repeats anywhere', 'a.*b.*c', /2 repeats .* at most 1/],
-    ['three free repeats anchored', '^.*a.*b.*c', /3 repeats .* at most 2/],
-    ['a top-level | unanchors', '^x.*y.*z|w', /at most 1/],
-    ['a big bounded repeat counts as unbounded', 'a.{0,300}b.{0,300}c', /at most 1/],
+    ['a free repeat anywhere', 'a.*b', /not anchored with \^: anchor it/],
+    ['two free repeats anchored', '^.*a.*b', /2 repeats .* one at most/],
+    ['a top-level | unanchors', '^x.*y|w', /not anchored/],
+    ['a big bounded repeat counts as unbounded', 'a.{0,300}b', /not anchored/],
   ])('%s is refused', (_what, source, why) => {
     expect(patternProblem(source)).toMatch(why);
   });
