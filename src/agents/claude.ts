@@ -6,13 +6,46 @@ import path from 'node:path';
 import { COMPLETION, SHARED_RULES } from '../detect/common.js';
 import type { FolderWatcher } from '../records/folders.js';
 import type { RecordLog } from '../records/follow.js';
+import { appendCommand } from '../records/push-file.js';
 import { RegistryRecords } from '../records/registry.js';
 import type { RegistryEntry } from '../records/registry.js';
 import { isObj, strOf, timeOf } from '../shared/checks.js';
 import { clip, MAX_DETAIL } from '../shared/text.js';
-import type { AgentState, RecordSignal } from '../shared/types.js';
+import type { AgentState, PushSignal, RecordSignal } from '../shared/types.js';
 import { arrowsTo } from './menus.js';
 import type { AgentModule, SessionElsewhere } from './types.js';
+
+/** The hooks a job's Claude Code runs (2.1: `UserPromptSubmit`, `PermissionRequest`, `Notification`, `Stop`, `StopFailure`). */
+const HOOK_EVENTS = ['UserPromptSubmit', 'PermissionRequest', 'Notification', 'Stop', 'StopFailure'] as const;
+
+/**
+ * What one of Claude Code's hook events says (its JSON on the hook's standard input, as 2.1.332
+ * gives it): a prompt sent is Working; a permission dialog is Waiting, with the tool and its command
+ * or file; the turn's end is Completed with its last answer, a failed turn (an API error) Failed. A
+ * sub-agent's event (`agent_id`) is the sub-agent's, not the session's: nothing.
+ */
+export function claudeHookSignal(event: unknown): PushSignal | undefined {
+  if (!isObj(event) || event.agent_id !== undefined) return undefined;
+  const name = strOf(event.hook_event_name);
+  switch (name) {
+    case 'UserPromptSubmit':
+      return { state: 'working', detail: 'prompt sent' };
+    case 'PermissionRequest': {
+      const input = isObj(event.tool_input) ? event.tool_input : {};
+      const what = strOf(input.command) ?? strOf(input.file_path) ?? strOf(input.url) ?? '';
+      return { state: 'waiting', detail: clip(`${strOf(event.tool_name) ?? 'a tool'}${what ? `: ${what}` : ''}`, MAX_DETAIL) };
+    }
+    case 'Notification':
+      // `permission_prompt` says again that a dialog waits; `idle_prompt` (a minute after a turn) tells nothing new.
+      return event.notification_type === 'permission_prompt' ? { state: 'waiting', detail: clip(strOf(event.message) ?? 'permission', MAX_DETAIL), repeat: true } : undefined;
+    case 'Stop':
+      return { state: 'completed', detail: clip(strOf(event.last_assistant_message) ?? 'turn ended', MAX_DETAIL) };
+    case 'StopFailure':
+      return { state: 'failed', detail: clip(strOf(event.error) ?? strOf(event.last_assistant_message) ?? 'error', MAX_DETAIL) };
+    default:
+      return undefined;
+  }
+}
 
 export const claude: AgentModule = {
   id: 'claude',
@@ -83,6 +116,16 @@ export const claude: AgentModule = {
   },
   // Its session file (`<config>/sessions/<pid>.json`) and the transcript it names.
   records: (ctx) => new ClaudeRecords(claudeConfigDir(ctx.env), ctx.pid, ctx.folders, ctx.emit, ctx.log),
+  // A job's hooks, through `--settings` (a layer over the user's own settings, which stay as they are).
+  push: {
+    launch: ({ settings, events }) => ({
+      args: ['--settings', settings],
+      settings: JSON.stringify({
+        hooks: Object.fromEntries(HOOK_EVENTS.map((e) => [e, [{ hooks: [{ type: 'command', command: appendCommand(events), timeout: 5 }] }]])),
+      }),
+    }),
+    signal: claudeHookSignal,
+  },
   // Its menus move with the arrow keys and take Enter. Its number keys are not used: they reach the
   // input line instead of the menu when pressed as it appears (anthropics/claude-code#64629, #27924).
   menuKeys: (choice, highlighted) => arrowsTo(choice, highlighted),

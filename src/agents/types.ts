@@ -5,7 +5,7 @@ import type { ProcessIdentity } from '../detect/process.js';
 import type { AgentRules } from '../detect/types.js';
 import type { RecordLog } from '../records/follow.js';
 import type { FolderWatcher } from '../records/folders.js';
-import type { AgentId, RecordSignal } from '../shared/types.js';
+import type { AgentId, PushSignal, RecordSignal } from '../shared/types.js';
 
 export type { ProcessIdentity };
 
@@ -90,6 +90,18 @@ export interface SessionsFolder {
   read(value: unknown): SessionElsewhere | null;
 }
 
+/**
+ * What a job's launch adds for its agent to tell its state itself: arguments put before the
+ * template's, naming one settings file in the job's folder (never the user's own settings), whose
+ * hooks append each event to the job's events file; and what one event says.
+ */
+export interface JobPush {
+  /** The arguments and the settings file's text, given where the settings file and the events go. */
+  launch(files: { settings: string; events: string }): { args: string[]; settings: string };
+  /** What one event says, or undefined (a sub-agent's, one that tells no state, one not understood). */
+  signal(event: unknown): PushSignal | undefined;
+}
+
 export interface AgentModule {
   id: AgentId;
   /** Its name in the winbar, the messages and the picker. */
@@ -131,6 +143,11 @@ export interface AgentModule {
    * process writes): the session's id and the file that told it, or undefined while not known.
    */
   learnJobSession?(proc: JobProcess, env: NodeJS.ProcessEnv): { id: string; file: string } | undefined;
+  /**
+   * How a job of it tells its state itself, as it happens (its hooks), beside its screen: what the
+   * job's launch adds and what one event says.
+   */
+  push?: JobPush;
   /** Its sessions that run elsewhere on this machine, told by files of its own. */
   sessions?: SessionsFolder;
   /** The command that attaches a terminal to one of its background sessions (SessionElsewhere.attachId). */

@@ -34,8 +34,8 @@ export function jobTable(jobs: readonly ListedJob[], now: number, home = ''): st
   const rows = jobs.map((j) => [
     j.short,
     statusWord(j),
-    // The agent's state, in the winbar's and the picker's words.
-    agentStateOfJob(j),
+    // The agent's state, in the winbar's and the picker's words; ✓ when its agent's own events told it.
+    `${agentStateOfJob(j)}${j.stateSource === 'hook' ? ' ✓' : ''}`,
     j.agent,
     age(now - j.updatedAt),
     safeText(j.name).slice(0, 40),

@@ -81,12 +81,13 @@ export const UNPLACED: Pick<FleetEntry, 'buf' | 'short' | 'pid' | 'peerBuf' | 't
  * A job's status and tempo in the agents' words: running/blocked is Waiting, a turn ended is Stopped
  * (`done` while its host lives), an agent that exited 0 is Exited (`done` once its host is gone), …
  */
-export function agentStateOfJob(job: Pick<ListedJob, 'status' | 'tempo'> & { alive?: boolean }): AgentState {
+export function agentStateOfJob(job: Pick<ListedJob, 'status' | 'tempo'> & { alive?: boolean; stateSource?: ListedJob['stateSource'] }): AgentState {
   switch (job.status) {
     case 'running':
       return job.tempo === 'blocked' ? 'waiting' : job.tempo === 'active' ? 'working' : 'idle';
     case 'done':
-      return job.alive === false ? 'exited' : 'stopped';
+      // A turn its agent's own event ended is Completed, as a terminal's its records end.
+      return job.alive === false ? 'exited' : job.stateSource === 'hook' ? 'completed' : 'stopped';
     case 'errored':
       return 'failed';
     default:
@@ -105,8 +106,8 @@ export function jobEntry(job: ListedJob, attachedIn?: number): FleetEntry {
     intent: job.intent,
     agent: job.agent,
     state: agentStateOfJob(job),
-    source: 'job-file',
-    confirmed: false,
+    source: job.stateSource === 'hook' ? 'hook' : 'job-file',
+    confirmed: job.stateSource === 'hook',
     since: job.updatedAt,
     cwd: job.cwd,
     detail: job.needs && !question ? `needs ${job.needs}` : job.detail,

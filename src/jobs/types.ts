@@ -62,6 +62,8 @@ export interface JobFile {
   problem: string | null;
   /** A reply that waits in its host, in a person's words (`queued`, `held: draft`); null when none. */
   pendingReply: string | null;
+  /** Where its state was read: its screen, or its agent's own events (`hook`: confirmed); null before. */
+  stateSource: 'pty-scrape' | 'hook' | null;
 }
 
 /**

@@ -49,6 +49,8 @@ const SCHEMA: Record<keyof JobFile, Check> = {
   problem: orNull(strMax(MAX_DETAIL)),
   // Added after version 2's first files: a file without it has no reply waiting.
   pendingReply: optional(orNull(strMax(40))),
+  // Added with the agents' hooks: a file without it has its state from the screen.
+  stateSource: optional(orNull(oneOf('pty-scrape', 'hook'))),
 };
 
 export const JOB_FIELDS = Object.keys(SCHEMA) as (keyof JobFile)[];
@@ -77,5 +79,6 @@ export function validateJob(input: unknown): Validated {
   const job = {} as Record<string, unknown>;
   for (const field of JOB_FIELDS) job[field] = value[field];
   job.pendingReply ??= null;
+  job.stateSource ??= null;
   return { ok: true, job: job as unknown as JobFile };
 }

@@ -34,12 +34,13 @@ export const isAgentState = (v: unknown): v is AgentState => typeof v === 'strin
 /**
  * The source of a state: where a reading came from. The screen (`pty-scrape`), the terminal's exit
  * (`terminal`), and the confirmed ones: an agent's session file, its transcript, rollout or chat
- * (`jsonl-watcher`), its session database (`session-db`: OpenCode's).
+ * (`jsonl-watcher`), its session database (`session-db`: OpenCode's), its own hooks (`hook`: what a
+ * job's agent tells as it happens).
  */
-export type StateSource = 'pty-scrape' | 'terminal' | 'session-file' | 'jsonl-watcher' | 'session-db';
+export type StateSource = 'pty-scrape' | 'terminal' | 'session-file' | 'jsonl-watcher' | 'session-db' | 'hook';
 
-/** The sources that are the agent's own records: a state they say is confirmed (✓ in the winbar). */
-const CONFIRMED_SOURCES: ReadonlySet<string> = new Set<StateSource>(['session-file', 'jsonl-watcher', 'session-db']);
+/** The sources that are the agent's own word: a state they say is confirmed (✓ in the winbar). */
+const CONFIRMED_SOURCES: ReadonlySet<string> = new Set<StateSource>(['session-file', 'jsonl-watcher', 'session-db', 'hook']);
 
 /** Whether a state read from `source` is confirmed by the agent's own records (the one place that says so). */
 export function isConfirmed(source: string): boolean {
@@ -72,6 +73,17 @@ export interface Detection {
   completion?: string;
   /** No line or title of the screen told the state: it is the one read before (Idle at first). */
   kept?: true;
+}
+
+/**
+ * A state an agent tells itself as it happens (a hook of a job's agent). `repeat`: it repeats what
+ * an earlier event of the turn said (Claude Code's permission Notification after its
+ * PermissionRequest), and tells nothing once that was answered.
+ */
+export interface PushSignal {
+  state: AgentState;
+  detail: string;
+  repeat?: true;
 }
 
 /** What one of an agent's records says about a terminal's state. */

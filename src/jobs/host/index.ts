@@ -13,7 +13,7 @@ import { Terminal } from '@xterm/headless';
 import { menuAnswer } from '../../agents/menu-answer.js';
 import { menuSince } from '../../detect/question.js';
 import { boundScreen } from '../../detect/index.js';
-import { agentModule, detectScreen, FALLBACK_AGENT, useUserRules } from '../../agents/index.js';
+import { agentModule, agentOfProcess, detectScreen, FALLBACK_AGENT, useUserRules } from '../../agents/index.js';
 import { rulesDir } from '../../agents/user-rules.js';
 import type { Detection } from '../../detect/index.js';
 import { processStamp } from '../../proc/stamp.js';
@@ -39,6 +39,8 @@ import { ChainKeeper } from './chain-keeper.js';
 import { readEnvFromStdin, readLaunch } from './launch.js';
 import { spawnAgent } from './spawn.js';
 import { OutputLog, outputLog } from './output-log.js';
+import { PushState } from '../../state/push-state.js';
+import { PUSH_EVENTS, PUSH_SETTINGS, PushEvents, resetEventsFile } from '../../records/push-file.js';
 import { serveHost } from './server.js';
 import { ChangeWaiters } from '../../shared/change-waiters.js';
 
@@ -81,7 +83,38 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     title = t.slice(0, 1024);
   });
 
-  const child = await spawnAgent(launch, env);
+  // The agent's own events (its hooks), where its module knows how to ask for them: a settings file
+  // of the job's own and an events file the host follows (issue 17 §4). Never the user's settings.
+  // Only the agent's own program gets them (a template may run anything, even under an agent's name).
+  const program = agentOfProcess({ pid: 0, ppid: 0, comm: path.basename(launch.argv[0]!).slice(0, 15), argv: launch.argv, exe: '' });
+  const push = program ? agentModule(program).push : undefined;
+  const pushState = new PushState();
+  let pushEvents: PushEvents | undefined;
+  let spawnLaunch = launch;
+  if (push) {
+    try {
+      const events = path.join(jobDir, PUSH_EVENTS);
+      const settings = path.join(jobDir, PUSH_SETTINGS);
+      resetEventsFile(events);
+      const added = push.launch({ settings, events });
+      writeAtomic(settings, added.settings);
+      spawnLaunch = { ...launch, argv: [launch.argv[0]!, ...added.args, ...launch.argv.slice(1)] };
+      pushEvents = new PushEvents(
+        events,
+        (event) => {
+          const signal = push.signal(event);
+          if (!signal) return;
+          pushState.record(signal, Date.now());
+          detectTimer ??= setTimeout(() => void runDetect(), DETECT_MS);
+        },
+        say,
+      );
+    } catch (err) {
+      say(`no hooks: ${(err as NodeJS.ErrnoException).code ?? String(err)}; the screen alone tells`);
+    }
+  }
+
+  const child = await spawnAgent(spawnLaunch, env);
   if ('error' in child) {
     say(child.error);
     await writeJob({ status: 'errored', tempo: 'idle', detail: child.error });
@@ -154,8 +187,9 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   const runDetect = (): Promise<void> => {
     detectTimer = undefined;
     const { lines, cursor } = boundScreen({ ...screenOf(term), title });
-    const d = detectScreen({ lines, title, cursor }, previous);
-    previous = { agent: d.agent, state: d.state };
+    const screenReading = detectScreen({ lines, title, cursor }, previous);
+    previous = { agent: screenReading.agent, state: screenReading.state };
+    const d = pushState.combine(screenReading, Date.now());
     try {
       sessions.look(agentModule(d.agent));
     } catch (err) {
@@ -199,10 +233,13 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     term.write(data, () => {
       detectTimer ??= setTimeout(() => void runDetect(), DETECT_MS);
     });
+    // A watch can miss an append: the events are read with each screen too.
+    void pushEvents?.read();
     output.append(data);
     clients.broadcast(data);
   });
 
+  pushEvents?.start();
   await listenPrivately(server, socketPath, say);
   try {
     writeAtomic(path.join(jobDir, 'host.json'), JSON.stringify(info));
@@ -222,6 +259,7 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   return new Promise<number>((resolve) => {
     child.onExit(({ exitCode, signal }) => {
       clearInterval(folderCheck);
+      pushEvents?.stop();
       // Whatever fails below, the host leaves.
       setTimeout(() => resolve(0), 3000).unref();
       const finish = async (): Promise<void> => {

@@ -1,9 +1,9 @@
-import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RecordSignal } from '../../../src/shared/types.js';
-import { ClaudeRecords, claudeConfigDir, claudeTranscriptPath } from '../../../src/agents/claude.js';
+import { claude, ClaudeRecords, claudeConfigDir, claudeHookSignal, claudeTranscriptPath } from '../../../src/agents/claude.js';
 import { FolderWatcher } from '../../../src/records/folders.js';
 
 const until = async (check: () => boolean, ms = 3000): Promise<boolean> => {
@@ -55,5 +55,40 @@ describe('Claude Code records in a temporary HOME', () => {
     session('s2', 'busy');
     await new Promise((r) => setTimeout(r, 300));
     expect(signals.length).toBe(count);
+  });
+});
+
+describe("Claude Code's hooks (a job's own events)", () => {
+  const events = readFileSync(path.join(__dirname, '../../fixtures/records/claude-hooks.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  it('reads each event 2.1.332 wrote in a session: a prompt, an approval, a turn ended, a failed turn', () => {
+    expect(events.map((e) => [e.hook_event_name, claudeHookSignal(e)])).toEqual([
+      ['SessionStart', undefined],
+      ['UserPromptSubmit', { state: 'working', detail: 'prompt sent' }],
+      ['PreToolUse', undefined],
+      ['PermissionRequest', { state: 'waiting', detail: 'Bash: touch mock-ran.txt' }],
+      ['Notification', { state: 'waiting', detail: 'Claude needs your permission', repeat: true }],
+      ['PostToolUse', undefined],
+      ['Stop', { state: 'completed', detail: 'Done: ran it.' }],
+      ['UserPromptSubmit', { state: 'working', detail: 'prompt sent' }],
+      ['StopFailure', { state: 'failed', detail: 'server_error' }],
+      ['Notification', undefined],
+      ['UserPromptSubmit', { state: 'working', detail: 'prompt sent' }],
+      ['PreToolUse', undefined],
+      ['PermissionRequest', { state: 'waiting', detail: expect.stringMatching(/^Write: \/.*new\.txt$/) }],
+      ['UserPromptSubmit', { state: 'working', detail: 'prompt sent' }],
+    ]);
+  });
+  it("a sub-agent's event, and what is no event, tell nothing", () => {
+    const approval = events.find((e) => e.hook_event_name === 'PermissionRequest')!;
+    expect(claudeHookSignal({ ...approval, agent_id: 'a1', agent_type: 'Explore' })).toBeUndefined();
+    for (const bad of [null, 'Stop', [approval], { hook_event_name: 42 }, {}]) expect(claudeHookSignal(bad)).toBeUndefined();
+    expect(claudeHookSignal({ hook_event_name: 'Stop', last_assistant_message: 'x'.repeat(5000) })!.detail.length).toBeLessThanOrEqual(120);
+  });
+  it("a job's launch: --settings naming the job's own file, a hook per event appending to the events file", () => {
+    const { args, settings } = claude.push!.launch({ settings: "/j/it's/push-settings.json", events: "/j/it's/push.jsonl" });
+    expect(args).toEqual(['--settings', "/j/it's/push-settings.json"]);
+    const hooks = (JSON.parse(settings) as { hooks: Record<string, { hooks: { type: string; command: string; timeout: number }[] }[]> }).hooks;
+    expect(Object.keys(hooks)).toEqual(['UserPromptSubmit', 'PermissionRequest', 'Notification', 'Stop', 'StopFailure']);
+    for (const [, [group]] of Object.entries(hooks)) expect(group!.hooks).toEqual([{ type: 'command', command: `printf '%s\\n' "$(head -c 65536 | tr -d '\\n\\r')" >> '/j/it'\\''s/push.jsonl'`, timeout: 5 }]);
   });
 });

@@ -1,0 +1,36 @@
+// A job's state from its agent's own events (its hooks) beside its screen. Pure, with the time given.
+// The newer of the two decides: an event tells what happens now, and so does a screen that changed
+// after it. Two exceptions keep a missed or late event from leaving a stale state:
+//   - a turn an event ended (Completed, Failed) stays ended through the idle screen that follows; a
+//     screen that works or asks after it is a new turn;
+//   - an event that repeats a wait told already (and perhaps answered since) tells nothing.
+import type { AgentState, Detection, PushSignal } from '../shared/types.js';
+import { clip } from '../shared/text.js';
+
+const ended = (s: AgentState): boolean => s === 'completed' || s === 'failed';
+const active = (s: AgentState): boolean => s === 'working' || s === 'waiting';
+
+export class PushState {
+  private last: (PushSignal & { at: number }) | undefined;
+  /** The screen's state and since when it reads so. */
+  private screen: { state: AgentState; at: number } | undefined;
+
+  /** An event's signal, received at `now`. */
+  record(signal: PushSignal, now: number): void {
+    if (signal.repeat && this.last?.state === 'waiting') return;
+    // Nothing an agent prints reaches a job's detail as a control character.
+    this.last = { state: signal.state, detail: clip(signal.detail.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')), at: now };
+  }
+
+  /** The screen's reading `d` at `now`, with the events': what the job is. */
+  combine(d: Detection, now: number): Detection {
+    if (!this.screen || this.screen.state !== d.state) this.screen = { state: d.state, at: now };
+    const push = this.last;
+    if (!push || d.state === 'exited') return d;
+    const fromPush: Detection = { agent: d.agent, state: push.state, source: 'hook', detail: push.detail };
+    if (ended(push.state)) return active(d.state) && this.screen.at > push.at ? d : fromPush;
+    // A wait the screen shows too is confirmed; the screen's question stays its detail.
+    if (push.state === 'waiting' && d.state === 'waiting') return { ...d, source: 'hook' };
+    return this.screen.at > push.at ? d : fromPush;
+  }
+}

@@ -1,0 +1,79 @@
+// A job's agent tells its state itself (issue 17 §4): Claude Code is started with a settings file of
+// the job's own (`--settings`), whose hooks append each event to the job's events file; its host reads
+// them beside the screen. The fixture named like Claude Code runs the hooks of the file it is given as
+// Claude Code 2.1.332 does.
+import { existsSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
+import path from 'node:path';
+import * as pty from 'node-pty';
+import { describe, expect, it } from 'vitest';
+import { MADO, shortOf, until, useJobsHarness } from './jobs-harness.js';
+
+const h = useJobsHarness();
+
+describe('a job told by its agent’s hooks', () => {
+  it('Waiting from a PermissionRequest the screen does not show, Completed ✓ from its Stop; the user’s settings untouched', async () => {
+    const short = shortOf((await h.mado(['--bg', '--agent', 'claude', 'clean up'])).stdout);
+    const dir = path.join(h.base, 'jobs', short);
+    const job = (): Record<string, unknown> => JSON.parse(readFileSync(path.join(dir, 'job.json'), 'utf8')) as Record<string, unknown>;
+    await until(async () => existsSync(path.join(dir, 'host.json')), (v) => v);
+    // The settings are the job's own: its five hooks, each appending to the job's events file.
+    const settings = JSON.parse(readFileSync(path.join(dir, 'push-settings.json'), 'utf8')) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
+    expect(Object.keys(settings.hooks)).toEqual(['UserPromptSubmit', 'PermissionRequest', 'Notification', 'Stop', 'StopFailure']);
+    expect(settings.hooks.Stop![0]!.hooks[0]!.command).toContain(path.join(dir, 'push.jsonl'));
+    expect(existsSync(path.join(h.base, 'claude', 'settings.json'))).toBe(false);
+    // The launch file stays the template's: the hooks' arguments are the host's to add, at each start.
+    expect((JSON.parse(readFileSync(path.join(dir, 'launch.json'), 'utf8')) as { argv: string[] }).argv).not.toContain('--settings');
+
+    const term = pty.spawn(process.execPath, [MADO, 'attach', short], { cols: 100, rows: 30, env: h.env as Record<string, string> });
+    try {
+      await new Promise((r) => setTimeout(r, 500));
+      term.write('U');
+      await until(async () => job(), (j) => j.tempo === 'active' && j.stateSource === 'hook');
+      term.write('P');
+      const waiting = await until(async () => job(), (j) => j.tempo === 'blocked');
+      // The screen still shows the spinner: the wait is the hook's, with its tool and command.
+      expect(waiting).toMatchObject({ status: 'running', tempo: 'blocked', needs: 'Bash: rm -rf build', stateSource: 'hook' });
+      term.write('S');
+      const done = await until(async () => job(), (j) => j.status === 'done');
+      expect(done).toMatchObject({ tempo: 'idle', detail: 'Removed the build folder.', stateSource: 'hook' });
+      const table = (await h.mado(['agents'])).stdout;
+      expect(table).toMatch(new RegExp(`^${short}\\s+running\\s+completed ✓\\s+claude`, 'm'));
+    } finally {
+      term.kill();
+    }
+  }, 40000);
+
+  it("a template that runs another program, whose screen shows Claude Code, gets no hooks: respawned too", async () => {
+    // `looper` draws Claude Code's screens: its job's agent reads as claude, its program is no Claude Code.
+    const short = shortOf((await h.mado(['--bg', '--agent', 'looper', 'x'])).stdout);
+    const dir = path.join(h.base, 'jobs', short);
+    await until(() => h.jobs(), (j) => j[0]?.agent === 'claude' && j[0]?.tempo === 'active');
+    expect((await h.mado(['kill', short])).code).toBe(0);
+    await until(() => h.jobs(), (j) => j[0]?.status !== 'running');
+    const respawn = await h.mado(['respawn', short]);
+    expect(respawn.code, respawn.stderr).toBe(0);
+    await until(() => h.jobs(), (j) => j[0]?.status === 'running' && j[0]?.alive === true);
+    expect(existsSync(path.join(dir, 'push-settings.json'))).toBe(false);
+    expect(readFileSync(path.join(dir, 'host.log'), 'utf8')).not.toContain('--settings');
+  }, 40000);
+
+  it('garbage, a flood and events of a sub-agent in the events file change nothing and hang nothing', async () => {
+    const short = shortOf((await h.mado(['--bg', '--agent', 'claude', 'x'])).stdout);
+    const dir = path.join(h.base, 'jobs', short);
+    await until(async () => existsSync(path.join(dir, 'host.json')), (v) => v);
+    const events = path.join(dir, 'push.jsonl');
+    const sub = JSON.stringify({ session_id: 's', agent_id: 'a1', hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: 'x' } });
+    appendFileSync(events, `not json\n${'{'.repeat(200_000)}\n${sub}\n`);
+    for (let i = 0; i < 20; i++) appendFileSync(events, `${JSON.stringify({ hook_event_name: 'Bogus', n: i, pad: 'p'.repeat(60_000) })}\n`);
+    await new Promise((r) => setTimeout(r, 1000));
+    const job = JSON.parse(readFileSync(path.join(dir, 'job.json'), 'utf8')) as Record<string, unknown>;
+    expect(job.tempo).not.toBe('blocked');
+    expect(job.stateSource).not.toBe('hook');
+    // Past its bound the file is emptied (what was in it was read).
+    const after = readFileSync(events, 'utf8').length;
+    expect(after).toBeLessThan(1024 * 1024);
+    // The host still answers.
+    expect((await h.mado(['logs', short])).code).toBe(0);
+    writeFileSync(events, '');
+  }, 40000);
+});

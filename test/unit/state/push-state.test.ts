@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { PushState } from '../../../src/state/push-state.js';
+import type { AgentState, Detection } from '../../../src/shared/types.js';
+
+const screen = (state: AgentState, detail = ''): Detection => ({ agent: 'claude', state, source: 'pty-scrape', detail });
+
+describe("a job's state from its agent's events beside its screen", () => {
+  it('no event: the screen', () => {
+    expect(new PushState().combine(screen('working'), 0)).toEqual(screen('working'));
+  });
+  it('an approval the screen does not show yet is Waiting, from the hook; the screen answering it ends it', () => {
+    const p = new PushState();
+    p.combine(screen('working'), 0);
+    p.record({ state: 'waiting', detail: 'Bash: rm -rf build' }, 10);
+    expect(p.combine(screen('working'), 20)).toEqual({ agent: 'claude', state: 'waiting', source: 'hook', detail: 'Bash: rm -rf build' });
+    // The screen shows the dialog: its question stays the detail, the hook the source.
+    expect(p.combine(screen('waiting', 'Do you want to proceed?'), 30)).toEqual({ ...screen('waiting', 'Do you want to proceed?'), source: 'hook' });
+    // Answered: the screen works again, and no hook says so (2.1.332 has none for it). The screen wins.
+    expect(p.combine(screen('working'), 40)).toEqual(screen('working'));
+    // Its Notification repeats the wait later: it tells nothing now.
+    p.record({ state: 'waiting', detail: 'Claude needs your permission', repeat: true }, 50);
+    expect(p.combine(screen('working'), 60)).toEqual(screen('working'));
+  });
+  it('a repeat of a wait whose first event was missed is taken', () => {
+    const p = new PushState();
+    p.combine(screen('working'), 0);
+    p.record({ state: 'waiting', detail: 'Claude needs your permission', repeat: true }, 10);
+    expect(p.combine(screen('working'), 20).state).toBe('waiting');
+  });
+  it('a turn the hook ended stays Completed through the idle screen after it; new work on the screen is a new turn', () => {
+    const p = new PushState();
+    p.combine(screen('working'), 0);
+    p.record({ state: 'completed', detail: 'Done.' }, 10);
+    expect(p.combine(screen('idle'), 20)).toMatchObject({ state: 'completed', source: 'hook', detail: 'Done.' });
+    expect(p.combine(screen('stopped'), 30)).toMatchObject({ state: 'completed' });
+    expect(p.combine(screen('working'), 40)).toEqual(screen('working'));
+  });
+  it('an interrupt after the hook said Working is the screen’s (no hook says it): Failed', () => {
+    const p = new PushState();
+    p.record({ state: 'working', detail: 'prompt sent' }, 10);
+    expect(p.combine(screen('idle'), 5).state).toBe('working');
+    expect(p.combine(screen('failed', 'interrupted'), 20)).toEqual(screen('failed', 'interrupted'));
+  });
+  it('an exited job is exited whatever an event said; an event’s detail carries no control character', () => {
+    const p = new PushState();
+    p.record({ state: 'waiting', detail: 'a\u001b[31mred\u0007 one' }, 10);
+    expect(p.combine(screen('working'), 0).detail).toBe('a [31mred one');
+    expect(p.combine(screen('exited'), 20).state).toBe('exited');
+  });
+});
