@@ -35,6 +35,13 @@ local function create_autocmds()
       watch.attach(ev.buf)
     end,
   })
+  -- A notification a terminal's program asks for (OSC 9, 777, 99): the Node side reads what it says.
+  vim.api.nvim_create_autocmd('TermRequest', {
+    group = group,
+    callback = function(ev)
+      watch.term_request(ev.buf, ev.data)
+    end,
+  })
   vim.api.nvim_create_autocmd('TermClose', {
     group = group,
     callback = function(ev)

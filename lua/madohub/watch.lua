@@ -90,6 +90,33 @@ function M.snapshot(buf)
   }
 end
 
+---The sequences a terminal's program sends that may be desktop notifications: OSC 9, 777 and 99, and
+---tmux's passthrough that a program run with $TMUX set wraps them in.
+local NOTIFY = { '\27]9;', '\27]777;', '\27]99;', '\27Ptmux;' }
+
+---A terminal's OSC or DCS request (|TermRequest|): a notification goes to the Node side, bounded, as
+---it came (Node reads it); anything else is not ours.
+---@param buf integer
+---@param data string|{ sequence: string }|nil Neovim 0.10 gives the string, 0.11+ a table
+function M.term_request(buf, data)
+  if not watched[buf] then
+    return
+  end
+  local seq = type(data) == 'table' and data.sequence or data
+  if type(seq) ~= 'string' then
+    seq = vim.v.termrequest
+  end
+  if type(seq) ~= 'string' then
+    return
+  end
+  for _, prefix in ipairs(NOTIFY) do
+    if seq:sub(1, #prefix) == prefix then
+      node.notify('osc', { buf = buf, sequence = seq:sub(1, 1024) })
+      return
+    end
+  end
+end
+
 ---@param buf integer
 function M.flush(buf)
   local w = watched[buf]

@@ -126,6 +126,10 @@ export const claude: AgentModule = {
     }),
     signal: claudeHookSignal,
   },
+  // Its notifications to the terminal (`preferredNotifChannel`: iterm2 is OSC 9, kitty OSC 99,
+  // ghostty OSC 777), in 2.1.332's words: a permission dialog waits (said again some seconds after
+  // it showed: a repeat); `Claude is waiting for your input` (a turn long over) tells nothing new.
+  notification: (n) => (/\bClaude needs your permission\b/.test(`${n.title} ${n.body}`) ? { state: 'waiting', detail: 'needs your permission', repeat: true } : undefined),
   // Its menus move with the arrow keys and take Enter. Its number keys are not used: they reach the
   // input line instead of the menu when pressed as it appears (anthropics/claude-code#64629, #27924).
   menuKeys: (choice, highlighted) => arrowsTo(choice, highlighted),

@@ -2,6 +2,7 @@
 // classifier, the record watchers, the job templates and environments, and (through the Node
 // process) the Lua side read it from there.
 import type { ProcessIdentity } from '../detect/process.js';
+import type { TermNotification } from '../detect/osc.js';
 import type { AgentRules } from '../detect/types.js';
 import type { RecordLog } from '../records/follow.js';
 import type { FolderWatcher } from '../records/folders.js';
@@ -148,6 +149,11 @@ export interface AgentModule {
    * job's launch adds and what one event says.
    */
   push?: JobPush;
+  /**
+   * What a desktop notification it asks its terminal for says (OSC 9, 777, 99, caught with
+   * |TermRequest|), or undefined when it tells no state.
+   */
+  notification?(n: TermNotification): PushSignal | undefined;
   /** Its sessions that run elsewhere on this machine, told by files of its own. */
   sessions?: SessionsFolder;
   /** The command that attaches a terminal to one of its background sessions (SessionElsewhere.attachId). */

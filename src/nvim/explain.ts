@@ -28,6 +28,7 @@ export function explainTerminal(tracker: Tracker, m: unknown, now = Date.now()):
   out.push(
     `process tree: ${process === undefined ? 'not scanned yet' : process === null ? 'no agent among its processes' : `${process} (its rules read the screen)`}`,
     `records: ${sourced('live status', sources?.live, now)}; ${sourced('turn', sources?.turn, now)}`,
+    `notifications: ${sources?.notified ? `${sources.notified.state} (${Math.max(0, Math.round((now - sources.notified.at) / 1000))} s ago): ${clip(sources.notified.detail)}` : 'none'}`,
     'which source wins: :help madohub-precedence',
     '',
     'the screen:',

@@ -19,6 +19,7 @@ export const FROM_LUA = {
   exit: { buf, status: int(-(2 ** 31), 2 ** 31 - 1) },
   forget: { buf },
   typing: { buf, typing: bool },
+  osc: { buf, sequence: str },
   hello: { server: str },
   restore: { marks: list },
   route_rm: { id: str },

@@ -2,6 +2,7 @@
 // what it answers (a call's result, a request's answer; a notification's is dropped). One entry per
 // op, as tmux has one per command.
 import { agentModule } from '../agents/index.js';
+import { oscNotification } from '../detect/osc.js';
 import type { FleetHub } from '../fleet/hub.js';
 import { stateDir } from '../jobs/store.js';
 import type { TerminalWatchers } from '../state/terminal-watchers.js';
@@ -54,6 +55,15 @@ export function luaHandlers({ tracker, watchers, hub, routes, health }: HandlerC
       watchers.forget(msg.buf);
       tracker.forget(msg.buf);
       hub.forgetTerminal(msg.buf);
+    },
+    // A notification the terminal's program asked for (OSC 9, 777, 99): what its agent's module makes of it.
+    osc: (m, changes) => {
+      const n = oscNotification(m.sequence as string);
+      const agent = tracker.agentOf(m.buf as number);
+      const signal = n && agent !== undefined ? agentModule(agent).notification?.(n) : undefined;
+      if (!signal) return;
+      const change = tracker.notification(m.buf as number, signal, Date.now());
+      if (change) changes.push(change);
     },
     // The user entered or left Terminal mode in a window of a terminal: a reply waits, a chain ends.
     typing: (m) => {

@@ -35,12 +35,13 @@ export const isAgentState = (v: unknown): v is AgentState => typeof v === 'strin
  * The source of a state: where a reading came from. The screen (`pty-scrape`), the terminal's exit
  * (`terminal`), and the confirmed ones: an agent's session file, its transcript, rollout or chat
  * (`jsonl-watcher`), its session database (`session-db`: OpenCode's), its own hooks (`hook`: what a
- * job's agent tells as it happens).
+ * job's agent tells as it happens), the notifications it asks its terminal for (`notification`: OSC
+ * 9, 777, 99).
  */
-export type StateSource = 'pty-scrape' | 'terminal' | 'session-file' | 'jsonl-watcher' | 'session-db' | 'hook';
+export type StateSource = 'pty-scrape' | 'terminal' | 'session-file' | 'jsonl-watcher' | 'session-db' | 'hook' | 'notification';
 
 /** The sources that are the agent's own word: a state they say is confirmed (✓ in the winbar). */
-const CONFIRMED_SOURCES: ReadonlySet<string> = new Set<StateSource>(['session-file', 'jsonl-watcher', 'session-db', 'hook']);
+const CONFIRMED_SOURCES: ReadonlySet<string> = new Set<StateSource>(['session-file', 'jsonl-watcher', 'session-db', 'hook', 'notification']);
 
 /** Whether a state read from `source` is confirmed by the agent's own records (the one place that says so). */
 export function isConfirmed(source: string): boolean {

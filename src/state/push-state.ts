@@ -4,7 +4,7 @@
 //   - a turn an event ended (Completed, Failed) stays ended through the idle screen that follows; a
 //     screen that works or asks after it is a new turn;
 //   - an event that repeats a wait told already (and perhaps answered since) tells nothing.
-import type { AgentState, Detection, PushSignal } from '../shared/types.js';
+import type { AgentState, Detection, PushSignal, StateSource } from '../shared/types.js';
 import { clip } from '../shared/text.js';
 
 const ended = (s: AgentState): boolean => s === 'completed' || s === 'failed';
@@ -12,6 +12,15 @@ const active = (s: AgentState): boolean => s === 'working' || s === 'waiting';
 
 export class PushState {
   private last: (PushSignal & { at: number }) | undefined;
+
+  /** `source`: what the states it gives are from (`hook`, `notification`). */
+  constructor(private readonly source: Extract<StateSource, 'hook' | 'notification'> = 'hook') {}
+
+  /** The last event's signal and when it came, for `:MadoExplain`. */
+  latest(): (PushSignal & { at: number }) | undefined {
+    return this.last;
+  }
+
   /** The screen's state and since when it reads so. */
   private screen: { state: AgentState; at: number } | undefined;
 
@@ -27,10 +36,10 @@ export class PushState {
     if (!this.screen || this.screen.state !== d.state) this.screen = { state: d.state, at: now };
     const push = this.last;
     if (!push || d.state === 'exited') return d;
-    const fromPush: Detection = { agent: d.agent, state: push.state, source: 'hook', detail: push.detail };
+    const fromPush: Detection = { agent: d.agent, state: push.state, source: this.source, detail: push.detail };
     if (ended(push.state)) return active(d.state) && this.screen.at > push.at ? d : fromPush;
     // A wait the screen shows too is confirmed; the screen's question stays its detail.
-    if (push.state === 'waiting' && d.state === 'waiting') return { ...d, source: 'hook' };
+    if (push.state === 'waiting' && d.state === 'waiting') return { ...d, source: this.source };
     return this.screen.at > push.at ? d : fromPush;
   }
 }

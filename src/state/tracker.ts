@@ -1,6 +1,7 @@
 import { detectScreen, FALLBACK_AGENT, promptOf } from '../agents/index.js';
 import { isAgentState, isConfirmed } from '../shared/types.js';
-import type { AgentId, AgentState, Detection, PreviousReading, RecordSignal, Screen, StateSource } from '../shared/types.js';
+import type { AgentId, AgentState, Detection, PreviousReading, PushSignal, RecordSignal, Screen, StateSource } from '../shared/types.js';
+import { PushState } from './push-state.js';
 import { decide } from './precedence.js';
 import type { SourcedState } from './precedence.js';
 import { INTERRUPTED } from '../shared/types.js';
@@ -38,6 +39,7 @@ export interface TerminalSources {
   screen?: PreviousReading;
   live?: SourcedState;
   turn?: SourcedState;
+  notified?: PushSignal & { at: number };
 }
 
 /** A state from the agent's own records (when it was written is not needed here). */
@@ -69,6 +71,8 @@ interface TerminalEntry extends TrackedState {
   intent?: { agent: AgentId; text: string };
   /** Since when an Idle is held back, waiting for the record that ends the turn (see HOLD_MS). */
   heldSince?: number;
+  /** What the agent's notifications to its terminal said (OSC 9, 777, 99), beside the other sources. */
+  notified?: PushState;
 }
 
 /**
@@ -121,6 +125,7 @@ export class Tracker {
       screen: r.screen && { agent: r.screen.agent, state: r.screen.state },
       live: r.live,
       turn: r.turn,
+      notified: r.notified?.latest(),
     };
   }
 
@@ -187,6 +192,17 @@ export class Tracker {
     return this.emit(rec, false, now, done);
   }
 
+  /**
+   * A state a notification the agent asked its terminal for says (|TermRequest|: OSC 9, 777, 99).
+   * The newer of it and the other sources decides (see PushState).
+   */
+  notification(buf: number, signal: PushSignal, now: number): StateChange | null {
+    const rec = this.terminals.get(buf);
+    if (!rec || rec.exitStatus !== undefined) return null;
+    (rec.notified ??= new PushState('notification')).record(signal, now);
+    return this.emit(rec, false, now);
+  }
+
   /** The process tree says which agent runs (null: none). An agent that left takes its records along. */
   process(buf: number, agent: AgentId | null, now: number): StateChange | null {
     const rec = this.terminals.get(buf);
@@ -196,6 +212,7 @@ export class Tracker {
     if (left) {
       rec.live = undefined;
       rec.turn = undefined;
+      rec.notified = undefined;
       // The screen's sticky identity belonged to the agent that left.
       if (rec.screen && agent === null) rec.screen = { ...rec.screen, agent: FALLBACK_AGENT, state: 'idle', detail: '' };
     }
@@ -276,7 +293,7 @@ export class Tracker {
   }
 
   /** What all sources say together. */
-  private effective(rec: TerminalEntry): Omit<TrackedState, 'buf' | 'since'> {
+  private effective(rec: TerminalEntry, now: number): Omit<TrackedState, 'buf' | 'since'> {
     if (rec.exitStatus !== undefined) {
       return { agent: rec.agent, state: 'exited', source: 'terminal', detail: `exit ${rec.exitStatus}` };
     }
@@ -288,11 +305,12 @@ export class Tracker {
       live: rec.live,
       turn: rec.turn,
     });
-    return { agent, state: sourced.state, source: sourced.source, detail: sourced.detail };
+    const told = { agent, state: sourced.state, source: sourced.source, detail: sourced.detail };
+    return rec.notified ? rec.notified.combine(told, now) : told;
   }
 
   private emit(rec: TerminalEntry, isNew: boolean, now: number, done?: { line: string }): StateChange | null {
-    let next = this.effective(rec);
+    let next = this.effective(rec, now);
     // Working → Idle by the live status while the turn's record says it works: held back a while
     // for the record that ends the turn (then Completed shows, not an Idle flash between).
     const awaitingEnd = !isNew && rec.state === 'working' && next.state === 'idle' && next.source === 'session-file' && rec.turn?.state === 'working';

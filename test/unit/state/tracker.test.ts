@@ -267,3 +267,22 @@ describe('Tracker', () => {
     expect(t.nextRelease()).toBeUndefined();
   });
 });
+
+describe('Tracker: what the agent notified its terminal of (OSC 9, 777, 99)', () => {
+  it('a wait notified while the screen still works is Waiting, confirmed; what changes after it decides again', () => {
+    const t = new Tracker();
+    t.screen(1, working, 1000);
+    const waiting = t.notification(1, { state: 'waiting', detail: 'needs your permission', repeat: true }, 2000);
+    expect(waiting).toMatchObject({ state: 'waiting', source: 'notification', confirmed: true, detail: 'needs your permission' });
+    expect(t.sourcesOf(1)?.notified).toMatchObject({ state: 'waiting', at: 2000 });
+    // The screen ends the turn after it: the screen's state.
+    expect(t.screen(1, done('✻ Worked for 5s'), 3000)).toMatchObject({ state: 'stopped', source: 'pty-scrape' });
+  });
+  it('an unknown terminal, or one whose job ended, takes none', () => {
+    const t = new Tracker();
+    expect(t.notification(9, { state: 'waiting', detail: 'x' }, 1)).toBeNull();
+    t.screen(1, working, 1000);
+    t.exit(1, 0, 1500);
+    expect(t.notification(1, { state: 'waiting', detail: 'x' }, 2000)).toBeNull();
+  });
+});
