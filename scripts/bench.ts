@@ -5,6 +5,7 @@ import type { ChildProcess } from 'node:child_process';
 import { appendFileSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createServer as createNetServer } from 'node:net';
 import { agentOfTree, detectScreen as detect, promptOf, RULESET, useUserRules, userRulesNow } from '../src/agents/index.js';
 import { boundScreen } from '../src/detect/index.js';
 import type { Screen } from '../src/shared/types.js';
@@ -38,16 +39,16 @@ const percentile = (xs: number[], p: number): number => {
  * state(), from `source` when one is named, `times` times, `gapMs` apart (timed in Neovim; a change
  * that does not come within 3 s is left out).
  */
-async function keyToState(s: Session, buf: number, o: { times: number; gapMs: number; source?: string }): Promise<number[]> {
+async function keyToState(s: Session, buf: number, o: { times: number; gapMs: number; source?: string; key?: string }): Promise<number[]> {
   return s.lua<number[]>(
-    `local buf, n, gap, source = ...
+    `local buf, n, gap, source, key = ...
      local chan = vim.bo[buf].channel
      local out = {}
      for i = 1, n do
        vim.wait(gap)
        local before = require('madohub').state(buf).state
        local t0 = vim.uv.hrtime()
-       vim.fn.chansend(chan, 'n')
+       vim.fn.chansend(chan, key)
        local ok = vim.wait(3000, function()
          local st = require('madohub').state(buf)
          return st.state ~= before and (source == nil or source == vim.NIL or st.source == source)
@@ -55,7 +56,7 @@ async function keyToState(s: Session, buf: number, o: { times: number; gapMs: nu
        if ok then out[#out + 1] = (vim.uv.hrtime() - t0) / 1e6 end
      end
      return out`,
-    [buf, o.times, o.gapMs, o.source ?? null],
+    [buf, o.times, o.gapMs, o.source ?? null, o.key ?? 'n'],
   );
 }
 
@@ -380,6 +381,16 @@ async function benchRecords(exe: string): Promise<void> {
   };
   const gemini = await measure([FAKE_GEMINI, '--records-loop'], 'gemini', 'jsonl-watcher');
   const opencode = node24 ? await measure([FAKE_OPENCODE, '--records-loop'], 'opencode', 'session-db') : [];
+  // OpenCode started with --port: its server's event stream, found in /proc (busy and idle in turn, the screen as it is).
+  const port = await freeLoopbackPort();
+  const streamBuf = await openTerminal(s, [FAKE_OPENCODE, '--port', String(port)]);
+  await s.waitFor(`(require('madohub').state(${streamBuf}) or {}).agent == 'opencode'`, 10000);
+  let heard = false;
+  for (let i = 0; i < 40 && !heard; i++) {
+    await s.lua(`vim.fn.chansend(vim.bo[${streamBuf}].channel, 'E')`);
+    heard = await s.waitFor(`(require('madohub').state(${streamBuf}) or {}).source == 'event-stream'`, 250);
+  }
+  const stream = heard ? await keyToState(s, streamBuf, { times: N, gapMs: 120, source: 'event-stream', key: 'E' }) : [];
   const nodeOf = await s.lua<{ node: string }>('return require("madohub.node").request("health")');
   await s.close();
   rmSync(home, { recursive: true, force: true });
@@ -390,6 +401,18 @@ async function benchRecords(exe: string): Promise<void> {
   out(`  (m) a record written → its confirmed state in state() (the plugin's Node ${nodeOf.node}; each includes the fixture's reaction to a key):`);
   out(line("Gemini CLI's chat (a line appended)", gemini));
   out(line(`OpenCode's store (SQLite rows; read 10 ms and 60 ms after a change is heard)${node24 ? '' : ' — no Node 24 to read it with'}`, opencode));
+  out(line("OpenCode's event stream (an event sent; goal p95 < 20 ms)", stream));
+}
+
+/** A free TCP port at 127.0.0.1. */
+function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createNetServer();
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as { port: number }).port;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 /** Startup: Neovim with and without the plugin on 'runtimepath', no terminal opened. */

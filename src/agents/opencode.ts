@@ -10,7 +10,10 @@ import type { FolderWatcher } from '../records/folders.js';
 import { queryReadOnly, sqliteSupport } from '../records/sqlite.js';
 import { isObj, strOf } from '../shared/checks.js';
 import { clip } from '../shared/text.js';
+import { INTERRUPTED } from '../shared/types.js';
 import type { AgentState, RecordSignal } from '../shared/types.js';
+import { listeningPorts } from '../proc/listening.js';
+import { EventStream } from '../records/event-stream.js';
 
 /** `▣  Build · <model> · 10.8s` (or `850ms`, `1m 5s`, `1h 2m`): the footer of a finished answer. */
 const FOOTER_DONE = /^\s*▣\s+\S.*·\s*(?:\d+(?:\.\d+)?(?:ms|s|m|h)\s*)+$/;
@@ -68,6 +71,16 @@ export const opencode: AgentModule = {
   env: { names: [], prefixes: ['OPENCODE_'] },
   // Its session store (`<data>/opencode/opencode.db`, SQLite), where this Node can read SQLite.
   records: (ctx) => new OpenCodeRecords(opencodeDataDir(ctx.env), ctx.pid, ctx.folders, ctx.claims, ctx.emit, ctx.log),
+  // A job serves its events on a port of its host's choosing; its host follows them.
+  jobStream: {
+    args: (port) => ['--port', String(port), '--hostname', '127.0.0.1'],
+    path: '/event',
+    greeting: (event) => isOpenCodeGreeting(event),
+    reader: () => {
+      const events = new OpenCodeEvents();
+      return (event) => events.take(event);
+    },
+  },
 };
 
 // ── Its records ─────────────────────────────────────────────────────────────────────────────
@@ -246,6 +259,7 @@ export class OpenCodeRecords {
   private stopped = false;
   private warned = false;
   private session?: string;
+  private stream?: OpenCodeStream;
 
   constructor(
     private readonly dir: string,
@@ -266,6 +280,9 @@ export class OpenCodeRecords {
   }
 
   start(): void {
+    // Its server's event stream, where it serves one (`--port`): on any Node, beside the store.
+    this.stream = new OpenCodeStream(this.pid, this.emit, this.log);
+    this.stream.start();
     const support = sqliteSupport();
     if (!support.ok) {
       this.log.debug(`opencode pid ${this.pid}: its store is not read: ${support.reason}`);
@@ -279,6 +296,7 @@ export class OpenCodeRecords {
 
   stop(): void {
     this.stopped = true;
+    this.stream?.stop();
     this.unwatch?.();
     if (this.timer) clearTimeout(this.timer);
     if (this.first) clearTimeout(this.first);
@@ -326,5 +344,132 @@ export class OpenCodeRecords {
     if (key === this.told) return;
     this.told = key;
     this.emit(signal);
+  }
+}
+
+// ── Its server's event stream ───────────────────────────────────────────────────────────────
+
+/** The event a genuine OpenCode server opens its stream with. */
+export const isOpenCodeGreeting = (event: unknown): boolean => isObj(event) && event.type === 'server.connected';
+
+/**
+ * Reads OpenCode 1.18's event stream (`GET /event`) into states: `session.status` busy (or retry) is
+ * Working, `permission.asked` and `question.asked` Waiting (with what is asked), their replies Working
+ * again, `session.error` Failed (`MessageAbortedError`: interrupted), and the idle that ends a turn
+ * Completed (Failed stays so through the idle after its error). A sub-agent's session (one created
+ * with a parent) is not the terminal's; a session other than the one that worked last is followed
+ * when it works (a new session in the same TUI).
+ */
+export class OpenCodeEvents {
+  private readonly children = new Set<string>();
+  private session: string | undefined;
+  private failedTurn = false;
+  private busy = false;
+
+  take(event: unknown): RecordSignal | undefined {
+    if (!isObj(event) || !isObj(event.properties)) return undefined;
+    const p = event.properties;
+    const type = strOf(event.type);
+    const info = isObj(p.info) ? p.info : undefined;
+    if ((type === 'session.created' || type === 'session.updated') && info && typeof info.parentID === 'string' && typeof info.id === 'string') {
+      if (this.children.size < 1000) this.children.add(info.id);
+      return undefined;
+    }
+    const sid = strOf(p.sessionID);
+    if (!sid || this.children.has(sid)) return undefined;
+    const at = Date.now();
+    const say = (state: AgentState, detail: string): RecordSignal => ({ state, source: 'event-stream', detail: clip(detail.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')), at });
+    switch (type) {
+      case 'session.status': {
+        const status = isObj(p.status) ? strOf(p.status.type) : undefined;
+        if (status === 'busy' || status === 'retry') {
+          if (!this.busy) this.failedTurn = false;
+          this.busy = true;
+          this.session = sid;
+          return say('working', status === 'retry' ? `retrying: ${strOf(isObj(p.status) ? p.status.message : undefined) ?? ''}` : 'working');
+        }
+        if (status === 'idle' && sid === this.session && this.busy) {
+          this.busy = false;
+          return this.failedTurn ? undefined : say('completed', 'answered');
+        }
+        return undefined;
+      }
+      case 'permission.asked': {
+        this.session = sid;
+        const patterns = Array.isArray(p.patterns) ? p.patterns.filter((x): x is string => typeof x === 'string') : [];
+        return say('waiting', `${strOf(p.permission) ?? 'permission'}${patterns[0] ? `: ${patterns[0]}` : ''}`);
+      }
+      case 'question.asked': {
+        this.session = sid;
+        const first = Array.isArray(p.questions) && isObj(p.questions[0]) ? strOf(p.questions[0].question) : undefined;
+        return say('waiting', first ?? 'a question');
+      }
+      case 'permission.replied':
+      case 'question.replied':
+      case 'question.rejected':
+        return sid === this.session ? say('working', 'answered') : undefined;
+      case 'session.error': {
+        if (sid !== this.session) return undefined;
+        this.failedTurn = true;
+        const error = isObj(p.error) ? p.error : {};
+        if (error.name === 'MessageAbortedError') return say('failed', INTERRUPTED);
+        const data = isObj(error.data) ? error.data : {};
+        return say('failed', strOf(data.message) ?? strOf(error.name) ?? 'error');
+      }
+      default:
+        return undefined;
+    }
+  }
+}
+
+/** How often, and how long, a starting OpenCode is looked at for the port its server listens on. */
+const PORT_LOOK_MS = 1000;
+const PORT_LOOKS = 30;
+
+/**
+ * Follows the event stream of the OpenCode process `pid`, once its server listens (OpenCode 1.18's TUI
+ * serves only when started with `--port`): looked for in /proc a few times while it starts.
+ */
+export class OpenCodeStream {
+  private stream: EventStream | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private looks = 0;
+  private stopped = false;
+  private readonly events = new OpenCodeEvents();
+
+  constructor(
+    readonly pid: number,
+    private readonly emit: (signal: RecordSignal) => void,
+    private readonly log: RecordLog,
+    private readonly ports: (pid: number) => number[] = listeningPorts,
+  ) {}
+
+  start(): void {
+    if (this.stopped || this.stream) return;
+    const port = this.ports(this.pid)[0];
+    if (port !== undefined) {
+      this.log.debug(`opencode pid ${this.pid}: its event stream on 127.0.0.1:${port}`);
+      this.stream = new EventStream({
+        port,
+        path: '/event',
+        greeting: isOpenCodeGreeting,
+        onEvent: (event) => {
+          const signal = this.events.take(event);
+          if (signal) this.emit(signal);
+        },
+        log: (line) => this.log.debug(`opencode pid ${this.pid}: ${line}`),
+      });
+      this.stream.start();
+      return;
+    }
+    if (++this.looks >= PORT_LOOKS) return;
+    this.timer = setTimeout(() => this.start(), PORT_LOOK_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.stream?.stop();
   }
 }

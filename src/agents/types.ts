@@ -103,6 +103,18 @@ export interface JobPush {
   signal(event: unknown): PushSignal | undefined;
 }
 
+/** A job's agent that serves its events on the loopback address: how to ask it to, and how to read them. */
+export interface JobStream {
+  /** The arguments, put before the template's, that make it serve on `port` at 127.0.0.1. */
+  args(port: number): string[];
+  /** The stream's path on its server. */
+  path: string;
+  /** The event a genuine server opens with. */
+  greeting(event: unknown): boolean;
+  /** A reader of one job's events: what each says, or undefined. */
+  reader(): (event: unknown) => PushSignal | undefined;
+}
+
 export interface AgentModule {
   id: AgentId;
   /** Its name in the winbar, the messages and the picker. */
@@ -149,6 +161,8 @@ export interface AgentModule {
    * job's launch adds and what one event says.
    */
   push?: JobPush;
+  /** How a job of it serves its own event stream (OpenCode's server), which its host follows. */
+  jobStream?: JobStream;
   /**
    * What a desktop notification it asks its terminal for says (OSC 9, 777, 99, caught with
    * |TermRequest|), or undefined when it tells no state.

@@ -1,6 +1,6 @@
 // `mado agents`: also built as its own small entry (dist/mado-agents.js), since listing must be fast.
 // It reads the job folders (no daemon is needed to read them) and marks errored a job whose host died.
-import { agentStateOfJob } from '../fleet/entry.js';
+import { agentStateOfJob, confirmedJob } from '../fleet/entry.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import { listedJobs } from '../jobs/listed.js';
 import { jobsDir } from '../jobs/store.js';
@@ -35,7 +35,7 @@ export function jobTable(jobs: readonly ListedJob[], now: number, home = ''): st
     j.short,
     statusWord(j),
     // The agent's state, in the winbar's and the picker's words; ✓ when its agent's own events told it.
-    `${agentStateOfJob(j)}${j.stateSource === 'hook' ? ' ✓' : ''}`,
+    `${agentStateOfJob(j)}${confirmedJob(j) ? ' ✓' : ''}`,
     j.agent,
     age(now - j.updatedAt),
     safeText(j.name).slice(0, 40),

@@ -77,6 +77,9 @@ export const UNPLACED: Pick<FleetEntry, 'buf' | 'short' | 'pid' | 'peerBuf' | 't
   shows: '',
 };
 
+/** Its state is its agent's own word (its hooks, its event stream), not its screen's. */
+export const confirmedJob = (job: { stateSource?: ListedJob['stateSource'] }): boolean => job.stateSource === 'hook' || job.stateSource === 'event-stream';
+
 /**
  * A job's status and tempo in the agents' words: running/blocked is Waiting, a turn ended is Stopped
  * (`done` while its host lives), an agent that exited 0 is Exited (`done` once its host is gone), …
@@ -87,7 +90,7 @@ export function agentStateOfJob(job: Pick<ListedJob, 'status' | 'tempo'> & { ali
       return job.tempo === 'blocked' ? 'waiting' : job.tempo === 'active' ? 'working' : 'idle';
     case 'done':
       // A turn its agent's own event ended is Completed, as a terminal's its records end.
-      return job.alive === false ? 'exited' : job.stateSource === 'hook' ? 'completed' : 'stopped';
+      return job.alive === false ? 'exited' : confirmedJob(job) ? 'completed' : 'stopped';
     case 'errored':
       return 'failed';
     default:
@@ -106,8 +109,8 @@ export function jobEntry(job: ListedJob, attachedIn?: number): FleetEntry {
     intent: job.intent,
     agent: job.agent,
     state: agentStateOfJob(job),
-    source: job.stateSource === 'hook' ? 'hook' : 'job-file',
-    confirmed: job.stateSource === 'hook',
+    source: job.stateSource && confirmedJob(job) ? job.stateSource : 'job-file',
+    confirmed: confirmedJob(job),
     since: job.updatedAt,
     cwd: job.cwd,
     detail: job.needs && !question ? `needs ${job.needs}` : job.detail,

@@ -25,6 +25,10 @@ export interface JobQuestion {
   options: string[];
 }
 
+/** Where a job's state was read: its screen, its agent's hooks, its agent's event stream. */
+export type JobStateSource = 'pty-scrape' | 'hook' | 'event-stream';
+export const JOB_STATE_SOURCES: readonly JobStateSource[] = ['pty-scrape', 'hook', 'event-stream'];
+
 /** A job's file: every field is always there (null or empty when unknown). */
 export interface JobFile {
   proto: number;
@@ -62,8 +66,11 @@ export interface JobFile {
   problem: string | null;
   /** A reply that waits in its host, in a person's words (`queued`, `held: draft`); null when none. */
   pendingReply: string | null;
-  /** Where its state was read: its screen, or its agent's own events (`hook`: confirmed); null before. */
-  stateSource: 'pty-scrape' | 'hook' | null;
+  /**
+   * Where its state was read: its screen, or its agent's own word (`hook`, `event-stream`: confirmed);
+   * null before.
+   */
+  stateSource: JobStateSource | null;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Check } from '../shared/checks.js';
 import { bool, firstProblem, isObj, num, oneOf, optional, orNull, pattern, shape, str, strings, strMax } from '../shared/checks.js';
 import { protoMismatch } from './protocol/codec.js';
 import type { JobFile } from './types.js';
-import { JOB_ORIGINS, JOB_STATUSES, MAX_INTENT, JOB_FILE_VERSION, SHORT_ID, UUID } from './types.js';
+import { JOB_ORIGINS, JOB_STATE_SOURCES, JOB_STATUSES, MAX_INTENT, JOB_FILE_VERSION, SHORT_ID, UUID } from './types.js';
 import { MAX_DETAIL } from '../shared/text.js';
 
 const template = shape({ name: str, description: str, initialPrompt: str }, '{name, description, initialPrompt}');
@@ -50,7 +50,7 @@ const SCHEMA: Record<keyof JobFile, Check> = {
   // Added after version 2's first files: a file without it has no reply waiting.
   pendingReply: optional(orNull(strMax(40))),
   // Added with the agents' hooks: a file without it has its state from the screen.
-  stateSource: optional(orNull(oneOf('pty-scrape', 'hook'))),
+  stateSource: optional(orNull(oneOf(...JOB_STATE_SOURCES))),
 };
 
 export const JOB_FIELDS = Object.keys(SCHEMA) as (keyof JobFile)[];

@@ -34,14 +34,15 @@ export const isAgentState = (v: unknown): v is AgentState => typeof v === 'strin
 /**
  * The source of a state: where a reading came from. The screen (`pty-scrape`), the terminal's exit
  * (`terminal`), and the confirmed ones: an agent's session file, its transcript, rollout or chat
- * (`jsonl-watcher`), its session database (`session-db`: OpenCode's), its own hooks (`hook`: what a
+ * (`jsonl-watcher`), its session database (`session-db`: OpenCode's), its server's event stream
+ * (`event-stream`: OpenCode's), its own hooks (`hook`: what a
  * job's agent tells as it happens), the notifications it asks its terminal for (`notification`: OSC
  * 9, 777, 99).
  */
-export type StateSource = 'pty-scrape' | 'terminal' | 'session-file' | 'jsonl-watcher' | 'session-db' | 'hook' | 'notification';
+export type StateSource = 'pty-scrape' | 'terminal' | 'session-file' | 'jsonl-watcher' | 'session-db' | 'event-stream' | 'hook' | 'notification';
 
 /** The sources that are the agent's own word: a state they say is confirmed (✓ in the winbar). */
-const CONFIRMED_SOURCES: ReadonlySet<string> = new Set<StateSource>(['session-file', 'jsonl-watcher', 'session-db', 'hook', 'notification']);
+const CONFIRMED_SOURCES: ReadonlySet<string> = new Set<StateSource>(['session-file', 'jsonl-watcher', 'session-db', 'event-stream', 'hook', 'notification']);
 
 /** Whether a state read from `source` is confirmed by the agent's own records (the one place that says so). */
 export function isConfirmed(source: string): boolean {
@@ -90,7 +91,7 @@ export interface PushSignal {
 /** What one of an agent's records says about a terminal's state. */
 export interface RecordSignal {
   state: AgentState;
-  source: Extract<StateSource, 'session-file' | 'jsonl-watcher' | 'session-db'>;
+  source: Extract<StateSource, 'session-file' | 'jsonl-watcher' | 'session-db' | 'event-stream'>;
   detail: string;
   /** When the record was written (epoch ms), when it says so. */
   at?: number;

@@ -13,8 +13,8 @@ const active = (s: AgentState): boolean => s === 'working' || s === 'waiting';
 export class PushState {
   private last: (PushSignal & { at: number }) | undefined;
 
-  /** `source`: what the states it gives are from (`hook`, `notification`). */
-  constructor(private readonly source: Extract<StateSource, 'hook' | 'notification'> = 'hook') {}
+  /** `source`: what the states it gives are from (`hook`, `notification`, `event-stream`). */
+  constructor(private readonly source: Extract<StateSource, 'hook' | 'notification' | 'event-stream'> = 'hook') {}
 
   /** The last event's signal and when it came, for `:MadoExplain`. */
   latest(): (PushSignal & { at: number }) | undefined {

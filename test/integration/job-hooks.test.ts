@@ -6,9 +6,9 @@ import { existsSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs
 import path from 'node:path';
 import * as pty from 'node-pty';
 import { describe, expect, it } from 'vitest';
-import { MADO, shortOf, until, useJobsHarness } from './jobs-harness.js';
+import { FIX, MADO, shortOf, until, useJobsHarness } from './jobs-harness.js';
 
-const h = useJobsHarness();
+const h = useJobsHarness({ opencode: { command: [path.join(FIX, 'bin/opencode')], prompt: 'type' } });
 
 describe('a job told by its agent’s hooks', () => {
   it('Waiting from a PermissionRequest the screen does not show, Completed ✓ from its Stop; the user’s settings untouched', async () => {
@@ -56,6 +56,33 @@ describe('a job told by its agent’s hooks', () => {
     expect(existsSync(path.join(dir, 'push-settings.json'))).toBe(false);
     expect(readFileSync(path.join(dir, 'host.log'), 'utf8')).not.toContain('--settings');
   }, 40000);
+
+  it("OpenCode's event stream: a permission asked while the screen works is Waiting, its idle Completed ✓", async () => {
+    const short = shortOf((await h.mado(['--bg', '--agent', 'opencode'])).stdout);
+    const dir = path.join(h.base, 'jobs', short);
+    const job = (): Record<string, unknown> => JSON.parse(readFileSync(path.join(dir, 'job.json'), 'utf8')) as Record<string, unknown>;
+    await until(async () => existsSync(path.join(dir, 'host.json')), (v) => v);
+    // The host chose its port: `--port N --hostname 127.0.0.1` before the template's arguments.
+    expect(readFileSync(path.join(dir, 'host.log'), 'utf8')).toMatch(/started \S*bin\/opencode --port \d+ --hostname 127\.0\.0\.1/);
+    const term = pty.spawn(process.execPath, [MADO, 'attach', short], { cols: 100, rows: 30, env: h.env as Record<string, string> });
+    try {
+      // The stream opens a moment after the server: busy until the host has heard it.
+      await until(async () => {
+        term.write('B');
+        await new Promise((r) => setTimeout(r, 300));
+        return job();
+      }, (j) => j.tempo === 'active' && j.stateSource === 'event-stream', 15000);
+      term.write('A');
+      expect(await until(async () => job(), (j) => j.tempo === 'blocked')).toMatchObject({ status: 'running', needs: 'bash: touch mock-ran.txt', stateSource: 'event-stream' });
+      term.write('R');
+      await until(async () => job(), (j) => j.tempo === 'active');
+      term.write('I');
+      expect(await until(async () => job(), (j) => j.status === 'done')).toMatchObject({ stateSource: 'event-stream', detail: 'answered' });
+      expect((await h.mado(['agents'])).stdout).toMatch(new RegExp(`^${short}\\s+running\\s+completed ✓\\s+opencode`, 'm'));
+    } finally {
+      term.kill();
+    }
+  }, 60000);
 
   it('garbage, a flood and events of a sub-agent in the events file change nothing and hang nothing', async () => {
     const short = shortOf((await h.mado(['--bg', '--agent', 'claude', 'x'])).stdout);

@@ -4,6 +4,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { FAKE_AMP, FAKE_CLAUDE, FAKE_CODEX, FAKE_GEMINI, FAKE_OPENCODE, openTerminal, startNeovim, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
 import { sqliteSupport } from '../../src/records/sqlite.js';
@@ -197,6 +199,32 @@ describe.each(runs)('Neovim $label, processes from $processes: confirmed states'
     await s.lua("vim.cmd('checkhealth madohub')");
     const report = (await s.lua<string[]>('return vim.api.nvim_buf_get_lines(0, 0, -1, false)')).join('\n');
     expect(report).toContain(sqlite ? "OpenCode's session store: read with node:sqlite" : "OpenCode's session store is not read: Node v");
+  });
+
+  it('follows an OpenCode started with --port through its event stream, on any Node: its permission is Waiting before the screen shows it', async () => {
+    const s = await start();
+    const server = createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    await new Promise((r) => server.close(r));
+    const buf = await openTerminal(s, [FAKE_OPENCODE, '--port', String(port)]);
+    expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).agent == 'opencode'`)).toBe(true);
+    // Its server listens a moment after it starts, and is found in /proc: busy until it is heard.
+    const heard = async (): Promise<boolean> => {
+      for (let i = 0; i < 40; i++) {
+        await send(s, buf, 'B');
+        if (await s.waitFor(`(require('madohub').state(${buf}) or {}).source == 'event-stream'`, 250)) return true;
+      }
+      return false;
+    };
+    expect(await heard()).toBe(true);
+    await send(s, buf, 'A');
+    expect(await is(s, buf, 'waiting', 'event-stream')).toBe(true);
+    expect((await s.lua<{ detail: string }>('return require("madohub").state(...)', [buf])).detail).toBe('bash: touch mock-ran.txt');
+    await send(s, buf, 'R');
+    expect(await is(s, buf, 'working', 'event-stream')).toBe(true);
+    await send(s, buf, 'I');
+    expect(await is(s, buf, 'completed', 'event-stream')).toBe(true);
   });
 
   it('the process tree names the agent over the screen, and the shell is back when the agent leaves', async () => {

@@ -13,7 +13,7 @@ import { Terminal } from '@xterm/headless';
 import { menuAnswer } from '../../agents/menu-answer.js';
 import { menuSince } from '../../detect/question.js';
 import { boundScreen } from '../../detect/index.js';
-import { agentModule, agentOfProcess, detectScreen, FALLBACK_AGENT, useUserRules } from '../../agents/index.js';
+import { agentModule, detectScreen, FALLBACK_AGENT, useUserRules } from '../../agents/index.js';
 import { rulesDir } from '../../agents/user-rules.js';
 import type { Detection } from '../../detect/index.js';
 import { processStamp } from '../../proc/stamp.js';
@@ -39,8 +39,7 @@ import { ChainKeeper } from './chain-keeper.js';
 import { readEnvFromStdin, readLaunch } from './launch.js';
 import { spawnAgent } from './spawn.js';
 import { OutputLog, outputLog } from './output-log.js';
-import { PushState } from '../../state/push-state.js';
-import { PUSH_EVENTS, PUSH_SETTINGS, PushEvents, resetEventsFile } from '../../records/push-file.js';
+import { agentsOwnWord } from './own-word.js';
 import { serveHost } from './server.js';
 import { ChangeWaiters } from '../../shared/change-waiters.js';
 
@@ -83,36 +82,13 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     title = t.slice(0, 1024);
   });
 
-  // The agent's own events (its hooks), where its module knows how to ask for them: a settings file
-  // of the job's own and an events file the host follows (issue 17 §4). Never the user's settings.
-  // Only the agent's own program gets them (a template may run anything, even under an agent's name).
-  const program = agentOfProcess({ pid: 0, ppid: 0, comm: path.basename(launch.argv[0]!).slice(0, 15), argv: launch.argv, exe: '' });
-  const push = program ? agentModule(program).push : undefined;
-  const pushState = new PushState();
-  let pushEvents: PushEvents | undefined;
-  let spawnLaunch = launch;
-  if (push) {
-    try {
-      const events = path.join(jobDir, PUSH_EVENTS);
-      const settings = path.join(jobDir, PUSH_SETTINGS);
-      resetEventsFile(events);
-      const added = push.launch({ settings, events });
-      writeAtomic(settings, added.settings);
-      spawnLaunch = { ...launch, argv: [launch.argv[0]!, ...added.args, ...launch.argv.slice(1)] };
-      pushEvents = new PushEvents(
-        events,
-        (event) => {
-          const signal = push.signal(event);
-          if (!signal) return;
-          pushState.record(signal, Date.now());
-          detectTimer ??= setTimeout(() => void runDetect(), DETECT_MS);
-        },
-        say,
-      );
-    } catch (err) {
-      say(`no hooks: ${(err as NodeJS.ErrnoException).code ?? String(err)}; the screen alone tells`);
-    }
-  }
+  // The agent's own word, where its module knows how to ask for it (issue 17 §4): its hooks, through a
+  // settings file of the job's own and an events file the host follows, or its server's event stream.
+  const own = await agentsOwnWord(launch, jobDir, say, () => {
+    detectTimer ??= setTimeout(() => void runDetect(), DETECT_MS);
+  });
+  const spawnLaunch = own.launch;
+  const pushState = own.state;
 
   const child = await spawnAgent(spawnLaunch, env);
   if ('error' in child) {
@@ -130,7 +106,7 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     socket: socketPath,
     startedAt: Date.now(),
   };
-  say(`started ${launch.argv.join(' ').slice(0, 400)} pid ${child.pid}`);
+  say(`started ${spawnLaunch.argv.join(' ').slice(0, 400)} pid ${child.pid}`);
 
   const output = new OutputLog(outputLog(jobDir), (why) => tell('output.log', why));
   const chain = new ChainKeeper(jobDir, say);
@@ -233,13 +209,12 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     term.write(data, () => {
       detectTimer ??= setTimeout(() => void runDetect(), DETECT_MS);
     });
-    // A watch can miss an append: the events are read with each screen too.
-    void pushEvents?.read();
+    own.poke();
     output.append(data);
     clients.broadcast(data);
   });
 
-  pushEvents?.start();
+  own.start();
   await listenPrivately(server, socketPath, say);
   try {
     writeAtomic(path.join(jobDir, 'host.json'), JSON.stringify(info));
@@ -259,7 +234,7 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   return new Promise<number>((resolve) => {
     child.onExit(({ exitCode, signal }) => {
       clearInterval(folderCheck);
-      pushEvents?.stop();
+      own.stop();
       // Whatever fails below, the host leaves.
       setTimeout(() => resolve(0), 3000).unref();
       const finish = async (): Promise<void> => {

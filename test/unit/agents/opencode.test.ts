@@ -1,15 +1,19 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { opencodeTurn } from '../../../src/agents/opencode.js';
+import { OpenCodeEvents, OpenCodeStream, opencodeTurn } from '../../../src/agents/opencode.js';
+import type { RecordSignal } from '../../../src/shared/types.js';
 import type { OpenCodeMessage } from '../../../src/agents/opencode.js';
 import { opencodeDataDir, readStore } from '../../../src/agents/opencode.js';
 import { sqliteSupport } from '../../../src/records/sqlite.js';
 import messages from '../../fixtures/records/opencode-messages.json';
 
 const FIX = path.resolve(__dirname, '../../fixtures/records');
+const quiet = { debug: (): void => undefined };
 const real = messages as OpenCodeMessage[];
 const said = (ms: readonly OpenCodeMessage[], answer?: string): string => {
   const s = opencodeTurn(ms, answer);
@@ -129,5 +133,61 @@ describe.skipIf(!sqlite.ok)('OpenCode 1.18.33: its store (a real database) read 
     w.close();
     // Neither counts: the last real message still decides.
     expect(readStore(db, place, undefined, new Set()).signal).toMatchObject({ state: 'failed' });
+  });
+});
+
+describe("OpenCode's event stream (its server's GET /event)", () => {
+  const real = readFileSync(path.join(__dirname, '../../fixtures/records/opencode-events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const states = (events: readonly unknown[]): string[] => {
+    const r = new OpenCodeEvents();
+    const out: string[] = [];
+    for (const e of events) {
+      const s = r.take(e);
+      if (s && out.at(-1) !== `${s.state} ${s.detail}`) out.push(`${s.state} ${s.detail}`);
+    }
+    return out;
+  };
+  it('reads what 1.18.33 sent in a session: an approval, a question, retries, an API error, an interrupt', () => {
+    expect(states(real)).toEqual([
+      'working working', 'waiting bash: touch mock-ran.txt', 'working answered', 'working working', 'completed answered',
+      'working working', 'waiting Which colour should the button be?', 'working answered', 'working working', 'completed answered',
+      'working working', 'working retrying: Mock overloaded', 'working working', 'working retrying: Mock overloaded', 'working working',
+      'working retrying: Mock overloaded', 'working working', 'working retrying: Mock overloaded', 'working working', 'working retrying: Mock overloaded',
+      'completed answered', 'working working', 'failed Mock refuses this request', 'working working', 'failed interrupted',
+    ]);
+    const one = new OpenCodeEvents().take(real.find((e) => e.type === 'permission.asked'));
+    expect(one).toMatchObject({ state: 'waiting', source: 'event-stream' });
+  });
+  it("a sub-agent's session, hostile and unknown events tell nothing; a detail carries no control character", () => {
+    const r = new OpenCodeEvents();
+    r.take({ type: 'session.created', properties: { sessionID: 'child', info: { id: 'child', parentID: 'ses_main' } } });
+    expect(r.take({ type: 'session.status', properties: { sessionID: 'child', status: { type: 'busy' } } })).toBeUndefined();
+    for (const bad of [null, 'x', [], { type: 'session.status' }, { type: 'session.status', properties: { status: { type: 'busy' } } }, { type: 'x.y', properties: { sessionID: 's' } }]) {
+      expect(r.take(bad)).toBeUndefined();
+    }
+    const asked = r.take({ type: 'question.asked', properties: { sessionID: 's', questions: [{ question: 'Pick\u001b[31m one\u0007' }] } });
+    expect(asked?.detail).toBe('Pick [31m one');
+  });
+  it('is followed once its process listens, from the real events of a server', async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (const e of real) res.write(`data: ${JSON.stringify(e)}\n\n`);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    const got: RecordSignal[] = [];
+    let looks = 0;
+    const stream = new OpenCodeStream(1234, (s) => got.push(s), quiet, () => (++looks < 2 ? [] : [port]));
+    try {
+      stream.start();
+      const end = Date.now() + 5000;
+      while (Date.now() < end && !got.some((s) => s.detail === 'interrupted')) await new Promise((r) => setTimeout(r, 20));
+      expect(looks).toBe(2);
+      expect(got.map((s) => s.state)).toContain('waiting');
+      expect(got.at(-1)).toMatchObject({ state: 'failed', detail: 'interrupted', source: 'event-stream' });
+    } finally {
+      stream.stop();
+      server.close();
+    }
   });
 });

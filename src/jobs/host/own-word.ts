@@ -1,0 +1,76 @@
+// What a job's agent tells of its state itself, beside its screen (issue 17 §4), where its module
+// knows how to ask for it: its hooks (a settings file of the job's own, never the user's, whose hooks
+// append to an events file the host follows) or its server's event stream (a port the host chooses).
+// Only the agent's own program gets them: a template may run anything, even under an agent's name.
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { agentModule, agentOfProcess } from '../../agents/index.js';
+import { EventStream } from '../../records/event-stream.js';
+import { PUSH_EVENTS, PUSH_SETTINGS, PushEvents, resetEventsFile } from '../../records/push-file.js';
+import { writeAtomic } from '../../shared/files.js';
+import type { PushSignal } from '../../shared/types.js';
+import { PushState } from '../../state/push-state.js';
+import type { Launch } from './launch.js';
+
+export interface OwnWord {
+  /** The launch with what asks the agent for its word. */
+  launch: Launch;
+  /** What it said, combined with each screen's reading. */
+  state: PushState;
+  /** Starts following (once the agent runs), reads what came (with each screen: a watch can miss), stops. */
+  start(): void;
+  poke(): void;
+  stop(): void;
+}
+
+/** A free port at 127.0.0.1, chosen by the system. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+const none = (launch: Launch): OwnWord => ({ launch, state: new PushState(), start: () => undefined, poke: () => undefined, stop: () => undefined });
+
+/** How the host of the job in `jobDir` asks its agent for its own word; `heard` runs when it says something. */
+export async function agentsOwnWord(launch: Launch, jobDir: string, say: (line: string) => void, heard: () => void): Promise<OwnWord> {
+  const argv0 = launch.argv[0]!;
+  const program = agentOfProcess({ pid: 0, ppid: 0, comm: path.basename(argv0).slice(0, 15), argv: launch.argv, exe: '' });
+  const module = program ? agentModule(program) : undefined;
+  const withArgs = (args: readonly string[]): Launch => ({ ...launch, argv: [argv0, ...args, ...launch.argv.slice(1)] });
+  try {
+    if (module?.push) {
+      const push = module.push;
+      const state = new PushState('hook');
+      const events = path.join(jobDir, PUSH_EVENTS);
+      const settings = path.join(jobDir, PUSH_SETTINGS);
+      resetEventsFile(events);
+      const added = push.launch({ settings, events });
+      writeAtomic(settings, added.settings);
+      const follower = new PushEvents(events, (event) => tell(state, push.signal(event), heard), say);
+      return { launch: withArgs(added.args), state, start: () => follower.start(), poke: () => void follower.read(), stop: () => follower.stop() };
+    }
+    if (module?.jobStream) {
+      const js = module.jobStream;
+      const state = new PushState('event-stream');
+      const port = await freePort();
+      const read = js.reader();
+      const stream = new EventStream({ port, path: js.path, greeting: js.greeting, onEvent: (event) => tell(state, read(event), heard), log: say });
+      return { launch: withArgs(js.args(port)), state, start: () => stream.start(), poke: () => undefined, stop: () => stream.stop() };
+    }
+  } catch (err) {
+    say(`the agent's own word is not asked for: ${(err as NodeJS.ErrnoException).code ?? String(err)}; the screen alone tells`);
+  }
+  return none(launch);
+}
+
+function tell(state: PushState, signal: PushSignal | undefined, heard: () => void): void {
+  if (!signal) return;
+  state.record(signal, Date.now());
+  heard();
+}
