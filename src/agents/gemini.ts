@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { readJsonBounded } from '../shared/files.js';
+import { readConfigFile, readJsonBounded } from '../shared/files.js';
+import { appendCommand } from '../records/push-file.js';
 import { processPlace } from '../proc/shared.js';
 import type { RecordLog } from '../records/follow.js';
 import type { FolderWatcher } from '../records/folders.js';
@@ -15,7 +16,59 @@ import { FoundFile } from '../records/follow.js';
 import { firstRecord } from '../records/tail.js';
 import { isObj, strOf, timeOf } from '../shared/checks.js';
 import { clip } from '../shared/text.js';
-import type { AgentState, RecordSignal } from '../shared/types.js';
+import type { AgentState, PushSignal, RecordSignal } from '../shared/types.js';
+
+/** The hooks a job's Gemini CLI runs (0.61): a prompt sent, a tool's permission asked, the turn's end. */
+const HOOK_EVENTS = ['BeforeAgent', 'Notification', 'AfterAgent'] as const;
+
+/** What AfterAgent says when the turn gave no answer (an API error, an interrupt): the screen tells which. */
+const NO_RESPONSE = '[no response text]';
+
+/**
+ * What one of Gemini CLI's hook events says (its JSON on the hook's standard input, as 0.61.0 gives
+ * it): BeforeAgent is Working, a ToolPermission notification Waiting with the command or the tool,
+ * AfterAgent with an answer Completed (without one, nothing: its screen says Failed).
+ */
+export function geminiHookSignal(event: unknown): PushSignal | undefined {
+  if (!isObj(event)) return undefined;
+  switch (strOf(event.hook_event_name)) {
+    case 'BeforeAgent':
+      return { state: 'working', detail: 'prompt sent' };
+    case 'Notification': {
+      if (event.notification_type !== 'ToolPermission') return undefined;
+      const details = isObj(event.details) ? event.details : {};
+      return { state: 'waiting', detail: clip(strOf(details.command) ?? strOf(details.title) ?? strOf(event.message) ?? 'permission') };
+    }
+    case 'AfterAgent': {
+      const answer = strOf(event.prompt_response);
+      return answer && answer !== NO_RESPONSE ? { state: 'completed', detail: clip(answer) } : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Where Gemini CLI reads its system defaults (the lowest of its settings' layers) when no variable names the file. */
+function systemDefaultsPath(env: NodeJS.ProcessEnv): string {
+  if (env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH) return env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH;
+  const dir = process.platform === 'darwin' ? '/Library/Application Support/GeminiCli' : '/etc/gemini-cli';
+  return path.join(dir, 'system-defaults.json');
+}
+
+/**
+ * A job's settings: the system defaults as they are (their hooks kept: Gemini CLI concatenates every
+ * layer's hooks), with the job's hooks added; named by GEMINI_CLI_SYSTEM_DEFAULTS_PATH for the job only.
+ */
+function geminiJobSettings(command: string, env: NodeJS.ProcessEnv): string {
+  const base = readJsonBounded(systemDefaultsPath(env), 256 * 1024, readConfigFile);
+  const defaults = isObj(base) ? base : {};
+  const hooks = isObj(defaults.hooks) ? { ...defaults.hooks } : {};
+  for (const e of HOOK_EVENTS) {
+    const own = Array.isArray(hooks[e]) ? (hooks[e] as unknown[]) : [];
+    hooks[e] = [...own, { hooks: [{ type: 'command', command, timeout: 5000 }] }];
+  }
+  return JSON.stringify({ ...defaults, hooks });
+}
 
 export const gemini: AgentModule = {
   id: 'gemini',
@@ -68,6 +121,11 @@ export const gemini: AgentModule = {
   menuKeys: (choice) => digitOf(choice),
   // Its chat (`<home>/.gemini/tmp/<project>/chats/session-*.jsonl`), opened when it starts.
   records: (ctx) => new GeminiRecords(geminiDir(ctx.env), ctx.pid, ctx.folders, ctx.claims, ctx.emit, ctx.log),
+  // A job's hooks, through system defaults of the job's own (the user's settings stay as they are).
+  push: {
+    launch: ({ settings, events }, env) => ({ args: [], settings: geminiJobSettings(appendCommand(events), env), env: { GEMINI_CLI_SYSTEM_DEFAULTS_PATH: settings } }),
+    signal: geminiHookSignal,
+  },
   // The model's last message with text, after the user's last prompt (tool results are not prompts).
   answerOf: (records) => {
     for (let i = records.length - 1; i >= 0; i--) {

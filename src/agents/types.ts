@@ -93,12 +93,15 @@ export interface SessionsFolder {
 
 /**
  * What a job's launch adds for its agent to tell its state itself: arguments put before the
- * template's, naming one settings file in the job's folder (never the user's own settings), whose
+ * template's (or variables), naming one settings file in the job's folder (never the user's own settings), whose
  * hooks append each event to the job's events file; and what one event says.
  */
 export interface JobPush {
-  /** The arguments and the settings file's text, given where the settings file and the events go. */
-  launch(files: { settings: string; events: string }): { args: string[]; settings: string };
+  /**
+   * The arguments, the settings file's text and the variables that name it, given where the settings
+   * file and the events go and the agent's environment.
+   */
+  launch(files: { settings: string; events: string }, env: NodeJS.ProcessEnv): { args: string[]; settings: string; env?: Record<string, string> };
   /** What one event says, or undefined (a sub-agent's, one that tells no state, one not understood). */
   signal(event: unknown): PushSignal | undefined;
 }

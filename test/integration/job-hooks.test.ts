@@ -8,7 +8,7 @@ import * as pty from 'node-pty';
 import { describe, expect, it } from 'vitest';
 import { FIX, MADO, shortOf, until, useJobsHarness } from './jobs-harness.js';
 
-const h = useJobsHarness({ opencode: { command: [path.join(FIX, 'bin/opencode')], prompt: 'type' } });
+const h = useJobsHarness({ opencode: { command: [path.join(FIX, 'bin/opencode')], prompt: 'type' }, gemini: { command: [path.join(FIX, 'bin/gemini')], prompt: 'type' } });
 
 describe('a job told by its agent’s hooks', () => {
   it('Waiting from a PermissionRequest the screen does not show, Completed ✓ from its Stop; the user’s settings untouched', async () => {
@@ -55,6 +55,27 @@ describe('a job told by its agent’s hooks', () => {
     await until(() => h.jobs(), (j) => j[0]?.status === 'running' && j[0]?.alive === true);
     expect(existsSync(path.join(dir, 'push-settings.json'))).toBe(false);
     expect(readFileSync(path.join(dir, 'host.log'), 'utf8')).not.toContain('--settings');
+  }, 40000);
+
+  it("Gemini CLI's hooks, through system defaults of the job's own: Waiting from its permission, Completed ✓ from AfterAgent", async () => {
+    const short = shortOf((await h.mado(['--bg', '--agent', 'gemini'])).stdout);
+    const dir = path.join(h.base, 'jobs', short);
+    const job = (): Record<string, unknown> => JSON.parse(readFileSync(path.join(dir, 'job.json'), 'utf8')) as Record<string, unknown>;
+    await until(async () => existsSync(path.join(dir, 'host.json')), (v) => v);
+    const settings = JSON.parse(readFileSync(path.join(dir, 'push-settings.json'), 'utf8')) as { hooks: Record<string, unknown> };
+    expect(Object.keys(settings.hooks)).toEqual(['BeforeAgent', 'Notification', 'AfterAgent']);
+    const term = pty.spawn(process.execPath, [MADO, 'attach', short], { cols: 100, rows: 30, env: h.env as Record<string, string> });
+    try {
+      await new Promise((r) => setTimeout(r, 500));
+      term.write('U');
+      await until(async () => job(), (j) => j.tempo === 'active' && j.stateSource === 'hook');
+      term.write('P');
+      expect(await until(async () => job(), (j) => j.tempo === 'blocked')).toMatchObject({ needs: 'touch mock-ran.txt', stateSource: 'hook' });
+      term.write('S');
+      expect(await until(async () => job(), (j) => j.status === 'done')).toMatchObject({ stateSource: 'hook', detail: 'I will run a command. Done: ran it.' });
+    } finally {
+      term.kill();
+    }
   }, 40000);
 
   it("OpenCode's event stream: a permission asked while the screen works is Waiting, its idle Completed ✓", async () => {

@@ -84,13 +84,13 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
 
   // The agent's own word, where its module knows how to ask for it (issue 17 §4): its hooks, through a
   // settings file of the job's own and an events file the host follows, or its server's event stream.
-  const own = await agentsOwnWord(launch, jobDir, say, () => {
+  const own = await agentsOwnWord(launch, env, jobDir, say, () => {
     detectTimer ??= setTimeout(() => void runDetect(), DETECT_MS);
   });
   const spawnLaunch = own.launch;
   const pushState = own.state;
 
-  const child = await spawnAgent(spawnLaunch, env);
+  const child = await spawnAgent(spawnLaunch, { ...env, ...own.env });
   if ('error' in child) {
     say(child.error);
     await writeJob({ status: 'errored', tempo: 'idle', detail: child.error });

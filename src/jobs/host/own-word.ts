@@ -13,8 +13,9 @@ import { PushState } from '../../state/push-state.js';
 import type { Launch } from './launch.js';
 
 export interface OwnWord {
-  /** The launch with what asks the agent for its word. */
+  /** The launch with what asks the agent for its word, and the variables it adds to the agent's. */
   launch: Launch;
+  env: Record<string, string>;
   /** What it said, combined with each screen's reading. */
   state: PushState;
   /** Starts following (once the agent runs), reads what came (with each screen: a watch can miss), stops. */
@@ -35,10 +36,10 @@ function freePort(): Promise<number> {
   });
 }
 
-const none = (launch: Launch): OwnWord => ({ launch, state: new PushState(), start: () => undefined, poke: () => undefined, stop: () => undefined });
+const none = (launch: Launch): OwnWord => ({ launch, env: {}, state: new PushState(), start: () => undefined, poke: () => undefined, stop: () => undefined });
 
 /** How the host of the job in `jobDir` asks its agent for its own word; `heard` runs when it says something. */
-export async function agentsOwnWord(launch: Launch, jobDir: string, say: (line: string) => void, heard: () => void): Promise<OwnWord> {
+export async function agentsOwnWord(launch: Launch, env: NodeJS.ProcessEnv, jobDir: string, say: (line: string) => void, heard: () => void): Promise<OwnWord> {
   const argv0 = launch.argv[0]!;
   const program = agentOfProcess({ pid: 0, ppid: 0, comm: path.basename(argv0).slice(0, 15), argv: launch.argv, exe: '' });
   const module = program ? agentModule(program) : undefined;
@@ -50,10 +51,10 @@ export async function agentsOwnWord(launch: Launch, jobDir: string, say: (line: 
       const events = path.join(jobDir, PUSH_EVENTS);
       const settings = path.join(jobDir, PUSH_SETTINGS);
       resetEventsFile(events);
-      const added = push.launch({ settings, events });
+      const added = push.launch({ settings, events }, env);
       writeAtomic(settings, added.settings);
       const follower = new PushEvents(events, (event) => tell(state, push.signal(event), heard), say);
-      return { launch: withArgs(added.args), state, start: () => follower.start(), poke: () => void follower.read(), stop: () => follower.stop() };
+      return { launch: withArgs(added.args), env: added.env ?? {}, state, start: () => follower.start(), poke: () => void follower.read(), stop: () => follower.stop() };
     }
     if (module?.jobStream) {
       const js = module.jobStream;
@@ -61,7 +62,7 @@ export async function agentsOwnWord(launch: Launch, jobDir: string, say: (line: 
       const port = await freePort();
       const read = js.reader();
       const stream = new EventStream({ port, path: js.path, greeting: js.greeting, onEvent: (event) => tell(state, read(event), heard), log: say });
-      return { launch: withArgs(js.args(port)), state, start: () => stream.start(), poke: () => undefined, stop: () => stream.stop() };
+      return { launch: withArgs(js.args(port)), env: {}, state, start: () => stream.start(), poke: () => undefined, stop: () => stream.stop() };
     }
   } catch (err) {
     say(`the agent's own word is not asked for: ${(err as NodeJS.ErrnoException).code ?? String(err)}; the screen alone tells`);

@@ -85,7 +85,7 @@ describe("Claude Code's hooks (a job's own events)", () => {
     expect(claudeHookSignal({ hook_event_name: 'Stop', last_assistant_message: 'x'.repeat(5000) })!.detail.length).toBeLessThanOrEqual(120);
   });
   it("a job's launch: --settings naming the job's own file, a hook per event appending to the events file", () => {
-    const { args, settings } = claude.push!.launch({ settings: "/j/it's/push-settings.json", events: "/j/it's/push.jsonl" });
+    const { args, settings } = claude.push!.launch({ settings: "/j/it's/push-settings.json", events: "/j/it's/push.jsonl" }, {});
     expect(args).toEqual(['--settings', "/j/it's/push-settings.json"]);
     const hooks = (JSON.parse(settings) as { hooks: Record<string, { hooks: { type: string; command: string; timeout: number }[] }[]> }).hooks;
     expect(Object.keys(hooks)).toEqual(['UserPromptSubmit', 'PermissionRequest', 'Notification', 'Stop', 'StopFailure']);

@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chatFolders, findChat, geminiDir, readChatHeader } from '../../../src/agents/gemini.js';
+import { chatFolders, findChat, gemini, geminiDir, geminiHookSignal, readChatHeader } from '../../../src/agents/gemini.js';
 
 const t0 = Date.parse('2026-11-30T10:00:00Z');
 
@@ -77,5 +77,40 @@ describe('Gemini CLI chats: which one is a process’s', () => {
     writeFileSync(path.join(folder, 'session-bad.jsonl'), 'not json\n');
     writeFileSync(path.join(folder, 'session-empty.jsonl'), '');
     expect(findChat([folder, path.join(dir, 'missing')], t0, new Set())).toBeUndefined();
+  });
+});
+
+describe("Gemini CLI's hooks (a job's own events)", () => {
+  const events = readFileSync(path.join(__dirname, '../../fixtures/records/gemini-hooks.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  it('reads what 0.61.0 gave its hooks: a prompt, a permission, an answer; a turn with no answer (an API error, an interrupt) says nothing', () => {
+    expect(events.map((e) => [e.hook_event_name, geminiHookSignal(e)])).toEqual([
+      ['SessionStart', undefined],
+      ['BeforeAgent', { state: 'working', detail: 'prompt sent' }],
+      ['BeforeTool', undefined],
+      ['Notification', { state: 'waiting', detail: 'touch mock-ran.txt' }],
+      ['AfterTool', undefined],
+      ['AfterAgent', { state: 'completed', detail: 'I will run a command. Done: ran it.' }],
+      ['BeforeAgent', { state: 'working', detail: 'prompt sent' }],
+      ['AfterAgent', undefined],
+      ['BeforeAgent', { state: 'working', detail: 'prompt sent' }],
+      ['AfterAgent', undefined],
+    ]);
+    for (const bad of [null, [], { hook_event_name: 'Notification', notification_type: 'Other' }]) expect(geminiHookSignal(bad)).toBeUndefined();
+  });
+  it("a job's settings: the system defaults kept, the job's hooks added, named by a variable for the job only", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'madohub-gemini-defaults-'));
+    const defaults = path.join(dir, 'system-defaults.json');
+    writeFileSync(defaults, JSON.stringify({ ui: { theme: 'x' }, hooks: { AfterAgent: [{ hooks: [{ type: 'command', command: 'admin-hook' }] }] } }));
+    const { args, settings, env } = gemini.push!.launch({ settings: '/j/push-settings.json', events: '/j/push.jsonl' }, { GEMINI_CLI_SYSTEM_DEFAULTS_PATH: defaults });
+    expect(args).toEqual([]);
+    expect(env).toEqual({ GEMINI_CLI_SYSTEM_DEFAULTS_PATH: '/j/push-settings.json' });
+    const s = JSON.parse(settings) as { ui: unknown; hooks: Record<string, { hooks: { command: string; timeout: number }[] }[]> };
+    expect(s.ui).toEqual({ theme: 'x' });
+    expect(Object.keys(s.hooks)).toEqual(['AfterAgent', 'BeforeAgent', 'Notification']);
+    expect(s.hooks.AfterAgent!.map((g) => g.hooks[0]!.command)).toEqual(['admin-hook', expect.stringContaining("'/j/push.jsonl'")]);
+    expect(s.hooks.BeforeAgent![0]!.hooks[0]!.timeout).toBe(5000);
+    // No defaults file (or a hostile one): the job's hooks alone.
+    writeFileSync(defaults, '[1,2]');
+    expect(Object.keys((JSON.parse(gemini.push!.launch({ settings: 's', events: 'e' }, { GEMINI_CLI_SYSTEM_DEFAULTS_PATH: defaults }).settings) as { hooks: object }).hooks)).toEqual(['BeforeAgent', 'Notification', 'AfterAgent']);
   });
 });
