@@ -10,12 +10,28 @@ import { FIX, MADO, shortOf, until, useJobsHarness } from './jobs-harness.js';
 
 const h = useJobsHarness({ opencode: { command: [path.join(FIX, 'bin/opencode')], prompt: 'type' }, gemini: { command: [path.join(FIX, 'bin/gemini')], prompt: 'type' } });
 
+/** A job of `agent` started and up: its folder and its job file as it is now. */
+async function started(agent: string, ...prompt: string[]): Promise<{ short: string; dir: string; job: () => Record<string, unknown> }> {
+  const short = shortOf((await h.mado(['--bg', '--agent', agent, ...prompt])).stdout);
+  const dir = path.join(h.base, 'jobs', short);
+  await until(async () => existsSync(path.join(dir, 'host.json')), (v) => v);
+  return { short, dir, job: () => JSON.parse(readFileSync(path.join(dir, 'job.json'), 'utf8')) as Record<string, unknown> };
+}
+
+/** Types keys into job `short` through `mado attach`, as a person does, then detaches. */
+async function attached(short: string, keys: (write: (k: string) => void) => Promise<void>): Promise<void> {
+  const term = pty.spawn(process.execPath, [MADO, 'attach', short], { cols: 100, rows: 30, env: h.env as Record<string, string> });
+  try {
+    await new Promise((r) => setTimeout(r, 500));
+    await keys((k) => term.write(k));
+  } finally {
+    term.kill();
+  }
+}
+
 describe('a job told by its agent’s hooks', () => {
   it('Waiting from a PermissionRequest the screen does not show, Completed ✓ from its Stop; the user’s settings untouched', async () => {
-    const short = shortOf((await h.mado(['--bg', '--agent', 'claude', 'clean up'])).stdout);
-    const dir = path.join(h.base, 'jobs', short);
-    const job = (): Record<string, unknown> => JSON.parse(readFileSync(path.join(dir, 'job.json'), 'utf8')) as Record<string, unknown>;
-    await until(async () => existsSync(path.join(dir, 'host.json')), (v) => v);
+    const { short, dir, job } = await started('claude', 'clean up');
     // The settings are the job's own: its five hooks, each appending to the job's events file.
     const settings = JSON.parse(readFileSync(path.join(dir, 'push-settings.json'), 'utf8')) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
     expect(Object.keys(settings.hooks)).toEqual(['UserPromptSubmit', 'PermissionRequest', 'Notification', 'Stop', 'StopFailure']);
@@ -24,23 +40,19 @@ describe('a job told by its agent’s hooks', () => {
     // The launch file stays the template's: the hooks' arguments are the host's to add, at each start.
     expect((JSON.parse(readFileSync(path.join(dir, 'launch.json'), 'utf8')) as { argv: string[] }).argv).not.toContain('--settings');
 
-    const term = pty.spawn(process.execPath, [MADO, 'attach', short], { cols: 100, rows: 30, env: h.env as Record<string, string> });
-    try {
-      await new Promise((r) => setTimeout(r, 500));
-      term.write('U');
+    await attached(short, async (write) => {
+      write('U');
       await until(async () => job(), (j) => j.tempo === 'active' && j.stateSource === 'hook');
-      term.write('P');
+      write('P');
       const waiting = await until(async () => job(), (j) => j.tempo === 'blocked');
       // The screen still shows the spinner: the wait is the hook's, with its tool and command.
       expect(waiting).toMatchObject({ status: 'running', tempo: 'blocked', needs: 'Bash: rm -rf build', stateSource: 'hook' });
-      term.write('S');
+      write('S');
       const done = await until(async () => job(), (j) => j.status === 'done');
       expect(done).toMatchObject({ tempo: 'idle', detail: 'Removed the build folder.', stateSource: 'hook' });
       const table = (await h.mado(['agents'])).stdout;
       expect(table).toMatch(new RegExp(`^${short}\\s+running\\s+completed ✓\\s+claude`, 'm'));
-    } finally {
-      term.kill();
-    }
+    });
   }, 40000);
 
   it("a template that runs another program, whose screen shows Claude Code, gets no hooks: respawned too", async () => {
@@ -58,57 +70,42 @@ describe('a job told by its agent’s hooks', () => {
   }, 40000);
 
   it("Gemini CLI's hooks, through system defaults of the job's own: Waiting from its permission, Completed ✓ from AfterAgent", async () => {
-    const short = shortOf((await h.mado(['--bg', '--agent', 'gemini'])).stdout);
-    const dir = path.join(h.base, 'jobs', short);
-    const job = (): Record<string, unknown> => JSON.parse(readFileSync(path.join(dir, 'job.json'), 'utf8')) as Record<string, unknown>;
-    await until(async () => existsSync(path.join(dir, 'host.json')), (v) => v);
+    const { short, dir, job } = await started('gemini');
     const settings = JSON.parse(readFileSync(path.join(dir, 'push-settings.json'), 'utf8')) as { hooks: Record<string, unknown> };
     expect(Object.keys(settings.hooks)).toEqual(['BeforeAgent', 'Notification', 'AfterAgent']);
-    const term = pty.spawn(process.execPath, [MADO, 'attach', short], { cols: 100, rows: 30, env: h.env as Record<string, string> });
-    try {
-      await new Promise((r) => setTimeout(r, 500));
-      term.write('U');
+    await attached(short, async (write) => {
+      write('U');
       await until(async () => job(), (j) => j.tempo === 'active' && j.stateSource === 'hook');
-      term.write('P');
+      write('P');
       expect(await until(async () => job(), (j) => j.tempo === 'blocked')).toMatchObject({ needs: 'touch mock-ran.txt', stateSource: 'hook' });
-      term.write('S');
+      write('S');
       expect(await until(async () => job(), (j) => j.status === 'done')).toMatchObject({ stateSource: 'hook', detail: 'I will run a command. Done: ran it.' });
-    } finally {
-      term.kill();
-    }
+    });
   }, 40000);
 
   it("OpenCode's event stream: a permission asked while the screen works is Waiting, its idle Completed ✓", async () => {
-    const short = shortOf((await h.mado(['--bg', '--agent', 'opencode'])).stdout);
-    const dir = path.join(h.base, 'jobs', short);
-    const job = (): Record<string, unknown> => JSON.parse(readFileSync(path.join(dir, 'job.json'), 'utf8')) as Record<string, unknown>;
-    await until(async () => existsSync(path.join(dir, 'host.json')), (v) => v);
+    const { short, dir, job } = await started('opencode');
     // The host chose its port: `--port N --hostname 127.0.0.1` before the template's arguments.
     expect(readFileSync(path.join(dir, 'host.log'), 'utf8')).toMatch(/started \S*bin\/opencode --port \d+ --hostname 127\.0\.0\.1/);
-    const term = pty.spawn(process.execPath, [MADO, 'attach', short], { cols: 100, rows: 30, env: h.env as Record<string, string> });
-    try {
+    await attached(short, async (write) => {
       // The stream opens a moment after the server: busy until the host has heard it.
       await until(async () => {
-        term.write('B');
+        write('B');
         await new Promise((r) => setTimeout(r, 300));
         return job();
       }, (j) => j.tempo === 'active' && j.stateSource === 'event-stream', 15000);
-      term.write('A');
+      write('A');
       expect(await until(async () => job(), (j) => j.tempo === 'blocked')).toMatchObject({ status: 'running', needs: 'bash: touch mock-ran.txt', stateSource: 'event-stream' });
-      term.write('R');
+      write('R');
       await until(async () => job(), (j) => j.tempo === 'active');
-      term.write('I');
+      write('I');
       expect(await until(async () => job(), (j) => j.status === 'done')).toMatchObject({ stateSource: 'event-stream', detail: 'answered' });
       expect((await h.mado(['agents'])).stdout).toMatch(new RegExp(`^${short}\\s+running\\s+completed ✓\\s+opencode`, 'm'));
-    } finally {
-      term.kill();
-    }
+    });
   }, 60000);
 
   it('garbage, a flood and events of a sub-agent in the events file change nothing and hang nothing', async () => {
-    const short = shortOf((await h.mado(['--bg', '--agent', 'claude', 'x'])).stdout);
-    const dir = path.join(h.base, 'jobs', short);
-    await until(async () => existsSync(path.join(dir, 'host.json')), (v) => v);
+    const { short, dir } = await started('claude', 'x');
     const events = path.join(dir, 'push.jsonl');
     const sub = JSON.stringify({ session_id: 's', agent_id: 'a1', hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: 'x' } });
     appendFileSync(events, `not json\n${'{'.repeat(200_000)}\n${sub}\n`);
