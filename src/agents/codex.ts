@@ -12,7 +12,8 @@ import type { FolderWatcher } from '../records/folders.js';
 import { firstRecord } from '../records/tail.js';
 import { isObj, strOf, timeOf } from '../shared/checks.js';
 import { clip } from '../shared/text.js';
-import type { AgentState, RecordSignal } from '../shared/types.js';
+import type { AgentState, PushSignal, RecordSignal } from '../shared/types.js';
+import type { TermNotification } from '../detect/osc.js';
 import { digitOf } from './menus.js';
 import type { AgentModule } from './types.js';
 
@@ -25,6 +26,19 @@ const DIALOG = /enter\/esc confirm · \^c quit/;
  */
 const APPROVAL =
   /Would you like to (?:run the following command|make the following edits)\?|Press enter to confirm or esc to cancel|Allow the \S+ MCP server to run tool|enter to submit (?:answer )?\| esc to (?:cancel|interrupt)/;
+
+/**
+ * What one of Codex's desktop notifications says (0.171.0, as OSC 9): `Approval requested: <command>`
+ * waits; any other is a turn's end, its answer's first words. (A turn read as ended that in fact asks,
+ * an edit's approval in other words, is mended by the screen: its question is newer.)
+ */
+export function codexNotification(n: TermNotification): PushSignal | undefined {
+  const text = (n.body || n.title).trim();
+  if (!text) return undefined;
+  const asked = /^Approval requested(?: by [^:]+)?:?\s*(.*)$/.exec(text);
+  if (asked) return { state: 'waiting', detail: clip(asked[1] || 'approval') };
+  return { state: 'completed', detail: clip(text) };
+}
 
 export const codex: AgentModule = {
   id: 'codex',
@@ -97,6 +111,9 @@ export const codex: AgentModule = {
   menuKeys: (choice) => digitOf(choice),
   // Its rollout (`<home>/sessions/YYYY/MM/DD/rollout-*.jsonl`), held open by one of the terminal's processes.
   records: (ctx) => new CodexRecords(codexHome(ctx.env), ctx.pid, ctx.pids, ctx.folders, ctx.claims, ctx.emit, ctx.log),
+  // Its desktop notifications as OSC 9 (its config's `tui.notifications` and `notification_method`).
+  notification: codexNotification,
+  jobNotifications: { args: ['-c', 'tui.notifications=true', '-c', 'tui.notification_method="osc9"'] },
   // A job cannot give Codex a session id: its host learns it from the rollout the job's process
   // writes (held open, or the first of its folder after its start); that rollout holds its answers.
   learnJobSession: (proc, env) => {

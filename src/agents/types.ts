@@ -167,6 +167,12 @@ export interface AgentModule {
   /** How a job of it serves its own event stream (OpenCode's server), which its host follows. */
   jobStream?: JobStream;
   /**
+   * How a job of it is asked for its desktop notifications, which its host (its terminal) reads
+   * with `notification`: the arguments put before the template's. Such an agent notifies only while
+   * its terminal has no focus: the host says it has none, and again when its last client leaves.
+   */
+  jobNotifications?: { args: readonly string[] };
+  /**
    * What a desktop notification it asks its terminal for says (OSC 9, 777, 99, caught with
    * |TermRequest|), or undefined when it tells no state.
    */

@@ -78,7 +78,7 @@ export const UNPLACED: Pick<FleetEntry, 'buf' | 'short' | 'pid' | 'peerBuf' | 't
 };
 
 /** Its state is its agent's own word (its hooks, its event stream), not its screen's. */
-export const confirmedJob = (job: { stateSource?: ListedJob['stateSource'] }): boolean => job.stateSource === 'hook' || job.stateSource === 'event-stream';
+export const confirmedJob = (job: { stateSource?: ListedJob['stateSource'] }): boolean => job.stateSource !== undefined && job.stateSource !== null && job.stateSource !== 'pty-scrape';
 
 /**
  * A job's status and tempo in the agents' words: running/blocked is Waiting, a turn ended is Stopped

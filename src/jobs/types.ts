@@ -25,9 +25,9 @@ export interface JobQuestion {
   options: string[];
 }
 
-/** Where a job's state was read: its screen, its agent's hooks, its agent's event stream. */
-export type JobStateSource = 'pty-scrape' | 'hook' | 'event-stream';
-export const JOB_STATE_SOURCES: readonly JobStateSource[] = ['pty-scrape', 'hook', 'event-stream'];
+/** Where a job's state was read: its screen, its agent's hooks, event stream or desktop notifications. */
+export type JobStateSource = 'pty-scrape' | 'hook' | 'event-stream' | 'notification';
+export const JOB_STATE_SOURCES: readonly JobStateSource[] = ['pty-scrape', 'hook', 'event-stream', 'notification'];
 
 /** A job's file: every field is always there (null or empty when unknown). */
 export interface JobFile {
@@ -67,7 +67,7 @@ export interface JobFile {
   /** A reply that waits in its host, in a person's words (`queued`, `held: draft`); null when none. */
   pendingReply: string | null;
   /**
-   * Where its state was read: its screen, or its agent's own word (`hook`, `event-stream`: confirmed);
+   * Where its state was read: its screen, or its agent's own word (`hook`, `event-stream`, `notification`: confirmed);
    * null before.
    */
   stateSource: JobStateSource | null;

@@ -83,6 +83,30 @@ describe('a job told by its agent’s hooks', () => {
     });
   }, 40000);
 
+  it("Codex's desktop notifications, read by its host as its terminal: told it has no focus, its approval is Waiting, its turn's end Completed ✓", async () => {
+    const { short, dir, job } = await started('codex', 'go');
+    expect(readFileSync(path.join(dir, 'host.log'), 'utf8')).toMatch(/started \S*bin\/codex -c tui\.notifications=true -c tui\.notification_method="osc9"/);
+    await until(async () => job(), (j) => j.tempo !== undefined);
+    // Attached, the client's own terminal has the focus: nothing is notified; once it leaves, the host says it has none.
+    await attached(short, async (write) => {
+      write('\x1b[I');
+      await new Promise((r) => setTimeout(r, 300));
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    // Keys through `mado send` would paste: P and S go to the agent as typed, through a client that sends no focus report.
+    const keys = async (k: string): Promise<void> => {
+      const c = pty.spawn(process.execPath, [MADO, 'attach', short], { cols: 100, rows: 30, env: h.env as Record<string, string> });
+      await new Promise((r) => setTimeout(r, 400));
+      c.write(k);
+      await new Promise((r) => setTimeout(r, 200));
+      c.kill();
+    };
+    await keys('P');
+    expect(await until(async () => job(), (j) => j.tempo === 'blocked', 8000)).toMatchObject({ stateSource: 'notification', needs: 'touch mock-ran.txt' });
+    await keys('S');
+    expect(await until(async () => job(), (j) => j.status === 'done', 8000)).toMatchObject({ stateSource: 'notification', detail: 'Done: ran it.' });
+  }, 60000);
+
   it("OpenCode's event stream: a permission asked while the screen works is Waiting, its idle Completed ✓", async () => {
     const { short, dir, job } = await started('opencode');
     // The host chose its port: `--port N --hostname 127.0.0.1` before the template's arguments.

@@ -89,6 +89,13 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   });
   const spawnLaunch = own.launch;
   const pushState = own.state;
+  // The desktop notifications the agent asks its terminal for (OSC 9, 777, 99): its own word, where its module reads them.
+  for (const code of [9, 777, 99]) {
+    term.parser.registerOscHandler(code, (data) => {
+      own.osc(`${code};${data.slice(0, 1024)}`);
+      return true;
+    });
+  }
 
   const child = await spawnAgent(spawnLaunch, { ...env, ...own.env });
   if ('error' in child) {
@@ -165,7 +172,9 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     const { lines, cursor } = boundScreen({ ...screenOf(term), title });
     const screenReading = detectScreen({ lines, title, cursor }, previous);
     previous = { agent: screenReading.agent, state: screenReading.state };
-    const d = pushState.combine(screenReading, Date.now());
+    // The screen's reading is of the output that came at `outputAt`: what the agent said while that
+    // output was parsed (a notification in it) is no older than it.
+    const d = pushState.combine(screenReading, outputAt);
     try {
       sessions.look(agentModule(d.agent));
     } catch (err) {
@@ -200,14 +209,26 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     child.write(data);
     chain.typed(data);
   };
-  const clients = serveHost({ term, child, output, info, title: () => title, stop, send, input, choose, log: say });
+  // An agent that notifies only without focus (Codex) is told it has none: at once, and when its last client leaves.
+  let focusAsked = false;
+  /** When the output last came (see runDetect). */
+  let outputAt = Date.now();
+  const unfocus = (): void => {
+    if (own.unfocused && term.modes.sendFocusMode && clients.attachedCount() === 0) child.write('\x1b[O');
+  };
+  const clients = serveHost({ term, child, output, info, title: () => title, stop, send, input, choose, log: say, detached: () => unfocus() });
   const server: Server = clients.server;
 
   // A job that never drew again after STARTING_MS is read once more then (it is idle, not starting).
   if (launch.starting) setTimeout(() => (detectTimer ??= setTimeout(() => void runDetect(), DETECT_MS)), STARTING_MS + 50).unref();
   child.onData((data) => {
+    outputAt = Date.now();
     term.write(data, () => {
       detectTimer ??= setTimeout(() => void runDetect(), DETECT_MS);
+      if (!focusAsked && term.modes.sendFocusMode) {
+        focusAsked = true;
+        unfocus();
+      }
     });
     own.poke();
     output.append(data);

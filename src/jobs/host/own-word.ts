@@ -5,6 +5,7 @@
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { agentModule, agentOfProcess } from '../../agents/index.js';
+import { oscNotification } from '../../detect/osc.js';
 import { EventStream } from '../../records/event-stream.js';
 import { PUSH_EVENTS, PUSH_SETTINGS, PushEvents, resetEventsFile } from '../../records/push-file.js';
 import { writeAtomic } from '../../shared/files.js';
@@ -18,6 +19,9 @@ export interface OwnWord {
   env: Record<string, string>;
   /** What it said, combined with each screen's reading. */
   state: PushState;
+  /** A notification the agent asked its terminal (the host) for, as its OSC sequence; whether the agent notifies only without focus. */
+  osc(sequence: string): void;
+  unfocused: boolean;
   /** Starts following (once the agent runs), reads what came (with each screen: a watch can miss), stops. */
   start(): void;
   poke(): void;
@@ -36,7 +40,16 @@ function freePort(): Promise<number> {
   });
 }
 
-const none = (launch: Launch): OwnWord => ({ launch, env: {}, state: new PushState(), start: () => undefined, poke: () => undefined, stop: () => undefined });
+const none = (launch: Launch): OwnWord => ({
+  launch,
+  env: {},
+  state: new PushState(),
+  osc: () => undefined,
+  unfocused: false,
+  start: () => undefined,
+  poke: () => undefined,
+  stop: () => undefined,
+});
 
 /** How the host of the job in `jobDir` asks its agent for its own word; `heard` runs when it says something. */
 export async function agentsOwnWord(launch: Launch, env: NodeJS.ProcessEnv, jobDir: string, say: (line: string) => void, heard: () => void): Promise<OwnWord> {
@@ -54,7 +67,7 @@ export async function agentsOwnWord(launch: Launch, env: NodeJS.ProcessEnv, jobD
       const added = push.launch({ settings, events }, env);
       writeAtomic(settings, added.settings);
       const follower = new PushEvents(events, (event) => tell(state, push.signal(event), heard), say);
-      return { launch: withArgs(added.args), env: added.env ?? {}, state, start: () => follower.start(), poke: () => void follower.read(), stop: () => follower.stop() };
+      return { ...none(withArgs(added.args)), env: added.env ?? {}, state, start: () => follower.start(), poke: () => void follower.read(), stop: () => follower.stop() };
     }
     if (module?.jobStream) {
       const js = module.jobStream;
@@ -62,7 +75,16 @@ export async function agentsOwnWord(launch: Launch, env: NodeJS.ProcessEnv, jobD
       const port = await freePort();
       const read = js.reader();
       const stream = new EventStream({ port, path: js.path, greeting: js.greeting, onEvent: (event) => tell(state, read(event), heard), log: say });
-      return { launch: withArgs(js.args(port)), env: {}, state, start: () => stream.start(), poke: () => undefined, stop: () => stream.stop() };
+      return { ...none(withArgs(js.args(port))), state, start: () => stream.start(), stop: () => stream.stop() };
+    }
+    if (module?.jobNotifications && module.notification) {
+      const read = module.notification;
+      const state = new PushState('notification');
+      const osc = (sequence: string): void => {
+        const n = oscNotification(sequence);
+        if (n) tell(state, read(n), heard);
+      };
+      return { ...none(withArgs(module.jobNotifications.args)), state, osc, unfocused: true };
     }
   } catch (err) {
     say(`the agent's own word is not asked for: ${(err as NodeJS.ErrnoException).code ?? String(err)}; the screen alone tells`);

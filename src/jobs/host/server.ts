@@ -29,6 +29,8 @@ export interface HostParts {
   /** Answers the menu on the screen with a choice (1-based): the choice's text, or why not. */
   choose(choice: number): Promise<{ option: string } | { error: string }>;
   log(message: string): void;
+  /** The last attached client left. */
+  detached?(): void;
 }
 
 export interface HostServer {
@@ -37,6 +39,8 @@ export interface HostServer {
   broadcast(data: string): void;
   /** Tells every attached client that the agent exited, and closes. */
   close(code: number): void;
+  /** How many clients are attached. */
+  attachedCount(): number;
 }
 
 export function serveHost(h: HostParts): HostServer {
@@ -67,7 +71,10 @@ export function serveHost(h: HostParts): HostServer {
         resize(m.cols, m.rows);
         if (attached.has(peer)) return;
         attached.set(peer, { behind: false });
-        peer.onClose(() => attached.delete(peer));
+        peer.onClose(() => {
+          attached.delete(peer);
+          if (attached.size === 0) h.detached?.();
+        });
         peer.send(screen());
         return;
       case 'resize':
@@ -114,5 +121,6 @@ export function serveHost(h: HostParts): HostServer {
       for (const peer of attached.keys()) peer.end({ type: 'exit', code });
       server.close();
     },
+    attachedCount: () => attached.size,
   };
 }

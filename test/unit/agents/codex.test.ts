@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { dayFolder, findRollout, readMeta } from '../../../src/agents/codex.js';
+import { codex, codexNotification, dayFolder, findRollout, readMeta } from '../../../src/agents/codex.js';
+import { oscNotification } from '../../../src/detect/osc.js';
 
 function rollout(home: string, name: string, cwd: string, startedAt: number, instructionsBytes = 0): string {
   const dir = dayFolder(home, startedAt);
@@ -62,5 +63,20 @@ describe('findRollout without an open file: session_meta folder and start time',
     } finally {
       closeSync(fd);
     }
+  });
+});
+
+describe("Codex's desktop notifications (OSC 9)", () => {
+  const captured = (JSON.parse(readFileSync(path.join(__dirname, '../../fixtures/records/codex-osc.json'), 'utf8')) as { osc9: string[] }).osc9;
+  it('reads what 0.171.0 sent: an approval asked waits, a turn ended with its answer', () => {
+    expect(captured.map((s) => codexNotification(oscNotification(s)!))).toEqual([
+      { state: 'waiting', detail: 'touch mock-ran.txt' },
+      { state: 'completed', detail: 'Done: ran it.' },
+      { state: 'completed', detail: 'Done: ran it.' },
+    ]);
+    expect(codexNotification({ osc: 9, title: '', body: '   ' })).toBeUndefined();
+  });
+  it("a job asks for them in its launch, not in the user's config", () => {
+    expect(codex.jobNotifications?.args).toEqual(['-c', 'tui.notifications=true', '-c', 'tui.notification_method="osc9"']);
   });
 });
