@@ -129,9 +129,10 @@ export function explanationText(e: Explanation): string[] {
     `state:   ${e.state} (${e.source})${e.detail ? `: ${shown(e.detail)}` : ''}`,
   ];
   const d = e.decided;
-  if (d.by === 'rule' || d.by === 'shape') out.push(`decided: ${d.by} ${d.rule ?? ''}, ${at(d.row)}: ${d.line ?? ''}`);
-  if (d.origin !== undefined) out.push(`         (your rule, from ${shown(d.origin)})`);
-  else if (d.by === 'title') out.push(`decided: title rule ${d.rule ?? ''}: ${d.line ?? ''}`);
+  if (d.by === 'rule' || d.by === 'shape') {
+    out.push(`decided: ${d.by} ${d.rule ?? ''}, ${at(d.row)}: ${d.line ?? ''}`);
+    if (d.origin !== undefined) out.push(`         (your rule, from ${shown(d.origin)})`);
+  } else if (d.by === 'title') out.push(`decided: title rule ${d.rule ?? ''}: ${d.line ?? ''}`);
   else if (d.by === 'kept') out.push('decided: no rule matched: the state read before is kept (Idle at first)');
   else out.push('decided: no agent runs: the fallback is Idle');
   if (d.by !== 'fallback') out.push(`turn:    from row ${e.turn.from}${e.turn.box ? `; input box rows ${e.turn.box[0]}-${e.turn.box[1]}` : ''}`);

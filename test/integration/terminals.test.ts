@@ -170,6 +170,21 @@ describe.each(neovims)('Neovim $label', ({ path: exe }) => {
     expect(approvalStillInBuffer).toBeGreaterThan(0);
   });
 
+  it('a window scrolled back over an earlier turn (its spinner in view) reads as the screen is: its bottom decides', async () => {
+    const buf = await openAgent(s, ['claude-working', 'claude-idle']);
+    expect(await waitState(buf, 'working')).toBe(true);
+    await send(buf, 'o');
+    await send(buf, 'n');
+    expect(await waitState(buf, 'idle', 'claude')).toBe(true);
+    // The user scrolls the window back to the top, where the old spinner is; a redraw is read.
+    await s.lua(`local win = vim.fn.bufwinid(...) vim.api.nvim_win_call(win, function() vim.cmd('stopinsert') vim.cmd('normal! gg') end)`, [buf]);
+    const top = await s.lua<string>(`local win = vim.fn.bufwinid(...) return vim.api.nvim_win_call(win, function() return table.concat(vim.fn.getline(vim.fn.line('w0'), vim.fn.line('w$')), '\\n') end)`, [buf]);
+    expect(top).toContain('esc to interrupt');
+    await s.lua(`vim.cmd('wincmd =') require('madohub.watch').touch(...)`, [buf]);
+    await new Promise((r) => setTimeout(r, 600));
+    expect((await state(buf))!.state).toBe('idle');
+  });
+
   it('recovers after the Node process is killed', async () => {
     const buf = await openAgent(s, ['claude-idle', 'claude-working']);
     expect(await waitState(buf, 'idle', 'claude')).toBe(true);

@@ -36,6 +36,11 @@ describe('explain: the rule that decided and its line', () => {
     expect(e).toMatchObject({ agent: 'kite', state: 'working', rule: 'kite/spinner', decided: { by: 'rule', rule: 'kite/spinner', row: 3, line: '◆ Soaring… 3s' } });
     expect(e.turn).toEqual({ from: 2, box: [5, 5] });
   });
+  it('says one decision: a rule that decided is no fallback too', () => {
+    const text = explanationText(explain(SET, screen(['KITE v1', '> fly', '◆ Soaring… 3s'])));
+    expect(text.filter((l) => l.startsWith('decided:'))).toEqual(['decided: rule kite/spinner, row 3: ◆ Soaring… 3s']);
+    expect(text.join('\n')).not.toContain('no agent runs');
+  });
   it('a question over a choice menu is the shape that decided', () => {
     const e = explain(SET, screen(['KITE v1', '> fly', '◆ Ready to go', 'Which way?', '❯ 1. North', '  2. South']));
     expect(e).toMatchObject({ state: 'waiting', rule: 'shape/choice-menu', decided: { by: 'shape', row: 4, line: 'Which way?' } });
