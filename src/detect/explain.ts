@@ -111,11 +111,11 @@ function passedOver(set: RuleSet, r: Reading): PassedOver[] {
 }
 
 const IDENTITY_TEXT: Record<Identity['by'], string> = {
-  told: 'told (the process tree, or --agent)',
+  told: 'named by its process (or --agent)',
   'shell-prompt': 'the shell prompt is back',
-  'title-marker': 'its marker in the title',
-  marker: 'its marker on the screen',
-  previous: 'read before, and no agent\'s marker is on the screen',
+  'title-marker': 'by its marker in the title',
+  marker: 'by its marker on the screen',
+  previous: 'as read before: no agent\'s marker is on the screen',
   none: 'no agent\'s marker is on the screen',
 };
 
@@ -125,7 +125,7 @@ export function explanationText(e: Explanation): string[] {
   const id = e.identity;
   const where = id.by === 'marker' || id.by === 'shell-prompt' ? ` (${at(id.row)}${id.marker ? `: /${id.marker}/` : ''})` : id.by === 'title-marker' ? ` (/${id.marker ?? ''}/)` : '';
   const out = [
-    `agent:   ${e.agent}, by ${IDENTITY_TEXT[id.by]}${where}`,
+    `agent:   ${e.agent}, ${IDENTITY_TEXT[id.by]}${where}`,
     `state:   ${e.state} (${e.source})${e.detail ? `: ${shown(e.detail)}` : ''}`,
   ];
   const d = e.decided;

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { attach } from 'neovim';
 import type { NeovimClient } from 'neovim';
 import { AGENT_MODULES, useUserRules, userRulesNow } from '../agents/index.js';
@@ -38,8 +39,9 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
     if (readings++ > 0) lua.send({ type: 'rescreen' });
     const bad = rules.files.filter((f) => f.errors.length > 0);
     if (bad.length === 0) return;
-    const first = bad[0]!;
-    lua.send({ type: 'say', message: `rule files with errors (:checkhealth madohub lists them): ${first.file}: ${first.errors[0] ?? ''}${bad.length > 1 || first.errors.length > 1 ? ' …' : ''}`, warn: true });
+    // One short line (no hit-enter prompt): :checkhealth lists what each file refused, with why.
+    const refused = bad.reduce((n, f) => n + f.errors.length, 0);
+    lua.send({ type: 'say', message: `${bad.map((f) => path.basename(f.file)).join(', ')}: ${refused} refused (:checkhealth madohub)`, warn: true });
   });
   watchRules(rulesDir(), () => userRulesNow());
   // Every change goes to Lua once per batch (one redraw).
