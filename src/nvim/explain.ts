@@ -24,7 +24,7 @@ export function explainTerminal(tracker: Tracker, m: unknown, now = Date.now()):
   const state = tracker.get(msg.buf);
   const sources = tracker.sourcesOf(msg.buf);
   const process = sources?.processAgent;
-  const out = [`buffer ${msg.buf}: ${state ? `${state.agent}, ${state.state}, from ${state.source}${state.confirmed ? ' (confirmed by its records)' : ''}` : 'no state yet'}`];
+  const out = [`buffer ${msg.buf}: ${state ? `${state.agent}, ${state.state}, from ${state.source}${state.confirmed ? " (confirmed: the agent's own word)" : ''}` : 'no state yet'}`];
   out.push(
     `process tree: ${process === undefined ? 'not scanned yet' : process === null ? 'no agent among its processes' : `${process} (its rules read the screen)`}`,
     `records: ${sourced('live status', sources?.live, now)}; ${sourced('turn', sources?.turn, now)}`,
