@@ -6,7 +6,7 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { isAgentId } from '../agents/index.js';
 import { isObj } from '../shared/checks.js';
-import { isAgentState, isConfirmed } from '../shared/types.js';
+import { isAgentState, isConfirmed, STATE_SOURCES } from '../shared/types.js';
 import { readJsonBounded, writeAtomic } from '../shared/files.js';
 import { processStamp, sameProcess } from '../proc/stamp.js';
 import type { FolderWatcher } from '../records/folders.js';
@@ -16,7 +16,7 @@ import type { FleetEntry } from './entry.js';
 import { MAX_DETAIL } from '../shared/text.js';
 
 const QUIET_MS = 200;
-const SOURCES = new Set<unknown>(['pty-scrape', 'terminal', 'session-file', 'jsonl-watcher', 'session-db', 'job-file'] satisfies FleetEntry['source'][]);
+const SOURCES = new Set<unknown>([...STATE_SOURCES, 'job-file'] satisfies FleetEntry['source'][]);
 const MAX_SUMMARY_BYTES = 512 * 1024;
 const MAX_EDITORS = 64;
 

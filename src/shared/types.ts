@@ -41,6 +41,9 @@ export const isAgentState = (v: unknown): v is AgentState => typeof v === 'strin
  */
 export type StateSource = 'pty-scrape' | 'terminal' | 'session-file' | 'jsonl-watcher' | 'session-db' | 'event-stream' | 'hook' | 'notification';
 
+/** Every source (one list: a peer's entry names one of these or none). */
+export const STATE_SOURCES: readonly StateSource[] = ['pty-scrape', 'terminal', 'session-file', 'jsonl-watcher', 'session-db', 'event-stream', 'hook', 'notification'];
+
 /** The sources that are the agent's own word: a state they say is confirmed (✓ in the winbar). */
 const CONFIRMED_SOURCES: ReadonlySet<string> = new Set<StateSource>(['session-file', 'jsonl-watcher', 'session-db', 'event-stream', 'hook', 'notification']);
 

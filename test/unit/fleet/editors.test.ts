@@ -25,4 +25,10 @@ describe("another Neovim's summary", () => {
     });
     expect(summary.agentPids).toEqual([1]);
   });
+  it("keeps a source that is the agent's own word (its event stream, its hooks, its notifications): confirmed there too", () => {
+    const summary = parseSummary({ pid: 1, pidStart: '1', server: '', agentPids: [], terminals: ['event-stream', 'hook', 'notification', 'made-up'].map((source, i) => ({ id: `term:${i + 1}`, agent: 'opencode', state: 'waiting', source })) })!;
+    expect(summary.terminals.map((t) => editorEntry(summary, t)).map((e) => [e.source, e.confirmed])).toEqual([
+      ['event-stream', true], ['hook', true], ['notification', true], ['pty-scrape', false],
+    ]);
+  });
 });
