@@ -1,6 +1,6 @@
-// A job's state from its agent's own events (its hooks) beside its screen. Pure, with the time given.
-// The newer of the two decides: an event tells what happens now, and so does a screen that changed
-// after it. Two exceptions keep a missed or late event from leaving a stale state:
+// An agent's own word (a job's hooks, event stream or notifications, a terminal's notifications)
+// beside what the other sources read (the screen, the records). Pure, with the time given. The newer
+// of the two decides: an event tells what happens now, and so does a reading that changed after it. Two exceptions keep a missed or late event from leaving a stale state:
 //   - a turn an event ended (Completed, Failed) stays ended through the idle screen that follows; a
 //     screen that works or asks after it is a new turn;
 //   - an event that repeats a wait told already (and perhaps answered since) tells nothing.
@@ -12,6 +12,8 @@ const active = (s: AgentState): boolean => s === 'working' || s === 'waiting';
 
 export class PushState {
   private last: (PushSignal & { at: number }) | undefined;
+  /** The other sources' state and since when they read so. */
+  private screen: { state: AgentState; at: number } | undefined;
 
   /** `source`: what the states it gives are from (`hook`, `notification`, `event-stream`). */
   constructor(private readonly source: Extract<StateSource, 'hook' | 'notification' | 'event-stream'> = 'hook') {}
@@ -20,9 +22,6 @@ export class PushState {
   latest(): (PushSignal & { at: number }) | undefined {
     return this.last;
   }
-
-  /** The screen's state and since when it reads so. */
-  private screen: { state: AgentState; at: number } | undefined;
 
   /** An event's signal, received at `now`. */
   record(signal: PushSignal, now: number): void {
