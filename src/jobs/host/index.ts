@@ -170,6 +170,8 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   const runDetect = (): Promise<void> => {
     detectTimer = undefined;
     const { lines, cursor } = boundScreen({ ...screenOf(term), title });
+    // A watch can miss an append: the agent's events are read with each screen too (at most one read a detection).
+    own.poke();
     const screenReading = detectScreen({ lines, title, cursor }, previous);
     previous = { agent: screenReading.agent, state: screenReading.state };
     // The screen's reading is of the output that came at `outputAt`: what the agent said while that
@@ -230,7 +232,6 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
         unfocus();
       }
     });
-    own.poke();
     output.append(data);
     clients.broadcast(data);
   });
