@@ -5,7 +5,6 @@ import type { ChildProcess } from 'node:child_process';
 import { appendFileSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createServer as createNetServer } from 'node:net';
 import { agentOfTree, detectScreen as detect, promptOf, RULESET, useUserRules, userRulesNow } from '../src/agents/index.js';
 import { boundScreen } from '../src/detect/index.js';
 import type { Screen } from '../src/shared/types.js';
@@ -15,6 +14,7 @@ import { ProcessTree } from '../src/proc/tree.js';
 import { PsTree } from '../src/proc/ps-tree.js';
 import { JsonlTail } from '../src/records/tail.js';
 import { readHostInfo } from '../src/jobs/hostinfo.js';
+import { freePort } from '../src/jobs/host/own-word.js';
 import { newSessionId, newShortId } from '../src/jobs/ids.js';
 import { Conn } from '../src/jobs/protocol/client.js';
 import { blankJob, createJob, updateJob } from '../src/jobs/store.js';
@@ -382,7 +382,7 @@ async function benchRecords(exe: string): Promise<void> {
   const gemini = await measure([FAKE_GEMINI, '--records-loop'], 'gemini', 'jsonl-watcher');
   const opencode = node24 ? await measure([FAKE_OPENCODE, '--records-loop'], 'opencode', 'session-db') : [];
   // OpenCode started with --port: its server's event stream, found in /proc (busy and idle in turn, the screen as it is).
-  const port = await freeLoopbackPort();
+  const port = await freePort();
   const streamBuf = await openTerminal(s, [FAKE_OPENCODE, '--port', String(port)]);
   await s.waitFor(`(require('madohub').state(${streamBuf}) or {}).agent == 'opencode'`, 10000);
   let heard = false;
@@ -404,16 +404,6 @@ async function benchRecords(exe: string): Promise<void> {
   out(line("OpenCode's event stream (an event sent; goal p95 < 20 ms)", stream));
 }
 
-/** A free TCP port at 127.0.0.1. */
-function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createNetServer();
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Startup: Neovim with and without the plugin on 'runtimepath', no terminal opened. */
 function benchStartup(exe: string): void {

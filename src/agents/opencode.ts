@@ -9,7 +9,7 @@ import type { RecordLog } from '../records/follow.js';
 import type { FolderWatcher } from '../records/folders.js';
 import { queryReadOnly, sqliteSupport } from '../records/sqlite.js';
 import { isObj, strOf } from '../shared/checks.js';
-import { clip } from '../shared/text.js';
+import { clip, noControl } from '../shared/text.js';
 import { INTERRUPTED } from '../shared/types.js';
 import type { AgentState, RecordSignal } from '../shared/types.js';
 import { listeningPorts } from '../proc/listening.js';
@@ -378,7 +378,7 @@ export class OpenCodeEvents {
     const sid = strOf(p.sessionID);
     if (!sid || this.children.has(sid)) return undefined;
     const at = Date.now();
-    const say = (state: AgentState, detail: string): RecordSignal => ({ state, source: 'event-stream', detail: clip(detail.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')), at });
+    const say = (state: AgentState, detail: string): RecordSignal => ({ state, source: 'event-stream', detail: clip(noControl(detail)), at });
     switch (type) {
       case 'session.status': {
         const status = isObj(p.status) ? strOf(p.status.type) : undefined;

@@ -8,6 +8,7 @@ import type { AgentRules, LineRule, Matcher, RuleSet } from '../detect/types.js'
 import { isObj } from '../shared/checks.js';
 import { readConfigFile } from '../shared/files.js';
 import type { AgentId, AgentState } from '../shared/types.js';
+import { printable } from '../shared/text.js';
 import { configHome } from '../shared/xdg.js';
 import { AGENT_MODULES } from './registry.js';
 
@@ -54,7 +55,6 @@ export interface UserRules {
   files: RulesFileReport[];
 }
 
-const printable = (text: string): string => text.replace(/[^\x20-\x7e]/g, '?').slice(0, 60);
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
@@ -97,7 +97,7 @@ const textProblem = (t: unknown): string | null =>
 function entryOf(v: unknown): Entry | string {
   const raw = typeof v === 'string' ? { text: v } : v;
   if (!isObj(raw)) return 'an entry is a text or an object with "text", "words" or "pattern"';
-  for (const k of Object.keys(raw)) if (!['text', 'words', 'pattern', 'name', 'hint', 'ignoreCase'].includes(k)) return `unknown field "${printable(k)}"`;
+  for (const k of Object.keys(raw)) if (!['text', 'words', 'pattern', 'name', 'hint', 'ignoreCase'].includes(k)) return `unknown field "${printable(k, 60)}"`;
   const ignoreCase = raw.ignoreCase === true;
   if (raw.ignoreCase !== undefined && typeof raw.ignoreCase !== 'boolean') return '"ignoreCase" is true or false';
   if (raw.hint !== undefined && typeof raw.hint !== 'boolean') return '"hint" is true or false';
@@ -120,7 +120,7 @@ function entryOf(v: unknown): Entry | string {
   if (typeof raw.pattern === 'string') {
     const flags = ignoreCase ? 'i' : '';
     const shape = patternShape(raw.pattern, flags);
-    if (typeof shape === 'string') return `pattern /${printable(raw.pattern)}/: ${shape}`;
+    if (typeof shape === 'string') return `pattern /${printable(raw.pattern, 60)}/: ${shape}`;
     const regexp = new RegExp(raw.pattern, `${flags}u`);
     return { ...base, test: regexp, regexp, ...(shape.free > 0 && { free: true as const }) };
   }
@@ -143,7 +143,7 @@ export function parseRulesFile(agent: AgentId, file: string, text: string): { pa
   let free = 0;
   for (const [key, list] of Object.entries(value)) {
     if (!KEYS.has(key)) {
-      errors.push(`unknown key "${printable(key)}" (known: ${[...KEYS].filter((k) => !k.startsWith('$') && k !== 'comment').join(', ')})`);
+      errors.push(`unknown key "${printable(key, 60)}" (known: ${[...KEYS].filter((k) => !k.startsWith('$') && k !== 'comment').join(', ')})`);
       continue;
     }
     if (key === '$schema' || key === 'comment') continue;
@@ -200,17 +200,13 @@ const AGENT_IDS = new Set<string>(AGENT_MODULES.filter((a) => !a.fallback).map((
 /** Every `<agent>.json` of the folder (MAX_FILES at most), read bounded. A missing folder is no rules. */
 export function loadUserRules(dir: string): UserRules {
   const out: UserRules = { dir, patches: [], files: [] };
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
-  } catch {
-    return out;
-  }
+  const names = ruleFileNames(dir);
+  if (!names) return out;
   for (const name of names.slice(0, MAX_FILES)) {
     const file = path.join(dir, name);
     const id = name.slice(0, -'.json'.length);
     if (!AGENT_IDS.has(id)) {
-      out.files.push({ file, rules: 0, errors: [`no agent is named ${printable(id)} (the file's name is the agent's: ${[...AGENT_IDS].join(', ')})`] });
+      out.files.push({ file, rules: 0, errors: [`no agent is named ${printable(id, 60)} (the file's name is the agent's: ${[...AGENT_IDS].join(', ')})`] });
       continue;
     }
     const r = readConfigFile(file, MAX_RULES_FILE);
@@ -290,15 +286,21 @@ export class UserRulesSource {
   }
 }
 
+/** The `.json` files of the rules folder, sorted; undefined when it cannot be listed (missing). */
+function ruleFileNames(dir: string): string[] | undefined {
+  try {
+    return readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
+  } catch {
+    return undefined;
+  }
+}
+
 /** What changes when a rule file is added, removed or written: each file's name, size, time and inode. */
 function folderStamp(dir: string): string {
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort().slice(0, MAX_FILES);
-  } catch {
-    return 'none';
-  }
+  const names = ruleFileNames(dir);
+  if (!names) return 'none';
   return names
+    .slice(0, MAX_FILES)
     .map((n) => {
       try {
         const st = statSync(path.join(dir, n));

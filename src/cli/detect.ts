@@ -3,7 +3,7 @@ import { AGENT_MODULES, detectScreen, explainScreen, isAgentId, useUserRules } f
 import { explanationText } from '../detect/explain.js';
 import type { AgentId } from '../shared/types.js';
 import { UsageError } from '../shared/errors.js';
-import { textRows } from '../shared/text.js';
+import { printable, textRows } from '../shared/text.js';
 
 export interface DetectArgs {
   file?: string;
@@ -31,7 +31,7 @@ export function parseDetectArgs(argv: readonly string[]): DetectArgs {
       const value = arg === '--agent' ? argv[++i] : arg.slice('--agent='.length);
       if (value === undefined) throw new UsageError('--agent needs a value');
       if (!isAgentId(value)) {
-        throw new UsageError(`--agent ${value.replace(/[^\x20-\x7e]/g, '?').slice(0, 40)} is no agent (${AGENT_MODULES.map((a) => a.id).join(', ')})`);
+        throw new UsageError(`--agent ${printable(value, 40)} is no agent (${AGENT_MODULES.map((a) => a.id).join(', ')})`);
       }
       args.agent = value as AgentId;
     } else if (arg === '--explain') {

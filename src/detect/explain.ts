@@ -4,7 +4,7 @@
 import { reading } from './index.js';
 import type { Decision, Identity, Reading } from './index.js';
 import type { AgentId, AgentState, Detection, PreviousReading, RuleSet, Screen } from './types.js';
-import { clip } from '../shared/text.js';
+import { clip, noControl } from '../shared/text.js';
 
 /** A rule that matched a line (or the title) and did not decide, with why. */
 export interface PassedOver {
@@ -34,7 +34,7 @@ export interface Explanation {
 export const MAX_PASSED = 24;
 
 /** A screen's text as an explanation shows it: control characters out, one line, bounded. */
-const shown = (text: string): string => clip(text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim());
+const shown = (text: string): string => clip(noControl(text));
 
 /** Reads one screen as detect does and says why. */
 export function explain(set: RuleSet, screen: Screen, previous?: PreviousReading, as?: AgentId): Explanation {

@@ -2,6 +2,8 @@
 // (|TermRequest|): OSC 9 (iTerm2: `9;text`), OSC 777 (urxvt, Ghostty, WezTerm: `777;notify;title;body`)
 // and OSC 99 (kitty: `99;key=value:…;payload`, the title and the body in parts). Pure; hostile input.
 
+import { noControl } from '../shared/text.js';
+
 export interface TermNotification {
   osc: 9 | 777 | 99;
   title: string;
@@ -11,8 +13,7 @@ export interface TermNotification {
 /** The most of a sequence read (a notification is a line; the rest is dropped). */
 export const MAX_OSC = 1024;
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
-const text = (s: string): string => s.replace(CONTROL, ' ').replace(/\s+/g, ' ').trim().slice(0, 200);
+const text = (s: string): string => noControl(s).replace(/\s+/g, ' ').trim().slice(0, 200);
 
 /** tmux's passthrough (`ESC P tmux; …`, each ESC doubled), which a program run in tmux wraps it in. */
 const TMUX = '\u001bPtmux;';

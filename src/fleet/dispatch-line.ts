@@ -1,5 +1,6 @@
 // The picker's input line: `[@agent] [--worktree[=BRANCH]] <intent>` starts a background job. Pure.
 import { promptProblem } from '../jobs/templates.js';
+import { printable } from '../shared/text.js';
 
 /** An agent's or a template's name (the daemon knows which exist, and lists them when one does not). */
 const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
@@ -21,7 +22,7 @@ export function parseDispatchLine(line: string, defaultAgent: string): DispatchL
     const word = m[1]!;
     if (word.startsWith('@')) {
       const name = word.slice(1);
-      if (!AGENT_NAME.test(name)) return { error: `'@${name.slice(0, 40).replace(/[^\x20-\x7e]/g, '?')}' names no agent` };
+      if (!AGENT_NAME.test(name)) return { error: `'@${printable(name, 40)}' names no agent` };
       agent = name;
     } else if (word === '--worktree' || word === '-w') {
       worktree = {};

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { AGENT_MODULES, DEFAULT_AGENT } from '../agents/index.js';
 import { isObj, strings } from '../shared/checks.js';
 import { readConfigFile } from '../shared/files.js';
+import { printable } from '../shared/text.js';
 import { configHome } from '../shared/xdg.js';
 import type { Isolation, Template } from '../agents/types.js';
 import { ISOLATIONS } from '../agents/types.js';
@@ -49,7 +50,7 @@ export function loadTemplates(env: NodeJS.ProcessEnv = process.env): { templates
   const list = (v: unknown): string[] | undefined => (strings(v) === null ? (v as string[]) : undefined);
   for (const [name, t] of Object.entries(value)) {
     if (!TEMPLATE_NAME.test(name)) {
-      warnings.push(`${file}: '${name.replace(/[^\x20-\x7e]/g, '?').slice(0, 40)}' is not a template name (letters, digits, - and _); skipped`);
+      warnings.push(`${file}: '${printable(name, 40)}' is not a template name (letters, digits, - and _); skipped`);
       continue;
     }
     if (!isObj(t) || !list(t.command) || (t.command as string[]).length === 0) {
@@ -77,7 +78,7 @@ export function loadTemplates(env: NodeJS.ProcessEnv = process.env): { templates
 export function pickTemplate(templates: Record<string, Template>, name: string | undefined): { template: Template } | { error: string } {
   const t = templates[name ?? DEFAULT_TEMPLATE];
   if (t && Object.hasOwn(templates, name ?? DEFAULT_TEMPLATE)) return { template: t };
-  return { error: `unknown agent '${String(name).replace(/[^\x20-\x7e]/g, '?').slice(0, 40)}' (known: ${Object.keys(templates).join(', ')})` };
+  return { error: `unknown agent '${printable(String(name), 40)}' (known: ${Object.keys(templates).join(', ')})` };
 }
 
 

@@ -8,8 +8,9 @@ import type { Tracker } from '../state/tracker.js';
 import { clip } from '../shared/text.js';
 import { parseScreen } from './messages.js';
 
+const ago = (at: number, now: number): string => `${Math.max(0, Math.round((now - at) / 1000))} s ago`;
 const sourced = (what: string, s: SourcedState | undefined, now: number): string =>
-  s ? `${what} ${s.state} (${s.source}, ${Math.max(0, Math.round((now - s.at) / 1000))} s ago)${s.detail ? `: ${clip(s.detail)}` : ''}` : `${what} none`;
+  s ? `${what} ${s.state} (${s.source}, ${ago(s.at, now)})${s.detail ? `: ${clip(s.detail)}` : ''}` : `${what} none`;
 
 /** Why a terminal reads as it does: lines of text, and one line for :checkhealth. */
 export interface TerminalExplanation {
@@ -28,7 +29,7 @@ export function explainTerminal(tracker: Tracker, m: unknown, now = Date.now()):
   out.push(
     `process tree: ${process === undefined ? 'not scanned yet' : process === null ? 'no agent among its processes' : `${process} (its rules read the screen)`}`,
     `records: ${sourced('live status', sources?.live, now)}; ${sourced('turn', sources?.turn, now)}`,
-    `notifications: ${sources?.notified ? `${sources.notified.state} (${Math.max(0, Math.round((now - sources.notified.at) / 1000))} s ago): ${clip(sources.notified.detail)}` : 'none'}`,
+    `notifications: ${sources?.notified ? `${sources.notified.state} (${ago(sources.notified.at, now)}): ${clip(sources.notified.detail)}` : 'none'}`,
     'which source wins: :help madohub-precedence',
     '',
     'the screen:',

@@ -4,6 +4,7 @@
 // that ends is opened again with a growing delay until it is stopped.
 import { request } from 'node:http';
 import type { ClientRequest, IncomingMessage } from 'node:http';
+import { printable } from '../shared/text.js';
 
 /** The most of one event's data kept (a larger one is dropped). */
 export const MAX_EVENT = 256 * 1024;
@@ -99,7 +100,7 @@ export class EventStream {
       const type = String(res.headers['content-type'] ?? '');
       if (res.statusCode !== 200 || !type.startsWith('text/event-stream')) {
         res.resume();
-        return close(`127.0.0.1:${this.o.port} answered ${res.statusCode ?? '?'} ${type.replace(/[^\x20-\x7e]/g, '?').slice(0, 40)}`);
+        return close(`127.0.0.1:${this.o.port} answered ${res.statusCode ?? '?'} ${printable(type, 40)}`);
       }
       // The stream stays open: no timeout on it once it greets (the agent's heartbeats come every few seconds).
       req.setTimeout(0);

@@ -17,6 +17,16 @@ export function clip(text: string, max = MAX_DETAIL): string {
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
+/** `text` with its control characters (C0, DEL, C1) made spaces: what an agent prints, shown on one line by `clip`. */
+export function noControl(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+}
+
+/** A name or an id from outside, for a message: printable ASCII only (others `?`), `max` characters at most. */
+export function printable(text: string, max: number): string {
+  return text.slice(0, max).replace(/[^\x20-\x7e]/g, '?');
+}
+
 /** How many of `lines` stand above the blank ones at their end (a screen's rows without its empty bottom). */
 export function textRows(lines: readonly string[]): number {
   let end = lines.length;

@@ -5,7 +5,7 @@
 //     screen that works or asks after it is a new turn;
 //   - an event that repeats a wait told already (and perhaps answered since) tells nothing.
 import type { AgentState, Detection, PushSignal, StateSource } from '../shared/types.js';
-import { clip } from '../shared/text.js';
+import { clip, noControl } from '../shared/text.js';
 
 const ended = (s: AgentState): boolean => s === 'completed' || s === 'failed';
 const active = (s: AgentState): boolean => s === 'working' || s === 'waiting';
@@ -27,7 +27,7 @@ export class PushState {
   record(signal: PushSignal, now: number): void {
     if (signal.repeat && this.last?.state === 'waiting') return;
     // Nothing an agent prints reaches a job's detail as a control character.
-    this.last = { state: signal.state, detail: clip(signal.detail.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')), at: now };
+    this.last = { state: signal.state, detail: clip(noControl(signal.detail)), at: now };
   }
 
   /** The screen's reading `d` at `now`, with the events': what the job is. */

@@ -29,7 +29,7 @@ export interface OwnWord {
 }
 
 /** A free port at 127.0.0.1, chosen by the system. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
