@@ -182,7 +182,11 @@ export class Tracker {
     // one written before the record that ended the turn (a session file read late, or read anew by
     // a follower started again after a process scan lost the agent for a moment).
     const stale = signal.at !== undefined && rec.doneAt !== undefined && signal.at < rec.doneAt;
-    if ((signal.state === 'working' || signal.state === 'waiting') && before?.state !== signal.state && !stale) this.worked(rec);
+    if ((signal.state === 'working' || signal.state === 'waiting') && before?.state !== signal.state && !stale) {
+      this.worked(rec);
+      // A new turn the records start: what the screen shows is of it (its question, which no record tells).
+      rec.screenBehind = false;
+    }
     if (signal.source !== 'session-file' && signal.state === 'completed' && rec.workedSinceDone) {
       done = this.done(rec, signal.detail);
       rec.absorbNextLine = true;
@@ -300,8 +304,10 @@ export class Tracker {
     const screen = rec.screen;
     const agent = rec.processAgent ?? screen?.agent ?? rec.agent;
     if (!screen) return { agent, state: rec.state, source: rec.source, detail: rec.detail };
+    // A screen behind the record that ended the turn shows that turn still under way: older than any
+    // record, it is no news (its late spinner would undo the end, and the end be told again).
     const sourced = decide({
-      screen: { state: screen.state, source: 'pty-scrape', detail: screen.detail, at: screen.at },
+      screen: { state: screen.state, source: 'pty-scrape', detail: screen.detail, at: rec.screenBehind ? 0 : screen.at },
       live: rec.live,
       turn: rec.turn,
     });

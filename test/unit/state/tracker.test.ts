@@ -193,6 +193,41 @@ describe('Tracker', () => {
     expect(b.screen(1, done('✻ Baked for 2s'), 1900)?.done).toEqual({ line: '✻ Baked for 2s' });
   });
 
+  it('a screen of the turn drawn after the record that ended it does not undo its end (seen in CI: Completed told twice)', () => {
+    // The order CI read: the approval on the screen, the session file busy, the transcript's end,
+    // then the spinner's screen of that turn, the session file idle, and the completion line.
+    const t = new Tracker();
+    const states: string[] = [];
+    const feed = (c: ReturnType<Tracker['screen']>): void => {
+      if (c && c.state !== states.at(-1)) states.push(c.state);
+    };
+    feed(t.screen(1, idle, 1000));
+    feed(t.record(1, { state: 'working', source: 'session-file', detail: 'busy', at: 1090 }, 1100));
+    feed(t.screen(1, working, 1150));
+    feed(t.screen(1, asking, 1200));
+    feed(t.record(1, { state: 'working', source: 'session-file', detail: 'busy', at: 1250 }, 1260));
+    feed(t.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'turn ended after 10.0s', at: 1300 }, 1310));
+    feed(t.screen(1, working, 1320));
+    feed(t.record(1, { state: 'idle', source: 'session-file', detail: 'idle', at: 1300 }, 1330));
+    feed(t.screen(1, done('✻ Baked for 10s'), 1350));
+    expect(states).toEqual(['idle', 'working', 'waiting', 'working', 'completed']);
+    // A question the screen shows after its end is news again (Codex writes no record of one).
+    feed(t.screen(1, working, 1500));
+    feed(t.screen(1, asking, 1600));
+    expect(states.at(-1)).toBe('waiting');
+  });
+
+  it('a record of new work lets the screen tell again what the records lack (its question)', () => {
+    // A queued prompt: the screen goes on working into the next turn, which its records start.
+    const t = new Tracker();
+    t.screen(1, idle, 1000);
+    t.record(1, { state: 'working', source: 'jsonl-watcher', detail: 'prompt', at: 1090 }, 1100);
+    t.screen(1, working, 1150);
+    t.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'done', at: 1200 }, 1210);
+    t.record(1, { state: 'working', source: 'jsonl-watcher', detail: 'prompt', at: 1300 }, 1310);
+    expect(t.screen(1, asking, 1400)).toMatchObject({ state: 'waiting', source: 'pty-scrape' });
+  });
+
   it('a record for a terminal never seen is ignored', () => {
     expect(new Tracker().record(9, { state: 'working', source: 'jsonl-watcher', detail: '' }, 1)).toBeNull();
   });
