@@ -37,6 +37,17 @@ vim.api.nvim_create_user_command('MadoJump', function()
   require('madohub.attention').jump()
 end, { desc = 'MadoHub: go to the terminal that most recently needed attention' })
 
+vim.api.nvim_create_user_command('MadoMute', function(o)
+  require('madohub.commands').mute(o.fargs, o.bang)
+end, {
+  nargs = '*',
+  bang = true,
+  complete = function(lead)
+    return require('madohub.commands').complete_mute(lead)
+  end,
+  desc = 'MadoHub: no notification of an agent (! notifications again)',
+})
+
 vim.api.nvim_create_user_command('MadoBackground', function(o)
   require('madohub.jobs').background(o.args)
 end, { nargs = '*', desc = 'MadoHub: go on with this terminal’s agent as a background job' })

@@ -1,5 +1,8 @@
----Agents that need the user: a notification when a terminal out of sight, or a background job,
----becomes Waiting, Completed, Failed or Stopped, and :MadoJump to the one that most recently did.
+---Agents that need you (|madohub-notify|). The Node side decides what is news (its attention
+---engine); this module shows what it tells: the message, the notification and bell written to the
+---terminal Neovim runs in, the title; it keeps the entries that came to need you for :MadoJump,
+---tells the Node side what is in sight (the current tab page's windows, and the focus), and gives
+---the counts of the statusline and the `User MadoAttention` event.
 local config = require('madohub.config')
 
 local M = {}
@@ -8,16 +11,17 @@ local M = {}
 ---@type (integer|string)[]
 local wanted = {}
 
----@param buf integer
----@return boolean
-local function visible_here(buf)
-  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
-    if vim.api.nvim_win_get_buf(win) == buf then
-      return true
-    end
-  end
-  return false
-end
+---The entries muted, by id: `all`, or the states.
+---@type table<string, 'all'|madohub.StateName[]>
+M.mutes = {}
+
+---The finished turns the user has seen: entry id → the `since` of the state seen (the picker's too).
+---@type table<string, number>
+M.seen = {}
+
+---Whether Neovim has the focus: nil until its terminal tells (FocusGained, FocusLost).
+---@type boolean|nil
+local focused = nil
 
 ---@param target integer|string
 local function remember(target)
@@ -29,55 +33,127 @@ local function remember(target)
   wanted[#wanted + 1] = target
 end
 
----A turn's end, however it was told (the screen's Stopped, then the transcript's Completed).
-local ENDED = { stopped = true, completed = true, failed = true }
+---@class madohub.Notice
+---@field message string The notice on one line.
+---@field urgent boolean Waiting or Failed.
+---@field jump string The entry it is about (the latest of a summary).
+---@field osc string The notification for the terminal Neovim runs in ('' for none).
+---@field bell boolean Ring the terminal's bell.
 
----Called by the state cache when a terminal's state changed.
----@param buf integer
----@param st madohub.State
----@param previous madohub.StateName
-function M.changed(buf, st, previous)
-  local opts = config.options.notify
-  -- One notification per need: the end of a turn confirmed after the screen showed it is the same.
-  if not opts.states[st.state] or (ENDED[st.state] and ENDED[previous]) then
+---Writes `bytes` to the terminal of Neovim's UI (the TUI): Neovim 0.12's nvim_ui_send, else its stderr,
+---which the TUI's terminal is. Nothing without a UI.
+---@param bytes string
+local function to_terminal(bytes)
+  if bytes == '' or #vim.api.nvim_list_uis() == 0 then
     return
   end
-  remember(buf)
-  if not opts.enabled or visible_here(buf) then
-    return
+  if vim.api.nvim_ui_send then
+    pcall(vim.api.nvim_ui_send, bytes)
+  else
+    pcall(vim.api.nvim_chan_send, 2, bytes)
   end
-  local label = require('madohub.state').agent_name(st.agent)
-  local word = config.options.words[st.state] or st.state
-  -- The terminal's name as the picker shows it (the user's, from R, or its agent and folder).
-  local entry = require('madohub.fleet').find('term:' .. buf)
-  local name = entry and entry.name or ('buffer ' .. buf)
-  local level = (st.state == 'waiting' or st.state == 'failed') and vim.log.levels.WARN or vim.log.levels.INFO
-  vim.notify(('madohub: %s is %s in buffer %d (%s) — :MadoJump'):format(label, word, buf, name), level, { title = 'madohub' })
 end
 
----Called by the fleet cache when a job's state changed (not for the states it had when first seen).
----@param e madohub.FleetEntry
----@param previous madohub.StateName
-function M.job_changed(e, previous)
-  local opts = config.options.notify
-  if not opts.states[e.state] or (ENDED[e.state] and ENDED[previous]) then
+---The entries that came to need the user, and the notices the Node side tells, from one batch.
+---@param ids string[]
+---@param notices madohub.Notice[]
+function M.apply(ids, notices)
+  for _, id in ipairs(ids or {}) do
+    local buf = id:match('^term:(%d+)$')
+    remember(buf and tonumber(buf) or id)
+  end
+  for _, n in ipairs(notices or {}) do
+    vim.notify('madohub: ' .. n.message, n.urgent and vim.log.levels.WARN or vim.log.levels.INFO, { title = 'madohub' })
+    to_terminal(n.osc)
+    if n.bell then
+      to_terminal('\7')
+    end
+  end
+end
+
+---@param list { id: string, states: 'all'|madohub.StateName[] }[]
+function M.set_mutes(list)
+  M.mutes = {}
+  for _, m in ipairs(list) do
+    M.mutes[m.id] = m.states
+  end
+end
+
+---@class madohub.Counts
+---@field waiting integer Agents that wait for you.
+---@field done integer Finished turns you have not seen.
+---@field failed integer Failures you have not seen.
+---@field total integer The three together.
+
+local STATE_COUNT = { waiting = 'waiting', stopped = 'done', completed = 'done', failed = 'failed' }
+
+---What needs you now, from the fleet's cache: the terminals and jobs of this Neovim's fleet.
+---@return madohub.Counts
+function M.counts()
+  local c = { waiting = 0, done = 0, failed = 0, total = 0 }
+  for _, e in ipairs(require('madohub.fleet').get()) do
+    local key = STATE_COUNT[e.state]
+    if key and (key == 'waiting' or M.seen[e.id] ~= e.since) then
+      c[key] = c[key] + 1
+      c.total = c.total + 1
+    end
+  end
+  return c
+end
+
+---The counts in words: `2 waiting · 1 done` ('' when nothing needs you).
+---@param c madohub.Counts|nil
+---@return string
+function M.text(c)
+  c = c or M.counts()
+  local parts = {}
+  for _, key in ipairs({ 'waiting', 'done', 'failed' }) do
+    if c[key] > 0 then
+      parts[#parts + 1] = ('%d %s'):format(c[key], key)
+    end
+  end
+  return table.concat(parts, ' · ')
+end
+
+---The last counts told (the event fires when they change).
+local told = { waiting = 0, done = 0, failed = 0, total = 0 }
+---The user's 'title' and 'titlestring' while the title says who needs you (nil: not changed).
+---@type { title: boolean, titlestring: string, ours: string }|nil
+local saved_title = nil
+
+---The title says how many need you (`notify.terminal.title`); the user's own comes back after.
+---@param c madohub.Counts
+local function show_title(c)
+  if not config.options.notify.terminal.title then
     return
   end
-  remember(e.id)
-  -- A job attached in a window of this tab is in sight.
-  local buf = require('madohub.util').value(e.buf)
-  if not opts.enabled or (buf and visible_here(buf)) then
+  if c.total == 0 then
+    if saved_title and vim.o.titlestring == saved_title.ours then
+      vim.o.titlestring = saved_title.titlestring
+      vim.o.title = saved_title.title
+    end
+    saved_title = nil
     return
   end
-  local label = require('madohub.state').agent_name(e.agent)
-  local word = config.options.words[e.state] or e.state
-  local asks = type(e.needs) == 'table' and e.needs.question or ''
-  local level = (e.state == 'waiting' or e.state == 'failed') and vim.log.levels.WARN or vim.log.levels.INFO
-  vim.notify(
-    ('madohub: %s is %s in job %s (%s)%s — :MadoJump'):format(label, word, e.short, e.name, asks ~= '' and (': ' .. asks:sub(1, 80)) or ''),
-    level,
-    { title = 'madohub' }
-  )
+  -- What the user has (or set meanwhile) stands after it.
+  if not saved_title or vim.o.titlestring ~= saved_title.ours then
+    saved_title = { title = vim.o.title, titlestring = vim.o.titlestring, ours = '' }
+  end
+  local words = c.total == 1 and '1 agent needs you' or ('%d agents need you'):format(c.total)
+  vim.o.titlestring = words .. ' — ' .. (saved_title.titlestring ~= '' and saved_title.titlestring or '%t')
+  saved_title.ours = vim.o.titlestring
+  vim.o.title = true
+end
+
+---The fleet's cache changed: the counts, the title and `User MadoAttention` follow.
+function M.refresh()
+  local c = M.counts()
+  if c.waiting == told.waiting and c.done == told.done and c.failed == told.failed then
+    return
+  end
+  told = c
+  show_title(c)
+  vim.api.nvim_exec_autocmds('User', { pattern = 'MadoAttention', modeline = false, data = vim.tbl_extend('force', c, { text = M.text(c) }) })
 end
 
 ---@param buf integer
@@ -89,6 +165,53 @@ function M.forget(buf)
   end
 end
 
+---The buffers the current tab page shows.
+---@return integer[]
+local function in_sight()
+  local bufs = {}
+  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    bufs[#bufs + 1] = vim.api.nvim_win_get_buf(win)
+  end
+  return bufs
+end
+
+local sight_pending = false
+local gained = false
+
+---Tells the Node side what is in sight, once the windows have settled (changes gather).
+---@param focus_event "gained"|"lost"|nil
+function M.sight_changed(focus_event)
+  if focus_event == 'gained' then
+    focused, gained = true, true
+  elseif focus_event == 'lost' then
+    focused = false
+  end
+  if sight_pending then
+    return
+  end
+  sight_pending = true
+  vim.schedule(function()
+    sight_pending = false
+    local node = require('madohub.node')
+    local bufs = in_sight()
+    -- A finished turn in sight while Neovim has the focus is seen.
+    if focused ~= false then
+      local shown = {}
+      for _, b in ipairs(bufs) do
+        shown[b] = true
+      end
+      for _, e in ipairs(require('madohub.fleet').get()) do
+        if e.buf ~= vim.NIL and shown[e.buf] and STATE_COUNT[e.state] then
+          M.seen[e.id] = e.since
+        end
+      end
+      M.refresh()
+    end
+    node.notify('sight', { bufs = bufs, focused = focused, gained = gained })
+    gained = false
+  end)
+end
+
 ---The job `id` (`job:<id>`) still in the fleet, or nil.
 ---@param id string
 ---@return madohub.FleetEntry|nil
@@ -96,32 +219,44 @@ local function job_entry(id)
   return require('madohub.fleet').get({ id = id })[1]
 end
 
----:MadoJump — to the terminal or job that most recently needed attention: its window in this tab,
----else in another tab, else a new split (a job not attached yet is attached).
+---Goes to an entry: its window in this tab, else in another tab, else a new split (a job not
+---attached yet is attached). False when it is gone.
+---@param target integer|string
+---@return boolean
+local function go(target)
+  if type(target) == 'string' then
+    local e = job_entry(target)
+    if not e or e.kind ~= 'job' then
+      return false
+    end
+    local buf = require('madohub.util').value(e.buf)
+    if not buf then
+      require('madohub.jobs').attach(e.short)
+      return true
+    end
+    return require('madohub').show_terminal(buf)
+  end
+  return vim.api.nvim_buf_is_valid(target) and require('madohub').show_terminal(target)
+end
+
+---:MadoJump — to the terminal or job that most recently needed attention.
 function M.jump()
-  local buf
   while #wanted > 0 do
-    local last = wanted[#wanted]
-    if type(last) == 'string' then
-      local e = job_entry(last)
-      if e then
-        buf = require('madohub.util').value(e.buf)
-        if not buf then
-          return require('madohub.jobs').attach(e.short)
-        end
-        break
-      end
-    elseif vim.api.nvim_buf_is_valid(last) then
-      buf = last
-      break
+    if go(wanted[#wanted]) then
+      return
     end
     wanted[#wanted] = nil
   end
-  if not buf then
-    vim.notify('madohub: no terminal or job needs attention', vim.log.levels.INFO)
-    return
+  vim.notify('madohub: no terminal or job needs attention', vim.log.levels.INFO)
+end
+
+---A desktop notification clicked ("Go there"): to its entry.
+---@param id string
+function M.jump_to(id)
+  local buf = id:match('^term:(%d+)$')
+  if not go(buf and tonumber(buf) or id) then
+    vim.notify(('madohub: %s is gone'):format(id), vim.log.levels.WARN)
   end
-  require('madohub').show_terminal(buf)
 end
 
 return M

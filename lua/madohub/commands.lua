@@ -70,6 +70,77 @@ function M.explain()
   util.scratch_split('mado://explain/' .. buf, res.lines)
 end
 
+---The fleet entry the user names (an id, a job's short id, a name as the picker shows it), or the
+---agent in the current window (a terminal's, or the job it shows); nil and why not.
+---@param name string
+---@return madohub.FleetEntry|nil
+---@return string|nil
+local function entry_named(name)
+  local fleet = require('madohub.fleet')
+  if name == '' then
+    local buf = vim.api.nvim_get_current_buf()
+    local e = fleet.terminal(buf)
+    local shows = e and require('madohub.util').value(e.shows)
+    if shows and shows ~= '' then
+      e = fleet.get({ id = shows })[1]
+    end
+    return e, e == nil and 'no agent in this window: name one (:MadoMute {name} [state ...])' or nil
+  end
+  for _, e in ipairs(fleet.get()) do
+    if e.id == name or (e.short ~= '' and e.short == name) or e.name == name then
+      return e
+    end
+  end
+  return nil, ('no agent %q (:MadoAgents lists them)'):format(name)
+end
+
+---The states `:MadoMute` takes after the agent's name.
+local MUTE_STATES = { waiting = true, completed = true, stopped = true, failed = true, exited = true }
+
+---:MadoMute [{agent}] [{state} ...] — no notification of that agent (in those states only, when
+---named); with a bang, notifications again. No agent: the one in the current window.
+---@param args string[]
+---@param bang boolean
+function M.mute(args, bang)
+  local util = require('madohub.util')
+  -- The states are the words at the end; what stands before them names the agent.
+  local name_parts, states = vim.list_slice(args, 1, #args), {}
+  while #name_parts > 0 and MUTE_STATES[name_parts[#name_parts]] do
+    table.insert(states, 1, table.remove(name_parts))
+  end
+  local e, why = entry_named(table.concat(name_parts, ' '))
+  if not e then
+    util.notify(why, vim.log.levels.ERROR)
+    return
+  end
+  require('madohub.node').call('mute', { id = e.id, states = states, on = not bang }, function(res, err)
+    if err then
+      util.notify('cannot mute ' .. e.name .. ': ' .. err, vim.log.levels.ERROR)
+    else
+      util.notify(('%s: %s'):format(e.name, res))
+    end
+  end)
+end
+
+---Completion of :MadoMute: the fleet's names, then the states.
+---@param lead string
+---@return string[]
+function M.complete_mute(lead)
+  local out = {}
+  for _, e in ipairs(require('madohub.fleet').get()) do
+    if (e.kind == 'terminal' or e.kind == 'job') and vim.startswith(e.name, lead) then
+      out[#out + 1] = e.name
+    end
+  end
+  for st in pairs(MUTE_STATES) do
+    if vim.startswith(st, lead) then
+      out[#out + 1] = st
+    end
+  end
+  table.sort(out)
+  return out
+end
+
 ---:MadoRestart — a fresh Node process; every terminal is sent again.
 function M.restart()
   local node = require('madohub.node')

@@ -13,9 +13,26 @@
 ---@field frame_ms integer Milliseconds between two frames.
 ---@field confirmed string Mark after the state word when the agent's own records confirm it ('' for none).
 
+---@class madohub.NotifyDesktopConfig
+---@field enabled boolean Desktop notifications (notify-send, osascript, terminal-notifier).
+---@field command string[]|nil Your notifier, its program first (`{title}`, `{body}`, `{urgency}` stand for the notice's); nil finds the system's.
+
+---@class madohub.NotifyTerminalConfig
+---@field osc 'auto'|9|777|99|false The notification written to the terminal Neovim runs in ('auto': by what the terminal is).
+---@field bell boolean Ring the terminal's bell.
+---@field title boolean The title says how many agents need you.
+
+---@class madohub.NotifyQuiet
+---@field from string `HH:MM`, local time.
+---@field to string `HH:MM` (before `from`: the period spans midnight).
+
 ---@class madohub.NotifyConfig
----@field enabled boolean Notify when a terminal out of sight needs attention.
+---@field enabled boolean Notify when an agent out of sight needs attention.
 ---@field states table<madohub.StateName, boolean> Which states notify.
+---@field burst_ms integer Notices within this many ms of a burst's first are told as one summary.
+---@field quiet madohub.NotifyQuiet|nil Nothing outside Neovim in this period.
+---@field desktop madohub.NotifyDesktopConfig
+---@field terminal madohub.NotifyTerminalConfig
 
 ---@class madohub.PickerConfig
 ---@field width number Of the editor's columns: a fraction (0-1) or a count.
@@ -62,7 +79,11 @@ M.defaults = {
   highlight = { enabled = true },
   notify = {
     enabled = true,
-    states = { waiting = true, completed = true, failed = true, stopped = true },
+    states = { waiting = true, completed = true, failed = true, stopped = true, exited = true },
+    burst_ms = 2000,
+    quiet = nil,
+    desktop = { enabled = true, command = nil },
+    terminal = { osc = 'auto', bell = false, title = false },
   },
   labels = {},
   words = {
@@ -109,6 +130,7 @@ M.defaults = {
       ['x'] = 'stop',
       ['d'] = 'remove',
       ['u'] = 'seen',
+      ['m'] = 'mute',
       ['n'] = 'new',
       ['i'] = 'new',
       ['<C-CR>'] = 'new_attach',
@@ -165,6 +187,20 @@ function M.merge(opts)
   check('highlight.enabled', merged.highlight.enabled, 'boolean')
   check('notify.enabled', merged.notify.enabled, 'boolean')
   check('notify.states', merged.notify.states, 'table')
+  check('notify.burst_ms', merged.notify.burst_ms, 'number')
+  check('notify.quiet', merged.notify.quiet, 'table', true)
+  if merged.notify.quiet then
+    check('notify.quiet.from', merged.notify.quiet.from, 'string')
+    check('notify.quiet.to', merged.notify.quiet.to, 'string')
+  end
+  check('notify.desktop.enabled', merged.notify.desktop.enabled, 'boolean')
+  check('notify.desktop.command', merged.notify.desktop.command, 'table', true)
+  check('notify.terminal.bell', merged.notify.terminal.bell, 'boolean')
+  check('notify.terminal.title', merged.notify.terminal.title, 'boolean')
+  local osc = merged.notify.terminal.osc
+  if not (osc == 'auto' or osc == false or osc == 9 or osc == 777 or osc == 99) then
+    error(("madohub.setup: notify.terminal.osc must be 'auto', 9, 777, 99 or false, got %s"):format(vim.inspect(osc)), 0)
+  end
   check('picker.width', merged.picker.width, 'number')
   check('picker.height', merged.picker.height, 'number')
   check('picker.open_on_start', merged.picker.open_on_start, 'boolean')

@@ -64,6 +64,7 @@ local function changed()
   timer = vim.defer_fn(function()
     timer = nil
     vim.api.nvim_exec_autocmds('User', { pattern = 'MadoFleetChanged', modeline = false })
+    require('madohub.attention').refresh()
   end, COALESCE_MS)
 end
 
@@ -83,9 +84,6 @@ function M.apply(put, removed, not_shown)
   for _, e in ipairs(put) do
     local before = entries[e.id]
     entries[e.id] = e
-    if e.kind == 'job' and before and before.state ~= e.state then
-      require('madohub.attention').job_changed(e, before.state)
-    end
     -- A terminal's name is in its winbar once the user gave it.
     if e.kind == 'terminal' and (before == nil or before.name ~= e.name or before.named ~= e.named) then
       renamed[#renamed + 1] = e.buf

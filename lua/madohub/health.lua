@@ -120,6 +120,29 @@ function M.check()
     end
   end
 
+  -- How an agent that needs you reaches you (|madohub-notify|): each channel, and what it lacks.
+  h.start('madohub: notifications')
+  local notify = info.notify or {}
+  local opts = require('madohub.config').options.notify
+  if not opts.enabled then
+    h.info('Off (notify.enabled = false)')
+  else
+    h.ok('Inside Neovim: vim.notify()')
+    local desktop = tostring(notify.desktop or '?')
+    if desktop:match('^/') then
+      h.ok('Desktop: ' .. desktop)
+    else
+      h.info('Desktop: ' .. desktop)
+    end
+    h.ok('Terminal: ' .. tostring(notify.terminal or '?'))
+    if opts.quiet then
+      h.info(('Quiet from %s to %s: nothing outside Neovim then'):format(opts.quiet.from, opts.quiet.to))
+    end
+  end
+  for _, p in ipairs(notify.problems or {}) do
+    h.warn(p)
+  end
+
   -- Why each watched terminal reads as it does, in one line (|:MadoExplain| in its window says more).
   local watch = require('madohub.watch')
   local bufs = watch.buffers()

@@ -81,6 +81,14 @@ local function create_autocmds()
         end
       end
       ui.update_timer()
+      require('madohub.attention').sight_changed()
+    end,
+  })
+  -- What is in sight counts only while Neovim has the focus (a terminal that tells it: |FocusLost|).
+  vim.api.nvim_create_autocmd({ 'FocusGained', 'FocusLost' }, {
+    group = group,
+    callback = function(ev)
+      require('madohub.attention').sight_changed(ev.event == 'FocusGained' and 'gained' or 'lost')
     end,
   })
   vim.api.nvim_create_autocmd({ 'TermEnter', 'TermLeave' }, {
@@ -154,6 +162,9 @@ function M.setup(opts)
     require('madohub.fleet').reset()
     -- Who this Neovim is, for the other Neovims' fleets.
     node.notify('hello', { server = vim.v.servername })
+    -- How you want to be told (|madohub-notify|), and what you see now.
+    node.notify('notify_settings', { notify = config.options.notify, words = config.options.words })
+    require('madohub.attention').sight_changed()
     -- The names and pins you gave this Neovim's terminals (a Node process before this one knew them).
     if #marks > 0 then
       node.notify('restore', { marks = marks })
@@ -218,6 +229,15 @@ function M.agents(filter)
   return require('madohub.fleet').get(filter)
 end
 
+---What needs you now, counted over agents(): agents that wait, finished turns and failures you have
+---not seen (|madohub-notify|), with them in words (`text`: `2 waiting · 1 done`, '' for none).
+---@return madohub.Counts|{ text: string }
+function M.summary()
+  local attention = require('madohub.attention')
+  local c = attention.counts()
+  return vim.tbl_extend('force', c, { text = attention.text(c) })
+end
+
 ---Shows terminal `buf` of this Neovim: goes to a window that shows it (this tab first), else opens
 ---it in a split. Another Neovim's picker asks this through this Neovim's server address.
 ---@param buf integer
@@ -264,12 +284,17 @@ function M.unroute(id)
   return require('madohub.routes').unroute(id)
 end
 
----The current window's label as statusline text, for users who turn the winbar off.
+---Statusline text: in a window that shows a watched terminal, its label (for users who turn the
+---winbar off); in any other window, what needs you (`2 waiting · 1 done`, '' for nothing).
 ---@return string
 function M.statusline()
   local win = vim.g.statusline_winid or vim.api.nvim_get_current_win()
   local ok, buf = pcall(vim.api.nvim_win_get_buf, win)
-  return ok and require('madohub.ui.label').render(buf) or ''
+  local label = ok and require('madohub.ui.label').render(buf) or ''
+  if label ~= '' or not M.configured then
+    return label
+  end
+  return require('madohub.attention').text()
 end
 
 return M

@@ -116,9 +116,6 @@ function M.changed(changes, before)
       local prev = before[buf]
       touched[#touched + 1] = buf
       if not prev or prev.state ~= c.state or prev.agent ~= c.agent then
-        if prev and prev.state ~= c.state then
-          require('madohub.attention').changed(buf, M.get(buf) or c, prev.state)
-        end
         fire('MadoStateChanged', {
           buf = buf,
           agent = c.agent,

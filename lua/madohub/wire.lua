@@ -21,6 +21,13 @@ local receivers = {
     if #m.states > 0 then
       state.changed(m.states, before)
     end
+    require('madohub.attention').apply(m.wanted, m.notices)
+  end,
+  mutes = function(m)
+    require('madohub.attention').set_mutes(m.mutes)
+  end,
+  jump = function(m)
+    require('madohub.attention').jump_to(m.id)
   end,
   answer = function(m)
     require('madohub.node').answer(m.ask, m.result, m.error)

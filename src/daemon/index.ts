@@ -19,6 +19,7 @@ import { handleRemove } from './handle-remove.js';
 import { handleRespawn } from './handle-respawn.js';
 import { handleStop } from './handle-stop.js';
 import { DaemonRoutes } from './routes.js';
+import { DaemonAttention } from './attention.js';
 import { JobQueues } from './serial.js';
 import { inTheWay, publish, socketLive } from '../jobs/protocol/socket.js';
 
@@ -45,6 +46,8 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
   const ctx: DaemonContext = { jobsDir: opts.jobsDir, runtime: opts.runtime, script: opts.script, say };
   const queues = new JobQueues();
   const routes = new DaemonRoutes(opts.jobsDir, say);
+  // With Neovim closed, a job that needs the user is told on the desktop (|madohub-notify|).
+  const attention = new DaemonAttention(opts.jobsDir, path.join(opts.runtime, 'editors'), say);
   let connected = 0;
 
   const handle = async (m: DaemonRequest): Promise<Reply> => {
@@ -114,12 +117,14 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
     listedJobs(opts.jobsDir)
       .then((jobs) => {
         routes.jobs(jobs);
+        attention.jobs(jobs);
         if (jobs.some((j) => j.alive) || connected > 0) {
           idleSince = Date.now();
           return;
         }
         if (Date.now() - idleSince < idleMs) return;
         clearInterval(check);
+        attention.stop();
         say('idle: exiting');
         server.close();
         rmSync(socketPath, { force: true });

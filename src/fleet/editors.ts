@@ -29,6 +29,11 @@ export interface EditorSummary {
   terminals: FleetEntry[];
   /** The pids of its terminals' agents (so that no other Neovim lists them as sessions elsewhere). */
   agentPids: number[];
+  /**
+   * When it last gained the focus (epoch ms; 0: never told). The Neovim focused last tells what all
+   * share (background jobs) outside the editor; the daemon tells them while no Neovim runs.
+   */
+  focusedAt: number;
 }
 
 const text = (v: unknown, max: number): string => (typeof v === 'string' ? v.slice(0, max) : '');
@@ -76,7 +81,32 @@ export function parseSummary(v: unknown): EditorSummary | undefined {
       isObj(t) && typeof t.id === 'string' && /^term:\d+$/.test(t.id) && typeof t.state === 'string' && isAgentState(t.state) && isAgentId(t.agent),
   );
   const agentPids = Array.isArray(v.agentPids) ? v.agentPids.filter((p): p is number => Number.isInteger(p)).slice(0, 500) : [];
-  return { pid: v.pid, pidStart: v.pidStart, server: v.server.slice(0, 4096), terminals: terminals.slice(0, 500), agentPids };
+  const focusedAt = typeof v.focusedAt === 'number' && Number.isFinite(v.focusedAt) ? v.focusedAt : 0;
+  return { pid: v.pid, pidStart: v.pidStart, server: v.server.slice(0, 4096), terminals: terminals.slice(0, 500), agentPids, focusedAt };
+}
+
+/**
+ * The Neovims that run MadoHub now, from their summaries in `dir` (bounded; a file whose process is
+ * gone counts for none). The daemon asks it before it tells a job's news.
+ */
+export function liveEditors(dir: string): { pid: number; focusedAt: number }[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => /^\d+\.json$/.test(n));
+  } catch {
+    return [];
+  }
+  const out: { pid: number; focusedAt: number }[] = [];
+  for (const name of names.slice(0, MAX_EDITORS)) {
+    const summary = parseSummary(readJsonBounded(path.join(dir, name), MAX_SUMMARY_BYTES));
+    if (summary && `${summary.pid}.json` === name && sameProcess(summary.pid, summary.pidStart)) out.push({ pid: summary.pid, focusedAt: summary.focusedAt });
+  }
+  return out;
+}
+
+/** Whether the Neovim `self` (its pid and focus time) is the one that tells shared news: focused last, else the lowest pid. */
+export function tellsShared(self: { pid: number; focusedAt: number }, others: readonly { pid: number; focusedAt: number }[]): boolean {
+  return others.every((o) => o.pid === self.pid || self.focusedAt > o.focusedAt || (self.focusedAt === o.focusedAt && self.pid < o.pid));
 }
 
 export class Editors {
@@ -87,8 +117,11 @@ export class Editors {
   private server = '';
   private terminals: FleetEntry[] = [];
   private agentPids: number[] = [];
+  private focusedAt = 0;
   /** The agent pids the other Neovims published at the last read. */
   othersAgentPids = new Set<number>();
+  /** The other Neovims at the last read, with when each last gained the focus. */
+  private others: { pid: number; focusedAt: number }[] = [];
 
   constructor(
     private readonly dir: string,
@@ -114,8 +147,9 @@ export class Editors {
   }
 
   /** This Neovim's server address, and its terminals now: published soon (changes gather). */
-  publish(change: { server?: string; terminals?: FleetEntry[]; agentPids?: number[] }): void {
+  publish(change: { server?: string; terminals?: FleetEntry[]; agentPids?: number[]; focusedAt?: number }): void {
     if (change.server !== undefined) this.server = change.server;
+    if (change.focusedAt !== undefined) this.focusedAt = change.focusedAt;
     if (change.terminals !== undefined) this.terminals = change.terminals;
     if (change.agentPids !== undefined) this.agentPids = change.agentPids;
     if (this.writeTimer) return;
@@ -127,6 +161,7 @@ export class Editors {
         server: this.server,
         terminals: this.terminals,
         agentPids: this.agentPids,
+        focusedAt: this.focusedAt,
       };
       try {
         writeAtomic(this.file, JSON.stringify(summary));
@@ -145,6 +180,7 @@ export class Editors {
     }
     const entries: FleetEntry[] = [];
     const pids = new Set<number>();
+    const others: { pid: number; focusedAt: number }[] = [];
     // Past the bound, a Neovim is counted (the picker says how many are not shown), not read; one
     // that is gone has its file removed all the same.
     let notShown = 0;
@@ -163,9 +199,16 @@ export class Editors {
       }
       for (const t of summary.terminals) entries.push(editorEntry(summary, t));
       for (const p of summary.agentPids) pids.add(p);
+      others.push({ pid: summary.pid, focusedAt: summary.focusedAt });
     }
     this.othersAgentPids = pids;
+    this.others = others;
     this.onEditors(entries, notShown);
+  }
+
+  /** Whether this Neovim tells the news all share (see tellsShared), by the others as last read. */
+  tellsShared(): boolean {
+    return tellsShared({ pid: process.pid, focusedAt: this.focusedAt }, this.others);
   }
 
   stop(): void {

@@ -114,6 +114,16 @@ export class FleetHub {
     this.editors?.publish({ server });
   }
 
+  /** This Neovim gained the focus (epoch ms): it tells what all Neovims share (see Editors.tellsShared). */
+  focused(at: number): void {
+    this.editors?.publish({ focusedAt: at });
+  }
+
+  /** Whether this Neovim tells the news of what all share (background jobs) outside the editor. */
+  tellsShared(): boolean {
+    return this.editors?.tellsShared() ?? true;
+  }
+
   /** A terminal's screen: what it asks while it waits (known before the terminal is placed). */
   screen(buf: number, lines: readonly string[]): void {
     const st = this.tracker.get(buf);

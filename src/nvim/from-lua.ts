@@ -7,6 +7,8 @@ import { bool, int, isObj, optional, orNull, requestGuard, str, strings } from '
 
 const buf = int(1, 2 ** 31 - 1);
 const list: Check = (v) => (Array.isArray(v) ? null : 'a list');
+/** Buffer numbers, at most a few thousand (the windows of one tab page). */
+const ints: Check = (v) => (Array.isArray(v) && v.length <= 4096 && v.every((x) => Number.isInteger(x) && x > 0 && x < 2 ** 31) ? null : 'a list of buffer numbers');
 /** A table: Lua's empty one comes as an empty list (msgpack cannot tell them apart). */
 const table: Check = (v) => (isObj(v) || (Array.isArray(v) && v.length === 0) ? null : 'a table');
 /** A route end as the user named it: a name, an id, `file:PATH`, or a buffer number. */
@@ -21,6 +23,8 @@ export const FROM_LUA = {
   typing: { buf, typing: bool },
   osc: { buf, sequence: str },
   hello: { server: str },
+  notify_settings: { notify: table, words: table },
+  sight: { bufs: ints, focused: optional(bool), gained: optional(bool) },
   restore: { marks: list },
   route_rm: { id: str },
   route_restore: { routes: list },
@@ -40,6 +44,7 @@ export const FROM_LUA = {
   terminal_reply: { buf, text: str },
   terminal_choose: { buf, choice: int(1, 9), lines: strings },
   mark: { id: str },
+  mute: { id: str, states: strings, on: bool },
   reorder: { orders: list },
   editor_show: { server: str, buf },
   // Requests: answered at once.

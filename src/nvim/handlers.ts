@@ -14,6 +14,7 @@ import type { Health } from './health.js';
 import { jobCall } from './job-calls.js';
 import { parseExit, parseForget, parseScreen } from './messages.js';
 import type { RoutesRpc } from './routes-rpc.js';
+import type { NvimAttention } from './attention.js';
 
 /** What the handlers act on. */
 export interface HandlerContext {
@@ -21,6 +22,7 @@ export interface HandlerContext {
   watchers: TerminalWatchers;
   hub: FleetHub;
   routes: RoutesRpc;
+  attention: NvimAttention;
   health: () => Promise<Health>;
 }
 
@@ -28,7 +30,7 @@ export interface HandlerContext {
 export type Handler = (m: FromLua, changes: StateChange[]) => unknown;
 
 /** The handler of every op. */
-export function luaHandlers({ tracker, watchers, hub, routes, health }: HandlerContext): Record<FromLuaOp, Handler> {
+export function luaHandlers({ tracker, watchers, hub, routes, attention, health }: HandlerContext): Record<FromLuaOp, Handler> {
   return {
     screen: (m, changes) => {
       const msg = parseScreen(m);
@@ -72,6 +74,9 @@ export function luaHandlers({ tracker, watchers, hub, routes, health }: HandlerC
     },
     // Lua says who this Neovim is: its server address, for other Neovims.
     hello: (m) => hub.hello(m.server as string),
+    // The user's notification settings (setup()), and what is in sight: attention outside the editor.
+    notify_settings: (m) => attention.configure(m.notify, m.words),
+    sight: (m) => attention.sight(m.bufs as number[], m.focused as boolean | undefined, m.gained === true),
     // This Neovim's names and pins of its terminals, and their states since when, back after the Node process started again.
     restore: (m) => {
       tracker.restore(m.marks);
@@ -101,6 +106,7 @@ export function luaHandlers({ tracker, watchers, hub, routes, health }: HandlerC
     },
     terminal_choose: (m) => fleetCall(hub, 'terminal_choose', m),
     mark: (m) => fleetCall(hub, 'mark', m),
+    mute: (m) => attention.mute(m.id as string, m.states as string[], m.on === true),
     reorder: (m) => fleetCall(hub, 'reorder', m),
     editor_show: (m) => fleetCall(hub, 'editor_show', m),
     health: () => health(),

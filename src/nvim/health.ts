@@ -13,6 +13,7 @@ import type { SqliteSupport } from '../records/sqlite.js';
 import type { TerminalWatchers } from '../state/terminal-watchers.js';
 import type { Tracker } from '../state/tracker.js';
 import { checkNodePty } from './node-pty-check.js';
+import type { AttentionHealth, NvimAttention } from './attention.js';
 import type { NodePtyHealth } from './node-pty-check.js';
 
 /** Whether a daemon answers on its socket: `running`, `not running`, or why it cannot be asked. */
@@ -45,10 +46,12 @@ export interface Health {
   rules: { dir: string; files: RulesFileReport[] };
   /** Every agent module, and whether the program of its jobs is on this Neovim's PATH (`problem`: why not). */
   agents: { id: string; name: string; program: string; problem: string | null }[];
+  /** The notification channels outside the editor (|madohub-notify|). */
+  notify: AttentionHealth;
 }
 
 /** The Node side's health now. */
-export async function healthOf(tracker: Tracker, watchers: TerminalWatchers, hub: FleetHub): Promise<Health> {
+export async function healthOf(tracker: Tracker, watchers: TerminalWatchers, hub: FleetHub, attention: NvimAttention): Promise<Health> {
   const now: Health = {
     node: process.version,
     pid: process.pid,
@@ -67,6 +70,7 @@ export async function healthOf(tracker: Tracker, watchers: TerminalWatchers, hub
       const program = a.template.command[0] ?? '';
       return { id: a.id, name: a.displayName, program, problem: programProblem(program, process.env.PATH, process.cwd()) };
     }),
+    notify: attention.health(),
   };
   return daemonAnswers().then((daemon) => ({ ...now, daemon }), () => now);
 }

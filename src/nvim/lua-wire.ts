@@ -6,6 +6,8 @@ import type { FleetEntry } from '../fleet/entry.js';
 import type { KeptReply } from '../fleet/terminal-replies.js';
 import type { Route } from '../shared/route-types.js';
 import type { StateChange } from '../state/tracker.js';
+import type { AgentState } from '../shared/types.js';
+import type { LuaNotice } from './attention.js';
 
 /** A route as Lua gets it: who keeps it, and its options as words (Lua formats no route of its own). */
 export type ListedRoute = Route & { keeper: 'neovim' | 'daemon'; options: string };
@@ -20,8 +22,15 @@ export interface AgentInfo {
 
 /** The messages Lua takes without answering. */
 export type ToLua =
-  /** One batch of changes: terminals' states, fleet entries put (new or changed) and removed, how many other Neovims are not listed. */
-  | { type: 'changes'; states: StateChange[]; put: FleetEntry[]; removed: string[]; editorsNotShown: number }
+  /**
+   * One batch of changes: terminals' states, fleet entries put (new or changed) and removed, how many
+   * other Neovims are not listed, the notices they made and the entries that came to need the user.
+   */
+  | { type: 'changes'; states: StateChange[]; put: FleetEntry[]; removed: string[]; editorsNotShown: number; notices: LuaNotice[]; wanted: string[] }
+  /** The entries muted (after a change). */
+  | { type: 'mutes'; mutes: { id: string; states: 'all' | AgentState[] }[] }
+  /** A desktop notification was clicked: go to that entry. */
+  | { type: 'jump'; id: string }
   /** The answer to a call Lua made with `ask`: its result, or why it failed. */
   | { type: 'answer'; ask: number; result: unknown; error: string | null }
   /** The agent modules (once, when the process starts). */

@@ -4,12 +4,15 @@
 import type { FleetEntry } from '../fleet/entry.js';
 import type { FleetChange } from '../fleet/fleet.js';
 import type { StateChange } from '../state/tracker.js';
+import type { LuaNotice } from './attention.js';
 import type { LuaWire } from './lua-wire.js';
 
 interface Batch {
   states: StateChange[];
   put: Map<string, FleetEntry>;
   removed: Set<string>;
+  notices: LuaNotice[];
+  wanted: string[];
 }
 
 export class LuaPush {
@@ -37,9 +40,19 @@ export class LuaPush {
     }
   }
 
+  /** A notice of the attention engine: it goes with the change that made it. */
+  notice(n: LuaNotice): void {
+    this.open().notices.push(n);
+  }
+
+  /** Entries that came to need the user (:MadoJump goes to the latest). */
+  wanted(ids: readonly string[]): void {
+    this.open().wanted.push(...ids);
+  }
+
   private open(): Batch {
     if (!this.batch) {
-      this.batch = { states: [], put: new Map(), removed: new Set() };
+      this.batch = { states: [], put: new Map(), removed: new Set(), notices: [], wanted: [] };
       queueMicrotask(() => this.flush());
     }
     return this.batch;
@@ -49,6 +62,14 @@ export class LuaPush {
     const b = this.batch;
     this.batch = undefined;
     if (!b) return;
-    this.lua.send({ type: 'changes', states: b.states, put: [...b.put.values()], removed: [...b.removed], editorsNotShown: this.notShown() });
+    this.lua.send({
+      type: 'changes',
+      states: b.states,
+      put: [...b.put.values()],
+      removed: [...b.removed],
+      editorsNotShown: this.notShown(),
+      notices: b.notices,
+      wanted: b.wanted,
+    });
   }
 }

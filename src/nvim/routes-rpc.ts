@@ -38,7 +38,8 @@ export interface RoutesRpc {
   changes(changes: readonly StateChange[]): void;
 }
 
-export function routesRpc(nvim: NeovimClient, lua: LuaWire, hub: FleetHub, watchers: TerminalWatchers): RoutesRpc {
+/** `delivered`: told of each delivery's target (its turn is the route's business: see Attention). */
+export function routesRpc(nvim: NeovimClient, lua: LuaWire, hub: FleetHub, watchers: TerminalWatchers, delivered: (target: string) => void = () => undefined): RoutesRpc {
   // Every route Lua shows: this Neovim's, and the daemon's (read from its file: no daemon is woken).
   // Each says who keeps it: Lua gives this Neovim's back to a Node process that starts again.
   const listed = (r: Route, keeper: 'neovim' | 'daemon'): ListedRoute => ({ ...r, keeper, options: routeOptionWords(r) });
@@ -54,7 +55,10 @@ export function routesRpc(nvim: NeovimClient, lua: LuaWire, hub: FleetHub, watch
         return typeof why === 'string' ? why : '';
       },
       review: (review, route, text) => lua.send({ type: 'review', review, route, text }),
-      event: (kind, data) => lua.send({ type: 'route_event', kind, data }),
+      event: (kind, data) => {
+        if (kind === 'fired' && 'target' in data && typeof data.target === 'string') delivered(data.target);
+        lua.send({ type: 'route_event', kind, data });
+      },
       say: (message, warn) => lua.send({ type: 'say', message, warn }),
       routes: () => push(),
     },

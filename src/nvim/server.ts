@@ -19,6 +19,7 @@ import { luaHandlers } from './handlers.js';
 import { healthOf } from './health.js';
 import type { Health } from './health.js';
 import { checkNodePty } from './node-pty-check.js';
+import { NvimAttention } from './attention.js';
 
 /** The agent modules as Lua lists them: the Lua side keeps no list of its own. */
 function agentInfos(): AgentInfo[] {
@@ -87,7 +88,10 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
   const hub = new FleetHub(
     tracker,
     watchers,
-    (change) => pushed.fleet(change),
+    (change) => {
+      pushed.fleet(change);
+      attention.fleet(change);
+    },
     log,
     // Writing into a terminal is Lua's (its channel); it answers '' or why not.
     async (buf, data, how) => {
@@ -96,11 +100,21 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
     },
   );
 
-  // Routes: a finished turn of one agent handed to another.
-  const routes = routesRpc(nvim, lua, hub, watchers);
+  // Attention: a change that needs the user, told inside Neovim and, where it matters, outside it.
+  const attention = new NvimAttention(hub, {
+    notice: (n) => pushed.notice(n),
+    wanted: (ids) => pushed.wanted(ids),
+    mutes: (mutes) => lua.send({ type: 'mutes', mutes }),
+    jump: (id) => lua.send({ type: 'jump', id }),
+    warn: (m) => log.warn(m),
+    debug: (m) => log.debug(m),
+  });
 
-  const health = (): Promise<Health> => healthOf(tracker, watchers, hub);
-  const handlers = luaHandlers({ tracker, watchers, hub, routes, health });
+  // Routes: a finished turn of one agent handed to another.
+  const routes = routesRpc(nvim, lua, hub, watchers, (target) => attention.routeDelivered(target));
+
+  const health = (): Promise<Health> => healthOf(tracker, watchers, hub, attention);
+  const handlers = luaHandlers({ tracker, watchers, hub, routes, attention, health });
 
   /** Runs one message; its answer (a promise for the calls that take time). */
   const handle = (raw: unknown): unknown => {
@@ -160,6 +174,7 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
   // Leaving (Neovim hung up, or stopped this process): this Neovim's summary goes with it.
   const leave = (why: string): void => {
     log.info(`${why}; exiting`);
+    attention.stop();
     hub.stop();
     process.exit(0);
   };

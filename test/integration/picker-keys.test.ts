@@ -235,6 +235,15 @@ describe.each(testNeovims())('Neovim $label: the picker’s keys, typed', ({ pat
     await screen.waitForText(unseen);
   });
 
+  it('mute: m mutes the row’s agent ([muted] on its row), m again unmutes it', async () => {
+    TYPED.add('mute');
+    await goTo(/claude.*split 1/);
+    await screen.type('m');
+    await screen.waitForText(/\[muted\].*split 1|split 1.*\[muted\]/);
+    await screen.type('m');
+    await screen.waitForNoText(/\[muted\]/);
+  });
+
   it('stop and remove: x stops a job, x again within 3 s kills it; d removes the ended job', async () => {
     TYPED.add('stop').add('remove');
     await goTo('shell one');

@@ -160,6 +160,22 @@ function run.remove(p)
   remove(e)
 end
 
+---Mutes the row's agent (every state), or unmutes it: |:MadoMute|.
+function run.mute(p)
+  local e = H.entry(p)
+  if not e then
+    return
+  end
+  if e.kind ~= 'terminal' and e.kind ~= 'job' then
+    return H.elsewhere('mute', e)
+  end
+  local muted = require('madohub.attention').mutes[e.id] ~= nil
+  H.call('mute', 'mute', { id = e.id, states = {}, on = not muted }, function(res)
+    picker.say(('%s: %s'):format(e.name, res))
+    picker.render(p)
+  end)
+end
+
 function run.seen(p)
   local e = H.entry(p)
   if not e then

@@ -132,6 +132,9 @@ function M.lines(rows, width, now, ui, names)
       if e.pending ~= '' then
         head = ('[%s] %s'):format(e.pending, head)
       end
+      if require('madohub.attention').mutes[e.id] then
+        head = '[muted] ' .. head
+      end
       local left = ('  %s%s  %s  %s  %s  '):format(
         unseen,
         state_part,

@@ -41,9 +41,9 @@ local H = {}
 ---@type madohub.Picker|nil
 M.current = nil
 
----The picker's seen marks outlive it (for this Neovim).
+---The picker's seen marks outlive it (for this Neovim): they are attention's (the counts use them).
 ---@type table<string, number>
-local seen = {}
+local seen = require('madohub.attention').seen
 
 local ns = vim.api.nvim_create_namespace('madohub.picker')
 local AGE_REFRESH_MS = 60 * 1000

@@ -16,6 +16,7 @@ M.actions = {
   stop = 'stop (a second time within 3 s kills a job)',
   remove = 'remove an ended job',
   seen = 'mark a finished turn seen or unseen',
+  mute = 'mute or unmute its notifications (:MadoMute)',
   new = 'start a job: [@agent] [--worktree] what to do',
   new_attach = 'start a job and attach it at once',
   group_by = 'group by state or by folder',
@@ -29,7 +30,7 @@ M.actions = {
 
 ---The order `?` lists them in.
 M.order = {
-  'down', 'up', 'open', 'peek', 'reply', 'choose', 'filter', 'rename', 'pin', 'stop', 'remove', 'seen',
+  'down', 'up', 'open', 'peek', 'reply', 'choose', 'filter', 'rename', 'pin', 'stop', 'remove', 'seen', 'mute',
   'new', 'new_attach', 'group_by', 'fold', 'move_up', 'move_down', 'help', 'close', 'back',
 }
 

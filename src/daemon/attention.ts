@@ -1,0 +1,89 @@
+// The daemon's attention: with no Neovim open, a background job that starts waiting, ends a turn,
+// fails or exits is told on the desktop, through the notifier and the settings the last Neovim kept
+// (`<jobs folder>/notify.json`). While a Neovim runs MadoHub it tells the jobs' news itself (one
+// event is told once): the daemon then keeps quiet.
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { agentModule } from '../agents/index.js';
+import { readChain } from '../jobs/chain-record.js';
+import type { ListedJob } from '../jobs/protocol/replies.js';
+import { Attention } from '../fleet/attention.js';
+import type { Notice } from '../fleet/attention.js';
+import { Desktop, findNotifier, probe } from '../fleet/desktop.js';
+import { liveEditors } from '../fleet/editors.js';
+import { jobEntry } from '../fleet/entry.js';
+import { NOTIFY_FILE, readNotifyFile } from '../fleet/notify-settings.js';
+
+export class DaemonAttention {
+  private readonly engine: Attention;
+  private desktop?: Desktop;
+  /** The settings file's stamp when last read ('' before; `none` when there is none). */
+  private stamp = '';
+  private enabled = true;
+
+  constructor(
+    private readonly jobsDir: string,
+    private readonly editorsDir: string,
+    private readonly say: (m: string) => void,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {
+    this.engine = new Attention(
+      {
+        agentName: (id) => agentModule(id).displayName,
+        howTo: (item) => (item.short ? `mado attach ${item.short}` : ''),
+        routed: (e) => e.short !== '' && readChain(path.join(this.jobsDir, e.short)) !== undefined,
+      },
+      (n) => this.tell(n),
+    );
+  }
+
+  /** The jobs as the daemon's check lists them. */
+  jobs(jobs: readonly ListedJob[]): void {
+    this.settings();
+    this.engine.entries(jobs.map((j) => jobEntry(j)));
+  }
+
+  stop(): void {
+    this.engine.stop();
+    this.desktop?.stop();
+  }
+
+  /** The settings a Neovim kept, read again when their file changed. */
+  private settings(): void {
+    let stamp = 'none';
+    try {
+      const st = statSync(path.join(this.jobsDir, NOTIFY_FILE));
+      stamp = `${st.mtimeMs}:${st.size}`;
+    } catch {
+      // No Neovim kept any: the defaults.
+    }
+    if (stamp === this.stamp) return;
+    this.stamp = stamp;
+    const { settings, mutes } = readNotifyFile(this.jobsDir);
+    this.engine.configure(settings.attention);
+    for (const [id] of this.engine.mutesOf()) this.engine.mute(id, null);
+    for (const [id, m] of mutes) this.engine.mute(id, m);
+    this.enabled = settings.desktop.enabled;
+    this.desktop?.stop();
+    this.desktop = undefined;
+    if (!this.enabled) return;
+    const found = findNotifier(settings.desktop.command, this.env);
+    if (!found.ok) {
+      this.say(`notifications: ${found.why}`);
+      return;
+    }
+    const log = { debug: this.say, warn: this.say };
+    this.desktop = new Desktop(found.notifier, log);
+    const asked = this.desktop;
+    void probe(found.notifier).then((n) => {
+      if (this.desktop === asked) this.desktop = new Desktop({ ...n, actions: false }, log);
+    });
+  }
+
+  private tell(n: Notice): void {
+    if (n.quiet || !this.desktop) return;
+    // A Neovim that runs MadoHub tells the jobs' news itself.
+    if (liveEditors(this.editorsDir).length > 0) return;
+    this.desktop.show(n);
+  }
+}

@@ -1,0 +1,300 @@
+// Which changes of the fleet are news for the user, and how they are told: one notice per agent
+// per transition into a state that needs the user (Waiting, a turn's end, a failure, an exit), none
+// for an agent in sight, none for a muted one, a burst told as one summary. Pure but for its timer:
+// the Neovim side and the daemon each feed it the entries they see and send its notices on.
+import type { AgentState } from '../shared/types.js';
+import { clip, noControl } from '../shared/text.js';
+import type { FleetEntry } from './entry.js';
+
+/** A turn's end, however it was told (the screen's Stopped, the records' Completed, a failure, the exit). */
+const ENDED: ReadonlySet<AgentState> = new Set(['stopped', 'completed', 'failed', 'exited']);
+
+/** The states that may be news (each by the user's `notify.states`). */
+export const NEWS_STATES = ['waiting', 'completed', 'stopped', 'failed', 'exited'] as const satisfies readonly AgentState[];
+
+/** A quiet period, in minutes since midnight (local time): `from` may be after `to` (it spans midnight). */
+export interface QuietPeriod {
+  from: number;
+  to: number;
+}
+
+export interface AttentionSettings {
+  /** Off: no notice at all. */
+  enabled: boolean;
+  /** Which states are news. */
+  states: Readonly<Partial<Record<AgentState, boolean>>>;
+  /** The display words of the states (the user's `words`). */
+  words: Readonly<Record<string, string>>;
+  /** Notices within this many ms of the first of a burst are told together, as one summary. */
+  burstMs: number;
+  /** When nothing is told outside the editor (desktop, the terminal's notification and bell). */
+  quiet: QuietPeriod | null;
+}
+
+export const DEFAULT_ATTENTION: AttentionSettings = {
+  enabled: true,
+  states: { waiting: true, completed: true, stopped: true, failed: true, exited: true },
+  words: {},
+  burstMs: 2000,
+  quiet: null,
+};
+
+/** One agent's news, as a notice tells it. */
+export interface NewsItem {
+  id: string;
+  kind: FleetEntry['kind'];
+  /** The agent's name as the picker shows it. */
+  name: string;
+  /** The agent's display name (Claude Code, Codex). */
+  agentName: string;
+  state: AgentState;
+  /** The state's word. */
+  word: string;
+  /** The question it asks, else its last line: one line, no control character. */
+  line: string;
+  /** `buffer 3`, `job 1a2b3c4d`. */
+  where: string;
+  /** A job's short id ('' for the others). */
+  short: string;
+}
+
+export interface Notice {
+  /** Numbers the notices of one teller; a summary names the notice it stands for (`replaces`). */
+  seq: number;
+  items: NewsItem[];
+  title: string;
+  body: string;
+  /** The notice on one line, inside the editor (its message area). */
+  message: string;
+  /** Waiting and Failed are warnings. */
+  urgent: boolean;
+  /** The entry a click on it goes to (the latest of a summary). */
+  jump: string;
+  /** The notice of the same burst this one tells again with the rest (a desktop notifier replaces it). */
+  replaces: number | null;
+  /** The seq of its burst's first notice (what a terminal's notification is replaced by). */
+  burst: number;
+  /** Inside the quiet period: told inside the editor only. */
+  quiet: boolean;
+}
+
+/** What may be muted: every state of an entry (`all`), or some. */
+export type Mute = 'all' | ReadonlySet<AgentState>;
+
+export interface AttentionDeps {
+  /** The agent's display name. */
+  agentName(agent: string): string;
+  /** How the user gets there, after the line (`:MadoJump`, `mado attach 1a2b3c4d`). */
+  howTo(item: NewsItem): string;
+  /** Whether the turn that just ended was a route's delivery, by what the entry's owner keeps (a job's chain file). */
+  routed?(e: FleetEntry): boolean;
+  /** The local time of day in minutes (tests set it). */
+  minutesNow?(): number;
+  setTimer?(fn: () => void, ms: number): unknown;
+  clearTimer?(handle: unknown): void;
+}
+
+/** The most lines of a summary's body (the rest are counted). */
+const MAX_SUMMARY_LINES = 8;
+/** A notice's line: the question or last line, cut. */
+const MAX_LINE = 200;
+
+/** Whether `minutes` (of the day) falls in `quiet`. */
+export function inQuiet(quiet: QuietPeriod | null, minutes: number): boolean {
+  if (!quiet || quiet.from === quiet.to) return false;
+  return quiet.from < quiet.to ? minutes >= quiet.from && minutes < quiet.to : minutes >= quiet.from || minutes < quiet.to;
+}
+
+/** `HH:MM` as minutes since midnight, or undefined when it is none. */
+export function minutesOf(text: string): number | undefined {
+  const m = /^([01]?\d|2[0-3]):([0-5]\d)$/.exec(text.trim());
+  return m ? Number(m[1]) * 60 + Number(m[2]) : undefined;
+}
+
+export class Attention {
+  private settings: AttentionSettings = DEFAULT_ATTENTION;
+  /** Each entry's state when last seen (an entry first seen is no news: it was so before). */
+  private readonly states = new Map<string, AgentState>();
+  private readonly mutes = new Map<string, Mute>();
+  /** Entries a route's delivery set working: the end of that turn is the route's, not the user's news. */
+  private readonly delivered = new Set<string>();
+  /** The buffers in sight (their windows show in the current tab page): their agents are seen there. */
+  private sightBufs: ReadonlySet<number> = new Set();
+  /** Whether the editor has the focus (undefined: its terminal never said). */
+  private focused: boolean | undefined;
+  private seq = 0;
+  /** The burst under way: its first notice, and what came since (by entry, the latest). */
+  private burst?: { first: Notice; held: Map<string, NewsItem>; timer: unknown };
+
+  constructor(
+    private readonly deps: AttentionDeps,
+    private readonly tell: (notice: Notice) => void,
+  ) {}
+
+  configure(settings: AttentionSettings): void {
+    this.settings = settings;
+  }
+
+  /** The buffers in sight (shown in the current tab page), and whether the editor has the focus. */
+  inSight(bufs: ReadonlySet<number>, focused: boolean | undefined): void {
+    this.sightBufs = bufs;
+    this.focused = focused;
+  }
+
+  /** Whether the editor is known to have the focus (a notice then stays inside it). */
+  get hasFocus(): boolean {
+    return this.focused === true;
+  }
+
+  mute(id: string, mute: Mute | null): void {
+    if (mute === null) this.mutes.delete(id);
+    else this.mutes.set(id, mute);
+  }
+
+  mutesOf(): ReadonlyMap<string, Mute> {
+    return this.mutes;
+  }
+
+  /** A route delivered to `id`: the turn it starts is the route's business (its question or failure is still news). */
+  routeDelivered(id: string): void {
+    this.delivered.add(id);
+  }
+
+  /**
+   * The entries as they are now (put: new or changed); each that changed state may be news. Answers
+   * the entries that came to need the user (told or not: in sight, muted), for `:MadoJump`.
+   */
+  entries(put: readonly FleetEntry[]): string[] {
+    const wanted: string[] = [];
+    for (const e of put) {
+      // This place's own: its terminals and the jobs (a session elsewhere, another Neovim's terminal
+      // are told where they run; a terminal that shows a job is that job's view).
+      if ((e.kind !== 'terminal' && e.kind !== 'job') || e.shows !== '') continue;
+      const before = this.states.get(e.id);
+      this.states.set(e.id, e.state);
+      if (before === undefined || before === e.state) continue;
+      const route = this.delivered.has(e.id);
+      if (ENDED.has(e.state)) this.delivered.delete(e.id);
+      if (!this.needsUser(e.state, before)) continue;
+      wanted.push(e.id);
+      if (this.told(e, route)) this.add(this.item(e));
+    }
+    return wanted;
+  }
+
+  /** Entries that left the fleet. */
+  removed(ids: readonly string[]): void {
+    for (const id of ids) {
+      this.states.delete(id);
+      this.delivered.delete(id);
+      this.burst?.held.delete(id);
+    }
+  }
+
+  stop(): void {
+    const clear = this.deps.clearTimer ?? ((h: unknown) => clearTimeout(h as NodeJS.Timeout));
+    if (this.burst) clear(this.burst.timer);
+    this.burst = undefined;
+  }
+
+  /** Whether entering `state` from `before` needs the user (by the user's states). */
+  private needsUser(state: AgentState, before: AgentState): boolean {
+    const s = this.settings;
+    if (!s.enabled || s.states[state] !== true) return false;
+    // One need per turn's end: the end told again by another source (Stopped, then Completed) is the same.
+    return !(ENDED.has(state) && ENDED.has(before));
+  }
+
+  /** Whether the need is told: not for a route's own turn's end, a muted entry, one in sight. */
+  private told(e: FleetEntry, route: boolean): boolean {
+    // A route's own delivery: its end goes on by the route; a question or a failure in it needs the user.
+    if ((e.state === 'completed' || e.state === 'stopped') && (route || this.deps.routed?.(e) === true)) return false;
+    const mute = this.mutes.get(e.id);
+    if (mute === 'all' || (mute && mute.has(e.state))) return false;
+    // In sight while the editor has the focus (or its terminal never tells focus): seen where it is.
+    return !(e.buf !== null && this.sightBufs.has(e.buf) && this.focused !== false);
+  }
+
+  private item(e: FleetEntry): NewsItem {
+    const question = e.state === 'waiting' && e.needs?.question ? e.needs.question : '';
+    return {
+      id: e.id,
+      kind: e.kind,
+      name: clip(noControl(e.name), 80),
+      agentName: clip(noControl(this.deps.agentName(e.agent)), 40),
+      state: e.state,
+      word: this.settings.words[e.state] ?? e.state,
+      line: clip(noControl(question || e.detail), MAX_LINE),
+      where: e.kind === 'job' ? `job ${e.short}` : clip(noControl(e.where), 40),
+      short: e.short,
+    };
+  }
+
+  private add(item: NewsItem): void {
+    if (this.burst) {
+      this.burst.held.set(item.id, item);
+      return;
+    }
+    const first = this.notice([item], null, null);
+    this.tell(first);
+    this.openBurst(first);
+  }
+
+  private openBurst(first: Notice): void {
+    const set = this.deps.setTimer ?? ((fn: () => void, ms: number) => setTimeout(fn, ms).unref());
+    const timer = set(() => this.burstEnds(), Math.max(0, this.settings.burstMs));
+    this.burst = { first, held: new Map(), timer };
+  }
+
+  /** A burst's window closed: what came meanwhile is told with its first, as one summary. */
+  private burstEnds(): void {
+    const b = this.burst;
+    this.burst = undefined;
+    if (!b || b.held.size === 0) return;
+    const items = new Map(b.first.items.map((i) => [i.id, i]));
+    for (const [id, i] of b.held) {
+      items.delete(id);
+      items.set(id, i);
+    }
+    const summary = this.notice([...items.values()], b.first.seq, b.first.burst);
+    this.tell(summary);
+    // The burst may go on: what comes in the next window is told with this summary.
+    this.openBurst(summary);
+  }
+
+  private notice(items: NewsItem[], replaces: number | null, burst: number | null): Notice {
+    const urgent = items.some((i) => i.state === 'waiting' || i.state === 'failed');
+    const last = items[items.length - 1]!;
+    const quiet = inQuiet(this.settings.quiet, this.deps.minutesNow?.() ?? localMinutes());
+    const seq = ++this.seq;
+    if (items.length === 1) {
+      const how = this.deps.howTo(last);
+      return {
+        seq,
+        items,
+        title: `${last.name}: ${last.agentName} ${last.word}`,
+        body: [last.line, `${last.where}${how ? ` — ${how}` : ''}`].filter((l) => l !== '').join('\n'),
+        message: `${last.agentName} is ${last.word} in ${last.where} (${last.name})${urgent && last.line ? `: ${clip(last.line, 80)}` : ''} — :MadoJump`,
+        urgent,
+        jump: last.id,
+        replaces,
+        burst: burst ?? seq,
+        quiet,
+      };
+    }
+    const lines = items.slice(-MAX_SUMMARY_LINES).map((i) => `${i.name}: ${i.word}${i.line ? ` — ${clip(i.line, 60)}` : ''}`);
+    if (items.length > MAX_SUMMARY_LINES) lines.unshift(`and ${items.length - MAX_SUMMARY_LINES} more`);
+    const how = this.deps.howTo(last);
+    if (how) lines.push(how);
+    const message = `${items.length} agents need you: ${items
+      .slice(-MAX_SUMMARY_LINES)
+      .map((i) => `${i.name} (${i.word})`)
+      .join(', ')}${items.length > MAX_SUMMARY_LINES ? ` and ${items.length - MAX_SUMMARY_LINES} more` : ''} — :MadoJump`;
+    return { seq, items, title: `${items.length} agents need you`, body: lines.join('\n'), message, urgent, jump: last.id, replaces, burst: burst ?? seq, quiet };
+  }
+}
+
+function localMinutes(): number {
+  const d = new Date();
+  return d.getHours() * 60 + d.getMinutes();
+}

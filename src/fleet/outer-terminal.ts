@@ -1,0 +1,57 @@
+// A notification through the terminal Neovim runs in: OSC 9 (iTerm2, WezTerm, Ghostty, Windows
+// Terminal), OSC 777 (foot, WezTerm, Ghostty, urxvt) or OSC 99 (kitty), passed through tmux when
+// Neovim runs inside it. Pure: the bytes, which the Lua side writes to its UI's terminal.
+import { noControl } from '../shared/text.js';
+
+export type OscKind = '9' | '777' | '99';
+export type OscSetting = 'auto' | OscKind | false;
+
+/** The longest title and body written (terminals cut them anyway). */
+const MAX_TITLE = 120;
+const MAX_BODY = 400;
+
+/**
+ * The kind of notification the terminal understands, by what its environment says of it ('auto'),
+ * else the user's; null when none is known (an unknown terminal gets none: some print what they miss).
+ */
+export function oscKind(setting: OscSetting, env: NodeJS.ProcessEnv): OscKind | null {
+  if (setting !== 'auto') return setting || null;
+  const term = env.TERM ?? '';
+  const program = env.TERM_PROGRAM ?? '';
+  const lcTerminal = env.LC_TERMINAL ?? '';
+  if (env.KITTY_WINDOW_ID || term === 'xterm-kitty') return '99';
+  if (term.startsWith('foot') || program === 'WezTerm' || program === 'ghostty' || term === 'xterm-ghostty' || term.startsWith('rxvt')) return '777';
+  if (program === 'iTerm.app' || lcTerminal === 'iTerm2' || env.WT_SESSION) return '9';
+  return null;
+}
+
+/** Inside tmux a sequence reaches the outer terminal only wrapped as passthrough (`allow-passthrough on`). */
+export function tmuxWrap(sequence: string): string {
+  return `\x1bPtmux;${sequence.replaceAll('\x1b', '\x1b\x1b')}\x1b\\`;
+}
+
+/** One line of text fit for an OSC payload: no control character, no `;` where it separates fields. */
+function payload(text: string, max: number, semicolons: boolean): string {
+  const t = noControl(text).replace(/\s+/g, ' ').trim().slice(0, max);
+  return semicolons ? t : t.replaceAll(';', ',');
+}
+
+/** The notification's bytes for the outer terminal (`id` numbers kitty's, so that a later one replaces it). */
+export function oscNotification(kind: OscKind, title: string, body: string, id: number, env: NodeJS.ProcessEnv): string {
+  let seq: string;
+  switch (kind) {
+    case '9':
+      seq = `\x1b]9;${payload(`${title}: ${body}`, MAX_TITLE + MAX_BODY, true)}\x1b\\`;
+      break;
+    case '777':
+      seq = `\x1b]777;notify;${payload(title, MAX_TITLE, false)};${payload(body, MAX_BODY, true)}\x1b\\`;
+      break;
+    case '99': {
+      // kitty: the title, then the body, one notification (`i`), shown once the body is in (`d=1`).
+      const i = `madohub${id % 1000}`;
+      seq = `\x1b]99;i=${i}:d=0:p=title;${payload(title, MAX_TITLE, true)}\x1b\\\x1b]99;i=${i}:d=1:p=body;${payload(body, MAX_BODY, true)}\x1b\\`;
+      break;
+    }
+  }
+  return env.TMUX ? tmuxWrap(seq) : seq;
+}

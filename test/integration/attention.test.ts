@@ -1,0 +1,214 @@
+// Attention outside Neovim (|madohub-notify|), in real Neovims (0.10 and 0.12) with the real Node
+// side: a recording notify-send on PATH (test/fixtures/notify-bin) and fixture agents named like
+// Claude Code in terminals.
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FAKE_CLAUDE, openTerminal, ROOT, startNeovim, testNeovims } from './neovim.js';
+import type { Session } from './neovim.js';
+
+const NOTIFY_BIN = path.join(ROOT, 'test/fixtures/notify-bin');
+
+interface Run {
+  argv: string[];
+  ppid: number;
+}
+
+/** A folder of the test's own: HOME, the notifier's log, the click file. */
+function place(): { home: string; log: string; click: string; env: Record<string, string> } {
+  const home = mkdtempSync(path.join(tmpdir(), 'madohub-attention-'));
+  const log = path.join(home, 'notify.jsonl');
+  const click = path.join(home, 'click');
+  return {
+    home,
+    log,
+    click,
+    env: {
+      HOME: home,
+      CLAUDE_CONFIG_DIR: '',
+      PATH: `${NOTIFY_BIN}:${process.env.PATH ?? ''}`,
+      MADOHUB_FAKE_NOTIFY_LOG: log,
+      MADOHUB_FAKE_NOTIFY_CLICK: click,
+      MADOHUB_JOBS_DIR: path.join(home, 'jobs'),
+      MADOHUB_RUNTIME_DIR: path.join(home, 'run'),
+    },
+  };
+}
+
+const runs = (log: string): Run[] => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Run) : []);
+const titleOf = (r: Run): string => r.argv[r.argv.indexOf('--') + 1] ?? '';
+const bodyOf = (r: Run): string => r.argv[r.argv.indexOf('--') + 2] ?? '';
+
+describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you outside Neovim', ({ path: exe }) => {
+  let s: Session | undefined;
+  afterEach(async () => {
+    await s?.close();
+    s = undefined;
+  });
+
+  const start = async (env: Record<string, string>, notify = '{}'): Promise<Session> => {
+    s = await startNeovim(exe, env);
+    await s.lua(`require('madohub').setup({ notify = ${notify} })`);
+    return s;
+  };
+  const send = (s: Session, buf: number, keys: string): Promise<void> => s.lua('vim.fn.chansend(vim.bo[...].channel, select(2, ...))', [buf, keys]);
+  const state = (s: Session, buf: number, st: string): Promise<boolean> => s.waitFor(`(require('madohub').state(${buf}) or {}).state == '${st}'`, 8000);
+  const messages = (s: Session): Promise<string> => s.lua<string>(`return vim.fn.execute('messages')`);
+  /** Waits (in Neovim, so that it runs) until the notifier has run `n` times, or a while. */
+  const ran = async (s: Session, log: string, n: number, ms = 4000): Promise<Run[]> => {
+    const end = Date.now() + ms;
+    while (runs(log).length < n && Date.now() < end) await s.lua('vim.wait(50)');
+    return runs(log);
+  };
+
+  it('a hidden terminal that starts waiting is told once with its question; in sight it is not, unless Neovim lost the focus', async () => {
+    const p = place();
+    const s = await start(p.env);
+    const buf = await openTerminal(s, [FAKE_CLAUDE]);
+    expect(await state(s, buf, 'idle')).toBe(true);
+    // Out of sight: another tab page.
+    await s.lua(`vim.cmd('tabnew')`);
+    await send(s, buf, 'n');
+    expect(await state(s, buf, 'working')).toBe(true);
+    await send(s, buf, 'n');
+    expect(await state(s, buf, 'waiting')).toBe(true);
+    const told = await ran(s, p.log, 1);
+    expect(told).toHaveLength(1);
+    expect(titleOf(told[0]!)).toMatch(/^claude [^:]+: Claude Code Waiting$/);
+    expect(bodyOf(told[0]!)).toMatch(/permission prompt|proceed/);
+    expect(bodyOf(told[0]!)).toMatch(/buffer \d+ — :MadoJump$/);
+    expect(told[0]!.argv).toEqual(expect.arrayContaining(['-u', 'critical', '-A', 'jump=Go there']));
+    expect((await messages(s)).match(/Claude Code is Waiting in buffer \d+/g)).toHaveLength(1);
+
+    // In sight (its tab page) while Neovim has the focus: nothing, outside or in.
+    await s.lua(`vim.cmd('tabprevious') vim.api.nvim_exec_autocmds('FocusGained', {}) vim.cmd('messages clear')`);
+    await s.lua('vim.wait(2500)'); // past the burst of the first notice
+    await send(s, buf, 'n');
+    expect(await state(s, buf, 'working')).toBe(true);
+    await send(s, buf, 'n');
+    expect(await state(s, buf, 'stopped').then((ok) => ok || state(s, buf, 'completed'))).toBe(true);
+    await s.lua('vim.wait(600)');
+    expect(runs(p.log)).toHaveLength(1);
+    expect(await messages(s)).not.toMatch(/Claude Code is/);
+
+    // In sight, but Neovim lost the focus (the user is in the browser): told.
+    await s.lua(`vim.api.nvim_exec_autocmds('FocusLost', {})`);
+    await s.lua('vim.wait(100)');
+    await send(s, buf, 't');
+    const again = await ran(s, p.log, 2);
+    expect(again).toHaveLength(2);
+    expect(titleOf(again[1]!)).toMatch(/Claude Code (Completed|Stopped)$/);
+    // What the statusline and the event count: the turn not looked at while Neovim was away.
+    expect(await s.lua('return require("madohub").summary()')).toMatchObject({ waiting: 0, done: 1, text: '1 done' });
+  });
+
+  it('a burst is told as its first notice, then one summary that replaces it; "Go there" goes to the agent', async () => {
+    const p = place();
+    const s = await start(p.env);
+    const bufs: number[] = [];
+    for (let i = 0; i < 3; i++) bufs.push(await openTerminal(s, [FAKE_CLAUDE]));
+    for (const b of bufs) expect(await state(s, b, 'idle')).toBe(true);
+    await s.lua(`vim.cmd('tabnew')`);
+    await s.lua(`
+      _G.attention = {}
+      vim.api.nvim_create_autocmd('User', { pattern = 'MadoAttention', callback = function(ev) table.insert(_G.attention, ev.data) end })`);
+    for (const b of bufs) await send(s, b, 't');
+    const told = await ran(s, p.log, 2, 6000);
+    expect(told).toHaveLength(2);
+    const first = told[0]!;
+    const summary = told[1]!;
+    expect(titleOf(summary)).toBe('3 agents need you');
+    // notify-send printed the first one's id (-p): the summary replaces it (-r).
+    expect(summary.argv.slice(summary.argv.indexOf('-r'), summary.argv.indexOf('-r') + 2)).toEqual(['-r', '101']);
+    expect(first.argv).not.toContain('-r');
+    expect(await messages(s)).toMatch(/3 agents need you: .* — :MadoJump/);
+    const counted = await s.lua<{ done: number; text: string }[]>('return _G.attention');
+    expect(counted.at(-1)).toMatchObject({ done: 3, text: '3 done' });
+
+    // The summary's "Go there" clicked: the agent it names last is shown, in the first tab page.
+    writeFileSync(p.click, '');
+    expect(await s.waitFor(`vim.api.nvim_get_current_buf() == ${bufs[2]}`, 4000)).toBe(true);
+    expect(await s.lua('return vim.fn.tabpagenr()')).toBe(1);
+  });
+
+  it(':MadoMute in the agent’s window silences it, m in the picker too, :MadoMute! tells it again', async () => {
+    const p = place();
+    const s = await start(p.env);
+    const buf = await openTerminal(s, [FAKE_CLAUDE]);
+    expect(await state(s, buf, 'idle')).toBe(true);
+    await s.nvim.feedKeys(':MadoMute\r', "mx", false);
+    expect(await s.waitFor(`vim.fn.execute('messages'):find(': muted', 1, true) ~= nil`, 3000)).toBe(true);
+    await s.lua(`vim.cmd('tabnew')`);
+    await send(s, buf, 't');
+    expect(await state(s, buf, 'stopped').then((ok) => ok || state(s, buf, 'completed'))).toBe(true);
+    await s.lua('vim.wait(800)');
+    expect(runs(p.log)).toHaveLength(0);
+    expect(await messages(s)).not.toMatch(/Claude Code is/);
+
+    // The picker shows it muted; m unmutes it.
+    await s.nvim.feedKeys(':MadoAgents\r', "mx", false);
+    const list = `(function() local p = require('madohub.picker').current
+      return p and vim.api.nvim_get_current_win() == p.list_win and table.concat(vim.api.nvim_buf_get_lines(p.list_buf, 0, -1, false), '\\n') or '' end)()`;
+    expect(await s.waitFor(`${list} ~= ''`, 3000)).toBe(true);
+    const rowText = (): Promise<string> => s.lua<string>(`return ${list}`);
+    expect(await s.waitFor(`${list}:find('[muted]', 1, true) ~= nil`, 3000), await rowText()).toBe(true);
+    await s.nvim.feedKeys('m', 'mx', false);
+    expect(await s.waitFor(`${list}:find('[muted]', 1, true) == nil`, 3000), await rowText()).toBe(true);
+    expect(await rowText()).toMatch(/claude/);
+    await s.nvim.feedKeys('q', "mx", false);
+    await send(s, buf, 't');
+    expect((await ran(s, p.log, 1)).length).toBe(1);
+
+    // :MadoMute with a name and a state: only that state is silent.
+    const name = await s.lua<string>(`return require('madohub').agents({ id = 'term:${buf}' })[1].name`);
+    await s.lua('vim.wait(2500)');
+    await s.nvim.feedKeys(`:MadoMute! ${name}\r`, "mx", false);
+    await s.nvim.feedKeys(`:MadoMute ${name} completed stopped\r`, "mx", false);
+    expect(await s.waitFor(`vim.fn.execute('messages'):find('muted when completed, stopped', 1, true) ~= nil`, 3000)).toBe(true);
+    await send(s, buf, 't');
+    await s.lua('vim.wait(800)');
+    expect(runs(p.log)).toHaveLength(1);
+  });
+
+  it('each channel by its setting: desktop off, or the quiet period, tells it inside Neovim only', async () => {
+    const p = place();
+    const hm = (d: Date): string => `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+    const now = new Date();
+    const later = new Date(now.getTime() + 2 * 3600 * 1000);
+    const s = await start(p.env, `{ quiet = { from = '${hm(new Date(now.getTime() - 3600 * 1000))}', to = '${hm(later)}' } }`);
+    const buf = await openTerminal(s, [FAKE_CLAUDE]);
+    expect(await state(s, buf, 'idle')).toBe(true);
+    await s.lua(`vim.cmd('tabnew')`);
+    await send(s, buf, 't');
+    expect(await s.waitFor(`vim.fn.execute('messages'):find('Claude Code is', 1, true) ~= nil`, 4000)).toBe(true);
+    await s.lua('vim.wait(500)');
+    expect(runs(p.log)).toHaveLength(0);
+    const health = await s.lua<string>(`vim.cmd('checkhealth madohub') return table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\\n')`);
+    expect(health).toMatch(/madohub: notifications/);
+    expect(health).toContain(`Desktop: ${NOTIFY_BIN}/notify-send`);
+    expect(health).toMatch(/Quiet from \d\d:\d\d to \d\d:\d\d/);
+
+    await s.lua(`vim.cmd('bwipeout!') require('madohub').setup({ notify = { desktop = { enabled = false } } })`);
+    const other = await openTerminal(s, [FAKE_CLAUDE]);
+    expect(await state(s, other, 'idle')).toBe(true);
+    await s.lua(`vim.cmd('tabnew') vim.cmd('messages clear')`);
+    await send(s, other, 't');
+    expect(await s.waitFor(`vim.fn.execute('messages'):find('Claude Code is', 1, true) ~= nil`, 4000)).toBe(true);
+    await s.lua('vim.wait(500)');
+    expect(runs(p.log)).toHaveLength(0);
+  });
+
+  it('with no notifier on PATH nothing fails loudly: :checkhealth says it once', async () => {
+    const p = place();
+    const s = await start({ ...p.env, PATH: path.dirname(process.execPath) + ':/bin' });
+    const buf = await openTerminal(s, [process.execPath, FAKE_CLAUDE]);
+    expect(await state(s, buf, 'idle')).toBe(true);
+    await s.lua(`vim.cmd('tabnew')`);
+    await send(s, buf, 't');
+    expect(await s.waitFor(`vim.fn.execute('messages'):find('Claude Code is', 1, true) ~= nil`, 4000)).toBe(true);
+    expect(await messages(s)).not.toMatch(/notify-send|E\d+:/);
+    const health = await s.lua<string>(`vim.cmd('checkhealth madohub') return table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\\n')`);
+    expect(health).toMatch(/Desktop: no desktop notifier: notify-send .* is not on PATH/);
+  });
+});

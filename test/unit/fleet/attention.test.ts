@@ -1,0 +1,184 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Attention, DEFAULT_ATTENTION, inQuiet, minutesOf } from '../../../src/fleet/attention.js';
+import type { Notice } from '../../../src/fleet/attention.js';
+import type { FleetEntry } from '../../../src/fleet/entry.js';
+import { UNPLACED } from '../../../src/fleet/entry.js';
+import type { AgentState } from '../../../src/shared/types.js';
+
+const entry = (id: string, state: AgentState, more: Partial<FleetEntry> = {}): FleetEntry => ({
+  id,
+  kind: id.startsWith('job:') ? 'job' : 'terminal',
+  name: `codex ${id}`,
+  named: false,
+  intent: '',
+  agent: 'codex',
+  state,
+  source: 'pty-scrape',
+  confirmed: false,
+  since: 0,
+  cwd: '/w',
+  detail: 'the last line',
+  needs: null,
+  where: id.startsWith('job:') ? 'job' : `buffer ${id.slice(5)}`,
+  pinned: false,
+  order: 0,
+  pending: '',
+  server: '',
+  attach: [],
+  ...UNPLACED,
+  buf: id.startsWith('term:') ? Number(id.slice(5)) : null,
+  short: id.startsWith('job:') ? id.slice(4) : '',
+  ...more,
+});
+
+describe('Attention', () => {
+  let told: Notice[];
+  let a: Attention;
+  let minutes = 12 * 60;
+  beforeEach(() => {
+    vi.useFakeTimers();
+    told = [];
+    minutes = 12 * 60;
+    a = new Attention({ agentName: () => 'Codex', howTo: (i) => (i.kind === 'job' ? `mado attach ${i.short}` : ':MadoJump'), minutesNow: () => minutes }, (n) => told.push(n));
+    a.configure({ ...DEFAULT_ATTENTION, words: { waiting: 'Waiting', completed: 'Completed' } });
+  });
+  afterEach(() => {
+    a.stop();
+    vi.useRealTimers();
+  });
+
+  it('an entry first seen is no news; its next need is told once, with its question and the way there', () => {
+    expect(a.entries([entry('term:3', 'waiting')])).toEqual([]);
+    a.entries([entry('term:3', 'working')]);
+    const wanted = a.entries([entry('term:3', 'waiting', { needs: { question: 'Allow rm -rf build?', options: ['Yes', 'No'] } })]);
+    expect(wanted).toEqual(['term:3']);
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({ title: 'codex term:3: Codex Waiting', urgent: true, jump: 'term:3', replaces: null, quiet: false });
+    expect(told[0]!.body).toBe('Allow rm -rf build?\nbuffer 3 — :MadoJump');
+    expect(told[0]!.message).toBe('Codex is Waiting in buffer 3 (codex term:3): Allow rm -rf build? — :MadoJump');
+    // The same state again is no transition.
+    a.entries([entry('term:3', 'waiting')]);
+    expect(told).toHaveLength(1);
+  });
+
+  it('an agent in sight is not told while the editor has the focus (or never said), and is once the focus is lost', () => {
+    a.entries([entry('term:3', 'working')]);
+    a.inSight(new Set([3]), undefined);
+    expect(a.entries([entry('term:3', 'completed')])).toEqual(['term:3']);
+    expect(told).toHaveLength(0);
+    a.entries([entry('term:3', 'working')]);
+    a.inSight(new Set([3]), true);
+    a.entries([entry('term:3', 'completed')]);
+    expect(told).toHaveLength(0);
+    a.entries([entry('term:3', 'working')]);
+    a.inSight(new Set([3]), false);
+    a.entries([entry('term:3', 'completed')]);
+    expect(told).toHaveLength(1);
+    vi.advanceTimersByTime(3000);
+    // Another buffer in sight says nothing of this one.
+    a.entries([entry('job:1a2b3c4d', 'working')]);
+    a.inSight(new Set([3]), true);
+    a.entries([entry('job:1a2b3c4d', 'waiting')]);
+    expect(told).toHaveLength(2);
+  });
+
+  it('a turn’s end told again by another source, and an exit after it, are one need', () => {
+    a.entries([entry('term:3', 'working')]);
+    a.entries([entry('term:3', 'stopped')]);
+    a.entries([entry('term:3', 'completed')]);
+    a.entries([entry('term:3', 'exited')]);
+    vi.advanceTimersByTime(3000);
+    expect(told).toHaveLength(1);
+    a.entries([entry('term:3', 'working')]);
+    a.entries([entry('term:3', 'exited')]);
+    expect(told).toHaveLength(2);
+  });
+
+  it('a burst is told as its first notice, then one summary that replaces it', () => {
+    for (let i = 1; i <= 10; i++) a.entries([entry(`term:${i}`, 'working')]);
+    for (let i = 1; i <= 10; i++) {
+      a.entries([entry(`term:${i}`, 'completed')]);
+      vi.advanceTimersByTime(150);
+    }
+    vi.advanceTimersByTime(2000);
+    expect(told).toHaveLength(2);
+    const [first, summary] = told;
+    expect(summary).toMatchObject({ title: '10 agents need you', replaces: first!.seq, burst: first!.seq, jump: 'term:10' });
+    expect(summary!.items.map((i) => i.id)).toEqual(Array.from({ length: 10 }, (_, i) => `term:${i + 1}`));
+    expect(summary!.body.split('\n')[0]).toBe('and 2 more');
+    // Quiet again: the next need is a notice of its own.
+    vi.advanceTimersByTime(5000);
+    a.entries([entry('term:1', 'working')]);
+    a.entries([entry('term:1', 'waiting')]);
+    expect(told).toHaveLength(3);
+    expect(told[2]!.replaces).toBeNull();
+  });
+
+  it('a muted entry is silent (all its states, or some), and wanted all the same', () => {
+    a.entries([entry('term:3', 'working'), entry('term:4', 'working')]);
+    a.mute('term:3', 'all');
+    a.mute('term:4', new Set<AgentState>(['completed']));
+    expect(a.entries([entry('term:3', 'waiting'), entry('term:4', 'completed')])).toEqual(['term:3', 'term:4']);
+    expect(told).toHaveLength(0);
+    a.entries([entry('term:4', 'working')]);
+    a.entries([entry('term:4', 'waiting')]);
+    expect(told.map((n) => n.jump)).toEqual(['term:4']);
+    a.mute('term:3', null);
+    a.entries([entry('term:3', 'working')]);
+    vi.advanceTimersByTime(3000);
+    a.entries([entry('term:3', 'failed')]);
+    expect(told.at(-1)?.jump).toBe('term:3');
+  });
+
+  it('the end of a turn a route delivered is the route’s; its question is the user’s', () => {
+    a.entries([entry('job:1a2b3c4d', 'idle')]);
+    a.routeDelivered('job:1a2b3c4d');
+    a.entries([entry('job:1a2b3c4d', 'working')]);
+    a.entries([entry('job:1a2b3c4d', 'waiting')]);
+    expect(told).toHaveLength(1);
+    vi.advanceTimersByTime(3000);
+    a.entries([entry('job:1a2b3c4d', 'working')]);
+    a.entries([entry('job:1a2b3c4d', 'completed')]);
+    expect(told).toHaveLength(1);
+    // The next turn is the user's again.
+    a.entries([entry('job:1a2b3c4d', 'working')]);
+    a.entries([entry('job:1a2b3c4d', 'completed')]);
+    expect(told).toHaveLength(2);
+    expect(told[1]!.body).toBe('the last line\njob 1a2b3c4d — mado attach 1a2b3c4d');
+  });
+
+  it('states the user turned off, or notifications off, tell nothing', () => {
+    a.configure({ ...DEFAULT_ATTENTION, states: { waiting: true } });
+    a.entries([entry('term:3', 'working')]);
+    expect(a.entries([entry('term:3', 'completed')])).toEqual([]);
+    a.configure({ ...DEFAULT_ATTENTION, enabled: false });
+    a.entries([entry('term:3', 'working')]);
+    a.entries([entry('term:3', 'waiting')]);
+    expect(told).toHaveLength(0);
+  });
+
+  it('a notice in the quiet period says so (told inside the editor only); control characters never pass', () => {
+    a.configure({ ...DEFAULT_ATTENTION, quiet: { from: 22 * 60, to: 8 * 60 } });
+    minutes = 23 * 60;
+    a.entries([entry('term:3', 'working', { name: 'evil\x1b]0;pwned\x07name' })]);
+    a.entries([entry('term:3', 'waiting', { name: 'evil\x1b]0;pwned\x07name', needs: { question: 'ok?\x1b[2J\r\nrm', options: [] } })]);
+    expect(told[0]!.quiet).toBe(true);
+    expect(JSON.stringify(told[0])).not.toMatch(/\\u001b|\\u0007|\\r/);
+    expect(told[0]!.title).toContain('evil ]0;pwned name');
+  });
+});
+
+describe('quiet periods', () => {
+  it('span midnight or not; HH:MM read strictly', () => {
+    expect(inQuiet({ from: 22 * 60, to: 8 * 60 }, 23 * 60)).toBe(true);
+    expect(inQuiet({ from: 22 * 60, to: 8 * 60 }, 7 * 60 + 59)).toBe(true);
+    expect(inQuiet({ from: 22 * 60, to: 8 * 60 }, 8 * 60)).toBe(false);
+    expect(inQuiet({ from: 13 * 60, to: 14 * 60 }, 13 * 60 + 30)).toBe(true);
+    expect(inQuiet({ from: 13 * 60, to: 14 * 60 }, 12 * 60)).toBe(false);
+    expect(inQuiet(null, 0)).toBe(false);
+    expect(minutesOf('22:00')).toBe(1320);
+    expect(minutesOf('8:05')).toBe(485);
+    expect(minutesOf('24:00')).toBeUndefined();
+    expect(minutesOf('10pm')).toBeUndefined();
+  });
+});
