@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { execFile } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
+import { runnable } from '../jobs/program.js';
 import path from 'node:path';
 import type { Notice } from './attention.js';
 
@@ -36,14 +36,6 @@ const MAX_BODY = 1000;
 
 /** `name`'s executable on `PATH`, or undefined. A name with a slash is taken as a path. */
 export function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
-  const runnable = (file: string): boolean => {
-    try {
-      accessSync(file, constants.X_OK);
-      return statSync(file).isFile();
-    } catch {
-      return false;
-    }
-  };
   if (name.includes('/')) return runnable(name) ? name : undefined;
   for (const dir of (env.PATH ?? '').split(':')) {
     if (dir === '') continue;

@@ -2,16 +2,18 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 
+/** Whether `file` is a file this user may run. */
+export function runnable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /** Why `program` cannot be run with the job's PATH, or null. */
 export function programProblem(program: string, envPath: string | undefined, cwd: string): string | null {
-  const runnable = (p: string): boolean => {
-    try {
-      accessSync(p, constants.X_OK);
-      return statSync(p).isFile();
-    } catch {
-      return false;
-    }
-  };
   if (program.includes('/')) {
     const p = path.resolve(cwd, program);
     return runnable(p) ? null : `the agent program ${program} does not exist or cannot be run`;
