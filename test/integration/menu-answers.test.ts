@@ -34,17 +34,23 @@ describe.each(testNeovims())('Neovim $label: a digit typed in the picker answers
   };
   /** Types a digit as soon as the row shows Waiting, 20 times; each answer lands (`done(i)` turns true). */
   const answerEachTime = async (row: RegExp, done: (i: number) => Promise<boolean>): Promise<void> => {
+    // The picker's row (its glyph first): the notice "Claude Code is Waiting in job … (asks often)" in
+    // the message area names the same words, and stays there after the row has left Waiting.
+    const waitingRow = new RegExp(`◆ Waiting .*${row.source}`);
     for (let i = 1; i <= TIMES; i++) {
-      await screen!.waitForText(new RegExp(`Waiting .*${row.source}`), 10000);
+      await screen!.waitForText(waitingRow, 10000);
       await goTo(row);
       const choice = 1 + (i % 2);
       await screen!.type(String(choice));
-      await screen!.waitForText(new RegExp(`answered .*: ${choice}\\. Yes`), 8000).catch(async (err: unknown) => {
-        throw new Error(`${String(err)}\nmessages: ${await s!.lua<string>(`return vim.fn.execute('messages')`)}`);
-      });
+      // Answered, the row leaves Waiting until the agent asks again (500 ms later: watched from the key on,
+      // as `mado logs` below may take about as long).
+      await Promise.all([
+        screen!.waitForNoText(waitingRow, 8000),
+        screen!.waitForText(new RegExp(`answered .*: ${choice}\\. Yes`), 8000).catch(async (err: unknown) => {
+          throw new Error(`${String(err)}\nmessages: ${await s!.lua<string>(`return vim.fn.execute('messages')`)}`);
+        }),
+      ]);
       expect(await until(() => done(i), (v) => v, 8000), `answer ${i} of ${TIMES} landed`).toBe(true);
-      // Answered, the row leaves Waiting until the agent asks again.
-      await screen!.waitForNoText(new RegExp(`Waiting .*${row.source}`), 8000);
     }
   };
 
