@@ -550,32 +550,91 @@ function switches(pid: number): number {
   return n;
 }
 
-/** (g) Wakeups of the Node process with 20 idle agents whose records it watches, next to an idle node. */
+/**
+ * A notifier for the benchmark, on PATH in its own folder: a shell script that writes the time it
+ * started (epoch ms) to `log`, as little as a notifier can do (its --help says what notify-send's does).
+ */
+function benchNotifier(log: string): string {
+  const bin = mkdtempSync(path.join(tmpdir(), 'madohub-notifier-'));
+  const file = path.join(bin, 'notify-send');
+  writeFileSync(file, `#!/bin/sh\n[ "$1" = --help ] && { echo '  -p, --print-id  -r, --replace-id'; exit 0; }\ndate +%s%3N >> '${log}'\n`, { mode: 0o755 });
+  return bin;
+}
+
+/**
+ * (g) Wakeups of the Node process with 20 idle agents whose records it watches, next to an idle node;
+ * with every notification channel off, then on (a notifier found, bell and title): none added.
+ */
 async function benchIdle(exe: string): Promise<void> {
-  const home = mkdtempSync(path.join(tmpdir(), 'madohub-idle-'));
-  const s = await startNeovim(exe, { HOME: home, CLAUDE_CONFIG_DIR: '' });
-  const bufs: number[] = [];
-  for (let i = 0; i < 20; i++) {
-    await s.lua(`vim.cmd('tabnew')`);
-    bufs.push(await openTerminal(s, [FAKE_CLAUDE]));
+  const wakeups = async (notify: string, env: Record<string, string>): Promise<{ plugin: number; baseline: number; folders: number }> => {
+    const home = mkdtempSync(path.join(tmpdir(), 'madohub-idle-'));
+    const s = await startNeovim(exe, { HOME: home, CLAUDE_CONFIG_DIR: '', ...env });
+    await s.lua(`require('madohub').setup({ notify = ${notify} })`);
+    const bufs: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      await s.lua(`vim.cmd('tabnew')`);
+      bufs.push(await openTerminal(s, [FAKE_CLAUDE]));
+    }
+    for (const buf of bufs) {
+      await s.waitFor(`(require('madohub').state(${buf}) or {}).source == 'session-file'`, 10000);
+    }
+    const health = await s.lua<{ pid: number; foldersWatched: number }>('return require("madohub.node").request("health")');
+    const idleNode = spawn('node', ['-e', 'setInterval(() => {}, 1e9)'], { stdio: 'ignore' });
+    // Let both settle: V8's memory reducer runs a few seconds after the last activity (seen with strace:
+    // one epoll timeout, then madvise/munmap), which is the engine's and not the plugin's.
+    await new Promise((r) => setTimeout(r, 12000));
+    const a0 = switches(health.pid);
+    const b0 = switches(idleNode.pid!);
+    const seconds = 10;
+    await new Promise((r) => setTimeout(r, seconds * 1000));
+    const plugin = (switches(health.pid) - a0) / seconds;
+    const baseline = (switches(idleNode.pid!) - b0) / seconds;
+    idleNode.kill('SIGKILL');
+    await s.close();
+    return { plugin, baseline, folders: health.foldersWatched };
+  };
+  const off = await wakeups('{ enabled = false }', {});
+  const bin = benchNotifier(path.join(tmpdir(), 'madohub-idle-notifier.log'));
+  const on = await wakeups(`{ terminal = { bell = true, title = true } }`, { PATH: `${bin}:${process.env.PATH ?? ''}` });
+  rmSync(bin, { recursive: true, force: true });
+  out(`  (g) idle, 20 Claude Code fixtures watched (${on.folders} folders): Node process ${on.plugin.toFixed(1)} wakeups/s with notifications on (a notifier found, bell, title) vs ${off.plugin.toFixed(1)} with them off, an idle node ${on.baseline.toFixed(1)} / ${off.baseline.toFixed(1)} wakeups/s (context switches over 10 s; goal: none from the plugin)`);
+}
+
+/**
+ * (n) From a turn's end in an agent out of sight (the fixture writes when its record and screen say
+ * so) to the desktop notifier's start: every notice is one run of it (goal: p95 under 200 ms).
+ */
+async function benchNotify(exe: string): Promise<void> {
+  const home = mkdtempSync(path.join(tmpdir(), 'madohub-notify-'));
+  const ran = path.join(home, 'notifier.log');
+  const done = path.join(home, 'done.log');
+  const bin = benchNotifier(ran);
+  const s = await startNeovim(exe, { HOME: home, CLAUDE_CONFIG_DIR: '', PATH: `${bin}:${process.env.PATH ?? ''}` });
+  // Turns 600 ms apart, each past the burst window (a notice within it waits for the burst's summary).
+  await s.lua(`require('madohub').setup({ notify = { burst_ms = 300 } })`);
+  const buf = await openTerminal(s, ['env', `MADOHUB_FIXTURE_LOG=${done}`, FAKE_CLAUDE]);
+  await s.waitFor(`(require('madohub').state(${buf}) or {}).source == 'session-file'`, 10000);
+  await s.lua(`vim.cmd('tabnew')`);
+  const lines = (file: string): number[] => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => Number(l.replace(/^done /, ''))) : []);
+  const times = 20;
+  for (let i = 0; i < times; i++) {
+    await s.lua(`vim.fn.chansend(vim.bo[...].channel, 't') vim.wait(600)`, [buf]);
   }
-  for (const buf of bufs) {
-    await s.waitFor(`(require('madohub').state(${buf}) or {}).source == 'session-file'`, 10000);
-  }
-  const health = await s.lua<{ pid: number; foldersWatched: number }>('return require("madohub.node").request("health")');
-  const idleNode = spawn('node', ['-e', 'setInterval(() => {}, 1e9)'], { stdio: 'ignore' });
-  // Let both settle: V8's memory reducer runs a few seconds after the last activity (seen with strace:
-  // one epoll timeout, then madvise/munmap), which is the engine's and not the plugin's.
-  await new Promise((r) => setTimeout(r, 12000));
-  const a0 = switches(health.pid);
-  const b0 = switches(idleNode.pid!);
-  const seconds = 10;
-  await new Promise((r) => setTimeout(r, seconds * 1000));
-  const plugin = (switches(health.pid) - a0) / seconds;
-  const baseline = (switches(idleNode.pid!) - b0) / seconds;
-  idleNode.kill('SIGKILL');
+  await s.lua('vim.wait(1000)');
   await s.close();
-  out(`  (g) idle, 20 Claude Code fixtures watched (${health.foldersWatched} folders): Node process ${plugin.toFixed(1)} wakeups/s vs an idle node ${baseline.toFixed(1)} wakeups/s (context switches over ${seconds} s; goal: none from the plugin)`);
+  const ends = lines(done);
+  const starts = lines(ran);
+  // Each turn's end and the notifier's run for it: the first after it, before the next turn's end.
+  const ms: number[] = [];
+  ends.forEach((end, i) => {
+    const start = starts.find((t) => t >= end && t < (ends[i + 1] ?? Infinity));
+    if (start !== undefined) ms.push(start - end);
+  });
+  rmSync(bin, { recursive: true, force: true });
+  rmSync(home, { recursive: true, force: true });
+  if (ms.length === 0) return out(`  (n) a turn's end to the desktop notifier's start: no notifier ran (${ends.length} turns)`);
+  const p95 = percentile(ms, 95);
+  out(`  (n) a turn's end (out of sight) to the desktop notifier's start: p50 ${median(ms).toFixed(0)} ms, p95 ${p95.toFixed(0)} ms over ${ms.length} of ${ends.length} turns vs the goal 200 ms: ratio ${(p95 / 200).toFixed(2)}`);
 }
 
 const MADO = path.join(ROOT, 'bin/mado');
@@ -766,6 +825,7 @@ async function main(): Promise<void> {
     if (want('k')) await benchPicker(nv.path);
     if (want('l')) await benchRoutes(nv.path);
     if (want('m')) await benchRecords(nv.path);
+    if (want('n')) await benchNotify(nv.path);
   }
   if (want('e') || want('f') || want('h') || want('i')) out('Node side (no Neovim)');
   if (want('i')) benchHostile();

@@ -28,6 +28,8 @@ export type FoundNotifier = { ok: true; notifier: Notifier } | { ok: false; why:
 /** How long a run that waits for a click lives; a run that does not wait, how long it may take. */
 const WAIT_MS = 10 * 60 * 1000;
 const RUN_MS = 10_000;
+/** The most runs that wait for a click at once: past it, the oldest is ended (its notice stays, without "Go there"). */
+export const MAX_WAITING = 8;
 /** What a notifier prints that is read (its id, the action clicked). */
 const MAX_OUT = 4096;
 /** The longest title and body given to a notifier. */
@@ -116,6 +118,11 @@ export class Desktop {
   private readonly waiting = new Map<number, ChildProcess>();
   /** Runs started, for the benchmark and the tests. */
   runs = 0;
+
+  /** How many runs wait for a click now. */
+  get waitingRuns(): number {
+    return this.waiting.size;
+  }
   private failed = false;
 
   constructor(
@@ -145,7 +152,14 @@ export class Desktop {
     this.runs++;
     child.once('spawn', () => this.onStarted?.(notice));
     child.once('error', (err) => this.fail(err));
-    if (withAction) this.waiting.set(notice.seq, child);
+    if (withAction) {
+      this.waiting.set(notice.seq, child);
+      for (const [seq, c] of this.waiting) {
+        if (this.waiting.size <= MAX_WAITING) break;
+        c.kill();
+        this.waiting.delete(seq);
+      }
+    }
     let out = '';
     child.stdout?.setEncoding('utf8');
     child.stdout?.on('data', (chunk: string) => {
