@@ -223,7 +223,8 @@ export class Attention {
       name: clip(noControl(e.name), 80),
       agentName: clip(noControl(this.deps.agentName(e.agent)), 40),
       state: e.state,
-      word: this.settings.words[e.state] ?? e.state,
+      // The user's word for the state, else its name as the states are shown (`Waiting`).
+      word: this.settings.words[e.state] ?? `${e.state.charAt(0).toUpperCase()}${e.state.slice(1)}`,
       line: clip(noControl(question || e.detail), MAX_LINE),
       where: e.kind === 'job' ? `job ${e.short}` : clip(noControl(e.where), 40),
       short: e.short,

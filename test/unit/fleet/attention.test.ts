@@ -61,6 +61,14 @@ describe('Attention', () => {
     expect(told).toHaveLength(1);
   });
 
+  it('without words of the user’s (the daemon with no Neovim ever run), a state is named as the states are shown', () => {
+    a.configure(DEFAULT_ATTENTION);
+    a.entries([entry('job:1a2b3c4d', 'working')]);
+    a.entries([entry('job:1a2b3c4d', 'waiting')]);
+    expect(told[0]!.title).toBe('codex job:1a2b3c4d: Codex Waiting');
+    expect(told[0]!.message).toMatch(/^Codex is Waiting in job 1a2b3c4d/);
+  });
+
   it('an agent in sight is not told while the editor has the focus (or never said), and is once the focus is lost', () => {
     a.entries([entry('term:3', 'working')]);
     a.inSight(new Set([3]), undefined);
