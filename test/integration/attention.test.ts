@@ -125,6 +125,18 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
     expect(await messages(s)).toMatch(/3 agents need you: .* — :MadoJump/);
     const counted = await s.lua<{ done: number; text: string }[]>('return _G.attention');
     expect(counted.at(-1)).toMatchObject({ done: 3, text: '3 done' });
+    // The statusline of a window that shows no terminal says it, and so does the lualine component
+    // (lualine's own component class stood in for: lualine is not installed here).
+    expect(await s.lua(`return vim.api.nvim_eval_statusline("%{%v:lua.require'madohub'.statusline()%}", {}).str`)).toBe('3 done');
+    const lualine = await s.lua<string>(`
+      package.preload['lualine.component'] = function()
+        local C = {}
+        function C:extend() local o = setmetatable({}, { __index = self }) return o end
+        return C
+      end
+      local c = require('lualine.components.madohub')
+      return c:update_status()`);
+    expect(lualine).toBe('3 done');
 
     // The summary's "Go there" clicked: the agent it names last (the last to finish: the three race)
     // is shown, in the first tab page.
