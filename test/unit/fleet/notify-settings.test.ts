@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Mute } from '../../../src/fleet/attention.js';
 import { DEFAULT_NOTIFY, NOTIFY_FILE, parseNotifySettings, readNotifyFile, writeNotifyFile } from '../../../src/fleet/notify-settings.js';
 
 let dir: string;
@@ -63,10 +64,10 @@ describe('the user’s notify settings', () => {
 describe('the settings kept for the daemon', () => {
   it('are read back as written, with the mutes of jobs only', () => {
     const { settings } = parseNotifySettings({ burst_ms: 700, quiet: { from: '23:30', to: '07:05' }, desktop: { command: ['n'] } }, { waiting: 'Waits' });
-    const mutes = new Map([
-      ['job:1a2b3c4d', 'all' as const],
+    const mutes = new Map<string, Mute>([
+      ['job:1a2b3c4d', 'all'],
       ['job:0000ffff', new Set(['completed', 'stopped'] as const)],
-      ['term:3', 'all' as const],
+      ['term:3', 'all'],
     ]);
     writeNotifyFile(dir, settings, mutes, () => undefined);
     const back = readNotifyFile(dir);
