@@ -145,8 +145,37 @@ local function show_title(c)
   vim.o.title = true
 end
 
----The fleet's cache changed: the counts, the title and `User MadoAttention` follow.
+---The buffers the current tab page shows.
+---@return integer[]
+local function in_sight()
+  local bufs = {}
+  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    bufs[#bufs + 1] = vim.api.nvim_win_get_buf(win)
+  end
+  return bufs
+end
+
+---A finished turn in sight while Neovim has the focus (or its terminal never said) is seen.
+---@param bufs integer[]
+local function see(bufs)
+  if focused == false then
+    return
+  end
+  local shown = {}
+  for _, b in ipairs(bufs) do
+    shown[b] = true
+  end
+  for _, e in ipairs(require('madohub.fleet').get()) do
+    if e.buf ~= vim.NIL and shown[e.buf] and STATE_COUNT[e.state] then
+      M.seen[e.id] = e.since
+    end
+  end
+end
+
+---The fleet's cache changed: the counts, the title and `User MadoAttention` follow (a turn that
+---ends in sight is seen as it ends).
 function M.refresh()
+  see(in_sight())
   local c = M.counts()
   if c.waiting == told.waiting and c.done == told.done and c.failed == told.failed then
     return
@@ -163,16 +192,6 @@ function M.forget(buf)
       table.remove(wanted, i)
     end
   end
-end
-
----The buffers the current tab page shows.
----@return integer[]
-local function in_sight()
-  local bufs = {}
-  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
-    bufs[#bufs + 1] = vim.api.nvim_win_get_buf(win)
-  end
-  return bufs
 end
 
 local sight_pending = false
@@ -194,19 +213,7 @@ function M.sight_changed(focus_event)
     sight_pending = false
     local node = require('madohub.node')
     local bufs = in_sight()
-    -- A finished turn in sight while Neovim has the focus is seen.
-    if focused ~= false then
-      local shown = {}
-      for _, b in ipairs(bufs) do
-        shown[b] = true
-      end
-      for _, e in ipairs(require('madohub.fleet').get()) do
-        if e.buf ~= vim.NIL and shown[e.buf] and STATE_COUNT[e.state] then
-          M.seen[e.id] = e.since
-        end
-      end
-      M.refresh()
-    end
+    M.refresh()
     node.notify('sight', { bufs = bufs, focused = focused, gained = gained })
     gained = false
   end)

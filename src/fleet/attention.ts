@@ -94,6 +94,11 @@ export interface AttentionDeps {
   clearTimer?(handle: unknown): void;
 }
 
+/**
+ * A wait told before its question (the agent's own word comes a moment before its screen shows what
+ * it asks) waits this long for the question; past it, it is told with what it has.
+ */
+export const QUESTION_MS = 600;
 /** The most lines of a summary's body (the rest are counted). */
 const MAX_SUMMARY_LINES = 8;
 /** A notice's line: the question or last line, cut. */
@@ -123,6 +128,8 @@ export class Attention {
   /** Whether the editor has the focus (undefined: its terminal never said). */
   private focused: boolean | undefined;
   private seq = 0;
+  /** Waits that came without their question, held for it (see QUESTION_MS): the entry as last seen. */
+  private readonly awaitingQuestion = new Map<string, { entry: FleetEntry; route: boolean; timer: unknown }>();
   /** The burst under way: its first notice, and what came since (by entry, the latest). */
   private burst?: { first: Notice; held: Map<string, NewsItem>; timer: unknown };
 
@@ -170,6 +177,7 @@ export class Attention {
       // This place's own: its terminals and the jobs (a session elsewhere, another Neovim's terminal
       // are told where they run; a terminal that shows a job is that job's view).
       if ((e.kind !== 'terminal' && e.kind !== 'job') || e.shows !== '') continue;
+      this.questionCame(e);
       const before = this.states.get(e.id);
       this.states.set(e.id, e.state);
       if (before === undefined || before === e.state) continue;
@@ -177,14 +185,47 @@ export class Attention {
       if (ENDED.has(e.state)) this.delivered.delete(e.id);
       if (!this.needsUser(e.state, before)) continue;
       wanted.push(e.id);
-      if (this.told(e, route)) this.add(this.item(e));
+      if (e.state === 'waiting' && !e.needs?.question) this.holdForQuestion(e, route);
+      else if (this.told(e, route)) this.add(this.item(e));
     }
     return wanted;
+  }
+
+  /** A wait without its question yet: told once the question comes, or with what it has after QUESTION_MS. */
+  private holdForQuestion(e: FleetEntry, route: boolean): void {
+    const set = this.deps.setTimer ?? ((fn: () => void, ms: number) => setTimeout(fn, ms).unref());
+    const timer = set(() => {
+      const held = this.awaitingQuestion.get(e.id);
+      this.awaitingQuestion.delete(e.id);
+      if (held && this.told(held.entry, held.route)) this.add(this.item(held.entry));
+    }, QUESTION_MS);
+    this.awaitingQuestion.set(e.id, { entry: e, route, timer });
+  }
+
+  /** What a held wait's entry is now: its question told with it, or no wait any more (answered at once). */
+  private questionCame(e: FleetEntry): void {
+    const held = this.awaitingQuestion.get(e.id);
+    if (!held) return;
+    if (e.state === 'waiting' && !e.needs?.question) {
+      held.entry = e;
+      return;
+    }
+    this.unhold(e.id);
+    if (e.state === 'waiting' && this.told(e, held.route)) this.add(this.item(e));
+  }
+
+  private unhold(id: string): void {
+    const held = this.awaitingQuestion.get(id);
+    if (!held) return;
+    const clear = this.deps.clearTimer ?? ((h: unknown) => clearTimeout(h as NodeJS.Timeout));
+    clear(held.timer);
+    this.awaitingQuestion.delete(id);
   }
 
   /** Entries that left the fleet. */
   removed(ids: readonly string[]): void {
     for (const id of ids) {
+      this.unhold(id);
       this.states.delete(id);
       this.delivered.delete(id);
       this.burst?.held.delete(id);
@@ -192,6 +233,7 @@ export class Attention {
   }
 
   stop(): void {
+    for (const id of [...this.awaitingQuestion.keys()]) this.unhold(id);
     const clear = this.deps.clearTimer ?? ((h: unknown) => clearTimeout(h as NodeJS.Timeout));
     if (this.burst) clear(this.burst.timer);
     this.burst = undefined;

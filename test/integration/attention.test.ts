@@ -91,6 +91,8 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
     await s.lua('vim.wait(600)');
     expect(runs(p.log)).toHaveLength(1);
     expect(await messages(s)).not.toMatch(/Claude Code is/);
+    // A turn that ended in front of the user is seen: nothing counts it, the title says nothing.
+    expect(await s.lua('return require("madohub").summary()')).toMatchObject({ done: 0, total: 0, text: '' });
 
     // In sight, but Neovim lost the focus (the user is in the browser): told.
     await s.lua(`vim.api.nvim_exec_autocmds('FocusLost', {})`);

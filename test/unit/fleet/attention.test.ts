@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Attention, DEFAULT_ATTENTION, inQuiet, minutesOf } from '../../../src/fleet/attention.js';
+import { Attention, DEFAULT_ATTENTION, inQuiet, minutesOf, QUESTION_MS } from '../../../src/fleet/attention.js';
 import type { Notice } from '../../../src/fleet/attention.js';
 import type { FleetEntry } from '../../../src/fleet/entry.js';
 import { UNPLACED } from '../../../src/fleet/entry.js';
@@ -18,7 +18,8 @@ const entry = (id: string, state: AgentState, more: Partial<FleetEntry> = {}): F
   since: 0,
   cwd: '/w',
   detail: 'the last line',
-  needs: null,
+  // A wait shows its question (as a terminal's screen does), unless a test says otherwise.
+  needs: state === 'waiting' ? { question: 'Proceed?', options: ['Yes', 'No'] } : null,
   where: id.startsWith('job:') ? 'job' : `buffer ${id.slice(5)}`,
   pinned: false,
   order: 0,
@@ -64,9 +65,36 @@ describe('Attention', () => {
   it('without words of the user’s (the daemon with no Neovim ever run), a state is named as the states are shown', () => {
     a.configure(DEFAULT_ATTENTION);
     a.entries([entry('job:1a2b3c4d', 'working')]);
-    a.entries([entry('job:1a2b3c4d', 'waiting')]);
+    a.entries([entry('job:1a2b3c4d', 'waiting', { needs: { question: 'Run it?', options: [] } })]);
     expect(told[0]!.title).toBe('codex job:1a2b3c4d: Codex Waiting');
     expect(told[0]!.message).toMatch(/^Codex is Waiting in job 1a2b3c4d/);
+  });
+
+  it('a wait that comes before its question is told with the question once it comes, else with its detail', () => {
+    a.entries([entry('term:3', 'working'), entry('term:4', 'working'), entry('term:5', 'working')]);
+    // The agent's own word says it waits; its screen shows the question a moment later.
+    a.entries([entry('term:3', 'waiting', { detail: 'permission prompt', needs: null })]);
+    expect(told).toHaveLength(0);
+    vi.advanceTimersByTime(200);
+    a.entries([entry('term:3', 'waiting', { detail: 'permission prompt', needs: { question: 'Do you want to proceed?', options: ['Yes', 'No'] } })]);
+    expect(told).toHaveLength(1);
+    expect(told[0]!.body).toBe('Do you want to proceed?\nbuffer 3 — :MadoJump');
+    vi.advanceTimersByTime(QUESTION_MS);
+    expect(told).toHaveLength(1);
+    // No question within QUESTION_MS: told with what it has.
+    vi.advanceTimersByTime(DEFAULT_ATTENTION.burstMs);
+    a.entries([entry('term:4', 'waiting', { detail: 'permission prompt', needs: null })]);
+    vi.advanceTimersByTime(QUESTION_MS - 1);
+    expect(told).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(told).toHaveLength(2);
+    expect(told[1]!.body).toBe('permission prompt\nbuffer 4 — :MadoJump');
+    // Answered before its question showed: nothing to tell.
+    vi.advanceTimersByTime(DEFAULT_ATTENTION.burstMs);
+    a.entries([entry('term:5', 'waiting', { needs: null })]);
+    a.entries([entry('term:5', 'working')]);
+    vi.advanceTimersByTime(QUESTION_MS * 2);
+    expect(told).toHaveLength(2);
   });
 
   it('an agent in sight is not told while the editor has the focus (or never said), and is once the focus is lost', () => {

@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -115,11 +115,11 @@ case "$*" in *jump=*) while [ ! -e '${click}' ]; do sleep 0.05; done; echo jump 
     );
     const jumped: string[] = [];
     const d = new Desktop(notifier('notify-send', { exe, actions: true, replace: true }), { debug: () => undefined, warn: () => undefined }, (id) => jumped.push(id));
+    const runs = (): string[] => (existsSync(log) ? readFileSync(log, 'utf8').split('-a MadoHub').slice(1) : []);
     d.show(notice({ seq: 1 }));
-    expect(await until(() => d.waitingRuns === 1 && readFileSync(log, 'utf8').includes('jump=Go there'))).toBe(true);
+    expect(await until(() => d.waitingRuns === 1 && runs().length === 1 && runs()[0]!.includes('jump=Go there'))).toBe(true);
     await new Promise((r) => setTimeout(r, 200));
     d.show(notice({ seq: 2, replaces: 1, jump: 'term:4' }));
-    const runs = (): string[] => readFileSync(log, 'utf8').split('-a MadoHub').slice(1);
     expect(await until(() => runs().length === 2)).toBe(true);
     expect(runs()[1]).toContain('-r 42');
     // The first notice's run was ended when its summary replaced it: only the summary waits.

@@ -110,3 +110,28 @@ describe('the fleet hub', () => {
     expect(jobs.get('job:0000000d')!.intent).toBe('echo attached at once');
   });
 });
+
+describe('a terminal’s question in the fleet', () => {
+  it('is none while its screen shows no question yet (the agent’s own word that it waits came first), then the screen’s', () => {
+    const screens = JSON.parse(readFileSync(path.join(__dirname, '../../fixtures/screens.json'), 'utf8')) as Record<string, { lines: string[]; title: string }>;
+    const terms = new Map<string, FleetEntry>();
+    const tracker = new Tracker();
+    const watchers = new TerminalWatchers({ process: () => undefined, record: () => undefined, place: () => undefined }, quiet);
+    hub = new FleetHub(tracker, watchers, (change: FleetChange) => {
+      for (const e of change.put) if (e.kind === 'terminal') terms.set(e.id, e);
+    }, quiet);
+    const show = (name: string): void => {
+      const s = screens[name]!;
+      tracker.screen(3, { lines: s.lines, title: s.title }, Date.now());
+      hub!.screen(3, s.lines);
+      hub!.placeTerminal(3);
+    };
+    show('claude-idle');
+    // Claude Code's notification says it waits; its screen is still the idle one.
+    tracker.notification(3, { state: 'waiting', detail: 'permission prompt' }, Date.now() + 1000);
+    show('claude-idle');
+    expect(terms.get('term:3')).toMatchObject({ state: 'waiting', detail: 'permission prompt', needs: null });
+    show('claude-approval');
+    expect(terms.get('term:3')).toMatchObject({ state: 'waiting', needs: { question: 'Do you want to proceed?' } });
+  });
+});
