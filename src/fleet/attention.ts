@@ -193,8 +193,7 @@ export class Attention {
 
   /** A wait without its question yet: told once the question comes, or with what it has after QUESTION_MS. */
   private holdForQuestion(e: FleetEntry, route: boolean): void {
-    const set = this.deps.setTimer ?? ((fn: () => void, ms: number) => setTimeout(fn, ms).unref());
-    const timer = set(() => {
+    const timer = this.setTimer(() => {
       const held = this.awaitingQuestion.get(e.id);
       this.awaitingQuestion.delete(e.id);
       if (held && this.told(held.entry, held.route)) this.add(this.item(held.entry));
@@ -217,8 +216,7 @@ export class Attention {
   private unhold(id: string): void {
     const held = this.awaitingQuestion.get(id);
     if (!held) return;
-    const clear = this.deps.clearTimer ?? ((h: unknown) => clearTimeout(h as NodeJS.Timeout));
-    clear(held.timer);
+    this.clearTimer(held.timer);
     this.awaitingQuestion.delete(id);
   }
 
@@ -234,9 +232,18 @@ export class Attention {
 
   stop(): void {
     for (const id of [...this.awaitingQuestion.keys()]) this.unhold(id);
-    const clear = this.deps.clearTimer ?? ((h: unknown) => clearTimeout(h as NodeJS.Timeout));
-    if (this.burst) clear(this.burst.timer);
+    if (this.burst) this.clearTimer(this.burst.timer);
     this.burst = undefined;
+  }
+
+  /** The deps' timers (the tests'), else Node's, which keep no process alive. */
+  private setTimer(fn: () => void, ms: number): unknown {
+    return this.deps.setTimer ? this.deps.setTimer(fn, ms) : setTimeout(fn, ms).unref();
+  }
+
+  private clearTimer(handle: unknown): void {
+    if (this.deps.clearTimer) this.deps.clearTimer(handle);
+    else clearTimeout(handle as NodeJS.Timeout);
   }
 
   /** Whether entering `state` from `before` needs the user (by the user's states). */
@@ -284,8 +291,7 @@ export class Attention {
   }
 
   private openBurst(first: Notice): void {
-    const set = this.deps.setTimer ?? ((fn: () => void, ms: number) => setTimeout(fn, ms).unref());
-    const timer = set(() => this.burstEnds(), Math.max(0, this.settings.burstMs));
+    const timer = this.setTimer(() => this.burstEnds(), Math.max(0, this.settings.burstMs));
     this.burst = { first, held: new Map(), timer };
   }
 

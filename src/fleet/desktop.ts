@@ -118,11 +118,6 @@ export class Desktop {
   private readonly waiting = new Map<number, ChildProcess>();
   /** Runs started, for the benchmark and the tests. */
   runs = 0;
-
-  /** How many runs wait for a click now. */
-  get waitingRuns(): number {
-    return this.waiting.size;
-  }
   private failed = false;
 
   constructor(
@@ -179,6 +174,11 @@ export class Desktop {
     });
     // Ids of notices long replaced or closed are not kept without bound.
     if (this.ids.size > 64) this.ids.delete(this.ids.keys().next().value!);
+  }
+
+  /** How many runs wait for a click now. */
+  get waitingRuns(): number {
+    return this.waiting.size;
   }
 
   /** Every run that still waits for a click ends (the Neovim that would go there leaves). */

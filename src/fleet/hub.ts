@@ -127,11 +127,12 @@ export class FleetHub {
   /** A terminal's screen: what it asks while it waits (known before the terminal is placed). */
   screen(buf: number, lines: readonly string[]): void {
     const st = this.tracker.get(buf);
-    const question = st?.state === 'waiting' ? questionOf(lines) : undefined;
-    const options = st?.state === 'waiting' ? optionsOf(lines) : [];
+    const waiting = st?.state === 'waiting' ? st : undefined;
+    const question = waiting && questionOf(lines);
+    const options = waiting ? optionsOf(lines) : [];
     // What the screen asks: nothing while it shows no question nor menu yet (the agent's own word
     // that it waits can come first; the row then says its detail, and a notice waits for the question).
-    this.asks.set(buf, question !== undefined || options.length > 0 ? { question: question ?? st!.detail, options } : null);
+    this.asks.set(buf, waiting && (question !== undefined || options.length > 0) ? { question: question ?? waiting.detail, options } : null);
     this.replies.screen(buf, lines);
   }
 
