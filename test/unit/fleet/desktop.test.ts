@@ -22,10 +22,15 @@ const notice = (more: Partial<Notice> = {}): Notice => ({
 const notifier = (kind: Notifier['kind'], more: Partial<Notifier> = {}): Notifier => ({ kind, exe: `/usr/bin/${kind}`, args: [], actions: false, replace: false, ...more });
 
 let dir: string;
+/** The desktops a test made: their runs that wait for a click end with the test, whatever it did. */
+const made: Desktop[] = [];
 beforeEach(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'madohub-desktop-'));
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(() => {
+  for (const d of made.splice(0)) d.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 /** A script in the test's folder, runnable. */
 function script(name: string, body: string): string {
@@ -59,7 +64,7 @@ describe('finding the notifier', () => {
     expect(await probe(notifier('notify-send', { exe: full }))).toMatchObject({ actions: true, replace: true });
     const old = script('old-notify-send', `echo '  -u, --urgency=LEVEL'`);
     expect(await probe(notifier('notify-send', { exe: old }))).toMatchObject({ actions: false, replace: false });
-    const hangs = script('hung-notify-send', 'exec sleep 30');
+    const hangs = script('hung-notify-send', 'exec sleep 10');
     const t0 = Date.now();
     expect(await probe(notifier('notify-send', { exe: hangs }))).toMatchObject({ actions: false, replace: false });
     expect(Date.now() - t0).toBeLessThan(5000);
@@ -111,10 +116,11 @@ describe('Desktop', () => {
       'notify-send',
       `echo "$*" >> '${log}'
 echo 42
-case "$*" in *jump=*) while [ ! -e '${click}' ]; do sleep 0.05; done; echo jump ;; esac`,
+case "$*" in *jump=*) i=0; while [ ! -e '${click}' ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done; [ -e '${click}' ] && echo jump ;; esac`,
     );
     const jumped: string[] = [];
     const d = new Desktop(notifier('notify-send', { exe, actions: true, replace: true }), { debug: () => undefined, warn: () => undefined }, (id) => jumped.push(id));
+    made.push(d);
     const runs = (): string[] => (existsSync(log) ? readFileSync(log, 'utf8').split('-a MadoHub').slice(1) : []);
     d.show(notice({ seq: 1 }));
     expect(await until(() => d.waitingRuns === 1 && runs().length === 1 && runs()[0]!.includes('jump=Go there'))).toBe(true);
@@ -131,8 +137,9 @@ case "$*" in *jump=*) while [ ! -e '${click}' ]; do sleep 0.05; done; echo jump 
   });
 
   it(`never keeps more than ${MAX_WAITING} runs that wait for a click`, async () => {
-    const exe = script('notify-send', 'exec sleep 30');
+    const exe = script('notify-send', 'exec sleep 10');
     const d = new Desktop(notifier('notify-send', { exe, actions: true }), { debug: () => undefined, warn: () => undefined }, () => undefined);
+    made.push(d);
     for (let i = 1; i <= MAX_WAITING + 5; i++) d.show(notice({ seq: i, burst: i }));
     expect(d.runs).toBe(MAX_WAITING + 5);
     expect(d.waitingRuns).toBe(MAX_WAITING);
