@@ -329,6 +329,29 @@ describe('no hang, bounded memory', () => {
     expect((await h.jobs()).map((j) => j.intent)).toEqual(['x']);
   });
 
+  it('a daemon that leaves (idle) as a request comes, before its hello, is asked again: a new one takes the job', async () => {
+    const run = path.join(h.base, 'run');
+    mkdirSync(run, { recursive: true, mode: 0o700 });
+    // Takes the client's check that it listens, then, as a daemon leaving idle does, hangs up on the
+    // request's connection before its hello and goes (socket removed).
+    let connections = 0;
+    const leaving = createServer((s) => {
+      s.on('error', () => s.destroy());
+      if (++connections < 2) return;
+      s.destroy();
+      leaving.close();
+      rmSync(sock(), { force: true });
+    });
+    await new Promise<void>((r) => leaving.listen(sock(), r));
+    const t = Date.now();
+    const run1 = await h.mado(['--bg', '--agent', 'looper', 'after the idle one']);
+    expect(Date.now() - t).toBeLessThan(15000);
+    expect(run1.stderr).toBe('');
+    expect(run1.code).toBe(0);
+    expect(connections).toBe(2);
+    expect((await h.jobs()).map((j) => j.intent)).toEqual(['after the idle one']);
+  });
+
   it('a stopped host: logs fall back to its output log, stop and kill to signals, attach says it cannot reach it', async () => {
     const short = await started('looper');
     // Its agent has drawn (and the host has logged it) before the host stops.

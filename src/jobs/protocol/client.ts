@@ -110,6 +110,9 @@ export class Conn {
       first = await conn.next(helloMs, 'silent');
     } catch (err) {
       conn.close();
+      // Hung up before its hello (a daemon that was leaving idle as we came): nothing was asked of
+      // it, so it is as absent as one that had left, and may be asked again.
+      if (err instanceof ReachError && err.reason === 'closed') throw new ReachError(`${socketPath} closed the connection before its hello`, 'absent');
       throw err;
     }
     if (first.type !== 'hello') {
