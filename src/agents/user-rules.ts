@@ -80,10 +80,47 @@ function inOrder(texts: readonly string[], ignoreCase: boolean): Matcher {
   };
 }
 
+/** What every line an entry matches matches too: its pattern, its text, the first of its words. */
+export interface Gate {
+  source: string;
+  ignoreCase: boolean;
+}
+
+/**
+ * One test a line, for a file's rules together: whether any of them may match it (the alternation of
+ * their gates, one per case), remembered for the line, which the engine asks every rule of in turn.
+ * A line that passes is tested by each rule; none passes (most lines) costs one scan, not one a rule.
+ */
+export function lineGate(gates: readonly Gate[]): (line: string) => boolean {
+  const alternation = (ignoreCase: boolean): RegExp | null => {
+    const of = gates.filter((g) => g.ignoreCase === ignoreCase);
+    return of.length === 0 ? null : new RegExp(of.map((g) => `(?:${g.source})`).join('|'), ignoreCase ? 'iu' : 'u');
+  };
+  let exact: RegExp | null;
+  let folded: RegExp | null;
+  try {
+    exact = alternation(false);
+    folded = alternation(true);
+  } catch {
+    // Patterns that cannot stand together (the same group name twice): each rule tests alone.
+    return () => true;
+  }
+  let last: string | undefined;
+  let passes = false;
+  return (line) => {
+    if (line !== last) {
+      last = line;
+      passes = (exact?.test(line) ?? false) || (folded?.test(line) ?? false);
+    }
+    return passes;
+  };
+}
+
 interface Entry {
   /** A pattern with a repeat that costs a line's length. */
   free?: true;
   test: Matcher;
+  gate: Gate;
   /** As a regular expression, for a marker (none for `words`). */
   regexp?: RegExp;
   name?: string;
@@ -109,20 +146,21 @@ function entryOf(v: unknown): Entry | string {
     const problem = textProblem(raw.text);
     if (problem) return problem;
     const text = raw.text as string;
-    return { ...base, test: inOrder([text], ignoreCase), regexp: new RegExp(escapeRegExp(text), ignoreCase ? 'iu' : 'u') };
+    return { ...base, test: inOrder([text], ignoreCase), regexp: new RegExp(escapeRegExp(text), ignoreCase ? 'iu' : 'u'), gate: { source: escapeRegExp(text), ignoreCase } };
   }
   if (raw.words !== undefined) {
     if (!Array.isArray(raw.words) || raw.words.length < 2 || raw.words.length > 8) return '"words" is a list of 2 to 8 texts, found in that order';
     const problem = raw.words.map(textProblem).find((p) => p !== null);
     if (problem) return `"words": ${problem}`;
-    return { ...base, test: inOrder(raw.words as string[], ignoreCase) };
+    const words = raw.words as string[];
+    return { ...base, test: inOrder(words, ignoreCase), gate: { source: escapeRegExp(words[0]!), ignoreCase } };
   }
   if (typeof raw.pattern === 'string') {
     const flags = ignoreCase ? 'i' : '';
     const shape = patternShape(raw.pattern, flags);
     if (typeof shape === 'string') return `pattern /${printable(raw.pattern, 60)}/: ${shape}`;
     const regexp = new RegExp(raw.pattern, `${flags}u`);
-    return { ...base, test: regexp, regexp, ...(shape.free > 0 && { free: true as const }) };
+    return { ...base, test: regexp, regexp, gate: { source: raw.pattern, ignoreCase }, ...(shape.free > 0 && { free: true as const }) };
   }
   return '"pattern" is a string';
 }
@@ -139,6 +177,7 @@ export function parseRulesFile(agent: AgentId, file: string, text: string): { pa
   }
   if (!isObj(value)) return { patch, errors: ['not a JSON object: nothing in it is used'] };
   const names = new Set<string>();
+  const gates: Gate[] = [];
   let entries = 0;
   let free = 0;
   for (const [key, list] of Object.entries(value)) {
@@ -182,6 +221,7 @@ export function parseRulesFile(agent: AgentId, file: string, text: string): { pa
         return;
       }
       names.add(name);
+      gates.push(entry.gate);
       patch.lines.push({
         name,
         state,
@@ -192,6 +232,12 @@ export function parseRulesFile(agent: AgentId, file: string, text: string): { pa
       });
     });
   }
+  // The file's rules are asked in turn of each line: one gate for them all first.
+  const gate = lineGate(gates);
+  patch.lines = patch.lines.map((rule) => {
+    const own = rule.test;
+    return { ...rule, test: { test: (line: string): boolean => gate(line) && own.test(line) } };
+  });
   return { patch, errors };
 }
 

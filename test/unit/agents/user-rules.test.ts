@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { detectScreen, explainScreen, RULESET, useUserRules, userRulesNow } from '../../../src/agents/index.js';
-import { loadUserRules, parseRulesFile, RECHECK_MS, rulesDir, UserRulesSource, withUserRules } from '../../../src/agents/user-rules.js';
+import { lineGate, loadUserRules, parseRulesFile, RECHECK_MS, rulesDir, UserRulesSource, withUserRules } from '../../../src/agents/user-rules.js';
 import { explanationText } from '../../../src/detect/explain.js';
 import type { Screen } from '../../../src/shared/types.js';
 
@@ -95,6 +95,44 @@ describe('a rule file', () => {
       '"waiting"[2]: "words": an empty text matches every line; refused',
       '"markers"[1]: a marker is a text or a pattern; refused',
     ]);
+  });
+});
+
+describe("a file's rules asked of a line together", () => {
+  it('one gate passes a line that any rule of the file may match (its pattern, its text, its first word), in its case', () => {
+    const gate = lineGate([
+      { source: '^Zq\\d+$', ignoreCase: false },
+      { source: 'needs you', ignoreCase: true },
+      { source: 'x', ignoreCase: false },
+    ]);
+    expect(gate('Zq12')).toBe(true);
+    expect(gate('zq12')).toBe(false);
+    expect(gate('The agent NEEDS YOU now')).toBe(true);
+    expect(gate('a box')).toBe(true);
+    expect(gate('A BOX')).toBe(false);
+    expect(gate('nothing here')).toBe(false);
+    // Patterns that cannot stand together (a group name twice): every line goes to the rules themselves.
+    expect(lineGate([{ source: '(?<v>a)', ignoreCase: false }, { source: '(?<v>b)', ignoreCase: false }])('zzz')).toBe(true);
+  });
+
+  it('changes nothing a rule decides: each entry kind still matches its lines, and only them', () => {
+    const { patch, errors } = parseRulesFile(
+      'claude',
+      'claude.json',
+      JSON.stringify({
+        waiting: [{ pattern: '^Zq\\d+$', name: 'zq' }, { text: 'Needs You', ignoreCase: true, name: 'needs' }, { words: ['keep', 'going?'], name: 'keep' }],
+        working: [{ pattern: '(?<n>Busy)', name: 'busy' }, { pattern: '(?<n>Churning)', name: 'churn' }],
+      }),
+    );
+    expect(errors).toEqual([]);
+    const decided = (line: string): string | undefined => patch.lines.find((r) => r.test.test(line))?.name;
+    expect(decided('Zq7')).toBe('user/claude/zq');
+    expect(decided('xZq7')).toBeUndefined();
+    expect(decided('the agent needs you')).toBe('user/claude/needs');
+    expect(decided('keep it going? yes')).toBe('user/claude/keep');
+    expect(decided('going? keep')).toBeUndefined();
+    expect(decided('Churning along')).toBe('user/claude/churn');
+    expect(decided('plain text')).toBeUndefined();
   });
 });
 
