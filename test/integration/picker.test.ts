@@ -16,12 +16,16 @@ const ROWS = `local p = require('madohub.picker').current
   local out = {}
   for _, r in ipairs(p.rows) do out[#out + 1] = r.entry and (r.group .. ' ' .. r.entry.id) or ('# ' .. r.group) end
   return out`;
-/** Puts the cursor of the list on the row of entry `...`; true when it is shown. */
+/**
+ * Puts the cursor of the list on the row of entry `...`, as a move does (CursorMoved: the picker keeps
+ * that entry selected when its rows are drawn again); true when it is shown.
+ */
 const SELECT = `local p = require('madohub.picker').current
   for i, r in ipairs(p.rows) do
     if r.entry and r.entry.id == ... then
       vim.api.nvim_set_current_win(p.list_win)
       vim.api.nvim_win_set_cursor(p.list_win, { i, 0 })
+      vim.api.nvim_exec_autocmds('CursorMoved', { buffer = p.list_buf })
       return true
     end
   end
