@@ -1,7 +1,7 @@
 // Attention outside Neovim (|madohub-notify|), in real Neovims (0.10 and 0.12) with the real Node
 // side: a recording notify-send on PATH (test/fixtures/notify-bin) and fixture agents named like
 // Claude Code in terminals.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -219,7 +219,16 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
 
   it('with no notifier on PATH nothing fails loudly: :checkhealth says it once', async () => {
     const p = place();
-    const s = await start({ ...p.env, PATH: path.dirname(process.execPath) + ':/bin' });
+    // The machine's programs but its notifiers (a machine with libnotify-bin has notify-send in /bin).
+    const bin = path.join(mkdtempSync(path.join(tmpdir(), 'madohub-path-')), 'bin');
+    mkdirSync(bin);
+    for (const dir of [path.dirname(process.execPath), '/bin']) {
+      for (const name of readdirSync(dir)) {
+        if (['notify-send', 'osascript', 'terminal-notifier'].includes(name) || existsSync(path.join(bin, name))) continue;
+        symlinkSync(path.join(dir, name), path.join(bin, name));
+      }
+    }
+    const s = await start({ ...p.env, PATH: bin });
     const buf = await openTerminal(s, [process.execPath, FAKE_CLAUDE]);
     expect(await state(s, buf, 'idle')).toBe(true);
     await s.lua(`vim.cmd('tabnew')`);
