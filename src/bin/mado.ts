@@ -12,6 +12,9 @@ import { runDetect } from '../cli/detect.js';
 import { rulesDir } from '../agents/user-rules.js';
 import { JobError, UsageError } from '../shared/errors.js';
 import { JOB_VERBS, runJobVerb } from '../cli/jobs.js';
+import { bridgeCheck, runBridge } from '../cli/bridge.js';
+import { agentsAll, hostCheck, hostList, runOnHost } from '../cli/remote.js';
+import { agentViewDisabled } from '../cli/switch.js';
 import type { Io } from '../cli/jobs.js';
 
 declare const MADOHUB_VERSION: string;
@@ -68,6 +71,16 @@ Usage:
                             file:PATH): kept by the daemon, with Neovim closed too.
   mado route ls [--json]    List the daemon's routes.
   mado route rm ID          Remove a route.
+  mado --host NAME [-C DIR] VERB …
+                            Run a verb (--bg, jobs, agents, logs, attach, send, stop, kill,
+                            respawn, rm, route) on the host NAME of hosts.json, through its
+                            command (ssh -T NAME, docker exec -i …) and \`mado bridge\` there;
+                            -C runs it in DIR there.
+  mado agents --all [--json]
+                            List this machine's jobs and every host's, with a HOST column (a host
+                            that does not answer in 2 s shows offline, with why).
+  mado host check NAME      Say what the host has (Node, mado, node-pty, the daemon) and lacks.
+  mado host ls              List the hosts of ~/.config/madohub/hosts.json.
   mado --version            Print mado's version.
   mado detect [FILE | -] [--title TITLE] [--agent NAME] [--explain [--json]]
       Print {agent, state, source, detail, rule} as one JSON line for a captured terminal screen
@@ -156,7 +169,17 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (verb === '__host') return await runHost(rest[0]!, rest[1]!);
-    if (JOB_VERBS.includes(verb)) {
+    if (verb === 'bridge') {
+      if (rest[0] === '--check') {
+        process.stdout.write(`${await bridgeCheck({ env: process.env, script: process.argv[1]!, version: MADOHUB_VERSION })}\n`);
+        return 0;
+      }
+      if (rest.length > 0) throw new UsageError('bridge takes no argument but --check (it is started by another machine\'s mado)');
+      await runBridge({ input: process.stdin, output: process.stdout, env: process.env, script: process.argv[1]!, version: MADOHUB_VERSION });
+      return 0;
+    }
+    const remote = verb === '--host' || verb === 'host' || ((verb === 'agents' || verb === 'jobs') && (rest.includes('--all') || rest.includes('-a')));
+    if (JOB_VERBS.includes(verb) || remote) {
       const io: Io = {
         out: (t) => process.stdout.write(t),
         err: (t) => process.stderr.write(t),
@@ -166,6 +189,20 @@ async function main(argv: string[]): Promise<number> {
         columns: process.stdout.columns,
         rows: process.stdout.rows,
       };
+      if (remote && agentViewDisabled(io.env)) throw new JobError('the agent view is off (MADOHUB_DISABLE_AGENT_VIEW=1 or agent_view = false in settings.json)');
+      if (verb === '--host') return await runOnHost(io, rest);
+      if (verb === 'host') {
+        if (rest[0] === 'check' && rest.length === 2) return await hostCheck(io, rest[1]!);
+        if (rest[0] === 'ls' && rest.length === 1) {
+          hostList(io);
+          return 0;
+        }
+        throw new UsageError('mado host check NAME | mado host ls');
+      }
+      if (remote) {
+        await agentsAll(io, rest);
+        return 0;
+      }
       await runJobVerb(io, verb, rest);
       return 0;
     }

@@ -27,11 +27,16 @@ export function statusWord(j: Pick<ListedJob, 'status' | 'alive'>): string {
   return j.alive ? 'running' : j.status;
 }
 
-/** The table of jobs: a header row, one row per job; fields made safe to print. */
-export function jobTable(jobs: readonly ListedJob[], now: number, home = ''): string {
+/**
+ * The table of jobs: a header row, one row per job; fields made safe to print. `across` adds a HOST
+ * column (each job's machine, `local` for this one) and a row for each host with no job to show:
+ * offline (with why), or listed with none.
+ */
+export function jobTable(jobs: readonly ListedJob[], now: number, home = '', across?: { hosts: readonly string[]; jobless: readonly { host: string; offline?: string }[] }): string {
   const header = ['ID', 'STATUS', 'STATE', 'AGENT', 'AGE', 'NAME', 'FOLDER', 'DETAIL'];
-  const short = (p: string): string => (home && (p === home || p.startsWith(`${home}/`)) ? `~${p.slice(home.length)}` : p);
-  const rows = jobs.map((j) => [
+  // Another machine's folders are its own: only this one's home is written ~.
+  const short = (p: string, i: number): string => (home && (across?.hosts[i] ?? 'local') === 'local' && (p === home || p.startsWith(`${home}/`)) ? `~${p.slice(home.length)}` : p);
+  let rows = jobs.map((j, i) => [
     j.short,
     statusWord(j),
     // The agent's state, in the winbar's and the picker's words; ✓ when its agent's own events told it.
@@ -39,9 +44,14 @@ export function jobTable(jobs: readonly ListedJob[], now: number, home = ''): st
     j.agent,
     age(now - j.updatedAt),
     safeText(j.name).slice(0, 40),
-    safeText(short(j.cwd)).slice(0, 60),
+    safeText(short(j.cwd, i)).slice(0, 60),
     safeText([j.needs ? `needs ${j.needs}` : j.detail, j.problem ? `(! ${j.problem})` : ''].filter(Boolean).join(' ')),
   ]);
+  if (across) {
+    header.unshift('HOST');
+    rows = rows.map((r, i) => [across.hosts[i] ?? 'local', ...r]);
+    for (const o of across.jobless) rows.push([o.host, '-', o.offline === undefined ? 'no jobs' : 'offline', '', '', '', '', '', safeText(o.offline ?? '').slice(0, 200)]);
+  }
   const all = [header, ...rows];
   const widths = header.map((_, i) => Math.max(...all.map((r) => r[i]!.length)));
   return all.map((r) => r.map((c, i) => (i < r.length - 1 ? c.padEnd(widths[i]!) : c)).join('  ').trimEnd()).join('\n') + '\n';

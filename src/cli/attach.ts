@@ -5,11 +5,12 @@ import { hostRuns, readHostInfo } from '../jobs/hostinfo.js';
 import { Conn, ReachError } from '../jobs/protocol/client.js';
 import { JobError } from '../shared/errors.js';
 import type { Io } from '../jobs/client/daemon.js';
+import type { MessagePeer } from '../jobs/remote/link.js';
 
 /** Detaches an attached client. */
 export const DETACH_KEY = '\x1d';
 /** The largest message a host sends an attached client (an output chunk, escaped). */
-const MAX_STREAM_BYTES = 8 * 1024 * 1024;
+export const MAX_STREAM_BYTES = 8 * 1024 * 1024;
 
 const ALT_SCREEN_ON = '\x1b[?1049h';
 const ALT_SCREEN_OFF = '\x1b[?1049l';
@@ -24,6 +25,14 @@ export async function attach(io: Io, short: string, jobDir: string): Promise<voi
     if (err instanceof ReachError) throw new JobError(`cannot reach the host of job ${short}: ${err.message} (mado stop ${short} ends it)`);
     throw err;
   }
+  return attachPeer(io, short, conn, (err) => `the host of ${short} went away${err instanceof ReachError && err.reason === 'protocol' ? `: ${err.message}` : ''}`);
+}
+
+/**
+ * The view of a job through `conn` (a host's socket, or a channel of a link to another machine's);
+ * `lost` words the end of a connection that went away (the job runs on).
+ */
+export async function attachPeer(io: Io, short: string, conn: MessagePeer, lost: (err: unknown) => string): Promise<void> {
   const stdin = process.stdin;
   const size = (): { cols: number; rows: number } => ({ cols: process.stdout.columns || 80, rows: process.stdout.rows || 24 });
   const onResize = (): void => conn.send({ op: 'resize', ...size() });
@@ -63,7 +72,7 @@ export async function attach(io: Io, short: string, jobDir: string): Promise<voi
     try {
       m = await conn.next(0);
     } catch (err) {
-      if (!ended) end(`the host of ${short} went away${err instanceof ReachError && err.reason === 'protocol' ? `: ${err.message}` : ''}`);
+      if (!ended) end(lost(err));
       return done();
     }
     if (m.type === 'screen') {

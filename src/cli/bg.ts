@@ -117,12 +117,14 @@ export function withStdin(args: BgArgs, stdin: string | undefined): BgArgs {
 export const BG_STDIN_FIRST_BYTE_MS = 2000;
 
 /** What `mado --bg` prints once the job is dispatched. */
-export function hintBlock(short: string): string {
+export function hintBlock(short: string, host?: string): string {
+  // A job started from another machine (`mado --host NAME --bg`) is named as that machine reaches it.
+  const mado = host ? `mado --host ${host}` : 'mado';
   const rows: [string, string][] = [
-    ['mado jobs', 'list jobs'],
-    [`mado attach ${short}`, 'open in this terminal (Ctrl-] detaches, the job goes on)'],
-    [`mado logs ${short}`, 'show recent output'],
-    [`mado stop ${short}`, 'stop this job'],
+    [`${mado} jobs`, 'list jobs'],
+    [`${mado} attach ${short}`, 'open in this terminal (Ctrl-] detaches, the job goes on)'],
+    [`${mado} logs ${short}`, 'show recent output'],
+    [`${mado} stop ${short}`, 'stop this job'],
   ];
   const width = Math.max(...rows.map(([c]) => c.length));
   return [`backgrounded · ${short}`, ...rows.map(([c, d]) => `  ${c.padEnd(width)}  ${d}`)].join('\n') + '\n';

@@ -11,6 +11,7 @@ import { BG_STDIN_FIRST_BYTE_MS, hintBlock, parseBgArgs, withStdin } from './bg.
 import { printLogs } from './logs.js';
 import { routeVerb } from './routes.js';
 import { agentViewDisabled } from './switch.js';
+import { HOST_NAME } from '../jobs/remote/hosts.js';
 
 export type { Io };
 
@@ -22,7 +23,8 @@ async function bg(io: Io, argv: string[]): Promise<void> {
   for (const w of args.warnings) io.err(`mado: ${w}\n`);
   const { short, warning } = await dispatchJob(io, { ...args, origin: 'shell', cwd: process.cwd() });
   if (warning) io.err(`mado: ${warning}\n`);
-  io.out(hintBlock(short));
+  const via = io.env.MADOHUB_VIA_HOST;
+  io.out(hintBlock(short, via && HOST_NAME.test(via) ? via : undefined));
 }
 
 async function logs(io: Io, argv: string[]): Promise<void> {

@@ -12,9 +12,9 @@ import { sqliteSupport } from '../records/sqlite.js';
 import type { SqliteSupport } from '../records/sqlite.js';
 import type { TerminalWatchers } from '../state/terminal-watchers.js';
 import type { Tracker } from '../state/tracker.js';
-import { checkNodePty } from './node-pty-check.js';
+import { checkNodePty } from '../jobs/node-pty-check.js';
 import type { AttentionHealth, NvimAttention } from './attention.js';
-import type { NodePtyHealth } from './node-pty-check.js';
+import type { NodePtyHealth } from '../jobs/node-pty-check.js';
 
 /** Whether a daemon answers on its socket: `running`, `not running`, or why it cannot be asked. */
 async function daemonAnswers(): Promise<string> {

@@ -18,7 +18,7 @@ import { routesRpc } from './routes-rpc.js';
 import { luaHandlers } from './handlers.js';
 import { healthOf } from './health.js';
 import type { Health } from './health.js';
-import { checkNodePty } from './node-pty-check.js';
+import { checkNodePty } from '../jobs/node-pty-check.js';
 import { NvimAttention } from './attention.js';
 
 /** The agent modules as Lua lists them: the Lua side keeps no list of its own. */

@@ -4,7 +4,7 @@ import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nodePtyProblem } from '../../src/nvim/node-pty-check.js';
+import { nodePtyProblem } from '../../src/jobs/node-pty-check.js';
 import { ROOT, openTerminal, startNeovim, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
 

@@ -9,8 +9,8 @@ export interface NodePtyHealth {
   error?: string;
 }
 
-/** The plugin's root: the bundle lives in <root>/rplugin/node/madohub/. */
-const root = (): string => path.resolve(__dirname, '..', '..', '..');
+/** The plugin's root as the Neovim side's bundle sees it: it lives in <root>/rplugin/node/madohub/. */
+const pluginRoot = (): string => path.resolve(__dirname, '..', '..', '..');
 
 /** Words for a failure to load node-pty (pure, for tests). */
 export function nodePtyProblem(message: string, nodeVersion: string, pluginRoot: string): string {
@@ -25,11 +25,12 @@ export function nodePtyProblem(message: string, nodeVersion: string, pluginRoot:
   return `node-pty does not load in Node ${nodeVersion} (${first}): run \`npm rebuild node-pty\` in ${pluginRoot}`;
 }
 
-export function checkNodePty(): NodePtyHealth {
+/** Whether node-pty loads here; `root` is MadoHub's folder, named in the fix (the Neovim side's by default). */
+export function checkNodePty(root: string = pluginRoot()): NodePtyHealth {
   try {
     createRequire(__filename)('node-pty');
     return { ok: true };
   } catch (err) {
-    return { ok: false, error: nodePtyProblem(err instanceof Error ? err.message : String(err), process.version, root()) };
+    return { ok: false, error: nodePtyProblem(err instanceof Error ? err.message : String(err), process.version, root) };
   }
 }

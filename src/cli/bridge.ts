@@ -1,0 +1,203 @@
+// `mado bridge`: the other end of a link from another machine (src/jobs/remote/link.ts), run by the
+// line that machine writes into the shell its host command gives (ssh, docker exec, kubectl exec).
+// It speaks on its standard input and output only: it lists this machine's jobs, runs `mado` verbs
+// here for that machine and passes their output back, and connects to a job's host here for it.
+// Every request passes the guard first; what waits for a slow reader is bounded; when its input
+// ends (the link was closed or dropped), what it started for the link ends, and it leaves. The jobs
+// themselves run on under this machine's daemon.
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { readHostInfo, hostRuns } from '../jobs/hostinfo.js';
+import { listedJobs } from '../jobs/listed.js';
+import { Conn, ReachError } from '../jobs/protocol/client.js';
+import { checkProto, encode, LineDecoder, PROTO } from '../jobs/protocol/codec.js';
+import { findJob, jobShorts, jobsDir } from '../jobs/store.js';
+import { checkNodePty } from '../jobs/node-pty-check.js';
+import { daemonSocket, runtimeDir } from '../jobs/paths.js';
+import { socketLive } from '../jobs/protocol/socket.js';
+import { MAX_CHANNELS, MAX_LINK_MESSAGE, parseBridgeRequest } from '../jobs/remote/wire.js';
+import type { BridgeEvent, BridgeRequest } from '../jobs/remote/wire.js';
+
+/** What may wait for the other side to read before a verb's output is paused. */
+const MAX_PENDING = 4 * 1024 * 1024;
+/** The largest message a job's host sends an attached client (as attach takes it). */
+const MAX_HOST_MESSAGE = 8 * 1024 * 1024;
+
+export interface BridgeIo {
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream & { writableLength?: number };
+  env: NodeJS.ProcessEnv;
+  /** The `mado` script that runs the verbs. */
+  script: string;
+  version: string;
+}
+
+export function runBridge(io: BridgeIo): Promise<void> {
+  const children = new Map<number, ChildProcess>();
+  const hosts = new Map<number, Conn>();
+  const paused = new Set<ChildProcess>();
+  let ended = false;
+  const say = (ev: BridgeEvent | object): void => {
+    if (ended) return;
+    io.output.write(encode(ev));
+    if ((io.output.writableLength ?? 0) > MAX_PENDING) {
+      for (const c of children.values()) {
+        if (paused.has(c)) continue;
+        paused.add(c);
+        c.stdout?.pause();
+        c.stderr?.pause();
+      }
+    }
+  };
+  io.output.on('drain', () => {
+    for (const c of paused) {
+      c.stdout?.resume();
+      c.stderr?.resume();
+    }
+    paused.clear();
+  });
+  const open = (): number => children.size + hosts.size;
+
+  const verb = (req: Extract<BridgeRequest, { op: 'verb' }>): void => {
+    const child = spawn(process.execPath, [io.script, ...req.argv], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...io.env, ...(req.as ? { MADOHUB_VIA_HOST: req.as } : {}) },
+      cwd: req.cwd ? expandHome(req.cwd, io.env) : undefined,
+    });
+    children.set(req.ch, child);
+    child.stdout!.setEncoding('utf8');
+    child.stderr!.setEncoding('utf8');
+    child.stdout!.on('data', (data: string) => say({ type: 'out', ch: req.ch, fd: 1, data }));
+    child.stderr!.on('data', (data: string) => say({ type: 'out', ch: req.ch, fd: 2, data }));
+    child.stdin!.on('error', () => {
+      // It ended before reading: its exit tells.
+    });
+    child.stdin!.end(req.stdin ?? '');
+    let exited = false;
+    const exit = (code: number): void => {
+      if (exited) return;
+      exited = true;
+      children.delete(req.ch);
+      paused.delete(child);
+      say({ type: 'exit', ch: req.ch, code });
+    };
+    child.once('error', (err) => {
+      say({ type: 'out', ch: req.ch, fd: 2, data: `mado bridge: cannot run mado: ${err.message}\n` });
+      exit(127);
+    });
+    // 'close': its output has all been read by then.
+    child.once('close', (code, signal) => exit(code ?? (signal ? 128 + 9 : 1)));
+  };
+
+  const host = async (req: Extract<BridgeRequest, { op: 'host' }>): Promise<void> => {
+    const dir = jobsDir(io.env);
+    const m = findJob(dir, req.id);
+    if (!m.ok) return say({ type: 'msg', ch: req.ch, msg: { type: 'error', error: m.error, proto: PROTO } });
+    const info = readHostInfo(path.join(dir, m.short));
+    if (!info || !hostRuns(info)) return say({ type: 'msg', ch: req.ch, msg: { type: 'error', error: `job ${m.short} is not running (mado respawn ${m.short} starts it again)`, proto: PROTO } });
+    let conn: Conn;
+    let hello: object;
+    try {
+      ({ conn, hello } = await Conn.open(info.socket, undefined, MAX_HOST_MESSAGE));
+    } catch (err) {
+      return say({ type: 'closed', ch: req.ch, error: `cannot reach the host of job ${m.short}: ${err instanceof Error ? err.message : String(err)}` });
+    }
+    if (ended) return conn.close();
+    hosts.set(req.ch, conn);
+    say({ type: 'msg', ch: req.ch, msg: hello });
+    for (;;) {
+      try {
+        const reply = await conn.next(0);
+        say({ type: 'msg', ch: req.ch, msg: reply });
+      } catch (err) {
+        if (hosts.delete(req.ch)) say({ type: 'closed', ch: req.ch, ...(err instanceof ReachError && err.reason !== 'closed' ? { error: err.message } : {}) });
+        return;
+      }
+    }
+  };
+
+  const handle = (req: BridgeRequest): void => {
+    switch (req.op) {
+      case 'ping':
+        return say({ type: 'pong', ch: 0 });
+      case 'list':
+        void listedJobs(jobsDir(io.env)).then(
+          (jobs) => say({ type: 'jobs', ch: req.ch, jobs }),
+          (err: unknown) => say({ type: 'closed', ch: req.ch, error: `cannot list the jobs: ${err instanceof Error ? err.message : String(err)}` }),
+        );
+        return;
+      case 'verb':
+        if (open() >= MAX_CHANNELS) return say({ type: 'closed', ch: req.ch, error: `${MAX_CHANNELS} channels are open` });
+        return verb(req);
+      case 'host':
+        if (open() >= MAX_CHANNELS) return say({ type: 'closed', ch: req.ch, error: `${MAX_CHANNELS} channels are open` });
+        void host(req);
+        return;
+      case 'msg':
+        hosts.get(req.ch)?.send(req.msg);
+        return;
+      case 'close': {
+        children.get(req.ch)?.kill('SIGTERM');
+        const conn = hosts.get(req.ch);
+        hosts.delete(req.ch);
+        conn?.close();
+        return;
+      }
+    }
+  };
+
+  say({ type: 'hello', role: 'bridge', pid: process.pid, version: io.version });
+  const decoder = new LineDecoder(MAX_LINK_MESSAGE);
+  return new Promise((resolve) => {
+    const finish = (why?: string): void => {
+      if (ended) return;
+      if (why) say({ type: 'closed', ch: 0, error: why });
+      ended = true;
+      for (const c of children.values()) c.kill('SIGTERM');
+      for (const c of hosts.values()) c.close();
+      io.input.removeAllListeners('data');
+      resolve();
+    };
+    io.input.setEncoding?.('utf8');
+    io.input.on('data', (chunk: string | Buffer) => {
+      let messages: unknown[];
+      try {
+        messages = decoder.push(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+        for (const m of messages) checkProto(m, 'the other side');
+      } catch (err) {
+        return finish(err instanceof Error ? err.message : String(err));
+      }
+      for (const m of messages) {
+        const req = parseBridgeRequest(m);
+        if (typeof req === 'string') return finish(req);
+        handle(req);
+      }
+    });
+    io.input.once('end', () => finish());
+    io.input.once('error', () => finish());
+  });
+}
+
+/**
+ * `mado bridge --check`: what this machine offers a link, as one JSON line for `mado host check` on
+ * the other side: this mado's version and protocol, whether node-pty loads, the daemon, the jobs.
+ */
+export async function bridgeCheck(io: Pick<BridgeIo, 'env' | 'script' | 'version'>): Promise<string> {
+  const pty = checkNodePty(path.resolve(path.dirname(io.script), '..'));
+  let daemon: string;
+  try {
+    daemon = (await socketLive(daemonSocket(runtimeDir(io.env)))) ? 'running' : 'not running (it starts on first use)';
+  } catch (err) {
+    daemon = `cannot be reached: ${err instanceof Error ? err.message : String(err)}`;
+  }
+  const jobs = jobShorts(jobsDir(io.env)).length;
+  return JSON.stringify({ version: io.version, proto: PROTO, pty: pty.ok ? 'ok' : pty.error, daemon, jobs });
+}
+
+/** `~` and `~/…` as the other side's home: a folder given in hosts.json is written for that side. */
+function expandHome(dir: string, env: NodeJS.ProcessEnv): string {
+  const home = env.HOME ?? '';
+  if (dir === '~') return home;
+  return dir.startsWith('~/') ? path.join(home, dir.slice(2)) : dir;
+}

@@ -1,0 +1,254 @@
+// The verbs across machines: `mado --host NAME VERB …` runs a verb on a host of hosts.json through a
+// link (src/jobs/remote/link.ts), `mado agents --all` lists this machine's jobs and every host's,
+// `mado host check NAME` says what the other side has and lacks, `mado host ls` lists the hosts.
+import { spawn } from 'node:child_process';
+import { PROTO } from '../jobs/protocol/codec.js';
+import type { ListedJob } from '../jobs/protocol/replies.js';
+import { listedJobs } from '../jobs/listed.js';
+import { jobsDir } from '../jobs/store.js';
+import { DEFAULT_CONNECT_MS, HOST_NAME, hostsFile, readHosts } from '../jobs/remote/hosts.js';
+import type { HostConfig } from '../jobs/remote/hosts.js';
+import { Link, LinkError } from '../jobs/remote/link.js';
+import type { Io } from '../jobs/client/daemon.js';
+import { JobError, UsageError } from '../shared/errors.js';
+import { printable, safeText } from '../shared/text.js';
+import { byCreation, jobTable } from './agents.js';
+import { parseArgs } from './args.js';
+import { attachPeer } from './attach.js';
+import { BG_STDIN_FIRST_BYTE_MS } from './bg.js';
+
+/** How long a listing of every host waits for one that does not answer: its rows show offline then. */
+export const LIST_WAIT_MS = 2000;
+/** How long a verb's own answer may take once the link is up (a dispatch starts a host there). */
+const VERB_HELLO_MS = 10_000;
+
+/** The hosts of hosts.json; what is wrong in it is said, once, on standard error. */
+function hosts(io: Io): Map<string, HostConfig> {
+  const { hosts: found, problems } = readHosts(io.env);
+  for (const p of problems) io.err(`mado: ${safeText(p)}\n`);
+  return found;
+}
+
+function hostNamed(io: Io, name: string): HostConfig {
+  if (!HOST_NAME.test(name)) throw new UsageError(`'${printable(name, 40)}' is no host name`);
+  const all = hosts(io);
+  const cfg = all.get(name);
+  if (!cfg) {
+    const known = [...all.keys()];
+    throw new UsageError(`no host '${name}' in ${hostsFile(io.env)}${known.length ? ` (there are: ${known.join(', ')})` : ' (it names none: see :help madohub-hosts)'}`);
+  }
+  return cfg;
+}
+
+/** What another machine's `mado` printed, made safe for this terminal: its lines, no control characters. */
+export function remoteText(data: string): string {
+  return data.replace(/\r\n/g, '\n').replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g, '?');
+}
+
+async function openLink(io: Io, name: string, cfg: HostConfig, connectMs?: number): Promise<Link> {
+  try {
+    return await Link.open(name, cfg, { env: io.env, connectMs });
+  } catch (err) {
+    throw err instanceof LinkError ? new JobError(err.message) : err;
+  }
+}
+
+/** The verbs that run on a host as they run here; `attach` and `agents` are this side's, over the link. */
+const REMOTE_VERBS = new Set(['--bg', '--background', 'jobs', 'agents', 'logs', 'attach', 'send', 'stop', 'kill', 'respawn', 'rm', 'route']);
+
+/** `mado --host NAME [-C DIR] VERB …`: the verb's exit status. */
+export async function runOnHost(io: Io, argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined) throw new UsageError('--host needs a host name (see mado host ls)');
+  let cwd: string | undefined;
+  if (rest[0] === '-C' || rest[0] === '--cwd') {
+    cwd = rest[1];
+    if (cwd === undefined) throw new UsageError(`${rest[0]} needs a folder`);
+    rest.splice(0, 2);
+  }
+  const [verb, ...args] = rest;
+  if (verb === undefined) throw new UsageError(`--host ${name} needs a command (see mado --help)`);
+  if (!REMOTE_VERBS.has(verb)) throw new UsageError(`'${printable(verb, 40)}' does not run on a host (these do: ${[...REMOTE_VERBS].join(', ')})`);
+  const cfg = hostNamed(io, name);
+  // Standard input goes across for the verbs that read it, read here first (bounded as they bound it).
+  const stdin = verb === '--bg' || verb === '--background' ? await io.stdin(args.length > 0 ? BG_STDIN_FIRST_BYTE_MS : undefined) : verb === 'send' && args.length === 1 ? await io.stdin() : undefined;
+  const link = await openLink(io, name, cfg);
+  try {
+    if (verb === 'attach') {
+      const id = parseArgs(args, [], ['ID']).positional[0]!;
+      let peer;
+      try {
+        peer = await link.host(id, VERB_HELLO_MS);
+      } catch (err) {
+        throw err instanceof LinkError ? new JobError(`${name}: ${err.message}`) : err;
+      }
+      await attachPeer(io, `${name}:${id}`, peer, (err) =>
+        link.down ? `${link.down.message}; the job runs on on ${name}` : `the host of ${name}:${id} went away${err instanceof Error ? `: ${err.message}` : ''}`,
+      );
+      return 0;
+    }
+    let code: number;
+    try {
+      code = await link.verb([verb, ...args], {
+        stdin,
+        cwd,
+        // A raw log is the job's own bytes, as a terminal shows them (asked for by name).
+        onOut: (fd, data) => (fd === 1 ? io.out(verb === 'logs' && args.includes('--raw') ? data : remoteText(data)) : io.err(remoteText(data))),
+      });
+    } catch (err) {
+      throw err instanceof LinkError ? new JobError(`${err.message} (what ${verb} did on ${name} before is not known: mado --host ${name} agents tells)`) : err;
+    }
+    return code;
+  } finally {
+    link.close();
+  }
+}
+
+/** One machine's part of `agents --all`: its jobs, or why they could not be listed. */
+export type HostListing = { host: string; jobs: ListedJob[]; version?: string } | { host: string; offline: string };
+
+/** Lists a host's jobs, within `LIST_WAIT_MS` unless the host sets its own `connect_ms`. */
+export async function listHost(name: string, cfg: HostConfig, env: NodeJS.ProcessEnv, waitMs = LIST_WAIT_MS): Promise<HostListing> {
+  const deadline = Date.now() + (cfg.connectMs ?? waitMs);
+  let link: Link | undefined;
+  try {
+    link = await Link.open(name, cfg, { env, connectMs: Math.max(1, deadline - Date.now()) });
+    const jobs = await link.list(Math.max(500, deadline - Date.now()));
+    return { host: name, jobs, version: link.version };
+  } catch (err) {
+    return { host: name, offline: err instanceof Error ? err.message : String(err) };
+  } finally {
+    link?.close();
+  }
+}
+
+/** `mado agents --all [--json]`: this machine's jobs and every host's, with a HOST column. */
+export async function agentsAll(io: Io, argv: string[]): Promise<void> {
+  const args = parseArgs(argv, [{ names: ['--all', '-a'] }, { names: ['--json'] }], []);
+  const all = hosts(io);
+  const listings: HostListing[] = await Promise.all([
+    listedJobs(jobsDir(io.env)).then((jobs): HostListing => ({ host: 'local', jobs })),
+    ...[...all].map(([name, cfg]) => listHost(name, cfg, io.env)),
+  ]);
+  if (args.flags.has('--json')) {
+    io.out(
+      `${JSON.stringify({
+        jobs: listings.flatMap((l) => ('jobs' in l ? [...l.jobs].sort(byCreation).map((j) => ({ ...j, host: l.host })) : [])),
+        hosts: listings.map((l) => ('jobs' in l ? { host: l.host, online: true, ...(l.version ? { version: l.version } : {}) } : { host: l.host, online: false, reason: l.offline })),
+      })}\n`,
+    );
+    return;
+  }
+  const rows: { host: string; job: ListedJob }[] = [];
+  const jobless: { host: string; offline?: string }[] = [];
+  for (const l of listings) {
+    if (!('jobs' in l)) jobless.push({ host: l.host, offline: l.offline });
+    else if (l.jobs.length === 0 && l.host !== 'local') jobless.push({ host: l.host });
+    else for (const job of [...l.jobs].sort(byCreation)) rows.push({ host: l.host, job });
+  }
+  io.out(jobTable(rows.map((r) => r.job), Date.now(), io.env.HOME, { hosts: rows.map((r) => r.host), jobless }));
+}
+
+/**
+ * The line written into a host's shell by `host check`: what `node --version` and `mado bridge
+ * --check` say there, between marks (shell builtins only: a bare machine may lack even `head`).
+ */
+function checkScript(mado: string): string {
+  return ["printf '@@madohub-check\\n'", 'node --version 2>&1', "printf '\\n@@madohub-bridge\\n'", `${mado} bridge --check 2>&1`, "printf '\\n@@madohub-end\\n'", 'exit'].join('; ');
+}
+
+export interface CheckReport {
+  node?: string;
+  bridge?: { version?: string; proto?: number; pty?: string; daemon?: string; jobs?: number };
+  /** What the other side said instead of the bridge's report (why `mado` did not run). */
+  bridgeError?: string;
+}
+
+/** The report between the marks of `host check`'s output (what a hostile side says is only text). */
+export function parseCheck(out: string): CheckReport | undefined {
+  const from = out.indexOf('@@madohub-check\n');
+  const mid = out.indexOf('\n@@madohub-bridge\n', from);
+  const to = out.indexOf('\n@@madohub-end', mid);
+  if (from < 0 || mid < 0 || to < 0) return undefined;
+  const lines = (text: string): string[] =>
+    text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
+  const report: CheckReport = { node: lines(out.slice(from + '@@madohub-check\n'.length, mid))[0]?.slice(0, 200) };
+  const said = lines(out.slice(mid + '\n@@madohub-bridge\n'.length, to));
+  const last = said.at(-1) ?? '';
+  try {
+    const v = JSON.parse(last) as Record<string, unknown>;
+    report.bridge = {
+      version: typeof v.version === 'string' ? v.version.slice(0, 40) : undefined,
+      proto: typeof v.proto === 'number' ? v.proto : undefined,
+      pty: typeof v.pty === 'string' ? v.pty.slice(0, 400) : undefined,
+      daemon: typeof v.daemon === 'string' ? v.daemon.slice(0, 200) : undefined,
+      jobs: typeof v.jobs === 'number' ? v.jobs : undefined,
+    };
+  } catch {
+    report.bridgeError = last.slice(0, 400);
+  }
+  return report;
+}
+
+/** `mado host check NAME`: what the other side has (Node, mado, node-pty, the daemon) and what is missing; 0 when it is ready. */
+export async function hostCheck(io: Io, name: string): Promise<number> {
+  const cfg = hostNamed(io, name);
+  const [program, ...args] = cfg.command;
+  const checkMs = cfg.connectMs ?? DEFAULT_CONNECT_MS;
+  const child = spawn(program!, args, { stdio: ['pipe', 'pipe', 'pipe'], env: io.env });
+  let out = '';
+  let err = '';
+  const MAX = 64 * 1024;
+  child.stdout.setEncoding('utf8').on('data', (d: string) => void (out.length < MAX && (out += d)));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => void (err = (err + d).slice(-4096)));
+  child.stdin.on('error', () => {});
+  child.stdin.end(`${checkScript(cfg.mado)}\n`);
+  const ended = await new Promise<string | undefined>((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve(`no answer in ${checkMs / 1000} s`);
+    }, checkMs);
+    child.once('error', (e) => (clearTimeout(timer), resolve(`cannot run ${safeText(program!)}: ${e.message}`)));
+    child.once('close', () => (clearTimeout(timer), resolve(undefined)));
+  });
+  io.out(`${name}: ${cfg.command.map((a) => safeText(a)).join(' ')}\n`);
+  const report = parseCheck(out);
+  if (!report) {
+    const last = safeText(err.trim().split('\n').slice(-2).join(' ')).slice(0, 300);
+    io.out(`  shell      missing: ${ended ?? 'the command gave no shell that ran the check'}${last ? ` (${last})` : ''}\n`);
+    return 1;
+  }
+  const lines: [string, string, boolean][] = [];
+  const nodeMajor = /^v(\d+)\.\d+\.\d+$/.exec(report.node ?? '')?.[1];
+  const nodeOk = nodeMajor !== undefined && Number(nodeMajor) >= 20;
+  lines.push(['Node', nodeMajor ? `${safeText(report.node!)}${nodeOk ? '' : ' (MadoHub needs 20 or later)'}` : `missing: install Node.js 20 or later${report.node ? ` (${safeText(report.node).slice(0, 120)})` : ''}`, nodeOk]);
+  const b = report.bridge;
+  if (!b) {
+    const why = safeText(report.bridgeError ?? '').slice(0, 200);
+    lines.push(['mado', `missing: \`${safeText(cfg.mado)}\` did not run${why ? ` (${why})` : ''}; install MadoHub there (see :help madohub-hosts) or set "mado" in hosts.json`, false]);
+  } else {
+    const protoOk = b.proto === PROTO;
+    lines.push(['mado', `${safeText(b.version ?? '?')} (protocol ${b.proto ?? '?'})${protoOk ? '' : `: this mado speaks ${PROTO}; update ${(b.proto ?? 0) > PROTO ? 'MadoHub here' : `MadoHub on ${name}`}`}`, protoOk]);
+    const ptyOk = b.pty === 'ok';
+    lines.push(['node-pty', ptyOk ? 'loads' : `missing: ${safeText(b.pty ?? 'not said')}`, ptyOk]);
+    lines.push(['daemon', safeText(b.daemon ?? 'not said'), true]);
+    if (b.jobs !== undefined) lines.push(['jobs', String(b.jobs), true]);
+  }
+  for (const [what, said] of lines) io.out(`  ${what.padEnd(10)} ${said}\n`);
+  const ready = lines.every(([, , ok]) => ok);
+  io.out(ready ? `${name} is ready\n` : `${name} is not ready: see above\n`);
+  return ready ? 0 : 1;
+}
+
+/** `mado host ls`: the hosts of hosts.json and their commands. */
+export function hostList(io: Io): void {
+  const all = hosts(io);
+  if (all.size === 0) {
+    io.out(`no hosts (${hostsFile(io.env)} names none: see :help madohub-hosts)\n`);
+    return;
+  }
+  for (const [name, cfg] of all) io.out(`${name}  ${cfg.command.map((a) => safeText(a)).join(' ')}\n`);
+}

@@ -1,0 +1,106 @@
+// The remote hosts by name: `$XDG_CONFIG_HOME/madohub/hosts.json` (and Neovim's `setup({ hosts = … })`,
+// which the Neovim side passes as the same table). A host is a command that gives a shell on the
+// other side (`ssh -T box`, `docker exec -i NAME sh`, `kubectl exec -i POD -- sh`); MadoHub writes one
+// line into that shell, which starts `mado bridge` there. Each entry is checked: a wrong one is said
+// and left out, the others kept.
+import path from 'node:path';
+import { isObj } from '../../shared/checks.js';
+import { readConfigFile } from '../../shared/files.js';
+import { printable } from '../../shared/text.js';
+import { configHome } from '../../shared/xdg.js';
+
+export interface HostConfig {
+  /** The command, as an argument list (no shell on this side). */
+  command: string[];
+  /** How `mado` is run in the shell on the other side (a command line for that shell). */
+  mado: string;
+  /** The folder on the other side the host's verbs run in (`--bg` starts its job there); none: the shell's. */
+  cwd?: string;
+  /** How long the link may take to come up (ms); none: DEFAULT_CONNECT_MS for a verb, 2 s for a listing of every host. */
+  connectMs?: number;
+}
+
+export type Hosts = ReadonlyMap<string, HostConfig>;
+
+/** A host's name: what `--host`, `box:ID` and the HOST column show. */
+export const HOST_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/;
+export const HOSTS_FILE = 'hosts.json';
+const MAX_FILE = 64 * 1024;
+const MAX_HOSTS = 64;
+const MAX_ARGS = 64;
+const MAX_ARG = 4096;
+/** What a link may take to come up by default: ssh's own handshake and the other side's Node start. */
+export const DEFAULT_CONNECT_MS = 15_000;
+
+/** `$XDG_CONFIG_HOME/madohub/hosts.json`. */
+export const hostsFile = (env: NodeJS.ProcessEnv): string => path.join(configHome(env), 'madohub', HOSTS_FILE);
+
+/** Text that goes into the other side's shell line: printable, no newline, no NUL. */
+const lineSafe = (v: unknown, max: number): v is string => typeof v === 'string' && v.length > 0 && v.length <= max && !/[\x00-\x1f\x7f]/.test(v);
+
+/** The hosts in `v` (the file's table, or Lua's), and what was wrong with each entry left out. */
+export function parseHosts(v: unknown, where: string): { hosts: Map<string, HostConfig>; problems: string[] } {
+  const hosts = new Map<string, HostConfig>();
+  const problems: string[] = [];
+  if (v === undefined || v === null) return { hosts, problems };
+  if (!isObj(v)) return { hosts, problems: [`${where}: must be a table of hosts by name`] };
+  for (const [name, entry] of Object.entries(v)) {
+    const say = (why: string): void => void problems.push(`${where}: host '${printable(name, 40)}' ${why}`);
+    if (hosts.size >= MAX_HOSTS) {
+      say(`left out: at most ${MAX_HOSTS} hosts`);
+      continue;
+    }
+    if (!HOST_NAME.test(name) || name === 'local') {
+      say("left out: a name is letters, digits, '.', '_' or '-' (at most 32, not 'local')");
+      continue;
+    }
+    if (!isObj(entry)) {
+      say('left out: must be a table with a command');
+      continue;
+    }
+    const cmd = entry.command;
+    if (!Array.isArray(cmd) || cmd.length === 0 || cmd.length > MAX_ARGS || !cmd.every((a) => typeof a === 'string' && a.length <= MAX_ARG && !a.includes('\0'))) {
+      say(`left out: command must be a list of 1 to ${MAX_ARGS} strings (["ssh", "-T", "box"])`);
+      continue;
+    }
+    if (cmd[0] === '') {
+      say('left out: its command names no program');
+      continue;
+    }
+    if (entry.mado !== undefined && !lineSafe(entry.mado, 1024)) {
+      say('left out: mado must be a command line of at most 1024 printable characters');
+      continue;
+    }
+    if (entry.cwd !== undefined && !lineSafe(entry.cwd, 1024)) {
+      say('left out: cwd must be a folder of at most 1024 printable characters');
+      continue;
+    }
+    const connect = entry.connect_ms;
+    if (connect !== undefined && !(typeof connect === 'number' && Number.isInteger(connect) && connect >= 500 && connect <= 120_000)) {
+      say('left out: connect_ms must be a whole number of ms from 500 to 120000');
+      continue;
+    }
+    for (const k of Object.keys(entry)) if (!['command', 'mado', 'cwd', 'connect_ms'].includes(k)) say(`has an unknown field '${printable(k, 40)}' (passed over)`);
+    hosts.set(name, {
+      command: [...(cmd as string[])],
+      mado: (entry.mado as string | undefined) ?? 'mado',
+      ...(entry.cwd === undefined ? {} : { cwd: entry.cwd as string }),
+      ...(connect === undefined ? {} : { connectMs: connect as number }),
+    });
+  }
+  return { hosts, problems };
+}
+
+/** The hosts of the user's hosts.json (none when it is missing), and what was wrong with it. */
+export function readHosts(env: NodeJS.ProcessEnv): { hosts: Map<string, HostConfig>; problems: string[] } {
+  const file = hostsFile(env);
+  const r = readConfigFile(file, MAX_FILE);
+  if (!r.ok) return { hosts: new Map(), problems: r.missing ? [] : [`${file}: ${r.why}`] };
+  let v: unknown;
+  try {
+    v = JSON.parse(r.text);
+  } catch (err) {
+    return { hosts: new Map(), problems: [`${file}: not JSON (${err instanceof Error ? err.message : String(err)})`] };
+  }
+  return parseHosts(v, file);
+}

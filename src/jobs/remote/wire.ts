@@ -1,0 +1,151 @@
+// The link to a remote host: what this side asks `mado bridge` on the other side, what the bridge
+// answers, and the guard each passes. Newline-delimited JSON with the protocol version, as every
+// MadoHub socket speaks (codec.ts), over the standard input and output of the host's command. One
+// link carries many channels: each request and each answer names its channel.
+import type { Check } from '../../shared/checks.js';
+import { int, isObj, optional, pattern, requestGuard, str, strMax, strings } from '../../shared/checks.js';
+import { HOST_NAME } from './hosts.js';
+import { validateJob } from '../validate.js';
+import type { ListedJob } from '../protocol/replies.js';
+
+/** The most channels one link keeps open at once. */
+export const MAX_CHANNELS = 64;
+/** The largest message either side takes: a screen, an output chunk, a list of jobs. */
+export const MAX_LINK_MESSAGE = 8 * 1024 * 1024;
+/** The most jobs a host's list may hold. */
+export const MAX_REMOTE_JOBS = 2000;
+/** Standard input given to a verb (a reply, a prompt). */
+export const MAX_VERB_STDIN = 1024 * 1024;
+
+const ch = int(1, 1_000_000_000);
+
+/** Lists the host's jobs as `mado agents --json` would. */
+export interface ListOp {
+  op: 'list';
+  ch: number;
+}
+/** Runs `mado VERB …` there (its output comes back as `out`, its end as `exit`). */
+export interface VerbOp {
+  op: 'verb';
+  ch: number;
+  argv: string[];
+  stdin?: string;
+  cwd?: string;
+  /** The name this side gives the host: the verb's hints name it (`mado --host NAME attach …`). */
+  as?: string;
+}
+/** Opens a connection to a job's host there (by id, prefix or name), which then speaks the host protocol through `msg`. */
+export interface HostOp {
+  op: 'host';
+  ch: number;
+  id: string;
+}
+/** A message on an open host channel. */
+export interface MsgOp {
+  op: 'msg';
+  ch: number;
+  msg: Record<string, unknown>;
+}
+export interface CloseOp {
+  op: 'close';
+  ch: number;
+}
+export interface PingOp {
+  op: 'ping';
+  ch: number;
+}
+
+export type BridgeRequest = ListOp | VerbOp | HostOp | MsgOp | CloseOp | PingOp;
+
+const object: Check = (v) => (isObj(v) ? null : 'an object');
+const SCHEMAS: Record<BridgeRequest['op'], Record<string, Check>> = {
+  list: { ch },
+  verb: {
+    ch,
+    argv: (v) => (strings(v) === null && (v as string[]).length <= 256 ? null : 'a list of at most 256 strings'),
+    stdin: optional(strMax(MAX_VERB_STDIN)),
+    cwd: optional(strMax(4096)),
+    as: optional(pattern(HOST_NAME, 'a host name')),
+  },
+  host: { ch, id: strMax(200) },
+  msg: { ch, msg: object },
+  close: { ch },
+  ping: { ch: int(0, 1_000_000_000) },
+};
+
+/** The request, or why the message is none (the bridge ends the link with it). */
+export const parseBridgeRequest = requestGuard<BridgeRequest>(SCHEMAS);
+
+/** The bridge's first message: who it is, which protocol it speaks, which MadoHub it is. */
+export interface BridgeHello {
+  type: 'hello';
+  role: 'bridge';
+  pid: number;
+  version: string;
+  proto: number;
+}
+export type BridgeEvent =
+  | { type: 'pong'; ch: number }
+  | { type: 'jobs'; ch: number; jobs: ListedJob[] }
+  | { type: 'out'; ch: number; fd: 1 | 2; data: string }
+  | { type: 'exit'; ch: number; code: number }
+  | { type: 'msg'; ch: number; msg: Record<string, unknown> }
+  | { type: 'closed'; ch: number; error?: string };
+
+/** A job of another machine, checked as a job file is (a hostile host's list is refused whole). */
+function listedJobOf(v: unknown): ListedJob | string {
+  if (!isObj(v)) return 'a job is an object';
+  const { alive, error, ...file } = v;
+  if (typeof alive !== 'boolean') return "a job's alive must be true or false";
+  if (error !== undefined && typeof error !== 'string') return "a job's error must be a string";
+  const checked = validateJob(file);
+  if (!checked.ok) return checked.error;
+  return { ...checked.job, alive, ...(error === undefined ? {} : { error: error.slice(0, 200) }) };
+}
+
+/** The bridge's event, or why the message is none (this side then drops the link). */
+export function parseBridgeEvent(v: unknown): BridgeEvent | string {
+  if (!isObj(v) || typeof v.type !== 'string') return 'a message with no type';
+  // Channel 0 is the link's own: its pongs, and the bridge's last word when it ends the link.
+  const chOk = ch(v.ch) === null || ((v.type === 'pong' || v.type === 'closed') && v.ch === 0);
+  if (!chOk) return `a message '${v.type.slice(0, 20)}' with no channel`;
+  const c = v.ch as number;
+  switch (v.type) {
+    case 'pong':
+      return { type: 'pong', ch: c };
+    case 'jobs': {
+      if (!Array.isArray(v.jobs) || v.jobs.length > MAX_REMOTE_JOBS) return `a list of at most ${MAX_REMOTE_JOBS} jobs`;
+      const jobs: ListedJob[] = [];
+      for (const j of v.jobs) {
+        const job = listedJobOf(j);
+        if (typeof job === 'string') return `a job it listed is none: ${job}`;
+        jobs.push(job);
+      }
+      return { type: 'jobs', ch: c, jobs };
+    }
+    case 'out':
+      if ((v.fd !== 1 && v.fd !== 2) || str(v.data) !== null) return 'output with no fd or data';
+      return { type: 'out', ch: c, fd: v.fd, data: v.data as string };
+    case 'exit':
+      if (int(-1, 255)(v.code) !== null) return 'an exit with no status';
+      return { type: 'exit', ch: c, code: v.code as number };
+    case 'msg':
+      if (!isObj(v.msg)) return 'a channel message that is no object';
+      return { type: 'msg', ch: c, msg: v.msg };
+    case 'closed':
+      if (v.error !== undefined && typeof v.error !== 'string') return 'a close whose error is no text';
+      return { type: 'closed', ch: c, ...(typeof v.error === 'string' ? { error: v.error.slice(0, 500) } : {}) };
+    default:
+      return `an unknown message '${v.type.slice(0, 20)}'`;
+  }
+}
+
+/** The bridge's hello, or undefined when `v` is none. */
+export function bridgeHelloOf(v: unknown): { version: string; proto: unknown; pid: number } | undefined {
+  if (!isObj(v) || v.type !== 'hello' || v.role !== 'bridge') return undefined;
+  return {
+    version: typeof v.version === 'string' ? v.version.slice(0, 40) : 'unknown',
+    proto: v.proto,
+    pid: typeof v.pid === 'number' ? v.pid : 0,
+  };
+}

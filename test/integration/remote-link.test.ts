@@ -1,0 +1,122 @@
+// The link to a host, without ssh: the host's command is a local `sh` with the "remote" side's
+// folders (a second set), or a fixture that is no honest bridge. What ssh adds is in ssh-hosts.test.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Link, LinkError } from '../../src/jobs/remote/link.js';
+import type { HostConfig } from '../../src/jobs/remote/hosts.js';
+import { FIX, shortOf, until, useJobsHarness } from './jobs-harness.js';
+import { ROOT } from './neovim.js';
+
+const remote = useJobsHarness();
+/** The real `mado bridge`, through a shell that runs with the remote side's folders. */
+const shellHost = (extra: Partial<HostConfig> = {}): HostConfig => ({
+  command: ['env', ...['MADOHUB_TEMPLATES', 'MADOHUB_JOBS_DIR', 'MADOHUB_RUNTIME_DIR'].map((k) => `${k}=${remote.env[k]}`), 'sh'],
+  mado: `${process.execPath} ${path.join(ROOT, 'dist/mado.js')}`,
+  ...extra,
+});
+const hostile = (mode: string): HostConfig => ({ command: [process.execPath, path.join(FIX, 'bin/hostile-bridge'), mode], mado: 'mado' });
+const open = (cfg: HostConfig, connectMs = 5000): Promise<Link> => Link.open('box', cfg, { env: process.env, connectMs });
+const failure = async (p: Promise<unknown>): Promise<LinkError> => {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof LinkError) return err;
+    throw err;
+  }
+  throw new Error('it did not fail');
+};
+
+describe('a link to a host', () => {
+  it('lists the jobs there, runs a verb there and reaches a job’s host there', async () => {
+    const started = await remote.mado(['--bg', '--agent', 'looper', '-n', 'parser', 'go']);
+    const short = shortOf(started.stdout);
+    const link = await open(shellHost());
+    try {
+      expect(link.version).toMatch(/^\d+\.\d+\.\d+/);
+      const jobs = await until(() => link.list(5000), (js) => js[0]?.alive === true);
+      expect(jobs.map((j) => [j.short, j.name, j.alive])).toEqual([[short, 'parser', true]]);
+      let out = '';
+      const code = await link.verb(['send', 'parser', 'hello'], { onOut: (_fd, d) => (out += d) });
+      expect(code).toBe(0);
+      // The looper works and idles in turn: the reply is sent, or waits for its turn's end.
+      expect(out).toMatch(new RegExp(`^(sent to ${short}|queued for ${short}: sent when its turn ends)\n$`));
+      // A verb that fails there fails here with its status and its words.
+      let err = '';
+      expect(await link.verb(['stop', 'nosuchjob'], { onOut: (fd, d) => fd === 2 && (err += d) })).toBe(1);
+      expect(err).toBe("mado stop: no job 'nosuchjob'\n");
+      const peer = await link.host('parser', 5000);
+      peer.send({ op: 'attach', cols: 80, rows: 24 });
+      const screen = await peer.next(5000);
+      expect(screen.type).toBe('screen');
+      peer.close();
+      // A job that is not there is said, and the link stays up.
+      await expect(link.host('nosuchjob', 5000)).rejects.toThrow("no job 'nosuchjob'");
+      expect((await link.list(5000)).length).toBe(1);
+    } finally {
+      link.close();
+    }
+  });
+
+  it('passes over what a shell prints before the bridge’s hello', async () => {
+    const link = await open(hostile('noise'));
+    expect(link.down).toBeUndefined();
+    link.close();
+  });
+
+  it('is refused, with why, when the other side is no bridge, another version, silent, or not there', async () => {
+    expect((await failure(open(hostile('garbage')))).message).toBe("box printed 201 lines that are no bridge's hello (is `mado bridge` MadoHub's?)");
+    expect((await failure(open(hostile('huge')))).message).toBe("box printed a line of over 256 KiB before its hello");
+    expect((await failure(open(hostile('newer')))).message).toBe("box's mado 9.0.0 speaks protocol 3, this mado speaks 2: update MadoHub here (see :help madohub-hosts)");
+    expect((await failure(open(hostile('older')))).message).toBe("box's mado 0.0.1 speaks protocol 1, this mado speaks 2: update MadoHub on box (see :help madohub-hosts)");
+    const t0 = Date.now();
+    const silent = await failure(open(hostile('silent'), 1000));
+    expect([silent.reason, silent.message]).toEqual(['timeout', 'box did not answer in 1 s']);
+    expect(Date.now() - t0).toBeLessThan(1900);
+    const refused = await failure(open({ command: ['sh', '-c', 'echo "root@127.0.0.1: Permission denied (publickey)." >&2; exit 255'], mado: 'mado' }));
+    expect([refused.reason, refused.message]).toEqual(['unreachable', 'the link to box ended with status 255: root@127.0.0.1: Permission denied (publickey).']);
+    const noMado = await failure(open(shellHost({ mado: 'mado-not-installed' })));
+    expect(noMado.reason).toBe('no-mado');
+    expect(noMado.message).toMatch(/^box has no `mado-not-installed` to run: .*not found \(install MadoHub there, or set its "mado" in hosts.json: see :help madohub-hosts\)$/);
+    const noCommand = await failure(open({ command: ['/nonexistent/ssh'], mado: 'mado' }));
+    expect(noCommand.message).toBe('cannot run /nonexistent/ssh for box: spawn /nonexistent/ssh ENOENT');
+  });
+
+  it('drops a link that says garbage, too much, or a list that is none, after its hello', async () => {
+    for (const [mode, said] of [
+      ['garbage-after', 'box: not a protocol message: "not json at all"'],
+      ['bad-list', /^box: a job it listed is none: /],
+    ] as const) {
+      const link = await open(hostile(mode));
+      const err = await failure(link.list(5000));
+      expect(err.message).toMatch(said);
+      expect(link.down?.message).toMatch(said);
+    }
+    const link = await open(hostile('huge-after'));
+    const down = await new Promise<LinkError>((resolve) => link.onDown(resolve));
+    expect(down.message).toBe('box: a message is larger than 8192 KiB');
+  });
+
+  it('a frozen link (its command stopped) is dropped within 2 s, and its channels told', async () => {
+    const link = await open(shellHost());
+    const listed = link.list(60000);
+    await listed;
+    process.kill(link.remotePid, 'SIGSTOP');
+    const t0 = Date.now();
+    const verb = link.verb(['agents'], { onOut: () => undefined });
+    const err = await failure(verb);
+    expect(Date.now() - t0).toBeLessThan(2800);
+    expect(err.message).toBe('box said nothing for 2 s (a frozen link, or a network that drops packets)');
+    expect(link.down?.reason).toBe('frozen');
+  });
+
+  it('a hostile host’s names reach `mado agents --all` without their control characters', async () => {
+    const local = await remote.mado(['agents', '--all'], undefined, {
+      XDG_CONFIG_HOME: path.join(FIX, 'hosts-config'),
+    });
+    expect(local.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    expect(local.stdout).toMatch(/^HOST +ID +STATUS/);
+    expect(local.stdout).toMatch(/\nnames +0a0b0c0d +running .*\?\[2Jwipe\? .*\/srv\/\?\[31mred +\?\]0;owned\? detail/);
+    expect(local.stdout).toMatch(/\nsilent +- +offline +silent did not answer in 2 s/);
+    expect(local.code).toBe(0);
+  });
+});

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { blankJob } from '../../../../src/jobs/store.js';
+import { bridgeHelloOf, parseBridgeEvent, parseBridgeRequest } from '../../../../src/jobs/remote/wire.js';
+
+const job = { ...blankJob('0123abcd', 1), alive: true };
+
+describe('the link’s wire', () => {
+  it('takes the bridge’s events, each checked', () => {
+    expect(parseBridgeEvent({ type: 'pong', ch: 0 })).toEqual({ type: 'pong', ch: 0 });
+    expect(parseBridgeEvent({ type: 'out', ch: 3, fd: 2, data: 'x' })).toEqual({ type: 'out', ch: 3, fd: 2, data: 'x' });
+    expect(parseBridgeEvent({ type: 'exit', ch: 3, code: 1 })).toEqual({ type: 'exit', ch: 3, code: 1 });
+    expect(parseBridgeEvent({ type: 'jobs', ch: 1, jobs: [job] })).toEqual({ type: 'jobs', ch: 1, jobs: [job] });
+    expect(parseBridgeEvent({ type: 'closed', ch: 0, error: 'bye' })).toEqual({ type: 'closed', ch: 0, error: 'bye' });
+  });
+
+  it('refuses what a hostile bridge may say', () => {
+    expect(parseBridgeEvent('garbage')).toBe('a message with no type');
+    expect(parseBridgeEvent({ type: 'out', fd: 1, data: 'x' })).toBe("a message 'out' with no channel");
+    expect(parseBridgeEvent({ type: 'out', ch: 1, fd: 3, data: 'x' })).toBe('output with no fd or data');
+    expect(parseBridgeEvent({ type: 'exit', ch: 1, code: 'x' })).toBe('an exit with no status');
+    expect(parseBridgeEvent({ type: 'jobs', ch: 1, jobs: new Array(2001).fill(job) })).toBe('a list of at most 2000 jobs');
+    // One job that is none spoils the list: it is refused whole.
+    expect(parseBridgeEvent({ type: 'jobs', ch: 1, jobs: [job, { ...job, short: '../etc' }] })).toMatch(/^a job it listed is none: .*short/);
+    expect(parseBridgeEvent({ type: 'jobs', ch: 1, jobs: [{ ...job, alive: 'yes' }] })).toMatch(/alive/);
+    expect(parseBridgeEvent({ type: 'launch', ch: 1 })).toBe("an unknown message 'launch'");
+    expect(parseBridgeEvent({ type: 'msg', ch: 1, msg: 'x' })).toBe('a channel message that is no object');
+    expect((parseBridgeEvent({ type: 'closed', ch: 1, error: 'e'.repeat(9000) }) as { error: string }).error).toHaveLength(500);
+  });
+
+  it('knows a bridge’s hello, and no other', () => {
+    expect(bridgeHelloOf({ type: 'hello', role: 'bridge', pid: 7, version: '0.1.0', proto: 2 })).toEqual({ version: '0.1.0', proto: 2, pid: 7 });
+    expect(bridgeHelloOf({ type: 'hello', role: 'daemon', pid: 7 })).toBeUndefined();
+    expect(bridgeHelloOf({ type: 'hello', role: 'bridge', version: 'v'.repeat(100) })!.version).toHaveLength(40);
+  });
+
+  it('lets through only the requests a bridge serves', () => {
+    expect(parseBridgeRequest({ op: 'verb', ch: 1, argv: ['agents'], as: 'box' })).toEqual({ op: 'verb', ch: 1, argv: ['agents'], as: 'box' });
+    expect(parseBridgeRequest({ op: 'verb', ch: 1, argv: ['x'], as: 'a b' })).toMatch(/as/);
+    expect(parseBridgeRequest({ op: 'verb', ch: 1, argv: new Array(300).fill('x') })).toMatch(/argv/);
+    expect(parseBridgeRequest({ op: 'exec', ch: 1 })).toMatch(/exec/);
+    expect(parseBridgeRequest({ op: 'msg', ch: 1, msg: [] })).toMatch(/msg/);
+    expect(parseBridgeRequest({ op: 'list', ch: 0 })).toMatch(/ch/);
+  });
+});
