@@ -59,6 +59,13 @@
 ---@field words table<string, string> Display words of the states (and of a Failed turn's reason: `interrupted`, `error`).
 ---@field picker madohub.PickerConfig
 ---@field routes madohub.RoutesConfig
+---@field hosts table<string, madohub.HostConfig> Remote hosts by name, beside hosts.json's (|madohub-hosts|).
+
+---@class madohub.HostConfig
+---@field command string[] A command that gives a shell there (`{ 'ssh', '-T', 'box' }`).
+---@field mado? string How `mado` is run there (default `mado`).
+---@field cwd? string The folder there its verbs run in.
+---@field connect_ms? integer How long its link may take to come up.
 
 local M = {}
 
@@ -86,6 +93,7 @@ M.defaults = {
     terminal = { osc = 'auto', bell = false, title = false },
   },
   labels = {},
+  hosts = {},
   words = {
     working = 'Working',
     idle = 'Idle',

@@ -6,7 +6,7 @@ local M = {}
 ---@alias madohub.FleetKind "terminal"|"job"|"session"|"editor"
 
 ---@class madohub.FleetEntry
----@field id string `term:<buf>`, `job:<id>`, `claude:<session id>` or `nvim:<pid>:<buf>`.
+---@field id string `term:<buf>`, `job:<id>` (`job:<host>:<id>` on a remote host), `claude:<session id>` or `nvim:<pid>:<buf>`.
 ---@field kind madohub.FleetKind
 ---@field name string
 ---@field named boolean The user gave `name` (`R`, `mado --bg -n`): the winbar shows it.
@@ -27,6 +27,7 @@ local M = {}
 ---@field attach string[] The command that attaches a terminal to a background session (its agent's, from Node); empty for the others.
 ---@field buf integer|vim.NIL This Neovim's terminal buffer that shows it: a terminal's own, the one a job is attached in.
 ---@field short string A job's short id; '' for the other kinds.
+---@field host string The remote host a job runs on (|madohub-hosts|); '' for this machine's.
 ---@field pid integer|vim.NIL The process of a session elsewhere, or of another Neovim (`editor`).
 ---@field peerBuf integer|vim.NIL The buffer of another Neovim's terminal (`editor` entries).
 ---@field tty string The terminal a session elsewhere runs on (`/dev/pts/3`), when the Node side could read it; ''.

@@ -164,6 +164,12 @@ function M.setup(opts)
     node.notify('hello', { server = vim.v.servername })
     -- How you want to be told (|madohub-notify|), and what you see now.
     node.notify('notify_settings', { notify = config.options.notify, words = config.options.words })
+    -- The remote hosts of setup() (hosts.json's beside them): their jobs are followed (|madohub-hosts|).
+    node.call('hosts', { hosts = config.options.hosts }, function(result)
+      for _, problem in ipairs(type(result) == 'table' and result.problems or {}) do
+        require('madohub.util').notify(problem, vim.log.levels.WARN)
+      end
+    end)
     require('madohub.attention').sight_changed()
     -- The names and pins you gave this Neovim's terminals (a Node process before this one knew them).
     if #marks > 0 then

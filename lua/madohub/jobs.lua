@@ -12,6 +12,24 @@ function M.cmd(args)
   return vim.list_extend({ vim.fn.exepath(config.options.node), util.root() .. '/bin/mado' }, args)
 end
 
+---What names a job in a call to the Node side: its id, and its remote host when it runs on one.
+---@param e madohub.FleetEntry
+---@return { id: string, host: string|nil }
+function M.ref(e)
+  return { id = e.short, host = (e.host or '') ~= '' and e.host or nil }
+end
+
+---A job's id and host from what the user typed: `ID`, `NAME`, or `HOST:ID` of a remote host's job.
+---@param id string
+---@return { id: string, host: string|nil }
+function M.parse_ref(id)
+  local host, rest = id:match('^([%w][%w._-]*):(.+)$')
+  if host then
+    return { id = rest, host = host }
+  end
+  return { id = id }
+end
+
 ---Asks the Node side for a job operation without blocking; `done` gets the result in the main loop,
 ---or nil after the error was told for command `what`.
 ---@param what string
@@ -72,11 +90,12 @@ function M.view_closed(buf, status)
   end)
 end
 
----:MadoAttach ID — the job in a terminal split (its winbar and state apply as to any terminal).
+---:MadoAttach ID — the job in a terminal split (its winbar and state apply as to any terminal);
+---`HOST:ID` attaches a remote host's job through its link (`mado --host HOST attach ID`).
 ---@param id string
 function M.attach(id)
   if not id or id == '' then
-    util.notify('usage: :MadoAttach ID|NAME', vim.log.levels.ERROR)
+    util.notify('usage: :MadoAttach ID|NAME|HOST:ID', vim.log.levels.ERROR)
     return
   end
   -- The id checked first (by the Node side, from the jobs folder): a bad or ended job opens nothing.
@@ -92,15 +111,18 @@ function M.attach(id)
     util.notify((':MadoAttach: %s'):format(job.error), vim.log.levels.ERROR)
     return
   end
+  local host = type(job.host) == 'string' and job.host or nil
+  local label = host and (host .. ':' .. job.short) or job.short
   if not job.alive then
-    util.notify((':MadoAttach: job %s is not running (mado respawn %s starts it again)'):format(job.short, job.short), vim.log.levels.ERROR)
+    local respawn = host and ('mado --host %s respawn %s'):format(host, job.short) or ('mado respawn ' .. job.short)
+    util.notify((':MadoAttach: job %s is not running (%s starts it again)'):format(label, respawn), vim.log.levels.ERROR)
     return
   end
   vim.cmd('botright new')
-  util.termopen(M.cmd({ 'attach', job.short }))
-  vim.b.madohub_job = job.short
+  util.termopen(M.cmd(host and { '--host', host, 'attach', job.short } or { 'attach', job.short }))
+  vim.b.madohub_job = label
   -- Named for the job it shows, not for the node that runs `mado attach`.
-  pcall(vim.api.nvim_buf_set_name, 0, ('mado://job/%s'):format(job.short))
+  pcall(vim.api.nvim_buf_set_name, 0, ('mado://job/%s'):format(label))
 end
 
 ---Completion of job ids and names for :MadoAttach, :MadoStop, :MadoLogs, from the fleet.
@@ -109,7 +131,8 @@ end
 function M.complete(lead)
   local ids, names = {}, {}
   for _, e in ipairs(require('madohub').agents({ kind = 'job' })) do
-    local short = e.short
+    -- A remote host's job completes as `host:id`.
+    local short = (e.host or '') ~= '' and (e.host .. ':' .. e.short) or e.short
     if short:sub(1, #lead) == lead then
       ids[#ids + 1] = short
     end
@@ -132,7 +155,7 @@ end
 ---:MadoStop ID
 ---@param id string
 function M.stop(id)
-  call(':MadoStop', 'stop', { id = id }, function(r)
+  call(':MadoStop', 'stop', M.parse_ref(id), function(r)
     if r then
       util.notify(('stopped %s'):format(r.short))
     end
@@ -142,7 +165,7 @@ end
 ---:MadoLogs ID — the job's recent output in a scratch buffer.
 ---@param id string
 function M.logs(id)
-  call(':MadoLogs', 'logs', { id = id }, function(r)
+  call(':MadoLogs', 'logs', M.parse_ref(id), function(r)
     if r then
       show_logs(r.short, r.lines)
     end

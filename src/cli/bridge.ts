@@ -16,6 +16,7 @@ import { findJob, jobShorts, jobsDir } from '../jobs/store.js';
 import { checkNodePty } from '../jobs/node-pty-check.js';
 import { daemonSocket, runtimeDir } from '../jobs/paths.js';
 import { socketLive } from '../jobs/protocol/socket.js';
+import { JobsWatch } from '../fleet/jobs-watch.js';
 import { MAX_CHANNELS, MAX_LINK_MESSAGE, parseBridgeRequest } from '../jobs/remote/wire.js';
 import type { BridgeEvent, BridgeRequest } from '../jobs/remote/wire.js';
 
@@ -36,6 +37,7 @@ export interface BridgeIo {
 export function runBridge(io: BridgeIo): Promise<void> {
   const children = new Map<number, ChildProcess>();
   const hosts = new Map<number, Conn>();
+  const watches = new Map<number, JobsWatch>();
   const paused = new Set<ChildProcess>();
   let ended = false;
   const say = (ev: BridgeEvent | object): void => {
@@ -57,7 +59,7 @@ export function runBridge(io: BridgeIo): Promise<void> {
     }
     paused.clear();
   });
-  const open = (): number => children.size + hosts.size;
+  const open = (): number => children.size + hosts.size + watches.size;
 
   const verb = (req: Extract<BridgeRequest, { op: 'verb' }>): void => {
     const child = spawn(process.execPath, [io.script, ...req.argv], {
@@ -127,6 +129,13 @@ export function runBridge(io: BridgeIo): Promise<void> {
           (err: unknown) => say({ type: 'closed', ch: req.ch, error: `cannot list the jobs: ${err instanceof Error ? err.message : String(err)}` }),
         );
         return;
+      case 'watch': {
+        if (open() >= MAX_CHANNELS) return say({ type: 'closed', ch: req.ch, error: `${MAX_CHANNELS} channels are open` });
+        const watch = new JobsWatch(jobsDir(io.env), (jobs) => say({ type: 'jobs', ch: req.ch, jobs }), { debug: () => undefined });
+        watches.set(req.ch, watch);
+        watch.start();
+        return;
+      }
       case 'verb':
         if (open() >= MAX_CHANNELS) return say({ type: 'closed', ch: req.ch, error: `${MAX_CHANNELS} channels are open` });
         return verb(req);
@@ -142,6 +151,8 @@ export function runBridge(io: BridgeIo): Promise<void> {
         const conn = hosts.get(req.ch);
         hosts.delete(req.ch);
         conn?.close();
+        void watches.get(req.ch)?.stop();
+        watches.delete(req.ch);
         return;
       }
     }
@@ -156,6 +167,7 @@ export function runBridge(io: BridgeIo): Promise<void> {
       ended = true;
       for (const c of children.values()) c.kill('SIGTERM');
       for (const c of hosts.values()) c.close();
+      for (const w of watches.values()) void w.stop();
       io.input.removeAllListeners('data');
       resolve();
     };

@@ -1,6 +1,7 @@
 // Which agent a process is, from what /proc says of it, by the identities it is given (each
 // agent's, from its module). Pure: src/proc/ reads /proc.
 import type { AgentId, ProcessInfo } from '../shared/types.js';
+import { HOST_NAME } from '../shared/types.js';
 
 export type { ProcessInfo };
 
@@ -61,13 +62,18 @@ export function agentOfTree(agents: readonly IdentifiedAgent[], processes: reado
 
 /**
  * The background job a terminal shows when it runs `mado attach <id>` (node running mado's script,
- * or mado itself): its id, or undefined.
+ * or mado itself): its id (`NAME:ID` for a job of remote host NAME), or undefined.
  */
 export function attachedJob(processes: readonly ProcessInfo[]): string | undefined {
   for (const p of processes) {
     const i = p.argv.indexOf('attach');
     if (i < 1 || !/^[0-9a-f]{8}$/.test(p.argv[i + 1] ?? '')) continue;
-    if (p.argv.slice(0, i).some((a) => /(?:^|\/)(?:mado|mado\.js)$/.test(a))) return p.argv[i + 1];
+    const mado = p.argv.slice(0, i).findIndex((a) => /(?:^|\/)(?:mado|mado\.js)$/.test(a));
+    if (mado < 0) continue;
+    // `mado --host NAME [-C DIR] attach ID`: a job of a remote host, `NAME:ID`.
+    const host = p.argv[mado + 1] === '--host' ? p.argv[mado + 2] : undefined;
+    if (host !== undefined) return HOST_NAME.test(host) ? `${host}:${p.argv[i + 1]}` : undefined;
+    return p.argv[i + 1];
   }
   return undefined;
 }

@@ -1,6 +1,8 @@
-// The picker's input line: `[@agent] [--worktree[=BRANCH]] <intent>` starts a background job. Pure.
+// The picker's input line: `[@agent] [--host NAME] [--worktree[=BRANCH]] <intent>` starts a
+// background job (on remote host NAME). Pure.
 import { promptProblem } from '../jobs/templates.js';
 import { printable } from '../shared/text.js';
+import { HOST_NAME } from '../shared/types.js';
 
 /** An agent's or a template's name (the daemon knows which exist, and lists them when one does not). */
 const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
@@ -8,6 +10,8 @@ const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/;
 export interface DispatchLine {
   agent: string;
   worktree?: { branch?: string };
+  /** The remote host the job starts on; none: this machine. */
+  host?: string;
   intent: string;
 }
 
@@ -16,6 +20,7 @@ export function parseDispatchLine(line: string, defaultAgent: string): DispatchL
   let rest = line.replace(/\0/g, '').trim();
   let agent = defaultAgent;
   let worktree: DispatchLine['worktree'];
+  let host: string | undefined;
   for (;;) {
     const m = /^(\S+)(?:\s+|$)/.exec(rest);
     if (!m) break;
@@ -24,6 +29,14 @@ export function parseDispatchLine(line: string, defaultAgent: string): DispatchL
       const name = word.slice(1);
       if (!AGENT_NAME.test(name)) return { error: `'@${printable(name, 40)}' names no agent` };
       agent = name;
+    } else if (word === '--host' || word.startsWith('--host=')) {
+      const value = word === '--host' ? /^--host\s+(\S+)/.exec(rest)?.[1] : word.slice('--host='.length);
+      if (value === undefined || !HOST_NAME.test(value)) return { error: `--host needs a host's name${value ? `, not '${printable(value, 40)}'` : ''}` };
+      host = value;
+      if (word === '--host') {
+        rest = rest.slice(m[0].length).replace(/^\S+\s*/, '');
+        continue;
+      }
     } else if (word === '--worktree' || word === '-w') {
       worktree = {};
     } else if (word.startsWith('--worktree=')) {
@@ -38,5 +51,5 @@ export function parseDispatchLine(line: string, defaultAgent: string): DispatchL
   if (rest === '') return { error: 'say what the new agent should do' };
   const tooLarge = promptProblem(rest);
   if (tooLarge) return { error: tooLarge };
-  return { agent, worktree, intent: rest };
+  return { agent, worktree, ...(host ? { host } : {}), intent: rest };
 }

@@ -13,7 +13,7 @@ import type { TerminalState } from '../state/tracker.js';
 export type FleetKind = 'terminal' | 'job' | 'session' | 'editor';
 
 export interface FleetEntry {
-  /** `term:<buf>`, `job:<id>`, `claude:<session id>` or `nvim:<pid>:<buf>`. */
+  /** `term:<buf>`, `job:<id>` (`job:<host>:<id>` on a remote host), `claude:<session id>` or `nvim:<pid>:<buf>`. */
   id: string;
   kind: FleetKind;
   name: string;
@@ -39,6 +39,8 @@ export interface FleetEntry {
   buf: number | null;
   /** A job's short id; '' for the other kinds. */
   short: string;
+  /** The remote host a job runs on (|madohub-hosts|); '' for this machine's. */
+  host: string;
   /** The process of a session elsewhere, the process of another Neovim (`editor`); null for the others. */
   pid: number | null;
   /** The buffer of another Neovim's terminal (`editor` entries); null for the others. */
@@ -66,9 +68,10 @@ export interface FleetEntry {
 }
 
 /** The fields of where an entry runs and how it ended, for a kind that has none of them; each builder sets its own. */
-export const UNPLACED: Pick<FleetEntry, 'buf' | 'short' | 'pid' | 'peerBuf' | 'tty' | 'exit' | 'interrupted' | 'shows'> = {
+export const UNPLACED: Pick<FleetEntry, 'buf' | 'short' | 'host' | 'pid' | 'peerBuf' | 'tty' | 'exit' | 'interrupted' | 'shows'> = {
   buf: null,
   short: '',
+  host: '',
   pid: null,
   peerBuf: null,
   tty: '',
@@ -98,11 +101,14 @@ export function agentStateOfJob(job: Pick<ListedJob, 'status' | 'tempo'> & { ali
   }
 }
 
-/** `where` is `job`, or the buffer of this Neovim that shows it (`mado attach`). */
-export function jobEntry(job: ListedJob, attachedIn?: number): FleetEntry {
+/**
+ * `where` is `job`, or the buffer of this Neovim that shows it (`mado attach`); a job of a remote
+ * host is `job on <host>`, its id `job:<host>:<short>`.
+ */
+export function jobEntry(job: ListedJob, attachedIn?: number, host = ''): FleetEntry {
   const question = job.block?.questions[0];
   return {
-    id: `job:${job.short}`,
+    id: host ? `job:${host}:${job.short}` : `job:${job.short}`,
     kind: 'job',
     name: job.name,
     named: job.nameSource === 'user',
@@ -115,7 +121,7 @@ export function jobEntry(job: ListedJob, attachedIn?: number): FleetEntry {
     cwd: job.cwd,
     detail: job.needs && !question ? `needs ${job.needs}` : job.detail,
     needs: question ? { question: question.text, options: question.options } : null,
-    where: attachedIn === undefined ? 'job' : `job in buffer ${attachedIn}`,
+    where: `job${host ? ` on ${host}` : ''}${attachedIn === undefined ? '' : ` in buffer ${attachedIn}`}`,
     pinned: job.pinned,
     order: job.sortOrder,
     pending: job.pendingReply ?? '',
@@ -124,6 +130,7 @@ export function jobEntry(job: ListedJob, attachedIn?: number): FleetEntry {
     ...UNPLACED,
     buf: attachedIn ?? null,
     short: job.short,
+    host,
     interrupted: agentStateOfJob(job) === 'failed' && job.detail === INTERRUPTED,
   };
 }

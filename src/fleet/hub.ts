@@ -7,6 +7,8 @@ import { optionsOf, questionOf } from '../detect/question.js';
 import { hostAlive, readHostInfo } from '../jobs/hostinfo.js';
 import { runtimeDir } from '../jobs/paths.js';
 import { findJob, jobsDir, updateJob } from '../jobs/store.js';
+import { matchJob } from '../jobs/ids.js';
+import { SHORT_ID } from '../jobs/types.js';
 import { AGENT_MODULES } from '../agents/index.js';
 import type { TerminalWatchers } from '../state/terminal-watchers.js';
 import type { Tracker } from '../state/tracker.js';
@@ -23,6 +25,9 @@ import { JobListing } from './job-listing.js';
 import { JobViews } from './job-views.js';
 import { freeName } from './terminal-names.js';
 import { TerminalReplies } from './terminal-replies.js';
+import { Remotes } from '../jobs/remote/remotes.js';
+import type { RemoteStatus } from '../jobs/remote/remotes.js';
+import { allHosts } from '../jobs/remote/hosts.js';
 import type { KeptReply, TerminalWrite } from './terminal-replies.js';
 
 export interface HubLog {
@@ -58,6 +63,9 @@ export class FleetHub {
     stateChanged: (id, from, to) => this.onJobState?.(id, from, to),
     gone: (id) => this.onGone?.(id),
   });
+  /** The remote hosts' jobs, followed through their links, and their rows by host. */
+  readonly remotes: Remotes;
+  private readonly remoteLists = new Map<string, JobListing>();
   /** Told when a job's agent changes state (routes fire on it), and when an entry leaves the fleet. */
   onJobState?: (id: string, from: FleetEntry['state'], to: FleetEntry['state']) => void;
   onGone?: (id: string) => void;
@@ -77,6 +85,7 @@ export class FleetHub {
     write: TerminalWrite = () => Promise.resolve('no Neovim to write to'),
   ) {
     this.replies = new TerminalReplies(tracker, write, (buf) => this.placeTerminal(buf), (buf) => this.onReplyExpired?.(buf), (buf, r) => this.onReplyKept?.(buf, r));
+    this.remotes = new Remotes(process.env, () => this.placeJobs(), log);
     this.jobs = new JobsWatch(this.dir, (listed) => {
       this.jobList.list(listed);
       this.placeJobs();
@@ -107,6 +116,22 @@ export class FleetHub {
     } catch (err) {
       this.log.warn(`other Neovims are not shown: ${err instanceof Error ? err.message : String(err)}`);
     }
+  }
+
+  /** The remote hosts followed from now on: hosts.json's and setup()'s (`fromSetup`); answers what is wrong with them. */
+  configureHosts(fromSetup: unknown): { problems: string[] } {
+    const { hosts, problems } = allHosts(process.env, fromSetup);
+    this.remotes.configure(hosts);
+    this.placeJobs();
+    return { problems };
+  }
+
+  /** Each remote host and how its link is. */
+  hostStatus(): { host: string; status: RemoteStatus }[] {
+    return this.remotes.names().flatMap((host) => {
+      const status = this.remotes.status(host);
+      return status ? [{ host, status }] : [];
+    });
   }
 
   /** This Neovim's server address, for the other Neovims. */
@@ -238,20 +263,60 @@ export class FleetHub {
     return this.all().filter((e) => e.kind === kind).length;
   }
 
-  /** A job by its id, a unique prefix or its name, read from the jobs folder, and whether its host lives. */
-  job(query: string): { short: string; alive: boolean } | { error: string } {
+  /**
+   * A job by its id, a unique prefix or its name, read from the jobs folder, and whether its host
+   * lives; `NAME:ID` is a job of remote host NAME, from its last listing.
+   */
+  job(query: string): { short: string; alive: boolean; host?: string } | { error: string } {
+    const remote = /^([^:]+):(.+)$/.exec(query);
+    if (remote && this.remotes.names().includes(remote[1]!)) {
+      const host = remote[1]!;
+      const status = this.remotes.status(host);
+      if (!status?.online) return { error: `${host} is offline${status?.reason ? `: ${status.reason}` : ''}` };
+      const jobs = this.remotes.jobs(host);
+      const m = matchJob(
+        jobs.map((j) => j.short),
+        remote[2]!,
+        () => jobs,
+      );
+      // One just started there may not be listed yet: its id is taken as it is (attaching says if it runs).
+      if (!m.ok) return SHORT_ID.test(remote[2]!) ? { short: remote[2]!, alive: true, host } : { error: `${host}: ${m.error}` };
+      return { short: m.short, alive: jobs.find((j) => j.short === m.short)?.alive === true, host };
+    }
     const m = findJob(this.dir, query);
     return m.ok ? { short: m.short, alive: hostAlive(path.join(this.dir, m.short)) } : { error: m.error };
   }
 
   stop(): void {
+    this.remotes.stop();
     this.editors?.stop();
     this.sessions.stop();
     void this.jobs.stop();
   }
 
   private placeJobs(): void {
-    this.apply(this.fleet.replaceKind('job', this.jobList.rows((short) => this.views.bufOf(short))));
+    const rows = this.jobList.rows((short) => this.views.bufOf(short));
+    const hosts = new Set(this.remotes.names());
+    for (const [host, listing] of this.remoteLists) {
+      if (hosts.has(host)) continue;
+      // A host no longer followed: its rows go (each told gone).
+      listing.list([]);
+      listing.rows(() => undefined);
+      this.remoteLists.delete(host);
+    }
+    for (const host of hosts) {
+      let listing = this.remoteLists.get(host);
+      if (!listing) {
+        listing = new JobListing({ stateChanged: (id, from, to) => this.onJobState?.(id, from, to), gone: (id) => this.onGone?.(id) }, host);
+        this.remoteLists.set(host, listing);
+      }
+      listing.list(this.remotes.jobs(host));
+      const status = this.remotes.status(host);
+      // A host that went offline keeps its rows as last known, each saying so and why.
+      const offline = status && !status.online && status.reason ? `${host} offline: ${status.reason}` : '';
+      for (const e of listing.rows((short) => this.views.bufOf(`${host}:${short}`))) rows.push(offline ? { ...e, detail: offline.slice(0, 200) } : e);
+    }
+    this.apply(this.fleet.replaceKind('job', rows));
   }
 
   /** A peer Neovim answered (or did not, within its bound) when asked to show a terminal: its rows say so. */

@@ -29,7 +29,11 @@ export class JobListing {
   /** When each job's state began (a rename or pin rewrites the job file: its state began earlier). */
   private readonly since = new Map<string, { state: FleetEntry['state']; since: number }>();
 
-  constructor(private readonly news: JobNews) {}
+  /** `host`: the remote host these jobs run on ('' for this machine's). */
+  constructor(
+    private readonly news: JobNews,
+    private readonly host = '',
+  ) {}
 
   /** The jobs as last listed or written. */
   get jobs(): readonly ListedJob[] {
@@ -49,7 +53,7 @@ export class JobListing {
   /** The jobs' rows (each shown in the terminal `shownIn` gives, if any); tells what changed since the last rows. */
   rows(shownIn: (short: string) => number | undefined): FleetEntry[] {
     const entries = this.listed.map((j) => {
-      const e = jobEntry(j, shownIn(j.short));
+      const e = jobEntry(j, shownIn(j.short), this.host);
       const known = this.since.get(e.id);
       if (known && known.state === e.state) return { ...e, since: known.since };
       this.since.set(e.id, { state: e.state, since: e.since });

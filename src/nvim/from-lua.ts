@@ -24,6 +24,7 @@ export const FROM_LUA = {
   osc: { buf, sequence: str },
   hello: { server: str },
   notify_settings: { notify: table, words: table },
+  hosts: { hosts: table },
   sight: { bufs: ints, focused: optional(bool), gained: optional(bool) },
   restore: { marks: list },
   route_rm: { id: str },

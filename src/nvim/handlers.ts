@@ -76,6 +76,8 @@ export function luaHandlers({ tracker, watchers, hub, routes, attention, health 
     hello: (m) => hub.hello(m.server as string),
     // The user's notification settings (setup()), and what is in sight: attention outside the editor.
     notify_settings: (m) => attention.configure(m.notify, m.words),
+    // The remote hosts of setup() (hosts.json's beside them): followed from now on.
+    hosts: (m) => hub.configureHosts(m.hosts),
     sight: (m) => attention.sight(m.bufs as number[], m.focused as boolean | undefined, m.gained === true),
     // This Neovim's names and pins of its terminals, and their states since when, back after the Node process started again.
     restore: (m) => {
@@ -87,19 +89,19 @@ export function luaHandlers({ tracker, watchers, hub, routes, attention, health 
     route_review: (m) => routes.notify('route_review', m),
     route_gone: (m) => routes.notify('route_gone', m),
     background: (m) => jobCall('background', m),
-    stop: (m) => jobCall('stop', m),
-    kill: (m) => jobCall('kill', m),
-    respawn: (m) => jobCall('respawn', m),
-    remove: (m) => jobCall('remove', m),
+    stop: (m) => jobCall('stop', m, process.env, hub.remotes),
+    kill: (m) => jobCall('kill', m, process.env, hub.remotes),
+    respawn: (m) => jobCall('respawn', m, process.env, hub.remotes),
+    remove: (m) => jobCall('remove', m, process.env, hub.remotes),
     // A reply the user writes ends the chain of routed text that reached its agent.
     send: (m) => {
-      routes.notify('user_input', { id: `job:${m.id as string}` });
-      return jobCall('send', m);
+      routes.notify('user_input', { id: typeof m.host === 'string' && m.host ? `job:${m.host}:${m.id as string}` : `job:${m.id as string}` });
+      return jobCall('send', m, process.env, hub.remotes);
     },
-    choose: (m) => jobCall('choose', m),
-    screen_of: (m) => jobCall('screen', m),
-    dispatch: (m) => jobCall('dispatch', m),
-    logs: (m) => jobCall('logs', m),
+    choose: (m) => jobCall('choose', m, process.env, hub.remotes),
+    screen_of: (m) => jobCall('screen', m, process.env, hub.remotes),
+    dispatch: (m) => jobCall('dispatch', m, process.env, hub.remotes),
+    logs: (m) => jobCall('logs', m, process.env, hub.remotes),
     terminal_reply: (m) => {
       routes.notify('user_input', { id: `term:${m.buf as number}` });
       return fleetCall(hub, 'terminal_reply', m);

@@ -10,6 +10,8 @@ import { isObj } from '../shared/checks.js';
 import { jobsDir } from '../jobs/store.js';
 import { SESSION_REF } from '../shared/types.js';
 import { parseDispatchLine } from '../fleet/dispatch-line.js';
+import type { Remotes } from '../jobs/remote/remotes.js';
+import { remoteJobCall } from './remote-calls.js';
 
 /** The `mado` script beside this bundle (rplugin/node/madohub/index.js → bin/mado): it starts the daemon. */
 const MADO = path.resolve(__dirname, '..', '..', '..', 'bin', 'mado');
@@ -20,8 +22,15 @@ const SCREEN_LINES = 150;
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const size = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) && v >= 2 && v <= 1000 ? v : undefined);
 
-export async function jobCall(method: string, raw: unknown, env: NodeJS.ProcessEnv = process.env): Promise<unknown> {
+export async function jobCall(method: string, raw: unknown, env: NodeJS.ProcessEnv = process.env, remotes?: Remotes): Promise<unknown> {
   const args = isObj(raw) ? raw : {};
+  // A job of a remote host (its entry's `host`), or a dispatch line that names one (`--host NAME`).
+  const line = method === 'dispatch' ? parseDispatchLine(str(args.line) ?? '', str(args.agent) ?? DEFAULT_AGENT) : undefined;
+  const host = str(args.host) || (line && !('error' in line) ? line.host : undefined);
+  if (host) {
+    if (!remotes) throw new Error(`no remote hosts here (${host})`);
+    return remoteJobCall(remotes, host, method, args);
+  }
   const io: Io = { out: () => undefined, err: () => undefined, stdin: async () => undefined, env, script: MADO, columns: size(args.cols), rows: size(args.rows) };
   switch (method) {
     case 'background': {

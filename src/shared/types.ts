@@ -111,3 +111,6 @@ export interface ProcessInfo {
   /** The target of /proc/<pid>/exe, or '' when it cannot be read. */
   exe: string;
 }
+
+/** A remote host's name (hosts.json, `--host`, `NAME:ID`): letters, digits, `.`, `_`, `-`; at most 32. */
+export const HOST_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/;

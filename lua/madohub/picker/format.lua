@@ -55,7 +55,9 @@ function M.where(e)
     return window_of(require('madohub.util').value(e.buf) or -1)
   elseif e.kind == 'job' then
     local buf = require('madohub.util').value(e.buf)
-    return buf and ('job · ' .. window_of(buf)) or 'job'
+    -- A remote host's job: `job on box`.
+    local job = (e.host or '') ~= '' and ('job on ' .. e.host) or 'job'
+    return buf and (job .. ' · ' .. window_of(buf)) or job
   elseif e.kind == 'session' then
     return 'elsewhere'
   end

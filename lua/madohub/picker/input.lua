@@ -17,7 +17,7 @@ function H.title(p)
   elseif mode == 'rename' then
     return (' Rename %s '):format(target and target.name or '?')
   elseif mode == 'filter' then
-    return ' Filter (a:agent s:state k:kind words) '
+    return ' Filter (a:agent s:state k:kind h:host words) '
   end
   return p.input.attach and ' New agent (attach) ' or ' New agent '
 end

@@ -27,14 +27,16 @@ function M.submit(p, mode, target, text, attach)
   if mode == 'new' then
     -- The words stay in the line until the job has started (a failure leaves them to try again).
     call('new agent', 'dispatch', { line = text, cwd = vim.fn.getcwd(), agent = config.options.picker.default_agent }, function(r)
-      picker.say(('started job %s'):format(r.short) .. (type(r.warning) == 'string' and (' (' .. r.warning .. ')') or ''))
+      -- A job started on a remote host (`--host NAME`) is named as :MadoAttach takes it: NAME:ID.
+      local id = type(r.host) == 'string' and (r.host .. ':' .. r.short) or r.short
+      picker.say(('started job %s'):format(id) .. (type(r.warning) == 'string' and (' (' .. r.warning .. ')') or ''))
       if picker.current == p and vim.api.nvim_buf_is_valid(p.input_buf) and p.input.mode == 'new' then
         vim.api.nvim_buf_set_lines(p.input_buf, 0, -1, false, { '' })
         input.placeholder(p)
       end
       if attach then
         picker.close()
-        require('madohub.jobs').attach(r.short)
+        require('madohub.jobs').attach(id)
       end
     end)
     return input.leave(p)
@@ -61,7 +63,7 @@ function M.submit(p, mode, target, text, attach)
   if e.kind == 'terminal' then
     call('reply', 'terminal_reply', { buf = term_buf(e), text = text, typing = false }, taken)
   elseif e.kind == 'job' then
-    call('reply', 'send', { id = e.short, text = text }, taken)
+    call('reply', 'send', vim.tbl_extend('force', require('madohub.jobs').ref(e), { text = text }), taken)
   end
 end
 

@@ -66,17 +66,18 @@ function M.headline(e)
 end
 
 ---@class madohub.FilterToken
----@field field "agent"|"state"|"kind"|"text"
+---@field field "agent"|"state"|"kind"|"host"|"text"
 ---@field value string
 
----The filter's tokens: `a:codex` (agent), `s:waiting` (state), `k:job` (kind), any other word is text.
+---The filter's tokens: `a:codex` (agent), `s:waiting` (state), `k:job` (kind), `h:box` (remote host;
+---`h:local` this machine's), any other word is text.
 ---@param filter string
 ---@return madohub.FilterToken[]
 function M.parse_filter(filter)
   local out = {}
   for word in (filter or ''):gmatch('%S+') do
-    local prefix, rest = word:match('^([ask]):(.*)$')
-    local field = prefix == 'a' and 'agent' or prefix == 's' and 'state' or prefix == 'k' and 'kind' or 'text'
+    local prefix, rest = word:match('^([askh]):(.*)$')
+    local field = prefix == 'a' and 'agent' or prefix == 's' and 'state' or prefix == 'k' and 'kind' or prefix == 'h' and 'host' or 'text'
     out[#out + 1] = { field = field, value = (field == 'text' and word or rest):lower() }
   end
   return out
@@ -103,6 +104,9 @@ function M.matches(e, tokens, names, words)
       ok = vim.startswith(e.state, t.value) or vim.startswith((words[e.state] or ''):lower(), t.value)
     elseif t.field == 'kind' then
       ok = vim.startswith(e.kind, t.value)
+    elseif t.field == 'host' then
+      local host = (e.host or '') ~= '' and e.host:lower() or 'local'
+      ok = vim.startswith(host, t.value)
     else
       ok = has(e.name, t.value)
         or has(e.intent or '', t.value)
@@ -186,7 +190,9 @@ function M.build(entries, ui, names, words)
   local shown = 0
   for _, e in ipairs(entries) do
     if M.matches(e, tokens, names, words) then
-      local key = ui.group_by == 'dir' and ('dir:' .. e.cwd) or M.state_group(e)
+      -- A remote host's folder is that host's: grouped apart from a folder of the same path here.
+      local place = (e.host or '') ~= '' and (e.host .. ':' .. e.cwd) or e.cwd
+      local key = ui.group_by == 'dir' and ('dir:' .. place) or M.state_group(e)
       if not by_group[key] then
         by_group[key] = {}
         order[#order + 1] = key
@@ -206,7 +212,8 @@ function M.build(entries, ui, names, words)
     end)
     for _, key in ipairs(order) do
       local cwd = key:sub(5)
-      groups[#groups + 1] = { key = key, label = cwd == '' and '(no folder)' or vim.fn.fnamemodify(cwd, ':~') }
+      local remote = cwd:match('^[%w][%w._-]*:/')
+      groups[#groups + 1] = { key = key, label = cwd == '' and '(no folder)' or remote and cwd or vim.fn.fnamemodify(cwd, ':~') }
     end
   else
     groups = M.STATE_GROUPS

@@ -8,6 +8,7 @@ import { isObj } from '../../shared/checks.js';
 import { readConfigFile } from '../../shared/files.js';
 import { printable } from '../../shared/text.js';
 import { configHome } from '../../shared/xdg.js';
+import { HOST_NAME } from '../../shared/types.js';
 
 export interface HostConfig {
   /** The command, as an argument list (no shell on this side). */
@@ -22,8 +23,7 @@ export interface HostConfig {
 
 export type Hosts = ReadonlyMap<string, HostConfig>;
 
-/** A host's name: what `--host`, `box:ID` and the HOST column show. */
-export const HOST_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/;
+export { HOST_NAME };
 export const HOSTS_FILE = 'hosts.json';
 const MAX_FILE = 64 * 1024;
 const MAX_HOSTS = 64;
@@ -103,4 +103,12 @@ export function readHosts(env: NodeJS.ProcessEnv): { hosts: Map<string, HostConf
     return { hosts: new Map(), problems: [`${file}: not JSON (${err instanceof Error ? err.message : String(err)})`] };
   }
   return parseHosts(v, file);
+}
+
+/** The hosts of hosts.json and those of setup({ hosts }) beside them (setup's win a name both give). */
+export function allHosts(env: NodeJS.ProcessEnv, fromSetup: unknown): { hosts: Map<string, HostConfig>; problems: string[] } {
+  const file = readHosts(env);
+  // Lua's empty table comes as an empty list.
+  const setup = parseHosts(Array.isArray(fromSetup) && fromSetup.length === 0 ? undefined : fromSetup, 'setup({ hosts })');
+  return { hosts: new Map([...file.hosts, ...setup.hosts]), problems: [...file.problems, ...setup.problems] };
 }

@@ -41,6 +41,11 @@ export interface LinkOptions {
   pingMs?: number;
   /** How long a link that is up may say nothing before it is dropped. */
   deadMs?: number;
+  /**
+   * Runs the command in a session of its own, with no terminal: an `ssh` that would ask for a
+   * password or a passphrase cannot write over the editor's screen (it fails, and says why).
+   */
+  detached?: boolean;
 }
 
 /** What a bridge may print before its hello (a shell's greeting, a login banner) before it counts as garbage. */
@@ -80,7 +85,7 @@ export class Link {
     private readonly opts: LinkOptions,
   ) {
     const [program, ...args] = config.command;
-    this.child = spawn(program!, args, { stdio: ['pipe', 'pipe', 'pipe'], env: opts.env });
+    this.child = spawn(program!, args, { stdio: ['pipe', 'pipe', 'pipe'], env: opts.env, detached: opts.detached === true });
     this.child.stderr!.setEncoding('utf8');
     this.child.stderr!.on('data', (d: string) => {
       this.stderrTail = (this.stderrTail + d).slice(-MAX_STDERR);
@@ -222,10 +227,20 @@ export class Link {
     if (this.child.exitCode !== null || this.child.signalCode !== null) return;
     // SIGKILL: a stopped (SIGSTOP) command takes no other signal. A link closed here first ends the
     // bridge's input (it leaves then) and kills only a command that lingers.
-    if (!graceful) this.child.kill('SIGKILL');
+    if (!graceful) this.kill();
     else {
       this.child.stdin!.end();
-      setTimeout(() => this.child.exitCode === null && this.child.signalCode === null && this.child.kill('SIGKILL'), 1000).unref();
+      setTimeout(() => this.child.exitCode === null && this.child.signalCode === null && this.kill(), 1000).unref();
+    }
+  }
+
+  /** Kills the command (its whole session when it has one of its own: a ProxyCommand with it). */
+  private kill(): void {
+    try {
+      if (this.opts.detached && this.child.pid) process.kill(-this.child.pid, 'SIGKILL');
+      else this.child.kill('SIGKILL');
+    } catch {
+      // Gone meanwhile.
     }
   }
 
@@ -285,6 +300,16 @@ export class Link {
       }
       this.write({ op: 'list', ch });
     });
+  }
+
+  /** Follows the host's jobs: `onJobs` hears each listing (the first at once) until `close` or the link goes down. */
+  watch(onJobs: (jobs: ListedJob[]) => void): { close(): void } {
+    const ch = this.open((ev) => {
+      if (ev.type === 'jobs') onJobs(ev.jobs);
+      else if (ev.type === 'closed') this.listeners.delete(ch);
+    });
+    this.write({ op: 'watch', ch });
+    return { close: () => this.closeChannel(ch) };
   }
 
   /**

@@ -24,6 +24,11 @@ export interface ListOp {
   op: 'list';
   ch: number;
 }
+/** Follows the host's jobs: a `jobs` message now and after each change, until the channel closes. */
+export interface WatchOp {
+  op: 'watch';
+  ch: number;
+}
 /** Runs `mado VERB …` there (its output comes back as `out`, its end as `exit`). */
 export interface VerbOp {
   op: 'verb';
@@ -55,11 +60,12 @@ export interface PingOp {
   ch: number;
 }
 
-export type BridgeRequest = ListOp | VerbOp | HostOp | MsgOp | CloseOp | PingOp;
+export type BridgeRequest = ListOp | WatchOp | VerbOp | HostOp | MsgOp | CloseOp | PingOp;
 
 const object: Check = (v) => (isObj(v) ? null : 'an object');
 const SCHEMAS: Record<BridgeRequest['op'], Record<string, Check>> = {
   list: { ch },
+  watch: { ch },
   verb: {
     ch,
     argv: (v) => (strings(v) === null && (v as string[]).length <= 256 ? null : 'a list of at most 256 strings'),

@@ -1,5 +1,7 @@
----What the picker does to a background job: through its host, by the Node side's calls.
+---What the picker does to a background job (of this machine, or of a remote host): through its host,
+---by the Node side's calls.
 local call = require('madohub.picker.call').call
+local jobs = require('madohub.jobs')
 local picker = require('madohub.picker')
 
 ---A second `x` on the same job within this long kills it.
@@ -8,20 +10,21 @@ local KILL_WINDOW_MS = 3000
 ---@type madohub.PickerKind
 local M = { replies = true }
 
----Attached in a split; respawned first when it ended.
+---Attached in a split (a remote host's job through its link); respawned first when it ended.
 function M.open(_, e)
   picker.close()
+  local id = e.host ~= '' and (e.host .. ':' .. e.short) or e.short
   if e.state == 'exited' or e.state == 'failed' then
-    call('respawn', 'respawn', { id = e.short }, function()
-      require('madohub.jobs').attach(e.short)
+    call('respawn', 'respawn', jobs.ref(e), function()
+      jobs.attach(id)
     end)
   else
-    require('madohub.jobs').attach(e.short)
+    jobs.attach(id)
   end
 end
 
 function M.choose(e, choice, said)
-  call('answer', 'choose', { id = e.short, choice = choice }, said)
+  call('answer', 'choose', vim.tbl_extend('force', jobs.ref(e), { choice = choice }), said)
 end
 
 ---Stopped gracefully; killed by a second `x` within 3 s.
@@ -31,11 +34,11 @@ function M.stop(p, e)
   p.last_stop = { id = e.id, at = now }
   if again then
     p.last_stop = nil
-    call('kill', 'kill', { id = e.short }, function()
+    call('kill', 'kill', jobs.ref(e), function()
       picker.say(('killed %s'):format(e.name))
     end)
   else
-    call('stop', 'stop', { id = e.short, wait = false }, function()
+    call('stop', 'stop', vim.tbl_extend('force', jobs.ref(e), { wait = false }), function()
       picker.say(('stopping %s (x again within 3 s kills it)'):format(e.name))
     end)
   end
@@ -46,7 +49,7 @@ function M.remove(e)
   if e.state ~= 'exited' and e.state ~= 'failed' then
     return picker.say(('%s runs: stop it first (x)'):format(e.name), vim.log.levels.WARN)
   end
-  call('remove', 'remove', { id = e.short }, function()
+  call('remove', 'remove', jobs.ref(e), function()
     picker.say(('removed %s'):format(e.name))
   end)
 end

@@ -1,0 +1,122 @@
+// What the Lua side asks of a job on a remote host: through that host's link (src/jobs/remote),
+// the job's host there for what its protocol answers (a reply, a menu's answer, its screen), and a
+// verb run there for what that machine's daemon does (stop, kill, respawn, rm, --bg) or reads (logs).
+import { DEFAULT_AGENT } from '../agents/index.js';
+import { parseDispatchLine } from '../fleet/dispatch-line.js';
+import type { Remotes } from '../jobs/remote/remotes.js';
+import type { Link, MessagePeer } from '../jobs/remote/link.js';
+import { MAX_REPLY_CHARS } from '../jobs/protocol/host-requests.js';
+import { matchJob } from '../jobs/ids.js';
+import { safeText } from '../shared/text.js';
+
+/** How long a remote verb may take (a dispatch starts an agent there; a stop waits for it). */
+const VERB_MS = 40_000;
+/** How long the job's host there has to answer. */
+const HOST_MS = 10_000;
+/** The most output of a verb kept (a log is cut to its end). */
+const MAX_OUTPUT = 2 * 1024 * 1024;
+const SCREEN_LINES = 150;
+
+/** Runs `mado …argv` there: its standard output, or its error in its own words. */
+async function verb(link: Link, argv: string[], stdin?: string): Promise<string> {
+  let out = '';
+  let err = '';
+  const run = link.verb(argv, {
+    stdin,
+    onOut: (fd, data) => {
+      if (fd === 1) out = (out + data).slice(-MAX_OUTPUT);
+      else err = (err + data).slice(-4096);
+    },
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${link.name} did not finish \`mado ${argv[0]}\` in ${VERB_MS / 1000} s`)), VERB_MS);
+  });
+  try {
+    const code = await Promise.race([run, late]);
+    if (code !== 0) throw new Error(`${link.name}: ${safeText(err.trim().replace(/^mado [^:]*: /, '')) || `mado ${argv[0]} ended with status ${code}`}`);
+    return out;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** One request to the job's host there, its answer checked as a socket's would be. */
+async function askJob(link: Link, short: string, message: object): Promise<Record<string, unknown>> {
+  let peer: MessagePeer | undefined;
+  try {
+    peer = await link.host(short, HOST_MS);
+    peer.send(message);
+    const reply = await peer.next(HOST_MS);
+    if (reply.type === 'error') throw new Error(`${link.name}: ${safeText(reply.error)}`);
+    return reply as unknown as Record<string, unknown>;
+  } finally {
+    peer?.close();
+  }
+}
+
+const lines = (text: string): string[] => text.replace(/\n$/, '').split('\n').map(safeText);
+
+/** A job call for job `id` (a short id) of remote host `host`. */
+export async function remoteJobCall(remotes: Remotes, host: string, method: string, args: Record<string, unknown>): Promise<unknown> {
+  const link = remotes.link(host);
+  // The job by its id, a unique prefix or its name, among the host's as last listed.
+  let id = '';
+  if (method !== 'dispatch') {
+    const jobs = remotes.jobs(host);
+    const m = matchJob(
+      jobs.map((j) => j.short),
+      typeof args.id === 'string' ? args.id : '',
+      () => jobs,
+    );
+    if (!m.ok) throw new Error(`${host}: ${safeText(m.error)}`);
+    id = m.short;
+  }
+  switch (method) {
+    case 'stop':
+      await verb(link, ['stop', ...(args.wait === false ? ['--no-wait'] : []), id]);
+      return { short: id, ended: args.wait !== false };
+    case 'kill':
+      await verb(link, ['kill', id]);
+      return { short: id, ended: true };
+    case 'respawn':
+      await verb(link, ['respawn', id]);
+      return { short: id };
+    case 'remove':
+      await verb(link, ['rm', id]);
+      return { short: id };
+    case 'send': {
+      const text = typeof args.text === 'string' ? args.text : '';
+      if (text.trim() === '') throw new Error('a reply needs some text');
+      if (text.length > MAX_REPLY_CHARS) throw new Error(`the reply is longer than ${MAX_REPLY_CHARS / 1024} KiB`);
+      const ok = await askJob(link, id, { op: 'send', text });
+      return { short: id, pending: typeof ok.pending === 'string' ? ok.pending : ok.queued === true ? 'queued' : '' };
+    }
+    case 'choose': {
+      const ok = await askJob(link, id, { op: 'choose', choice: args.choice });
+      return { short: id, option: typeof ok.option === 'string' ? safeText(ok.option).slice(0, 200) : '' };
+    }
+    case 'screen': {
+      // A running job's screen from its host there; an ended one's last lines from its log there.
+      try {
+        const screen = await askJob(link, id, { op: 'attach' });
+        return { short: id, lines: Array.isArray(screen.lines) ? (screen.lines as unknown[]).map((l) => safeText(String(l))) : [] };
+      } catch {
+        return { short: id, lines: lines(await verb(link, ['logs', '-n', String(SCREEN_LINES), id])) };
+      }
+    }
+    case 'logs':
+      return { short: id, lines: lines(await verb(link, ['logs', id])) };
+    case 'dispatch': {
+      const line = parseDispatchLine(typeof args.line === 'string' ? args.line : '', typeof args.agent === 'string' ? args.agent : DEFAULT_AGENT);
+      if ('error' in line) throw new Error(line.error);
+      const branch = line.worktree ? [line.worktree.branch ? `--worktree=${line.worktree.branch}` : '--worktree'] : [];
+      const out = await verb(link, ['--bg', '--agent', line.agent, ...branch, '--', line.intent]);
+      const short = /backgrounded · ([0-9a-f]{8})/.exec(out)?.[1];
+      if (!short) throw new Error(`${host} started no job: ${safeText(out).slice(0, 200)}`);
+      return { short, host };
+    }
+    default:
+      throw new Error(`${method} is not done on a remote host`);
+  }
+}

@@ -1,0 +1,92 @@
+// A remote host's jobs in Neovim (0.10 and 0.12), typed as a person meets them: listed in
+// :MadoAgents (`h:box` filters them), peeked, answered with a digit, replied to, attached in a split
+// (`:MadoAttach box:ID`), started with `n` (`@agent --host box …`). The remote side is this machine
+// with a second set of folders, reached through a shell (ssh-hosts.test runs the link over ssh).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FIX, shortOf, until, useJobsHarness } from './jobs-harness.js';
+import { ROOT, startNeovim, testNeovims } from './neovim.js';
+import type { Session } from './neovim.js';
+import { Screen } from './screen.js';
+
+describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: exe }) => {
+  const templates = { approver: { command: ['node', path.join(FIX, 'bin/approver')], prompt: 'type' } };
+  const remote = useJobsHarness(templates, 'file');
+  const local = useJobsHarness(templates, 'file');
+  let s: Session;
+  let screen: Screen;
+  let short = '';
+  afterAll(async () => {
+    await screen?.detach();
+    await s?.close();
+  });
+  const messages = (): Promise<string> => s.lua<string>(`return vim.fn.execute('messages')`);
+  const cursorLine = (): string => screen.lines()[screen.cursor.row] ?? '';
+  const goTo = async (text: RegExp): Promise<void> => {
+    for (let i = 0; i < 30 && !text.test(cursorLine()); i++) {
+      const at = screen.lines().findIndex((l) => text.test(l));
+      await screen.type(at >= 0 && at < screen.cursor.row ? 'k' : 'j');
+      await new Promise((r) => setTimeout(r, 80));
+    }
+    expect(cursorLine()).toMatch(text);
+  };
+
+  it('lists them beside this machine’s, and h:box shows them alone', async () => {
+    short = shortOf((await remote.mado(['--bg', '--agent', 'approver', '-n', 'far away', 'go'])).stdout);
+    await local.mado(['--bg', '--agent', 'approver', '-n', 'close by', 'go']);
+    const config = path.join(local.base, 'config');
+    mkdirSync(path.join(config, 'madohub'), { recursive: true });
+    const shell = ['env', ...['MADOHUB_TEMPLATES', 'MADOHUB_JOBS_DIR', 'MADOHUB_RUNTIME_DIR'].map((k) => `${k}=${remote.env[k]}`), 'sh'];
+    writeFileSync(path.join(config, 'madohub', 'hosts.json'), JSON.stringify({ box: { command: shell, mado: `${process.execPath} ${path.join(ROOT, 'dist/mado.js')}` } }));
+    s = await startNeovim(exe, { ...local.neovimEnv(), XDG_CONFIG_HOME: config });
+    screen = await Screen.attach(s.nvim, 160, 48);
+    await screen.type(':MadoAgents<CR>');
+    await screen.waitForText(/◆ Waiting +far away +Claude Code +job on box /, 20000);
+    await screen.waitForText(/◆ Waiting +close by +Claude Code +job /);
+    await screen.type('/');
+    await screen.type('h:box<CR>');
+    await screen.waitForNoText(/close by/);
+    expect(screen.text()).toMatch(/far away +Claude Code +job on box/);
+    // Its row in agents(): the host named, its id the host's.
+    const e = await s.lua<{ id: string; host: string; short: string }[]>(`return vim.tbl_map(function(e) return { id = e.id, host = e.host, short = e.short } end, require('madohub').agents({ kind = 'job' }))`);
+    expect(e.find((x) => x.host === 'box')).toEqual({ id: `job:box:${short}`, host: 'box', short });
+  }, 60000);
+
+  it('peeks at it with <Space>, answers its menu with a digit, replies with r', async () => {
+    await goTo(/far away/);
+    await screen.type('<Space>');
+    await screen.waitForText(/Do you want to proceed\?/, 10000);
+    await screen.type('<Space>');
+    await screen.type('1');
+    await screen.waitForText(/answered far away: 1\. Yes/, 10000);
+    expect(await until(() => remote.mado(['logs', short]).then((r) => r.stdout), (t) => t.includes('chose 1'), 8000)).toContain('chose 1');
+    await screen.type('r');
+    await screen.waitForText('-- INSERT --');
+    await screen.type('over the wire<CR>');
+    // Said by the job's host there: the reply went across and was taken.
+    await screen.waitForText(/sent to far away|far away: (queued|held: draft)/, 10000);
+  }, 60000);
+
+  it('n starts a job there with --host box; :MadoAttach box:ID opens it in a split', async () => {
+    await screen.type('n');
+    await screen.waitForText('-- INSERT --');
+    await screen.type('@approver --host box started from the picker<CR>');
+    await screen.waitForText(/started job box:[0-9a-f]{8}/, 20000);
+    const started = /started job box:([0-9a-f]{8})/.exec(await messages())![1]!;
+    expect((await remote.jobs()).map((j) => j.short)).toContain(started);
+    await screen.type('q');
+    await screen.waitForNoText(/Agents · /);
+    await screen.type(`:MadoAttach box:${short}<CR>`);
+    expect(await s.waitFor(`vim.b.madohub_job == 'box:${short}'`, 10000)).toBe(true);
+    expect(await s.lua<string>('return vim.bo.buftype')).toBe('terminal');
+    expect(await s.lua<string>('return vim.api.nvim_buf_get_name(0)')).toMatch(new RegExp(`mado://job/box:${short}$`));
+    await screen.waitForText(/Claude Code/, 10000);
+    // A job that is not there is said, and nothing opens.
+    const wins = await s.lua<number>('return #vim.api.nvim_list_wins()');
+    await s.lua(`vim.cmd('messages clear')`);
+    await screen.type(':MadoAttach box:nosuchjob<CR>');
+    expect(await s.waitFor(`vim.fn.execute('messages'):find('box: no job', 1, true) ~= nil`, 5000)).toBe(true);
+    expect(await s.lua<number>('return #vim.api.nvim_list_wins()')).toBe(wins);
+  }, 60000);
+});
