@@ -238,7 +238,7 @@ local function go(target)
     end
     local buf = require('madohub.util').value(e.buf)
     if not buf then
-      require('madohub.jobs').attach(e.short)
+      require('madohub.jobs').attach((e.host or '') ~= '' and (e.host .. ':' .. e.short) or e.short)
       return true
     end
     return require('madohub').show_terminal(buf)

@@ -6,7 +6,7 @@ import { PROTO } from '../jobs/protocol/codec.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import { listedJobs } from '../jobs/listed.js';
 import { jobsDir } from '../jobs/store.js';
-import { DEFAULT_CONNECT_MS, HOST_NAME, hostsFile, readHosts } from '../jobs/remote/hosts.js';
+import { DEFAULT_CONNECT_MS, HOST_NAME, hostsFile, readHosts, shownCommand } from '../jobs/remote/hosts.js';
 import type { HostConfig } from '../jobs/remote/hosts.js';
 import { Link, LinkError } from '../jobs/remote/link.js';
 import type { Io } from '../jobs/client/daemon.js';
@@ -214,7 +214,7 @@ export async function hostCheck(io: Io, name: string): Promise<number> {
     child.once('error', (e) => (clearTimeout(timer), resolve(`cannot run ${safeText(program!)}: ${e.message}`)));
     child.once('close', () => (clearTimeout(timer), resolve(undefined)));
   });
-  io.out(`${name}: ${cfg.command.map((a) => safeText(a)).join(' ')}\n`);
+  io.out(`${name}: ${shownCommand(cfg.command)}\n`);
   const report = parseCheck(out);
   if (!report) {
     const last = safeText(err.trim().split('\n').slice(-2).join(' ')).slice(0, 300);
@@ -250,5 +250,5 @@ export function hostList(io: Io): void {
     io.out(`no hosts (${hostsFile(io.env)} names none: see :help madohub-hosts)\n`);
     return;
   }
-  for (const [name, cfg] of all) io.out(`${name}  ${cfg.command.map((a) => safeText(a)).join(' ')}\n`);
+  for (const [name, cfg] of all) io.out(`${name}  ${shownCommand(cfg.command)}\n`);
 }

@@ -41,6 +41,8 @@ const YES_NO = /[([]\s*y(?:es)?\s*\/\s*n(?:o)?\s*[)\]]|\by\/n\s*[:?]?\s*$/i;
 /** What a menu's footer or its last row says to answer it: confirm, select, cancel. */
 const MENU_FOOTER = /\b(?:enter|return|⏎)\s+to\s+(?:confirm|select|submit|continue)|\besc(?:ape)?\s+to\s+(?:cancel|exit|reject|deny|go back|skip)|↑\/?↓\s+to\s+(?:navigate|select|move)/i;
 /** How far above a menu's first choice its question may stand, and below its last choice its footer. */
+/** A dialog's footer: both keys, Enter to go on and Escape to leave (`Enter to continue · Esc to cancel`). */
+const DIALOG_FOOTER = /\b(?:enter|return|⏎)\s+to\s+(?:continue|confirm|select|submit|proceed)\b.*\besc(?:ape)?\s+to\s+(?:cancel|exit|go back|skip|close)\b/i;
 const QUESTION_REACH = 10;
 const FOOTER_REACH = 3;
 /** How many rows with text may follow a menu (its footer, a hint, the input box): an answer's list has more. */
@@ -51,7 +53,7 @@ const bare = (line: string): string => line.replace(FRAME, '');
 /** A question over a choice menu: its row (the question's, else the menu's first) and its text. */
 export interface MenuHit {
   /** Which shape it is, as `--explain` names it. */
-  shape: 'shape/choice-menu' | 'shape/yes-no';
+  shape: 'shape/choice-menu' | 'shape/yes-no' | 'shape/dialog';
   row: number;
   line: string;
 }
@@ -61,7 +63,7 @@ export interface MenuHit {
  * (two or more, in order) with the cursor on one, under a row that asks (`?`) or over a footer that
  * says how to answer; or a yes/no prompt on one of the last rows. A numbered list inside an
  * answer is none: its choices have no cursor, or answer text follows it; nor is a draft in the
- * input box (`box`).
+ * input box (`box`). A dialog whose last row offers Enter to go on and Escape to leave waits too.
  */
 export function choiceMenu(lines: readonly string[], from: number, lastText: number, box?: readonly [number, number]): MenuHit | undefined {
   const start = Math.max(0, from);
@@ -112,6 +114,14 @@ export function choiceMenu(lines: readonly string[], from: number, lastText: num
     if (inBox(row)) continue;
     const text = bare(lines[row]!);
     if (YES_NO.test(text) && text.length <= 200) return { shape: 'shape/yes-no', row, line: text };
+  }
+  // A dialog that holds the screen until Enter or Escape (Claude Code 2.1.332's notice of a change to
+  // auto mode), its footer on the last row, no input box under it: its first line says what it is.
+  const footer = lastText;
+  if (footer >= start && !inBox(footer) && (box === undefined || box[1] < footer) && DIALOG_FOOTER.test(bare(lines[footer]!))) {
+    let top = footer;
+    for (let row = footer - 1; row >= start && row >= footer - 24 && !BORDER.test(lines[row]!); row--) if (lines[row]!.trim() !== '') top = row;
+    return { shape: 'shape/dialog', row: top, line: bare(lines[top]!) };
   }
   return undefined;
 }

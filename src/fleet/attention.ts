@@ -275,7 +275,7 @@ export class Attention {
       // The user's word for the state, else its name as the states are shown (`Waiting`).
       word: this.settings.words[e.state] ?? `${e.state.charAt(0).toUpperCase()}${e.state.slice(1)}`,
       line: clip(noControl(question || e.detail), MAX_LINE),
-      where: e.kind === 'job' ? `job ${e.short}` : clip(noControl(e.where), 40),
+      where: e.kind === 'job' ? `job ${e.host ? `${e.host}:` : ''}${e.short}` : clip(noControl(e.where), 40),
       short: e.short,
     };
   }

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { isObj } from '../../shared/checks.js';
 import { readConfigFile } from '../../shared/files.js';
-import { printable } from '../../shared/text.js';
+import { printable, safeText } from '../../shared/text.js';
 import { configHome } from '../../shared/xdg.js';
 import { HOST_NAME } from '../../shared/types.js';
 
@@ -111,4 +111,18 @@ export function allHosts(env: NodeJS.ProcessEnv, fromSetup: unknown): { hosts: M
   // Lua's empty table comes as an empty list.
   const setup = parseHosts(Array.isArray(fromSetup) && fromSetup.length === 0 ? undefined : fromSetup, 'setup({ hosts })');
   return { hosts: new Map([...file.hosts, ...setup.hosts]), problems: [...file.problems, ...setup.problems] };
+}
+
+/** A variable's name that holds a secret (`ANTHROPIC_API_KEY`, `GH_TOKEN`, `DB_PASSWORD`). */
+const SECRET_NAME = /(?:KEY|TOKEN|SECRET|PASS|AUTH|CREDENTIAL)/i;
+
+/** A host's command for a person: one line, safe to print, a secret given as `NAME=value` shown as `NAME=…`. */
+export function shownCommand(command: readonly string[]): string {
+  return command
+    .map((a) => {
+      const eq = a.indexOf('=');
+      return eq > 0 && /^[A-Za-z_][A-Za-z0-9_]*$/.test(a.slice(0, eq)) && SECRET_NAME.test(a.slice(0, eq)) ? `${a.slice(0, eq)}=…` : a;
+    })
+    .map((a) => safeText(a).slice(0, 200))
+    .join(' ');
 }

@@ -81,3 +81,16 @@ describe('a spinner row', () => {
     expect(SPINNER.test(row)).toBe(false);
   });
 });
+
+describe('a dialog that holds the screen', () => {
+  const footer = '  Enter to continue · Esc to cancel';
+  it('waits when its last row offers Enter to go on and Esc to leave, with no input box under it', () => {
+    const hit = menu(['❯ now please write', '', rule, "  We're changing auto mode.", '', '  It works for now.', '', footer]);
+    expect(hit).toEqual({ shape: 'shape/dialog', row: 3, line: "We're changing auto mode." });
+  });
+  it('does not when the footer is in an answer above the input box, or offers one key only', () => {
+    const lines = ['● Press Enter to continue · Esc to cancel, it says', '', rule, '> ', rule];
+    expect(choiceMenu(lines, 0, lines.length - 1, inputBoxRows(lines, lines.length - 1))).toBeUndefined();
+    expect(menu(['some text', '  Enter to continue'])).toBeUndefined();
+  });
+});

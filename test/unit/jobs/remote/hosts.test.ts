@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseHosts, readHosts } from '../../../../src/jobs/remote/hosts.js';
+import { parseHosts, readHosts, shownCommand } from '../../../../src/jobs/remote/hosts.js';
 
 describe('hosts.json', () => {
   it('takes hosts by name with their command, mado, cwd and connect_ms', () => {
@@ -77,5 +77,13 @@ describe('hosts.json', () => {
     execFileSync('rm', [file]);
     writeFileSync(file, ' '.repeat(70 * 1024));
     expect(readHosts(env).problems[0]).toMatch(/larger than 64 KiB/);
+  });
+});
+
+describe('a host’s command shown to a person', () => {
+  it('keeps no secret given as NAME=value, and no control character', () => {
+    expect(shownCommand(['ssh', '-T', 'box', 'env', 'ANTHROPIC_API_KEY=sk-ant-1234', 'GH_TOKEN=ghp_x', 'HOME=/h', 'db_password=p', 'a\u001b[2Jb', 'sh'])).toBe(
+      'ssh -T box env ANTHROPIC_API_KEY=… GH_TOKEN=… HOME=/h db_password=… a?[2Jb sh',
+    );
   });
 });
