@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { PROTO } from '../jobs/protocol/codec.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import { listedJobs } from '../jobs/listed.js';
+import { matchJob } from '../jobs/ids.js';
 import { jobsDir } from '../jobs/store.js';
 import { DEFAULT_CONNECT_MS, HOST_NAME, hostsFile, readHosts, shownCommand } from '../jobs/remote/hosts.js';
 import type { HostConfig } from '../jobs/remote/hosts.js';
@@ -99,6 +100,25 @@ export async function runOnHost(io: Io, argv: string[]): Promise<number> {
       throw err instanceof LinkError ? new JobError(`${err.message} (what ${verb} did on ${name} before is not known: mado --host ${name} agents tells)`) : err;
     }
     return code;
+  } finally {
+    link.close();
+  }
+}
+
+/** A job of host `name` by its id, a unique prefix or its name, from the host's list. */
+export async function findOnHost(io: Io, name: string, query: string): Promise<ListedJob> {
+  const link = await openLink(io, name, hostNamed(io, name));
+  try {
+    const jobs = await link.list(10_000);
+    const m = matchJob(
+      jobs.map((j) => j.short),
+      query,
+      () => jobs,
+    );
+    if (!m.ok) throw new JobError(`${name}: ${safeText(m.error)}`);
+    return jobs.find((j) => j.short === m.short)!;
+  } catch (err) {
+    throw err instanceof LinkError ? new JobError(err.message) : err;
   } finally {
     link.close();
   }

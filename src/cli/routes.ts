@@ -8,6 +8,8 @@ import { answerMs, askOrSay } from '../jobs/client/daemon.js';
 import type { Io } from '../jobs/client/daemon.js';
 import { UsageError } from '../shared/errors.js';
 import { resolveId } from '../jobs/client/jobs.js';
+import { readHosts } from '../jobs/remote/hosts.js';
+import { findOnHost } from './remote.js';
 
 async function askDaemon(io: Io, message: object): Promise<Route[]> {
   return (await askRoutes(io, message)).routes;
@@ -19,13 +21,22 @@ async function askRoutes(io: Io, message: object): Promise<{ routes: Route[]; pr
   return reply.type === 'routes' ? { routes: reply.routes, problems: reply.problems ?? [] } : { routes: [], problems: [] };
 }
 
-/** A route's end named on the command line: a job's id, prefix or name, or (a target) file:PATH. */
-function endOf(io: Io, what: string, role: 'source' | 'target'): string {
+/**
+ * A route's end named on the command line: a job's id, prefix or name, (a target) file:PATH, or (a
+ * target) HOST:ID, a job of a remote host of hosts.json, found in its list; with its name for a target.
+ */
+async function endOf(io: Io, what: string, role: 'source' | 'target'): Promise<{ id: string; name?: string }> {
   if (what.startsWith('file:')) {
     if (role === 'source') throw new UsageError('a file is no source');
-    return `file:${path.resolve(what.slice(5))}`;
+    return { id: `file:${path.resolve(what.slice(5))}` };
   }
-  return `job:${resolveId(io, what)}`;
+  const remote = /^([^:]+):(.+)$/.exec(what);
+  if (remote && readHosts(io.env).hosts.has(remote[1]!)) {
+    if (role === 'source') throw new UsageError("a remote host's job is no source of a route here (add the route on that host)");
+    const job = await findOnHost(io, remote[1]!, remote[2]!);
+    return { id: `job:${remote[1]}:${job.short}`, name: `${remote[1]}:${job.name}` };
+  }
+  return { id: `job:${resolveId(io, what)}` };
 }
 
 /** One route as a line of `mado route ls`. */
@@ -44,12 +55,13 @@ export async function routeVerb(io: Io, argv: string[]): Promise<void> {
       );
       const hops = args.flags.get('--hops');
       if (hops !== undefined && !/^\d{1,3}$/.test(hops)) throw new UsageError(`--hops needs a number, not '${safeText(hops).slice(0, 20)}'`);
-      const source = endOf(io, args.positional[0]!, 'source');
-      const target = endOf(io, args.positional[1]!, 'target');
+      const source = (await endOf(io, args.positional[0]!, 'source')).id;
+      const target = await endOf(io, args.positional[1]!, 'target');
       const [route] = await askDaemon(io, {
         op: 'route-add',
         source,
-        target,
+        target: target.id,
+        ...(target.name ? { targetName: target.name.slice(0, 200) } : {}),
         on: args.flags.get('--on'),
         send: args.flags.get('--send'),
         template: args.flags.get('--template'),

@@ -125,6 +125,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
         if (Date.now() - idleSince < idleMs) return;
         clearInterval(check);
         attention.stop();
+        routes.close();
         say('idle: exiting');
         server.close();
         rmSync(socketPath, { force: true });

@@ -9,9 +9,12 @@ import { stateDir } from '../jobs/store.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import type { RouteBackend, RouteEnd, RouteFired, RouteRequest } from '../routes/engine.js';
 import { appendText, gitDiff, diffProblemOf, jobRecordFile, screenText, spillFile, turnAnswer } from '../routes/io.js';
-import { writeRoutes } from '../routes/store.js';
+import { DAEMON_ENDS, writeRoutes } from '../routes/store.js';
 import type { Chain, Route } from '../shared/route-types.js';
 import { jobChain } from '../jobs/chain-record.js';
+import { LinkPool } from '../jobs/remote/pool.js';
+import { sendToRemoteJob } from '../jobs/remote/job-ops.js';
+import { remoteTarget } from '../routes/store.js';
 
 /** A job as a route's end. */
 export function jobEnd(j: ListedJob): RouteEnd {
@@ -22,11 +25,16 @@ export class DaemonRouteBackend implements RouteBackend {
   private jobs = new Map<string, ListedJob>();
   private readonly taken = new Map<string, string>();
 
+  /** The links to the remote hosts of the routes' targets. */
+  readonly links: LinkPool;
+
   constructor(
     private readonly jobsDir: string,
     private readonly say_: (message: string) => void,
     private readonly env: NodeJS.ProcessEnv = process.env,
-  ) {}
+  ) {
+    this.links = new LinkPool(env);
+  }
 
   /** The jobs as the daemon last listed them. */
   setJobs(jobs: readonly ListedJob[]): void {
@@ -35,7 +43,7 @@ export class DaemonRouteBackend implements RouteBackend {
 
   refuse(req: RouteRequest): string | undefined {
     if (req.review) return 'review needs Neovim (:MadoRoute … review)';
-    if (!/^(?:job:[0-9a-f]{8}|file:\/.*)$/.test(req.target)) return 'a route of the daemon goes to a job or a file';
+    if (!DAEMON_ENDS.target.test(req.target)) return 'a route of the daemon goes to a job (of this machine or of a remote host) or a file';
     return undefined;
   }
 
@@ -45,7 +53,10 @@ export class DaemonRouteBackend implements RouteBackend {
   }
 
   targetExists(target: string): boolean {
-    return target.startsWith('file:') ? path.isAbsolute(target.slice(5)) : this.jobs.has(target);
+    if (target.startsWith('file:')) return path.isAbsolute(target.slice(5));
+    // A remote host's job: there while its host is named (the delivery says whether it runs).
+    const remote = remoteTarget(target);
+    return remote ? this.links.knows(remote.host) : this.jobs.has(target);
   }
 
   async answer(source: RouteEnd): Promise<string | undefined> {
@@ -70,6 +81,8 @@ export class DaemonRouteBackend implements RouteBackend {
       appendText(target.slice(5), `${text}\n`);
       return '';
     }
+    const remote = remoteTarget(target);
+    if (remote) return this.links.use(remote.host, (link) => sendToRemoteJob(link, remote.short, text, { waitMenus: true, busyMs, chain }));
     const reply = await askHost(this.jobsDir, target.slice(4), { op: 'send', text, waitMenus: true, busyMs, chain });
     return reply.type === 'ok' ? (reply.pending ?? '') : '';
   }

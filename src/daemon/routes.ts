@@ -61,6 +61,11 @@ export class DaemonRoutes {
     }
   }
 
+  /** The daemon leaves: its links to remote hosts are closed. */
+  close(): void {
+    this.backend.links.close();
+  }
+
   list(): Reply {
     return { type: 'routes', routes: this.engine.list(), ...(this.problems.length > 0 ? { problems: this.problems } : {}) };
   }

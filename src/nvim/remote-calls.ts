@@ -4,15 +4,14 @@
 import { DEFAULT_AGENT } from '../agents/index.js';
 import { parseDispatchLine } from '../fleet/dispatch-line.js';
 import type { Remotes } from '../jobs/remote/remotes.js';
-import type { Link, MessagePeer } from '../jobs/remote/link.js';
+import type { Link } from '../jobs/remote/link.js';
+import { askRemoteJob, remoteJobScreen, sendToRemoteJob } from '../jobs/remote/job-ops.js';
 import { MAX_REPLY_CHARS } from '../jobs/protocol/host-requests.js';
 import { matchJob } from '../jobs/ids.js';
 import { safeText } from '../shared/text.js';
 
 /** How long a remote verb may take (a dispatch starts an agent there; a stop waits for it). */
 const VERB_MS = 40_000;
-/** How long the job's host there has to answer. */
-const HOST_MS = 10_000;
 /** The most output of a verb kept (a log is cut to its end). */
 const MAX_OUTPUT = 2 * 1024 * 1024;
 const SCREEN_LINES = 150;
@@ -38,20 +37,6 @@ async function verb(link: Link, argv: string[], stdin?: string): Promise<string>
     return out;
   } finally {
     clearTimeout(timer);
-  }
-}
-
-/** One request to the job's host there, its answer checked as a socket's would be. */
-async function askJob(link: Link, short: string, message: object): Promise<Record<string, unknown>> {
-  let peer: MessagePeer | undefined;
-  try {
-    peer = await link.host(short, HOST_MS);
-    peer.send(message);
-    const reply = await peer.next(HOST_MS);
-    if (reply.type === 'error') throw new Error(`${link.name}: ${safeText(reply.error)}`);
-    return reply as unknown as Record<string, unknown>;
-  } finally {
-    peer?.close();
   }
 }
 
@@ -89,18 +74,16 @@ export async function remoteJobCall(remotes: Remotes, host: string, method: stri
       const text = typeof args.text === 'string' ? args.text : '';
       if (text.trim() === '') throw new Error('a reply needs some text');
       if (text.length > MAX_REPLY_CHARS) throw new Error(`the reply is longer than ${MAX_REPLY_CHARS / 1024} KiB`);
-      const ok = await askJob(link, id, { op: 'send', text });
-      return { short: id, pending: typeof ok.pending === 'string' ? ok.pending : ok.queued === true ? 'queued' : '' };
+      return { short: id, pending: await sendToRemoteJob(link, id, text) };
     }
     case 'choose': {
-      const ok = await askJob(link, id, { op: 'choose', choice: args.choice });
+      const ok = await askRemoteJob(link, id, { op: 'choose', choice: args.choice });
       return { short: id, option: typeof ok.option === 'string' ? safeText(ok.option).slice(0, 200) : '' };
     }
     case 'screen': {
       // A running job's screen from its host there; an ended one's last lines from its log there.
       try {
-        const screen = await askJob(link, id, { op: 'attach' });
-        return { short: id, lines: Array.isArray(screen.lines) ? (screen.lines as unknown[]).map((l) => safeText(String(l))) : [] };
+        return { short: id, lines: await remoteJobScreen(link, id) };
       } catch {
         return { short: id, lines: lines(await verb(link, ['logs', '-n', String(SCREEN_LINES), id])) };
       }

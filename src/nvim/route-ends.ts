@@ -5,6 +5,7 @@
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { FleetHub } from '../fleet/hub.js';
+import { remoteTarget } from '../routes/store.js';
 
 /** What the ends are read against: the fleet, Neovim's buffers, and the user's current buffer and folder. */
 export interface EndContext {
@@ -38,16 +39,19 @@ export async function resolveEnd(what: string | number, role: 'source' | 'target
   }
   if (what === '') return { error: 'name a terminal, a job, a buffer or file:PATH' };
   if (/^(?:term:\d{1,9}|job:[0-9a-f]{8}|buf:\d{1,9})$/.test(what)) return { id: what };
+  if (remoteTarget(what)) return role === 'target' ? { id: what } : { error: "a remote host's job is no source of a route (a target only)" };
   if (what.startsWith('file:')) {
     if (role !== 'target') return { error: 'a file is no source' };
     const file = what.slice(5);
     const expanded = file === '~' || file.startsWith('~/') ? path.join(homedir(), file.slice(1)) : file;
     return { id: `file:${path.resolve(ctx.cwd, expanded)}` };
   }
-  const named = entries.filter((e) => (e.kind === 'terminal' || e.kind === 'job') && e.name === what);
+  // A remote host's job is a target only: its turns end there, where this Neovim reads no record.
+  const named = entries.filter((e) => (e.kind === 'terminal' || e.kind === 'job') && e.name === what && (role === 'target' || e.host === ''));
   if (named.length === 1) return { id: named[0]!.id };
   if (named.length > 1) return { error: `${named.length} agents are named ${JSON.stringify(what)}: ${named.map((e) => e.id).join(', ')}` };
   const job = ctx.hub.job(what);
+  if ('short' in job && job.host) return role === 'target' ? { id: `job:${job.host}:${job.short}` } : { error: "a remote host's job is no source of a route (a target only)" };
   if ('short' in job) return { id: `job:${job.short}` };
   return { error: `no agent ${JSON.stringify(what.slice(0, 80))}` };
 }

@@ -16,7 +16,7 @@ import type { RouteCommand, RouteOptions } from '../routes/command.js';
 import { resolveEnd, targetName } from './route-ends.js';
 import type { ListedRoute, LuaWire } from './lua-wire.js';
 import type { BufferFacts, EndContext } from './route-ends.js';
-import { NEOVIM_ENDS, readRoutes, routeOf } from '../routes/store.js';
+import { DAEMON_ENDS, NEOVIM_ENDS, readRoutes, routeOf } from '../routes/store.js';
 import type { Route } from '../shared/route-types.js';
 import { ask } from '../jobs/client/daemon.js';
 import { jobsDir } from '../jobs/store.js';
@@ -25,9 +25,6 @@ import type { StateChange } from '../state/tracker.js';
 /** The `mado` script beside this bundle, which starts the daemon when a job is asked for. */
 const MADO = path.resolve(__dirname, '..', '..', '..', 'bin', 'mado');
 
-/** The ends of a route the daemon keeps. */
-const DAEMON_SOURCE = /^job:[0-9a-f]{8}$/;
-const DAEMON_TARGET = /^(?:job:[0-9a-f]{8}|file:\/.*)$/;
 
 export interface RoutesRpc {
   /** Answers a request of the Lua side about routes; undefined when `method` is none of theirs. */
@@ -100,7 +97,7 @@ export function routesRpc(nvim: NeovimClient, lua: LuaWire, hub: FleetHub, watch
     if ('error' in to) return to;
     const r: RouteRequest = { source: from.id, target: to.id, targetName: await targetName(to.id, ctx), ...options };
     // Between jobs (or from a job to a file): the daemon keeps it, so that it works with Neovim closed.
-    if (DAEMON_SOURCE.test(r.source) && DAEMON_TARGET.test(r.target) && !r.review) {
+    if (DAEMON_ENDS.source.test(r.source) && DAEMON_ENDS.target.test(r.target) && !r.review) {
       // One chain across both places: the daemon sees only its own routes, this side sees both.
       if (r.hops === undefined && closesCycle([...engine.list(), ...readRoutes(jobsDir())], r)) {
         return { error: `this route closes a cycle (${r.target} leads back to ${r.source} through this Neovim's routes); give hops= to allow it` };

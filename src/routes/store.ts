@@ -19,8 +19,16 @@ export interface RouteEnds {
   source: RegExp;
   target: RegExp;
 }
-export const DAEMON_ENDS: RouteEnds = { source: /^job:[0-9a-f]{8}$/, target: /^(?:job:[0-9a-f]{8}|file:\/.*)$/ };
-export const NEOVIM_ENDS: RouteEnds = { source: /^(?:term:\d+|job:[0-9a-f]{8})$/, target: /^(?:term:\d+|job:[0-9a-f]{8}|buf:\d+|file:\/.*)$/ };
+/** A job as a target: this machine's (`job:<id>`) or a remote host's (`job:<host>:<id>`). */
+const JOB_TARGET = 'job:(?:[A-Za-z0-9][A-Za-z0-9._-]{0,31}:)?[0-9a-f]{8}';
+export const DAEMON_ENDS: RouteEnds = { source: /^job:[0-9a-f]{8}$/, target: new RegExp(`^(?:${JOB_TARGET}|file:/.*)$`) };
+export const NEOVIM_ENDS: RouteEnds = { source: /^(?:term:\d+|job:[0-9a-f]{8})$/, target: new RegExp(`^(?:term:\\d+|${JOB_TARGET}|buf:\\d+|file:/.*)$`) };
+
+/** A remote host's job as a route's end (`job:<host>:<id>`): its host and id; undefined for the others. */
+export function remoteTarget(id: string): { host: string; short: string } | undefined {
+  const m = /^job:([A-Za-z0-9][A-Za-z0-9._-]{0,31}):([0-9a-f]{8})$/.exec(id);
+  return m ? { host: m[1]!, short: m[2]! } : undefined;
+}
 
 /** A route read from the file (or kept by Lua), or undefined when it is none. */
 export function routeOf(v: unknown, ends: RouteEnds = DAEMON_ENDS): Route | undefined {

@@ -1,0 +1,35 @@
+// What is asked of one job on a remote host through its link: the job's host there answers as a
+// socket's would (a reply sent or queued, a menu answered, its screen). Shared by the Neovim side's
+// calls and routes and by the daemon's routes.
+import type { Chain } from '../chain-record.js';
+import { safeText } from '../../shared/text.js';
+import type { Link, MessagePeer } from './link.js';
+
+/** How long the job's host there has to answer. */
+export const REMOTE_HOST_MS = 10_000;
+
+/** One request to the job's host there; its error reply is thrown in its words. */
+export async function askRemoteJob(link: Link, short: string, message: object): Promise<Record<string, unknown>> {
+  let peer: MessagePeer | undefined;
+  try {
+    peer = await link.host(short, REMOTE_HOST_MS);
+    peer.send(message);
+    const reply = await peer.next(REMOTE_HOST_MS);
+    if (reply.type === 'error') throw new Error(`${link.name}: ${safeText(reply.error)}`);
+    return reply as unknown as Record<string, unknown>;
+  } finally {
+    peer?.close();
+  }
+}
+
+/** Sends a reply (or a route's text, with its terms) to a job there: '' once sent, else why it waits. */
+export async function sendToRemoteJob(link: Link, short: string, text: string, terms: { waitMenus?: boolean; busyMs?: number; chain?: Chain } = {}): Promise<string> {
+  const ok = await askRemoteJob(link, short, { op: 'send', text, ...terms });
+  return typeof ok.pending === 'string' ? ok.pending : ok.queued === true ? 'queued' : '';
+}
+
+/** A running job's screen there (text lines, made safe). */
+export async function remoteJobScreen(link: Link, short: string): Promise<string[]> {
+  const screen = await askRemoteJob(link, short, { op: 'attach' });
+  return Array.isArray(screen.lines) ? (screen.lines as unknown[]).map((l) => safeText(String(l))) : [];
+}
