@@ -20,6 +20,10 @@ import { Conn } from '../src/jobs/protocol/client.js';
 import { blankJob, createJob, updateJob } from '../src/jobs/store.js';
 import { AGENT, FAKE_CLAUDE, FAKE_GEMINI, FAKE_OPENCODE, ROOT, openAgent, openTerminal, startNeovim, testNeovims } from '../test/integration/neovim.js';
 import type { Session } from '../test/integration/neovim.js';
+import { SSHD, startSshd } from '../test/integration/sshd.js';
+import type { Sshd } from '../test/integration/sshd.js';
+import { Link } from '../src/jobs/remote/link.js';
+import type { HostConfig } from '../src/jobs/remote/hosts.js';
 
 const out = (line: string): void => {
   process.stdout.write(`${line}\n`);
@@ -695,20 +699,7 @@ async function benchJobs(): Promise<void> {
   // Attach round trip: a key to the fixture, until its redraw comes back.
   const info = readHostInfo(path.join(base, 'jobs', shorts[0]!))!;
   const { conn } = await Conn.open(info.socket);
-  conn.send({ op: 'attach', cols: 120, rows: 40 });
-  await conn.next(5000); // the screen
-  await new Promise((r) => setTimeout(r, 50));
-  const samples: number[] = [];
-  while (samples.length < 50) {
-    const sentAt = Number(process.hrtime.bigint()) / 1e6;
-    conn.send({ op: 'input', data: 'n' });
-    let m = await conn.next(5000);
-    while (m.type !== 'output') m = await conn.next(5000);
-    samples.push(Number(process.hrtime.bigint()) / 1e6 - sentAt);
-    await new Promise((r) => setTimeout(r, 20));
-    // Drain what the redraw sent after its first chunk.
-    while (await conn.next(25).catch(() => undefined));
-  }
+  const samples = await roundTrips(conn, 50);
   conn.close();
   out(`      attach round trip (key -> agent redraw -> client): p50 ${median(samples).toFixed(1)} ms, p95 ${percentile(samples, 95).toFixed(1)} ms over ${samples.length}`);
   const daemonPid = Number(execFileSync('pgrep', ['-f', `${MADO} __daemon`], { encoding: 'utf8' }).trim().split('\n')[0]);
@@ -807,6 +798,131 @@ function benchHostile(): void {
   out(`      with ${loaded} user rules (32 of the costliest a file may hold, per agent): worst ${user.worst.ms.toFixed(2)} ms (${user.worst.name}; goal < 5 ms), ${(user.worst.ms / builtIn.worst.ms).toFixed(2)}× the built-in rules' worst; plain screen ${user.base.toFixed(3)} ms`);
 }
 
+/** A remote host for the benches: this machine with its own jobs folder, through a shell or through ssh. */
+function benchHost(jobs: string, run: string, sshd?: Sshd): HostConfig {
+  const shell = ['env', `MADOHUB_JOBS_DIR=${jobs}`, `MADOHUB_RUNTIME_DIR=${run}`, `MADOHUB_TEMPLATES=${path.join(path.dirname(jobs), 'templates.json')}`, `PATH=${path.dirname(process.execPath)}:/usr/bin:/bin`, 'sh'];
+  return { command: sshd ? sshd.ssh(shell) : shell, mado: `${process.execPath} ${path.join(ROOT, 'dist/mado.js')}` };
+}
+
+/** `count` job files (ended jobs, as a listing reads them) in a new jobs folder under `base`. */
+function jobFolder(base: string, name: string, count: number): { jobs: string; run: string } {
+  const root = path.join(base, name);
+  const jobs = path.join(root, 'jobs');
+  const run = path.join(root, 'run');
+  mkdirSync(run, { recursive: true, mode: 0o700 });
+  writeFileSync(path.join(root, 'templates.json'), JSON.stringify({ fixture: { command: ['node', AGENT, 'claude-idle', 'claude-working', '--loop'], prompt: 'type' } }));
+  for (let i = 0; i < count; i++) {
+    createJob(jobs, { ...blankJob(newShortId()), sessionId: newSessionId(), status: i % 3 ? 'stopped' : 'done', tempo: 'idle', intent: `job ${i}`, name: `${name} job ${i}` });
+  }
+  return { jobs, run };
+}
+
+/** Key → redraw round trips through `peer` (a host's socket, or a link's channel to it). */
+async function roundTrips(peer: { send(m: object): void; next(ms: number): Promise<{ type: string }> }, n: number): Promise<number[]> {
+  peer.send({ op: 'attach', cols: 120, rows: 40 });
+  await peer.next(5000);
+  await new Promise((r) => setTimeout(r, 50));
+  const samples: number[] = [];
+  while (samples.length < n) {
+    const sentAt = Number(process.hrtime.bigint()) / 1e6;
+    peer.send({ op: 'input', data: 'n' });
+    let m = await peer.next(5000);
+    while (m.type !== 'output') m = await peer.next(5000);
+    samples.push(Number(process.hrtime.bigint()) / 1e6 - sentAt);
+    await new Promise((r) => setTimeout(r, 20));
+    while (await peer.next(25).catch(() => undefined));
+  }
+  return samples;
+}
+
+/** (o) Remote hosts: `mado agents --all` with three hosts of 50 jobs each beside this machine's listing, and an attach round trip through a link beside one through the socket. */
+async function benchRemote(): Promise<void> {
+  const base = mkdtempSync(path.join(tmpdir(), 'madohub-bench-remote-'));
+  const sshd = SSHD ? await startSshd() : undefined;
+  try {
+    const local = jobFolder(base, 'local', 150);
+    const hosts = [0, 1, 2].map((i) => jobFolder(base, `box${i}`, 50));
+    const config = path.join(base, 'config');
+    mkdirSync(path.join(config, 'madohub'), { recursive: true });
+    const env: NodeJS.ProcessEnv = { ...process.env, MADOHUB_JOBS_DIR: local.jobs, MADOHUB_RUNTIME_DIR: local.run, XDG_CONFIG_HOME: config };
+    const write = (viaSsh: boolean): void =>
+      writeFileSync(path.join(config, 'madohub', 'hosts.json'), JSON.stringify(Object.fromEntries(hosts.map((h, i) => [`box${i}`, benchHost(h.jobs, h.run, viaSsh ? sshd : undefined)]))));
+    write(false);
+    // The first listing opens the daemon's links (and starts the daemon); the next find them up.
+    const t0 = process.hrtime.bigint();
+    execFileSync(process.execPath, [MADO, 'agents', '--all'], { env, stdio: 'ignore' });
+    const cold = Number(process.hrtime.bigint() - t0) / 1e6;
+    const viaShell = shellMedians([[MADO, 'agents'], [MADO, 'agents', '--all']], 10, env);
+    out(`  (o) \`mado agents --all\`, three hosts of 50 jobs each through a shell: ${viaShell[1]!.toFixed(0)} ms vs \`mado agents\` here with 150 jobs ${viaShell[0]!.toFixed(0)} ms (median of 10; goal < 300 ms; ratio ${(viaShell[1]! / viaShell[0]!).toFixed(2)}); the first, which opens the links, ${cold.toFixed(0)} ms`);
+    if (sshd) {
+      write(true);
+      const t1 = process.hrtime.bigint();
+      execFileSync(process.execPath, [MADO, 'agents', '--all'], { env, stdio: 'ignore' });
+      const coldSsh = Number(process.hrtime.bigint() - t1) / 1e6;
+      const viaSsh = shellMedians([[MADO, 'agents'], [MADO, 'agents', '--all']], 10, env);
+      out(`      through ssh (a real sshd on 127.0.0.1): ${viaSsh[1]!.toFixed(0)} ms vs ${viaSsh[0]!.toFixed(0)} ms (ratio ${(viaSsh[1]! / viaSsh[0]!).toFixed(2)}); the first ${coldSsh.toFixed(0)} ms`);
+    } else out('      through ssh: not measured (no sshd here)');
+
+    // One running job on the first host: key → redraw through its socket, and through a link.
+    const hostEnv = { ...process.env, MADOHUB_JOBS_DIR: hosts[0]!.jobs, MADOHUB_RUNTIME_DIR: hosts[0]!.run, MADOHUB_TEMPLATES: path.join(base, 'box0', 'templates.json') };
+    const started = execFileSync(process.execPath, [MADO, '--bg', '--agent', 'fixture', 'bench'], { env: hostEnv, encoding: 'utf8' });
+    const short = /backgrounded · ([0-9a-f]{8})/.exec(started)![1]!;
+    const info = readHostInfo(path.join(hosts[0]!.jobs, short))!;
+    const { conn } = await Conn.open(info.socket);
+    const direct = await roundTrips(conn, 50);
+    conn.close();
+    const line = (xs: number[]): string => `p50 ${median(xs).toFixed(1)} ms, p95 ${percentile(xs, 95).toFixed(1)} ms`;
+    out(`      attach round trip (key -> agent redraw -> client), 50 each: through the host's socket ${line(direct)}`);
+    for (const [label, cfg] of [['a shell', benchHost(hosts[0]!.jobs, hosts[0]!.run)], ...(sshd ? [['ssh', benchHost(hosts[0]!.jobs, hosts[0]!.run, sshd)] as const] : [])] as const) {
+      const link = await Link.open('box0', cfg, { env: process.env });
+      const peer = await link.host(short, 5000);
+      const through = await roundTrips(peer, 50);
+      peer.close();
+      link.close();
+      out(`      through a link over ${label}: ${line(through)} (p95 ratio ${(percentile(through, 95) / percentile(direct, 95)).toFixed(2)})`);
+    }
+    execFileSync(process.execPath, [MADO, 'kill', short], { env: hostEnv, stdio: 'ignore' });
+    const until = Date.now() + 5000;
+    while (existsSync(path.join(hosts[0]!.jobs, short, 'host.json')) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  } finally {
+    sshd?.stop();
+    rmSync(base, { recursive: true, force: true, maxRetries: 5 });
+  }
+}
+
+/** (o) A remote host's job changed there, until the Lua cache (the picker's rows) has it, beside a job of this machine. */
+async function benchRemotePicker(exe: string): Promise<void> {
+  const base = mkdtempSync(path.join(tmpdir(), 'madohub-bench-rpicker-'));
+  const local = jobFolder(base, 'local', 20);
+  const box = jobFolder(base, 'box', 50);
+  const config = path.join(base, 'config');
+  mkdirSync(path.join(config, 'madohub'), { recursive: true });
+  writeFileSync(path.join(config, 'madohub', 'hosts.json'), JSON.stringify({ box: benchHost(box.jobs, box.run) }));
+  const s = await startNeovim(exe, { MADOHUB_JOBS_DIR: local.jobs, MADOHUB_RUNTIME_DIR: local.run, XDG_CONFIG_HOME: config, CLAUDE_CONFIG_DIR: path.join(base, 'claude') });
+  try {
+    await openAgent(s, ['claude-idle']);
+    await s.waitFor(`#require('madohub').agents({ kind = 'job' }) == 70`, 20000);
+    const timeChanges = async (dir: string, id: (short: string) => string): Promise<number[]> => {
+      const short = readdirSync(dir).find((n) => /^[0-9a-f]{8}$/.test(n))!;
+      const samples: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const t = Date.now();
+        await updateJob(dir, short, { detail: `change ${i}` });
+        await s.waitFor(`(require('madohub').agents({ id = '${id(short)}' })[1] or {}).detail == 'change ${i}'`, 5000);
+        samples.push(Date.now() - t);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return samples;
+    };
+    const here = await timeChanges(local.jobs, (short) => `job:${short}`);
+    const there = await timeChanges(box.jobs, (short) => `job:box:${short}`);
+    out(`  (o) a job's change to the Lua cache (20 each): a remote host's (through a link over a shell) p50 ${median(there).toFixed(0)} ms, p95 ${percentile(there, 95).toFixed(0)} ms vs this machine's p50 ${median(here).toFixed(0)} ms, p95 ${percentile(here, 95).toFixed(0)} ms (p95 ratio ${(percentile(there, 95) / percentile(here, 95)).toFixed(2)})`);
+  } finally {
+    await s.close();
+    rmSync(base, { recursive: true, force: true, maxRetries: 5 });
+  }
+}
+
 /** `npm run bench -- 0.12 --only=a,g`: one Neovim, some measures. */
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -826,12 +942,14 @@ async function main(): Promise<void> {
     if (want('l')) await benchRoutes(nv.path);
     if (want('m')) await benchRecords(nv.path);
     if (want('n')) await benchNotify(nv.path);
+    if (want('o')) await benchRemotePicker(nv.path);
   }
-  if (want('e') || want('f') || want('h') || want('i')) out('Node side (no Neovim)');
+  if (want('e') || want('f') || want('h') || want('i') || want('o')) out('Node side (no Neovim)');
   if (want('i')) benchHostile();
   if (want('e')) await benchScan();
   if (want('f')) await benchTail();
   if (want('h')) await benchJobs();
+  if (want('o')) await benchRemote();
 }
 
 main().then(

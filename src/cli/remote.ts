@@ -3,7 +3,10 @@
 // `mado host check NAME` says what the other side has and lacks, `mado host ls` lists the hosts.
 import { spawn } from 'node:child_process';
 import { PROTO } from '../jobs/protocol/codec.js';
-import type { ListedJob } from '../jobs/protocol/replies.js';
+import type { HostListing, ListedJob } from '../jobs/protocol/replies.js';
+import { LIST_WAIT_MS } from '../jobs/remote/pool.js';
+import { MAX_LINK_MESSAGE } from '../jobs/remote/wire.js';
+import { answerMs, askOrSay } from '../jobs/client/daemon.js';
 import { listedJobs } from '../jobs/listed.js';
 import { matchJob } from '../jobs/ids.js';
 import { jobsDir } from '../jobs/store.js';
@@ -18,8 +21,6 @@ import { parseArgs } from './args.js';
 import { attachPeer } from './attach.js';
 import { BG_STDIN_FIRST_BYTE_MS } from './bg.js';
 
-/** How long a listing of every host waits for one that does not answer: its rows show offline then. */
-export const LIST_WAIT_MS = 2000;
 /** How long a verb's own answer may take once the link is up (a dispatch starts a host there). */
 const VERB_HELLO_MS = 10_000;
 
@@ -124,32 +125,18 @@ export async function findOnHost(io: Io, name: string, query: string): Promise<L
   }
 }
 
-/** One machine's part of `agents --all`: its jobs, or why they could not be listed. */
-export type HostListing = { host: string; jobs: ListedJob[]; version?: string } | { host: string; offline: string };
-
-/** Lists a host's jobs, within `LIST_WAIT_MS` unless the host sets its own `connect_ms`. */
-export async function listHost(name: string, cfg: HostConfig, env: NodeJS.ProcessEnv, waitMs = LIST_WAIT_MS): Promise<HostListing> {
-  const deadline = Date.now() + (cfg.connectMs ?? waitMs);
-  let link: Link | undefined;
-  try {
-    link = await Link.open(name, cfg, { env, connectMs: Math.max(1, deadline - Date.now()) });
-    const jobs = await link.list(Math.max(500, deadline - Date.now()));
-    return { host: name, jobs, version: link.version };
-  } catch (err) {
-    return { host: name, offline: err instanceof Error ? err.message : String(err) };
-  } finally {
-    link?.close();
-  }
-}
-
 /** `mado agents --all [--json]`: this machine's jobs and every host's, with a HOST column. */
 export async function agentsAll(io: Io, argv: string[]): Promise<void> {
   const args = parseArgs(argv, [{ names: ['--all', '-a'] }, { names: ['--json'] }], []);
   const all = hosts(io);
-  const listings: HostListing[] = await Promise.all([
-    listedJobs(jobsDir(io.env)).then((jobs): HostListing => ({ host: 'local', jobs })),
-    ...[...all].map(([name, cfg]) => listHost(name, cfg, io.env)),
-  ]);
+  // Through the daemon, whose links stay up a minute after use: a second listing finds them open.
+  const remote = async (): Promise<HostListing[]> => {
+    if (all.size === 0) return [];
+    const reply = await askOrSay(io, { op: 'remote-list', hosts: Object.fromEntries(all) }, answerMs(io.env, LIST_WAIT_MS + 8000), MAX_LINK_MESSAGE * 4);
+    return reply.type === 'hosts' ? reply.hosts : [];
+  };
+  const [here, there] = await Promise.all([listedJobs(jobsDir(io.env)), remote()]);
+  const listings: HostListing[] = [{ host: 'local', jobs: here }, ...there];
   if (args.flags.has('--json')) {
     io.out(
       `${JSON.stringify({

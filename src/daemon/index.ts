@@ -19,6 +19,8 @@ import { handleRemove } from './handle-remove.js';
 import { handleRespawn } from './handle-respawn.js';
 import { handleStop } from './handle-stop.js';
 import { DaemonRoutes } from './routes.js';
+import { LinkPool } from '../jobs/remote/pool.js';
+import { parseHosts } from '../jobs/remote/hosts.js';
 import { DaemonAttention } from './attention.js';
 import { JobQueues } from './serial.js';
 import { inTheWay, publish, socketLive } from '../jobs/protocol/socket.js';
@@ -45,7 +47,9 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
   }
   const ctx: DaemonContext = { jobsDir: opts.jobsDir, runtime: opts.runtime, script: opts.script, say };
   const queues = new JobQueues();
-  const routes = new DaemonRoutes(opts.jobsDir, say);
+  // Links to remote hosts, opened on first use and closed after a minute unused (the daemon stays meanwhile).
+  const links = new LinkPool(process.env);
+  const routes = new DaemonRoutes(opts.jobsDir, say, links);
   // With Neovim closed, a job that needs the user is told on the desktop (|madohub-notify|).
   const attention = new DaemonAttention(opts.jobsDir, path.join(opts.runtime, 'editors'), say);
   let connected = 0;
@@ -69,6 +73,11 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
         return routes.list();
       case 'route-remove':
         return routes.remove(m);
+      case 'remote-list': {
+        const { hosts, problems } = parseHosts(m.hosts, 'hosts');
+        for (const p of problems) say(p);
+        return { type: 'hosts', hosts: await links.listAll(hosts) };
+      }
     }
   };
 
@@ -118,14 +127,14 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
       .then((jobs) => {
         routes.jobs(jobs);
         attention.jobs(jobs);
-        if (jobs.some((j) => j.alive) || connected > 0) {
+        if (jobs.some((j) => j.alive) || connected > 0 || links.open) {
           idleSince = Date.now();
           return;
         }
         if (Date.now() - idleSince < idleMs) return;
         clearInterval(check);
         attention.stop();
-        routes.close();
+        links.close();
         say('idle: exiting');
         server.close();
         rmSync(socketPath, { force: true });

@@ -12,7 +12,7 @@ import { appendText, gitDiff, diffProblemOf, jobRecordFile, screenText, spillFil
 import { DAEMON_ENDS, writeRoutes } from '../routes/store.js';
 import type { Chain, Route } from '../shared/route-types.js';
 import { jobChain } from '../jobs/chain-record.js';
-import { LinkPool } from '../jobs/remote/pool.js';
+import type { LinkPool } from '../jobs/remote/pool.js';
 import { sendToRemoteJob } from '../jobs/remote/job-ops.js';
 import { remoteTarget } from '../routes/store.js';
 
@@ -25,16 +25,13 @@ export class DaemonRouteBackend implements RouteBackend {
   private jobs = new Map<string, ListedJob>();
   private readonly taken = new Map<string, string>();
 
-  /** The links to the remote hosts of the routes' targets. */
-  readonly links: LinkPool;
-
   constructor(
     private readonly jobsDir: string,
     private readonly say_: (message: string) => void,
+    /** The daemon's links to remote hosts (the routes' targets there). */
+    private readonly links: LinkPool,
     private readonly env: NodeJS.ProcessEnv = process.env,
-  ) {
-    this.links = new LinkPool(env);
-  }
+  ) {}
 
   /** The jobs as the daemon last listed them. */
   setJobs(jobs: readonly ListedJob[]): void {

@@ -2,6 +2,7 @@
 // daemon's check sees a job's agent end a turn — with Neovim closed too.
 import { agentStateOfJob } from '../fleet/entry.js';
 import { DaemonRouteBackend } from './route-backend.js';
+import type { LinkPool } from '../jobs/remote/pool.js';
 import { DEFAULT_SETTINGS, jobTurnEnded, MAX_ROUTES, RouteEngine } from '../routes/engine.js';
 import { loadRoutes } from '../routes/store.js';
 import type { RouteAddRequest, RouteRemoveRequest } from '../jobs/protocol/daemon-requests.js';
@@ -17,8 +18,8 @@ export class DaemonRoutes {
   /** What was wrong with routes.json when the daemon started ([] when nothing): `mado route ls` says it. */
   readonly problems: string[];
 
-  constructor(jobsDir: string, say: (message: string) => void) {
-    this.backend = new DaemonRouteBackend(jobsDir, say);
+  constructor(jobsDir: string, say: (message: string) => void, links: LinkPool) {
+    this.backend = new DaemonRouteBackend(jobsDir, say, links);
     this.engine = new RouteEngine(this.backend);
     const loaded = loadRoutes(jobsDir, MAX_ROUTES);
     this.problems = loaded.problems;
@@ -59,11 +60,6 @@ export class DaemonRoutes {
     } catch (err) {
       return { type: 'error', error: err instanceof Error ? err.message : String(err) };
     }
-  }
-
-  /** The daemon leaves: its links to remote hosts are closed. */
-  close(): void {
-    this.backend.links.close();
   }
 
   list(): Reply {

@@ -30,10 +30,12 @@ export function jobEnv(env: NodeJS.ProcessEnv): Record<string, string> {
 
 /**
  * What the daemon (and the hosts, before a job's own environment is added) run with: where to find
- * programs and files, the locale, and MadoHub's own settings. No key, no token.
+ * programs and files, the locale, MadoHub's own settings, and where the links' commands connect (ssh's
+ * agent socket, Docker's and Kubernetes' settings). No key, no token.
  */
 export function daemonEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const keep = new Set(['PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'TZ', 'TMPDIR', 'SHELL']);
+  // The links to remote hosts run the user's ssh (its agent's socket), docker or kubectl (where they connect).
+  const keep = new Set(['PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'TZ', 'TMPDIR', 'SHELL', 'SSH_AUTH_SOCK', 'DOCKER_HOST', 'DOCKER_CONTEXT', 'KUBECONFIG']);
   const out: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(env)) {
     if (v !== undefined && (keep.has(k) || k.startsWith('LC_') || k.startsWith('XDG_') || k.startsWith('MADOHUB_'))) out[k] = v;

@@ -65,12 +65,12 @@ export const answerMs = (env: NodeJS.ProcessEnv, ms: number): number => Number(e
  * a daemon that hung up, fell silent or was late (the caller knows what that means for its request);
  * one that was gone before the request left is asked again once (it left idle meanwhile).
  */
-export async function ask(io: Io, message: object, timeoutMs: number): Promise<Reply> {
+export async function ask(io: Io, message: object, timeoutMs: number, maxMessageBytes?: number): Promise<Reply> {
   for (let attempt = 0; ; attempt++) {
     const sock = await daemonSocketUp(io);
     let reply: Reply;
     try {
-      reply = await request(sock, message, timeoutMs);
+      reply = await request(sock, message, timeoutMs, maxMessageBytes);
     } catch (err) {
       if (err instanceof ReachError && err.reason === 'absent' && attempt === 0) continue;
       if (err instanceof ReachError && err.reason !== 'untrusted' && err.reason !== 'absent') throw err;
@@ -89,9 +89,9 @@ export function unreachable(err: ReachError): JobError {
 }
 
 /** Asks the daemon as `ask` does; a daemon that hung up, fell silent or was late is a JobError in words for a person. */
-export async function askOrSay(io: Io, message: object, timeoutMs: number): Promise<Reply> {
+export async function askOrSay(io: Io, message: object, timeoutMs: number, maxMessageBytes?: number): Promise<Reply> {
   try {
-    return await ask(io, message, timeoutMs);
+    return await ask(io, message, timeoutMs, maxMessageBytes);
   } catch (err) {
     throw err instanceof ReachError ? unreachable(err) : err;
   }

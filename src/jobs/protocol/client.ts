@@ -154,8 +154,8 @@ export class Conn {
 }
 
 /** One request, one reply: connects, says the request, waits up to `timeoutMs` for the answer. */
-export async function request(socketPath: string, message: object, timeoutMs = 5000): Promise<Reply> {
-  const { conn } = await Conn.open(socketPath);
+export async function request(socketPath: string, message: object, timeoutMs = 5000, maxMessageBytes?: number): Promise<Reply> {
+  const { conn } = await Conn.open(socketPath, undefined, maxMessageBytes);
   try {
     conn.send(message);
     return await conn.next(timeoutMs);

@@ -68,8 +68,16 @@ export interface RouteRemoveRequest {
   op: 'route-remove';
   id: string;
 }
+/**
+ * Every remote host's jobs, through the daemon's links (kept between asks: `mado agents --all`); the
+ * hosts as the asking client reads them (its hosts.json), checked again by the daemon.
+ */
+export interface RemoteListRequest {
+  op: 'remote-list';
+  hosts: Record<string, unknown>;
+}
 
-export type DaemonRequest = DispatchRequest | ListRequest | StopRequest | RespawnRequest | RemoveRequest | RouteAddRequest | RouteListRequest | RouteRemoveRequest;
+export type DaemonRequest = DispatchRequest | ListRequest | StopRequest | RespawnRequest | RemoveRequest | RouteAddRequest | RouteListRequest | RouteRemoveRequest | RemoteListRequest;
 
 const short = pattern(SHORT_ID, 'a job id (8 lowercase hex digits)');
 const size = optional(int(2, 1000));
@@ -115,6 +123,7 @@ const SCHEMAS: Record<DaemonRequest['op'], Record<string, Check>> = {
   },
   'route-list': {},
   'route-remove': { id: strMax(16) },
+  'remote-list': { hosts: (v) => (isObj(v) && Object.keys(v).length <= 64 ? null : 'a table of at most 64 hosts') },
 };
 
 /** The request, or why it is not one (said back to the client as it is). */

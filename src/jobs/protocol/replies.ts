@@ -67,9 +67,18 @@ export interface Routes {
   problems?: string[];
 }
 
-export type Reply = Hello | Ok | ErrorReply | Jobs | ScreenReply | Output | Exit | Text | Status | Routes;
+/** One machine's part of a listing of every host: its jobs (and its mado's version), or why they could not be listed. */
+export type HostListing = { host: string; jobs: ListedJob[]; version?: string } | { host: string; offline: string };
 
-const TYPES = new Set<Reply['type']>(['hello', 'ok', 'error', 'jobs', 'screen', 'output', 'exit', 'text', 'status', 'routes']);
+/** Every remote host's jobs, as the daemon's links listed them. */
+export interface HostsReply {
+  type: 'hosts';
+  hosts: HostListing[];
+}
+
+export type Reply = Hello | Ok | ErrorReply | Jobs | ScreenReply | Output | Exit | Text | Status | Routes | HostsReply;
+
+const TYPES = new Set<Reply['type']>(['hello', 'ok', 'error', 'jobs', 'screen', 'output', 'exit', 'text', 'status', 'routes', 'hosts']);
 
 /** The reply, or undefined when `value` is none (its fields are those its sender writes). */
 export function asReply(value: unknown): Reply | undefined {

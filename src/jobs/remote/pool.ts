@@ -1,8 +1,13 @@
 // Links opened on first use and kept while used: the daemon's, for the routes it keeps to a remote
 // host's jobs. A link is opened when asked for, shared by the calls that come while it is up, and
 // closed once no call has used it for `idleMs`; one that went down is opened again on the next call.
+import type { HostListing } from '../protocol/replies.js';
 import { readHosts } from './hosts.js';
+import type { HostConfig } from './hosts.js';
 import { Link, LinkError } from './link.js';
+
+/** How long a listing of every host waits for one: a host silent that long shows offline (its link goes on coming up). */
+export const LIST_WAIT_MS = 2000;
 
 export const POOL_IDLE_MS = 60_000;
 
@@ -19,16 +24,21 @@ export class LinkPool {
     return readHosts(this.env).hosts.has(host);
   }
 
-  /** Runs `fn` with the host's link (opened if none is up); a LinkError says why there is none. */
-  async use<T>(host: string, fn: (link: Link) => Promise<T>): Promise<T> {
-    let held = this.links.get(host);
+  /**
+   * Runs `fn` with the host's link (opened if none is up: with `config`, else hosts.json's); a
+   * LinkError says why there is none. A host named again with another command gets a new link.
+   */
+  async use<T>(host: string, fn: (link: Link) => Promise<T>, given?: HostConfig): Promise<T> {
+    const config = given ?? readHosts(this.env).hosts.get(host);
+    if (!config) throw new LinkError(`no host '${host.slice(0, 40)}' in hosts.json`, 'closed');
+    const key = `${host}\0${JSON.stringify(config)}`;
+    let held = this.links.get(key);
     const up = held && (await held.link.then((l) => !l.down, () => false));
     if (!held || !up) {
-      const config = readHosts(this.env).hosts.get(host);
-      if (!config) throw new LinkError(`no host '${host.slice(0, 40)}' in hosts.json`, 'closed');
       held = { link: Link.open(host, config, { env: this.env, detached: true }), busy: 0 };
-      this.links.set(host, held);
-      held.link.catch(() => this.links.get(host) === held && this.links.delete(host));
+      const mine = held;
+      this.links.set(key, mine);
+      mine.link.catch(() => this.links.get(key) === mine && this.links.delete(key));
     }
     const h = held;
     clearTimeout(h.timer);
@@ -38,20 +48,48 @@ export class LinkPool {
     } finally {
       h.busy--;
       if (h.busy === 0) {
-        h.timer = setTimeout(() => this.drop(host, h), this.idleMs);
+        h.timer = setTimeout(() => this.drop(key, h), this.idleMs);
         h.timer.unref();
       }
     }
   }
 
-  private drop(host: string, h: { link: Promise<Link> }): void {
-    if (this.links.get(host) !== h) return;
-    this.links.delete(host);
+  private drop(key: string, h: { link: Promise<Link> }): void {
+    if (this.links.get(key) !== h) return;
+    this.links.delete(key);
     void h.link.then((l) => l.close(), () => undefined);
+  }
+
+  /** Whether a link is kept (the daemon stays while one is). */
+  get open(): boolean {
+    return this.links.size > 0;
+  }
+
+  /** Every host's jobs, each within `waitMs` (a host silent that long is offline, with why). */
+  listAll(hosts: ReadonlyMap<string, HostConfig>, waitMs = LIST_WAIT_MS): Promise<HostListing[]> {
+    return Promise.all(
+      [...hosts].map(async ([host, config]): Promise<HostListing> => {
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new LinkError(`${host} did not answer in ${waitMs / 1000} s`, 'timeout')), config.connectMs ?? waitMs);
+        });
+        try {
+          const listed = this.use(host, async (link) => ({ jobs: await link.list(config.connectMs ?? waitMs), version: link.version }), config);
+          // A late listing that ends after the wait is no unhandled failure.
+          listed.catch(() => undefined);
+          const { jobs, version } = await Promise.race([listed, late]);
+          return { host, jobs, version };
+        } catch (err) {
+          return { host, offline: err instanceof Error ? err.message : String(err) };
+        } finally {
+          clearTimeout(timer);
+        }
+      }),
+    );
   }
 
   /** Closes every link (the daemon leaves). */
   close(): void {
-    for (const [host, h] of [...this.links]) this.drop(host, h);
+    for (const [key, h] of [...this.links]) this.drop(key, h);
   }
 }
