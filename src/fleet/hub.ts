@@ -312,9 +312,10 @@ export class FleetHub {
       }
       listing.list(this.remotes.jobs(host));
       const status = this.remotes.status(host);
-      // A host that went offline keeps its rows as last known, each saying so and why.
+      // A host that went offline keeps its rows as last known, each saying so and why (a question
+      // there cannot be answered meanwhile: it is not shown).
       const offline = status && !status.online && status.reason ? `${host} offline: ${status.reason}` : '';
-      for (const e of listing.rows((short) => this.views.bufOf(`${host}:${short}`))) rows.push(offline ? { ...e, detail: offline.slice(0, 200) } : e);
+      for (const e of listing.rows((short) => this.views.bufOf(`${host}:${short}`))) rows.push(offline ? { ...e, detail: offline.slice(0, 200), needs: null } : e);
     }
     this.apply(this.fleet.replaceKind('job', rows));
   }

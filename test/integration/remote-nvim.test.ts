@@ -2,7 +2,7 @@
 // :MadoAgents (`h:box` filters them), peeked, answered with a digit, replied to, attached in a split
 // (`:MadoAttach box:ID`), started with `n` (`@agent --host box …`). The remote side is this machine
 // with a second set of folders, reached through a shell (ssh-hosts.test runs the link over ssh).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FIX, shortOf, until, useJobsHarness } from './jobs-harness.js';
@@ -17,6 +17,19 @@ describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: e
   let s: Session;
   let screen: Screen;
   let short = '';
+  let down = '';
+  /** The bridges that serve the remote side's folder (found in /proc by their environment). */
+  const bridges = (): number[] =>
+    readdirSync('/proc')
+      .filter((p) => /^\d+$/.test(p))
+      .filter((p) => {
+        try {
+          return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('mado.js\0bridge') && readFileSync(`/proc/${p}/environ`, 'utf8').includes(`MADOHUB_JOBS_DIR=${remote.env.MADOHUB_JOBS_DIR}`);
+        } catch {
+          return false;
+        }
+      })
+      .map(Number);
   afterAll(async () => {
     await screen?.detach();
     await s?.close();
@@ -37,7 +50,10 @@ describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: e
     await local.mado(['--bg', '--agent', 'approver', '-n', 'close by', 'go']);
     const config = path.join(local.base, 'config');
     mkdirSync(path.join(config, 'madohub'), { recursive: true });
-    const shell = ['env', ...['MADOHUB_TEMPLATES', 'MADOHUB_JOBS_DIR', 'MADOHUB_RUNTIME_DIR'].map((k) => `${k}=${remote.env[k]}`), 'sh'];
+    // A host that can be taken down: while the flag file is there, its "ssh" is refused.
+    down = path.join(local.base, 'box-down');
+    const env = ['MADOHUB_TEMPLATES', 'MADOHUB_JOBS_DIR', 'MADOHUB_RUNTIME_DIR'].map((k) => `${k}='${remote.env[k]}'`).join(' ');
+    const shell = ['sh', '-c', `if [ -e '${down}' ]; then echo 'ssh: connect to host box port 22: Connection refused' >&2; exit 255; fi; exec env ${env} sh`];
     writeFileSync(path.join(config, 'madohub', 'hosts.json'), JSON.stringify({ box: { command: shell, mado: `${process.execPath} ${path.join(ROOT, 'dist/mado.js')}` } }));
     s = await startNeovim(exe, { ...local.neovimEnv(), XDG_CONFIG_HOME: config });
     screen = await Screen.attach(s.nvim, 160, 48);
@@ -88,5 +104,46 @@ describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: e
     await screen.type(':MadoAttach box:nosuchjob<CR>');
     expect(await s.waitFor(`vim.fn.execute('messages'):find('box: no job', 1, true) ~= nil`, 5000)).toBe(true);
     expect(await s.lua<number>('return #vim.api.nvim_list_wins()')).toBe(wins);
+  }, 60000);
+
+  it('a hidden job there that starts waiting is told, as this machine’s are', async () => {
+    const asks = shortOf((await remote.mado(['--bg', '--agent', 'approver', '-n', 'asks again', 'go'], undefined, { MADOHUB_FIXTURE_ASK_AGAIN_MS: '2000', MADOHUB_JOB_ENV: 'MADOHUB_FIXTURE_*' })).stdout);
+    // Answered in the picker, it asks again 2 s later, out of sight (the picker closed).
+    await screen.type(':MadoAgents<CR>');
+    await screen.waitForText(/◆ Waiting +asks again +Claude Code +job on box/, 15000);
+    await goTo(/asks again/);
+    await screen.type('1');
+    await screen.waitForText(/answered asks again: 1\. Yes/, 10000);
+    await screen.type('q');
+    await s.lua(`vim.cmd('messages clear')`);
+    // Its own notice (`… is Waiting in job box:ID (asks again)`), or a burst's summary that names it.
+    const told = `vim.fn.execute('messages'):find('Waiting in job box:${asks}', 1, true) or vim.fn.execute('messages'):find('asks again (Waiting)', 1, true)`;
+    expect(await s.waitFor(`(${told}) ~= nil`, 15000), await messages()).toBe(true);
+  }, 60000);
+
+  it('a host that goes down shows its rows offline with why within 2 s; back, they are there once', async () => {
+    await screen.type(':MadoAgents<CR>');
+    await screen.waitForText(/Agents · /);
+    const before = (await remote.jobs()).length;
+    writeFileSync(down, '');
+    for (const pid of bridges()) process.kill(pid, 'SIGKILL');
+    const t0 = Date.now();
+    await screen.waitForText(/far away +Claude Code +job on box +box offline: the link to box ended/, 4000);
+    expect(Date.now() - t0).toBeLessThan(2500);
+    // Each of its rows says so, a waiting one too (its question cannot be answered meanwhile).
+    const details = await s.lua<string[]>(`return vim.tbl_map(function(e) return e.detail end, require('madohub').agents({ kind = 'job' }))`);
+    const offline = details.filter((d) => d.startsWith('box offline: '));
+    expect(offline).toHaveLength(before);
+    expect(offline[0]).toBe('box offline: the link to box ended with status 255: ssh: connect to host box port 22: Connection refused');
+    expect(screen.text()).not.toMatch(/job on box +Do you want to proceed/);
+    // This machine's own rows are not held up.
+    expect(details.some((d) => d.startsWith('box offline'))).toBe(true);
+    expect((await s.lua<{ detail: string }[]>(`return require('madohub').agents({ kind = 'job' })`)).filter((e) => !e.detail.startsWith('box offline'))).not.toHaveLength(0);
+    rmSync(down);
+    await screen.waitForNoText(/box offline/, 15000);
+    const rows = await s.lua<string[]>(`return vim.tbl_map(function(e) return e.id end, require('madohub').agents({ kind = 'job' }))`);
+    expect(rows.filter((id) => id.startsWith('job:box:'))).toHaveLength(before);
+    expect(new Set(rows).size).toBe(rows.length);
+    expect(existsSync(down)).toBe(false);
   }, 60000);
 });
