@@ -143,6 +143,22 @@ function M.check()
     h.warn(p)
   end
 
+  -- The remote hosts (|madohub-hosts|): each link, up or why not.
+  h.start('madohub: remote hosts')
+  local hosts = info.hosts or {}
+  if #hosts == 0 then
+    h.info('No remote hosts (hosts.json or setup({ hosts }) names none: :help madohub-hosts)')
+  end
+  for _, r in ipairs(hosts) do
+    if r.online then
+      h.ok(('%s: linked (mado %s)'):format(r.host, r.version))
+    elseif r.reason ~= '' then
+      h.warn(('%s: offline: %s'):format(r.host, r.reason), { ('mado host check %s says what it lacks'):format(r.host) })
+    else
+      h.info(('%s: connecting'):format(r.host))
+    end
+  end
+
   -- Why each watched terminal reads as it does, in one line (|:MadoExplain| in its window says more).
   local watch = require('madohub.watch')
   local bufs = watch.buffers()

@@ -48,6 +48,8 @@ export interface Health {
   agents: { id: string; name: string; program: string; problem: string | null }[];
   /** The notification channels outside the editor (|madohub-notify|). */
   notify: AttentionHealth;
+  /** Each remote host (|madohub-hosts|): whether its link is up, its mado's version, or why it is offline. */
+  hosts: { host: string; online: boolean; version: string; reason: string }[];
 }
 
 /** The Node side's health now. */
@@ -71,6 +73,7 @@ export async function healthOf(tracker: Tracker, watchers: TerminalWatchers, hub
       return { id: a.id, name: a.displayName, program, problem: programProblem(program, process.env.PATH, process.cwd()) };
     }),
     notify: attention.health(),
+    hosts: hub.hostStatus().map(({ host, status }) => ({ host, ...status })),
   };
   return daemonAnswers().then((daemon) => ({ ...now, daemon }), () => now);
 }

@@ -136,11 +136,14 @@ describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: e
     expect(offline).toHaveLength(before);
     expect(offline[0]).toBe('box offline: the link to box ended with status 255: ssh: connect to host box port 22: Connection refused');
     expect(screen.text()).not.toMatch(/job on box +Do you want to proceed/);
+    const health = `vim.cmd('checkhealth madohub') local t = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\\n') vim.cmd('tabclose') return t`;
+    expect(await s.lua<string>(health)).toMatch(/box: offline: the link to box ended with status 255: ssh: connect to host box port 22: Connection refused/);
     // This machine's own rows are not held up.
     expect(details.some((d) => d.startsWith('box offline'))).toBe(true);
     expect((await s.lua<{ detail: string }[]>(`return require('madohub').agents({ kind = 'job' })`)).filter((e) => !e.detail.startsWith('box offline'))).not.toHaveLength(0);
     rmSync(down);
-    await screen.waitForNoText(/box offline/, 15000);
+    expect(await s.waitFor(`#vim.tbl_filter(function(e) return vim.startswith(e.detail, 'box offline') end, require('madohub').agents({ kind = 'job' })) == 0`, 15000)).toBe(true);
+    expect(await s.lua<string>(health)).toMatch(/box: linked \(mado \d+\.\d+\.\d+\)/);
     const rows = await s.lua<string[]>(`return vim.tbl_map(function(e) return e.id end, require('madohub').agents({ kind = 'job' }))`);
     expect(rows.filter((id) => id.startsWith('job:box:'))).toHaveLength(before);
     expect(new Set(rows).size).toBe(rows.length);
