@@ -64,7 +64,8 @@ export function runBridge(io: BridgeIo): Promise<void> {
   const verb = (req: Extract<BridgeRequest, { op: 'verb' }>): void => {
     const child = spawn(process.execPath, [io.script, ...req.argv], {
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...io.env, ...(req.as ? { MADOHUB_VIA_HOST: req.as } : {}) },
+      // This side's environment, and what the other side's job named of its own (never MadoHub's settings).
+      env: verbEnv(io.env, req),
       cwd: req.cwd ? expandHome(req.cwd, io.env) : undefined,
     });
     children.set(req.ch, child);
@@ -189,6 +190,16 @@ export function runBridge(io: BridgeIo): Promise<void> {
     io.input.once('end', () => finish());
     io.input.once('error', () => finish());
   });
+}
+
+/**
+ * A verb's environment: this side's, with what the other side's job names of its own (never MadoHub's
+ * settings), those names added to the job's ($MADOHUB_JOB_ENV) so that its job gets them.
+ */
+function verbEnv(env: NodeJS.ProcessEnv, req: Extract<BridgeRequest, { op: 'verb' }>): NodeJS.ProcessEnv {
+  const crossed = Object.entries(req.env ?? {}).filter(([k]) => !k.startsWith('MADOHUB_'));
+  const named = [env.MADOHUB_JOB_ENV, ...crossed.map(([k]) => k)].filter(Boolean).join(',');
+  return { ...env, ...Object.fromEntries(crossed), ...(named ? { MADOHUB_JOB_ENV: named } : {}), ...(req.as ? { MADOHUB_VIA_HOST: req.as } : {}) };
 }
 
 /**

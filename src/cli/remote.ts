@@ -20,6 +20,7 @@ import { byCreation, jobTable } from './agents.js';
 import { parseArgs } from './args.js';
 import { attachPeer } from './attach.js';
 import { BG_STDIN_FIRST_BYTE_MS } from './bg.js';
+import { namedEnv } from '../jobs/env.js';
 
 /** How long a verb's own answer may take once the link is up (a dispatch starts a host there). */
 const VERB_HELLO_MS = 10_000;
@@ -94,6 +95,8 @@ export async function runOnHost(io: Io, argv: string[]): Promise<number> {
       code = await link.verb([verb, ...args], {
         stdin,
         cwd,
+        // A job started there gets what it names of this side ($MADOHUB_JOB_ENV), nothing else.
+        env: verb === '--bg' || verb === '--background' || verb === 'respawn' ? namedEnv(io.env) : undefined,
         // A raw log is the job's own bytes, as a terminal shows them (asked for by name).
         onOut: (fd, data) => (fd === 1 ? io.out(verb === 'logs' && args.includes('--raw') ? data : remoteText(data)) : io.err(remoteText(data))),
       });

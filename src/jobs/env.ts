@@ -29,6 +29,20 @@ export function jobEnv(env: NodeJS.ProcessEnv): Record<string, string> {
 }
 
 /**
+ * The variables a job names ($MADOHUB_JOB_ENV: names, or `PREFIX_*`), from `env`, and nothing else:
+ * what of this machine's environment goes with a job started on a remote host.
+ */
+export function namedEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const extra = (env.MADOHUB_JOB_ENV ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) {
+    if (v === undefined || k.startsWith('MADOHUB_')) continue;
+    if (extra.some((e) => (e.endsWith('*') ? k.startsWith(e.slice(0, -1)) : k === e))) out[k] = v;
+  }
+  return out;
+}
+
+/**
  * What the daemon (and the hosts, before a job's own environment is added) run with: where to find
  * programs and files, the locale, MadoHub's own settings, and where the links' commands connect (ssh's
  * agent socket, Docker's and Kubernetes' settings). No key, no token.

@@ -1,5 +1,6 @@
 // The link to a host, without ssh: the host's command is a local `sh` with the "remote" side's
 // folders (a second set), or a fixture that is no honest bridge. What ssh adds is in ssh-hosts.test.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Link, LinkError } from '../../src/jobs/remote/link.js';
@@ -52,6 +53,27 @@ describe('a link to a host', () => {
       // A job that is not there is said, and the link stays up.
       await expect(link.host('nosuchjob', 5000)).rejects.toThrow("no job 'nosuchjob'");
       expect((await link.list(5000)).length).toBe(1);
+    } finally {
+      link.close();
+    }
+  });
+
+  it('a job started there gets what it names of this side’s environment, and nothing else', async () => {
+    // The "remote" shell runs here: what its command gets here is the other side's own environment.
+    const link = await Link.open('box', shellHost(), { env: { ...process.env, UNNAMED_HERE: 'x' }, connectMs: 5000 });
+    try {
+      let out = '';
+      const code = await link.verb(['--bg', '--agent', 'looper', '-n', 'envtest', 'go'], { env: { NAMED_FOR_JOB: 'crossed', MADOHUB_JOBS_DIR: '/elsewhere' }, onOut: (_fd, d) => (out += d) });
+      expect(code).toBe(0);
+      const short = shortOf(out);
+      const jobs = await until(() => link.list(5000), (js) => js.some((j) => j.short === short && j.alive));
+      expect(jobs.find((j) => j.short === short)?.alive).toBe(true);
+      const info = JSON.parse(readFileSync(path.join(remote.env.MADOHUB_JOBS_DIR!, short, 'host.json'), 'utf8')) as { ptyPid: number };
+      const env = readFileSync(`/proc/${info.ptyPid}/environ`, 'utf8').split('\0');
+      expect(env).toContain('NAMED_FOR_JOB=crossed');
+      // This side's own settings never cross, nor what the job did not name.
+      expect(env).not.toContain('MADOHUB_JOBS_DIR=/elsewhere');
+      expect(env.some((e) => e.startsWith('UNNAMED_HERE='))).toBe(false);
     } finally {
       link.close();
     }

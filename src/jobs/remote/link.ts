@@ -317,7 +317,7 @@ export class Link {
    * side wrote it: the caller makes it safe to print). Resolves with its exit status; rejects when
    * the link drops first.
    */
-  verb(argv: string[], opts: { stdin?: string; cwd?: string; onOut(fd: 1 | 2, data: string): void }): Promise<number> {
+  verb(argv: string[], opts: { stdin?: string; cwd?: string; env?: Record<string, string>; onOut(fd: 1 | 2, data: string): void }): Promise<number> {
     return new Promise((resolve, reject) => {
       let ch = 0;
       try {
@@ -335,7 +335,15 @@ export class Link {
         return reject(err);
       }
       const cwd = opts.cwd ?? this.config.cwd;
-      this.write({ op: 'verb', ch, argv, as: this.name, ...(opts.stdin === undefined ? {} : { stdin: opts.stdin }), ...(cwd === undefined ? {} : { cwd }) });
+      this.write({
+        op: 'verb',
+        ch,
+        argv,
+        as: this.name,
+        ...(opts.stdin === undefined ? {} : { stdin: opts.stdin }),
+        ...(cwd === undefined ? {} : { cwd }),
+        ...(opts.env && Object.keys(opts.env).length > 0 ? { env: opts.env } : {}),
+      });
     });
   }
 

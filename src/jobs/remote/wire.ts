@@ -3,7 +3,7 @@
 // MadoHub socket speaks (codec.ts), over the standard input and output of the host's command. One
 // link carries many channels: each request and each answer names its channel.
 import type { Check } from '../../shared/checks.js';
-import { int, isObj, optional, pattern, requestGuard, str, strMax, strings } from '../../shared/checks.js';
+import { int, isObj, optional, pattern, requestGuard, str, stringMap, strMax, strings } from '../../shared/checks.js';
 import { HOST_NAME } from './hosts.js';
 import { validateJob } from '../validate.js';
 import type { ListedJob } from '../protocol/replies.js';
@@ -38,6 +38,8 @@ export interface VerbOp {
   cwd?: string;
   /** The name this side gives the host: the verb's hints name it (`mado --host NAME attach …`). */
   as?: string;
+  /** Variables of this side that the job names ($MADOHUB_JOB_ENV): nothing else of this side's environment crosses. */
+  env?: Record<string, string>;
 }
 /** Opens a connection to a job's host there (by id, prefix or name), which then speaks the host protocol through `msg`. */
 export interface HostOp {
@@ -72,6 +74,7 @@ const SCHEMAS: Record<BridgeRequest['op'], Record<string, Check>> = {
     stdin: optional(strMax(MAX_VERB_STDIN)),
     cwd: optional(strMax(4096)),
     as: optional(pattern(HOST_NAME, 'a host name')),
+    env: optional((v) => (stringMap(v) === null && Object.keys(v as object).length <= 64 && Object.entries(v as Record<string, string>).every(([k, x]) => /^[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(k) && x.length <= 65536) ? null : 'a table of at most 64 variables')),
   },
   host: { ch, id: strMax(200) },
   msg: { ch, msg: object },
