@@ -6,11 +6,12 @@ import { PROTO } from '../jobs/protocol/codec.js';
 import type { HostListing, ListedJob } from '../jobs/protocol/replies.js';
 import { LIST_WAIT_MS } from '../jobs/remote/pool.js';
 import { MAX_LINK_MESSAGE } from '../jobs/remote/wire.js';
-import { answerMs, askOrSay } from '../jobs/client/daemon.js';
+import { answerMs, askOrSay, daemonSocketUp } from '../jobs/client/daemon.js';
 import { listedJobs } from '../jobs/listed.js';
 import { matchJob } from '../jobs/ids.js';
 import { jobsDir } from '../jobs/store.js';
-import { DEFAULT_CONNECT_MS, HOST_NAME, hostsFile, readHosts, shownCommand } from '../jobs/remote/hosts.js';
+import { DEFAULT_CONNECT_MS, HOST_NAME, hostEntry, hostsFile, readHosts, shownCommand } from '../jobs/remote/hosts.js';
+import { Conn, ReachError } from '../jobs/protocol/client.js';
 import type { HostConfig } from '../jobs/remote/hosts.js';
 import { Link, LinkError } from '../jobs/remote/link.js';
 import type { Io } from '../jobs/client/daemon.js';
@@ -75,37 +76,68 @@ export async function runOnHost(io: Io, argv: string[]): Promise<number> {
   const cfg = hostNamed(io, name);
   // Standard input goes across for the verbs that read it, read here first (bounded as they bound it).
   const stdin = verb === '--bg' || verb === '--background' ? await io.stdin(args.length > 0 ? BG_STDIN_FIRST_BYTE_MS : undefined) : verb === 'send' && args.length === 1 ? await io.stdin() : undefined;
+  if (verb !== 'attach') return verbThroughDaemon(io, name, cfg, [verb, ...args], { stdin, cwd });
+  // A view has a link of its own: it lasts as long as the view, its keys and output go straight.
   const link = await openLink(io, name, cfg);
   try {
-    if (verb === 'attach') {
-      const id = parseArgs(args, [], ['ID']).positional[0]!;
-      let peer;
-      try {
-        peer = await link.host(id, VERB_HELLO_MS);
-      } catch (err) {
-        throw err instanceof LinkError ? new JobError(`${name}: ${err.message}`) : err;
-      }
-      await attachPeer(io, `${name}:${id}`, peer, (err) =>
-        link.down ? `${link.down.message}; the job runs on on ${name}` : `the host of ${name}:${id} went away${err instanceof Error ? `: ${err.message}` : ''}`,
-      );
-      return 0;
-    }
-    let code: number;
+    const id = parseArgs(args, [], ['ID']).positional[0]!;
+    let peer;
     try {
-      code = await link.verb([verb, ...args], {
-        stdin,
-        cwd,
-        // A job started there gets what it names of this side ($MADOHUB_JOB_ENV), nothing else.
-        env: verb === '--bg' || verb === '--background' || verb === 'respawn' ? namedEnv(io.env) : undefined,
-        // A raw log is the job's own bytes, as a terminal shows them (asked for by name).
-        onOut: (fd, data) => (fd === 1 ? io.out(verb === 'logs' && args.includes('--raw') ? data : remoteText(data)) : io.err(remoteText(data))),
-      });
+      peer = await link.host(id, VERB_HELLO_MS);
     } catch (err) {
-      throw err instanceof LinkError ? new JobError(`${err.message} (what ${verb} did on ${name} before is not known: mado --host ${name} agents tells)`) : err;
+      throw err instanceof LinkError ? new JobError(`${name}: ${err.message}`) : err;
     }
-    return code;
+    await attachPeer(io, `${name}:${id}`, peer, (err) =>
+      link.down ? `${link.down.message}; the job runs on on ${name}` : `the host of ${name}:${id} went away${err instanceof Error ? `: ${err.message}` : ''}`,
+    );
+    return 0;
   } finally {
     link.close();
+  }
+}
+
+/**
+ * Runs `mado VERB …` on host `name` through the daemon's link to it (one link per host, kept a
+ * minute after use): its output as it comes, made safe for this terminal; its exit status.
+ */
+async function verbThroughDaemon(io: Io, name: string, cfg: HostConfig, argv: string[], opts: { stdin?: string; cwd?: string }): Promise<number> {
+  const [verb, ...args] = argv;
+  const request = {
+    op: 'remote-verb',
+    host: name,
+    config: hostEntry(cfg),
+    argv,
+    ...(opts.stdin === undefined ? {} : { stdin: opts.stdin }),
+    ...(opts.cwd === undefined ? {} : { cwd: opts.cwd }),
+    // A job started there gets what it names of this side ($MADOHUB_JOB_ENV), nothing else.
+    ...(verb === '--bg' || verb === '--background' || verb === 'respawn' ? { env: namedEnv(io.env) } : {}),
+  };
+  // A raw log is the job's own bytes, as a terminal shows them (asked for by name).
+  const raw = verb === 'logs' && args.includes('--raw');
+  for (let attempt = 0; ; attempt++) {
+    let conn: Conn;
+    try {
+      ({ conn } = await Conn.open(await daemonSocketUp(io), undefined, MAX_LINK_MESSAGE));
+    } catch (err) {
+      // A daemon that was leaving idle as we came: asked again, once.
+      if (err instanceof ReachError && err.reason === 'absent' && attempt === 0) continue;
+      throw err instanceof ReachError ? new JobError(`cannot reach the mado daemon: ${err.message}`) : err;
+    }
+    try {
+      conn.send(request);
+      for (;;) {
+        const r = await conn.next(0);
+        if (r.type === 'output') {
+          if (r.fd === 2) io.err(remoteText(r.data));
+          else io.out(raw ? r.data : remoteText(r.data));
+        } else if (r.type === 'exit') return r.code;
+        else if (r.type === 'error') throw new JobError(`${safeText(r.error)} (what ${verb} did on ${name} before is not known: mado --host ${name} agents tells)`);
+      }
+    } catch (err) {
+      throw err instanceof ReachError ? new JobError(`the mado daemon went away during ${verb} on ${name}: ${err.message}`) : err;
+    } finally {
+      conn.close();
+    }
   }
 }
 
@@ -135,7 +167,7 @@ export async function agentsAll(io: Io, argv: string[]): Promise<void> {
   // Through the daemon, whose links stay up a minute after use: a second listing finds them open.
   const remote = async (): Promise<HostListing[]> => {
     if (all.size === 0) return [];
-    const reply = await askOrSay(io, { op: 'remote-list', hosts: Object.fromEntries(all) }, answerMs(io.env, LIST_WAIT_MS + 8000), MAX_LINK_MESSAGE * 4);
+    const reply = await askOrSay(io, { op: 'remote-list', hosts: Object.fromEntries([...all].map(([n, c]) => [n, hostEntry(c)])) }, answerMs(io.env, LIST_WAIT_MS + 8000), MAX_LINK_MESSAGE * 4);
     return reply.type === 'hosts' ? reply.hosts : [];
   };
   const [here, there] = await Promise.all([listedJobs(jobsDir(io.env)), remote()]);

@@ -21,6 +21,7 @@ import { handleStop } from './handle-stop.js';
 import { DaemonRoutes } from './routes.js';
 import { LinkPool } from '../jobs/remote/pool.js';
 import { parseHosts } from '../jobs/remote/hosts.js';
+import { remoteVerb } from './remote-verb.js';
 import { DaemonAttention } from './attention.js';
 import { JobQueues } from './serial.js';
 import { inTheWay, publish, socketLive } from '../jobs/protocol/socket.js';
@@ -78,6 +79,8 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
         for (const p of problems) say(p);
         return { type: 'hosts', hosts: await links.listAll(hosts) };
       }
+      case 'remote-verb':
+        return { type: 'error', error: 'a remote verb answers as it goes' };
     }
   };
 
@@ -88,6 +91,8 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
     handle: async (m, peer) => {
       connected++;
       peer.onClose(() => connected--);
+      // A remote verb answers as it goes (its output, then its end); every other request once.
+      if (m.op === 'remote-verb') return remoteVerb(m, peer, links);
       peer.end(await handle(m));
     },
   });

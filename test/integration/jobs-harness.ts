@@ -149,3 +149,17 @@ export function killDaemonOf(base: string): void {
     // Gone already.
   }
 }
+
+/** The `mado bridge` processes that serve the jobs folder `jobs` (found in /proc by their environment). */
+export function bridgesOf(jobs: string): number[] {
+  return readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('mado.js\0bridge') && readFileSync(`/proc/${p}/environ`, 'utf8').includes(`MADOHUB_JOBS_DIR=${jobs}\0`);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}

@@ -2,10 +2,10 @@
 // :MadoAgents (`h:box` filters them), peeked, answered with a digit, replied to, attached in a split
 // (`:MadoAttach box:ID`), started with `n` (`@agent --host box …`). The remote side is this machine
 // with a second set of folders, reached through a shell (ssh-hosts.test runs the link over ssh).
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FIX, shortOf, until, useJobsHarness } from './jobs-harness.js';
+import { bridgesOf, FIX, shortOf, until, useJobsHarness } from './jobs-harness.js';
 import { ROOT, startNeovim, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
 import { Screen } from './screen.js';
@@ -18,18 +18,7 @@ describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: e
   let screen: Screen;
   let short = '';
   let down = '';
-  /** The bridges that serve the remote side's folder (found in /proc by their environment). */
-  const bridges = (): number[] =>
-    readdirSync('/proc')
-      .filter((p) => /^\d+$/.test(p))
-      .filter((p) => {
-        try {
-          return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('mado.js\0bridge') && readFileSync(`/proc/${p}/environ`, 'utf8').includes(`MADOHUB_JOBS_DIR=${remote.env.MADOHUB_JOBS_DIR}`);
-        } catch {
-          return false;
-        }
-      })
-      .map(Number);
+  const bridges = (): number[] => bridgesOf(remote.env.MADOHUB_JOBS_DIR!);
   afterAll(async () => {
     await screen?.detach();
     await s?.close();

@@ -6,7 +6,7 @@ import path from 'node:path';
 import * as pty from 'node-pty';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Link, LinkError } from '../../src/jobs/remote/link.js';
-import { shortOf, until, useJobsHarness } from './jobs-harness.js';
+import { bridgesOf, shortOf, until, useJobsHarness } from './jobs-harness.js';
 import { ROOT } from './neovim.js';
 import { SSHD, startSshd } from './sshd.js';
 import type { Sshd } from './sshd.js';
@@ -76,6 +76,8 @@ describe.skipIf(!SSHD && process.env.MADOHUB_NEED_SSHD !== '1')('remote hosts ov
     expect((await here(['--host', 'box', 'send', 'parser', 'more please'])).stdout).toMatch(/^(sent to|queued for) /);
     // A reply from standard input goes across too.
     expect((await here(['--host', 'box', 'send', 'parser'], 'from stdin\n')).code).toBe(0);
+    // Every verb went through one link, the daemon's: one bridge serves the box.
+    expect(bridgesOf(remote.env.MADOHUB_JOBS_DIR!)).toHaveLength(1);
     const stopped = await here(['--host', 'box', 'stop', 'parser']);
     expect([stopped.code, stopped.stdout]).toEqual([0, `stopped ${short}\n`]);
     const missing = await here(['--host', 'box', 'rm', 'nosuchjob']);

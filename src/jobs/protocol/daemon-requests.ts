@@ -2,6 +2,7 @@
 import type { Check } from '../../shared/checks.js';
 import { bool, int, isObj, num, oneOf, optional, pattern, requestGuard, shape, str, strMax, stringMap, strings } from '../../shared/checks.js';
 import { SHORT_ID, UUID } from '../types.js';
+import { HOST_NAME } from '../../shared/types.js';
 import type { JobOrigin } from '../types.js';
 import type { RouteRequest } from '../../shared/route-types.js';
 import { JOB_ORIGINS } from '../types.js';
@@ -77,7 +78,22 @@ export interface RemoteListRequest {
   hosts: Record<string, unknown>;
 }
 
-export type DaemonRequest = DispatchRequest | ListRequest | StopRequest | RespawnRequest | RemoveRequest | RouteAddRequest | RouteListRequest | RouteRemoveRequest | RemoteListRequest;
+/**
+ * A `mado` verb run on a remote host through the daemon's link to it (opened on first use, kept while
+ * used): its output comes back as `output` replies (`fd` 2 for its errors), its end as `exit`.
+ */
+export interface RemoteVerbRequest {
+  op: 'remote-verb';
+  host: string;
+  /** The host as the asking client's hosts.json names it (checked again by the daemon). */
+  config: Record<string, unknown>;
+  argv: string[];
+  stdin?: string;
+  cwd?: string;
+  env?: Record<string, string>;
+}
+
+export type DaemonRequest = DispatchRequest | ListRequest | StopRequest | RespawnRequest | RemoveRequest | RouteAddRequest | RouteListRequest | RouteRemoveRequest | RemoteListRequest | RemoteVerbRequest;
 
 const short = pattern(SHORT_ID, 'a job id (8 lowercase hex digits)');
 const size = optional(int(2, 1000));
@@ -123,6 +139,14 @@ const SCHEMAS: Record<DaemonRequest['op'], Record<string, Check>> = {
   },
   'route-list': {},
   'route-remove': { id: strMax(16) },
+  'remote-verb': {
+    host: pattern(HOST_NAME, 'a host name'),
+    config: (v) => (isObj(v) ? null : 'a host'),
+    argv: (v) => (strings(v) === null && (v as string[]).length <= 256 ? null : 'a list of at most 256 strings'),
+    stdin: optional(str),
+    cwd: optional(strMax(4096)),
+    env: optional(stringMap),
+  },
   'remote-list': { hosts: (v) => (isObj(v) && Object.keys(v).length <= 64 ? null : 'a table of at most 64 hosts') },
 };
 

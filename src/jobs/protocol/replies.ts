@@ -39,6 +39,8 @@ export interface ScreenReply {
 export interface Output {
   type: 'output';
   data: string;
+  /** A remote verb's standard error (2); its standard output otherwise. */
+  fd?: 1 | 2;
 }
 export interface Exit {
   type: 'exit';

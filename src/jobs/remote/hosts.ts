@@ -126,3 +126,8 @@ export function shownCommand(command: readonly string[]): string {
     .map((a) => safeText(a).slice(0, 200))
     .join(' ');
 }
+
+/** A host as hosts.json writes it (what a client sends the daemon, which checks it again). */
+export function hostEntry(config: HostConfig): Record<string, unknown> {
+  return { command: config.command, mado: config.mado, ...(config.cwd === undefined ? {} : { cwd: config.cwd }), ...(config.connectMs === undefined ? {} : { connect_ms: config.connectMs }) };
+}

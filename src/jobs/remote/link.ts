@@ -317,9 +317,14 @@ export class Link {
    * side wrote it: the caller makes it safe to print). Resolves with its exit status; rejects when
    * the link drops first.
    */
-  verb(argv: string[], opts: { stdin?: string; cwd?: string; env?: Record<string, string>; onOut(fd: 1 | 2, data: string): void }): Promise<number> {
+  verb(argv: string[], opts: { stdin?: string; cwd?: string; env?: Record<string, string>; signal?: AbortSignal; onOut(fd: 1 | 2, data: string): void }): Promise<number> {
     return new Promise((resolve, reject) => {
       let ch = 0;
+      // Given up on here (its asker left): the channel closes, and the other side ends the verb.
+      opts.signal?.addEventListener('abort', () => {
+        this.closeChannel(ch);
+        reject(new LinkError(`\`mado ${argv[0] ?? ''}\` on ${this.name} was given up`, 'closed'));
+      });
       try {
         ch = this.open((ev) => {
           if (ev.type === 'out') opts.onOut(ev.fd, ev.data);

@@ -1,0 +1,33 @@
+// A `mado` verb run on a remote host for a client (`mado --host NAME VERB`), through the daemon's
+// link to that host: its output is passed on as it comes, its end as `exit`; a client that leaves
+// gives it up (the verb ends there), a link that drops is said as the error.
+import type { Peer } from '../jobs/protocol/serve.js';
+import type { RemoteVerbRequest } from '../jobs/protocol/daemon-requests.js';
+import { parseHosts } from '../jobs/remote/hosts.js';
+import type { LinkPool } from '../jobs/remote/pool.js';
+
+export async function remoteVerb(m: RemoteVerbRequest, peer: Peer, links: LinkPool): Promise<void> {
+  const { hosts, problems } = parseHosts({ [m.host]: m.config }, 'host');
+  const config = hosts.get(m.host);
+  if (!config) return peer.end({ type: 'error', error: problems[0] ?? `no host '${m.host}'` });
+  const gone = new AbortController();
+  peer.onClose(() => gone.abort());
+  try {
+    const code = await links.use(
+      m.host,
+      (link) =>
+        link.verb(m.argv, {
+          stdin: m.stdin,
+          cwd: m.cwd,
+          env: m.env,
+          signal: gone.signal,
+          // What a client that does not read cannot take is dropped (bounded: serve.ts), not kept here.
+          onOut: (fd, data) => void peer.send({ type: 'output', data, ...(fd === 2 ? { fd } : {}) }),
+        }),
+      config,
+    );
+    peer.end({ type: 'exit', code });
+  } catch (err) {
+    peer.end({ type: 'error', error: err instanceof Error ? err.message : String(err) });
+  }
+}
