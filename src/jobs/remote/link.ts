@@ -130,7 +130,7 @@ export class Link {
             noiseLines++;
             noiseBytes += line.length;
             if (noiseLines > MAX_NOISE_LINES || noiseBytes > MAX_NOISE_BYTES) {
-              return this.fail(new LinkError(`${this.name} printed ${noiseLines} lines that are no bridge's hello (is \`${this.config.mado} bridge\` MadoHub's?)`, 'protocol'));
+              return this.fail(new LinkError(`${this.name} printed ${noiseLines} lines that are no bridge's hello (is \`${safeText(this.config.mado)} bridge\` MadoHub's?)`, 'protocol'));
             }
             continue;
           }
@@ -138,7 +138,7 @@ export class Link {
             const newer = typeof hello.proto === 'number' && hello.proto > PROTO;
             return this.fail(
               new LinkError(
-                `${this.name}'s mado ${safeText(hello.version)} speaks protocol ${safeText(String(hello.proto))}, this mado speaks ${PROTO}: ` +
+                `${this.name}'s mado ${hello.version} speaks protocol ${safeText(String(hello.proto))}, this mado speaks ${PROTO}: ` +
                   (newer ? 'update MadoHub here' : `update MadoHub on ${this.name}`) +
                   ' (see :help madohub-hosts)',
                 'version',

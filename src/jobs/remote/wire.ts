@@ -5,6 +5,7 @@
 import type { Check } from '../../shared/checks.js';
 import { int, isObj, optional, pattern, requestGuard, str, stringMap, strMax, strings } from '../../shared/checks.js';
 import { HOST_NAME } from './hosts.js';
+import { printable } from '../../shared/text.js';
 import { validateJob } from '../validate.js';
 import type { ListedJob } from '../protocol/replies.js';
 
@@ -153,7 +154,8 @@ export function parseBridgeEvent(v: unknown): BridgeEvent | string {
 export function bridgeHelloOf(v: unknown): { version: string; proto: unknown; pid: number } | undefined {
   if (!isObj(v) || v.type !== 'hello' || v.role !== 'bridge') return undefined;
   return {
-    version: typeof v.version === 'string' ? v.version.slice(0, 40) : 'unknown',
+    // Printed and shown as it is (`mado host check`, :checkhealth): printable only.
+    version: typeof v.version === 'string' ? printable(v.version, 40) : 'unknown',
     proto: v.proto,
     pid: typeof v.pid === 'number' ? v.pid : 0,
   };
