@@ -6,12 +6,12 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bridgesOf, FIX, shortOf, until, useJobsHarness } from './jobs-harness.js';
-import { ROOT, startNeovim, testNeovims } from './neovim.js';
+import { openTerminal, ROOT, startNeovim, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
 import { Screen } from './screen.js';
 
 describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: exe }) => {
-  const templates = { approver: { command: ['node', path.join(FIX, 'bin/approver')], prompt: 'type' } };
+  const templates = { approver: { command: ['node', path.join(FIX, 'bin/approver')], prompt: 'type' }, replier: { command: ['node', path.join(FIX, 'bin/replier')], prompt: 'type' } };
   const remote = useJobsHarness(templates, 'file');
   const local = useJobsHarness(templates, 'file');
   let s: Session;
@@ -93,6 +93,21 @@ describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: e
     await screen.type(':MadoAttach box:nosuchjob<CR>');
     expect(await s.waitFor(`vim.fn.execute('messages'):find('box: no job', 1, true) ~= nil`, 5000)).toBe(true);
     expect(await s.lua<number>('return #vim.api.nvim_list_wins()')).toBe(wins);
+  }, 60000);
+
+  it(':MadoRoute box:NAME hands a terminal’s finished turn to a job there', async () => {
+    const reviewer = shortOf((await remote.mado(['--bg', '--agent', 'replier', '-n', 'reviewer'])).stdout);
+    await s.waitFor(`#require('madohub').agents({ id = 'job:box:${reviewer}' }) == 1`, 10000);
+    const writer = await openTerminal(s, ['node', path.join(FIX, 'bin/replier')]);
+    expect(await s.waitFor(`(require('madohub').state(${writer}) or {}).state == 'idle'`, 10000)).toBe(true);
+    await s.lua(`vim.cmd('messages clear') vim.api.nvim_set_current_buf(${writer})`);
+    await s.lua(`vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(':MadoRoute box:reviewer<CR>', true, false, true), 'mx', false)`);
+    expect(await messages()).toMatch(/route \w+ +.+ → reviewer +on=done/);
+    expect(await s.lua<string>(`return require('madohub').routes()[1].target`)).toBe(`job:box:${reviewer}`);
+    await s.lua(`vim.api.nvim_chan_send(vim.bo[${writer}].channel, ...)`, ['work\r']);
+    const logs = await until(() => remote.mado(['logs', reviewer]).then((r) => r.stdout), (t) => t.includes('[mado route'), 20000);
+    expect(logs).toMatch(/\[mado route .+ → reviewer · hop 1\/3\]/);
+    await s.lua(`require('madohub').unroute(require('madohub').routes()[1].id)`);
   }, 60000);
 
   it('a hidden job there that starts waiting is told, as this machine’s are', async () => {

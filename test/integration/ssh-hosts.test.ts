@@ -17,7 +17,16 @@ const local = useJobsHarness({}, 'file');
 let sshd: Sshd;
 
 /** The shell the host's command gives: ssh's, with the remote side's folders. */
-const remoteShell = (): string[] => ['env', ...['MADOHUB_TEMPLATES', 'MADOHUB_JOBS_DIR', 'MADOHUB_RUNTIME_DIR'].map((k) => `${k}=${remote.env[k]}`), `PATH=${path.dirname(process.execPath)}:/usr/bin:/bin`, 'sh'];
+const remoteShell = (): string[] => [
+  'env',
+  // The other side's own home and XDG folders (ssh logs in as this user: a second set stands for that machine's).
+  `HOME=${path.join(remote.base, 'home')}`,
+  `XDG_CONFIG_HOME=${path.join(remote.base, 'home', '.config')}`,
+  `XDG_STATE_HOME=${path.join(remote.base, 'home', '.local', 'state')}`,
+  ...['MADOHUB_TEMPLATES', 'MADOHUB_JOBS_DIR', 'MADOHUB_RUNTIME_DIR'].map((k) => `${k}=${remote.env[k]}`),
+  `PATH=${path.dirname(process.execPath)}:/usr/bin:/bin`,
+  'sh',
+];
 const madoThere = `${process.execPath} ${MADO_JS}`;
 const config = (): string => path.join(local.base, 'config');
 
