@@ -69,12 +69,14 @@ export class LinkPool {
   listAll(hosts: ReadonlyMap<string, HostConfig>, waitMs = LIST_WAIT_MS): Promise<HostListing[]> {
     return Promise.all(
       [...hosts].map(async ([host, config]): Promise<HostListing> => {
+        // A host's own connect_ms, else the listing's wait.
+        const ms = config.connectMs ?? waitMs;
         let timer: NodeJS.Timeout | undefined;
         const late = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new LinkError(`${host} did not answer in ${waitMs / 1000} s`, 'timeout')), config.connectMs ?? waitMs);
+          timer = setTimeout(() => reject(new LinkError(`${host} did not answer in ${ms / 1000} s`, 'timeout')), ms);
         });
         try {
-          const listed = this.use(host, async (link) => ({ jobs: await link.list(config.connectMs ?? waitMs), version: link.version }), config);
+          const listed = this.use(host, async (link) => ({ jobs: await link.list(ms), version: link.version }), config);
           // A late listing that ends after the wait is no unhandled failure.
           listed.catch(() => undefined);
           const { jobs, version } = await Promise.race([listed, late]);
