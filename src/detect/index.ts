@@ -2,7 +2,7 @@
 // (each agent's, from its module). Pure: no agent is named here, nothing is read but the arguments.
 import { completionKey } from './common.js';
 import { turnStart } from './prompt.js';
-import { choiceMenu, inputBoxRows } from './shapes.js';
+import { choiceMenu, inputBoxRows, unframed } from './shapes.js';
 import type { MenuHit } from './shapes.js';
 import type { AgentId, AgentRules, Detection, LineRule, PreviousReading, RuleSet, Screen, TitleRule } from './types.js';
 import { clip, textRows } from '../shared/text.js';
@@ -43,7 +43,7 @@ export function boundScreen(screen: Screen): Screen {
 }
 
 /** A line that told a state, as its detail: without the box it is drawn in, on one line, bounded. */
-const lineDetail = (line: string): string => clip(line.replace(/^[\s│┃]+|[\s│┃]+$/g, ''));
+const lineDetail = (line: string): string => clip(unframed(line));
 
 /** The newest marker of `rules` on the screen (the title counts as newest): its row and its pattern. */
 function markerOf(rules: AgentRules, screen: Screen): { row: number; marker: string } | undefined {

@@ -1,8 +1,8 @@
 // What a waiting agent asks: the question and its numbered choices, read from the screen.
 // Pure; the detectors tell *that* an agent waits (and which line showed it), this tells *what* it asks.
+import { unframed } from './shapes.js';
 
-/** Frame and marker characters around a dialog's rows (`│ … │`, `❯ 1.`, a leading `?` icon). */
-const FRAME = /^[\s│┃]+|[\s│┃]+$/g;
+/** A choice's row, its frame gone (`❯ 1. Yes`). */
 const OPTION = /^(?:[❯›>●]\s*)?(\d+)\.\s+(.+?)$/;
 /**
  * How far above its first choice a question may stand, in rows with text (a command and its reason
@@ -10,11 +10,10 @@ const OPTION = /^(?:[❯›>●]\s*)?(\d+)\.\s+(.+?)$/;
  */
 const QUESTION_REACH = 8;
 
-const bare = (line: string): string => line.replace(FRAME, '');
 
 /** The row of the last choice `1.` on the screen: the dialog is at the bottom, a numbered list in an answer above it. */
 function firstChoice(lines: readonly string[]): number {
-  for (let i = lines.length - 1; i >= 0; i--) if (OPTION.exec(bare(lines[i]!))?.[1] === '1') return i;
+  for (let i = lines.length - 1; i >= 0; i--) if (OPTION.exec(unframed(lines[i]!))?.[1] === '1') return i;
   return -1;
 }
 
@@ -24,7 +23,7 @@ export function optionsOf(lines: readonly string[]): string[] {
   const first = firstChoice(lines);
   if (first < 0) return out;
   for (const line of lines.slice(first)) {
-    const m = OPTION.exec(bare(line));
+    const m = OPTION.exec(unframed(line));
     if (m && Number(m[1]) === out.length + 1) out.push(m[2]!);
   }
   return out;
@@ -40,7 +39,7 @@ export function questionOf(lines: readonly string[]): string | undefined {
   let seen = 0;
   for (let i = first - 1; first >= 0 && i >= 0 && seen < QUESTION_REACH; i--) {
     // A leading `?` is an icon (Gemini's `│ ?  Shell npm test`), not a question.
-    const row = bare(lines[i]!).replace(/^\?\s+/, '');
+    const row = unframed(lines[i]!).replace(/^\?\s+/, '');
     if (row === '') continue;
     seen++;
     const end = row.lastIndexOf('?');
@@ -54,7 +53,7 @@ export function highlightedOf(lines: readonly string[]): number | undefined {
   const first = firstChoice(lines);
   if (first < 0) return undefined;
   for (const line of lines.slice(first)) {
-    const m = /^[❯›>●]\s*(\d+)\.\s/.exec(bare(line));
+    const m = /^[❯›>●]\s*(\d+)\.\s/.exec(unframed(line));
     if (m) return Number(m[1]);
   }
   return undefined;

@@ -31,7 +31,13 @@ export function inputBoxRows(lines: readonly string[], lastText: number): [numbe
 }
 
 /** Frame characters around a dialog's rows (`│ … │`). */
-const FRAME = /^[\s│┃]+|[\s│┃]+$/g;
+/** A frame's side or white space (what JavaScript's `\s` takes), trimmed off a row's ends. */
+function framing(c: number): boolean {
+  return (
+    c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0x2502 || c === 0x2503 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
+}
 /** A numbered choice with the cursor on it (`❯ 1. Yes`, `› 2. No`, `▸ 1. Allow`, `> 1. Yes`). */
 const CURSOR_CHOICE = /^(?:[❯›▸▶→]|>(?=\s*\d))\s*(\d)[.)]\s+\S/;
 /** A numbered choice without the cursor (`  2. No, exit`). */
@@ -48,7 +54,18 @@ const FOOTER_REACH = 3;
 /** How many rows with text may follow a menu (its footer, a hint, the input box): an answer's list has more. */
 const AFTER_MENU = 6;
 
-const bare = (line: string): string => line.replace(FRAME, '');
+/**
+ * A row without its frame (`│ … │`) and the white space at its ends. A loop, not a pattern: the
+ * pattern's end anchor scanned the whole row from every start (the costliest step of the hostile
+ * screens' worst reading).
+ */
+export function unframed(line: string): string {
+  let from = 0;
+  let to = line.length;
+  while (from < to && framing(line.charCodeAt(from))) from++;
+  while (to > from && framing(line.charCodeAt(to - 1))) to--;
+  return from === 0 && to === line.length ? line : line.slice(from, to);
+}
 
 /** A question over a choice menu: its row (the question's, else the menu's first) and its text. */
 export interface MenuHit {
@@ -72,7 +89,7 @@ export function choiceMenu(lines: readonly string[], from: number, lastText: num
   // The cursor's choice, the lowest on the screen.
   let cursor = -1;
   for (let row = lastText; row >= start && row >= lastText - AFTER_MENU - 9; row--) {
-    if (!inBox(row) && CURSOR_CHOICE.test(bare(lines[row]!))) {
+    if (!inBox(row) && CURSOR_CHOICE.test(unframed(lines[row]!))) {
       cursor = row;
       break;
     }
@@ -82,10 +99,10 @@ export function choiceMenu(lines: readonly string[], from: number, lastText: num
     let first = cursor;
     let last = cursor;
     let count = 1;
-    let expected = Number(CURSOR_CHOICE.exec(bare(lines[cursor]!))![1]);
+    let expected = Number(CURSOR_CHOICE.exec(unframed(lines[cursor]!))![1]);
     let firstNumber = expected;
     for (let row = cursor - 1; row >= start && row >= cursor - 12 && firstNumber > 1; row--) {
-      const m = CHOICE.exec(bare(lines[row]!));
+      const m = CHOICE.exec(unframed(lines[row]!));
       if (m && Number(m[1]) === firstNumber - 1) {
         firstNumber--;
         first = row;
@@ -93,7 +110,7 @@ export function choiceMenu(lines: readonly string[], from: number, lastText: num
       }
     }
     for (let row = cursor + 1; row <= lastText && row <= cursor + 12; row++) {
-      const m = CHOICE.exec(bare(lines[row]!));
+      const m = CHOICE.exec(unframed(lines[row]!));
       if (m && Number(m[1]) === expected + 1) {
         expected++;
         last = row;
@@ -105,23 +122,23 @@ export function choiceMenu(lines: readonly string[], from: number, lastText: num
       const question = questionAbove(lines, first, start);
       if (question) return question;
       for (let row = last + 1; row <= lastText && row <= last + FOOTER_REACH; row++) {
-        if (MENU_FOOTER.test(lines[row]!)) return { shape: 'shape/choice-menu', row: first, line: bare(lines[first]!) };
+        if (MENU_FOOTER.test(lines[row]!)) return { shape: 'shape/choice-menu', row: first, line: unframed(lines[first]!) };
       }
     }
   }
   // A yes/no prompt on one of the last rows.
   for (let row = lastText; row >= start && row >= lastText - 2; row--) {
     if (inBox(row)) continue;
-    const text = bare(lines[row]!);
+    const text = unframed(lines[row]!);
     if (YES_NO.test(text) && text.length <= 200) return { shape: 'shape/yes-no', row, line: text };
   }
   // A dialog that holds the screen until Enter or Escape (Claude Code 2.1.332's notice of a change to
   // auto mode), its footer on the last row, no input box under it: its first line says what it is.
   const footer = lastText;
-  if (footer >= start && !inBox(footer) && (box === undefined || box[1] < footer) && DIALOG_FOOTER.test(bare(lines[footer]!))) {
+  if (footer >= start && !inBox(footer) && (box === undefined || box[1] < footer) && DIALOG_FOOTER.test(unframed(lines[footer]!))) {
     let top = footer;
     for (let row = footer - 1; row >= start && row >= footer - 24 && !BORDER.test(lines[row]!); row--) if (lines[row]!.trim() !== '') top = row;
-    return { shape: 'shape/dialog', row: top, line: bare(lines[top]!) };
+    return { shape: 'shape/dialog', row: top, line: unframed(lines[top]!) };
   }
   return undefined;
 }
@@ -136,7 +153,7 @@ function rowsWithText(lines: readonly string[], from: number, to: number): numbe
 function questionAbove(lines: readonly string[], first: number, start: number): MenuHit | undefined {
   let seen = 0;
   for (let row = first - 1; row >= start && seen < QUESTION_REACH; row--) {
-    const text = bare(lines[row]!).replace(/^\?\s+/, '');
+    const text = unframed(lines[row]!).replace(/^\?\s+/, '');
     if (text === '' || BORDER.test(lines[row]!)) continue;
     seen++;
     if (/\?\s*$|\?\s+[(\[]/.test(text)) return { shape: 'shape/choice-menu', row, line: text };
