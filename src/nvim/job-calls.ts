@@ -27,10 +27,10 @@ export async function jobCall(method: string, raw: unknown, env: NodeJS.ProcessE
   // A job of a remote host (its entry's `host`), or a dispatch line that names one (`--host NAME`).
   const line = method === 'dispatch' ? parseDispatchLine(str(args.line) ?? '', str(args.agent) ?? DEFAULT_AGENT) : undefined;
   const host = str(args.host) || (line && !('error' in line) ? line.host : undefined);
-  if (host) {
-    if (!remotes) throw new Error(`no remote hosts here (${host})`);
-    return remoteJobCall(remotes, host, method, args);
-  }
+  if (host && remotes?.names().includes(host)) return remoteJobCall(remotes, host, method, args);
+  if (host && method === 'dispatch') throw new Error(`no host '${host.slice(0, 40)}' (see :help madohub-hosts)`);
+  // `NAME:ID` typed for a host that is none is this machine's job of that name (`fix: parser`).
+  if (host) args.id = `${host}:${str(args.id) ?? ''}`;
   const io: Io = { out: () => undefined, err: () => undefined, stdin: async () => undefined, env, script: MADO, columns: size(args.cols), rows: size(args.rows) };
   switch (method) {
     case 'background': {

@@ -1,0 +1,20 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { jobCall } from '../../../src/nvim/job-calls.js';
+import { Remotes } from '../../../src/jobs/remote/remotes.js';
+
+describe('a job call that names a host', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'madohub-jobcalls-'));
+  const env = { ...process.env, MADOHUB_JOBS_DIR: path.join(dir, 'jobs'), MADOHUB_RUNTIME_DIR: path.join(dir, 'run') };
+  const none = new Remotes(env, () => undefined, { debug: () => undefined });
+
+  it('that is no host is this machine’s job of that name (a name with a colon)', async () => {
+    await expect(jobCall('logs', { id: ' parser', host: 'fix' }, env, none)).rejects.toThrow("no job 'fix: parser'");
+  });
+
+  it('a dispatch to a host that is none is said', async () => {
+    await expect(jobCall('dispatch', { line: '@claude --host nobox go', cwd: dir }, env, none)).rejects.toThrow("no host 'nobox'");
+  });
+});
