@@ -96,6 +96,9 @@ describe('a link to a host', () => {
     expect(Date.now() - t0).toBeLessThan(1900);
     const refused = await failure(open({ command: ['sh', '-c', 'echo "root@127.0.0.1: Permission denied (publickey)." >&2; exit 255'], mado: 'mado' }));
     expect([refused.reason, refused.message]).toEqual(['unreachable', 'the link to box ended with status 255: root@127.0.0.1: Permission denied (publickey).']);
+    // Its last words come after its exit (a process of its own still writing them): they are waited for.
+    const late = await failure(open({ command: ['sh', '-c', '(sleep 0.1; echo "ssh: Could not resolve hostname box" >&2) & exit 255'], mado: 'mado' }));
+    expect(late.message).toBe('the link to box ended with status 255: ssh: Could not resolve hostname box');
     const noMado = await failure(open(shellHost({ mado: 'mado-not-installed' })));
     expect(noMado.reason).toBe('no-mado');
     expect(noMado.message).toMatch(/^box has no `mado-not-installed` to run: .*not found \(install MadoHub there, or set its "mado" in hosts.json: see :help madohub-hosts\)$/);

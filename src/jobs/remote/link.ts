@@ -158,9 +158,12 @@ export class Link {
         if (!decoder && pending.length > MAX_NOISE_BYTES) this.fail(new LinkError(`${this.name} printed a line of over ${MAX_NOISE_BYTES / 1024} KiB before its hello`, 'protocol'));
       });
       child.once('error', (err) => this.fail(new LinkError(`cannot run ${safeText(this.config.command[0]!)} for ${this.name}: ${err.message}`, 'unreachable')));
+      // Its standard error's last words (why ssh failed) may still be on their way when it exits:
+      // its end is told once its output has closed ('close'), or 200 ms after its exit at the
+      // latest (a process it left behind may hold the pipes).
       child.once('exit', (code, signal) => {
-        // The standard error's last words come before its end: let them be read first.
-        setImmediate(() => this.fail(this.endedError(code, signal)));
+        setTimeout(() => this.fail(this.endedError(code, signal)), 200).unref();
+        child.once('close', () => this.fail(this.endedError(code, signal)));
       });
       // The one line written into the other side's shell: its own `mado`, as the host's settings say.
       child.stdin!.write(`exec ${this.config.mado} bridge\n`);
