@@ -16,10 +16,10 @@ export const ENV_PREFIXES = ['LC_', 'XDG_'];
  * template may run any agent), and `$MADOHUB_JOB_ENV`'s names (or `PREFIX_*`), comma-separated. Nothing else.
  */
 export function jobEnv(env: NodeJS.ProcessEnv): Record<string, string> {
-  const extra = (env.MADOHUB_JOB_ENV ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const named = namedByJob(env);
   const agents = AGENT_MODULES.map((a) => a.env);
-  const names = new Set([...ENV_NAMES, ...agents.flatMap((a) => a.names), ...extra.filter((e) => !e.endsWith('*'))]);
-  const prefixes = [...ENV_PREFIXES, ...agents.flatMap((a) => a.prefixes), ...extra.filter((e) => e.endsWith('*')).map((e) => e.slice(0, -1))];
+  const names = new Set([...ENV_NAMES, ...agents.flatMap((a) => a.names), ...named.names]);
+  const prefixes = [...ENV_PREFIXES, ...agents.flatMap((a) => a.prefixes), ...named.prefixes];
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) {
     if (v === undefined) continue;
@@ -33,13 +33,19 @@ export function jobEnv(env: NodeJS.ProcessEnv): Record<string, string> {
  * what of this machine's environment goes with a job started on a remote host.
  */
 export function namedEnv(env: NodeJS.ProcessEnv): Record<string, string> {
-  const extra = (env.MADOHUB_JOB_ENV ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const { names, prefixes } = namedByJob(env);
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) {
     if (v === undefined || k.startsWith('MADOHUB_')) continue;
-    if (extra.some((e) => (e.endsWith('*') ? k.startsWith(e.slice(0, -1)) : k === e))) out[k] = v;
+    if (names.includes(k) || prefixes.some((p) => k.startsWith(p))) out[k] = v;
   }
   return out;
+}
+
+/** `$MADOHUB_JOB_ENV`, comma-separated: the names it gives, and the prefixes of its `PREFIX_*`. */
+function namedByJob(env: NodeJS.ProcessEnv): { names: string[]; prefixes: string[] } {
+  const extra = (env.MADOHUB_JOB_ENV ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return { names: extra.filter((e) => !e.endsWith('*')), prefixes: extra.filter((e) => e.endsWith('*')).map((e) => e.slice(0, -1)) };
 }
 
 /**

@@ -43,6 +43,10 @@ export const pattern =
   (v) =>
     typeof v === 'string' && re.test(v) ? null : what;
 export const strings: Check = (v) => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? null : 'a list of strings');
+export const stringsMax =
+  (max: number): Check =>
+  (v) =>
+    strings(v) === null && (v as string[]).length <= max ? null : `a list of at most ${max} strings`;
 export const stringMap: Check = (v) =>
   isObj(v) && Object.values(v).every((x) => typeof x === 'string') ? null : 'a table of strings';
 

@@ -1,6 +1,6 @@
 // What a client asks the daemon, and the guard that every request passes before the daemon acts.
 import type { Check } from '../../shared/checks.js';
-import { bool, int, isObj, num, oneOf, optional, pattern, requestGuard, shape, str, strMax, stringMap, strings } from '../../shared/checks.js';
+import { bool, int, isObj, num, oneOf, optional, pattern, requestGuard, shape, str, strMax, stringMap, strings, stringsMax } from '../../shared/checks.js';
 import { SHORT_ID, UUID } from '../types.js';
 import { HOST_NAME } from '../../shared/types.js';
 import type { JobOrigin } from '../types.js';
@@ -142,7 +142,7 @@ const SCHEMAS: Record<DaemonRequest['op'], Record<string, Check>> = {
   'remote-verb': {
     host: pattern(HOST_NAME, 'a host name'),
     config: (v) => (isObj(v) ? null : 'a host'),
-    argv: (v) => (strings(v) === null && (v as string[]).length <= 256 ? null : 'a list of at most 256 strings'),
+    argv: stringsMax(256),
     stdin: optional(str),
     cwd: optional(strMax(4096)),
     env: optional(stringMap),

@@ -21,8 +21,6 @@ export interface HostConfig {
   connectMs?: number;
 }
 
-export type Hosts = ReadonlyMap<string, HostConfig>;
-
 export { HOST_NAME };
 export const HOSTS_FILE = 'hosts.json';
 const MAX_FILE = 64 * 1024;

@@ -3,7 +3,7 @@
 // MadoHub socket speaks (codec.ts), over the standard input and output of the host's command. One
 // link carries many channels: each request and each answer names its channel.
 import type { Check } from '../../shared/checks.js';
-import { int, isObj, optional, pattern, requestGuard, str, stringMap, strMax, strings } from '../../shared/checks.js';
+import { int, isObj, optional, pattern, requestGuard, str, stringMap, strMax, stringsMax } from '../../shared/checks.js';
 import { HOST_NAME } from './hosts.js';
 import { printable } from '../../shared/text.js';
 import { validateJob } from '../validate.js';
@@ -71,7 +71,7 @@ const SCHEMAS: Record<BridgeRequest['op'], Record<string, Check>> = {
   watch: { ch },
   verb: {
     ch,
-    argv: (v) => (strings(v) === null && (v as string[]).length <= 256 ? null : 'a list of at most 256 strings'),
+    argv: stringsMax(256),
     stdin: optional(strMax(MAX_VERB_STDIN)),
     cwd: optional(strMax(4096)),
     as: optional(pattern(HOST_NAME, 'a host name')),
