@@ -1,5 +1,6 @@
 // The daemon's routes on disk (`<jobs dir>/routes.json`, 0600), so that they outlive a daemon that
 // leaves while no job runs. Read as hostile input: bounded, checked route by route.
+import { HOST_NAME_PART } from '../shared/types.js';
 import { renameSync } from 'node:fs';
 import path from 'node:path';
 import { isObj } from '../shared/checks.js';
@@ -20,13 +21,15 @@ export interface RouteEnds {
   target: RegExp;
 }
 /** A job as a target: this machine's (`job:<id>`) or a remote host's (`job:<host>:<id>`). */
-const JOB_TARGET = 'job:(?:[A-Za-z0-9][A-Za-z0-9._-]{0,31}:)?[0-9a-f]{8}';
+const JOB_TARGET = `job:(?:${HOST_NAME_PART}:)?[0-9a-f]{8}`;
 export const DAEMON_ENDS: RouteEnds = { source: /^job:[0-9a-f]{8}$/, target: new RegExp(`^(?:${JOB_TARGET}|file:/.*)$`) };
 export const NEOVIM_ENDS: RouteEnds = { source: /^(?:term:\d+|job:[0-9a-f]{8})$/, target: new RegExp(`^(?:term:\\d+|${JOB_TARGET}|buf:\\d+|file:/.*)$`) };
 
+const REMOTE_JOB = new RegExp(`^job:(${HOST_NAME_PART}):([0-9a-f]{8})$`);
+
 /** A remote host's job as a route's end (`job:<host>:<id>`): its host and id; undefined for the others. */
 export function remoteTarget(id: string): { host: string; short: string } | undefined {
-  const m = /^job:([A-Za-z0-9][A-Za-z0-9._-]{0,31}):([0-9a-f]{8})$/.exec(id);
+  const m = REMOTE_JOB.exec(id);
   return m ? { host: m[1]!, short: m[2]! } : undefined;
 }
 

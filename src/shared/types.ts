@@ -113,4 +113,5 @@ export interface ProcessInfo {
 }
 
 /** A remote host's name (hosts.json, `--host`, `NAME:ID`): letters, digits, `.`, `_`, `-`; at most 32. */
-export const HOST_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,31}$/;
+export const HOST_NAME_PART = '[A-Za-z0-9][A-Za-z0-9._-]{0,31}';
+export const HOST_NAME = new RegExp(`^${HOST_NAME_PART}$`);
