@@ -2,12 +2,14 @@
 // folders and their files; no polling), read at once on a change and again once the last change
 // told is 100 ms old (chokidar tells no second change of a file within 50 ms: see throttled), each
 // job settled as every reader lists it (listedJob: a dead host's job shows errored).
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import { watch } from 'chokidar';
 import type { FSWatcher } from 'chokidar';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import { listedJobs } from '../jobs/listed.js';
 import { throttled } from '../shared/debounce.js';
+import { SHORT_ID } from '../jobs/types.js';
 
 const QUIET_MS = 100;
 
@@ -38,8 +40,30 @@ export class JobsWatch {
     this.watcher.on('error', (err) => this.log.debug(`jobs watch: ${String(err)}`));
     // Read now, and once the watch is in place: what changed while chokidar first scanned the folder
     // told no event (a job dispatched then stayed as it first read: seen once in 790 tests under load).
-    this.watcher.on('ready', () => this.later.soon());
+    this.watcher.on('ready', () => {
+      this.watchMissed();
+      this.later.soon();
+    });
     this.later.soon();
+  }
+
+  /**
+   * chokidar reads a folder, then watches it: a job folder made in between is in no read and tells no
+   * event, and its files would never be watched (a job dispatched as the Node process came up stayed
+   * as first read). Once ready, each such folder is watched; from then on the folder's own watch
+   * tells every new one.
+   */
+  private watchMissed(): void {
+    const watcher = this.watcher;
+    if (!watcher) return;
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch {
+      return;
+    }
+    const watched = new Set(watcher.getWatched()[path.resolve(this.dir)] ?? []);
+    for (const name of names) if (SHORT_ID.test(name) && !watched.has(name)) watcher.add(path.join(this.dir, name));
   }
 
   private async read(): Promise<void> {

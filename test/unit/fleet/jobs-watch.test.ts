@@ -1,5 +1,7 @@
 // The jobs folder as the hub sees it: every job's last write is read, whatever the watcher drops.
-import { mkdtempSync, rmSync } from 'node:fs';
+import fs, { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import type { FSWatcher, PathLike } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -42,5 +44,38 @@ describe('the jobs watch', () => {
       if (seen !== 'idle') missed.push(`${short}: ${seen}`);
     }
     expect(missed).toEqual([]);
+  });
+});
+
+describe('the jobs watch, started while a job is being made', () => {
+  it('follows a job made after chokidar first read the folder and before it watched it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'madohub-watch-'));
+    const short = newShortId();
+    // chokidar reads a folder, then watches it: the job comes in between (as `mado --bg` can make
+    // one as a Neovim's Node process comes up), made as the watch on the folder is asked for.
+    const realWatch = fs.watch;
+    const watchAt = (file: PathLike, ...rest: unknown[]): FSWatcher => {
+      if (String(file) === dir && readdirSync(dir).length === 0) createJob(dir, { ...blankJob(short), intent: 'made' });
+      return (realWatch as (...a: unknown[]) => FSWatcher)(file, ...rest);
+    };
+    fs.watch = watchAt as typeof fs.watch;
+    syncBuiltinESMExports();
+    let listed: ListedJob[] = [];
+    const watch = new JobsWatch(dir, (l) => (listed = l), { debug: () => undefined });
+    stop = async () => {
+      fs.watch = realWatch;
+      syncBuiltinESMExports();
+      await watch.stop();
+      rmSync(dir, { recursive: true, force: true });
+    };
+    watch.start();
+    const until = Date.now() + 5000;
+    while (listed.length === 0 && Date.now() < until) await sleep(20);
+    expect(listed.map((j) => j.intent)).toEqual(['made']);
+    await sleep(300);
+    // Its changes from then on are seen.
+    await updateJob(dir, short, { intent: 'working' });
+    await sleep(500);
+    expect(listed.map((j) => j.intent)).toEqual(['working']);
   });
 });
