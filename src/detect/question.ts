@@ -10,7 +10,6 @@ const OPTION = /^(?:[❯›>●]\s*)?(\d+)\.\s+(.+?)$/;
  */
 const QUESTION_REACH = 8;
 
-
 /** The row of the last choice `1.` on the screen: the dialog is at the bottom, a numbered list in an answer above it. */
 function firstChoice(lines: readonly string[]): number {
   for (let i = lines.length - 1; i >= 0; i--) if (OPTION.exec(unframed(lines[i]!))?.[1] === '1') return i;

@@ -30,7 +30,6 @@ export function inputBoxRows(lines: readonly string[], lastText: number): [numbe
   return undefined;
 }
 
-/** Frame characters around a dialog's rows (`│ … │`). */
 /** A frame's side or white space (what JavaScript's `\s` takes), trimmed off a row's ends. */
 function framing(c: number): boolean {
   return (

@@ -2,14 +2,14 @@
 // folders and their files; no polling), read at once on a change and again once the last change
 // told is 100 ms old (chokidar tells no second change of a file within 50 ms: see throttled), each
 // job settled as every reader lists it (listedJob: a dead host's job shows errored).
-import { mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { watch } from 'chokidar';
 import type { FSWatcher } from 'chokidar';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import { listedJobs } from '../jobs/listed.js';
 import { throttled } from '../shared/debounce.js';
-import { SHORT_ID } from '../jobs/types.js';
+import { jobShorts } from '../jobs/store.js';
 
 const QUIET_MS = 100;
 
@@ -56,14 +56,8 @@ export class JobsWatch {
   private watchMissed(): void {
     const watcher = this.watcher;
     if (!watcher) return;
-    let names: string[];
-    try {
-      names = readdirSync(this.dir);
-    } catch {
-      return;
-    }
     const watched = new Set(watcher.getWatched()[path.resolve(this.dir)] ?? []);
-    for (const name of names) if (SHORT_ID.test(name) && !watched.has(name)) watcher.add(path.join(this.dir, name));
+    for (const short of jobShorts(this.dir)) if (!watched.has(short)) watcher.add(path.join(this.dir, short));
   }
 
   private async read(): Promise<void> {

@@ -1,11 +1,11 @@
 // The daemon's routes on disk (`<jobs dir>/routes.json`, 0600), so that they outlive a daemon that
 // leaves while no job runs. Read as hostile input: bounded, checked route by route.
-import { HOST_NAME_PART } from '../shared/types.js';
 import { renameSync } from 'node:fs';
 import path from 'node:path';
 import { isObj } from '../shared/checks.js';
 import { readBounded, readJsonBounded, writeAtomic } from '../shared/files.js';
 import { MAX_HOPS, ROUTE_ONS, ROUTE_SENDS } from '../shared/route-types.js';
+import { HOST_NAME_PART } from '../shared/types.js';
 import type { Route, RouteOn, RouteSend } from '../shared/route-types.js';
 
 const FILE = 'routes.json';
