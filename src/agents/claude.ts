@@ -10,6 +10,7 @@ import { appendCommand } from '../records/push-file.js';
 import { RegistryRecords } from '../records/registry.js';
 import type { RegistryEntry } from '../records/registry.js';
 import { isObj, strOf, timeOf } from '../shared/checks.js';
+import { answerOfLastPrompt } from './recorded-answer.js';
 import { clip, MAX_DETAIL } from '../shared/text.js';
 import type { AgentState, PushSignal, RecordSignal } from '../shared/types.js';
 import { arrowsTo } from './menus.js';
@@ -142,24 +143,33 @@ export const claude: AgentModule = {
   sessions: { folder: (env) => path.join(claudeConfigDir(env), 'sessions'), file: /^\d+\.json$/, read: (v) => claudeSession(v) },
   // A background session (`kind: "bg"`) is attached as `claude agents` attaches it.
   attachCommand: (id) => ['claude', 'attach', id],
-  // The last assistant message that ended the turn (stop_reason end_turn), of the main conversation
-  // (not a sub-agent's sidechain): the text of all its records (one per content block, one message id).
-  answerOf: (records) => {
-    const main = records.filter((r): r is { message: Record<string, unknown> } =>
-      isObj(r) && r.type === 'assistant' && r.isSidechain !== true && isObj(r.message));
-    for (let i = main.length - 1; i >= 0; i--) {
-      const m = main[i]!.message;
-      if (m.stop_reason !== 'end_turn') continue;
-      const text = main
-        .filter((r) => (m.id === undefined ? r === main[i] : r.message.id === m.id))
-        .flatMap((r) => (Array.isArray(r.message.content) ? r.message.content : []))
-        .filter((c): c is { type: 'text'; text: string } => isObj(c) && c.type === 'text' && typeof c.text === 'string' && c.text !== '')
-        .map((c) => c.text);
-      return text.length > 0 ? text.join('\n\n') : undefined;
-    }
-    return undefined;
-  },
+  // After the last prompt of the main conversation (not a sub-agent's sidechain), the assistant
+  // message that ended the turn (stop_reason end_turn): the text of all its records (one per content
+  // block, one message id).
+  answerOf: (records) => answerOfLastPrompt(records, isClaudePrompt, claudeAnswerAt),
 };
+
+/** A prompt the user (or a write into the terminal) gave: a `user` record of the main conversation with text, not a tool's result. */
+function isClaudePrompt(r: unknown): boolean {
+  if (!isObj(r) || r.type !== 'user' || r.isSidechain === true || r.isMeta === true || !isObj(r.message)) return false;
+  const content = r.message.content;
+  if (typeof content === 'string') return true;
+  return Array.isArray(content) && content.some((c) => isObj(c) && c.type === 'text') && !content.some((c) => isObj(c) && c.type === 'tool_result');
+}
+
+/** The text of the assistant message at `i` that ended a turn, joined over its records (one per content block). */
+function claudeAnswerAt(records: readonly unknown[], i: number): string | undefined {
+  const main = (r: unknown): r is { message: Record<string, unknown> } => isObj(r) && r.type === 'assistant' && r.isSidechain !== true && isObj(r.message);
+  const at = records[i];
+  if (!main(at) || at.message.stop_reason !== 'end_turn') return undefined;
+  const id = at.message.id;
+  const text = records
+    .filter((r) => main(r) && (id === undefined ? r === at : r.message.id === id))
+    .flatMap((r) => (main(r) && Array.isArray(r.message.content) ? r.message.content : []))
+    .filter((c): c is { type: 'text'; text: string } => isObj(c) && c.type === 'text' && typeof c.text === 'string' && c.text !== '')
+    .map((c) => c.text);
+  return text.length > 0 ? text.join('\n\n') : undefined;
+}
 
 // ── Its records ─────────────────────────────────────────────────────────────────────────────
 

@@ -15,6 +15,7 @@ import { clip } from '../shared/text.js';
 import type { AgentState, PushSignal, RecordSignal } from '../shared/types.js';
 import type { TermNotification } from '../detect/osc.js';
 import { digitOf } from './menus.js';
+import { answerOfLastPrompt } from './recorded-answer.js';
 import type { AgentModule } from './types.js';
 
 /** Its dialogs (a model to switch to at start, …), which wait for a key. */
@@ -122,19 +123,24 @@ export const codex: AgentModule = {
     return file && id ? { id, file } : undefined;
   },
   jobRecordFile: (job, env) => (job.resumeSessionId ? rolloutOfSession(codexHome(env), job.resumeSessionId) : undefined),
-  // The last turn's final message, as its `task_complete` event records it.
-  answerOf: (records) => {
-    for (let i = records.length - 1; i >= 0; i--) {
-      const r = records[i];
-      if (!isObj(r) || r.type !== 'event_msg' || !isObj(r.payload)) continue;
-      const p = r.payload;
-      if (p.type === 'task_complete' && typeof p.last_agent_message === 'string' && p.last_agent_message !== '') return p.last_agent_message;
-    }
-    return undefined;
-  },
+  // The last turn's final message, as its `task_complete` event records it, after the turn's `task_started`.
+  answerOf: (records) =>
+    answerOfLastPrompt(
+      records,
+      (r) => codexEvent(r)?.type === 'task_started',
+      (rs, i) => {
+        const p = codexEvent(rs[i]);
+        return p?.type === 'task_complete' && typeof p.last_agent_message === 'string' && p.last_agent_message !== '' ? p.last_agent_message : undefined;
+      },
+    ),
 };
 
 // ── Its records ─────────────────────────────────────────────────────────────────────────────
+
+/** The payload of an `event_msg` record, or undefined. */
+function codexEvent(r: unknown): Record<string, unknown> | undefined {
+  return isObj(r) && r.type === 'event_msg' && isObj(r.payload) ? r.payload : undefined;
+}
 
 /** The `session_meta` record that opens a Codex rollout. */
 export interface CodexMeta {

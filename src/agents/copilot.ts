@@ -23,6 +23,7 @@ import { clip } from '../shared/text.js';
 import type { AgentState, RecordSignal } from '../shared/types.js';
 import { digitOf } from './menus.js';
 import type { AgentModule } from './types.js';
+import { answerOfLastPrompt } from './recorded-answer.js';
 
 /** Its approvals (`│ Do you want to run this command?`, `│ Do you want to create /p/new.txt?`) and the folder trust dialog at start. */
 const APPROVAL = /^│ Do you want to .{1,400}\?|^│ Do you trust the files in this folder\?/;
@@ -96,16 +97,16 @@ export const copilot: AgentModule = {
   records: (ctx) => new CopilotRecords(copilotHome(ctx.env), ctx.pids, ctx.folders, ctx.claims, ctx.emit, ctx.log),
   jobRecordFile: (job, env) => eventsFile(copilotHome(env), job.resumeSessionId ?? job.sessionId),
   // The last message of its model after the user's last prompt that has text.
-  answerOf: (records) => {
-    for (let i = records.length - 1; i >= 0; i--) {
-      const r = records[i];
-      if (!isObj(r)) continue;
-      if (r.type === 'user.message') return undefined;
-      const text = r.type === 'assistant.message' && isObj(r.data) ? strOf(r.data.content) : undefined;
-      if (text && text.trim() !== '') return text;
-    }
-    return undefined;
-  },
+  answerOf: (records) =>
+    answerOfLastPrompt(
+      records,
+      (r) => isObj(r) && r.type === 'user.message',
+      (rs, i) => {
+        const r = rs[i];
+        const text = isObj(r) && r.type === 'assistant.message' && isObj(r.data) ? strOf(r.data.content) : undefined;
+        return text && text.trim() !== '' ? text : undefined;
+      },
+    ),
 };
 
 // ── Its records ─────────────────────────────────────────────────────────────────────────────

@@ -3,6 +3,7 @@
 import { BRAILLE, ordered, SHARED_RULES } from '../detect/common.js';
 import { digitOf } from './menus.js';
 import type { AgentModule } from './types.js';
+import { answerOfLastPrompt } from './recorded-answer.js';
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -127,15 +128,11 @@ export const gemini: AgentModule = {
     signal: geminiHookSignal,
   },
   // The model's last message with text, after the user's last prompt (tool results are not prompts).
-  answerOf: (records) => {
-    for (let i = records.length - 1; i >= 0; i--) {
-      const r = records[i];
-      if (!isObj(r)) continue;
-      if (isGeminiPrompt(r)) return undefined;
-      if (r.type === 'gemini' && typeof r.content === 'string' && r.content.trim() !== '') return r.content;
-    }
-    return undefined;
-  },
+  answerOf: (records) =>
+    answerOfLastPrompt(records, isGeminiPrompt, (rs, i) => {
+      const r = rs[i];
+      return isObj(r) && r.type === 'gemini' && typeof r.content === 'string' && r.content.trim() !== '' ? r.content : undefined;
+    }),
 };
 
 // ── Its records ─────────────────────────────────────────────────────────────────────────────

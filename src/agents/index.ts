@@ -14,7 +14,7 @@ import type { AgentId, Detection, PreviousReading, ProcessInfo, Screen } from '.
 import { AGENT_MODULES } from './registry.js';
 import { UserRulesSource, withUserRules } from './user-rules.js';
 import type { UserRules } from './user-rules.js';
-import type { AgentModule } from './types.js';
+import type { AgentModule, RecordedAnswer } from './types.js';
 
 export { AGENT_MODULES };
 
@@ -156,7 +156,7 @@ export function menuKeys(agent: AgentId, lines: readonly string[], choice: numbe
   return { keys: how(choice, highlighted) };
 }
 
-/** The last finished answer among an agent's records (parsed lines, oldest first), or undefined. */
-export function lastAnswer(agent: AgentId, records: readonly unknown[]): string | undefined {
+/** The answer of the last prompt among an agent's records (parsed lines, oldest first), or undefined (AgentModule.answerOf). */
+export function lastAnswer(agent: AgentId, records: readonly unknown[]): RecordedAnswer | undefined {
   return agentModule(agent).answerOf?.(records);
 }

@@ -22,6 +22,7 @@ import { isObj, strOf, timeOf } from '../shared/checks.js';
 import { clip } from '../shared/text.js';
 import type { AgentState, RecordSignal } from '../shared/types.js';
 import type { AgentModule, JobProcess } from './types.js';
+import { answerOfLastPrompt } from './recorded-answer.js';
 
 /** The rules around its input box. */
 const RULE = /^─{8,}$/;
@@ -69,16 +70,16 @@ export const pi: AgentModule = {
   },
   jobRecordFile: (job, env) => (job.resumeSessionId ? sessionFileOf(sessionFolder(env, job.cwd), job.resumeSessionId) : undefined),
   // The model's last text after the user's last prompt.
-  answerOf: (records) => {
-    for (let i = records.length - 1; i >= 0; i--) {
-      const m = messageOf(records[i]);
-      if (!m) continue;
-      if (m.role === 'user') return undefined;
-      const text = m.role === 'assistant' ? textOf(m.content) : '';
-      if (text.trim() !== '') return text;
-    }
-    return undefined;
-  },
+  answerOf: (records) =>
+    answerOfLastPrompt(
+      records,
+      (r) => messageOf(r)?.role === 'user',
+      (rs, i) => {
+        const m = messageOf(rs[i]);
+        const text = m?.role === 'assistant' ? textOf(m.content) : '';
+        return text.trim() !== '' ? text : undefined;
+      },
+    ),
 };
 
 // ── Its records ─────────────────────────────────────────────────────────────────────────────

@@ -26,6 +26,7 @@ import { clip } from '../shared/text.js';
 import type { AgentState, RecordSignal } from '../shared/types.js';
 import { digitOf } from './menus.js';
 import type { AgentModule } from './types.js';
+import { answerOfLastPrompt } from './recorded-answer.js';
 
 /** Its approvals (`   Allow execution of: 'touch'?`, `   Apply this change?`) and its question's footer. */
 const APPROVAL = /^ {3}(?:Allow execution of: .{1,200}\?|Apply this change\?|Do you want to proceed\?)|↑\/↓: Navigate \| Enter: Select \| Esc: Cancel/;
@@ -83,16 +84,16 @@ export const qwen: AgentModule = {
   records: (ctx) => new QwenRecords(qwenHome(ctx.env), ctx.pid, ctx.folders, ctx.emit, ctx.log),
   jobRecordFile: (job, env) => qwenChatPath(qwenHome(env), job.cwd, job.resumeSessionId ?? job.sessionId),
   // The model's last text after the user's last prompt.
-  answerOf: (records) => {
-    for (let i = records.length - 1; i >= 0; i--) {
-      const r = records[i];
-      if (!isObj(r)) continue;
-      if (isPrompt(r)) return undefined;
-      const text = r.type === 'assistant' ? textOf(r) : '';
-      if (text.trim() !== '') return text;
-    }
-    return undefined;
-  },
+  answerOf: (records) =>
+    answerOfLastPrompt(
+      records,
+      (r) => isObj(r) && isPrompt(r),
+      (rs, i) => {
+        const r = rs[i];
+        const text = isObj(r) && r.type === 'assistant' ? textOf(r) : '';
+        return text.trim() !== '' ? text : undefined;
+      },
+    ),
 };
 
 // ── Its records ─────────────────────────────────────────────────────────────────────────────

@@ -182,8 +182,19 @@ export interface AgentModule {
   /** The command that attaches a terminal to one of its background sessions (SessionElsewhere.attachId). */
   attachCommand?(attachId: string): string[];
   /**
-   * The last finished answer its records hold (parsed lines of one file, oldest first): its text
-   * only, no thinking, no tool calls, no sub-agent's records; undefined when none.
+   * The answer of the last prompt its records hold (parsed lines of one file, oldest first): its text
+   * only, no thinking, no tool calls, no sub-agent's records, with when that prompt was written;
+   * undefined when the last prompt has no finished answer yet (or there is none).
    */
-  answerOf?(records: readonly unknown[]): string | undefined;
+  answerOf?(records: readonly unknown[]): RecordedAnswer | undefined;
+}
+
+/**
+ * A turn's answer as an agent's records hold it: its text, and when the prompt it answers was
+ * recorded (epoch ms, the record's own time; undefined when the records say no time, or the prompt
+ * is no longer in the part read). A route takes it only when that prompt is of the turn that ended.
+ */
+export interface RecordedAnswer {
+  text: string;
+  promptAt: number | undefined;
 }

@@ -7,7 +7,7 @@ import { agentStateOfJob } from '../fleet/entry.js';
 import { askHost, hostScreen } from '../jobs/host-client.js';
 import { stateDir } from '../jobs/store.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
-import type { RouteBackend, RouteEnd, RouteFired, RouteRequest } from '../routes/engine.js';
+import type { RouteBackend, RouteEnd, RouteFired, TurnBounds, RouteRequest } from '../routes/engine.js';
 import { appendText, gitDiff, diffProblemOf, jobRecordFile, screenText, spillFile, turnAnswer } from '../routes/io.js';
 import { DAEMON_ENDS, writeRoutes } from '../routes/store.js';
 import type { Chain, Route } from '../shared/route-types.js';
@@ -56,9 +56,9 @@ export class DaemonRouteBackend implements RouteBackend {
     return remote ? this.links.knows(remote.host) : this.jobs.has(target);
   }
 
-  async answer(source: RouteEnd): Promise<string | undefined> {
+  async answer(source: RouteEnd, turn: TurnBounds): Promise<string | undefined> {
     const j = this.jobs.get(source.id);
-    return j && turnAnswer(source.id, j.agent, jobRecordFile(j, this.env), () => hostScreen(this.jobsDir, j.short).catch(() => []), this.taken);
+    return j && turnAnswer(source.id, j.agent, jobRecordFile(j, this.env), turn, () => hostScreen(this.jobsDir, j.short).catch(() => []), this.taken);
   }
 
   async screen(source: RouteEnd): Promise<string> {

@@ -9,7 +9,7 @@ import type { FleetEntry } from '../fleet/entry.js';
 import type { FleetHub } from '../fleet/hub.js';
 import { jobsDir, readJob, stateDir } from '../jobs/store.js';
 import type { TerminalWatchers } from '../state/terminal-watchers.js';
-import type { RouteBackend, RouteEnd, RouteFired } from '../routes/engine.js';
+import type { RouteBackend, RouteEnd, RouteFired, TurnBounds } from '../routes/engine.js';
 import { appendText, gitDiff, diffProblemOf, jobRecordFile, screenText, spillFile, turnAnswer } from '../routes/io.js';
 import type { Chain, Route } from '../shared/route-types.js';
 import { jobChain } from '../jobs/chain-record.js';
@@ -59,9 +59,9 @@ export class NeovimRouteBackend implements RouteBackend {
     return this.entry(target) !== undefined;
   }
 
-  async answer(source: RouteEnd): Promise<string | undefined> {
+  async answer(source: RouteEnd, turn: TurnBounds): Promise<string | undefined> {
     const e = this.entry(source.id);
-    return e && turnAnswer(e.id, e.agent, this.recordFile(e), () => this.screenLines(e), this.taken);
+    return e && turnAnswer(e.id, e.agent, this.recordFile(e), turn, () => this.screenLines(e), this.taken);
   }
 
   async screen(source: RouteEnd): Promise<string> {

@@ -9,6 +9,10 @@ import type { PayloadVars } from './payload.js';
 import { DEFAULT_HOPS, MAX_HOPS, ROUTE_ONS, ROUTE_SENDS } from '../shared/route-types.js';
 import type { Chain, Route, RouteOn, RouteRequest, RouteSend } from '../shared/route-types.js';
 import type { AgentState } from '../shared/types.js';
+import { TurnBook } from '../state/turns.js';
+import type { TurnBounds } from '../state/turns.js';
+
+export type { TurnBounds };
 
 export type { RouteRequest };
 
@@ -38,8 +42,12 @@ export interface RouteBackend {
   end(id: string): RouteEnd | undefined;
   /** Whether a target can take text (a buffer or file exists, an entry is there). */
   targetExists(target: string): boolean;
-  /** The source's final answer of the turn that just ended (records first, else its screen). */
-  answer(source: RouteEnd): Promise<string | undefined>;
+  /**
+   * The source's final answer of the turn that just ended (`turn`): from its records, the answer of a
+   * prompt of that turn (throws 'no answer recorded for this turn' when none lands in time), else
+   * from its screen.
+   */
+  answer(source: RouteEnd, turn: TurnBounds): Promise<string | undefined>;
   screen(source: RouteEnd): Promise<string>;
   diff(source: RouteEnd): Promise<string>;
   /** Why `send=diff` cannot work for this source (its folder is no git work tree), or undefined. */
@@ -107,6 +115,8 @@ export class RouteEngine {
   /** The last body each target was given (the same one twice in a row is not sent). */
   private readonly lastBody = new Map<string, string>();
   private readonly lastFired = new Map<string, number>();
+  /** Each source's turns: which prompt a finished turn's answer follows. */
+  private readonly turns: TurnBook;
   private paused = false;
 
   constructor(
@@ -114,7 +124,9 @@ export class RouteEngine {
     private settings: RouteSettings = DEFAULT_SETTINGS,
     private readonly now: () => number = Date.now,
     private readonly newId: () => string = () => randomBytes(3).toString('hex'),
-  ) {}
+  ) {
+    this.turns = new TurnBook(now);
+  }
 
   configure(settings: RouteSettings): void {
     this.settings = settings;
@@ -198,6 +210,7 @@ export class RouteEngine {
   gone(entry: string): void {
     this.reached.delete(entry);
     this.lastBody.delete(entry);
+    this.turns.forget(entry);
     let changed = false;
     for (const r of [...this.routes.values()]) {
       if (r.source !== entry && r.target !== entry) continue;
@@ -208,26 +221,28 @@ export class RouteEngine {
     if (changed) this.backend.changed(this.list());
   }
 
-  /** `source` finished a turn (`done`), failed one, or began to wait: its routes fire. */
-  /** A source's state changed: the routes it sets off fire (see triggersOf). */
+  /** A source's state changed: the routes it sets off fire (see triggersOf), each with the turn that ended. */
   changed(source: string, from: AgentState | null | undefined, to: AgentState, turnEnded: boolean): void {
-    for (const how of triggersOf(from, to, turnEnded)) void this.finished(source, how);
+    const how = triggersOf(from, to, turnEnded);
+    const turn = this.turns.changed(source, to, how.includes('done') || how.includes('failed')) ?? { since: undefined };
+    for (const h of how) void this.finished(source, h, turn);
   }
 
-  async finished(source: string, how: RouteTrigger): Promise<void> {
+  /** `source` finished a turn (`done`), failed one, or began to wait: its routes fire. */
+  async finished(source: string, how: RouteTrigger, turn: TurnBounds = { since: undefined }): Promise<void> {
     if (this.paused) return;
     const firing = [...this.routes.values()].filter(
       (r) => r.source === source && !r.paused && (how === 'waiting' ? r.on === 'waiting' : how === 'done' ? r.on !== 'waiting' : r.on === 'turn'),
     );
-    await Promise.all(firing.map((r) => this.fire(r).catch((err: unknown) => this.fail(r, err instanceof Error ? err.message : String(err)))));
+    await Promise.all(firing.map((r) => this.fire(r, turn).catch((err: unknown) => this.fail(r, err instanceof Error ? err.message : String(err)))));
   }
 
   private fail(r: Route, why: string): void {
     this.backend.held({ route: r.id, reason: why });
-    this.backend.say(`route ${r.id} (${r.source} → ${r.target}): ${why}`, true);
+    this.backend.say(`route ${r.id} (${this.backend.end(r.source)?.name ?? r.source} → ${this.backend.end(r.target)?.name ?? r.targetName}): ${why}`, true);
   }
 
-  private async fire(r: Route): Promise<void> {
+  private async fire(r: Route, turn: TurnBounds): Promise<void> {
     const at = this.now();
     const knownAt = Date.now();
     if (at - (this.lastFired.get(r.id) ?? -Infinity) < MIN_GAP_MS) return this.backend.held({ route: r.id, reason: 'less than 2 s since it last fired' });
@@ -238,7 +253,7 @@ export class RouteEngine {
     const step = nextChain(reached.chain, r.source, r.target, r.hops, this.newId);
     if ('drop' in step) return this.fail(r, `not sent: ${step.drop}`);
     this.lastFired.set(r.id, at);
-    const vars = await this.vars(r, source, step.chain.hop);
+    const vars = await this.vars(r, source, step.chain.hop, turn);
     // An empty part leaves no run of blank lines behind.
     const body = fill(templateText(r.template, r.send, this.settings.templates) ?? '', vars).replace(/\n{3,}/g, '\n\n').trim();
     if (body === '') return this.fail(r, `not sent: ${source.name} left nothing to send (${r.send})`);
@@ -285,7 +300,7 @@ export class RouteEngine {
   }
 
   /** What the template names: the route's `send` part must be had; the others are best effort ('' when they fail). */
-  private async vars(r: Route, source: RouteEnd, hop: number): Promise<PayloadVars> {
+  private async vars(r: Route, source: RouteEnd, hop: number, turn: TurnBounds): Promise<PayloadVars> {
     const template = templateText(r.template, r.send, this.settings.templates) ?? '';
     const part = async (key: 'last' | 'diff' | 'screen', get: () => Promise<string | undefined>): Promise<string> => {
       if (!template.includes(`{${key}}`)) return '';
@@ -293,7 +308,7 @@ export class RouteEngine {
       return get().then((v) => v ?? '', () => '');
     };
     return {
-      last: await part('last', () => this.backend.answer(source)),
+      last: await part('last', () => this.backend.answer(source, turn)),
       diff: await part('diff', () => this.backend.diff(source)),
       screen: await part('screen', () => this.backend.screen(source)),
       name: source.name,

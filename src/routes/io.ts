@@ -11,6 +11,7 @@ import type { JobFile } from '../jobs/types.js';
 import { linkProblem } from '../shared/links.js';
 import type { Route } from '../shared/route-types.js';
 import { textRows } from '../shared/text.js';
+import type { TurnBounds } from '../state/turns.js';
 
 /** The record file that holds a job's answers, as its agent's module tells it (AgentModule.jobRecordFile). */
 export function jobRecordFile(job: Pick<JobFile, 'agent' | 'cwd' | 'sessionId' | 'resumeSessionId'>, env: NodeJS.ProcessEnv): string | undefined {
@@ -18,8 +19,12 @@ export function jobRecordFile(job: Pick<JobFile, 'agent' | 'cwd' | 'sessionId' |
 }
 
 const RECORD_TAIL_BYTES = 512 * 1024;
-const RECORD_WAIT_MS = 3000;
+/** How long a finished turn's answer may take to land in its records after the turn's end was seen. */
+const RECORD_WAIT_MS = 5000;
 const RECORD_POLL_MS = 100;
+
+/** What a route says when the records hold no answer of the turn that ended. */
+export const NO_ANSWER = 'no answer recorded for this turn';
 
 /** Parsed lines of the end of a record file (a first line cut in two is skipped). */
 export function tailRecords(file: string): unknown[] {
@@ -37,33 +42,43 @@ export function tailRecords(file: string): unknown[] {
 }
 
 /**
- * The answer of the turn that just ended, from a record file: the last one the file holds, once it
- * differs from the one taken before (a record may land after the screen shows the end: it is looked
- * for `waitMs`); undefined when none lands, or at once when there is no such file.
+ * The answer of the turn that just ended, from a record file: the answer of its last prompt, once
+ * that prompt is of this turn (recorded at or after `turn.since`; where the records say no time, once
+ * the answer differs from the one taken before). A record may land after the screen shows the end:
+ * it is looked for `waitMs`. `none` when no answer of this turn lands; undefined at once when there
+ * is no such file (this agent writes none here).
  */
-export async function recordAnswer(file: string, agent: AgentId, before: string | undefined, waitMs = RECORD_WAIT_MS): Promise<string | undefined> {
+export async function recordAnswer(
+  file: string,
+  agent: AgentId,
+  turn: TurnBounds,
+  before: string | undefined,
+  waitMs = RECORD_WAIT_MS,
+): Promise<string | 'none' | undefined> {
   for (let waited = 0; ; waited += RECORD_POLL_MS) {
-    // No such file: this agent writes none here (nothing will land).
     if (waited === 0 && !existsSync(file)) return undefined;
-    const text = lastAnswer(agent, tailRecords(file));
-    if (text !== undefined && text !== before) return text;
-    if (waited >= waitMs) return undefined;
+    const a = lastAnswer(agent, tailRecords(file));
+    if (a && (a.promptAt !== undefined ? turn.since === undefined || a.promptAt >= turn.since : a.text !== before)) return a.text;
+    if (waited >= waitMs) return 'none';
     await sleep(RECORD_POLL_MS);
   }
 }
 
 /**
- * The answer of the turn a source just ended: from its record file when it has one (a new answer,
- * waited for), else from its screen. `taken` keeps the answer last taken of each source.
+ * The answer of the turn a source just ended: from its record file when it has one (this turn's,
+ * waited for: throws NO_ANSWER when none lands), else from its screen. `taken` keeps the answer last
+ * taken of each source.
  */
 export async function turnAnswer(
   source: string,
   agent: AgentId,
   file: string | undefined,
+  turn: TurnBounds,
   screen: () => Promise<readonly string[]>,
   taken: Map<string, string>,
 ): Promise<string | undefined> {
-  const text = file ? await recordAnswer(file, agent, taken.get(source)) : undefined;
+  const text = file ? await recordAnswer(file, agent, turn, taken.get(source)) : undefined;
+  if (text === 'none') throw new Error(NO_ANSWER);
   if (text !== undefined) {
     taken.set(source, text);
     return text;

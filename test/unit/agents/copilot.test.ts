@@ -75,8 +75,8 @@ describe('GitHub Copilot CLI: its records', () => {
   it('a finished answer: the last message with text after the last prompt', () => {
     const upTo = (n: number): unknown[] => events.slice(0, n);
     const firstEnd = events.findIndex((e) => typeOf(e) === 'assistant.turn_end');
-    expect(copilot.answerOf!(upTo(firstEnd + 1))).toMatch(/^You said:/);
-    expect(copilot.answerOf!(events)).toBe('Done: ran it.');
+    expect(copilot.answerOf!(upTo(firstEnd + 1))?.text).toMatch(/^You said:/);
+    expect(copilot.answerOf!(events)?.text).toBe('Done: ran it.');
     // A prompt with no answer yet has none.
     expect(copilot.answerOf!([...events, { type: 'user.message', data: { content: 'next' } }])).toBeUndefined();
   });

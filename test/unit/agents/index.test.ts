@@ -86,24 +86,49 @@ describe('agent modules', () => {
 
 const records = (file: string): unknown[] =>
   readFileSync(path.join(__dirname, '../../fixtures/records', file), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as unknown);
+/** The captured Claude Code session up to its last prompt, which had no answer yet ("one more"). */
+const answeredTranscript = (): unknown[] => {
+  const all = records('claude-transcript.jsonl');
+  return all.slice(0, all.findIndex((r) => JSON.stringify(r).includes('"one more"')));
+};
 
 describe('what an agent module knows of answers and menus', () => {
   it('reads the last finished answer from the real records of Claude Code and Codex', () => {
-    expect(lastAnswer('claude', records('claude-transcript.jsonl'))).toBe('Hello! How can I help?');
-    expect(lastAnswer('codex', records('codex-rollout.jsonl'))).toBe('The tests ran.');
+    expect(lastAnswer('claude', answeredTranscript())?.text).toBe('Hello! How can I help?');
+    expect(lastAnswer('claude', records('claude-transcript.jsonl'))).toBeUndefined();
+    expect(lastAnswer('codex', records('codex-rollout.jsonl'))?.text).toBe('The tests ran.');
     // A turn that ended in a tool call is no answer; an agent without records has none.
     expect(lastAnswer('claude', records('claude-transcript.jsonl').slice(0, 5))).toBeUndefined();
     expect(lastAnswer('gemini', records('codex-rollout.jsonl'))).toBeUndefined();
     // Gemini CLI 0.61's chats: the model's last text after the user's last prompt (tool results are none).
-    expect(lastAnswer('gemini', records('gemini-chat.jsonl'))).toBe('Hello from the mock. The parser looks fine.');
+    expect(lastAnswer('gemini', records('gemini-chat.jsonl'))?.text).toBe('Hello from the mock. The parser looks fine.');
     const tools = records('gemini-chat-tools.jsonl');
     const afterEdit = tools.findIndex((r) => JSON.stringify(r).includes('"tell a long story"'));
-    expect(lastAnswer('gemini', tools.slice(0, afterEdit))).toBe('Done: the change is made.');
+    expect(lastAnswer('gemini', tools.slice(0, afterEdit))?.text).toBe('Done: the change is made.');
     // The cancelled turn and the failing one have no answer of their own.
     expect(lastAnswer('gemini', tools.slice(0, afterEdit + 1))).toBeUndefined();
     expect(lastAnswer('gemini', tools)).toBeUndefined();
     expect(lastAnswer('gemini', records('gemini-chat-error.jsonl'))).toBeUndefined();
     expect(lastAnswer('claude', [null, 7, 'x', { type: 'assistant', message: { stop_reason: 'end_turn', content: 'no' } }])).toBeUndefined();
+  });
+
+  it("the answer is the last prompt's, with that prompt's time: a turn whose answer has not landed has none (not the turn before's)", () => {
+    const transcript = answeredTranscript();
+    const lastPrompt = [...transcript].reverse().find((r) => (r as { type?: string; message?: { content?: unknown } }).type === 'user' && typeof (r as { message: { content: unknown } }).message.content === 'string') as { timestamp: string };
+    expect(lastAnswer('claude', transcript)).toEqual({ text: 'Hello! How can I help?', promptAt: Date.parse(lastPrompt.timestamp) });
+    // The next prompt is recorded, its answer not yet: the one before is no answer of it.
+    const next = { type: 'user', isSidechain: false, message: { role: 'user', content: 'and now?' }, timestamp: '2026-11-29T21:06:00.000Z' };
+    expect(lastAnswer('claude', [...transcript, next])).toBeUndefined();
+    // A tool's result (a `user` record too) is no prompt.
+    const toolResult = { type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'x' }] } };
+    expect(lastAnswer('claude', [...transcript, toolResult])?.text).toBe('Hello! How can I help?');
+    // Codex 0.171.0: the first turn answered; the last one failed (its task_complete has no message): none.
+    const rollout = records('codex-rollout-0.171.jsonl');
+    const first = rollout.slice(0, rollout.findIndex((r) => JSON.stringify(r).includes('"task_complete"')) + 1);
+    const started = first.find((r) => JSON.stringify(r).includes('"task_started"')) as { timestamp: string };
+    expect(lastAnswer('codex', first)).toEqual({ text: 'Done: the change is made.', promptAt: Date.parse(started.timestamp) });
+    expect(lastAnswer('codex', rollout)).toBeUndefined();
+    expect(lastAnswer('codex', [...first, { timestamp: '2026-11-30T12:00:00.000Z', type: 'event_msg', payload: { type: 'task_started' } }])).toBeUndefined();
   });
 
   it("answers Claude Code's menu with the arrow keys and Enter, from the highlighted choice", () => {

@@ -60,7 +60,7 @@ describe('Pi: its records', () => {
 
   it('a finished answer: the last text after the last prompt', () => {
     const end = session.findIndex((r) => piRecord(r)?.state === 'completed' && JSON.stringify(r).includes('Done: ran it.'));
-    expect(pi.answerOf!(session.slice(0, end + 1))).toBe('Done: ran it.');
+    expect(pi.answerOf!(session.slice(0, end + 1))?.text).toBe('Done: ran it.');
     expect(pi.answerOf!(session)).toBeUndefined();
   });
 

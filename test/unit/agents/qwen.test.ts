@@ -74,9 +74,9 @@ describe('Qwen Code: its records', () => {
   });
 
   it('a finished answer: the last text after the last prompt', () => {
-    expect(qwen.answerOf!(question)).toBe('Done: ran it.');
+    expect(qwen.answerOf!(question)?.text).toBe('Done: ran it.');
     const firstDone = chat.findIndex((e) => qwenChatRecord(e)?.state === 'completed');
-    expect(qwen.answerOf!(chat.slice(0, firstDone + 1))).toBe('You said: say hello');
+    expect(qwen.answerOf!(chat.slice(0, firstDone + 1))?.text).toBe('You said: say hello');
     expect(qwen.answerOf!(chat)).toBeUndefined();
   });
 

@@ -109,6 +109,35 @@ describe('the route engine', () => {
     expect(h.delivered[1]!.text).toContain('Second answer.');
   });
 
+  it("asks for the answer of the turn that ended (bounded by the end of the turn before); no answer of it is said by the ends' names, nothing sent", async () => {
+    const turns: (number | undefined)[] = [];
+    let recorded = true;
+    const h = fakeHost({
+      answer: async (_s, turn) => {
+        turns.push(turn.since);
+        if (!recorded) throw new Error('no answer recorded for this turn');
+        return `answer after ${turn.since}`;
+      },
+    });
+    const c = clock();
+    const e = new RouteEngine(h.host, undefined, c.now);
+    e.add({ source: 'term:1', target: 'term:2' });
+    const settle = () => new Promise((r) => setTimeout(r, 0));
+    e.changed('term:1', 'idle', 'working', false);
+    c.tick(3000);
+    e.changed('term:1', 'working', 'stopped', true);
+    await settle();
+    c.tick(5000);
+    e.changed('term:1', 'stopped', 'working', false);
+    c.tick(3000);
+    recorded = false;
+    e.changed('term:1', 'working', 'completed', true);
+    await settle();
+    expect(turns).toEqual([1_000_000 - 5000, 1_003_000]);
+    expect(h.delivered.map((d) => d.text)).toEqual(['[mado route writer → reviewer · hop 1/3]\nanswer after 995000']);
+    expect(h.said).toContainEqual(expect.stringMatching(/^route \w+ \(writer → reviewer\): no answer recorded for this turn$/));
+  });
+
   it('refuses, when a route is made, a twin of a route, send=diff where there is no git work tree, and a file target under a link', async () => {
     const h = fakeHost({ diffProblem: (src) => (src === 'term:1' ? '/p is no git work tree' : undefined) });
     const e = new RouteEngine(h.host);

@@ -46,9 +46,13 @@ describe('the answer on the screen', () => {
 });
 
 describe('the answer in the records', () => {
-  const transcript = records('claude-transcript.jsonl');
+  // The captured session ends with a prompt that had no answer yet ("one more"): read up to it.
+  const whole = records('claude-transcript.jsonl');
+  const transcript = whole.slice(0, whole.findIndex((r) => JSON.stringify(r).includes('"one more"')));
   it('Claude Code: the text of the message that ended the turn, all its records, without thinking', () => {
-    expect(lastAnswer('claude', transcript)).toBe('Hello! How can I help?');
+    expect(lastAnswer('claude', transcript)?.text).toBe('Hello! How can I help?');
+    // The last prompt's turn has none yet: not the one before's.
+    expect(lastAnswer('claude', whole)).toBeUndefined();
     const last = [...transcript].reverse().find((r) => r.type === 'assistant')!;
     const message = last.message as Record<string, unknown>;
     // The same message in three records: thinking, a first text block, a second one.
@@ -57,37 +61,56 @@ describe('the answer in the records', () => {
       { ...last, message: { ...message, content: [{ type: 'text', text: 'Part one.' }] } },
       { ...last, message: { ...message, content: [{ type: 'text', text: 'Part two.' }] } },
     ];
-    expect(lastAnswer('claude', [...transcript.filter((r) => r !== last), ...split])).toBe('Part one.\n\nPart two.');
+    expect(lastAnswer('claude', [...transcript.filter((r) => r !== last), ...split])?.text).toBe('Part one.\n\nPart two.');
   });
 
   it("Claude Code: a sub-agent's records (its sidechain) are not the answer; a turn that ends in a tool call has none", () => {
     const sidechain = { type: 'assistant', isSidechain: true, message: { id: 'msg_sub', stop_reason: 'end_turn', content: [{ type: 'text', text: 'sub-agent report' }] } };
-    expect(lastAnswer('claude', [...transcript, sidechain])).toBe('Hello! How can I help?');
+    expect(lastAnswer('claude', [...transcript, sidechain])?.text).toBe('Hello! How can I help?');
     expect(lastAnswer('claude', transcript.slice(0, 5))).toBeUndefined();
   });
 
   it("Codex: the last turn's final message from its task_complete event", () => {
-    expect(lastAnswer('codex', records('codex-rollout.jsonl'))).toBe('The tests ran.');
+    expect(lastAnswer('codex', records('codex-rollout.jsonl'))?.text).toBe('The tests ran.');
   });
 });
 
 describe('an answer whose record lands after the screen showed the end', () => {
-  it('is waited for (bounded), and is new: the one taken before is no answer of this turn', async () => {
+  const at = (ms: number): string => new Date(ms).toISOString();
+  const started = (ms: number): string => `${JSON.stringify({ timestamp: at(ms), type: 'event_msg', payload: { type: 'task_started' } })}\n`;
+  const done = (ms: number, text: string): string => `${JSON.stringify({ timestamp: at(ms), type: 'event_msg', payload: { type: 'task_complete', last_agent_message: text } })}\n`;
+
+  it("is waited for (bounded), and is this turn's: an answer whose prompt came before the turn is none", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'madohub-late-'));
     const file = path.join(dir, 'rollout.jsonl');
-    const done = (text: string): string => `${JSON.stringify({ type: 'event_msg', payload: { type: 'task_complete', last_agent_message: text } })}\n`;
-    writeFileSync(file, done('first turn'));
-    expect(await recordAnswer(file, 'codex', undefined, 0)).toBe('first turn');
-    // The next turn's record lands 300 ms after it is asked for.
-    setTimeout(() => appendFileSync(file, done('second turn')), 300);
+    const t0 = Date.now() - 60_000;
+    writeFileSync(file, started(t0) + done(t0 + 1000, 'first turn'));
+    expect(await recordAnswer(file, 'codex', { since: t0 - 10 }, undefined, 0)).toBe('first turn');
+    // The second turn began after the first ended (t0 + 2000): the first turn's answer is not its own,
+    // even while its own prompt has not landed either; its records land 300 ms after it is asked for.
+    setTimeout(() => appendFileSync(file, started(t0 + 3000) + done(t0 + 4000, 'second turn')), 300);
     const t = Date.now();
-    expect(await recordAnswer(file, 'codex', 'first turn', 3000)).toBe('second turn');
+    expect(await recordAnswer(file, 'codex', { since: t0 + 2000 }, 'first turn', 5000)).toBe('second turn');
     expect(Date.now() - t).toBeGreaterThanOrEqual(250);
-    // None lands: undefined once the wait is over; no file at all: undefined at once.
-    expect(await recordAnswer(file, 'codex', 'second turn', 200)).toBeUndefined();
+    // The third turn's prompt is recorded, its answer is not: none within the wait.
+    appendFileSync(file, started(t0 + 6000));
+    expect(await recordAnswer(file, 'codex', { since: t0 + 5000 }, 'second turn', 200)).toBe('none');
+    // Its answer is the same words as the turn before: still this turn's (its prompt is).
+    appendFileSync(file, done(t0 + 7000, 'second turn'));
+    expect(await recordAnswer(file, 'codex', { since: t0 + 5000 }, 'second turn', 0)).toBe('second turn');
+    // No file at all: undefined at once.
     const t2 = Date.now();
-    expect(await recordAnswer(path.join(dir, 'none.jsonl'), 'codex', undefined, 3000)).toBeUndefined();
+    expect(await recordAnswer(path.join(dir, 'none.jsonl'), 'codex', { since: undefined }, undefined, 3000)).toBeUndefined();
     expect(Date.now() - t2).toBeLessThan(1000);
+  });
+
+  it('records that say no time: a new answer is one that differs from the one taken before', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'madohub-late-'));
+    const file = path.join(dir, 'rollout.jsonl');
+    const untimed = (text: string): string => `${JSON.stringify({ type: 'event_msg', payload: { type: 'task_complete', last_agent_message: text } })}\n`;
+    writeFileSync(file, untimed('first turn'));
+    expect(await recordAnswer(file, 'codex', { since: Date.now() }, undefined, 0)).toBe('first turn');
+    expect(await recordAnswer(file, 'codex', { since: Date.now() }, 'first turn', 200)).toBe('none');
   });
 });
 
