@@ -1,7 +1,7 @@
 // A finished answer as the agent's screen shows it: for a route when no record holds it. Pure, by
 // each agent's answer rule (its module): below the last prompt it echoed, above the line that ended
 // the turn, its items without their marks, tool calls and the agent's chrome left out.
-import { echoedIn } from './prompt.js';
+import { echoEnd, echoedIn } from './prompt.js';
 import type { AgentRules } from './types.js';
 
 /** The answer of the last turn on the screen, or undefined (no rule, no prompt on it, nothing said). */
@@ -22,7 +22,8 @@ export function screenAnswer(rules: AgentRules, lines: readonly string[]): strin
   for (let i = end - 1; i >= 0; i--) {
     const text = echoedIn(start, lines[i]!);
     if (text !== undefined && !rules.prompt?.not?.test(text)) {
-      from = i;
+      // A prompt of several lines: its other lines are no answer.
+      from = rules.prompt ? echoEnd(rules.prompt, lines, i, text) : i;
       break;
     }
   }

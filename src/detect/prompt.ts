@@ -16,11 +16,33 @@ export function echoedIn(pattern: RegExp, line: string): string | undefined {
   return m ? m[1]!.trimEnd() : undefined;
 }
 
-/** Whether row `i` echoes a submitted prompt (an answer follows it); its text, or undefined. */
+/** The most rows below its first that a prompt echoed on several lines is read for. */
+const MAX_ECHO_ROWS = 200;
+
+/**
+ * The last row of the prompt echoed at row `i` (whose text is `text`): a prompt of several lines goes
+ * on in the rows below it indented as far as its text (blank and skipped rows between), up to the
+ * first row that answers it or stands less indented. `i` when it has one line.
+ */
+export function echoEnd(rule: Pick<PromptRule, 'answered' | 'skip'>, lines: readonly string[], i: number, text: string): number {
+  const width = text === '' ? -1 : lines[i]!.indexOf(text);
+  if (width <= 0) return i;
+  const indent = ' '.repeat(width);
+  let end = i;
+  for (let j = i + 1; j < lines.length && j <= i + MAX_ECHO_ROWS; j++) {
+    const line = lines[j]!;
+    if (line.trim() === '' || rule.skip?.test(line)) continue;
+    if (rule.answered.test(line) || !line.startsWith(indent)) break;
+    end = j;
+  }
+  return end;
+}
+
+/** Whether row `i` echoes a submitted prompt (an answer follows it, below all its lines); its text, or undefined. */
 function submittedAt(rule: PromptRule, lines: readonly string[], i: number): string | undefined {
   const text = echoedIn(rule.line, lines[i]!);
   if (text === undefined || rule.not?.test(text)) return undefined;
-  const j = nextRow(rule, lines, i);
+  const j = nextRow(rule, lines, echoEnd(rule, lines, i, text));
   return j < lines.length && rule.answered.test(lines[j]!) ? text : undefined;
 }
 

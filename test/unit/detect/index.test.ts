@@ -264,3 +264,34 @@ describe('a screen that tells no state', () => {
     expect(detect(screen(' >   Type your message or @path/to/file\nGemini CLI')).kept).toBeUndefined();
   });
 });
+
+describe('a prompt echoed on several lines (a relayed payload, a pasted paragraph)', () => {
+  // What stands above the new prompt: an earlier turn, ended by its completion line.
+  const claudeDone = fixtures['claude-stopped']!.lines;
+  const claudeEarlier = claudeDone.slice(0, claudeDone.findIndex((l) => l.startsWith('✻')) + 1);
+  const claudeInput = claudeDone.slice(claudeDone.findIndex((l) => l.startsWith('✻')) + 1);
+  const payload = ['❯ [mado route writer → reviewer · hop 1/3]', '  Review the change in src/parser.ts.', '', '  Point out bugs, risks and missing tests.'];
+
+  it("starts the turn: the earlier turn's completion line is not this turn's (Claude Code)", () => {
+    const under = detect({ lines: [...claudeEarlier, '', ...payload, '', '● Reading the change.', ...claudeInput], title: '' });
+    expect(under.completion).toBeUndefined();
+    expect(under.state).not.toBe('stopped');
+    const done = detect({ lines: [...claudeEarlier, '', ...payload, '', '● No bugs found.', '', '✻ Worked for 3s', ...claudeInput], title: '' });
+    expect(done).toMatchObject({ agent: 'claude', state: 'stopped', completion: 'for 3s' });
+  });
+
+  it("starts the turn: the earlier turn's completion line is not this turn's (Codex 0.171.0)", () => {
+    const turns = fixtures['codex-real-stopped-turns']!.lines;
+    const input = turns.slice(turns.findIndex((l) => l === '› Ask Codex to do anything'));
+    const earlier = turns.slice(0, turns.findIndex((l) => l === '› Ask Codex to do anything'));
+    const prompt = ['› [mado route writer → reviewer · hop 1/3]', '  Review the change in src/parser.ts.', '  Point out bugs.', '', ''];
+    const under = detect({ lines: [...earlier, ...prompt, '• I will read the change first.', '', ...input], title: '' }, { agent: 'codex', state: 'working' });
+    expect(under.completion).toBeUndefined();
+    expect(under.state).not.toBe('stopped');
+  });
+
+  it("its other lines are no part of the answer the screen shows", async () => {
+    const { screenAnswer } = await import('../../../src/agents/index.js');
+    expect(screenAnswer('claude', [...claudeEarlier, '', ...payload, '', '● No bugs found.', '', '✻ Worked for 3s', ...claudeInput])).toBe('No bugs found.');
+  });
+});
