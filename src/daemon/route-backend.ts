@@ -22,6 +22,7 @@ export function jobEnd(j: ListedJob): RouteEnd {
 }
 
 export class DaemonRouteBackend implements RouteBackend {
+  readonly hopsOption = '--hops N';
   private jobs = new Map<string, ListedJob>();
   private readonly taken = new Map<string, string>();
 

@@ -2,6 +2,7 @@
 // agent is sent to the background. Pure, from the screen only, by the agent's rule (from its module).
 import type { PromptRule } from './types.js';
 import { textRows } from '../shared/text.js';
+import { highlightedOf, optionsOf } from './question.js';
 
 /** The row of the first line below row `i` that is neither blank nor one the rule skips (or the end). */
 function nextRow(rule: PromptRule, lines: readonly string[], i: number): number {
@@ -85,6 +86,8 @@ export function draftOf(rule: PromptRule | undefined, lines: readonly string[]):
     if (text === undefined) continue;
     // In a box of another kind (a permission's, a tool's), not the input box: no draft.
     if (rule.inputEnd && !rule.inputEnd.test(lines[nextRow(rule, lines, i)] ?? '')) return undefined;
+    // A menu's highlighted choice (Codex's `› 1. Yes, proceed (y)`, `  2. …` under it) is no draft.
+    if (/^\d+\.\s/.test(text) && optionsOf(lines).length > 1 && highlightedOf(lines) !== undefined) return undefined;
     return rule.not?.test(text) ? undefined : text;
   }
   return undefined;

@@ -100,7 +100,7 @@ export function routesRpc(nvim: NeovimClient, lua: LuaWire, hub: FleetHub, watch
     if (DAEMON_ENDS.source.test(r.source) && DAEMON_ENDS.target.test(r.target) && !r.review) {
       // One chain across both places: the daemon sees only its own routes, this side sees both.
       if (r.hops === undefined && closesCycle([...engine.list(), ...readRoutes(jobsDir())], r)) {
-        return { error: `this route closes a cycle (${r.target} leads back to ${r.source} through this Neovim's routes); give hops= to allow it` };
+        return { error: `this route closes a cycle (${r.target} leads back to ${r.source} through this Neovim's routes); give hops=N to allow it` };
       }
       try {
         const reply = await ask(io, { op: 'route-add', ...r, once: r.once || undefined, review: undefined, templates: settings.templates }, 5000);

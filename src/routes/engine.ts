@@ -36,6 +36,8 @@ export interface RouteFired {
 }
 
 export interface RouteBackend {
+  /** How this place's routes are given a hop count, for its messages: `hops=N` (:MadoRoute, the default), `--hops N` (mado route add). */
+  readonly hopsOption?: string;
   /** Why this place cannot keep such a route (the daemon opens no review), or undefined. */
   refuse?(req: RouteRequest): string | undefined;
   /** A source or target that is a fleet entry, as it is now; undefined when it is gone (or is a buffer or file). */
@@ -163,7 +165,7 @@ export class RouteEngine {
     }
     if (this.routes.size >= MAX_ROUTES) throw new Error(`there are ${MAX_ROUTES} routes already`);
     if (req.hops === undefined && closesCycle([...this.list(), ...(this.backend.otherRoutes?.() ?? [])], req)) {
-      throw new Error(`this route closes a cycle (${req.target} leads back to ${req.source}); give hops= to allow it`);
+      throw new Error(`this route closes a cycle (${req.targetName ?? this.backend.end(req.target)?.name ?? req.target} leads back to ${this.backend.end(req.source)?.name ?? req.source}); give ${this.backend.hopsOption ?? 'hops=N'} to allow it`);
     }
     let id = this.newId();
     while (this.routes.has(id)) id = this.newId();

@@ -295,3 +295,14 @@ describe('a prompt echoed on several lines (a relayed payload, a pasted paragrap
     expect(screenAnswer('claude', [...claudeEarlier, '', ...payload, '', '● No bugs found.', '', '✻ Worked for 3s', ...claudeInput])).toBe('No bugs found.');
   });
 });
+
+describe("a numbered approval's highlighted row", () => {
+  it('is no draft (Codex 0.96 and 0.150: `› 1. Yes, proceed (y)` is its input line’s shape); a typed `1. fix it` with no menu is one', async () => {
+    const { draftOf } = await import('../../../src/agents/index.js');
+    const versions = (await import('../../fixtures/screens/versions/codex.json')).default as unknown as Record<string, { lines: string[] }> | { name: string; lines: string[] }[];
+    const named = (n: string): string[] => (Array.isArray(versions) ? versions.find((v) => v.name === n)! : versions[n]!).lines;
+    for (const n of ['cx096-shell-approval', 'cx0150-shell-approval']) expect(draftOf('codex', named(n))).toBeUndefined();
+    const idle = fixtures['codex-stopped']!.lines.map((l) => (l === '› Ask Codex to do anything' ? '› 1. fix it' : l));
+    expect(draftOf('codex', idle)).toBe('1. fix it');
+  });
+});
