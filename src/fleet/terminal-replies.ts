@@ -1,15 +1,16 @@
 // Replies and menu answers to this Neovim's terminals: when a reply may go (the rule of reply.ts,
 // on the terminal's state and its last screen), the one that waits per terminal, and the keys that
 // answer a menu. Writing into a terminal is Lua's (its channel): `write` does it.
-import { agentModule, FALLBACK_AGENT } from '../agents/index.js';
+import { agentModule, draftOf, FALLBACK_AGENT } from '../agents/index.js';
 import { menuAnswer } from '../agents/menu-answer.js';
 import { menuSince } from '../detect/question.js';
 import { promptProblem } from '../jobs/templates.js';
 import { ChangeWaiters } from '../shared/change-waiters.js';
 import { pasteBytes } from '../shared/paste.js';
-import type { Tracker } from '../state/tracker.js';
+import type { TerminalState, Tracker } from '../state/tracker.js';
 import { pendingWord, screenVerdict } from '../agents/reply-verdict.js';
 import type { ReplyVerdict } from '../agents/reply-verdict.js';
+import { WrittenTurn } from '../state/turns.js';
 
 /**
  * Writes into a terminal of this Neovim (through its channel): a reply's paste (its bytes built by
@@ -50,6 +51,8 @@ export class TerminalReplies {
   private readonly menuSeen = new Map<number, number>();
   /** Answers that wait for a menu to be drawn, poked by each screen. */
   private readonly screenChanged = new ChangeWaiters();
+  /** The turn each terminal's last written reply started: no more text goes in until it has ended (or showed none in time). */
+  private readonly written = new Map<number, { turn: WrittenTurn; over: string; timer?: NodeJS.Timeout }>();
 
   /** `changed` is told when what waits for a terminal changed (its row shows it); `expired` when a reply waited too long. */
   constructor(
@@ -77,6 +80,8 @@ export class TerminalReplies {
   forget(buf: number): void {
     this.screens.delete(buf);
     this.menuSeen.delete(buf);
+    clearTimeout(this.written.get(buf)?.timer);
+    this.written.delete(buf);
     this.drop(buf);
   }
 
@@ -152,6 +157,13 @@ export class TerminalReplies {
     return keys.option;
   }
 
+  private wrote(buf: number): void {
+    let w = this.written.get(buf);
+    if (!w) this.written.set(buf, (w = { turn: new WrittenTurn(), over: '' }));
+    w.turn.wrote(Date.now());
+    w.over = (this.screens.get(buf) ?? []).join('\n');
+  }
+
   /** Why the reply for a terminal waits, for its row ('' when none waits). */
   pendingOf(buf: number): string {
     const r = this.replies.get(buf);
@@ -161,11 +173,32 @@ export class TerminalReplies {
   private verdictOf(buf: number, r: Pick<WaitingReply, 'typing' | 'waitMenus'>): ReplyVerdict {
     const st = this.tracker.get(buf);
     if (!st) return 'refuse';
-    return screenVerdict(st.state, st.agent, this.screens.get(buf) ?? [], r);
+    const verdict = screenVerdict(st.state, st.agent, this.screens.get(buf) ?? [], r);
+    // A reply written a moment ago has not shown its turn yet (or it is under way): this one waits for its end.
+    return verdict === 'send' && this.taken(buf, st.state) ? 'queue' : verdict;
+  }
+
+  /** Whether the terminal's agent is still taken by the reply written last; a flush is due when that bound passes. */
+  private taken(buf: number, state: TerminalState['state']): boolean {
+    const w = this.written.get(buf);
+    if (!w) return false;
+    const lines = this.screens.get(buf) ?? [];
+    const agent = this.tracker.get(buf)?.agent ?? FALLBACK_AGENT;
+    const taken = w.turn.observe(state, Date.now(), { redrawn: lines.join('\n') !== w.over, draft: draftOf(agent, lines) !== undefined });
+    clearTimeout(w.timer);
+    const due = w.turn.due(Date.now());
+    if (due !== undefined) {
+      w.timer = setTimeout(() => void this.flush(buf).catch(() => undefined), Math.max(0, due - Date.now()) + 10);
+      w.timer.unref?.();
+    }
+    return taken === true;
   }
 
   /** Sends the reply that waits for a terminal when it may go now. */
   async flush(buf: number): Promise<void> {
+    const st = this.tracker.get(buf);
+    // Each reading tells the turn a written reply started (seen under way, then ended).
+    if (st) this.taken(buf, st.state);
     const r = this.replies.get(buf);
     if (!r || r.writing) return;
     const verdict = this.verdictOf(buf, r);
@@ -192,6 +225,7 @@ export class TerminalReplies {
     if (why === 'typing') {
       r.typing = true;
     } else {
+      if (!why) this.wrote(buf);
       this.drop(buf);
       if (why) throw new Error(`the reply was not sent: ${why}`);
     }

@@ -2,11 +2,13 @@
 // newline inside a paste is text to an agent). One waits while the agent works (for the end of its
 // turn) and while a draft stands in its input line (someone attached typed it), by the rule
 // terminals follow (screenVerdict); one that waits longer than its `busyMs` is dropped.
+import { draftOf } from '../../agents/index.js';
 import { pendingWord, screenVerdict } from '../../agents/reply-verdict.js';
 import type { AgentId, AgentState } from '../../shared/types.js';
 import { pasteBytes } from '../../shared/paste.js';
 import type { Chain } from '../chain-record.js';
 import type { JobChange } from './job-writer.js';
+import { WRITE_TURN_MS, WrittenTurn } from '../../state/turns.js';
 
 /** What the replies use of the host: its agent's input, its screen and last reading, its job file. */
 export interface ReplyHost {
@@ -34,6 +36,11 @@ interface WaitingReply {
 
 export class HostReplies {
   private waiting: WaitingReply | undefined;
+  /** The turn the last write started: no more text goes in until it has ended (or showed none in time). */
+  private readonly written = new WrittenTurn();
+  /** The screen's text when the last write went in. */
+  private writtenOver = '';
+  private writtenTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly host: ReplyHost) {}
 
@@ -41,6 +48,24 @@ export class HostReplies {
   deliver(text: string): void {
     this.host.write(pasteBytes(text, this.host.bracketed()));
     setTimeout(() => this.host.write('\r'), ENTER_AFTER_MS);
+    this.written.wrote(Date.now());
+    this.writtenOver = this.host.lines().join('\n');
+  }
+
+  /** Whether the agent is still taken by the last write (its turn not yet shown, or under way); a write that showed no turn in time is said. */
+  private taken(state: AgentState, agent: AgentId, lines: readonly string[]): boolean {
+    const taken = this.written.observe(state, Date.now(), { redrawn: lines.join('\n') !== this.writtenOver, draft: draftOf(agent, lines) !== undefined });
+    if (taken === 'no turn') this.host.say(`what was written last showed no turn within ${WRITE_TURN_MS / 1000} s: the agent takes text again`);
+    const due = this.written.due(Date.now());
+    clearTimeout(this.writtenTimer);
+    if (due !== undefined && this.waiting) {
+      this.writtenTimer = setTimeout(() => {
+        const now = this.host.reading();
+        this.flush(now.state, now.agent, this.host.lines());
+      }, Math.max(0, due - Date.now()) + 10);
+      this.writtenTimer.unref?.();
+    }
+    return taken === true;
   }
 
   /** A reply: sent now (`pending: ''`), or waiting and why; or why it cannot be. */
@@ -48,8 +73,10 @@ export class HostReplies {
     if (ending) return { error: 'the job is ending' };
     if (this.waiting !== undefined) return { error: 'a reply waits to be sent already' };
     const { state, agent } = this.host.reading();
-    const verdict = screenVerdict(state, agent, this.host.lines(), terms);
-    if (verdict === 'refuse') return { error: 'the agent has exited' };
+    const onScreen = screenVerdict(state, agent, this.host.lines(), terms);
+    if (onScreen === 'refuse') return { error: 'the agent has exited' };
+    // Text written a moment ago has not shown its turn yet: this waits for that turn's end.
+    const verdict = onScreen === 'send' && this.taken(state, agent, this.host.lines()) ? 'queue' : onScreen;
     this.host.replied(terms.chain);
     if (verdict === 'send') {
       this.deliver(text);
@@ -66,16 +93,20 @@ export class HostReplies {
         this.flush(now.state, now.agent, this.host.lines());
       }, terms.busyMs + 10);
     }
+    this.taken(state, agent, this.host.lines());
     return { pending: pendingWord(verdict) };
   }
 
   /** Sends the reply that waits when it may go; drops it once it has waited too long. */
   flush(state: AgentState, agent: AgentId, lines: readonly string[]): void {
+    const taken = this.taken(state, agent, lines);
     const r = this.waiting;
     if (!r) return;
-    const verdict = screenVerdict(state, agent, lines, r);
+    const onScreen = screenVerdict(state, agent, lines, r);
+    const verdict = onScreen === 'send' && taken ? 'queue' : onScreen;
     if (verdict === 'send' || verdict === 'refuse' || (r.expires !== undefined && Date.now() >= r.expires)) {
       clearTimeout(r.timer);
+      clearTimeout(this.writtenTimer);
       this.waiting = undefined;
       void this.host.writeJob({ pendingReply: null });
       if (verdict === 'send') this.deliver(r.text);

@@ -55,6 +55,20 @@ describe('replies to a terminal', () => {
     expect(u.writes).toEqual([{ data: pasted('ok␛[201~␃y'), how: 'paste' }]);
   });
 
+  it('two to an idle agent are two prompts: the second waits for the turn the first started, and goes once it ended', async () => {
+    const t = setup();
+    await t.show('claude-real-idle');
+    expect(await t.replies.reply(BUF, 'first', false, { waitMenus: true })).toBe('');
+    // The screen has not turned yet: the second is not pasted into the same input line.
+    expect(await t.replies.reply(BUF, 'second', false, { waitMenus: true })).toBe('queued');
+    await t.show('claude-real-idle');
+    expect(t.writes).toEqual([{ data: pasted('first'), how: 'paste' }]);
+    await t.show('claude-real-working');
+    expect(t.writes).toHaveLength(1);
+    await t.show('claude-real-stopped');
+    expect(t.writes).toEqual([{ data: pasted('first'), how: 'paste' }, { data: pasted('second'), how: 'paste' }]);
+  });
+
   it('wait for the end of the turn while the agent works', async () => {
     const t = setup();
     await t.show('claude-real-working');

@@ -43,6 +43,46 @@ describe("a host's replies", () => {
     expect(h.written[1]).toBe('\r');
   });
 
+  it('two sent to an idle agent are two prompts: the second waits for the turn the first started, then goes once it ended', () => {
+    const h = host('idle', lines('claude-idle'));
+    const r = new HostReplies(h);
+    expect(r.send('first', { waitMenus: true }, false)).toEqual({ pending: '' });
+    // Its screen has not turned yet: still idle, the second is not glued to the first.
+    expect(r.send('second', { waitMenus: true }, false)).toEqual({ pending: 'queued' });
+    vi.advanceTimersByTime(50);
+    r.flush('idle', 'claude', lines('claude-idle'));
+    expect(h.written).toEqual(['\x1b[200~first\x1b[201~', '\r']);
+    r.flush('working', 'claude', lines('claude-working'));
+    expect(h.written).toHaveLength(2);
+    r.flush('stopped', 'claude', lines('claude-stopped'));
+    expect(h.written[2]).toBe('\x1b[200~second\x1b[201~');
+  });
+
+  it('a write the agent took at once (its screen drawn again, the input line empty, no turn): the next goes half a second on', () => {
+    const h = host('idle', lines('claude-idle'));
+    const r = new HostReplies(h);
+    r.send('ls', {}, false);
+    expect(r.send('pwd', {}, false)).toEqual({ pending: 'queued' });
+    // The answer drawn, no draft: taken; the bound of a write taken at once passes.
+    h.set('idle', [...lines('claude-idle').slice(0, 3), 'You said: ls', ...lines('claude-idle').slice(3)]);
+    r.flush('idle', 'claude', h.lines());
+    vi.advanceTimersByTime(600);
+    expect(h.written[2]).toBe('\x1b[200~pwd\x1b[201~');
+    expect(h.said).toEqual([]);
+  });
+
+  it('a write that shows no turn within the bound: the next text goes after it, and that is said', () => {
+    const h = host('idle', lines('claude-idle'));
+    const r = new HostReplies(h);
+    r.send('first', {}, false);
+    expect(r.send('second', {}, false)).toEqual({ pending: 'queued' });
+    vi.advanceTimersByTime(2900);
+    expect(h.written).toHaveLength(2);
+    vi.advanceTimersByTime(200);
+    expect(h.written[2]).toBe('\x1b[200~second\x1b[201~');
+    expect(h.said).toContainEqual(expect.stringContaining('showed no turn within 3 s'));
+  });
+
   it('wait while the agent works, and go when its turn ends', () => {
     const h = host('working', lines('claude-working'));
     const r = new HostReplies(h);
