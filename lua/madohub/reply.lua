@@ -4,10 +4,14 @@
 ---go as they are.
 local M = {}
 
----Replies that wait for a terminal, as the Node side said (its text and terms), kept here while they
----wait: a Node process that dies and starts again gets them back, and one written is forgotten at
----once (so it is delivered once).
----@type table<integer, { text: string, terms: { waitMenus: boolean, busyMs: number|nil } }>
+---@class madohub.KeptReply
+---@field text string
+---@field terms { waitMenus: boolean, busyMs: number|nil }
+
+---The replies that wait for each terminal, first first, as the Node side said (their text and
+---terms), kept here while they wait: a Node process that dies and starts again gets them back, and
+---the first is forgotten as it is written (so each is delivered once).
+---@type table<integer, madohub.KeptReply[]>
 local kept = {}
 
 
@@ -40,8 +44,13 @@ function M.write(buf, data, how)
       return 'typing'
     end
     vim.api.nvim_chan_send(chan, data)
-    -- Written: a Node process that starts again does not get it back (delivered once).
-    kept[buf] = nil
+    -- Written (the first that waited): a Node process that starts again does not get it back (delivered once).
+    if kept[buf] then
+      table.remove(kept[buf], 1)
+      if #kept[buf] == 0 then
+        kept[buf] = nil
+      end
+    end
     vim.defer_fn(function()
       pcall(vim.api.nvim_chan_send, chan, '\r')
     end, ENTER_DELAY_MS)
@@ -52,21 +61,29 @@ function M.write(buf, data, how)
 end
 
 ---@param buf integer
----@param reply { text: string, terms: table }|nil nil (or vim.NIL): it no longer waits
-function M.keep(buf, reply)
-  kept[buf] = type(reply) == 'table' and type(reply.text) == 'string' and reply or nil
+---@param replies madohub.KeptReply[]|nil the replies that wait, first first; nil (or vim.NIL, or {}): none
+function M.keep(buf, replies)
+  local list = {}
+  for _, r in ipairs(type(replies) == 'table' and replies or {}) do
+    if type(r) == 'table' and type(r.text) == 'string' and type(r.terms) == 'table' then
+      list[#list + 1] = r
+    end
+  end
+  kept[buf] = #list > 0 and list or nil
 end
 
----Gives the replies that waited to a Node process that has just started.
+---Gives the replies that waited to a Node process that has just started, in their order.
 function M.restore()
-  for buf, r in pairs(kept) do
+  for buf, list in pairs(kept) do
     if vim.api.nvim_buf_is_valid(buf) then
-      require('madohub.node').call('terminal_reply', { buf = buf, text = r.text, typing = false, kept = r.terms }, function(_, err)
-        if err then
-          kept[buf] = nil
-          require('madohub.util').notify(('a reply that waited for buffer %d was dropped: %s'):format(buf, err), vim.log.levels.WARN)
-        end
-      end)
+      kept[buf] = nil
+      for _, r in ipairs(list) do
+        require('madohub.node').call('terminal_reply', { buf = buf, text = r.text, typing = false, kept = r.terms }, function(_, err)
+          if err then
+            require('madohub.util').notify(('a reply that waited for buffer %d was dropped: %s'):format(buf, err), vim.log.levels.WARN)
+          end
+        end)
+      end
     else
       kept[buf] = nil
     end

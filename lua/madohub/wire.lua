@@ -46,7 +46,7 @@ local receivers = {
     require('madohub.util').notify(m.message, m.warn == true and vim.log.levels.WARN or nil)
   end,
   kept = function(m)
-    require('madohub.reply').keep(m.buf, m.reply)
+    require('madohub.reply').keep(m.buf, m.replies)
   end,
   routes = function(m)
     require('madohub.routes').apply(m.routes)

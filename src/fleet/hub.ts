@@ -72,7 +72,7 @@ export class FleetHub {
   /** Told when a reply (a route's) waited for a terminal past its time and was dropped. */
   onReplyExpired?: (buf: number) => void;
   /** Told when a reply starts to wait for a terminal, and when it no longer does (Lua keeps it meanwhile). */
-  onReplyKept?: (buf: number, reply: KeptReply) => void;
+  onReplyKept?: (buf: number, replies: KeptReply[]) => void;
   private readonly jobs: JobsWatch;
   private readonly sessions: SessionsWatch;
   private editors?: Editors;

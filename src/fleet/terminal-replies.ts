@@ -26,14 +26,19 @@ export interface ReplyTerms {
 }
 
 /**
- * A reply that waits for a terminal, as Lua keeps it while it waits (null once it went or was
- * dropped): a Node process that dies and starts again gets it back from Lua, and delivers it once
- * (Lua forgets it when it writes it).
+ * A reply that waits for a terminal, as Lua keeps it while it waits (Lua is given the list of those
+ * that wait, first first, each time it changes): a Node process that dies and starts again gets them
+ * back from Lua, and delivers each once (Lua forgets the first when it writes it).
  */
-export type KeptReply = { text: string; terms: ReplyTerms } | null;
+export type KeptReply = { text: string; terms: ReplyTerms };
+
+/** The most replies that wait for one terminal (two routes' texts and the user's own, and more). */
+export const MAX_WAITING = 8;
 
 interface WaitingReply {
   text: string;
+  /** Its terms as Lua keeps them (a route's bound). */
+  terms?: { busyMs: number };
   typing: boolean;
   writing: boolean;
   waitMenus: boolean;
@@ -45,8 +50,8 @@ interface WaitingReply {
 export class TerminalReplies {
   /** Each terminal's last screen (for a draft in its input line). */
   private readonly screens = new Map<number, readonly string[]>();
-  /** A reply that waits for a terminal (one at most), and whether the user types in its window. */
-  private readonly replies = new Map<number, WaitingReply>();
+  /** The replies that wait for each terminal, first first (MAX_WAITING at most), and whether the user types in its window. */
+  private readonly replies = new Map<number, WaitingReply[]>();
   /** Since when each terminal's screen shows a menu. */
   private readonly menuSeen = new Map<number, number>();
   /** Answers that wait for a menu to be drawn, poked by each screen. */
@@ -60,7 +65,7 @@ export class TerminalReplies {
     private readonly write: TerminalWrite,
     private readonly changed: (buf: number) => void,
     private readonly expired: (buf: number) => void = () => undefined,
-    private readonly kept: (buf: number, reply: KeptReply) => void = () => undefined,
+    private readonly kept: (buf: number, replies: KeptReply[]) => void = () => undefined,
   ) {}
 
   /** A terminal's screen as it is now. */
@@ -82,21 +87,30 @@ export class TerminalReplies {
     this.menuSeen.delete(buf);
     clearTimeout(this.written.get(buf)?.timer);
     this.written.delete(buf);
-    this.drop(buf);
+    for (const r of this.replies.get(buf) ?? []) clearTimeout(r.timer);
+    if (this.replies.delete(buf)) this.kept(buf, []);
   }
 
-  private drop(buf: number): void {
-    const r = this.replies.get(buf);
-    if (!r) return;
+  /** The reply that goes first to a terminal, if one waits. */
+  private head(buf: number): WaitingReply | undefined {
+    return this.replies.get(buf)?.[0];
+  }
+
+  /** Takes a reply off the terminal's list (it went, or was dropped); Lua is given the list left. */
+  private drop(buf: number, r: WaitingReply): void {
+    const list = this.replies.get(buf);
+    const at = list?.indexOf(r) ?? -1;
+    if (!list || at < 0) return;
     clearTimeout(r.timer);
-    this.replies.delete(buf);
-    this.kept(buf, null);
+    list.splice(at, 1);
+    if (list.length === 0) this.replies.delete(buf);
+    this.kept(buf, list.map(keptOf));
   }
 
   /**
-   * A reply to a terminal's agent: written now when the agent can take it, else kept (one at most)
-   * until its turn ends, its input line is empty and the user is out of Terminal mode in its window.
-   * Answers why it waits ('' once sent).
+   * A reply to a terminal's agent: written now when the agent can take it, else kept (behind those
+   * that wait already, MAX_WAITING at most) until its turn ends, its input line is empty and the user
+   * is out of Terminal mode in its window. Answers why it waits ('' once sent).
    */
   async reply(buf: number, text: string, typing: boolean, terms: ReplyTerms = {}): Promise<string> {
     if (!this.tracker.get(buf)) throw new Error(`buffer ${buf} is no terminal MadoHub watches`);
@@ -104,28 +118,33 @@ export class TerminalReplies {
     if (text.trim() === '') throw new Error('a reply needs some text');
     const tooLarge = promptProblem(text);
     if (tooLarge) throw new Error(tooLarge.replace('the prompt', 'the reply'));
-    if (this.replies.has(buf)) throw new Error('a reply waits to be sent already');
-    const waiting: WaitingReply = { text, typing, writing: false, waitMenus: terms.waitMenus === true };
+    const list = this.replies.get(buf) ?? [];
+    if (list.length >= MAX_WAITING) throw new Error(`${MAX_WAITING} replies wait to be sent already`);
+    const waiting: WaitingReply = { text, typing: typing || list.some((r) => r.typing), writing: false, waitMenus: terms.waitMenus === true };
+    if (terms.busyMs !== undefined) waiting.terms = { busyMs: terms.busyMs };
     if (terms.busyMs !== undefined) {
       waiting.expires = Date.now() + terms.busyMs;
       waiting.timer = setTimeout(() => void this.flush(buf).catch(() => undefined), terms.busyMs + 10);
       waiting.timer.unref();
     }
-    this.replies.set(buf, waiting);
+    list.push(waiting);
+    this.replies.set(buf, list);
     // Lua keeps it from now on, before anything says it waits: a Node process that dies the moment
     // after gives it to the next one. Lua forgets it as it writes it, and when it is dropped.
-    this.kept(buf, { text, terms: { waitMenus: waiting.waitMenus, ...(terms.busyMs !== undefined ? { busyMs: terms.busyMs } : {}) } });
+    this.kept(buf, list.map(keptOf));
     await this.flush(buf);
     // Still waiting: its row says why.
-    if (this.replies.has(buf)) this.changed(buf);
-    return this.pendingOf(buf);
+    if (!this.replies.get(buf)?.includes(waiting)) return '';
+    this.changed(buf);
+    // Behind another reply: it waits for that one to go, and for the turn it starts to end.
+    return this.head(buf) === waiting ? this.pendingOf(buf) : 'queued';
   }
 
   /** The user entered (true) or left Terminal mode in a window of the terminal. */
   typing(buf: number, typing: boolean): void {
-    const r = this.replies.get(buf);
-    if (!r || r.typing === typing) return;
-    r.typing = typing;
+    const list = this.replies.get(buf);
+    if (!list || list[0]!.typing === typing) return;
+    for (const r of list) r.typing = typing;
     this.changed(buf);
   }
 
@@ -166,7 +185,7 @@ export class TerminalReplies {
 
   /** Why the reply for a terminal waits, for its row ('' when none waits). */
   pendingOf(buf: number): string {
-    const r = this.replies.get(buf);
+    const r = this.head(buf);
     return r ? pendingWord(this.verdictOf(buf, r)) || 'sending' : '';
   }
 
@@ -199,18 +218,20 @@ export class TerminalReplies {
     const st = this.tracker.get(buf);
     // Each reading tells the turn a written reply started (seen under way, then ended).
     if (st) this.taken(buf, st.state);
-    const r = this.replies.get(buf);
+    const r = this.head(buf);
     if (!r || r.writing) return;
     const verdict = this.verdictOf(buf, r);
     if (verdict === 'refuse') {
-      this.drop(buf);
+      for (const each of [...(this.replies.get(buf) ?? [])]) this.drop(buf, each);
       throw new Error('the agent has exited');
     }
-    if (verdict !== 'send' && r.expires !== undefined && Date.now() >= r.expires) {
-      this.drop(buf);
+    // Those that waited too long are dropped (the one that may go now goes).
+    const stale = (this.replies.get(buf) ?? []).filter((w) => (w !== r || verdict !== 'send') && w.expires !== undefined && Date.now() >= w.expires);
+    if (stale.length > 0) {
+      for (const w of stale) this.drop(buf, w);
       this.expired(buf);
       this.changed(buf);
-      return;
+      return this.flush(buf);
     }
     if (verdict !== 'send') return;
     r.writing = true;
@@ -226,9 +247,14 @@ export class TerminalReplies {
       r.typing = true;
     } else {
       if (!why) this.wrote(buf);
-      this.drop(buf);
+      this.drop(buf, r);
       if (why) throw new Error(`the reply was not sent: ${why}`);
     }
     this.changed(buf);
   }
+}
+
+/** A waiting reply as Lua keeps it. */
+function keptOf(r: WaitingReply): KeptReply {
+  return { text: r.text, terms: { waitMenus: r.waitMenus, ...(r.terms ?? {}) } };
 }

@@ -39,8 +39,8 @@ export type ToLua =
   | { type: 'rescreen' }
   /** A message for the user (`warn`: something did not happen). */
   | { type: 'say'; message: string; warn: boolean }
-  /** A reply that waits for a terminal, kept by Lua so that a new Node process gets it back (null: none waits). */
-  | { type: 'kept'; buf: number; reply: KeptReply }
+  /** The replies that wait for a terminal, first first, kept by Lua so that a new Node process gets them back ([]: none waits). */
+  | { type: 'kept'; buf: number; replies: KeptReply[] }
   /** Every route, after a change. */
   | { type: 'routes'; routes: ListedRoute[] }
   /** A route's payload to edit before it goes (`review`: the number its answer names). */

@@ -157,7 +157,7 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
     }
   });
 
-  hub.onReplyKept = (buf, reply) => lua.send({ type: 'kept', buf, reply });
+  hub.onReplyKept = (buf, replies) => lua.send({ type: 'kept', buf, replies });
   hub.start();
 
   // The agents and their display names: the Lua side keeps no list of its own.

@@ -138,14 +138,18 @@ describe('mado send', () => {
     await new Promise((r) => setTimeout(r, 300)); // its idle screen has been read
     expect(await hs.mado(['send', short, 'hello', 'there'])).toMatchObject({ code: 0, stdout: `sent to ${short}\n` });
     await until(async () => (await hs.mado(['logs', short])).stdout, (t) => t.includes('You said: hello there'));
-    expect((await hs.mado(['send', short], 'work\n')).stdout).toBe(`sent to ${short}\n`);
+    // Within half a second of the first, it waits that long (the first's answer drawn, no turn), then goes.
+    expect((await hs.mado(['send', short], 'work\n')).stdout).toMatch(new RegExp(`^(?:sent to ${short}|queued for ${short}: sent when its turn ends)\n$`));
     await until(hs.jobs, (j) => j[0]?.tempo === 'active');
     expect(await hs.mado(['send', short, 'after'])).toMatchObject({ code: 0, stdout: `queued for ${short}: sent when its turn ends\n` });
     // The job's row shows it waits (the job file's pendingReply), until it is sent.
     expect((await until(hs.jobs, (j) => j[0]?.pendingReply === 'queued'))[0]).toMatchObject({ pendingReply: 'queued' });
-    expect(await hs.mado(['send', short, 'again'])).toMatchObject({ code: 1, stderr: 'mado send: a reply waits to be sent already\n' });
-    const logs = await until(async () => (await hs.mado(['logs', short])).stdout, (t) => t.includes('You said: after'), 8000);
+    // Another waits behind it: sent after it, in order, each once.
+    expect(await hs.mado(['send', short, 'again'])).toMatchObject({ code: 0, stdout: `queued for ${short}: sent when its turn ends\n` });
+    const logs = await until(async () => (await hs.mado(['logs', short])).stdout, (t) => t.includes('You said: again'), 8000);
     expect(logs.indexOf('You said: work')).toBeLessThan(logs.indexOf('You said: after'));
+    expect(logs.indexOf('You said: after')).toBeLessThan(logs.indexOf('You said: again'));
+    expect(logs.split('You said: again').length - 1).toBe(1);
     expect((await until(hs.jobs, (j) => j[0]?.pendingReply === null))[0]).toMatchObject({ pendingReply: null });
     expect(await hs.mado(['send', 'nope', 'x'])).toMatchObject({ code: 1, stderr: "mado send: no job 'nope'\n" });
     expect(await hs.mado(['send', short], 'y'.repeat(130 * 1024))).toMatchObject({

@@ -22,21 +22,21 @@ describe.each(testNeovims())('Neovim $label: routes', ({ path: exe }) => {
   });
 
   /** A Neovim with two replier agents, named writer and reviewer; their buffers. */
-  const setup = async (cwd?: string): Promise<{ a: number; b: number }> => {
+  const setup = async (cwd?: string, env: { a?: Record<string, string>; b?: Record<string, string> } = {}): Promise<{ a: number; b: number }> => {
     const base = mkdtempSync(path.join(tmpdir(), 'madohub-routes-'));
     s = await startNeovim(exe, { MADOHUB_JOBS_DIR: path.join(base, 'jobs'), MADOHUB_RUNTIME_DIR: path.join(base, 'run'), CLAUDE_CONFIG_DIR: path.join(base, 'claude') });
     // A template whose payload ends with `work`: the replier that gets it works, and ends a turn.
     await s.lua(`require('madohub').setup({ routes = { templates = { loop = 'Reply with: work\\nwork' } } })`);
-    const open = (dir: string | undefined): Promise<number> =>
+    const open = (dir: string | undefined, vars: Record<string, string> = {}): Promise<number> =>
       s!.lua<number>(
         `vim.cmd('new')
-         local opts = { cwd = ... }
+         local opts = { cwd = select(1, ...), env = select(2, ...) }
          if vim.fn.has('nvim-0.11') == 1 then opts.term = true; vim.fn.jobstart({ 'node', '${REPLIER}' }, opts) else vim.fn.termopen({ 'node', '${REPLIER}' }, opts) end
          return vim.api.nvim_get_current_buf()`,
-        [dir ?? process.cwd()],
+        [dir ?? process.cwd(), { MADOHUB_FIXTURE_UNUSED: '1', ...vars }],
       );
-    const a = await open(cwd);
-    const b = await open(undefined);
+    const a = await open(cwd, env.a);
+    const b = await open(undefined, env.b);
     expect(await s.waitFor(`#require('madohub').agents({ kind = 'terminal', state = 'idle' }) == 2`, 10000)).toBe(true);
     for (const [buf, name] of [[a, 'writer'], [b, 'reviewer']] as const) {
       await s.lua(`require('madohub.node').call('mark', { id = 'term:${buf}', name = '${name}' }, function() end)`);
@@ -135,6 +135,27 @@ describe.each(testNeovims())('Neovim $label: routes', ({ path: exe }) => {
       await s!.waitFor(`#vim.tbl_filter(function(l) return l:find('You said: [mado route', 1, true) end, vim.api.nvim_buf_get_lines(${b}, 0, -1, false)) == 3`, 10000),
     ).toBe(true);
   }, 60000);
+
+  it('two routes to one idle target are two prompts, each turn of three carrying that turn’s answer, once, after the turn ended', async () => {
+    // The writer's turns take 2.1 s (one route fires at most every 2 s); the reviewer, as the real
+    // agents do while they submit, takes what comes within 400 ms of an Enter as one prompt.
+    const { a, b } = await setup(undefined, { a: { MADOHUB_FIXTURE_WORK_MS: '2100' }, b: { MADOHUB_FIXTURE_SUBMIT_MS: '400' } });
+    await s!.lua(`vim.api.nvim_set_current_buf(${a}) vim.cmd('MadoRoute term:${b}') vim.cmd('MadoRoute term:${b} send=screen')`);
+    expect(await s!.lua<unknown[]>(`return require('madohub').routes()`)).toHaveLength(2);
+    const count = (text: string): string =>
+      `#vim.tbl_filter(function(l) return l:find(${JSON.stringify(text)}, 1, true) end, vim.api.nvim_buf_get_lines(${b}, 0, -1, false))`;
+    for (let turn = 1; turn <= 3; turn++) {
+      await type(a, 'work\r');
+      // Nothing before the turn ended.
+      expect(await s!.waitFor(`(require('madohub.fleet').find('term:${a}') or {}).state == 'working'`, 5000)).toBe(true);
+      expect(await s!.lua<number>(`return ${count('You said: [mado route')}`)).toBe(2 * (turn - 1));
+      expect(await s!.waitFor(`${count('You said: [mado route')} == ${2 * turn}`, 15000)).toBe(true);
+      // The plain route's text is this turn's answer, and came once.
+      const text = await s!.lua<string>(`return table.concat(vim.api.nvim_buf_get_lines(${b}, 0, -1, false), '\\n')`);
+      expect(text.split(`You said: [mado route writer → reviewer · hop 1/3]\nTurn ${turn} is done.\n`).length - 1).toBe(1);
+      for (let earlier = 1; earlier < turn; earlier++) expect(text.split(`hop 1/3]\nTurn ${earlier} is done.`).length - 1).toBe(1);
+    }
+  }, 90000);
 
   it('A → B → A stops at the chain; review edits the payload; a wiped target removes its route; send=diff into a buffer', async () => {
     const repo = mkdtempSync(path.join(tmpdir(), 'madohub-routes-repo-'));

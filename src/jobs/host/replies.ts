@@ -34,8 +34,14 @@ interface WaitingReply {
   timer?: NodeJS.Timeout;
 }
 
+/** The most replies that wait for one job. */
+export const MAX_WAITING = 8;
+
 export class HostReplies {
-  private waiting: WaitingReply | undefined;
+  /** The replies that wait, first first. */
+  private readonly waiting: WaitingReply[] = [];
+  /** What the job file says of them (its pendingReply). */
+  private pending: string | null = null;
   /** The turn the last write started: no more text goes in until it has ended (or showed none in time). */
   private readonly written = new WrittenTurn();
   /** The screen's text when the last write went in. */
@@ -58,7 +64,7 @@ export class HostReplies {
     if (taken === 'no turn') this.host.say(`what was written last showed no turn within ${WRITE_TURN_MS / 1000} s: the agent takes text again`);
     const due = this.written.due(Date.now());
     clearTimeout(this.writtenTimer);
-    if (due !== undefined && this.waiting) {
+    if (due !== undefined && this.waiting.length > 0) {
       this.writtenTimer = setTimeout(() => {
         const now = this.host.reading();
         this.flush(now.state, now.agent, this.host.lines());
@@ -68,24 +74,23 @@ export class HostReplies {
     return taken === true;
   }
 
-  /** A reply: sent now (`pending: ''`), or waiting and why; or why it cannot be. */
+  /** A reply: sent now (`pending: ''`), or waiting (behind those that wait already, MAX_WAITING at most) and why; or why it cannot be. */
   send(text: string, terms: { waitMenus?: boolean; busyMs?: number; chain?: Chain }, ending: boolean): { pending: string } | { error: string } {
     if (ending) return { error: 'the job is ending' };
-    if (this.waiting !== undefined) return { error: 'a reply waits to be sent already' };
+    if (this.waiting.length >= MAX_WAITING) return { error: `${MAX_WAITING} replies wait to be sent already` };
     const { state, agent } = this.host.reading();
-    const onScreen = screenVerdict(state, agent, this.host.lines(), terms);
+    const lines = this.host.lines();
+    const onScreen = screenVerdict(state, agent, lines, terms);
     if (onScreen === 'refuse') return { error: 'the agent has exited' };
     // Text written a moment ago has not shown its turn yet: this waits for that turn's end.
-    const verdict = onScreen === 'send' && this.taken(state, agent, this.host.lines()) ? 'queue' : onScreen;
+    const verdict = onScreen === 'send' && this.taken(state, agent, lines) ? 'queue' : onScreen;
     this.host.replied(terms.chain);
-    if (verdict === 'send') {
+    if (verdict === 'send' && this.waiting.length === 0) {
       this.deliver(text);
       return { pending: '' };
     }
     const waiting: WaitingReply = { text, waitMenus: terms.waitMenus === true };
-    this.waiting = waiting;
-    // The job's row shows that a reply waits, and why.
-    void this.host.writeJob({ pendingReply: pendingWord(verdict) });
+    this.waiting.push(waiting);
     if (terms.busyMs !== undefined) {
       waiting.expires = Date.now() + terms.busyMs;
       waiting.timer = setTimeout(() => {
@@ -93,24 +98,40 @@ export class HostReplies {
         this.flush(now.state, now.agent, this.host.lines());
       }, terms.busyMs + 10);
     }
-    this.taken(state, agent, this.host.lines());
-    return { pending: pendingWord(verdict) };
+    // The job's row shows that a reply waits, and why (the first one's).
+    const pending = this.waiting.length > 1 ? 'queued' : pendingWord(verdict);
+    this.showPending(this.waiting.length > 1 ? this.pending : pending);
+    this.taken(state, agent, lines);
+    return { pending };
   }
 
-  /** Sends the reply that waits when it may go; drops it once it has waited too long. */
+  /** Sends the first reply that waits when it may go; drops those that waited too long, or all once the agent exited. */
   flush(state: AgentState, agent: AgentId, lines: readonly string[]): void {
     const taken = this.taken(state, agent, lines);
-    const r = this.waiting;
+    const r = this.waiting[0];
     if (!r) return;
     const onScreen = screenVerdict(state, agent, lines, r);
     const verdict = onScreen === 'send' && taken ? 'queue' : onScreen;
-    if (verdict === 'send' || verdict === 'refuse' || (r.expires !== undefined && Date.now() >= r.expires)) {
-      clearTimeout(r.timer);
-      clearTimeout(this.writtenTimer);
-      this.waiting = undefined;
-      void this.host.writeJob({ pendingReply: null });
-      if (verdict === 'send') this.deliver(r.text);
-      else this.host.say(`a reply that waited ${verdict === 'refuse' ? 'for an agent that exited' : 'too long'} was dropped`);
+    const dropped = verdict === 'refuse' ? [...this.waiting] : this.waiting.filter((w) => (w !== r || verdict !== 'send') && w.expires !== undefined && Date.now() >= w.expires);
+    for (const w of dropped) {
+      clearTimeout(w.timer);
+      this.waiting.splice(this.waiting.indexOf(w), 1);
+      this.host.say(`a reply that waited ${verdict === 'refuse' ? 'for an agent that exited' : 'too long'} was dropped`);
     }
+    if (verdict === 'send' && this.waiting[0] === r) {
+      clearTimeout(r.timer);
+      this.waiting.shift();
+      this.deliver(r.text);
+    }
+    // The next one waits at least for the turn this one starts.
+    this.showPending(this.waiting.length === 0 ? null : this.waiting[0] === r ? pendingWord(verdict) || 'queued' : 'queued');
+    if (this.waiting.length === 0) clearTimeout(this.writtenTimer);
+  }
+
+  /** Writes the job's pendingReply when it changed. */
+  private showPending(word: string | null): void {
+    if (word === this.pending) return;
+    this.pending = word;
+    void this.host.writeJob({ pendingReply: word });
   }
 }

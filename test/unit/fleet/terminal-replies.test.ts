@@ -26,7 +26,7 @@ function setup(answer: () => string = () => '') {
       told.push('changed');
     },
     () => undefined,
-    (_buf, r) => told.push(r ? `kept ${r.text}` : 'kept null'),
+    (_buf, list) => told.push(list.length > 0 ? `kept ${list.map((r) => r.text).join(', ')}` : 'kept null'),
   );
   let now = 1000;
   const show = async (name: Name, edit: (l: string) => string = (l) => l): Promise<void> => {
@@ -75,10 +75,17 @@ describe('replies to a terminal', () => {
     expect(await t.replies.reply(BUF, 'next', false)).toBe('queued');
     expect(t.replies.pendingOf(BUF)).toBe('queued');
     expect(t.writes).toEqual([]);
-    await expect(t.replies.reply(BUF, 'another', false)).rejects.toThrow('a reply waits to be sent already');
+    // Another waits behind it; eight wait at most.
+    expect(await t.replies.reply(BUF, 'another', false)).toBe('queued');
+    for (let i = 3; i <= 8; i++) await t.replies.reply(BUF, `reply ${i}`, false);
+    await expect(t.replies.reply(BUF, 'ninth', false)).rejects.toThrow('8 replies wait to be sent already');
     await t.show('claude-real-stopped');
     expect(t.writes).toEqual([{ data: pasted('next'), how: 'paste' }]);
-    expect(t.replies.pendingOf(BUF)).toBe('');
+    // The next waits for the turn the first starts.
+    expect(t.replies.pendingOf(BUF)).toBe('queued');
+    await t.show('claude-real-working');
+    await t.show('claude-real-stopped');
+    expect(t.writes.map((w) => w.data)).toEqual([pasted('next'), pasted('another')]);
   });
 
   it('are held while a draft stands in the input line, and go once it is empty', async () => {

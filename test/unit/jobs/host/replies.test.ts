@@ -88,12 +88,21 @@ describe("a host's replies", () => {
     const r = new HostReplies(h);
     expect(r.send('next', {}, false)).toEqual({ pending: 'queued' });
     expect(h.file).toEqual([{ pendingReply: 'queued' }]);
-    expect(r.send('another', {}, false)).toEqual({ error: 'a reply waits to be sent already' });
+    // Another waits behind it, for the turn that one starts; eight wait at most.
+    expect(r.send('another', {}, false)).toEqual({ pending: 'queued' });
+    for (let i = 3; i <= 8; i++) expect(r.send(`reply ${i}`, {}, false)).toEqual({ pending: 'queued' });
+    expect(r.send('ninth', {}, false)).toEqual({ error: '8 replies wait to be sent already' });
     r.flush('working', 'claude', lines('claude-working'));
     expect(h.written).toEqual([]);
     r.flush('stopped', 'claude', lines('claude-idle'));
     expect(h.written).toEqual(['\x1b[200~next\x1b[201~']);
-    expect(h.file).toEqual([{ pendingReply: 'queued' }, { pendingReply: null }]);
+    expect(h.file).toEqual([{ pendingReply: 'queued' }]);
+    // The second goes once the turn the first started has ended, not before.
+    r.flush('stopped', 'claude', lines('claude-idle'));
+    expect(h.written).toHaveLength(1);
+    r.flush('working', 'claude', lines('claude-working'));
+    r.flush('stopped', 'claude', lines('claude-stopped'));
+    expect(h.written[1]).toBe('\x1b[200~another\x1b[201~');
   });
 
   it('are refused by an agent that exited or a job that ends; a route\'s is dropped once it waited its busyMs', () => {
