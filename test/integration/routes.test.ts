@@ -1,12 +1,13 @@
 // :MadoRoute in Neovim (0.10 and 0.12) with the real Node side: fixture agents in terminals that
 // take replies (`bin/replier`: `work` makes one work 1.5 s and end its turn with a completion line).
 import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIX } from './jobs-harness.js';
-import { startNeovim, testNeovims } from './neovim.js';
+import { FAKE_CLAUDE, openTerminal, startNeovim, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
 
 const REPLIER = path.join(FIX, 'bin/replier');
@@ -205,5 +206,46 @@ describe.each(testNeovims())('Neovim $label: routes', ({ path: exe }) => {
     await s!.lua(`vim.api.nvim_buf_delete(${b}, { force = true })`);
     expect(await s!.waitFor(`#require('madohub').routes() == 0`, 5000)).toBe(true);
     expect(await s!.lua<string>(`return vim.fn.execute('messages')`)).toMatch(/route \w+ removed: its target term:\d+ is gone/);
+  }, 90000);
+});
+
+describe.each(testNeovims())('Neovim $label: a route over turns whose records land after the screen', ({ path: exe }) => {
+  let s: Session | undefined;
+  afterEach(async () => {
+    await s?.close();
+    s = undefined;
+  });
+
+  it("each of three turns hands over that turn's recorded answer, once, after the turn ended (not the turn before's); none recorded: said, nothing sent", async () => {
+    const base = mkdtempSync(path.join(tmpdir(), 'madohub-route-records-'));
+    const out = path.join(base, 'handed.md');
+    s = await startNeovim(exe, {
+      HOME: base, CLAUDE_CONFIG_DIR: path.join(base, 'claude'), MADOHUB_JOBS_DIR: path.join(base, 'jobs'), MADOHUB_RUNTIME_DIR: path.join(base, 'run'),
+      // Claude Code on a loaded machine: the screen shows the end 800 ms before the transcript has the answer.
+      MADOHUB_FIXTURE_RECORD_DELAY_MS: '800',
+    });
+    const buf = await openTerminal(s, ['node', FAKE_CLAUDE]);
+    const state = `(require('madohub').state(${buf}) or {})`;
+    expect(await s.waitFor(`${state}.state == 'idle' and ${state}.source == 'session-file'`, 10000)).toBe(true);
+    const key = (k: string): Promise<unknown> => s!.lua(`vim.api.nvim_chan_send(vim.bo[${buf}].channel, ...)`, [k]);
+    // A turn before the route: its answer is in the transcript, and is no answer of the turns after.
+    await key('t');
+    expect(await s.waitFor(`${state}.state == 'completed'`, 10000)).toBe(true);
+    await s.lua(`vim.api.nvim_set_current_buf(${buf}) vim.cmd('MadoRoute file:${out}')`);
+    const handed = (): string => (existsSync(out) ? readFileSync(out, 'utf8') : '');
+    for (let turn = 2; turn <= 4; turn++) {
+      await s.lua('vim.wait(2100)'); // a route fires at most every 2 s
+      await key('t');
+      expect(await s.waitFor(`${state}.state == 'stopped' or ${state}.state == 'completed'`, 10000)).toBe(true);
+      expect(await s.waitFor(`vim.fn.filereadable('${out}') == 1 and #vim.fn.readfile('${out}') >= ${2 * (turn - 1)}`, 10000)).toBe(true);
+      const text = handed();
+      expect(text.split(`Recorded answer of turn ${turn}.`).length - 1).toBe(1);
+    }
+    // A turn whose answer is never recorded: said by the ends' names, nothing sent (not the screen's words, nor the turn before's).
+    await s.lua('vim.wait(2100)');
+    await key('X');
+    expect(await s.waitFor(`vim.fn.execute('messages'):find('(claude main → ', 1, true) ~= nil and vim.fn.execute('messages'):find('): no answer recorded for this turn', 1, true) ~= nil`, 12000)).toBe(true);
+    // Each turn's answer once, in order; none from the turn before the route, nor the screen's words.
+    expect(handed().replace(/^\[mado route .* · hop 1\/3\]$/gm, '[head]')).toBe([2, 3, 4].map((n) => `[head]\nRecorded answer of turn ${n}.\n`).join(''));
   }, 90000);
 });
