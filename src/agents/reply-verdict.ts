@@ -5,11 +5,12 @@ import type { AgentId, AgentState } from '../shared/types.js';
 import { draftOf } from './index.js';
 
 /**
- * `send`: now. `queue`: when the agent's turn ends (it works, or a route's text meets a menu). `hold-draft`: the user has typed into
- * the agent's input line; `hold-typing`: the user is in Terminal mode in its window (both wait until
- * that ends). `refuse`: the agent has exited.
+ * `send`: now. `queue`: when the agent's turn ends (it works). `hold-menu`: it waits on a menu and
+ * the text must be no answer to it (a route's, `mado send`'s): until the menu is answered.
+ * `hold-draft`: the user has typed into the agent's input line; `hold-typing`: the user is in
+ * Terminal mode in its window (both wait until that ends). `refuse`: the agent has exited.
  */
-export type ReplyVerdict = 'send' | 'queue' | 'hold-draft' | 'hold-typing' | 'refuse';
+export type ReplyVerdict = 'send' | 'queue' | 'hold-menu' | 'hold-draft' | 'hold-typing' | 'refuse';
 
 export interface ReplyContext {
   state: AgentState;
@@ -25,7 +26,8 @@ export function replyVerdict(ctx: ReplyContext): ReplyVerdict {
   if (ctx.state === 'exited') return 'refuse';
   if (ctx.typing) return 'hold-typing';
   if (ctx.draft !== undefined && ctx.draft !== '') return 'hold-draft';
-  return ctx.state === 'working' || (ctx.menu === true && ctx.state === 'waiting') ? 'queue' : 'send';
+  if (ctx.menu === true && ctx.state === 'waiting') return 'hold-menu';
+  return ctx.state === 'working' ? 'queue' : 'send';
 }
 
 /**
@@ -41,6 +43,8 @@ export function pendingWord(verdict: ReplyVerdict): string {
   switch (verdict) {
     case 'queue':
       return 'queued';
+    case 'hold-menu':
+      return 'held: menu';
     case 'hold-draft':
       return 'held: draft';
     case 'hold-typing':

@@ -56,7 +56,9 @@ Usage:
                             prints the recorded bytes instead.
   mado attach ID            Open a job in this terminal; Ctrl-] detaches and leaves it running.
   mado send ID [TEXT…]      Reply to a job's agent (TEXT, else standard input): pasted and
-                            entered at once, or, while the agent works, when its turn ends.
+                            entered at once, or, while the agent works, when its turn ends;
+                            while it shows a menu, once the menu is answered.
+  mado answer ID N          Pick choice N (1-9) of the approval or question a job's agent shows.
   mado stop [--no-wait] ID  Stop a job gracefully (the agent's interrupt, then SIGTERM, then
                             SIGKILL) and wait until it has ended (at most 8 s).
   mado kill ID              Kill a job and its processes (SIGKILL).
@@ -72,8 +74,8 @@ Usage:
   mado route ls [--json]    List the daemon's routes.
   mado route rm ID          Remove a route.
   mado --host NAME [-C DIR] VERB …
-                            Run a verb (--bg, jobs, agents, logs, attach, send, stop, kill,
-                            respawn, rm, route) on the host NAME of hosts.json, through its
+                            Run a verb (--bg, jobs, agents, logs, attach, send, answer, stop,
+                            kill, respawn, rm, route) on the host NAME of hosts.json, through its
                             command (ssh -T NAME, docker exec -i …) and \`mado bridge\` there;
                             -C runs it in DIR there.
   mado agents --all [--json]

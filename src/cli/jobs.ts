@@ -1,7 +1,7 @@
 // The job verbs of `mado`: --bg, agents, logs, attach, stop, kill, respawn, rm.
 import path from 'node:path';
 import { jobsDir } from '../jobs/store.js';
-import { dispatchJob, removeJobVia, resolveId, respawnJob, sendToJob, stopJob } from '../jobs/client/jobs.js';
+import { chooseInJob, dispatchJob, removeJobVia, resolveId, respawnJob, sendToJob, stopJob } from '../jobs/client/jobs.js';
 import type { Io } from '../jobs/client/daemon.js';
 import { JobError, UsageError } from '../shared/errors.js';
 import { agents } from './agents.js';
@@ -12,6 +12,7 @@ import { printLogs } from './logs.js';
 import { routeVerb } from './routes.js';
 import { agentViewDisabled } from './switch.js';
 import { HOST_NAME } from '../jobs/remote/hosts.js';
+import { JOB_VERBS } from './verbs.js';
 
 export type { Io };
 
@@ -70,17 +71,29 @@ async function send(io: Io, argv: string[]): Promise<void> {
     text = text.replaceAll('\0', '');
     io.err('mado: NUL bytes were dropped from the reply\n');
   }
-  const pending = await sendToJob(io, short, text.replace(/\n+$/, ''));
+  // Text is no answer to a menu: it waits until the menu is answered (mado answer), as a route's does.
+  const pending = await sendToJob(io, short, text.replace(/\n+$/, ''), { waitMenus: true });
   io.out(
     pending === ''
       ? `sent to ${short}\n`
       : pending === 'queued'
         ? `queued for ${short}: sent when its turn ends\n`
-        : `${pending} for ${short}: sent once its input line is empty\n`,
+        : pending === 'held: menu'
+          ? `held for ${short}: it shows a menu; answer it with mado answer ${short} N, then this is sent\n`
+          : `${pending} for ${short}: sent once its input line is empty\n`,
   );
 }
 
-export const JOB_VERBS = ['--bg', '--background', 'jobs', 'agents', 'logs', 'attach', 'send', 'stop', 'kill', 'respawn', 'rm', 'route'];
+async function answer(io: Io, argv: string[]): Promise<void> {
+  const args = parseArgs(argv, [], ['ID', 'N']);
+  const short = resolveId(io, args.positional[0]!);
+  const n = args.positional[1]!;
+  if (!/^[1-9]$/.test(n)) throw new UsageError(`N is a choice from 1 to 9, not '${safeText(n).slice(0, 20)}'`);
+  const option = await chooseInJob(io, short, Number(n));
+  io.out(`answered ${short}: ${n}${option ? `. ${option}` : ''}\n`);
+}
+
+export { JOB_VERBS };
 
 /** Runs a job verb. */
 export async function runJobVerb(io: Io, verb: string, argv: string[]): Promise<void> {
@@ -102,6 +115,8 @@ export async function runJobVerb(io: Io, verb: string, argv: string[]): Promise<
     }
     case 'send':
       return send(io, argv);
+    case 'answer':
+      return answer(io, argv);
     case 'stop':
     case 'kill':
       return stopOrKill(io, verb, argv);

@@ -21,6 +21,7 @@ import { byCreation, jobTable } from './agents.js';
 import { parseArgs } from './args.js';
 import { attachPeer } from './attach.js';
 import { BG_STDIN_FIRST_BYTE_MS } from './bg.js';
+import { JOB_VERBS } from './verbs.js';
 import { namedEnv } from '../jobs/env.js';
 
 /** How long a verb's own answer may take once the link is up (a dispatch starts a host there). */
@@ -57,8 +58,8 @@ async function openLink(io: Io, name: string, cfg: HostConfig, connectMs?: numbe
   }
 }
 
-/** The verbs that run on a host as they run here; `attach` and `agents` are this side's, over the link. */
-const REMOTE_VERBS = new Set(['--bg', '--background', 'jobs', 'agents', 'logs', 'attach', 'send', 'stop', 'kill', 'respawn', 'rm', 'route']);
+/** The verbs that run on a host as they run here (every job verb); `attach` and `agents` are this side's, over the link. */
+const REMOTE_VERBS = new Set(JOB_VERBS);
 
 /** `mado --host NAME [-C DIR] VERB …`: the verb's exit status. */
 export async function runOnHost(io: Io, argv: string[]): Promise<number> {

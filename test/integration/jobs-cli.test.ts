@@ -131,7 +131,28 @@ describe('mado logs just after a turn', () => {
 });
 
 describe('mado send', () => {
-  const hs = useJobsHarness({ replier: { command: ['node', `${FIXTURES}/bin/replier`], prompt: 'type' } });
+  const hs = useJobsHarness({
+    replier: { command: ['node', `${FIXTURES}/bin/replier`], prompt: 'type' },
+    approver: { command: ['node', `${FIXTURES}/bin/approver`], prompt: 'type' },
+  });
+  it('to a job showing a menu holds the text and names mado answer; mado answer N picks choice N, then the text goes, once', async () => {
+    const short = shortOf((await hs.mado(['--bg', '--agent', 'approver'])).stdout);
+    await until(hs.jobs, (j) => j[0]?.tempo === 'blocked');
+    const held = await hs.mado(['send', short, 'use the other folder']);
+    expect(held).toMatchObject({ code: 0, stdout: `held for ${short}: it shows a menu; answer it with mado answer ${short} N, then this is sent\n` });
+    expect((await until(hs.jobs, (j) => j[0]?.pendingReply === 'held: menu'))[0]).toMatchObject({ pendingReply: 'held: menu' });
+    // Nothing was typed into the menu: it still asks.
+    expect((await hs.mado(['logs', short])).stdout).not.toContain('chose');
+    expect(await hs.mado(['answer', short, '0'])).toMatchObject({ code: 2, stderr: "mado answer: N is a choice from 1 to 9, not '0'\n" });
+    const answered = await hs.mado(['answer', short, '2']);
+    expect(answered).toMatchObject({ code: 0, stdout: expect.stringMatching(new RegExp(`^answered ${short}: 2\\. \\S`)) });
+    const logs = await until(async () => (await hs.mado(['logs', short])).stdout, (t) => t.includes('got: use the other folder'), 8000);
+    expect(logs.indexOf('chose 2')).toBeLessThan(logs.indexOf('got: use the other folder'));
+    expect(logs.split('got: use the other folder').length - 1).toBe(1);
+    // No menu now: an answer is refused with why.
+    expect(await hs.mado(['answer', short, '1'])).toMatchObject({ code: 1, stderr: expect.stringContaining('mado answer:') });
+  });
+
   it('pastes a reply at once while the agent waits for one, and queues one while it works until its turn ends', async () => {
     const short = shortOf((await hs.mado(['--bg', '--agent', 'replier'])).stdout);
     await until(hs.jobs, (j) => j[0]?.alive === true);

@@ -65,12 +65,16 @@ describe('when a reply goes', () => {
     expect(replyVerdict({ state: 'idle', typing: true })).toBe('hold-typing');
     expect(replyVerdict({ state: 'idle', draft: '' })).toBe('send');
     expect(replyVerdict({ state: 'exited', typing: true })).toBe('refuse');
+    // A menu that is waited for (a route's text, mado send's) holds it until the menu is answered.
+    expect(replyVerdict({ state: 'waiting', menu: true })).toBe('hold-menu');
+    expect(replyVerdict({ state: 'waiting', menu: false })).toBe('send');
   });
 
   it('says why it waits in the row', () => {
     expect(pendingWord('queue')).toBe('queued');
     expect(pendingWord('hold-draft')).toBe('held: draft');
     expect(pendingWord('hold-typing')).toBe('held: Terminal mode');
+    expect(pendingWord('hold-menu')).toBe('held: menu');
     expect(pendingWord('send')).toBe('');
   });
 });
