@@ -48,6 +48,12 @@ const MENU_FOOTER = /\b(?:enter|return|⏎)\s+to\s+(?:confirm|select|submit|cont
 /** How far above a menu's first choice its question may stand, and below its last choice its footer. */
 /** A dialog's footer: both keys, Enter to go on and Escape to leave (`Enter to continue · Esc to cancel`). */
 const DIALOG_FOOTER = /\b(?:enter|return|⏎)\s+to\s+(?:continue|confirm|select|submit|proceed)\b.*\besc(?:ape)?\s+to\s+(?:cancel|exit|go back|skip|close)\b/i;
+/** A footer that says how to move between choices: `↑/↓ to choose`, `↑↓ to navigate`, `Enter to select`. */
+const NAV_FOOTER = /↑\s*\/?\s*↓\s+to\s+(?:choose|navigate|select|move)|\b(?:enter|return)\s+to\s+select\b/i;
+/** …and how to leave them: `Esc to cancel`, `Esc to go back`. */
+const LEAVE = /\besc(?:ape)?\s+to\s+(?:cancel|exit|go back|close|skip)\b/i;
+/** A choice with the cursor on it, numbered or not (`❯ Yes, make it my default`, `› Qwen OAuth`). */
+const CURSOR_ROW = /^[❯›▸▶]\s*\S/;
 const QUESTION_REACH = 10;
 const FOOTER_REACH = 3;
 /** How many rows with text may follow a menu (its footer, a hint, the input box): an answer's list has more. */
@@ -130,6 +136,21 @@ export function choiceMenu(lines: readonly string[], from: number, lastText: num
     if (inBox(row)) continue;
     const text = unframed(lines[row]!);
     if (YES_NO.test(text) && text.length <= 200) return { shape: 'shape/yes-no', row, line: text };
+  }
+  // A menu without numbers (Claude Code 2.1.332's `❯ Yes …` / `No …` over `↑/↓ to choose · Esc to
+  // cancel`, Qwen Code's sign-in over `Enter to select, ↑↓ to navigate, Esc to go back`): a footer
+  // on the last rows that says how to move and how to leave, the cursor on a choice above it.
+  for (let row = lastText; row >= start && row >= lastText - FOOTER_REACH + 1; row--) {
+    if (inBox(row) || (box !== undefined && box[1] >= row) || !NAV_FOOTER.test(lines[row]!) || !LEAVE.test(lines[row]!)) continue;
+    for (let up = row - 1; up >= start && up >= row - 12; up--) {
+      // A box between the choices and the footer is another thing's (a search field: Claude Code's history search, a list the user opened).
+      if (BORDER.test(lines[up]!)) break;
+      if (inBox(up) || !CURSOR_ROW.test(unframed(lines[up]!))) continue;
+      let first = up;
+      while (first - 1 >= start && first > up - 12 && lines[first - 1]!.trim() !== '' && !BORDER.test(lines[first - 1]!)) first--;
+      const question = questionAbove(lines, first, start);
+      return question ?? { shape: 'shape/choice-menu', row: up, line: unframed(lines[up]!) };
+    }
   }
   // A dialog that holds the screen until Enter or Escape (Claude Code 2.1.332's notice of a change to
   // auto mode), its footer on the last row, no input box under it: its first line says what it is.
