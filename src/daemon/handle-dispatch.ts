@@ -21,13 +21,23 @@ const fail = (error: string): Reply => ({ type: 'error', error });
 
 /**
  * What a job's host launches: its argv (a resume, or a new session with the prompt), cwd and size;
- * a prompt to type waits for the job's agent to show (the fallback's screen is any screen).
+ * a prompt to type waits for the job's agent to show (the fallback's screen is any screen). A
+ * resumed session is given `resumePrompt`, typed once it is up (whatever its template's way).
  */
-export function launchOf(template: Template, job: Pick<JobFile, 'cwd' | 'sessionId' | 'agent'>, prompt: string, resume: string[] | undefined, cols = 120, rows = 40): Launch {
+export function launchOf(
+  template: Template,
+  job: Pick<JobFile, 'cwd' | 'sessionId' | 'agent'>,
+  prompt: string,
+  resume: string[] | undefined,
+  cols = 120,
+  rows = 40,
+  resumePrompt = '',
+): Launch {
   const argv = resume ?? commandLine(template, prompt, undefined, false, job.sessionId);
-  const typePrompt = template.prompt === 'type' && prompt && !resume ? prompt : undefined;
+  const typed = resume ? resumePrompt : template.prompt === 'type' ? prompt : '';
+  const typePrompt = typed !== '' ? typed : undefined;
   const typeInto = typePrompt !== undefined && job.agent !== FALLBACK_AGENT ? { typeInto: job.agent } : {};
-  return { argv, cwd: job.cwd, cols, rows, typePrompt, ...typeInto, starting: prompt !== '' && !resume };
+  return { argv, cwd: job.cwd, cols, rows, typePrompt, ...typeInto, starting: resume ? resumePrompt !== '' : prompt !== '' };
 }
 
 export async function handleDispatch(ctx: DaemonContext, m: DispatchRequest): Promise<Reply> {
@@ -51,7 +61,8 @@ export async function handleDispatch(ctx: DaemonContext, m: DispatchRequest): Pr
     // Told below.
   }
   if (!folder) return fail(`no folder ${m.cwd}`);
-  const prompt = m.launch.mode === 'prompt' ? m.launch.args.join(' ') : '';
+  // A resumed session's prompt is typed into it once it is up.
+  const prompt = m.launch.mode === 'prompt' ? m.launch.args.join(' ') : (m.launch.prompt ?? '');
   const tooLarge = promptProblem(prompt);
   if (tooLarge) return fail(tooLarge);
   if (m.launch.mode === 'resume' && !SESSION_REF.test(m.launch.sessionId)) return fail('the session id to resume is not one');
@@ -106,7 +117,7 @@ export async function handleDispatch(ctx: DaemonContext, m: DispatchRequest): Pr
       }
       Object.assign(job, await updateJob(ctx.jobsDir, m.short, { cwd: made.path, worktreePath: made.path, worktreeBranch: made.branch }));
     }
-    const failed = await startHost(ctx, m.short, { ...launchOf(template, job, prompt, resume, m.cols, m.rows), awaitingPrompt: idle }, m.env);
+    const failed = await startHost(ctx, m.short, { ...launchOf(template, job, prompt, resume, m.cols, m.rows, resume ? prompt : ''), awaitingPrompt: idle }, m.env);
     if (failed) {
       await updateJob(ctx.jobsDir, m.short, { status: 'errored', detail: failed }).catch(() => undefined);
       return fail(failed);

@@ -134,6 +134,13 @@ describe('mado send', () => {
   const hs = useJobsHarness({
     replier: { command: ['node', `${FIXTURES}/bin/replier`], prompt: 'type' },
     approver: { command: ['node', `${FIXTURES}/bin/approver`], prompt: 'type' },
+    resumer: { command: ['node', `${FIXTURES}/bin/replier`], prompt: 'arg', resume: ['--resumed', '{id}'] },
+  });
+  it('mado --bg --resume ID PROMPT resumes the session, then types the prompt into it once it is up', async () => {
+    const short = shortOf((await hs.mado(['--bg', '--agent', 'resumer', '--resume', 'sess-1', 'go', 'on', 'from', 'there'])).stdout);
+    const logs = await until(async () => (await hs.mado(['logs', short])).stdout, (t) => t.includes('You said: go on from there'), 10000);
+    expect(logs.split('You said: go on from there').length - 1).toBe(1);
+    expect((await hs.jobs())[0]).toMatchObject({ resumeSessionId: 'sess-1', intent: 'go on from there' });
   });
   it('to a job showing a menu holds the text and names mado answer; mado answer N picks choice N, then the text goes, once', async () => {
     const short = shortOf((await hs.mado(['--bg', '--agent', 'approver'])).stdout);

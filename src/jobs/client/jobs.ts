@@ -61,7 +61,7 @@ export async function dispatchJob(io: Io, spec: JobSpec): Promise<{ short: strin
     cwd: spec.cwd,
     launch:
       spec.resume?.mode === 'id'
-        ? { mode: 'resume', sessionId: spec.resume.id, fork: spec.forkSession, flagArgs: [] }
+        ? { mode: 'resume', sessionId: spec.resume.id, fork: spec.forkSession, flagArgs: [], ...(spec.prompt ? { prompt: spec.prompt } : {}) }
         : { mode: 'prompt', args: spec.prompt ? [spec.prompt] : [] },
     respawnFlags: spec.resume?.mode === 'continue' ? ['--continue'] : [],
     // Only what the job needs travels: the daemon never sees the rest of this environment.

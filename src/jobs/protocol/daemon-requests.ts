@@ -15,7 +15,10 @@ export const STOP_WAIT_MS = 8000;
 export type { Isolation };
 
 /** How a job's agent starts: with a prompt, or resuming one of its sessions. */
-export type LaunchMode = { mode: 'prompt'; args: string[] } | { mode: 'resume'; sessionId: string; fork: boolean; flagArgs: string[] };
+export type LaunchMode =
+  | { mode: 'prompt'; args: string[] }
+  /** `prompt`: typed into the resumed session once it is up. */
+  | { mode: 'resume'; sessionId: string; fork: boolean; flagArgs: string[]; prompt?: string };
 
 export interface DispatchRequest {
   op: 'dispatch';
@@ -97,7 +100,7 @@ export type DaemonRequest = DispatchRequest | ListRequest | StopRequest | Respaw
 
 const short = pattern(SHORT_ID, 'a job id (8 lowercase hex digits)');
 const size = optional(int(2, 1000));
-const resumeLaunch = shape({ sessionId: str, fork: bool, flagArgs: strings }, 'a launch {mode: "resume", sessionId, fork, flagArgs}');
+const resumeLaunch = shape({ sessionId: str, fork: bool, flagArgs: strings, prompt: optional(str) }, 'a launch {mode: "resume", sessionId, fork, flagArgs, prompt?}');
 const launch: Check = (v) => {
   if (isObj(v) && v.mode === 'prompt') return strings(v.args) === null ? null : 'a launch {mode: "prompt", args}';
   if (isObj(v) && v.mode === 'resume') return resumeLaunch(v);
