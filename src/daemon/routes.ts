@@ -18,7 +18,7 @@ export class DaemonRoutes {
   /** What was wrong with routes.json when the daemon started ([] when nothing): `mado route ls` says it. */
   readonly problems: string[];
 
-  constructor(jobsDir: string, say: (message: string) => void, links: LinkPool) {
+  constructor(jobsDir: string, private readonly say: (message: string) => void, links: LinkPool) {
     this.backend = new DaemonRouteBackend(jobsDir, say, links);
     this.engine = new RouteEngine(this.backend);
     const loaded = loadRoutes(jobsDir, MAX_ROUTES);
@@ -48,6 +48,15 @@ export class DaemonRoutes {
       if (seen.has(id)) continue;
       this.states.delete(id);
       this.engine.gone(id);
+    }
+    // Routes whose ends are jobs of this machine that are not there (removed while no daemon ran, a
+    // file written by hand): pruned, each said, not restored and listed for ever.
+    for (const r of this.engine.list()) {
+      for (const end of [r.source, r.target]) {
+        if (!/^job:[0-9a-f]{8}$/.test(end) || seen.has(end)) continue;
+        this.say(`route ${r.id} (${r.source} → ${r.targetName}) removed: no job ${end.slice(4)}`);
+        this.engine.gone(end);
+      }
     }
   }
 

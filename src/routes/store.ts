@@ -1,6 +1,6 @@
 // The daemon's routes on disk (`<jobs dir>/routes.json`, 0600), so that they outlive a daemon that
 // leaves while no job runs. Read as hostile input: bounded, checked route by route.
-import { renameSync } from 'node:fs';
+import { chmodSync, copyFileSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isObj } from '../shared/checks.js';
 import { readBounded, readJsonBounded, writeAtomic } from '../shared/files.js';
@@ -104,8 +104,28 @@ export function loadRoutes(jobsDir: string, max: number): LoadedRoutes {
   const entries = (v as { routes: unknown[] }).routes;
   const routes = entries.map((x) => routeOf(x)).filter((x): x is Route => x !== undefined);
   const problems: string[] = [];
+  // Others could read or change it (written by hand, or a copy): only its owner may, from now on.
+  try {
+    const mode = statSync(file).mode & 0o777;
+    if ((mode & 0o077) !== 0) {
+      chmodSync(file, 0o600);
+      problems.push(`routes.json could be read or written by others (mode ${mode.toString(8).padStart(4, '0')}): now 0600`);
+    }
+  } catch (err) {
+    problems.push(`routes.json's mode cannot be read or set: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
   if (routes.length < entries.length) problems.push(`${entries.length - routes.length} entries of routes.json are no routes: left out`);
-  if (routes.length > max) problems.push(`${routes.length - max} routes of routes.json are past the bound of ${max} routes: left out`);
+  if (routes.length > max) {
+    // The file is written again at the next change: the routes past the bound are kept aside first, not lost.
+    const aside = `${file}.past-${Date.now()}`;
+    try {
+      copyFileSync(file, aside);
+      chmodSync(aside, 0o600);
+      problems.push(`${routes.length - max} routes of routes.json are past the bound of ${max} routes: left out (the whole file is kept as ${aside})`);
+    } catch (err) {
+      problems.push(`${routes.length - max} routes of routes.json are past the bound of ${max} routes: left out, and the file could not be kept aside (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    }
+  }
   return { routes: routes.slice(0, max), problems };
 }
 

@@ -1,8 +1,9 @@
 // Routes between background jobs, kept by the daemon: they work with no Neovim at all (`mado route`).
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIX, shortOf, until, useJobsHarness } from './jobs-harness.js';
+import { blankJob, createJob } from '../../src/jobs/store.js';
 import { openTerminal, startNeovim, testNeovims } from './neovim.js';
 
 describe('mado route', () => {
@@ -63,14 +64,36 @@ describe('routes.json, faulty', () => {
   it('of 1,000 routes, those past the bound and the entries that are none are said, not dropped without a word', async () => {
     const jobs = path.join(h.base, 'jobs');
     mkdirSync(jobs, { recursive: true });
+    // Two ended jobs the routes join.
+    for (const short of ['0000000a', '0000000b']) createJob(jobs, { ...blankJob(short), status: 'stopped', cwd: h.base, originCwd: h.base });
     const routes = [...Array.from({ length: 1000 }, (_, i) => route(i, '0000000a', '0000000b')), { id: 'x', source: 'nope' }];
-    writeFileSync(path.join(jobs, 'routes.json'), JSON.stringify({ version: 1, routes }));
+    writeFileSync(path.join(jobs, 'routes.json'), JSON.stringify({ version: 1, routes }), { mode: 0o600 });
     const ls = await h.mado(['route', 'ls', '--json']);
     expect(JSON.parse(ls.stdout)).toHaveLength(200);
-    expect(ls.stderr).toBe(
-      'mado route: 1 entries of routes.json are no routes: left out\n' +
-        'mado route: 800 routes of routes.json are past the bound of 200 routes: left out\n',
+    expect(ls.stderr).toMatch(
+      /^mado route: 1 entries of routes\.json are no routes: left out\nmado route: 800 routes of routes\.json are past the bound of 200 routes: left out \(the whole file is kept as .*routes\.json\.past-\d+\)\n$/,
     );
+    // The next change writes the file again: the 800 are not lost, the file kept aside holds them all.
+    const aside = readdirSync(jobs).filter((n) => n.startsWith('routes.json.past-'));
+    expect(aside).toHaveLength(1);
+    expect((JSON.parse(readFileSync(path.join(jobs, aside[0]!), 'utf8')) as { routes: unknown[] }).routes).toHaveLength(1001);
+    expect(statSync(path.join(jobs, aside[0]!)).mode & 0o777).toBe(0o600);
+  });
+
+  it('a routes.json others may write is made 0600, said; routes whose ends are jobs that are not there are pruned, each said', async () => {
+    const jobs = path.join(h.base, 'jobs');
+    mkdirSync(jobs, { recursive: true });
+    createJob(jobs, { ...blankJob('0000000a'), status: 'stopped', cwd: h.base, originCwd: h.base });
+    const file = path.join(jobs, 'routes.json');
+    writeFileSync(file, JSON.stringify({ version: 1, routes: [route(1, '0000000a', '0000000c'), route(2, '0000000d', '0000000a')] }));
+    chmodSync(file, 0o666);
+    const ls = await h.mado(['route', 'ls']);
+    expect(ls.stderr).toContain('mado route: routes.json could be read or written by others (mode 0666): now 0600\n');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(await until(async () => (await h.mado(['route', 'ls', '--json'])).stdout, (t) => JSON.parse(t).length === 0, 8000)).toBe('[]\n');
+    const log = readFileSync(path.join(h.base, 'run', 'daemon.log'), 'utf8');
+    expect(log).toMatch(/route r1 \(job:0000000a → b\) removed: no job 0000000c/);
+    expect(log).toMatch(/route r2 \(job:0000000d → b\) removed: no job 0000000d/);
   });
 });
 
@@ -100,6 +123,19 @@ describe.each(testNeovims())('Neovim $label: a route between jobs', ({ path: exe
       const again = await s.lua<string>(`local ok, err = pcall(require('madohub').route, 'writer', 'job:${b}') return ok and 'added' or tostring(err)`);
       expect(again).toMatch(/closes a cycle .*through this Neovim's routes/);
       expect((await h.mado(['route', 'ls'])).stdout).toBe('no routes\n');
+    } finally {
+      await s.close();
+    }
+  }, 60000);
+
+  it('a new Neovim lists the routes the daemon keeps from its start, before any of them changes', async () => {
+    const a = shortOf((await h.mado(['--bg', '--agent', 'replier', '-n', 'writer'])).stdout);
+    const b = shortOf((await h.mado(['--bg', '--agent', 'replier', '-n', 'reviewer'])).stdout);
+    expect(await h.mado(['route', 'add', a, b])).toMatchObject({ code: 0 });
+    const s = await startNeovim(exe, h.neovimEnv());
+    try {
+      await s.lua(`require('madohub').setup({}) require('madohub.node').ensure()`);
+      expect(await s.waitFor(`#require('madohub').routes() == 1 and require('madohub').routes()[1].keeper == 'daemon'`, 10000)).toBe(true);
     } finally {
       await s.close();
     }

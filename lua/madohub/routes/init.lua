@@ -46,15 +46,14 @@ function M.apply(list)
 end
 
 ---A new Node process started: it gets this Neovim's routes back (the Node side says which are this
----Neovim's, `keeper`: the daemon keeps its own), for they live as long as this Neovim.
+---Neovim's, `keeper`: the daemon keeps its own), for they live as long as this Neovim; and it lists
+---every route once (the daemon's too, with none of this Neovim's).
 function M.restore()
   local mine = vim.tbl_filter(function(r)
     return r.keeper == 'neovim'
   end, cache)
   cache = mine
-  if #mine > 0 then
-    require('madohub.node').notify('route_restore', { routes = mine })
-  end
+  require('madohub.node').notify('route_restore', { routes = mine })
 end
 
 ---Copies of the routes, oldest first.
