@@ -2,7 +2,7 @@
 // Not a test: it prints figures and ratios; nothing here passes or fails on time.
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { appendFileSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, watch, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { agentOfTree, detectScreen as detect, promptOf, RULESET, useUserRules, userRulesNow } from '../src/agents/index.js';
@@ -21,6 +21,7 @@ import { blankJob, createJob, updateJob } from '../src/jobs/store.js';
 import { AGENT, FAKE_CLAUDE, FAKE_GEMINI, FAKE_OPENCODE, ROOT, openAgent, openTerminal, startNeovim, testNeovims } from '../test/integration/neovim.js';
 import type { Session } from '../test/integration/neovim.js';
 import { SSHD, startSshd } from '../test/integration/sshd.js';
+import { killDaemonOf, killJobsOf } from '../test/integration/jobs-harness.js';
 import type { Sshd } from '../test/integration/sshd.js';
 import { Link } from '../src/jobs/remote/link.js';
 import type { HostConfig } from '../src/jobs/remote/hosts.js';
@@ -924,6 +925,57 @@ async function benchRemotePicker(exe: string): Promise<void> {
 }
 
 /** `npm run bench -- 0.12 --only=a,g`: one Neovim, some measures. */
+/** CPU seconds (user + system) a process has used, from /proc. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * (p) A working agent seen by Neovim's Node process: in a visible terminal vs as a background job
+ * (its host writes the job's file, the Node process reads it), the same fixture spinning 5 frames a
+ * second; the Node process's CPU over 10 s and the job file's writes per second.
+ */
+async function benchBackground(exe: string): Promise<void> {
+  const seconds = 10;
+  const measure = async (asJob: boolean): Promise<{ cpu: number; writes: number }> => {
+    const base = mkdtempSync(path.join(tmpdir(), 'madohub-bench-bg-'));
+    const command = ['env', 'MADOHUB_FIXTURE_TICK_MS=200', 'node', AGENT, 'claude-working'];
+    const templates = path.join(base, 'templates.json');
+    writeFileSync(templates, JSON.stringify({ spinner: { command, prompt: 'type' } }));
+    const env = { HOME: base, MADOHUB_TEMPLATES: templates, MADOHUB_JOBS_DIR: path.join(base, 'jobs'), MADOHUB_RUNTIME_DIR: path.join(base, 'run'), CLAUDE_CONFIG_DIR: path.join(base, 'claude') };
+    const s = await startNeovim(exe, env);
+    let short: string | undefined;
+    if (asJob) {
+      const printed = execFileSync(process.execPath, [MADO, '--bg', '--agent', 'spinner'], { env: { ...process.env, ...env }, encoding: 'utf8' });
+      short = /backgrounded · ([0-9a-f]{8})/.exec(printed)![1]!;
+      // No terminal starts it: the fleet's Node process, as :MadoAgents starts it.
+      await s.lua(`require('madohub.node').ensure()`);
+      if (!(await s.waitFor(`(require('madohub').agents({ id = 'job:${short}' })[1] or {}).state == 'working'`, 10000))) throw new Error('(p): the job never read Working');
+    } else {
+      const buf = await openTerminal(s, command);
+      if (!(await s.waitFor(`(require('madohub').state(${buf}) or {}).state == 'working'`, 10000))) throw new Error('(p): the terminal never read Working');
+    }
+    const pid = await s.lua<number | null>('return require("madohub.node").pid()');
+    if (!pid) throw new Error(`(p): the Node process is not running (${asJob ? 'job' : 'terminal'})`);
+    let writes = 0;
+    const watcher = short ? watch(path.join(base, 'jobs', short), (_e, name) => name === 'job.json' && writes++) : undefined;
+    const c0 = cpuSeconds(pid);
+    await new Promise((r) => setTimeout(r, seconds * 1000));
+    const cpu = cpuSeconds(pid) - c0;
+    watcher?.close();
+    await s.close();
+    killJobsOf(path.join(base, 'jobs'));
+    killDaemonOf(base);
+    rmSync(base, { recursive: true, force: true, maxRetries: 5 });
+    // A write is a rename into place: one or two events of the folder.
+    return { cpu, writes: writes / seconds };
+  };
+  const visible = await measure(false);
+  const job = await measure(true);
+  out(`  (p) a working agent, 5 spinner frames a second: Neovim's Node process ${(job.cpu * 100 / seconds).toFixed(1)}% CPU for a background job vs ${(visible.cpu * 100 / seconds).toFixed(1)}% for a visible terminal (ratio ${(job.cpu / Math.max(visible.cpu, 0.01)).toFixed(2)}; the issue saw ~4); the job's file: ${job.writes.toFixed(2)} change events/s (at most one write every 2 s for its spinner alone)`);
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const label = args.find((a) => !a.startsWith('--'));
@@ -943,6 +995,7 @@ async function main(): Promise<void> {
     if (want('m')) await benchRecords(nv.path);
     if (want('n')) await benchNotify(nv.path);
     if (want('o')) await benchRemotePicker(nv.path);
+    if (want('p')) await benchBackground(nv.path);
   }
   if (want('e') || want('f') || want('h') || want('i') || want('o')) out('Node side (no Neovim)');
   if (want('i')) benchHostile();

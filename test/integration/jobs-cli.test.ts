@@ -1,7 +1,7 @@
 // `mado` as a user meets it: strict arguments on every verb, --version, the table of jobs, logs as
 // text (live, replayed, followed, raw), attach on the alternate screen.
 import * as pty from 'node-pty';
-import { readFileSync } from 'node:fs';
+import { readFileSync, watch } from 'node:fs';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -230,5 +230,27 @@ describe('mado send', () => {
     expect(logs).toContain('You said: the reply');
     expect(logs).not.toContain('You said: half');
     conn.close();
+  });
+});
+
+describe("a working job's file", () => {
+  // Its spinner row changes 6 times a second (its seconds tick every 150 ms), as a real one's frames.
+  const hs = useJobsHarness({ spinner: { command: ['env', 'MADOHUB_FIXTURE_TICK_MS=150', 'node', `${FIXTURES}/agent.cjs`, 'claude-working'], prompt: 'type' } });
+  it('is written again for its spinner alone at most every 2 s, its last detail after', async () => {
+    const short = shortOf((await hs.mado(['--bg', '--agent', 'spinner'])).stdout);
+    const dir = path.join(hs.env.MADOHUB_JOBS_DIR!, short);
+    await until(hs.jobs, (j) => j[0]?.tempo === 'active' && /Baking/.test(String(j[0]?.detail)));
+    let events = 0;
+    const watcher = watch(dir, (_event, name) => {
+      if (name === 'job.json') events++;
+    });
+    const first = String((await hs.jobs())[0]?.detail);
+    const t0 = Date.now();
+    await until(async () => Date.now() - t0, (ms) => ms >= 4500, 10000);
+    watcher.close();
+    // About 30 frames in 4.5 s; a write (a rename into place) is one or two events: three writes at most.
+    expect(events).toBeLessThanOrEqual(6);
+    // The detail still follows, paced.
+    expect(String((await hs.jobs())[0]?.detail)).not.toBe(first);
   });
 });

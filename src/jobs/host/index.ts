@@ -44,6 +44,8 @@ import { serveHost } from './server.js';
 import { ChangeWaiters } from '../../shared/change-waiters.js';
 
 const DETECT_MS = 100;
+/** How often a job's file is written for a change of its detail alone (a spinner's frame). */
+export const DETAIL_EVERY_MS = 2000;
 /** How often the host looks whether its job's folder is still there. */
 const FOLDER_CHECK_MS = 1000;
 /** After an interrupt, a graceful stop sends SIGTERM, then SIGKILL, to the agent's process group. */
@@ -122,6 +124,10 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   let menuAt: number | undefined;
   let previous: Pick<Detection, 'agent' | 'state'> | undefined;
   let written = '';
+  /** The last patch written but for its detail, and when. */
+  let writtenRest = '';
+  let writtenAt = 0;
+  let paceTimer: NodeJS.Timeout | undefined;
   let detectTimer: NodeJS.Timeout | undefined;
   let ending: JobStatus | undefined;
   const startup = new JobStartup(launch, Date.now());
@@ -193,7 +199,21 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     const patch = startup.patch(d, lines, Date.now());
     const key = JSON.stringify(patch);
     if (key === written) return Promise.resolve();
+    // A change of its detail alone (a spinner's frame, its seconds and tokens) is written at most every
+    // DETAIL_EVERY_MS, its last one after: the file's readers are told what they use, not each frame.
+    const { detail: _detail, ...rest } = patch;
+    const restKey = JSON.stringify(rest);
+    const now = Date.now();
+    if (restKey === writtenRest && now - writtenAt < DETAIL_EVERY_MS) {
+      paceTimer ??= setTimeout(() => {
+        paceTimer = undefined;
+        detectTimer ??= setTimeout(() => void runDetect(), 0);
+      }, writtenAt + DETAIL_EVERY_MS - now);
+      return Promise.resolve();
+    }
     written = key;
+    writtenRest = restKey;
+    writtenAt = now;
     // A job between turns is `done` and runs again when its agent works; a stopped one stays so.
     return writeJob((job) => (!ending && (job.status === 'running' || job.status === 'done') ? patch : {}));
   };
@@ -267,6 +287,7 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
           // The folder is gone or the disk full: nothing to tell with.
         }
         if (detectTimer) clearTimeout(detectTimer);
+        clearTimeout(paceTimer);
         await runDetect();
         await writeJob(endOf(ending, exitCode, signal));
         say(`exited ${exitCode} signal ${signal ?? 0}`);
