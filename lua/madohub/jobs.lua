@@ -172,10 +172,57 @@ function M.logs(id)
   end)
 end
 
+---How long a terminal's agent may take to end once stopped (Neovim kills it after 2 s).
+local STOP_WAIT_MS = 5000
+
+---Stops the program of terminal `buf` and calls `done` once it has ended (true), or after
+---STOP_WAIT_MS (false). Its watcher is let go first: an agent stopped to go on elsewhere has not
+---exited, and nothing tells it did.
+---@param buf integer
+---@param done fun(ended: boolean)
+local function stop_terminal(buf, done)
+  local chan = vim.bo[buf].channel
+  require('madohub.watch').forget(buf)
+  pcall(vim.fn.jobstop, chan)
+  local timer = assert(vim.uv.new_timer())
+  local started = vim.uv.now()
+  timer:start(
+    20,
+    20,
+    vim.schedule_wrap(function()
+      local ok, status = pcall(vim.fn.jobwait, { chan }, 0)
+      local ended = not ok or status[1] ~= -1
+      if ended or vim.uv.now() - started > STOP_WAIT_MS then
+        timer:stop()
+        timer:close()
+        done(ended)
+      end
+    end)
+  )
+end
+
+---The terminal's agent went on as job `short`: its split is freed, its pin goes with it.
+---@param buf integer
+---@param short string
+---@param pinned boolean
+local function backgrounded(buf, short, pinned)
+  if vim.api.nvim_buf_is_valid(buf) then
+    require('madohub.watch').forget(buf)
+    pcall(vim.fn.jobstop, vim.bo[buf].channel)
+    vim.api.nvim_buf_delete(buf, { force = true })
+  end
+  if pinned then
+    require('madohub.node').call('mark', { id = 'job:' .. short, pinned = true }, function() end)
+  end
+  util.notify(('backgrounded · %s (:MadoAttach %s)'):format(short, short))
+end
+
 ---:MadoBackground [prompt] — the current terminal's agent goes on as a background job, and the
----split is freed. Claude Code and Codex resume their session (from their records), also after they
----exited; other agents get the prompt given, or the one they echoed while they run. The dispatch
----comes first: when it fails, nothing changes.
+---split is freed, with its name and pin. A live agent whose session can be resumed (Claude Code,
+---Codex, Copilot CLI, Qwen Code, Pi) is stopped first, then its session resumed in the job (an
+---agent that locks its session would refuse a second process); also after it exited. Other agents
+---get the prompt given, or the one they echoed while they run, and are stopped once the job is up.
+---The daemon is asked first whether the job would start: when not, nothing changes.
 ---@param prompt string
 function M.background(prompt)
   local buf = vim.api.nvim_get_current_buf()
@@ -203,6 +250,7 @@ function M.background(prompt)
   local session_id, intent = field('sessionId'), field('intent')
   local exited = st and st.state == 'exited'
   local entry = require('madohub.fleet').find('term:' .. buf)
+  local pinned = entry ~= nil and entry.pinned == true
   local args = {
     agent = agent,
     name = entry and entry.name or nil,
@@ -230,18 +278,49 @@ function M.background(prompt)
   end
   -- Asynchronous: a daemon's cold start can take seconds, and the editor must not wait for it.
   vim.b[buf].madohub_backgrounding = true
-  call(':MadoBackground', 'background', args, function(r)
+  local function settle()
     if vim.api.nvim_buf_is_valid(buf) then
       vim.b[buf].madohub_backgrounding = nil
     end
-    if not r then
+  end
+  if not args.resume or exited then
+    call(':MadoBackground', 'background', args, function(r)
+      settle()
+      if r then
+        backgrounded(buf, r.short, pinned)
+      end
+    end)
+    return
+  end
+  -- A live session: asked whether it would start, its agent stopped, then resumed as the job.
+  call(':MadoBackground', 'background', vim.tbl_extend('force', args, { check = true }), function(ok)
+    if not ok then
+      return settle()
+    end
+    if not vim.api.nvim_buf_is_valid(buf) then
       return
     end
-    if vim.api.nvim_buf_is_valid(buf) then
-      pcall(vim.fn.jobstop, vim.bo[buf].channel)
-      vim.api.nvim_buf_delete(buf, { force = true })
-    end
-    util.notify(('backgrounded · %s (:MadoAttach %s)'):format(r.short, r.short))
+    stop_terminal(buf, function(ended)
+      if not ended then
+        settle()
+        util.notify(
+          ('the agent here did not end within %d s: :MadoBackground again once it has'):format(STOP_WAIT_MS / 1000),
+          vim.log.levels.ERROR
+        )
+        return
+      end
+      call(':MadoBackground', 'background', args, function(r)
+        settle()
+        if r then
+          return backgrounded(buf, r.short, pinned)
+        end
+        -- Its agent was stopped for it: the session is there to resume.
+        util.notify(
+          ('the agent here was stopped; its session goes on with `mado --bg --resume %s`'):format(args.resume),
+          vim.log.levels.WARN
+        )
+      end)
+    end)
   end)
 end
 

@@ -66,6 +66,8 @@ export async function handleDispatch(ctx: DaemonContext, m: DispatchRequest): Pr
   const tooLarge = promptProblem(prompt);
   if (tooLarge) return fail(tooLarge);
   if (m.launch.mode === 'resume' && !SESSION_REF.test(m.launch.sessionId)) return fail('the session id to resume is not one');
+  // Else its agent would start a new session, and the one asked for would be left behind unsaid.
+  if (m.launch.mode === 'resume' && !template.resume) return fail(`the template '${template.name}' resumes no session (see :help madohub-templates)`);
   if (m.worktree?.branch !== undefined) {
     const bad = badBranch(m.worktree.branch);
     if (bad) return fail(bad);
@@ -79,6 +81,7 @@ export async function handleDispatch(ctx: DaemonContext, m: DispatchRequest): Pr
     m.launch.mode === 'resume'
       ? commandLine(template, '', { mode: 'id', id: m.launch.sessionId }, m.launch.fork).concat(m.launch.flagArgs)
       : undefined;
+  if (m.check) return { type: 'ok', short: m.short };
   const idle = !prompt && m.launch.mode === 'prompt' && m.agent === undefined;
   const job: JobFile = {
     ...blankJob(m.short),

@@ -49,6 +49,7 @@ export async function jobCall(method: string, raw: unknown, env: NodeJS.ProcessE
         cwd,
         // The name the split had goes with it.
         name: str(args.name)?.slice(0, 200),
+        check: args.check === true,
       });
     }
     case 'stop':

@@ -38,7 +38,7 @@ function templates(extra: Record<string, object>): Record<string, object> {
     codex: { command: [path.join(FIX, 'bin/codex')], prompt: 'arg', resume: ['resume', '{id}'] },
     // Turn after turn: works, ends its turn (a completion line), works again, with the agent up.
     turns: { command: ['node', path.join(FIX, 'agent.cjs'), 'claude-real-working', 'claude-real-stopped', '--every', '900', '--loop'], prompt: 'type' },
-    isolated: { command: ['node', path.join(FIX, 'agent.cjs'), 'claude-idle', '--loop'], prompt: 'type', isolation: 'worktree' },
+    isolated: { command: ['node', path.join(FIX, 'agent.cjs'), 'claude-idle', '--loop'], prompt: 'type', isolation: 'worktree', resume: ['--resume', '{id}'] },
     ...extra,
   };
 }

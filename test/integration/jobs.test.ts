@@ -371,6 +371,14 @@ describe('mado jobs', () => {
     expect(await dispatch('2b2b2b2b', { isolation: 'none' })).toMatchObject({ type: 'ok' });
     expect(await dispatch('3c3c3c3c', { launch: { mode: 'resume', sessionId: 'abc', fork: false, flagArgs: [] } })).toMatchObject({ type: 'ok' });
     expect(await dispatch('4d4d4d4d', { isolation: 'sandbox' })).toMatchObject({ type: 'error', error: "dispatch: field 'isolation' must be one of worktree|none" });
+    // A template that resumes no session is refused a resume (its agent would start a new one, unsaid).
+    expect(await dispatch('5e5e5e5e', { agent: 'looper', launch: { mode: 'resume', sessionId: 'abc', fork: false, flagArgs: [] } })).toMatchObject({
+      type: 'error',
+      error: "the template 'looper' resumes no session (see :help madohub-templates)",
+    });
+    // Asked only whether it would start: nothing is made.
+    expect(await dispatch('6f6f6f6f', { check: true })).toMatchObject({ type: 'ok' });
+    expect(existsSync(path.join(h.base, 'jobs', '6f6f6f6f'))).toBe(false);
     const byShort = new Map((await jobs()).map((j) => [j.short, j]));
     expect(byShort.get('1a1a1a1a')).toMatchObject({ cwd: path.join(h.base, 'jobs', '1a1a1a1a', 'worktree'), originCwd: repo, worktreeBranch: 'mado/1a1a1a1a' });
     expect(byShort.get('2b2b2b2b')).toMatchObject({ cwd: repo, worktreePath: null });

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AGENT, FAKE_CLAUDE, ROOT, openAgent, openTerminal, startNeovim, testNeovims } from './neovim.js';
+import { AGENT, FAKE_CLAUDE, FAKE_CODEX, ROOT, openAgent, openTerminal, startNeovim, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
 
 const MADO = path.join(ROOT, 'bin/mado');
@@ -28,7 +28,7 @@ describe.each(testNeovims())('Neovim $label: background jobs', ({ path: exe }) =
     }
   });
 
-  const agents = (): { short: string; name: string; status: string; alive: boolean; resumeSessionId: string | null; intent: string; template: { name: string } }[] =>
+  const agents = (): { short: string; name: string; status: string; alive: boolean; pinned: boolean; resumeSessionId: string | null; intent: string; template: { name: string } }[] =>
     JSON.parse(execFileSync(process.execPath, [MADO, 'agents', '--json'], { env: { ...process.env, ...env }, encoding: 'utf8' }));
 
   it('backgrounds a Claude Code split, attaches to it, shows its logs, and it outlives Neovim', async () => {
@@ -138,5 +138,50 @@ describe.each(testNeovims())('Neovim $label: background jobs', ({ path: exe }) =
     expect(await s.waitFor(`vim.fn.execute('messages'):find('stopped ${job!.short}', 1, true) ~= nil`, 15000)).toBe(true);
     await s.lua(`vim.cmd('MadoStop nosuchjob')`);
     expect(await s.waitFor(`vim.fn.execute('messages'):find(":MadoStop failed: no job 'nosuchjob'", 1, true) ~= nil`, 15000)).toBe(true);
+  });
+  it('backgrounds a live Codex (which locks its session): its agent stopped first, the session resumed in the job, name and pin kept, nothing said to have ended', async () => {
+    const base = mkdtempSync(path.join(tmpdir(), 'madohub-nvjobs-'));
+    const templates = path.join(base, 'templates.json');
+    writeFileSync(templates, JSON.stringify({ codex: { command: [FAKE_CODEX], prompt: 'type', resume: ['resume', '{id}'] } }));
+    env = {
+      HOME: base,
+      CODEX_HOME: path.join(base, 'codex'),
+      MADOHUB_TEMPLATES: templates,
+      MADOHUB_JOBS_DIR: path.join(base, 'jobs'),
+      MADOHUB_RUNTIME_DIR: path.join(base, 'run'),
+    };
+    s = await startNeovim(exe, env);
+    const buf = await openTerminal(s, [FAKE_CODEX]);
+    const sessionKnown = `(function() local r = require('madohub.node').request('session', { buf = ${buf} }) return type(r) == 'table' and type(r.sessionId) == 'string' end)()`;
+    expect(await s.waitFor(sessionKnown, 10000)).toBe(true);
+    const session = await s.lua<{ sessionId: string }>('return require("madohub.node").request("session", { buf = ... })', [buf]);
+    await s.lua(`require('madohub.node').call('mark', { id = 'term:' .. ..., name = 'parser fix', pinned = true }, function() end)`, [buf]);
+    expect(await s.waitFor(`(require('madohub.fleet').find('term:${buf}') or {}).pinned == true`, 5000)).toBe(true);
+
+    // A dispatch that cannot start (its daemon cannot listen) leaves the agent running as it was.
+    const blocked = path.join(env.MADOHUB_RUNTIME_DIR!, 'daemon.sock');
+    mkdirSync(blocked, { recursive: true, mode: 0o700 });
+    writeFileSync(path.join(blocked, 'keep'), '');
+    await s.lua(`vim.cmd('messages clear') vim.api.nvim_set_current_buf(...)`, [buf]);
+    await s.lua(`vim.api.nvim_feedkeys(':MadoBackground\\r', 'mx', false)`);
+    expect(await s.waitFor(`vim.fn.execute('messages'):find('MadoBackground failed', 1, true) ~= nil`, 15000)).toBe(true);
+    expect(await s.lua('return vim.fn.jobwait({ vim.bo[...].channel }, 0)[1]', [buf])).toBe(-1);
+    expect(await s.lua('return (require("madohub").state(...) or {}).state', [buf])).toBe('idle');
+    rmSync(blocked, { recursive: true });
+
+    await s.lua(`vim.cmd('messages clear') vim.api.nvim_set_current_buf(...)`, [buf]);
+    await s.lua(`vim.api.nvim_feedkeys(':MadoBackground\\r', 'mx', false)`);
+    expect(await s.waitFor(`not vim.api.nvim_buf_is_valid(${buf})`, 15000), await s.lua<string>(`return vim.fn.execute('messages')`)).toBe(true);
+    const [job] = agents();
+    expect(job).toMatchObject({ status: 'running', alive: true, resumeSessionId: session.sessionId, name: 'parser fix', pinned: true });
+    // The job's Codex has the session: it shows its composer, not the lock's refusal.
+    const logs = (): string => execFileSync(process.execPath, [MADO, 'logs', job!.short], { env: { ...process.env, ...env }, encoding: 'utf8' });
+    expect(await s.waitFor(`vim.fn.system({ 'node', '${MADO}', 'logs', '${job!.short}' }):find('Ask Codex to do anything', 1, true) ~= nil`, 10000), logs()).toBe(true);
+    expect(logs()).not.toMatch(/open in another app/);
+    // Its terminal's agent was stopped to go on, not ended: no notice, nothing to see.
+    const messages = await s.lua<string>(`return vim.fn.execute('messages')`);
+    expect(messages).toMatch(/backgrounded · [0-9a-f]{8}/);
+    expect(messages).not.toMatch(/exited|failed|finished/i);
+    expect(await s.lua<string>(`return require('madohub').summary().text`)).toBe('');
   });
 });

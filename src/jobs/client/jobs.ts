@@ -43,6 +43,8 @@ export interface JobSpec {
   worktree?: { branch?: string };
   origin: JobOrigin;
   cwd: string;
+  /** Only ask whether it would start: nothing is made (:MadoBackground asks before it stops a terminal's agent). */
+  check?: boolean;
 }
 
 /**
@@ -71,7 +73,12 @@ export async function dispatchJob(io: Io, spec: JobSpec): Promise<{ short: strin
     seed: { intent: spec.prompt, name: spec.name },
     cols: io.columns,
     rows: io.rows,
+    ...(spec.check ? { check: true } : {}),
   };
+  if (spec.check) {
+    await askOrSay(io, request, answerMs(io.env, DISPATCH_MS));
+    return { short };
+  }
   const dir = path.join(jobsDir(io.env), short);
   let reply: Reply | undefined;
   for (let attempt = 0; attempt < 2 && !reply; attempt++) {

@@ -38,6 +38,8 @@ export interface DispatchRequest {
   seed: { intent: string; name?: string };
   cols?: number;
   rows?: number;
+  /** Only look whether it would start (template, folder, prompt, program): nothing is made. */
+  check?: boolean;
 }
 
 export interface ListRequest {
@@ -124,6 +126,7 @@ const SCHEMAS: Record<DaemonRequest['op'], Record<string, Check>> = {
     seed: shape({ intent: str, name: optional(str) }, '{intent, name?}'),
     cols: size,
     rows: size,
+    check: optional(bool),
   },
   stop: { short, wait: optional(bool) },
   kill: { short },
