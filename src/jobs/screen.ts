@@ -4,11 +4,12 @@ import type { Detection } from '../detect/index.js';
 import { MAX_DETAIL } from '../shared/text.js';
 import { optionsOf, questionOf } from '../detect/question.js';
 import type { JobQuestion, JobFile } from './types.js';
+import { isJobStateSource } from './types.js';
 
 /** What a detection means for a job's file. */
 export function jobPatch(d: Detection, lines: readonly string[]): Partial<JobFile> {
   const detail = d.detail.slice(0, MAX_DETAIL);
-  const who: Partial<JobFile> = { ...(d.agent === FALLBACK_AGENT ? {} : { agent: d.agent }), stateSource: d.source === 'hook' || d.source === 'event-stream' || d.source === 'notification' ? d.source : 'pty-scrape' };
+  const who: Partial<JobFile> = { ...(d.agent === FALLBACK_AGENT ? {} : { agent: d.agent }), stateSource: isJobStateSource(d.source) ? d.source : 'pty-scrape' };
   if (d.state === 'waiting') {
     // The question itself where the screen shows one; else the line that told the detector.
     const text = questionOf(lines) ?? d.detail;

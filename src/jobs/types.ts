@@ -25,9 +25,10 @@ export interface JobQuestion {
   options: string[];
 }
 
-/** Where a job's state was read: its screen, its agent's hooks, event stream or desktop notifications. */
-export type JobStateSource = 'pty-scrape' | 'hook' | 'event-stream' | 'notification';
-export const JOB_STATE_SOURCES: readonly JobStateSource[] = ['pty-scrape', 'hook', 'event-stream', 'notification'];
+/** Where a job's state was read: its screen, its agent's hooks, event stream, desktop notifications or records. */
+export const JOB_STATE_SOURCES = ['pty-scrape', 'hook', 'event-stream', 'notification', 'jsonl-watcher', 'session-file', 'session-db'] as const;
+export type JobStateSource = (typeof JOB_STATE_SOURCES)[number];
+export const isJobStateSource = (s: string): s is JobStateSource => JOB_STATE_SOURCES.some((k) => k === s);
 
 /** A job's file: every field is always there (null or empty when unknown). */
 export interface JobFile {
@@ -67,8 +68,8 @@ export interface JobFile {
   /** A reply that waits in its host, in a person's words (`queued`, `held: draft`); null when none. */
   pendingReply: string | null;
   /**
-   * Where its state was read: its screen, or its agent's own word (`hook`, `event-stream`, `notification`: confirmed);
-   * null before.
+   * Where its state was read: its screen, or its agent's own word (`hook`, `event-stream`, `notification`)
+   * or records (`jsonl-watcher`, `session-file`, `session-db`): confirmed; null before.
    */
   stateSource: JobStateSource | null;
 }

@@ -254,3 +254,25 @@ describe("a working job's file", () => {
     expect(String((await hs.jobs())[0]?.detail)).not.toBe(first);
   });
 });
+
+describe('jobs of agents that tell their state in their records alone (Copilot CLI, Qwen Code, Pi)', () => {
+  const bin = (agent: string): object => ({ command: [`${FIXTURES}/bin/${agent}`], prompt: 'type' });
+  const hs = useJobsHarness({ copilot: bin('copilot'), qwen: bin('qwen'), pi: bin('pi') });
+  it.each([
+    ['copilot', 'Copilot'],
+    ['qwen', 'Qwen'],
+    ['pi', 'Pi'],
+  ])('a %s job shows each finished turn, confirmed by its records (written after the screen)', async (agent, name) => {
+    // Its records go to a home of the test's own.
+    const env = { HOME: path.join(hs.base, 'home') };
+    const short = shortOf((await hs.mado(['--bg', '--agent', agent], undefined, env)).stdout);
+    const job = async (): Promise<Record<string, unknown> | undefined> => (await hs.jobs()).find((j) => j.short === short);
+    await until(job, (j) => j?.agent === agent && j.tempo === 'idle');
+    for (const n of [1, 2]) {
+      expect((await hs.mado(['send', short, 't'], undefined, env)).code).toBe(0);
+      // Done once its records end the turn: its screen after a turn reads Idle alone.
+      const done = await until(job, (j) => j?.status === 'done' && String(j.detail) === `${name} answer of turn ${n}.`, 8000);
+      expect(done).toMatchObject({ status: 'done', stateSource: 'jsonl-watcher', detail: `${name} answer of turn ${n}.` });
+    }
+  });
+});

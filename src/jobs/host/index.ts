@@ -256,7 +256,7 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     clients.broadcast(data);
   });
 
-  own.start();
+  own.start(() => tree.walk(child.pid));
   await listenPrivately(server, socketPath, say);
   try {
     writeAtomic(path.join(jobDir, 'host.json'), JSON.stringify(info));

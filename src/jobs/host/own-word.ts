@@ -1,16 +1,21 @@
 // What a job's agent tells of its state itself, beside its screen (issue 17 §4), where its module
 // knows how to ask for it: its hooks (a settings file of the job's own, never the user's, whose hooks
-// append to an events file the host follows) or its server's event stream (a port the host chooses).
+// append to an events file the host follows), its server's event stream (a port the host chooses),
+// its notifications, else its records (session files, chats) followed as a terminal's are.
 // Only the agent's own program gets them: a template may run anything, even under an agent's name.
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { agentModule, agentOfProcess } from '../../agents/index.js';
+import { agentModule, agentOfProcess, agentOfTree } from '../../agents/index.js';
+import type { AgentModule, RecordFollower } from '../../agents/types.js';
+import { FolderWatcher } from '../../records/folders.js';
+import { paced } from '../../shared/debounce.js';
 import { oscNotification } from '../../detect/osc.js';
 import { EventStream } from '../../records/event-stream.js';
 import { PUSH_EVENTS, PUSH_SETTINGS, PushEvents, resetEventsFile } from '../../records/push-file.js';
 import { writeAtomic } from '../../shared/files.js';
-import type { PushSignal } from '../../shared/types.js';
+import type { ProcessInfo, PushSignal } from '../../shared/types.js';
 import { PushState } from '../../state/push-state.js';
+import type { PushSource } from '../../state/push-state.js';
 import type { Launch } from './launch.js';
 
 export interface OwnWord {
@@ -22,8 +27,11 @@ export interface OwnWord {
   /** A notification the agent asked its terminal (the host) for, as its OSC sequence; whether the agent notifies only without focus. */
   osc(sequence: string): void;
   unfocused: boolean;
-  /** Starts following (once the agent runs), reads what came (with each screen: a watch can miss), stops. */
-  start(): void;
+  /**
+   * Starts following once the agent runs (`procs`: the job's processes, the agent's among them),
+   * reads what came (with each screen: a watch can miss), stops.
+   */
+  start(procs: () => readonly ProcessInfo[]): void;
   poke(): void;
   stop(): void;
 }
@@ -86,14 +94,64 @@ export async function agentsOwnWord(launch: Launch, env: NodeJS.ProcessEnv, jobD
       };
       return { ...none(withArgs(module.jobNotifications.args)), state, osc, unfocused: true };
     }
+    if (program && module?.records) return recordsWord(launch, module, env, say, heard);
   } catch (err) {
     say(`the agent's own word is not asked for: ${(err as NodeJS.ErrnoException).code ?? String(err)}; the screen alone tells`);
   }
   return none(launch);
 }
 
-function tell(state: PushState, signal: PushSignal | undefined, heard: () => void): void {
+/** How often the job's processes are looked through for its agent while its records are not followed. */
+const FIND_AGENT_MS = 1000;
+
+/**
+ * An agent that tells nothing to its job but writes records (Copilot CLI's events, Qwen Code's chat,
+ * Pi's session): they are followed as for a terminal, from its process, once the job's tree runs it.
+ */
+function recordsWord(launch: Launch, module: AgentModule, env: NodeJS.ProcessEnv, say: (line: string) => void, heard: () => void): OwnWord {
+  const state = new PushState('jsonl-watcher');
+  const folders = new FolderWatcher();
+  let procs: (() => readonly ProcessInfo[]) | undefined;
+  let follower: RecordFollower | undefined;
+  let stopped = false;
+  const find = (): void => {
+    if (follower || stopped || !procs || !pace.due()) return;
+    const all = procs();
+    const found = agentOfTree(all);
+    if (found?.agent !== module.id) return;
+    follower = module.records?.({
+      env,
+      pid: found.pid,
+      pids: all.map((p) => p.pid),
+      folders,
+      claims: new Set(),
+      emit: (signal) => tell(state, signal, heard, signal.source),
+      log: { debug: () => undefined },
+    });
+    follower?.start();
+    if (follower) say(`following the records of ${module.displayName} (pid ${found.pid})`);
+  };
+  // Each screen pokes: the tree is walked at most once a FIND_AGENT_MS, the last poke answered after it.
+  const pace = paced(find, FIND_AGENT_MS);
+  return {
+    ...none(launch),
+    state,
+    start: (p) => {
+      procs = p;
+      find();
+    },
+    poke: () => (follower ? follower.poke() : find()),
+    stop: () => {
+      stopped = true;
+      pace.cancel();
+      follower?.stop();
+      void folders.close();
+    },
+  };
+}
+
+function tell(state: PushState, signal: PushSignal | undefined, heard: () => void, source?: PushSource): void {
   if (!signal) return;
-  state.record(signal, Date.now());
+  state.record(signal, Date.now(), source);
   heard();
 }
