@@ -495,8 +495,11 @@ describe('no hang, bounded memory', () => {
     // A writer that holds a's lock and lives (this test process).
     writeFileSync(path.join(h.base, 'jobs', a, 'job.lock'), `${process.pid} ${processStamp(process.pid)}`);
     const order: string[] = [];
+    const agentOfA = JSON.parse(readFileSync(path.join(h.base, 'jobs', a, 'host.json'), 'utf8')) as { ptyPid: number };
     const onA = h.mado(['kill', a]).then((r) => order.push(`a:${r.code}`));
-    await new Promise((r) => setTimeout(r, 300));
+    // Once a's agent is killed, its host waits for the lock to write its end (not a sleep: under load
+    // the kill of a may reach the daemon later than any fixed time).
+    await until(async () => existsSync(`/proc/${agentOfA.ptyPid}`), (alive) => !alive, 10000);
     const onB = h.mado(['kill', b]).then((r) => order.push(`b:${r.code}`));
     const list = h.mado(['agents']).then((r) => order.push(`list:${r.code}`));
     await Promise.all([onA, onB, list]);

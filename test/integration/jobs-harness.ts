@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { ROOT } from './neovim.js';
+import { readHostInfo, signalAgentGroup } from '../../src/jobs/hostinfo.js';
+import { sameProcess } from '../../src/proc/stamp.js';
 
 export const MADO = path.join(ROOT, 'bin/mado');
 export const FIX = path.join(ROOT, 'test/fixtures');
@@ -119,21 +121,40 @@ export function useJobsHarness(extra: Record<string, object> = {}, scope: 'test'
   };
 }
 
-/** Kills the hosts of the jobs in `jobs` and their agents' process groups (what a test left running). */
+/**
+ * Kills the hosts of the jobs in `jobs` and their agents' process groups (what a test left running).
+ * Only processes that are still the ones host.json names (their start stamps): a file a killed host
+ * left names pids that may be others' by now (pids wrap at 32768 here), a vitest worker's among them.
+ */
 export function killJobsOf(jobs: string): void {
   if (!existsSync(jobs)) return;
   for (const short of readdirSync(jobs)) {
+    const info = readHostInfo(path.join(jobs, short));
+    if (!info) continue;
+    signalAgentGroup(info, 'SIGKILL');
     try {
-      const info = JSON.parse(readFileSync(path.join(jobs, short, 'host.json'), 'utf8')) as { pid: number; ptyPid: number };
-      process.kill(-info.ptyPid, 'SIGKILL');
-      process.kill(info.pid, 'SIGKILL');
+      if (sameProcess(info.pid, info.pidStart)) process.kill(info.pid, 'SIGKILL');
     } catch {
-      // Not running.
+      // Gone meanwhile.
     }
   }
 }
 
-/** Kills the test's daemon (the last one its log says listens), not those of other test files. */
+/** True when process `pid` is a mado daemon of the test folder `base` (its environment names base's runtime folder). */
+function daemonOf(pid: number, base: string): boolean {
+  try {
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+    return cmdline.includes('__daemon') && environ.includes(`MADOHUB_RUNTIME_DIR=${path.join(base, 'run')}`);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Kills the test's daemon (the last one its log says listens), not those of other test files, nor a
+ * process that took its pid once it had left.
+ */
 export function killDaemonOf(base: string): void {
   let log: string;
   try {
@@ -142,7 +163,7 @@ export function killDaemonOf(base: string): void {
     return;
   }
   const m = [...log.matchAll(/listening on .* pid (\d+)\)/g)].pop();
-  if (!m) return;
+  if (!m || !daemonOf(Number(m[1]), base)) return;
   try {
     process.kill(Number(m[1]), 'SIGKILL');
   } catch {

@@ -1,11 +1,12 @@
 // Background jobs from Neovim (0.10 and 0.12): :MadoBackground, :MadoAttach, :MadoLogs, :MadoStop.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AGENT, FAKE_CLAUDE, FAKE_CODEX, ROOT, openAgent, openTerminal, startNeovim, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
+import { killJobsOf } from './jobs-harness.js';
 
 const MADO = path.join(ROOT, 'bin/mado');
 
@@ -15,17 +16,7 @@ describe.each(testNeovims())('Neovim $label: background jobs', ({ path: exe }) =
   afterEach(async () => {
     await s?.close();
     s = undefined;
-    const jobs = env.MADOHUB_JOBS_DIR!;
-    if (!existsSync(jobs)) return;
-    for (const short of readdirSync(jobs, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)) {
-      try {
-        const info = JSON.parse(readFileSync(path.join(jobs, short, 'host.json'), 'utf8')) as { pid: number; ptyPid: number };
-        process.kill(info.ptyPid, 'SIGKILL');
-        process.kill(info.pid, 'SIGKILL');
-      } catch {
-        // Not running.
-      }
-    }
+    killJobsOf(env.MADOHUB_JOBS_DIR!);
   });
 
   const agents = (): { short: string; name: string; status: string; alive: boolean; pinned: boolean; resumeSessionId: string | null; intent: string; template: { name: string } }[] =>
