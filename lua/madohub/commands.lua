@@ -94,26 +94,88 @@ local function entry_named(name)
   return nil, ('no agent %q (:MadoAgents lists them)'):format(name)
 end
 
----The states `:MadoMute` takes after the agent's name.
-local MUTE_STATES = { waiting = true, completed = true, stopped = true, failed = true, exited = true }
+---The states `:MadoMute` takes after the agent's name: those a notice can be of (|madohub-notify|).
+local MUTE_STATES = require('madohub.config').defaults.notify.states
+
+---The states of MUTE_STATES, in order, for a message.
+---@return string
+local function mute_states()
+  local names = vim.tbl_keys(MUTE_STATES)
+  table.sort(names)
+  return table.concat(names, ', ')
+end
+
+---How long :MadoMute waits for the fleet when it starts the Node process (before any terminal).
+local FLEET_WAIT_MS = 3000
+
+---The entry the words of :MadoMute name and the states after them, or nil and why not.
+---@param args string[]
+---@return madohub.FleetEntry|nil
+---@return string[]|string
+local function mute_target(args)
+  -- The leading words that name an agent (a name may hold spaces: the longest that names one); the
+  -- words after them are states, each one that a notice can be of.
+  local named = #args
+  while named > 0 and MUTE_STATES[args[named]] do
+    named = named - 1
+  end
+  local e, why, cut
+  -- No name (states alone, or nothing): the agent in the current window.
+  for n = #args, named == 0 and 0 or 1, -1 do
+    local found, err = entry_named(table.concat(vim.list_slice(args, 1, n), ' '))
+    if found then
+      e, cut = found, n
+      break
+    end
+    why = n == named and err or why
+  end
+  if not e then
+    return nil, why or ('no agent %q (:MadoAgents lists them)'):format(table.concat(args, ' '))
+  end
+  local states = vim.list_slice(args, cut + 1, #args)
+  for _, st in ipairs(states) do
+    if not MUTE_STATES[st] then
+      return nil, ('unknown state %q (:MadoMute {name} [state ...] takes %s)'):format(st, mute_states())
+    end
+  end
+  return e, states
+end
 
 ---:MadoMute [{agent}] [{state} ...] — no notification of that agent (in those states only, when
----named); with a bang, notifications again. No agent: the one in the current window.
+---named); with a bang, notifications again. No agent: the one in the current window. Before any
+---terminal (no Node process yet), it starts the fleet and waits for it (FLEET_WAIT_MS at most).
 ---@param args string[]
 ---@param bang boolean
 function M.mute(args, bang)
   local util = require('madohub.util')
-  -- The states are the words at the end; what stands before them names the agent.
-  local name_parts, states = vim.list_slice(args, 1, #args), {}
-  while #name_parts > 0 and MUTE_STATES[name_parts[#name_parts]] do
-    table.insert(states, 1, table.remove(name_parts))
-  end
-  local e, why = entry_named(table.concat(name_parts, ' '))
-  if not e then
-    util.notify(why, vim.log.levels.ERROR)
+  local node = require('madohub.node')
+  local e, states = mute_target(args)
+  if not e and not node.running() then
+    require('madohub').boot()
+    node.ensure()
+    local settled = false
+    local function try()
+      e, states = mute_target(args)
+      if e and not settled then
+        settled = true
+        M.mute(args, bang)
+      end
+      return settled
+    end
+    local au = vim.api.nvim_create_autocmd('User', { pattern = 'MadoFleetChanged', callback = try })
+    vim.defer_fn(function()
+      pcall(vim.api.nvim_del_autocmd, au)
+      if not settled and not try() then
+        util.notify(tostring(states), vim.log.levels.ERROR)
+      end
+    end, FLEET_WAIT_MS)
     return
   end
-  require('madohub.node').call('mute', { id = e.id, states = states, on = not bang }, function(res, err)
+  if not e then
+    util.notify(tostring(states), vim.log.levels.ERROR)
+    return
+  end
+  node.call('mute', { id = e.id, states = states, on = not bang }, function(res, err)
     if err then
       util.notify('cannot mute ' .. e.name .. ': ' .. err, vim.log.levels.ERROR)
     else

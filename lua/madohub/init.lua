@@ -176,6 +176,12 @@ function M.setup(opts)
       node.notify('restore', { marks = marks })
     end
     watch.resync()
+    -- The terminals' mutes (a job's the Node side keeps in its notify file).
+    for id, states in pairs(require('madohub.attention').mutes) do
+      if vim.startswith(id, 'term:') then
+        node.call('mute', { id = id, states = states == 'all' and {} or states, on = true }, function() end)
+      end
+    end
     -- What lives as long as this Neovim goes to the new Node process (after the terminals it names):
     -- this Neovim's routes, and the replies that waited for a terminal.
     require('madohub.routes').restore()

@@ -13,7 +13,7 @@ import type { Mute, Notice } from '../fleet/attention.js';
 import { Desktop, findNotifier, probe } from '../fleet/desktop.js';
 import type { FleetChange } from '../fleet/fleet.js';
 import type { FleetHub } from '../fleet/hub.js';
-import { DEFAULT_NOTIFY, parseNotifySettings, writeNotifyFile } from '../fleet/notify-settings.js';
+import { DEFAULT_NOTIFY, parseNotifySettings, readNotifyFile, writeNotifyFile } from '../fleet/notify-settings.js';
 import type { NotifySettings } from '../fleet/notify-settings.js';
 import { oscKind, oscNotification } from '../fleet/outer-terminal.js';
 import { isAgentState } from '../shared/types.js';
@@ -75,6 +75,13 @@ export class NvimAttention {
       },
       (n) => this.tell(n),
     );
+    // The jobs' mutes a Neovim kept (this one's Node process before this one, or another Neovim's).
+    for (const [id, m] of readNotifyFile(this.dir).mutes) this.engine.mute(id, m);
+  }
+
+  /** Tells Lua every mute (the picker marks them). */
+  private pushMutes(): void {
+    this.out.mutes([...this.engine.mutesOf()].map(([i, m]) => ({ id: i, states: m === 'all' ? 'all' : [...m] })));
   }
 
   /** The user's `notify` settings and state words (from setup()). */
@@ -101,6 +108,7 @@ export class NvimAttention {
       } else this.desktopWhy = found.why;
     } else this.desktopWhy = 'off (notify.desktop.enabled)';
     writeNotifyFile(this.dir, settings, this.engine.mutesOf(), (m) => this.out.debug(m));
+    this.pushMutes();
   }
 
   /** The buffers in sight and the focus (from Lua); a focus gained is published for the other Neovims. */
@@ -127,7 +135,7 @@ export class NvimAttention {
     const mute: Mute | null = !on ? null : states.length === 0 ? 'all' : new Set(states.filter(isAgentState));
     this.engine.mute(id, mute);
     writeNotifyFile(this.dir, this.settings, this.engine.mutesOf(), (m) => this.out.debug(m));
-    this.out.mutes([...this.engine.mutesOf()].map(([i, m]) => ({ id: i, states: m === 'all' ? 'all' : [...m] })));
+    this.pushMutes();
     return mute === null ? 'unmuted' : mute === 'all' ? 'muted' : `muted when ${[...mute].join(', ')}`;
   }
 

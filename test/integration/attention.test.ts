@@ -7,6 +7,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FAKE_CLAUDE, openTerminal, ROOT, startNeovim, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
+import { blankJob, createJob } from '../../src/jobs/store.js';
+import { newSessionId } from '../../src/jobs/ids.js';
 
 const NOTIFY_BIN = path.join(ROOT, 'test/fixtures/notify-bin');
 
@@ -187,6 +189,35 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
     await send(s, buf, 't');
     await s.lua('vim.wait(800)');
     expect(runs(p.log)).toHaveLength(1);
+  });
+
+  it(':MadoMute before any terminal, an unknown state word refused, mutes kept by a new Neovim and a restarted Node process', async () => {
+    const p = place();
+    createJob(p.env.MADOHUB_JOBS_DIR!, { ...blankJob('0000abcd'), sessionId: newSessionId(), status: 'done', tempo: 'idle', intent: 'fix the parser', name: 'parser fix' });
+    let s = await start(p.env);
+    // No terminal yet: no Node process runs; the command starts the fleet and names the job in it.
+    expect(await s.lua('return require("madohub.node").running()')).toBe(false);
+    await s.nvim.feedKeys(':MadoMute parser fix done\r', 'mx', false);
+    expect(await s.waitFor(`vim.fn.execute('messages'):find('unknown state "done"', 1, true) ~= nil`, 5000), await messages(s)).toBe(true);
+    expect(await messages(s)).not.toMatch(/no agent "parser fix done"/);
+    await s.nvim.feedKeys(':MadoMute parser fix waiting\r', 'mx', false);
+    expect(await s.waitFor(`vim.fn.execute('messages'):find('parser fix: muted when waiting', 1, true) ~= nil`, 5000), await messages(s)).toBe(true);
+    const buf = await openTerminal(s, [FAKE_CLAUDE]);
+    expect(await state(s, buf, 'idle')).toBe(true);
+    await s.nvim.feedKeys(':MadoMute\r', 'mx', false);
+    expect(await s.waitFor(`require('madohub.attention').mutes['term:${buf}'] == 'all'`, 3000)).toBe(true);
+
+    // A restarted Node process keeps both.
+    await s.nvim.feedKeys(':MadoRestart\r', 'mx', false);
+    expect(await s.waitFor(`require('madohub.node').running() and #require('madohub').agents() >= 2`, 8000)).toBe(true);
+    const mutes = `(function() local m = require('madohub.attention').mutes return vim.inspect({ m['term:${buf}'], m['job:0000abcd'] }) end)()`;
+    expect(await s.waitFor(`${mutes} == vim.inspect({ 'all', { 'waiting' } })`, 5000), await s.lua<string>(`return ${mutes}`)).toBe(true);
+
+    // A new Neovim keeps the job's.
+    await s.close();
+    s = await start(p.env);
+    await s.lua(`require('madohub.node').ensure()`);
+    expect(await s.waitFor(`vim.inspect(require('madohub.attention').mutes['job:0000abcd']) == vim.inspect({ 'waiting' })`, 8000)).toBe(true);
   });
 
   it('each channel by its setting: desktop off, or the quiet period, tells it inside Neovim only', async () => {
