@@ -54,6 +54,18 @@ local function to_terminal(bytes)
   end
 end
 
+---`text` cut to what the message area shows on one line (|v:echospace|), so that a notice never
+---stops the editor at a hit-enter prompt (the whole of it goes to the desktop and the terminal).
+---@param text string
+---@return string
+local function one_line(text)
+  local room = math.max(vim.v.echospace - 1, 20)
+  if vim.fn.strdisplaywidth(text) <= room then
+    return text
+  end
+  return vim.fn.strcharpart(text, 0, room - 1) .. '…'
+end
+
 ---The entries that came to need the user, and the notices the Node side tells, from one batch.
 ---@param ids string[]
 ---@param notices madohub.Notice[]
@@ -63,7 +75,7 @@ function M.apply(ids, notices)
     remember(buf and tonumber(buf) or id)
   end
   for _, n in ipairs(notices or {}) do
-    vim.notify('madohub: ' .. n.message, n.urgent and vim.log.levels.WARN or vim.log.levels.INFO, { title = 'madohub' })
+    vim.notify(one_line('madohub: ' .. n.message), n.urgent and vim.log.levels.WARN or vim.log.levels.INFO, { title = 'madohub' })
     to_terminal(n.osc)
     if n.bell then
       to_terminal('\7')

@@ -11,7 +11,7 @@ import { RegistryRecords } from '../records/registry.js';
 import type { RegistryEntry } from '../records/registry.js';
 import { isObj, strOf, timeOf } from '../shared/checks.js';
 import { answerOfLastPrompt } from './recorded-answer.js';
-import { clip, MAX_DETAIL } from '../shared/text.js';
+import { clip, MAX_DETAIL, noControl } from '../shared/text.js';
 import type { AgentState, PushSignal, RecordSignal } from '../shared/types.js';
 import { arrowsTo } from './menus.js';
 import type { AgentModule, SessionElsewhere } from './types.js';
@@ -238,6 +238,25 @@ export function claudeTranscriptRecord(record: unknown): RecordSignal | null {
   return null;
 }
 
+/**
+ * A reader of one transcript, record after record: as claudeTranscriptRecord, but a turn's end
+ * (`turn_duration`) says the start of the turn's answer, the text of its last message from the
+ * model since the prompt (what a notice tells), else how long it took.
+ */
+export function claudeTranscriptReader(): (record: unknown) => RecordSignal | null {
+  let answer = '';
+  return (record) => {
+    const signal = claudeTranscriptRecord(record);
+    if (signal?.state === 'working' && signal.detail === 'prompt') answer = '';
+    if (isObj(record) && record.type === 'assistant' && record.isApiErrorMessage !== true) {
+      const text = contentText(record.message).trim();
+      if (text !== '') answer = text;
+    }
+    if (signal?.state !== 'completed' || answer === '') return signal;
+    return { ...signal, detail: clip(noControl(answer), MAX_DETAIL) };
+  };
+}
+
 /** Claude Code's folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
 export function claudeConfigDir(env: NodeJS.ProcessEnv = process.env): string {
   return env.CLAUDE_CONFIG_DIR || path.join(env.HOME || homedir(), '.claude');
@@ -261,6 +280,6 @@ export class ClaudeRecords extends RegistryRecords {
       return { sessionId, signal, ...(cwd ? { recordFile: claudeTranscriptPath(configDir, cwd, sessionId) } : {}) };
     };
     const registryFile = path.join(configDir, 'sessions', `${pid}.json`);
-    super({ registryFile, entryOf, interpret: claudeTranscriptRecord, label: `claude pid ${pid}` }, folders, emit, log);
+    super({ registryFile, entryOf, interpret: claudeTranscriptReader(), label: `claude pid ${pid}` }, folders, emit, log);
   }
 }

@@ -28,10 +28,44 @@ export function optionsOf(lines: readonly string[]): string[] {
   return out;
 }
 
+/** The most characters of what a question asks about. */
+const MAX_SUBJECT = 120;
+
+const indentOf = (line: string): number => line.length - line.trimStart().length;
+
+const RULE = /^\s*[─━╌═-]{8,}\s*$/;
+
+/**
+ * What the question at row `at` asks about, when the dialog shows it: a command between it and its
+ * choices (Codex's `$ npm test`); else a row between two dashed rules above it (Claude Code 2.1's
+ * ` npm test` between `╌╌╌` rules); else the block indented deeper just above it, under a title
+ * (` Bash command`, a blank row, `   rm -rf build`). Undefined when none.
+ */
+function subjectOf(lines: readonly string[], at: number, first: number): string | undefined {
+  for (let i = at + 1; i < first; i++) {
+    const m = /^\$\s+(\S.*)$/.exec(unframed(lines[i]!).trim());
+    if (m) return m[1]!.slice(0, MAX_SUBJECT);
+  }
+  for (let i = at - 1; i > 0 && i >= at - QUESTION_REACH; i--) {
+    const row = lines[i]!.trim();
+    if (row !== '' && !RULE.test(row) && RULE.test(lines[i - 1]!) && RULE.test(lines[i + 1] ?? '')) return row.slice(0, MAX_SUBJECT);
+  }
+  const own = indentOf(lines[at]!);
+  let i = at - 1;
+  if (lines[i]?.trim() === '') i--;
+  let top = -1;
+  for (; i >= 0 && lines[i]!.trim() !== '' && indentOf(lines[i]!) > own; i--) top = i;
+  if (lines[i]?.trim() === '') i--;
+  const title = lines[i];
+  if (top < 0 || title === undefined || title.trim() === '' || RULE.test(title)) return undefined;
+  return lines[top]!.trim().slice(0, MAX_SUBJECT);
+}
+
 /**
  * The question above the first choice: the nearest row with a `?` in it, cut after its last `?`
  * (`Do you want to proceed?`, `Would you like to run the following command?`, `Allow execution
- * of [npm]?`). Undefined when the screen has no numbered choices or no such row near them.
+ * of [npm]?`), with what it asks about when the dialog shows it (`Do you want to proceed? — rm -rf
+ * build`). Undefined when the screen has no numbered choices or no such row near them.
  */
 export function questionOf(lines: readonly string[]): string | undefined {
   const first = firstChoice(lines);
@@ -42,7 +76,9 @@ export function questionOf(lines: readonly string[]): string | undefined {
     if (row === '') continue;
     seen++;
     const end = row.lastIndexOf('?');
-    if (end >= 0) return row.slice(0, end + 1);
+    if (end < 0) continue;
+    const subject = subjectOf(lines, i, first);
+    return `${row.slice(0, end + 1)}${subject ? ` — ${subject}` : ''}`;
   }
   return undefined;
 }

@@ -8,6 +8,8 @@ import type { FleetEntry } from './entry.js';
 
 /** A turn's end, however it was told (the screen's Stopped, the records' Completed, a failure, the exit). */
 const ENDED: ReadonlySet<AgentState> = new Set(['stopped', 'completed', 'failed', 'exited']);
+/** A turn's end: what an agent's records confirm after its screen (an exit or a failure is no less). */
+const TURN_ENDS: ReadonlySet<AgentState> = new Set(['stopped', 'completed']);
 
 /** The states that may be news (each by the user's `notify.states`). */
 export const NEWS_STATES = ['waiting', 'completed', 'stopped', 'failed', 'exited'] as const satisfies readonly AgentState[];
@@ -84,7 +86,7 @@ export type Mute = 'all' | ReadonlySet<AgentState>;
 export interface AttentionDeps {
   /** The agent's display name. */
   agentName(agent: string): string;
-  /** How the user gets there, after the line (`:MadoJump`, `mado attach 1a2b3c4d`). */
+  /** How the user gets there from the desktop, after the line (`mado attach 1a2b3c4d`), or '' (a click does). */
   howTo(item: NewsItem): string;
   /** Whether the turn that just ended was a route's delivery, by what the entry's owner keeps (a job's chain file). */
   routed?(e: FleetEntry): boolean;
@@ -99,6 +101,12 @@ export interface AttentionDeps {
  * it asks) waits this long for the question; past it, it is told with what it has.
  */
 export const QUESTION_MS = 600;
+/**
+ * A turn's end the screen read alone (its completion line) waits this long for the agent's records
+ * to confirm it (Claude Code's transcript lands a moment after its screen): the notice then says the
+ * settled word and the answer the records hold, not the screen's `Worked for 10s`.
+ */
+export const SETTLE_MS = 1000;
 /** The most lines of a summary's body (the rest are counted). */
 const MAX_SUMMARY_LINES = 8;
 /** A notice's line: the question or last line, cut. */
@@ -130,6 +138,8 @@ export class Attention {
   private seq = 0;
   /** Waits that came without their question, held for it (see QUESTION_MS): the entry as last seen. */
   private readonly awaitingQuestion = new Map<string, { entry: FleetEntry; route: boolean; timer: unknown }>();
+  /** Turn ends the screen read alone, held for the records' word (see SETTLE_MS). */
+  private readonly awaitingRecord = new Map<string, { entry: FleetEntry; route: boolean; timer: unknown }>();
   /** The burst under way: its first notice, and what came since (by entry, the latest). */
   private burst?: { first: Notice; held: Map<string, NewsItem>; timer: unknown };
 
@@ -178,6 +188,7 @@ export class Attention {
       // are told where they run; a terminal that shows a job is that job's view).
       if ((e.kind !== 'terminal' && e.kind !== 'job') || e.shows !== '') continue;
       this.questionCame(e);
+      this.recordCame(e);
       const before = this.states.get(e.id);
       this.states.set(e.id, e.state);
       if (before === undefined || before === e.state) continue;
@@ -186,9 +197,34 @@ export class Attention {
       if (!this.needsUser(e.state, before)) continue;
       wanted.push(e.id);
       if (e.state === 'waiting' && !e.needs?.question) this.holdForQuestion(e, route);
+      else if (TURN_ENDS.has(e.state) && !e.confirmed && e.kind === 'terminal') this.holdForRecord(e, route);
       else if (this.told(e, route)) this.add(this.item(e));
     }
     return wanted;
+  }
+
+  /** A turn's end read from the screen alone: told once its records confirm it, or as it is after SETTLE_MS. */
+  private holdForRecord(e: FleetEntry, route: boolean): void {
+    const timer = this.setTimer(() => {
+      const held = this.awaitingRecord.get(e.id);
+      this.awaitingRecord.delete(e.id);
+      if (held && TURN_ENDS.has(held.entry.state) && this.told(held.entry, held.route)) this.add(this.item(held.entry));
+    }, SETTLE_MS);
+    this.awaitingRecord.set(e.id, { entry: e, route, timer });
+  }
+
+  /** What a held end's entry is now: confirmed (told so), still the screen's (kept), or a new turn (dropped). */
+  private recordCame(e: FleetEntry): void {
+    const held = this.awaitingRecord.get(e.id);
+    if (!held) return;
+    if (TURN_ENDS.has(e.state) && !e.confirmed) {
+      held.entry = e;
+      return;
+    }
+    this.clearTimer(held.timer);
+    this.awaitingRecord.delete(e.id);
+    // Confirmed, or more than a turn's end (it failed, exited): told as it is now.
+    if (ENDED.has(e.state) && this.told(e, held.route)) this.add(this.item(e));
   }
 
   /** A wait without its question yet: told once the question comes, or with what it has after QUESTION_MS. */
@@ -214,10 +250,12 @@ export class Attention {
   }
 
   private unhold(id: string): void {
-    const held = this.awaitingQuestion.get(id);
-    if (!held) return;
-    this.clearTimer(held.timer);
-    this.awaitingQuestion.delete(id);
+    for (const map of [this.awaitingQuestion, this.awaitingRecord]) {
+      const held = map.get(id);
+      if (!held) continue;
+      this.clearTimer(held.timer);
+      map.delete(id);
+    }
   }
 
   /** Entries that left the fleet. */
@@ -231,7 +269,7 @@ export class Attention {
   }
 
   stop(): void {
-    for (const id of [...this.awaitingQuestion.keys()]) this.unhold(id);
+    for (const id of [...this.awaitingQuestion.keys(), ...this.awaitingRecord.keys()]) this.unhold(id);
     if (this.burst) this.clearTimer(this.burst.timer);
     this.burst = undefined;
   }
@@ -322,7 +360,9 @@ export class Attention {
         seq,
         items,
         title: `${last.name}: ${last.agentName} ${last.word}`,
-        body: [last.line, `${last.where}${how ? ` — ${how}` : ''}`].filter((l) => l !== '').join('\n'),
+        // What it asks or said, and how to get there from where the notice is seen (`mado attach ID`
+        // outside the editor); no buffer number nor editor command, which mean nothing on a desktop.
+        body: [last.line, how].filter((l) => l !== '').join('\n'),
         message: `${last.agentName} is ${last.word} in ${last.where} (${last.name})${urgent && last.line ? `: ${clip(last.line, 80)}` : ''} — :MadoJump`,
         urgent,
         jump: last.id,

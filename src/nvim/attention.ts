@@ -70,7 +70,9 @@ export class NvimAttention {
     this.engine = new Attention(
       {
         agentName: (id) => agentModule(id).displayName,
-        howTo: () => ':MadoJump',
+        // A click on the notice goes there (|:MadoJump| inside the editor): a terminal needs no command
+        // on a desktop; a job of this machine is picked up from any shell as the daemon says it.
+        howTo: (i) => (i.kind === 'job' && i.where === `job ${i.short}` ? `mado attach ${i.short}` : ''),
         routed: (e) => e.kind === 'job' && e.short !== '' && readChain(path.join(this.dir, e.short)) !== undefined,
       },
       (n) => this.tell(n),

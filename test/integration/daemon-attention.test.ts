@@ -35,7 +35,7 @@ describe.each(testNeovims())('Neovim $label: a background job’s news outside N
     expect((await until(() => Promise.resolve(runs()), (r) => r.length >= 1, 8000)).length).toBe(1);
     const told = runs()[0]!;
     expect(titleOf(told)).toBe('asks once: Claude Code Waiting');
-    expect(bodyOf(told)).toContain(`job ${first} — mado attach ${first}`);
+    expect(bodyOf(told)).toBe(`Do you want to proceed? — rm -rf build\nmado attach ${first}`);
     const daemonPid = told.ppid;
     expect(readFileSync(path.join(h.base, 'run', 'daemon.log'), 'utf8')).toContain(`pid ${daemonPid}`);
     await new Promise((r) => setTimeout(r, 1500));
@@ -52,7 +52,7 @@ describe.each(testNeovims())('Neovim $label: a background job’s news outside N
     await s.lua('vim.wait(1500)');
     expect(runs()).toHaveLength(2);
     expect(titleOf(runs()[1]!)).toBe('asks later: Claude Code Waiting');
-    expect(bodyOf(runs()[1]!)).toContain(`job ${second}`);
+    expect(bodyOf(runs()[1]!)).toBe(`Do you want to proceed? — rm -rf build\nmado attach ${second}`);
     expect(runs()[1]!.ppid).toBe(nodePid);
     expect(await s.lua<string>(`return vim.fn.execute('messages')`)).toMatch(/Claude Code is Waiting in job [0-9a-f]{8} \(asks later\)/);
   });

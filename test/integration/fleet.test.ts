@@ -57,7 +57,7 @@ describe.each(testNeovims())('Neovim $label: the fleet', ({ path: exe }) => {
     const short = /backgrounded · ([0-9a-f]{8})/.exec(out)![1]!;
     expect(await s.waitFor(`(require('madohub').agents({ kind = 'job', state = 'waiting' })[1] or {}).id == 'job:${short}'`, 10000)).toBe(true);
     const [job] = await s.lua<{ name: string; needs: { question: string; options: string[] } }[]>(`return require('madohub').agents({ kind = 'job' })`);
-    expect(job).toMatchObject({ name: 'asker job', needs: { question: 'Do you want to proceed?', options: ['Yes', expect.any(String), expect.any(String)] } });
+    expect(job).toMatchObject({ name: 'asker job', needs: { question: 'Do you want to proceed? — rm -rf build', options: ['Yes', expect.any(String), expect.any(String)] } });
     expect(await s.lua<number>('return #require("madohub").agents()')).toBe(2);
     expect(await s.lua<number>('return _G.fleet_changed')).toBeGreaterThan(0);
 
@@ -65,7 +65,7 @@ describe.each(testNeovims())('Neovim $label: the fleet', ({ path: exe }) => {
     const asking = await openAgent(s, ['claude-approval']);
     expect(await s.waitFor(`(require('madohub').agents({ id = 'term:${asking}' })[1] or {}).state == 'waiting'`, 8000)).toBe(true);
     const [waiting] = await s.lua<{ needs: { question: string; options: string[] }; cwd: string }[]>(`return require('madohub').agents({ id = 'term:${asking}' })`);
-    expect(waiting!.needs).toEqual({ question: 'Do you want to proceed?', options: ['Yes', "Yes, and don't ask again for rm commands in /home/dev/proj", 'No, and tell Claude what to do differently (esc)'] });
+    expect(waiting!.needs).toEqual({ question: 'Do you want to proceed? — rm -rf build', options: ['Yes', "Yes, and don't ask again for rm commands in /home/dev/proj", 'No, and tell Claude what to do differently (esc)'] });
     expect(await s.waitFor(`(require('madohub').agents({ id = 'term:${asking}' })[1] or {}).cwd == ${JSON.stringify(process.cwd())}`, 5000)).toBe(true);
     await s.lua('vim.api.nvim_buf_delete(..., { force = true })', [asking]);
 
@@ -189,7 +189,7 @@ describe.each(testNeovims())('Neovim $label: the fleet', ({ path: exe }) => {
     const out = execFileSync(process.execPath, [MADO, '--bg', '--agent', 'turns', '-n', 'asking job'], { env: { ...process.env, ...env }, encoding: 'utf8' });
     const short = /backgrounded · ([0-9a-f]{8})/.exec(out)![1]!;
     expect(await s.waitFor(`(require('madohub').agents({ kind = 'job' })[1] or {}).state == 'working'`, 8000)).toBe(true);
-    const told = `vim.fn.execute('messages'):find('is Waiting in job ${short} (asking job): Do you want to proceed? — :MadoJump', 1, true) ~= nil`;
+    const told = `vim.fn.execute('messages'):find('is Waiting in job ${short} (asking job): Do you want to proceed? — rm -rf build — :MadoJump', 1, true) ~= nil`;
     expect(await s.waitFor(told, 8000)).toBe(true);
     await s.lua("vim.cmd('MadoJump')");
     expect(await s.lua<string>('return vim.b.madohub_job')).toBe(short);

@@ -32,7 +32,7 @@ describe('mado jobs', () => {
     expect(statSync(path.join(run, 'daemon.sock')).mode & 0o777).toBe(0o600);
     const blocked = await until(jobs, (j) => j[0]?.tempo === 'blocked');
     expect(statSync(path.join(run, `host-${short}.sock`)).mode & 0o777).toBe(0o600);
-    expect(blocked[0]).toMatchObject({ short, status: 'running', tempo: 'blocked', needs: 'Do you want to proceed?', agent: 'claude', name: 'ask', intent: 'check the build' });
+    expect(blocked[0]).toMatchObject({ short, status: 'running', tempo: 'blocked', needs: 'Do you want to proceed? — rm -rf build', agent: 'claude', name: 'ask', intent: 'check the build' });
     expect((blocked[0]!.block as { questions: { options: string[] }[] }).questions[0]!.options[0]).toBe('Yes');
 
     // Attach in a real terminal, answer, see the screen, detach with Ctrl-].

@@ -77,13 +77,13 @@ describe.each(runs)('Neovim $label, processes from $processes: confirmed states'
     expect(await s.lua('return require("madohub").agents({ id = "term:" .. ... })[1].confirmed', [buf])).toBe(true);
     const done = await s.lua<{ line: string }[]>('return _G.done');
     expect(done, JSON.stringify(done)).toHaveLength(1);
-    // Whichever told the end first (the transcript or the screen's completion line): once.
-    expect(['turn ended after 10.0s', '✻ Baked for 10s']).toContain(done[0]!.line);
+    // Whichever told the end first (the transcript, with the turn's answer, or the screen's completion line): once.
+    expect(['Removed the build folder.', '✻ Baked for 10s']).toContain(done[0]!.line);
     const messages = await s.lua<string>(`return vim.fn.execute('messages')`);
-    // Once, whichever told the end first (the screen's Stopped, or the transcript's Completed).
+    // Once, in the settled word: the screen's end waits for the transcript's (no Stopped told first).
     expect(messages.match(/Claude Code is (?:Completed|Stopped) in buffer \d+/g)).toHaveLength(1);
     // Named as the picker names it, with the way there, as a job's notification is.
-    expect(messages).toMatch(/Claude Code is (?:Completed|Stopped) in buffer \d+ \(claude [^)]+\) — :MadoJump/);
+    expect(messages).toMatch(/Claude Code is Completed in buffer \d+ \(claude [^)]+\) — :MadoJump/);
 
     await s.lua('vim.cmd("MadoJump")');
     expect(await s.lua('return vim.api.nvim_get_current_buf()')).toBe(buf);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { claudeSession, claudeTranscriptRecord } from '../../../src/agents/claude.js';
+import { claudeSession, claudeTranscriptReader, claudeTranscriptRecord } from '../../../src/agents/claude.js';
 import { codexMeta, codexRolloutRecord } from '../../../src/agents/codex.js';
 import { geminiChatHeader, geminiChatRecord } from '../../../src/agents/gemini.js';
 import type { RecordSignal } from '../../../src/shared/types.js';
@@ -45,6 +45,21 @@ describe('Claude Code transcript', () => {
     const done = signals.find((s) => s?.state === 'completed');
     expect(done).toMatchObject({ source: 'jsonl-watcher', detail: 'turn ended after 5.3s' });
     expect(done?.at).toBe(Date.parse('2026-11-29T21:04:51.646Z'));
+  });
+  it('read as a follower reads it, a turn’s end says the start of that turn’s answer', () => {
+    const read = claudeTranscriptReader();
+    const ends = jsonl('claude-transcript-tools.jsonl')
+      .map(read)
+      .filter((s) => s?.state === 'completed')
+      .map((s) => s!.detail);
+    type Said = { type?: string; message?: { stop_reason?: string; content?: { type: string; text?: string }[] } };
+    const answers = (jsonl('claude-transcript-tools.jsonl') as Said[])
+      .filter((r) => r.type === 'assistant' && r.message?.stop_reason === 'end_turn')
+      .map((r) => (r.message?.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join(' ').trim());
+    expect(ends.length).toBeGreaterThan(1);
+    expect(ends).toHaveLength(answers.length);
+    // Each end its own turn's answer (cut where long), not `turn ended after 5.3s`.
+    ends.forEach((d, i) => expect(answers[i]!.startsWith(d.replace(/…$/, ''))).toBe(true));
   });
   // 2.1.332's transcripts (their large attachment records and request copies left out): a file
   // written, an MCP tool called, a question asked; a plan refused, an interrupt, a queued prompt, an

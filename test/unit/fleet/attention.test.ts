@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Attention, DEFAULT_ATTENTION, inQuiet, minutesOf, QUESTION_MS } from '../../../src/fleet/attention.js';
+import { Attention, DEFAULT_ATTENTION, inQuiet, minutesOf, QUESTION_MS, SETTLE_MS } from '../../../src/fleet/attention.js';
 import type { Notice } from '../../../src/fleet/attention.js';
 import type { FleetEntry } from '../../../src/fleet/entry.js';
 import { UNPLACED } from '../../../src/fleet/entry.js';
@@ -40,7 +40,7 @@ describe('Attention', () => {
     vi.useFakeTimers();
     told = [];
     minutes = 12 * 60;
-    a = new Attention({ agentName: () => 'Codex', howTo: (i) => (i.kind === 'job' ? `mado attach ${i.short}` : ':MadoJump'), minutesNow: () => minutes }, (n) => told.push(n));
+    a = new Attention({ agentName: () => 'Codex', howTo: (i) => (i.kind === 'job' ? `mado attach ${i.short}` : ''), minutesNow: () => minutes }, (n) => told.push(n));
     a.configure({ ...DEFAULT_ATTENTION, words: { waiting: 'Waiting', completed: 'Completed' } });
   });
   afterEach(() => {
@@ -55,7 +55,8 @@ describe('Attention', () => {
     expect(wanted).toEqual(['term:3']);
     expect(told).toHaveLength(1);
     expect(told[0]).toMatchObject({ title: 'codex term:3: Codex Waiting', urgent: true, jump: 'term:3', replaces: null, quiet: false });
-    expect(told[0]!.body).toBe('Allow rm -rf build?\nbuffer 3 — :MadoJump');
+    // No buffer number nor editor command on a desktop (a click goes there).
+    expect(told[0]!.body).toBe('Allow rm -rf build?');
     expect(told[0]!.message).toBe('Codex is Waiting in buffer 3 (codex term:3): Allow rm -rf build? — :MadoJump');
     // The same state again is no transition.
     a.entries([entry('term:3', 'waiting')]);
@@ -78,7 +79,7 @@ describe('Attention', () => {
     vi.advanceTimersByTime(200);
     a.entries([entry('term:3', 'waiting', { detail: 'permission prompt', needs: { question: 'Do you want to proceed?', options: ['Yes', 'No'] } })]);
     expect(told).toHaveLength(1);
-    expect(told[0]!.body).toBe('Do you want to proceed?\nbuffer 3 — :MadoJump');
+    expect(told[0]!.body).toBe('Do you want to proceed?');
     vi.advanceTimersByTime(QUESTION_MS);
     expect(told).toHaveLength(1);
     // No question within QUESTION_MS: told with what it has.
@@ -88,7 +89,7 @@ describe('Attention', () => {
     expect(told).toHaveLength(1);
     vi.advanceTimersByTime(1);
     expect(told).toHaveLength(2);
-    expect(told[1]!.body).toBe('permission prompt\nbuffer 4 — :MadoJump');
+    expect(told[1]!.body).toBe('permission prompt');
     // Answered before its question showed: nothing to tell.
     vi.advanceTimersByTime(DEFAULT_ATTENTION.burstMs);
     a.entries([entry('term:5', 'waiting', { needs: null })]);
@@ -108,13 +109,38 @@ describe('Attention', () => {
     expect(told).toHaveLength(0);
     a.entries([entry('term:3', 'working')]);
     a.inSight(new Set([3]), false);
-    a.entries([entry('term:3', 'completed')]);
+    a.entries([entry('term:3', 'completed', { confirmed: true })]);
     expect(told).toHaveLength(1);
     vi.advanceTimersByTime(3000);
     // Another buffer in sight says nothing of this one.
     a.entries([entry('job:1a2b3c4d', 'working')]);
     a.inSight(new Set([3]), true);
     a.entries([entry('job:1a2b3c4d', 'waiting')]);
+    expect(told).toHaveLength(2);
+  });
+
+  it('a turn’s end the screen read alone waits for the records: told with their word and answer, else as it is', () => {
+    a.entries([entry('term:3', 'working')]);
+    a.entries([entry('term:3', 'stopped', { detail: '✻ Worked for 10s' })]);
+    expect(told).toHaveLength(0);
+    a.entries([entry('term:3', 'completed', { confirmed: true, source: 'jsonl-watcher', detail: 'Fixed the parser.' })]);
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({ title: 'codex term:3: Codex Completed', body: 'Fixed the parser.' });
+    vi.advanceTimersByTime(3000);
+    expect(told).toHaveLength(1);
+    // No record comes (an agent that writes none): told as the screen read it, after SETTLE_MS.
+    a.entries([entry('term:3', 'working')]);
+    a.entries([entry('term:3', 'stopped', { detail: '✻ Worked for 10s' })]);
+    vi.advanceTimersByTime(SETTLE_MS - 1);
+    expect(told).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(told[1]).toMatchObject({ title: 'codex term:3: Codex Stopped', body: '✻ Worked for 10s' });
+    vi.advanceTimersByTime(3000);
+    // A new turn meanwhile: the end held is no news any more.
+    a.entries([entry('term:3', 'working')]);
+    a.entries([entry('term:3', 'stopped')]);
+    a.entries([entry('term:3', 'working')]);
+    vi.advanceTimersByTime(3000);
     expect(told).toHaveLength(2);
   });
 
@@ -180,7 +206,7 @@ describe('Attention', () => {
     a.entries([entry('job:1a2b3c4d', 'working')]);
     a.entries([entry('job:1a2b3c4d', 'completed')]);
     expect(told).toHaveLength(2);
-    expect(told[1]!.body).toBe('the last line\njob 1a2b3c4d — mado attach 1a2b3c4d');
+    expect(told[1]!.body).toBe('the last line\nmado attach 1a2b3c4d');
   });
 
   it('states the user turned off, or notifications off, tell nothing', () => {

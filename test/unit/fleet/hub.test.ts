@@ -132,6 +132,6 @@ describe('a terminal’s question in the fleet', () => {
     show('claude-idle');
     expect(terms.get('term:3')).toMatchObject({ state: 'waiting', detail: 'permission prompt', needs: null });
     show('claude-approval');
-    expect(terms.get('term:3')).toMatchObject({ state: 'waiting', needs: { question: 'Do you want to proceed?' } });
+    expect(terms.get('term:3')).toMatchObject({ state: 'waiting', needs: { question: 'Do you want to proceed? — rm -rf build' } });
   });
 });
