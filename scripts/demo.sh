@@ -10,7 +10,11 @@ if command -v nvim >/dev/null 2>&1; then
   if [ -n "$v" ] && [ "$v" -ge 10 ]; then nvim=nvim; fi
 fi
 if [ -z "$nvim" ]; then
-  echo "demo: the Neovim on PATH is missing or older than 0.10; fetching 0.12 into .cache/ (once)" >&2
+  if [ -x "$root/.cache/nvim/sid/nvim" ]; then
+    echo "demo: the Neovim on PATH is missing or older than 0.10; using the 0.12 in .cache/" >&2
+  else
+    echo "demo: the Neovim on PATH is missing or older than 0.10; fetching 0.12 into .cache/ (once)" >&2
+  fi
   nvim=$(bash "$root/scripts/get-nvim.sh" sid)
 fi
 if [ ! -t 1 ]; then

@@ -48,9 +48,19 @@ function M.check()
   elseif on_path ~= '' then
     h.warn(('`mado` on PATH is %s, not this MadoHub\'s %s'):format(on_path, bin), { 'Link this one instead: ln -sf ' .. bin .. ' ~/.local/bin/mado' })
   else
-    h.info(('mado is not on PATH (it is %s): a shell runs background jobs with it'):format(bin), {
-      'ln -s ' .. bin .. ' ~/.local/bin/mado   (or `npm link` in ' .. require('madohub.util').root() .. ')',
-    })
+    -- The commands that put it there: the folder made, linked, and the folder on PATH when it is not.
+    local local_bin = vim.fs.normalize('~/.local/bin')
+    local in_path = vim.tbl_contains(vim.split(vim.env.PATH or '', ':', { plain = true }), local_bin)
+    local advice = { ('mkdir -p ~/.local/bin && ln -s %s ~/.local/bin/mado'):format(bin) }
+    if not in_path then
+      advice[#advice + 1] = 'and put ~/.local/bin on PATH: export PATH="$HOME/.local/bin:$PATH" in your shell\'s startup file'
+    end
+    advice[#advice + 1] = '(or `npm link` in ' .. require('madohub.util').root() .. ')'
+    -- vim.health.info() shows no advice: the commands are its own lines.
+    h.info(('mado is not on PATH (it is %s): a shell runs background jobs with it. To put it there:'):format(bin))
+    for _, line in ipairs(advice) do
+      h.info('  ' .. line)
+    end
   end
 
   h.start('madohub: Node process')
@@ -90,9 +100,8 @@ function M.check()
     h.ok("OpenCode's session store: read with node:sqlite")
   elseif info.sqlite then
     -- Information for OpenCode's users, not a warning for everyone.
-    h.info("OpenCode's session store is not read: " .. tostring(info.sqlite.reason) .. '; its states come from its screen only', {
-      'For OpenCode, point `node` in setup() at Node 22.13 or newer (24 LTS)',
-    })
+    h.info("OpenCode's session store is not read: " .. tostring(info.sqlite.reason) .. '; its states come from its screen only')
+    h.info('  For OpenCode, point `node` in setup() at Node 22.13 or newer (24 LTS)')
   end
 
   -- Every agent the Node side knows (its modules), and whether its program is here to run jobs with.

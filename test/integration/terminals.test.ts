@@ -265,6 +265,13 @@ describe.each(neovims)('Neovim $label', ({ path: exe }) => {
     expect(health).toMatch(/OK Daemon: /);
     // Where mado is, and how to put it on PATH (it is not, here).
     expect(health).toMatch(/mado is not on PATH \(it is .*\/bin\/mado\)|OK mado is on PATH: /);
+    if (/mado is not on PATH/.test(health)) {
+      // The commands that do it: the folder made, the link, and the folder put on PATH when it is not.
+      expect(health).toMatch(/mkdir -p ~\/\.local\/bin && ln -s \/.*\/bin\/mado ~\/\.local\/bin\/mado/);
+      const [home, PATH] = await s.lua<[string, string]>('return { vim.env.HOME, vim.env.PATH }');
+      const onPath = PATH.split(':').includes(path.join(home, '.local/bin'));
+      if (!onPath) expect(health).toContain('export PATH="$HOME/.local/bin:$PATH"');
+    }
     // Information for OpenCode's users (a Node without node:sqlite) is no warning for everyone.
     expect(health).not.toMatch(/WARNING/);
     expect(health).not.toMatch(/ERROR/);
