@@ -3,7 +3,8 @@
 // session of a live process outside, and a second Neovim with a terminal of its own.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIX, shortOf, useJobsHarness } from './jobs-harness.js';
@@ -231,4 +232,39 @@ describe.each(testNeovims())('Neovim $label: :MadoAgents', ({ path: exe }) => {
     expect(await s.waitFor(HAS_ROW('pinned', `job:${two}`), 10000)).toBe(true);
     expect(await s.lua<string>(`return require('madohub.fleet').find('job:${two}').name`)).toBe('the second shell');
   }, 120000);
+});
+
+describe.each(testNeovims())('Neovim $label: :MadoAgents on a group header, and an interrupted agent', ({ path: exe }) => {
+  let s: Session | undefined;
+  afterEach(async () => {
+    await s?.close();
+    s = undefined;
+  });
+
+  it('r and R on a header open a line that goes nowhere (the words typed after them run no key); 1-9 act on nothing; an interrupted agent is Idle, not Ended', async () => {
+    const base = mkdtempSync(path.join(tmpdir(), 'madohub-picker-header-'));
+    s = await startNeovim(exe, { HOME: base, MADOHUB_JOBS_DIR: path.join(base, 'jobs'), MADOHUB_RUNTIME_DIR: path.join(base, 'run') });
+    await s.lua(`require('madohub').setup({ picker = { default_agent = 'shell' } })`);
+    const interrupted = await openAgent(s, ['codex-real-interrupted']);
+    expect(await s.waitFor(`(require('madohub').state(${interrupted}) or {}).interrupted == true`, 8000)).toBe(true);
+    await s.nvim.feedKeys(':MadoAgents\r', 'mx', false);
+    expect(await s.waitFor(HAS_ROW('idle', `term:${interrupted}`), 5000), JSON.stringify(await s.lua(ROWS))).toBe(true);
+    expect(await s.lua(ROWS)).not.toContain(`ended term:${interrupted}`);
+    // The cursor on the group's header, as k from the row puts it.
+    await s.lua(`local p = require('madohub.picker').current
+      for i, r in ipairs(p.rows) do if r.label then vim.api.nvim_set_current_win(p.list_win) vim.api.nvim_win_set_cursor(p.list_win, { i, 0 }) break end end`);
+    const listWin = await s.lua<number>(`return require('madohub.picker').current.list_win`);
+    // A reply typed at once after r, as a person does: it reaches nothing, and no key of the list runs.
+    await s.nvim.feedKeys('rnice work, ignore it\r', 'mx', false);
+    expect(await s.waitFor(`vim.fn.execute('messages'):find('no agent on this row: nothing sent', 1, true) ~= nil`, 3000), await s.lua<string>(`return vim.fn.execute('messages')`)).toBe(true);
+    expect(await s.lua('return vim.api.nvim_get_current_win()')).toBe(listWin);
+    expect(await s.lua(`return #require('madohub').agents({ kind = 'job' })`)).toBe(0);
+    expect(await s.lua<string>(`return vim.fn.execute('messages')`)).not.toMatch(/started job|renamed/);
+    await s.nvim.feedKeys('Rnew name\r', 'mx', false);
+    expect(await s.waitFor(`#vim.split(vim.fn.execute('messages'), 'no agent on this row: nothing sent', { plain = true }) == 3`, 3000)).toBe(true);
+    expect(await s.lua(`return require('madohub').agents({ id = 'term:${interrupted}' })[1].name`)).not.toBe('new name');
+    await s.nvim.feedKeys('2', 'mx', false);
+    expect(await s.waitFor(`vim.fn.execute('messages'):find('no agent on this row', 1, true) ~= nil`, 3000)).toBe(true);
+    expect(await s.lua('return vim.api.nvim_get_current_win()')).toBe(listWin);
+  });
 });

@@ -81,7 +81,25 @@ function run.peek(p)
   require('madohub.picker.peek').toggle(p)
 end
 
+---A key that opens the input line for the row's agent, on a row with none (a group's header): the
+---line opens all the same and takes what is typed after the key, which acts on nothing (typed on,
+---a reply's words would run the list's keys: `n` a new job, `i` …).
+---@param p madohub.Picker
+---@param mode "reply"|"rename"
+---@return boolean opened
+function H.no_agent_line(p, mode)
+  local r = picker.row(p)
+  if not (r and r.label) then
+    return false
+  end
+  input.open(p, mode, nil, '')
+  return true
+end
+
 function run.reply(p)
+  if H.no_agent_line(p, 'reply') then
+    return
+  end
   local e = H.entry(p)
   if not e then
     return
@@ -119,6 +137,9 @@ function run.filter(p)
 end
 
 function run.rename(p)
+  if H.no_agent_line(p, 'rename') then
+    return
+  end
   local e = H.entry(p)
   if e then
     input.open(p, 'rename', e.id, e.name)

@@ -12,7 +12,9 @@ local PLACEHOLDER = 'n: describe a task for a new agent ([@agent] [--worktree] â
 ---@param p madohub.Picker
 function H.title(p)
   local mode, target = p.input.mode, p.input.target and fleet.find(p.input.target)
-  if mode == 'reply' then
+  if (mode == 'reply' or mode == 'rename') and not p.input.target then
+    return ' No agent on this row: what you type goes nowhere (Esc) '
+  elseif mode == 'reply' then
     return (' Reply to %s '):format(target and target.name or '?')
   elseif mode == 'rename' then
     return (' Rename %s '):format(target and target.name or '?')

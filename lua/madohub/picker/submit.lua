@@ -41,6 +41,10 @@ function M.submit(p, mode, target, text, attach)
     end)
     return input.leave(p)
   end
+  if not target then
+    picker.say('no agent on this row: nothing sent', vim.log.levels.WARN)
+    return input.leave(p, true)
+  end
   if not e then
     picker.say('that agent is gone', vim.log.levels.WARN)
     return input.leave(p, true)

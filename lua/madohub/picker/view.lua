@@ -43,6 +43,10 @@ function M.state_group(e)
   if e.pinned then
     return 'pinned'
   end
+  -- Interrupted by you, its agent waits for the next prompt: it has not ended.
+  if e.state == 'failed' and e.interrupted == true then
+    return 'idle'
+  end
   return STATE_GROUP[e.state] or 'ended'
 end
 
