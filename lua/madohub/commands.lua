@@ -15,18 +15,23 @@ function M.status()
   }
   local bufs = watch.buffers()
   table.sort(bufs)
+  ---@param text string
+  ---@return string the first 40 characters (not bytes: a label holds ✓ and spinner glyphs), padded
+  local function column(text)
+    local cut = vim.fn.strcharpart(text, 0, 40)
+    return cut .. string.rep(' ', 40 - vim.fn.strdisplaywidth(cut))
+  end
   for _, buf in ipairs(bufs) do
     local st = madohub.state(buf)
-    local name = vim.api.nvim_buf_get_name(buf)
-    lines[#lines + 1] = ('%4d  %-40s  %s%s'):format(
+    -- Its name as the picker and the winbar give it, else the buffer's.
+    local entry = require('madohub.fleet').terminal(buf)
+    local name = entry and entry.name or vim.fn.fnamemodify(vim.api.nvim_buf_get_name(buf), ':t')
+    lines[#lines + 1] = ('%4d  %s  %s%s'):format(
       buf,
-      st and label.text(st):sub(1, 40) or '',
-      vim.fn.fnamemodify(name, ':t'),
+      column(st and label.text(st) or '(no state yet)'),
+      name,
       st and st.detail ~= '' and ('  — ' .. st.detail) or ''
     )
-    if not st then
-      lines[#lines] = ('%4d  %-40s  %s'):format(buf, '(no state yet)', vim.fn.fnamemodify(name, ':t'))
-    end
   end
   if #bufs == 0 then
     lines[#lines + 1] = 'No terminal watched.'
@@ -36,9 +41,9 @@ function M.status()
   if #jobs > 0 then
     lines[#lines + 1] = 'Jobs:'
     for _, e in ipairs(jobs) do
-      lines[#lines + 1] = ('%s  %-40s  %s%s'):format(
+      lines[#lines + 1] = ('%s  %s  %s%s'):format(
         e.short,
-        label.text(e):sub(1, 40),
+        column(label.text(e)),
         e.name,
         e.detail ~= '' and ('  — ' .. e.detail) or ''
       )

@@ -81,6 +81,10 @@ describe.each(testNeovims())('Neovim $label: the fleet', ({ path: exe }) => {
     // :MadoStatus lists it, the job commands complete its id, :checkhealth counts the fleet.
     const status = await s.lua<string>(`return vim.fn.execute('MadoStatus')`);
     expect(status).toMatch(new RegExp(`Jobs:\\n${short}  .*Waiting.*asker job`));
+    // A terminal by its name, as the picker and the winbar give it (not its buffer's term:// name).
+    const termName = await s.lua<string>(`return require('madohub').agents({ id = 'term:${buf}' })[1].name`);
+    expect(status).toMatch(new RegExp(`^ +${buf}  .*Codex.*  ${termName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'm'));
+    expect(status).not.toMatch(/\d+:.*agent\.cjs/);
     expect(await s.lua<string[]>(`return vim.fn.getcompletion('MadoAttach ${short.slice(0, 3)}', 'cmdline')`)).toEqual([short]);
     expect(await s.lua<string[]>(`return vim.fn.getcompletion('MadoLogs ask', 'cmdline')`)).toEqual(['asker job']);
     await s.lua("vim.cmd('checkhealth madohub')");
