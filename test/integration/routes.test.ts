@@ -63,6 +63,13 @@ describe.each(testNeovims())('Neovim $label: routes', ({ path: exe }) => {
     expect(await s!.lua<string>(`return vim.fn.execute('messages')`)).toMatch(/route \w+  writer → reviewer  on=turn send=last hops=5/);
     await s!.lua(`vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(':MadoRoute nobody<CR>', true, false, true), 'mx', false)`);
     expect(await s!.lua<string>(`return vim.fn.execute('messages')`)).toMatch(/:MadoRoute: no agent "nobody"/);
+    // :MadoRoute list twice: one float with the routes, not two stacked; q closes it.
+    const floats = `#vim.tbl_filter(function(w) return vim.api.nvim_win_get_config(w).relative ~= '' end, vim.api.nvim_list_wins())`;
+    for (let i = 0; i < 2; i++) await s!.lua(`vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(':MadoRoute list<CR>', true, false, true), 'mx', false)`);
+    expect(await s!.waitFor(`${floats} == 1`, 3000)).toBe(true);
+    expect(await s!.lua<string>(`return table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\\n')`)).toMatch(/writer → reviewer/);
+    await s!.lua(`vim.api.nvim_feedkeys('q', 'mx', false)`);
+    expect(await s!.lua<number>(`return ${floats}`)).toBe(0);
   });
 
   it('kill -9 of the Node process: this Neovim’s routes, the names given to its terminals and a payload held for a terminal survive it, and the payload goes once', async () => {

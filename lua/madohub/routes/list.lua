@@ -4,8 +4,15 @@ local util = require('madohub.util')
 
 local M = {}
 
+---The float open now, if any: `:MadoRoute list` again shows the routes in it, not in a second one.
+---@type integer|nil
+local open_win = nil
+
 ---`:MadoRoute list`: the routes in a float; `dd` removes the one under the cursor, `q` closes.
 function M.open()
+  if open_win and vim.api.nvim_win_is_valid(open_win) then
+    vim.api.nvim_win_close(open_win, true)
+  end
   local buf = vim.api.nvim_create_buf(false, true)
   vim.bo[buf].bufhidden = 'wipe'
   -- The routes as they are now (a copy): a removed one leaves the list at once.
@@ -30,6 +37,7 @@ function M.open()
     width = width, height = height, style = 'minimal', border = require('madohub.picker.layout').border(),
     title = ' Routes · dd removes · q closes ', title_pos = 'center',
   })
+  open_win = win
   vim.keymap.set('n', 'dd', function()
     local row = vim.api.nvim_win_get_cursor(win)[1]
     local r = shown[row]
