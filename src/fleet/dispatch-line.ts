@@ -1,7 +1,7 @@
-// The picker's input line: `[@agent] [--host NAME] [--worktree[=BRANCH]] <intent>` starts a
-// background job (on remote host NAME). Pure.
+// The picker's input line: `[@agent] [--host NAME] [-n NAME] [--worktree[=BRANCH]] <intent>` starts
+// a background job (on remote host NAME; named NAME, as `mado --bg -n NAME` does). Pure.
 import { promptProblem } from '../jobs/templates.js';
-import { printable } from '../shared/text.js';
+import { noControl, printable } from '../shared/text.js';
 import { HOST_NAME } from '../shared/types.js';
 
 /** An agent's or a template's name (the daemon knows which exist, and lists them when one does not). */
@@ -12,8 +12,13 @@ export interface DispatchLine {
   worktree?: { branch?: string };
   /** The remote host the job starts on; none: this machine. */
   host?: string;
+  /** The job's name (`-n NAME`, `-n "two words"`); none: from its prompt. */
+  name?: string;
   intent: string;
 }
+
+/** The most characters of a job's name. */
+const MAX_NAME = 200;
 
 /** The line's job, or why it is none (said to the user as it is). */
 export function parseDispatchLine(line: string, defaultAgent: string): DispatchLine | { error: string } {
@@ -21,6 +26,7 @@ export function parseDispatchLine(line: string, defaultAgent: string): DispatchL
   let agent = defaultAgent;
   let worktree: DispatchLine['worktree'];
   let host: string | undefined;
+  let name: string | undefined;
   for (;;) {
     const m = /^(\S+)(?:\s+|$)/.exec(rest);
     if (!m) break;
@@ -37,6 +43,16 @@ export function parseDispatchLine(line: string, defaultAgent: string): DispatchL
         rest = rest.slice(m[0].length).replace(/^\S+\s*/, '');
         continue;
       }
+    } else if (word === '-n' || word === '--name' || word.startsWith('--name=')) {
+      // One word, or words in quotes ("…" or '…'), after a space or an `=`.
+      const after = word.startsWith('--name=') ? rest.slice('--name='.length) : rest.slice(word.length).trimStart();
+      const v = /^(?:"([^"]*)"|'([^']*)'|(\S+))(?:\s+|$)/.exec(after);
+      const value = v ? (v[1] ?? v[2] ?? v[3] ?? '').trim() : '';
+      if (!v || value === '' || value.startsWith('-')) return { error: `${word.startsWith('--name') ? '--name' : '-n'} needs the job's name (in quotes when it has spaces)` };
+      if (value.length > MAX_NAME || noControl(value) !== value) return { error: `a job's name is at most ${MAX_NAME} characters, none a control character` };
+      name = value;
+      rest = after.slice(v[0].length);
+      continue;
     } else if (word === '--worktree' || word === '-w') {
       worktree = {};
     } else if (word.startsWith('--worktree=')) {
@@ -51,5 +67,5 @@ export function parseDispatchLine(line: string, defaultAgent: string): DispatchL
   if (rest === '') return { error: 'say what the new agent should do' };
   const tooLarge = promptProblem(rest);
   if (tooLarge) return { error: tooLarge };
-  return { agent, worktree, ...(host ? { host } : {}), intent: rest };
+  return { agent, worktree, ...(host ? { host } : {}), ...(name ? { name } : {}), intent: rest };
 }

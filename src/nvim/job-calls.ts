@@ -90,7 +90,7 @@ export async function jobCall(method: string, raw: unknown, env: NodeJS.ProcessE
       if (!cwd || !path.isAbsolute(cwd)) throw new Error('dispatch: a folder (an absolute path) is needed');
       const line = parseDispatchLine(str(args.line) ?? '', str(args.agent) ?? DEFAULT_AGENT);
       if ('error' in line) throw new Error(line.error);
-      const { short, warning } = await dispatchJob(io, { agent: line.agent, prompt: line.intent, worktree: line.worktree, forkSession: false, origin: 'fleet', cwd });
+      const { short, warning } = await dispatchJob(io, { agent: line.agent, prompt: line.intent, worktree: line.worktree, forkSession: false, origin: 'fleet', cwd, name: line.name });
       return warning ? { short, warning } : { short };
     }
     case 'logs': {

@@ -278,6 +278,15 @@ describe.each(testNeovims())('Neovim $label: the picker’s keys, typed', ({ pat
     const host = JSON.parse(readFileSync(path.join(h.base, 'jobs', short, 'host.json'), 'utf8')) as { ptyPid: number };
     const argv = readFileSync(`/proc/${host.ptyPid}/cmdline`, 'utf8').split('\0').filter(Boolean);
     expect(argv.slice(-2)).toEqual(['--', '--dangerously-skip-permissions']);
+    // -n NAME names the job, as `mado --bg -n NAME` does.
+    const count = (await started()).length;
+    await screen.type('n');
+    await screen.waitForText('-- INSERT --');
+    await screen.type('-n "named here" echo named<CR>');
+    const named = (await until(started, (v) => v.length > count)).pop()!;
+    const job = JSON.parse(readFileSync(path.join(h.base, 'jobs', named, 'job.json'), 'utf8')) as { name: string; intent: string };
+    expect(job).toMatchObject({ name: 'named here', intent: 'echo named' });
+    await screen.waitForText('named here', 10000);
   });
 
   it('new and attach: <M-CR> (and <C-CR>) start a job and attach it: the picker closes, its terminal is current', async () => {

@@ -12,6 +12,18 @@ describe("the picker's input line", () => {
     expect(parseDispatchLine('explain @codex and --worktree', 'claude')).toEqual({ agent: 'claude', intent: 'explain @codex and --worktree' });
   });
 
+  it('-n NAME names the job, as mado --bg -n does: one word, or words in quotes', () => {
+    expect(parseDispatchLine('-n parser fix the parser', 'claude')).toEqual({ agent: 'claude', name: 'parser', intent: 'fix the parser' });
+    expect(parseDispatchLine('@codex -n "parser fix" --worktree fix it', 'claude')).toEqual({ agent: 'codex', name: 'parser fix', worktree: {}, intent: 'fix it' });
+    expect(parseDispatchLine("--name 'café run' go", 'claude')).toEqual({ agent: 'claude', name: 'café run', intent: 'go' });
+    expect(parseDispatchLine('--name=solo go', 'claude')).toEqual({ agent: 'claude', name: 'solo', intent: 'go' });
+    expect(parseDispatchLine('-n', 'claude')).toMatchObject({ error: expect.stringContaining("-n needs the job's name") });
+    expect(parseDispatchLine('-n "" go', 'claude')).toMatchObject({ error: expect.stringContaining("-n needs the job's name") });
+    expect(parseDispatchLine('-n --worktree go', 'claude')).toMatchObject({ error: expect.stringContaining("-n needs the job's name") });
+    expect(parseDispatchLine(`-n "a\x1b]0;x\x07" go`, 'claude')).toMatchObject({ error: expect.stringContaining('control character') });
+    expect(parseDispatchLine(`-n ${'x'.repeat(201)} go`, 'claude')).toMatchObject({ error: expect.stringContaining('at most 200') });
+  });
+
   it('refuses what is no job, saying why', () => {
     expect(parseDispatchLine('   ', 'claude')).toEqual({ error: 'say what the new agent should do' });
     expect(parseDispatchLine('@codex', 'claude')).toEqual({ error: 'say what the new agent should do' });
