@@ -140,7 +140,7 @@ describe.each(testNeovims())('Neovim $label: :MadoAgents', ({ path: exe }) => {
     expect(await s.waitFor(`${peekText}:find('shell one', 1, true) ~= nil and ${peekText}:find('[$#] *\\n?$') ~= nil`, 8000)).toBe(true);
     expect(await s.lua<string>(`return ${peekText}`)).not.toMatch(/\x1b/);
     await s.lua(SELECT, [`term:${approver}`]);
-    expect(await s.waitFor(`${peekText}:find('Asks: Do you want to proceed?\\n  1. Yes', 1, true) ~= nil`, 3000)).toBe(true);
+    expect(await s.waitFor(`${peekText}:find('Asks: Do you want to proceed? — rm -rf build\\n  1. Yes', 1, true) ~= nil`, 3000)).toBe(true);
     await keys(s, '<Esc>');
     expect(await s.lua<boolean>(`return require('madohub.picker').current.peek_win == nil`)).toBe(true);
 
