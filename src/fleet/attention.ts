@@ -194,7 +194,7 @@ export class Attention {
       if (before === undefined || before === e.state) continue;
       const route = this.delivered.has(e.id);
       if (ENDED.has(e.state)) this.delivered.delete(e.id);
-      if (!this.needsUser(e.state, before)) continue;
+      if (!this.needsUser(e, before)) continue;
       wanted.push(e.id);
       if (e.state === 'waiting' && !e.needs?.question) this.holdForQuestion(e, route);
       else if (TURN_ENDS.has(e.state) && !e.confirmed && e.kind === 'terminal') this.holdForRecord(e, route);
@@ -284,10 +284,14 @@ export class Attention {
     else clearTimeout(handle as NodeJS.Timeout);
   }
 
-  /** Whether entering `state` from `before` needs the user (by the user's states). */
-  private needsUser(state: AgentState, before: AgentState): boolean {
+  /** Whether `e` entering its state from `before` needs the user (by the user's states). */
+  private needsUser(e: FleetEntry, before: AgentState): boolean {
     const s = this.settings;
+    const state = e.state;
     if (!s.enabled || s.states[state] !== true) return false;
+    // A crash after a turn ended (the agent failed, a job's agent killed: errored) is news; your own
+    // interrupt is not, nor an exit (a job you stopped, a terminal you closed).
+    if (state === 'failed' && TURN_ENDS.has(before)) return !e.interrupted;
     // One need per turn's end: the end told again by another source (Stopped, then Completed) is the same.
     return !(ENDED.has(state) && ENDED.has(before));
   }

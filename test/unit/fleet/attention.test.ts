@@ -144,6 +144,33 @@ describe('Attention', () => {
     expect(told).toHaveLength(2);
   });
 
+  it('a crash after a turn ended is news; your interrupt and an exit (a job you stopped) are not', () => {
+    a.entries([entry('job:1a2b3c4d', 'working')]);
+    a.entries([entry('job:1a2b3c4d', 'completed', { confirmed: true })]);
+    expect(told).toHaveLength(1);
+    vi.advanceTimersByTime(3000);
+    a.entries([entry('job:1a2b3c4d', 'failed', { detail: 'exit 137' })]);
+    expect(told).toHaveLength(2);
+    expect(told[1]).toMatchObject({ title: 'codex job:1a2b3c4d: Codex Failed', urgent: true });
+    vi.advanceTimersByTime(3000);
+    // Stopped by you (`x`): the job exits, and says nothing.
+    a.entries([entry('job:1a2b3c4d', 'working')]);
+    a.entries([entry('job:1a2b3c4d', 'completed', { confirmed: true })]);
+    vi.advanceTimersByTime(3000);
+    a.entries([entry('job:1a2b3c4d', 'exited')]);
+    a.entries([entry('term:3', 'working')]);
+    a.entries([entry('term:3', 'completed', { confirmed: true })]);
+    vi.advanceTimersByTime(3000);
+    a.entries([entry('term:3', 'failed', { interrupted: true })]);
+    vi.advanceTimersByTime(3000);
+    expect(told.map((n) => n.title)).toEqual([
+      'codex job:1a2b3c4d: Codex Completed',
+      'codex job:1a2b3c4d: Codex Failed',
+      'codex job:1a2b3c4d: Codex Completed',
+      'codex term:3: Codex Completed',
+    ]);
+  });
+
   it('a turn’s end told again by another source, and an exit after it, are one need', () => {
     a.entries([entry('term:3', 'working')]);
     a.entries([entry('term:3', 'stopped')]);
