@@ -128,6 +128,12 @@ export class Attention {
   private settings: AttentionSettings = DEFAULT_ATTENTION;
   /** Each entry's state when last seen (an entry first seen is no news: it was so before). */
   private readonly states = new Map<string, AgentState>();
+  /**
+   * Entries seen at work (Working, Waiting) since their last turn's end was told, or since first seen:
+   * a turn's end without it is an old one read anew (a restarted Node process, setup() again, a
+   * follower catching up on a transcript), no news.
+   */
+  private readonly worked = new Set<string>();
   private readonly mutes = new Map<string, Mute>();
   /** Entries a route's delivery set working: the end of that turn is the route's, not the user's news. */
   private readonly delivered = new Set<string>();
@@ -191,6 +197,7 @@ export class Attention {
       this.recordCame(e);
       const before = this.states.get(e.id);
       this.states.set(e.id, e.state);
+      if (e.state === 'working' || e.state === 'waiting') this.worked.add(e.id);
       if (before === undefined || before === e.state) continue;
       const route = this.delivered.has(e.id);
       if (ENDED.has(e.state)) this.delivered.delete(e.id);
@@ -263,6 +270,7 @@ export class Attention {
     for (const id of ids) {
       this.unhold(id);
       this.states.delete(id);
+      this.worked.delete(id);
       this.delivered.delete(id);
       this.burst?.held.delete(id);
     }
@@ -292,6 +300,11 @@ export class Attention {
     // A crash after a turn ended (the agent failed, a job's agent killed: errored) is news; your own
     // interrupt is not, nor an exit (a job you stopped, a terminal you closed).
     if (state === 'failed' && TURN_ENDS.has(before)) return !e.interrupted;
+    // A turn's end is news once per turn seen at work.
+    if (TURN_ENDS.has(state)) {
+      if (!this.worked.has(e.id)) return false;
+      this.worked.delete(e.id);
+    }
     // One need per turn's end: the end told again by another source (Stopped, then Completed) is the same.
     return !(ENDED.has(state) && ENDED.has(before));
   }

@@ -221,6 +221,30 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
     expect(await s.waitFor(`vim.inspect(require('madohub.attention').mutes['job:0000abcd']) == vim.inspect({ 'waiting' })`, 8000)).toBe(true);
   });
 
+  it('setup() again and :MadoRestart tell no turn end again (the records read anew are an old turn)', async () => {
+    const p = place();
+    const s = await start({ ...p.env, CLAUDE_CONFIG_DIR: path.join(p.home, 'claude') }, '{ terminal = { bell = true } }');
+    const buf = await openTerminal(s, [FAKE_CLAUDE]);
+    expect(await state(s, buf, 'idle')).toBe(true);
+    await s.lua(`vim.cmd('tabnew')`);
+    await send(s, buf, 't');
+    expect((await ran(s, p.log, 1)).length).toBe(1);
+    expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).confirmed == true`, 5000)).toBe(true);
+    await s.lua('vim.wait(2500)'); // past the burst of the first notice
+    await s.nvim.feedKeys(':MadoRestart\r', 'mx', false);
+    expect(await s.waitFor(`require('madohub.node').running()`, 8000)).toBe(true);
+    // The new Node process reads the transcript anew: its last turn is the one told already.
+    expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).confirmed == true`, 8000)).toBe(true);
+    await s.lua(`require('madohub').setup({ notify = { terminal = { bell = true } } })`);
+    expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).confirmed == true`, 8000)).toBe(true);
+    await s.lua('vim.wait(2000)');
+    expect(runs(p.log)).toHaveLength(1);
+    expect((await messages(s)).match(/Claude Code is (?:Completed|Stopped)/g)).toHaveLength(1);
+    // The next turn is news.
+    await send(s, buf, 't');
+    expect((await ran(s, p.log, 2)).length).toBe(2);
+  });
+
   it('each channel by its setting: desktop off, or the quiet period, tells it inside Neovim only', async () => {
     const p = place();
     const hm = (d: Date): string => `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;

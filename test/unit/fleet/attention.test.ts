@@ -144,6 +144,23 @@ describe('Attention', () => {
     expect(told).toHaveLength(2);
   });
 
+  it('a turn’s end not seen at work is an old one read anew (a restarted Node process, setup() again): no news', () => {
+    // First seen idle (its screen), then its transcript's last turn, caught up on: no notice.
+    a.entries([entry('term:3', 'idle')]);
+    a.entries([entry('term:3', 'completed', { confirmed: true })]);
+    a.entries([entry('job:1a2b3c4d', 'idle')]);
+    a.entries([entry('job:1a2b3c4d', 'stopped')]);
+    vi.advanceTimersByTime(3000);
+    expect(told).toHaveLength(0);
+    // Its next turn is news, once.
+    a.entries([entry('term:3', 'working')]);
+    a.entries([entry('term:3', 'completed', { confirmed: true })]);
+    a.entries([entry('term:3', 'idle')]);
+    a.entries([entry('term:3', 'completed', { confirmed: true })]);
+    vi.advanceTimersByTime(3000);
+    expect(told).toHaveLength(1);
+  });
+
   it('a crash after a turn ended is news; your interrupt and an exit (a job you stopped) are not', () => {
     a.entries([entry('job:1a2b3c4d', 'working')]);
     a.entries([entry('job:1a2b3c4d', 'completed', { confirmed: true })]);
