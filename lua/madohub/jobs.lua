@@ -123,6 +123,13 @@ function M.attach(id)
   vim.b.madohub_job = label
   -- Named for the job it shows, not for the node that runs `mado attach`.
   pcall(vim.api.nvim_buf_set_name, 0, ('mado://job/%s'):format(label))
+  -- Ctrl-] leaves Terminal mode first, then detaches: the view closes in Normal mode, and no key
+  -- typed after it reaches the agent in the window that gets the cursor.
+  local buf = vim.api.nvim_get_current_buf()
+  vim.keymap.set('t', '<C-]>', function()
+    vim.cmd('stopinsert')
+    pcall(vim.api.nvim_chan_send, vim.bo[buf].channel, '\29')
+  end, { buffer = buf, desc = 'MadoHub: detach from the job (it keeps running)' })
 end
 
 ---Completion of job ids and names for :MadoAttach, :MadoStop, :MadoLogs, from the fleet.

@@ -49,4 +49,26 @@ describe.each(testNeovims())('Neovim $label: a job’s view', ({ path: exe }) =>
     const jobs = await h.jobs();
     expect(jobs.find((j) => j.short === short)).toMatchObject({ alive: true });
   }, 60000);
+
+  it('Ctrl-] leaves Terminal mode before the view closes: what is typed next reaches no agent beside it', async () => {
+    const short = shortOf((await h.mado(['--bg', '--agent', 'replier', '-n', 'the writer', 'first words'])).stdout);
+    s = await startNeovim(exe, h.neovimEnv());
+    screen = await Screen.attach(s.nvim, 150, 40);
+    await s.lua(`require('madohub').setup({})`);
+    // A terminal agent above, in Terminal mode, the job's view opened below it.
+    const neighbour = await s.lua<number>(`vim.cmd('terminal node ${path.join(FIX, 'bin/replier')}') return vim.api.nvim_get_current_buf()`);
+    await screen.type(`:MadoAttach ${short}<CR>`);
+    await screen.waitForText('You said: first words', 10000);
+    await screen.type('i');
+    await screen.waitForText('-- TERMINAL --');
+    await screen.type('<C-]>');
+    await screen.waitForText(`detached from job ${short}; it keeps running`, 8000);
+    expect(await s.lua<string>('return vim.api.nvim_get_mode().mode')).toMatch(/^n/);
+    // Typed after the detach: Normal mode's keys in the neighbour's window (zz scrolls), then a
+    // command; in Terminal mode they would have gone to its agent.
+    await screen.type("zz:echo 'typed in Normal mode'<CR>");
+    await screen.waitForText('typed in Normal mode', 5000);
+    expect(await s.lua<number>('return vim.api.nvim_get_current_buf()')).toBe(neighbour);
+    expect(await s.lua<string>(`return table.concat(vim.api.nvim_buf_get_lines(${neighbour}, 0, -1, false), '\\n')`)).not.toMatch(/zz|typed in/);
+  }, 60000);
 });
