@@ -14,6 +14,22 @@ export const MAX_STREAM_BYTES = 8 * 1024 * 1024;
 
 const ALT_SCREEN_ON = '\x1b[?1049h';
 const ALT_SCREEN_OFF = '\x1b[?1049l';
+/** The terminal's title saved (XTWINOPS 22) and given back (23) around a view. */
+const TITLE_SAVE = '\x1b[22;0t';
+const TITLE_RESTORE = '\x1b[23;0t';
+/** A title the agent sets (OSC 0 or 2, ended by BEL or ST). */
+const AGENT_TITLE = /\x1b\](?:0|2);([^\x07\x1b]*)(\x07|\x1b\\)/g;
+
+/** The outer terminal's title while attached: the agent's own (when it sets one), and how to detach. */
+export function viewTitle(short: string, agentTitle = ''): string {
+  const own = agentTitle.replace(/[\x00-\x1f\x7f-\x9f]/g, '').slice(0, 120);
+  return `\x1b]0;${own ? `${own} · ` : ''}mado ${short} · Ctrl-] detaches\x07`;
+}
+
+/** The job's output with each title its agent sets kept as the view's (the detach key stays in sight). */
+export function withViewTitles(data: string, short: string): string {
+  return data.replace(AGENT_TITLE, (_all, title: string) => viewTitle(short, title));
+}
 
 export async function attach(io: Io, short: string, jobDir: string): Promise<void> {
   const info = readHostInfo(jobDir);
@@ -47,7 +63,7 @@ export async function attachPeer(io: Io, short: string, conn: MessagePeer, lost:
     stdin.pause();
     stdin.removeAllListeners('data');
     process.stdout.off('resize', onResize);
-    io.out(ALT_SCREEN_OFF);
+    io.out(ALT_SCREEN_OFF + TITLE_RESTORE);
     if (detached) io.err(`${note}\n`);
     conn.close();
   };
@@ -55,7 +71,8 @@ export async function attachPeer(io: Io, short: string, conn: MessagePeer, lost:
     if (failure) throw new JobError(failure);
   };
   io.err(`[attached to ${short} · Ctrl-] detaches and leaves it running]\n`);
-  io.out(ALT_SCREEN_ON);
+  // The detach key stays in the outer terminal's title while the view runs (given back after).
+  io.out(TITLE_SAVE + viewTitle(short) + ALT_SCREEN_ON);
   conn.send({ op: 'attach', ...size() });
   if (stdin.isTTY) stdin.setRawMode(true);
   stdin.resume();
@@ -76,9 +93,9 @@ export async function attachPeer(io: Io, short: string, conn: MessagePeer, lost:
       return done();
     }
     if (m.type === 'screen') {
-      io.out(`\x1b[H\x1b[2J${m.lines.join('\r\n')}\x1b[${m.cursor.y + 1};${m.cursor.x + 1}H`);
+      io.out(`${viewTitle(short, m.title)}\x1b[H\x1b[2J${m.lines.join('\r\n')}\x1b[${m.cursor.y + 1};${m.cursor.x + 1}H`);
     } else if (m.type === 'output') {
-      io.out(m.data);
+      io.out(withViewTitles(m.data, short));
     } else if (m.type === 'exit') {
       end(`${short} exited with status ${m.code}`);
       return done();

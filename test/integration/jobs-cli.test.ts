@@ -111,6 +111,13 @@ describe('mado attach', () => {
     expect(on).toBeGreaterThanOrEqual(0);
     expect(off).toBeGreaterThan(seen.indexOf('Claude Code'));
     expect(seen.slice(off)).toContain(`[detached from ${short}; it keeps running]`);
+    // The detach key is in the outer terminal's title while attached, the agent's own title kept
+    // beside it (the fixture sets '✳ Claude Code'); the title given back after.
+    expect(seen.slice(0, on)).toContain(`\x1b]0;mado ${short} · Ctrl-] detaches\x07`);
+    expect(seen.slice(on, off)).toContain(`\x1b]0;✳ Claude Code · mado ${short} · Ctrl-] detaches\x07`);
+    expect(seen.slice(on, off)).not.toMatch(/\x1b\]0;✳ Claude Code\x07/);
+    expect(seen.slice(0, on)).toContain('\x1b[22;0t');
+    expect(seen.slice(off)).toContain('\x1b[23;0t');
   });
 });
 
