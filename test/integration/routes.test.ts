@@ -230,6 +230,8 @@ describe.each(testNeovims())('Neovim $label: a route over turns whose records la
       HOME: base, CLAUDE_CONFIG_DIR: path.join(base, 'claude'), MADOHUB_JOBS_DIR: path.join(base, 'jobs'), MADOHUB_RUNTIME_DIR: path.join(base, 'run'),
       // Claude Code on a loaded machine: the screen shows the end 800 ms before the transcript has the answer.
       MADOHUB_FIXTURE_RECORD_DELAY_MS: '800',
+      // Work long enough to be seen under load (a turn of 100 ms could pass between two screens read).
+      MADOHUB_FIXTURE_WORK_MS: '700',
     });
     const buf = await openTerminal(s, ['node', FAKE_CLAUDE]);
     const state = `(require('madohub').state(${buf}) or {})`;
