@@ -11,17 +11,35 @@ const MAX_TITLE = 120;
 const MAX_BODY = 400;
 
 /**
- * The kind of notification the terminal understands, by what its environment says of it ('auto'),
- * else the user's; null when none is known (an unknown terminal gets none: some print what they miss).
+ * The terminal tmux's client runs in, as tmux tells it (`#{client_termname}`, its TERM there, and
+ * `#{client_termtype}`, what the terminal says it is: `ghostty 1.1.3`, `WezTerm 20240203`, `kitty(0.35.2)`).
  */
-export function oscKind(setting: OscSetting, env: NodeJS.ProcessEnv): OscKind | null {
+export interface TmuxClient {
+  termname: string;
+  termtype: string;
+}
+
+/** What tmux's `display-message -p '#{client_termname}\t#{client_termtype}'` printed, or undefined. */
+export function parseTmuxClient(out: string): TmuxClient | undefined {
+  const [termname, termtype] = out.replace(/\r?\n$/, '').split('\t');
+  if (termname === undefined || /[\x00-\x1f]/.test(out.replace(/\t|\r?\n$/g, ''))) return undefined;
+  return { termname: termname.slice(0, 80), termtype: (termtype ?? '').slice(0, 80) };
+}
+
+/**
+ * The kind of notification the terminal understands, by what its environment says of it ('auto'),
+ * inside tmux by what tmux says of its client's terminal, else the user's; null when none is known
+ * (an unknown terminal gets none: some print what they miss).
+ */
+export function oscKind(setting: OscSetting, env: NodeJS.ProcessEnv, client?: TmuxClient): OscKind | null {
   if (setting !== 'auto') return setting || null;
-  const term = env.TERM ?? '';
-  const program = env.TERM_PROGRAM ?? '';
+  const term = client?.termname || (env.TERM ?? '');
+  const type = client?.termtype ?? '';
+  const program = client ? '' : (env.TERM_PROGRAM ?? '');
   const lcTerminal = env.LC_TERMINAL ?? '';
-  if (env.KITTY_WINDOW_ID || term === 'xterm-kitty') return '99';
-  if (term.startsWith('foot') || program === 'WezTerm' || program === 'ghostty' || term === 'xterm-ghostty' || term.startsWith('rxvt')) return '777';
-  if (program === 'iTerm.app' || lcTerminal === 'iTerm2' || env.WT_SESSION) return '9';
+  if ((!client && env.KITTY_WINDOW_ID) || term === 'xterm-kitty' || /^kitty\b/i.test(type)) return '99';
+  if (term.startsWith('foot') || program === 'WezTerm' || program === 'ghostty' || term === 'xterm-ghostty' || term.startsWith('rxvt') || /^(?:WezTerm|ghostty|foot)\b/i.test(type)) return '777';
+  if (program === 'iTerm.app' || lcTerminal === 'iTerm2' || env.WT_SESSION || /^iTerm2\b/.test(type)) return '9';
   return null;
 }
 

@@ -15,7 +15,9 @@ import type { FleetChange } from '../fleet/fleet.js';
 import type { FleetHub } from '../fleet/hub.js';
 import { DEFAULT_NOTIFY, parseNotifySettings, readNotifyFile, writeNotifyFile } from '../fleet/notify-settings.js';
 import type { NotifySettings } from '../fleet/notify-settings.js';
-import { oscKind, oscNotification } from '../fleet/outer-terminal.js';
+import { oscKind, oscNotification, parseTmuxClient } from '../fleet/outer-terminal.js';
+import type { TmuxClient } from '../fleet/outer-terminal.js';
+import { execFile } from 'node:child_process';
 import { isAgentState } from '../shared/types.js';
 import type { AgentState } from '../shared/types.js';
 
@@ -61,6 +63,8 @@ export class NvimAttention {
   private readonly dir = jobsDir();
   /** Told when a desktop run starts (the benchmark). */
   onDesktopStarted?: (n: Notice) => void;
+  /** Inside tmux: the terminal its client runs in, as tmux says (asked once, bounded). */
+  private tmuxClient?: TmuxClient;
 
   constructor(
     private readonly hub: FleetHub,
@@ -79,6 +83,16 @@ export class NvimAttention {
     );
     // The jobs' mutes a Neovim kept (this one's Node process before this one, or another Neovim's).
     for (const [id, m] of readNotifyFile(this.dir).mutes) this.engine.mute(id, m);
+    if (env.TMUX) this.askTmux();
+  }
+
+  /** Which terminal tmux's client runs in ('auto' inside tmux: its own TERM says only tmux). */
+  private askTmux(): void {
+    const target = this.env.TMUX_PANE && /^%\d+$/.test(this.env.TMUX_PANE) ? ['-t', this.env.TMUX_PANE] : [];
+    execFile('tmux', ['display-message', '-p', ...target, '#{client_termname}\t#{client_termtype}'], { timeout: 1000, maxBuffer: 4096, env: this.env }, (err, out) => {
+      if (err) return this.out.debug(`tmux does not say its client's terminal: ${err.message}`);
+      this.tmuxClient = parseTmuxClient(String(out));
+    });
   }
 
   /** Tells Lua every mute (the picker marks them). */
@@ -143,7 +157,7 @@ export class NvimAttention {
 
   health(): AttentionHealth {
     const n = this.desktop?.notifier;
-    const kind = oscKind(this.settings.terminal.osc, this.env);
+    const kind = oscKind(this.settings.terminal.osc, this.env, this.tmuxClient);
     return {
       desktop: n ? `${n.exe}${n.actions ? ' (with "Go there")' : ''}${n.replace ? ' (a summary replaces its burst)' : ''}` : this.desktopWhy,
       terminal: `${kind ? `OSC ${kind}${this.env.TMUX ? ' through tmux' : ''}` : this.settings.terminal.osc === false ? 'no OSC notification (off)' : 'no OSC notification (no terminal known to take one; set notify.terminal.osc)'}; bell ${this.settings.terminal.bell ? 'on' : 'off'}; title ${this.settings.terminal.title ? 'on' : 'off'}`,
@@ -168,7 +182,7 @@ export class NvimAttention {
       if (this.probing) void this.probing.then(() => this.desktop?.show(n));
       else this.desktop.show(n);
     }
-    const kind = outside ? oscKind(this.settings.terminal.osc, this.env) : null;
+    const kind = outside ? oscKind(this.settings.terminal.osc, this.env, this.tmuxClient) : null;
     this.out.notice({
       message: n.message,
       urgent: n.urgent,

@@ -3,7 +3,7 @@
 // An agent out of sight that starts waiting writes the OSC notification, the bell and the title
 // there; inside tmux the notification is passed through; with the settings off, none of them.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { attach } from 'neovim';
@@ -118,6 +118,18 @@ describe.each(testNeovims())('Neovim $label: the terminal Neovim runs in', ({ pa
     expect(bytes.replaceAll(/\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g, '')).toContain('\x07');
     // The title, as Neovim sets it (its TUI writes it where the terminal's terminfo says it takes one).
     expect(await outer.s.lua('return { vim.o.title, vim.o.titlestring }')).toEqual([true, '1 agent needs you — %t']);
+  });
+
+  it("inside tmux, 'auto' asks tmux which terminal its client runs in (Ghostty: OSC 777, passed through)", async () => {
+    // A tmux that says its client runs in Ghostty (as `tmux display-message -p` prints it).
+    const bin = mkdtempSync(path.join(tmpdir(), 'madohub-tmux-'));
+    writeFileSync(path.join(bin, 'tmux'), '#!/bin/sh\nprintf "xterm-ghostty\\tghostty 1.1.3\\n"\n', { mode: 0o755 });
+    outer = await startInTerminal(exe, { TMUX: '/tmp/tmux-0/default,1,0', TMUX_PANE: '%1', TERM_PROGRAM: 'tmux', PATH: `${bin}:${path.dirname(process.execPath)}:/usr/bin:/bin` });
+    await outer.s.lua(`require('madohub').setup({ notify = { terminal = { osc = 'auto' } } })`);
+    const bytes = await waitingOutOfSight(outer);
+    expect(bytes).toContain('\x1bPtmux;\x1b\x1b]777;notify;');
+    const health = await outer.s.lua<string>(`vim.cmd('checkhealth madohub') local t = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\\n') vim.cmd('bwipeout') return t`);
+    expect(health).toContain('OSC 777 through tmux');
   });
 
   it('inside tmux the notification is passed through (OSC 9); with the settings off, nothing', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { oscKind, oscNotification, tmuxWrap } from '../../../src/fleet/outer-terminal.js';
+import { oscKind, oscNotification, parseTmuxClient, tmuxWrap } from '../../../src/fleet/outer-terminal.js';
 
 describe('the notification written to the terminal Neovim runs in', () => {
   it("'auto' picks what the terminal takes, by its environment; an unknown terminal gets none", () => {
@@ -15,6 +15,19 @@ describe('the notification written to the terminal Neovim runs in', () => {
     // The user's choice stands, whatever the terminal; false is none.
     expect(oscKind('777', { TERM: 'xterm-kitty' })).toBe('777');
     expect(oscKind(false, { TERM: 'xterm-kitty' })).toBeNull();
+  });
+
+  it("inside tmux, 'auto' goes by the terminal tmux's client runs in (its own TERM says tmux)", () => {
+    const inTmux = { TMUX: '/tmp/tmux-0/default,1,0', TERM: 'tmux-256color', TERM_PROGRAM: 'tmux' };
+    expect(oscKind('auto', inTmux)).toBeNull();
+    expect(oscKind('auto', inTmux, parseTmuxClient('xterm-ghostty\tghostty 1.1.3\n'))).toBe('777');
+    expect(oscKind('auto', inTmux, parseTmuxClient('xterm-256color\tWezTerm 20240203-110809-5046fc22\n'))).toBe('777');
+    expect(oscKind('auto', inTmux, parseTmuxClient('xterm-kitty\t\n'))).toBe('99');
+    expect(oscKind('auto', inTmux, parseTmuxClient('xterm-256color\tkitty(0.35.2)\n'))).toBe('99');
+    expect(oscKind('auto', inTmux, parseTmuxClient('xterm-256color\tiTerm2 3.5.0\n'))).toBe('9');
+    expect(oscKind('auto', inTmux, parseTmuxClient('xterm-256color\t\n'))).toBeNull();
+    // What tmux prints is another program's: a control character in it is no answer.
+    expect(parseTmuxClient('xterm\x1b]0;x\x07\tghostty\n')).toBeUndefined();
   });
 
   it('OSC 9, 777 and 99 carry the title and body, each terminated', () => {
