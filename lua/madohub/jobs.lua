@@ -193,13 +193,19 @@ local function stop_terminal(buf, done)
   pcall(vim.fn.jobstop, chan)
   local timer = assert(vim.uv.new_timer())
   local started = vim.uv.now()
+  local finished = false
   timer:start(
     20,
     20,
     vim.schedule_wrap(function()
+      -- A busy editor may run several of these queued: the first that finds the end ends it.
+      if finished then
+        return
+      end
       local ok, status = pcall(vim.fn.jobwait, { chan }, 0)
       local ended = not ok or status[1] ~= -1
       if ended or vim.uv.now() - started > STOP_WAIT_MS then
+        finished = true
         timer:stop()
         timer:close()
         done(ended)
