@@ -253,7 +253,9 @@ describe.each(testNeovims())('Neovim $label: a route over turns whose records la
     // A turn whose answer is never recorded: said by the ends' names, nothing sent (not the screen's words, nor the turn before's).
     await s.lua('vim.wait(2100)');
     await key('X');
-    expect(await s.waitFor(`vim.fn.execute('messages'):find('(claude main → ', 1, true) ~= nil and vim.fn.execute('messages'):find('): no answer recorded for this turn', 1, true) ~= nil`, 12000)).toBe(true);
+    // Its name is the agent's and its folder's (this checkout's: `claude main`, `claude ci` …).
+    const name = await s.lua<string>(`return require('madohub').agents({ id = 'term:${buf}' })[1].name`);
+    expect(await s.waitFor(`vim.fn.execute('messages'):find(${JSON.stringify(`(${name} → `)}, 1, true) ~= nil and vim.fn.execute('messages'):find('): no answer recorded for this turn', 1, true) ~= nil`, 12000), await s.lua<string>(`return vim.fn.execute('messages')`)).toBe(true);
     // Each turn's answer once, in order; none from the turn before the route, nor the screen's words.
     expect(handed().replace(/^\[mado route .* · hop 1\/3\]$/gm, '[head]')).toBe([2, 3, 4].map((n) => `[head]\nRecorded answer of turn ${n}.\n`).join(''));
   }, 90000);
