@@ -3,8 +3,7 @@
 // session of a live process outside, and a second Neovim with a terminal of its own.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIX, shortOf, useJobsHarness } from './jobs-harness.js';
@@ -232,19 +231,9 @@ describe.each(testNeovims())('Neovim $label: :MadoAgents', ({ path: exe }) => {
     expect(await s.waitFor(HAS_ROW('pinned', `job:${two}`), 10000)).toBe(true);
     expect(await s.lua<string>(`return require('madohub.fleet').find('job:${two}').name`)).toBe('the second shell');
   }, 120000);
-});
-
-describe.each(testNeovims())('Neovim $label: :MadoAgents on a group header, and an interrupted agent', ({ path: exe }) => {
-  let s: Session | undefined;
-  afterEach(async () => {
-    await s?.close();
-    s = undefined;
-  });
 
   it('r and R on a header open a line that goes nowhere (the words typed after them run no key); 1-9 act on nothing; an interrupted agent is Idle, not Ended', async () => {
-    const base = mkdtempSync(path.join(tmpdir(), 'madohub-picker-header-'));
-    s = await startNeovim(exe, { HOME: base, MADOHUB_JOBS_DIR: path.join(base, 'jobs'), MADOHUB_RUNTIME_DIR: path.join(base, 'run') });
-    await s.lua(`require('madohub').setup({ picker = { default_agent = 'shell' } })`);
+    s = await start();
     const interrupted = await openAgent(s, ['codex-real-interrupted']);
     expect(await s.waitFor(`(require('madohub').state(${interrupted}) or {}).interrupted == true`, 8000)).toBe(true);
     await s.nvim.feedKeys(':MadoAgents\r', 'mx', false);
