@@ -107,6 +107,22 @@ export const QUESTION_MS = 600;
  * settled word and the answer the records hold, not the screen's `Worked for 10s`.
  */
 export const SETTLE_MS = 1000;
+
+/** News that waits for more before it is told: while `holds` says so, `ms` at most; then told when `tells`. */
+interface Hold {
+  holds(e: FleetEntry): boolean;
+  tells(e: FleetEntry): boolean;
+  ms: number;
+}
+
+const HOLDS: readonly Hold[] = [
+  // A wait told before its question: for the question (the agent's own word comes before its screen).
+  { holds: (e) => e.state === 'waiting' && !e.needs?.question, tells: (e) => e.state === 'waiting', ms: QUESTION_MS },
+  // A terminal's turn end its screen read alone: for its records' word and answer. Confirmed, or more
+  // than a turn's end (it failed, exited), it is told as it is then; a new turn drops it.
+  { holds: (e) => e.kind === 'terminal' && TURN_ENDS.has(e.state) && !e.confirmed, tells: (e) => ENDED.has(e.state), ms: SETTLE_MS },
+];
+
 /** The most lines of a summary's body (the rest are counted). */
 const MAX_SUMMARY_LINES = 8;
 /** A notice's line: the question or last line, cut. */
@@ -142,10 +158,11 @@ export class Attention {
   /** Whether the editor has the focus (undefined: its terminal never said). */
   private focused: boolean | undefined;
   private seq = 0;
-  /** Waits that came without their question, held for it (see QUESTION_MS): the entry as last seen. */
-  private readonly awaitingQuestion = new Map<string, { entry: FleetEntry; route: boolean; timer: unknown }>();
-  /** Turn ends the screen read alone, held for the records' word (see SETTLE_MS). */
-  private readonly awaitingRecord = new Map<string, { entry: FleetEntry; route: boolean; timer: unknown }>();
+  /**
+   * News held for what is still to come, by entry, the entry as last seen: a wait for its question
+   * (QUESTION_MS), a turn's end the screen read alone for its records' word (SETTLE_MS).
+   */
+  private readonly held = new Map<string, { kind: Hold; entry: FleetEntry; route: boolean; timer: unknown }>();
   /** The burst under way: its first notice, and what came since (by entry, the latest). */
   private burst?: { first: Notice; held: Map<string, NewsItem>; timer: unknown };
 
@@ -193,8 +210,7 @@ export class Attention {
       // This place's own: its terminals and the jobs (a session elsewhere, another Neovim's terminal
       // are told where they run; a terminal that shows a job is that job's view).
       if ((e.kind !== 'terminal' && e.kind !== 'job') || e.shows !== '') continue;
-      this.questionCame(e);
-      this.recordCame(e);
+      this.heldCame(e);
       const before = this.states.get(e.id);
       this.states.set(e.id, e.state);
       if (e.state === 'working' || e.state === 'waiting') this.worked.add(e.id);
@@ -203,66 +219,40 @@ export class Attention {
       if (ENDED.has(e.state)) this.delivered.delete(e.id);
       if (!this.needsUser(e, before)) continue;
       wanted.push(e.id);
-      if (e.state === 'waiting' && !e.needs?.question) this.holdForQuestion(e, route);
-      else if (TURN_ENDS.has(e.state) && !e.confirmed && e.kind === 'terminal') this.holdForRecord(e, route);
+      const hold = HOLDS.find((h) => h.holds(e));
+      if (hold) this.hold(hold, e, route);
       else if (this.told(e, route)) this.add(this.item(e));
     }
     return wanted;
   }
 
-  /** A turn's end read from the screen alone: told once its records confirm it, or as it is after SETTLE_MS. */
-  private holdForRecord(e: FleetEntry, route: boolean): void {
+  /** News held (see HOLDS): told once what it waits for comes, or as it is after its time. */
+  private hold(kind: Hold, e: FleetEntry, route: boolean): void {
     const timer = this.setTimer(() => {
-      const held = this.awaitingRecord.get(e.id);
-      this.awaitingRecord.delete(e.id);
-      if (held && TURN_ENDS.has(held.entry.state) && this.told(held.entry, held.route)) this.add(this.item(held.entry));
-    }, SETTLE_MS);
-    this.awaitingRecord.set(e.id, { entry: e, route, timer });
+      const held = this.held.get(e.id);
+      this.held.delete(e.id);
+      if (held && held.kind.tells(held.entry) && this.told(held.entry, held.route)) this.add(this.item(held.entry));
+    }, kind.ms);
+    this.held.set(e.id, { kind, entry: e, route, timer });
   }
 
-  /** What a held end's entry is now: confirmed (told so), still the screen's (kept), or a new turn (dropped). */
-  private recordCame(e: FleetEntry): void {
-    const held = this.awaitingRecord.get(e.id);
+  /** What a held entry is now: still waiting (kept as it is), or come (told, when it still tells). */
+  private heldCame(e: FleetEntry): void {
+    const held = this.held.get(e.id);
     if (!held) return;
-    if (TURN_ENDS.has(e.state) && !e.confirmed) {
-      held.entry = e;
-      return;
-    }
-    this.clearTimer(held.timer);
-    this.awaitingRecord.delete(e.id);
-    // Confirmed, or more than a turn's end (it failed, exited): told as it is now.
-    if (ENDED.has(e.state) && this.told(e, held.route)) this.add(this.item(e));
-  }
-
-  /** A wait without its question yet: told once the question comes, or with what it has after QUESTION_MS. */
-  private holdForQuestion(e: FleetEntry, route: boolean): void {
-    const timer = this.setTimer(() => {
-      const held = this.awaitingQuestion.get(e.id);
-      this.awaitingQuestion.delete(e.id);
-      if (held && this.told(held.entry, held.route)) this.add(this.item(held.entry));
-    }, QUESTION_MS);
-    this.awaitingQuestion.set(e.id, { entry: e, route, timer });
-  }
-
-  /** What a held wait's entry is now: its question told with it, or no wait any more (answered at once). */
-  private questionCame(e: FleetEntry): void {
-    const held = this.awaitingQuestion.get(e.id);
-    if (!held) return;
-    if (e.state === 'waiting' && !e.needs?.question) {
+    if (held.kind.holds(e)) {
       held.entry = e;
       return;
     }
     this.unhold(e.id);
-    if (e.state === 'waiting' && this.told(e, held.route)) this.add(this.item(e));
+    if (held.kind.tells(e) && this.told(e, held.route)) this.add(this.item(e));
   }
 
   private unhold(id: string): void {
-    for (const map of [this.awaitingQuestion, this.awaitingRecord]) {
-      const held = map.get(id);
-      if (!held) continue;
-      this.clearTimer(held.timer);
-      map.delete(id);
-    }
+    const held = this.held.get(id);
+    if (!held) return;
+    this.clearTimer(held.timer);
+    this.held.delete(id);
   }
 
   /** Entries that left the fleet. */
@@ -277,7 +267,7 @@ export class Attention {
   }
 
   stop(): void {
-    for (const id of [...this.awaitingQuestion.keys(), ...this.awaitingRecord.keys()]) this.unhold(id);
+    for (const id of [...this.held.keys()]) this.unhold(id);
     if (this.burst) this.clearTimer(this.burst.timer);
     this.burst = undefined;
   }
