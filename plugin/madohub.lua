@@ -54,11 +54,11 @@ end, { nargs = '*', desc = 'MadoHub: go on with this terminal’s agent as a bac
 
 vim.api.nvim_create_user_command('MadoAttach', function(o)
   require('madohub.jobs').attach(o.args)
-end, { nargs = 1, complete = function(lead) return require('madohub.jobs').complete(lead) end, desc = 'MadoHub: open a background job in a terminal split' })
+end, { nargs = 1, complete = function(lead) return require('madohub.jobs').complete(lead, true) end, desc = 'MadoHub: open a background job in a terminal split' })
 
 vim.api.nvim_create_user_command('MadoStop', function(o)
   require('madohub.jobs').stop(o.args)
-end, { nargs = 1, complete = function(lead) return require('madohub.jobs').complete(lead) end, desc = 'MadoHub: stop a background job' })
+end, { nargs = 1, complete = function(lead) return require('madohub.jobs').complete(lead, true) end, desc = 'MadoHub: stop a background job' })
 
 vim.api.nvim_create_user_command('MadoLogs', function(o)
   require('madohub.jobs').logs(o.args)
@@ -72,8 +72,8 @@ vim.api.nvim_create_user_command('MadoRoute', function(o)
   require('madohub.routes').command(o.fargs)
 end, {
   nargs = '*',
-  complete = function(lead)
-    return require('madohub.routes').complete(lead)
+  complete = function(lead, line, pos)
+    return require('madohub.routes').complete(lead, line:sub(1, pos))
   end,
   desc = 'MadoHub: when an agent finishes a turn, hand its result to another',
 })

@@ -35,13 +35,13 @@ if (process.argv.includes('--bench')) {
 // The list of agent modules: every file of src/agents/ that exports one (a new agent is its file).
 writeAgentRegistry(path.join(root, 'src', 'agents'));
 
-// The doc's list of agents, from the agent modules (bundled to run here).
+// The doc's lists of agents and of state words, from the code (bundled to run here).
 await build({ ...common, entryPoints: ['scripts/doc-agents.ts'], outfile: '.cache/doc-agents.cjs', sourcemap: false, external: ['node-pty', 'neovim', 'chokidar', 'ps-list', '@xterm/headless'] });
 {
-  const { withAgentList } = createRequire(import.meta.url)(path.join(root, '.cache', 'doc-agents.cjs'));
+  const { withAgentList, withStateWords } = createRequire(import.meta.url)(path.join(root, '.cache', 'doc-agents.cjs'));
   const docFile = path.join(root, 'doc', 'madohub.txt');
   const doc = readFileSync(docFile, 'utf8');
-  const written = withAgentList(doc);
+  const written = withStateWords(withAgentList(doc));
   if (written !== doc) writeFileSync(docFile, written);
 }
 

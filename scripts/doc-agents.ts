@@ -1,6 +1,12 @@
-// The list of agents in doc/madohub.txt (`*madohub-known-agents*`), written by `npm run build` from
-// the agent modules, so that the doc names every agent the code knows and no other.
+// The lists in doc/madohub.txt that the code holds, written by `npm run build`: the agents
+// (`*madohub-known-agents*`, from the agent modules) and the state words (`*madohub-state-words*`),
+// so that the doc names every agent and state the code knows, as it prints them, and no other.
 import { AGENT_MODULES, DEFAULT_AGENT, FALLBACK_AGENT } from '../src/agents/index.js';
+import { statusWord } from '../src/cli/agents.js';
+import { agentStateOfJob } from '../src/fleet/entry.js';
+import { JOB_STATE_SOURCES, JOB_STATUSES, JOB_TEMPOS } from '../src/jobs/types.js';
+import { AGENT_STATES } from '../src/shared/types.js';
+import type { AgentState } from '../src/shared/types.js';
 
 export const BEGIN = '                                                       *madohub-known-agents*';
 export const END = '(This list is written by the build from src/agents/.)';
@@ -34,11 +40,70 @@ export function agentList(): string[] {
   ];
 }
 
-/** `doc` with its list replaced by `lines`; throws when the doc has no list to replace. */
-export function withAgentList(doc: string, lines: readonly string[] = agentList()): string {
+/** `doc` with the block from `begin` to `end` replaced by `lines`; throws when the doc has no such block. */
+function withBlock(doc: string, begin: string, end: string, lines: readonly string[], tag: string): string {
   const all = doc.split('\n');
-  const from = all.indexOf(BEGIN);
-  const to = all.indexOf(END, from);
-  if (from < 0 || to < 0) throw new Error('doc/madohub.txt has no *madohub-known-agents* list to write');
+  const from = all.indexOf(begin);
+  const to = all.indexOf(end, from);
+  if (from < 0 || to < 0) throw new Error(`doc/madohub.txt has no *${tag}* list to write`);
   return [...all.slice(0, from), ...lines, ...all.slice(to + 1)].join('\n');
+}
+
+/** `doc` with its list of agents replaced by `lines`; throws when the doc has no list to replace. */
+export function withAgentList(doc: string, lines: readonly string[] = agentList()): string {
+  return withBlock(doc, BEGIN, END, lines, 'madohub-known-agents');
+}
+
+export const STATES_BEGIN = '                                                        *madohub-state-words*';
+export const STATES_END = '(This list is written by the build from src/shared/types.ts and src/fleet/entry.ts.)';
+
+/** What each state means to the person reading it: a Record, so that a new state cannot go unsaid. */
+const STATE_MEANINGS: Record<AgentState, string> = {
+  working: 'at work on a turn',
+  idle: 'waits for a prompt',
+  waiting: 'asks you: approval, question, menu',
+  stopped: 'a turn ended (the screen says)',
+  completed: 'a turn ended (its records say)',
+  failed: 'failed, or you interrupted it',
+  exited: 'its program ended',
+};
+
+/** The STATUS words `mado agents` prints beside each state, from how a job's state is derived. */
+function statusesOf(state: AgentState): string[] {
+  const words = new Set<string>();
+  for (const status of JOB_STATUSES) {
+    // A host lives while its job runs, and between turns (done); it is gone once the job ended otherwise.
+    const alives = status === 'running' ? [true] : status === 'done' ? [true, false] : [false];
+    for (const alive of alives) {
+      for (const tempo of JOB_TEMPOS) {
+        for (const stateSource of [undefined, ...JOB_STATE_SOURCES]) {
+          if (agentStateOfJob({ status, tempo, alive, stateSource }) === state) words.add(statusWord({ status, alive }));
+        }
+      }
+    }
+  }
+  return [...words];
+}
+
+/** The lines of the list of state words, from its tag line to its last line. */
+export function stateWordList(): string[] {
+  return [
+    STATES_BEGIN,
+    'The states, as `mado agents` prints them (its STATE column, followed by ✓',
+    "when the agent's own records or word told it), as |madohub.state()|,",
+    '|madohub.agents()|, `--json` and the events give them, and as',
+    '`notify.states` and |:MadoMute| take them. The winbar and the picker show',
+    "each one's label (`labels` in |madohub-config|). STATUS is what",
+    '`mado agents` prints beside it for a job (|madohub-jobs|).',
+    '',
+    `    ${pad('STATE', 13)}${pad('meaning', 37)}STATUS`,
+    ...AGENT_STATES.map((s) => `    ${pad(`\`${s}\``, 13)}${pad(STATE_MEANINGS[s], 37)}${statusesOf(s).map((w) => `\`${w}\``).join(' ')}`.trimEnd()),
+    '',
+    STATES_END,
+  ];
+}
+
+/** `doc` with its list of state words replaced by `lines`; throws when the doc has none. */
+export function withStateWords(doc: string, lines: readonly string[] = stateWordList()): string {
+  return withBlock(doc, STATES_BEGIN, STATES_END, lines, 'madohub-state-words');
 }

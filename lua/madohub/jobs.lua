@@ -132,18 +132,33 @@ function M.attach(id)
   end, { buffer = buf, desc = 'MadoHub: detach from the job (it keeps running)' })
 end
 
----Completion of job ids and names for :MadoAttach, :MadoStop, :MadoLogs, from the fleet.
+---A job that ended (its host is gone): it shows no view and takes no stop, only a respawn or `rm`.
+---@param e madohub.FleetEntry
+---@return boolean
+function M.ended(e)
+  return e.state == 'exited' or e.state == 'failed'
+end
+
+---Completion of job ids and names, from the fleet: for :MadoLogs every job, for :MadoAttach and
+---:MadoStop (`live`) the jobs that run. A name two jobs share names none (it is refused): not offered.
 ---@param lead string
+---@param live? boolean
 ---@return string[]
-function M.complete(lead)
-  local ids, names = {}, {}
+function M.complete(lead, live)
+  local ids, names, count = {}, {}, {}
+  local jobs = vim.tbl_filter(function(e)
+    return not (live and M.ended(e))
+  end, require('madohub').agents({ kind = 'job' }))
   for _, e in ipairs(require('madohub').agents({ kind = 'job' })) do
+    count[e.name] = (count[e.name] or 0) + 1
+  end
+  for _, e in ipairs(jobs) do
     -- A remote host's job completes as `host:id`.
     local short = (e.host or '') ~= '' and (e.host .. ':' .. e.short) or e.short
     if short:sub(1, #lead) == lead then
       ids[#ids + 1] = short
     end
-    if e.name ~= '' and e.name:sub(1, #lead) == lead and not e.name:find('%c') then
+    if e.name ~= '' and count[e.name] == 1 and e.name:sub(1, #lead) == lead and not e.name:find('%c') then
       names[#names + 1] = e.name
     end
   end

@@ -9,6 +9,7 @@ import type { AgentId } from '../detect/types.js';
 export type JobStatus = 'running' | 'done' | 'stopped' | 'killed' | 'errored';
 export const JOB_STATUSES: readonly JobStatus[] = ['running', 'done', 'stopped', 'killed', 'errored'];
 export type JobTempo = 'active' | 'idle' | 'blocked';
+export const JOB_TEMPOS: readonly JobTempo[] = ['active', 'idle', 'blocked'];
 /** Where a job was started from. */
 export type JobOrigin = 'shell' | 'slash' | 'fleet' | 'spare' | 'respawn' | 'left_arrow';
 export const JOB_ORIGINS: readonly JobOrigin[] = ['shell', 'slash', 'fleet', 'spare', 'respawn', 'left_arrow'];

@@ -4,7 +4,7 @@ import type { Check } from '../shared/checks.js';
 import { bool, firstProblem, isObj, num, oneOf, optional, orNull, pattern, shape, str, strings, strMax } from '../shared/checks.js';
 import { protoMismatch } from './protocol/codec.js';
 import type { JobFile } from './types.js';
-import { JOB_ORIGINS, JOB_STATE_SOURCES, JOB_STATUSES, MAX_INTENT, JOB_FILE_VERSION, SHORT_ID, UUID } from './types.js';
+import { JOB_ORIGINS, JOB_STATE_SOURCES, JOB_STATUSES, JOB_TEMPOS, MAX_INTENT, JOB_FILE_VERSION, SHORT_ID, UUID } from './types.js';
 import { MAX_DETAIL } from '../shared/text.js';
 
 const template = shape({ name: str, description: str, initialPrompt: str }, '{name, description, initialPrompt}');
@@ -29,7 +29,7 @@ const SCHEMA: Record<keyof JobFile, Check> = {
   detail: strMax(MAX_DETAIL),
   color: str,
   status: oneOf(...JOB_STATUSES),
-  tempo: oneOf('active', 'idle', 'blocked'),
+  tempo: oneOf(...JOB_TEMPOS),
   needs: orNull(str),
   block: orNull(block),
   suggestedReply: orNull(str),

@@ -57,7 +57,7 @@ export const FROM_LUA = {
   explain: { buf, lines: strings, title: optional(str), cursor: optional(int(-1, 100_000)) },
   route_add: { source: optional(end), target: end, opts: optional(table), settings: optional(table) },
   route_command: { args: strings, settings: optional(table) },
-  route_complete: { lead: str, settings: optional(table) },
+  route_complete: { lead: str, line: optional(str), settings: optional(table) },
   route_list: {},
   paths: {},
 } satisfies Record<string, Record<string, Check>>;

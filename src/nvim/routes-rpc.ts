@@ -10,7 +10,7 @@ import { jobTurnEnded, RouteEngine } from '../routes/engine.js';
 import type { RouteRequest, RouteSettings } from '../routes/engine.js';
 import { NeovimRouteBackend } from './route-backend.js';
 import { closesCycle } from '../routes/chain.js';
-import { parseRouteCommand, routeOptionWords, routeWords } from '../routes/command.js';
+import { completionAt, parseRouteCommand, routeCompletion, routeOptionWords } from '../routes/command.js';
 import { commandWords, endArg, optionsOf, settingsOf } from './route-args.js';
 import type { RouteCommand, RouteOptions } from '../routes/command.js';
 import { resolveEnd, targetName } from './route-ends.js';
@@ -168,8 +168,13 @@ export function routesRpc(nvim: NeovimClient, lua: LuaWire, hub: FleetHub, watch
           const m = isObj(args[0]) ? args[0] : {};
           const lead = typeof m.lead === 'string' ? m.lead : '';
           const templates = isObj(m.settings) && isObj(m.settings.templates) ? Object.keys(m.settings.templates) : [];
-          const ends = hub.all().filter((e) => e.kind === 'terminal' || e.kind === 'job').flatMap((e) => [e.id, ...(e.name !== '' && !/[\s\p{Cc}]/u.test(e.name) ? [e.name] : [])]);
-          return Promise.resolve([...routeWords(templates), ...ends].filter((w) => w.startsWith(lead)));
+          // Where the cursor is (the line cut there): what can follow the words before it.
+          const at = typeof m.line === 'string' ? completionAt(m.line.slice(0, 4096)) : { before: [], lead };
+          const ends = hub
+            .all()
+            .filter((e) => e.kind === 'terminal' || e.kind === 'job')
+            .map((e) => ({ id: e.id, name: e.name, remote: e.host !== '', ended: e.state === 'exited' || (e.kind === 'job' && e.state === 'failed') }));
+          return Promise.resolve(routeCompletion({ before: at.before, lead }, ends, templates, all().map((r) => r.id)));
         }
         case 'route_list':
           return Promise.resolve(all());

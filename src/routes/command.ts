@@ -49,15 +49,63 @@ export function parseRouteCommand(args: readonly string[]): RouteCommand {
   return ends.length === 2 ? { kind: 'add', source: ends[0], target: ends[1]!, options } : { kind: 'add', target: ends[0]!, options };
 }
 
-/** The words that complete `:MadoRoute`'s arguments (the subcommands and options; the ends are the fleet's); `templates`: the user's. */
-export function routeWords(templates: readonly string[]): string[] {
-  return [
-    'list', 'clear', 'pause', 'resume', 'rm',
-    ...ROUTE_ONS.map((o) => `on=${o}`),
-    ...ROUTE_SENDS.map((s) => `send=${s}`),
-    ...[...Object.keys(BUILTIN_TEMPLATES), ...templates].map((t) => `template=${t}`),
-    'hops=', ...FLAGS, 'file:',
-  ];
+const SUBCOMMANDS = ['list', 'clear', 'pause', 'resume', 'rm'] as const;
+
+/** An agent a route could name, as completion weighs it. */
+export interface RouteEndChoice {
+  id: string;
+  name: string;
+  /** On a remote host: a target only. */
+  remote: boolean;
+  /** Its program ended (an exited terminal, a job whose host is gone): no route to or from it works. */
+  ended: boolean;
+}
+
+/** Where `:MadoRoute`'s completion is: the words typed before the one being completed, and that one's start. */
+export interface RouteCompletionAt {
+  before: readonly string[];
+  lead: string;
+}
+
+/**
+ * The words that complete `:MadoRoute`'s argument at `at`, only those that can work there: a
+ * subcommand first; after `rm` a route's id; the ends (a source, then a target: a remote host's job
+ * is a target only, an ended agent neither; a name two agents share names none) until two are given;
+ * then the options not given yet. `templates`: the user's; `routeIds`: the routes there are.
+ */
+export function routeCompletion(at: RouteCompletionAt, ends: readonly RouteEndChoice[], templates: readonly string[], routeIds: readonly string[]): string[] {
+  const { before, lead } = at;
+  const first = before[0];
+  const words = ((): string[] => {
+    if (first !== undefined && (SUBCOMMANDS as readonly string[]).includes(first)) return first === 'rm' && before.length === 1 ? [...routeIds] : [];
+    const given = new Set(before.map((w) => /^(\w+)=/.exec(w)?.[1] ?? w));
+    const options = [
+      ...(given.has('on') ? [] : ROUTE_ONS.map((o) => `on=${o}`)),
+      ...(given.has('send') ? [] : ROUTE_SENDS.map((v) => `send=${v}`)),
+      ...(given.has('template') ? [] : [...Object.keys(BUILTIN_TEMPLATES), ...templates].map((t) => `template=${t}`)),
+      ...(given.has('hops') ? [] : ['hops=']),
+      ...FLAGS.filter((f) => !given.has(f)),
+    ];
+    const typed = before.filter((w) => !/^\w+=/.test(w) && !(FLAGS as readonly string[]).includes(w));
+    // Two ends given, or one that is a remote host's job (a target only: no source precedes it).
+    if (typed.length >= 2 || (typed.length === 1 && ends.some((e) => e.remote && (e.id === typed[0] || e.name === typed[0])))) return options;
+    const shared = new Map<string, number>();
+    for (const e of ends) shared.set(e.name, (shared.get(e.name) ?? 0) + 1);
+    const named = (e: RouteEndChoice): string[] => [e.id, ...(e.name !== '' && shared.get(e.name) === 1 && !/[\s\p{Cc}]/u.test(e.name) ? [e.name] : [])];
+    const live = ends.filter((e) => !e.ended);
+    // The first end is a source, or the target alone (`:MadoRoute critic`): any live agent; the second a target.
+    const agents = live.flatMap(named);
+    return [...(first === undefined ? SUBCOMMANDS : []), ...agents, 'file:', ...options];
+  })();
+  return words.filter((w) => w.startsWith(lead));
+}
+
+/** The words typed before the one at the cursor of a command line (`MadoRoute a b c`, cut at the cursor), and that one. */
+export function completionAt(line: string): RouteCompletionAt {
+  const words = line.split(/\s+/);
+  const lead = words.pop() ?? '';
+  // The command's own name (as typed: `MadoR`, `:MadoRoute!`) is no argument.
+  return { before: words.slice(1).filter((w) => w !== ''), lead };
 }
 
 /** A route's options as words (`on=done send=last hops=3 template=review once`), for its line in a list. */

@@ -69,8 +69,10 @@ interface TerminalEntry extends TrackedState {
   exitStatus?: number;
   /** The first prompt the agent echoed (its intent), and which agent echoed it. */
   intent?: { agent: AgentId; text: string };
-  /** Since when an Idle is held back, waiting for the record that ends the turn (see HOLD_MS). */
+  /** Since when an Idle or a screen's Stopped is held back, waiting for the record that ends the turn (see HOLD_MS). */
   heldSince?: number;
+  /** The turn's end a held-back state carried (the screen's completion line): told with what shows next. */
+  heldDone?: { line: string };
   /** What the agent's notifications to its terminal said (OSC 9, 777, 99), beside the other sources. */
   notified?: PushState;
 }
@@ -79,7 +81,9 @@ interface TerminalEntry extends TrackedState {
  * How long an Idle that the live status says while the turn's record still says Working is held
  * back: Claude Code's session file goes idle about 100 ms before its transcript's turn end is read
  * (and a loaded machine reads that end later still: 600 ms was seen to miss it in CI),
- * and that Idle is no state the agent is in (it is Completed). The Idle shows after this if no end comes.
+ * and that Idle is no state the agent is in (it is Completed). The same holds for the screen's
+ * completion line drawn with that Idle (Stopped, then Completed ✓ 100 ms later was a flash). The
+ * Idle, or the screen's Stopped, shows after this if no end comes.
  */
 export const HOLD_MS = 1500;
 
@@ -187,7 +191,9 @@ export class Tracker {
       // A new turn the records start: what the screen shows is of it (its question, which no record tells).
       rec.screenBehind = false;
     }
-    if (signal.source !== 'session-file' && signal.state === 'completed' && rec.workedSinceDone) {
+    if (signal.source !== 'session-file' && signal.state === 'completed' && (rec.workedSinceDone || rec.heldDone)) {
+      // A screen's end held back for this record is the same end: the record's words tell it.
+      rec.heldDone = undefined;
       done = this.done(rec, signal.detail);
       rec.absorbNextLine = true;
       rec.doneAt = signal.at;
@@ -321,14 +327,22 @@ export class Tracker {
     // for the record that ends the turn (then Completed shows, not an Idle flash between).
     const awaitingEnd = !isNew && rec.state === 'working' && next.state === 'idle' && next.source === 'session-file' && rec.turn?.state === 'working';
     if (!awaitingEnd) rec.heldSince = undefined;
-    else if (rec.screen && (rec.screen.state === 'stopped' || rec.screen.state === 'completed')) {
-      // The screen shows the turn's end before its record is read: that is the state (Stopped), not Idle.
-      rec.heldSince = undefined;
-      next = { agent: next.agent, state: rec.screen.state, source: 'pty-scrape', detail: rec.screen.detail };
-    } else {
+    else {
       rec.heldSince ??= now;
-      if (now < rec.heldSince + HOLD_MS) return null;
+      if (now < rec.heldSince + HOLD_MS) {
+        // The turn's end the screen told waits with it: the record's Completed tells it, or the release.
+        if (done) rec.heldDone = done;
+        return null;
+      }
       rec.heldSince = undefined;
+      // No record ended the turn in time: the screen's end is the state (Stopped), where it shows one.
+      if (rec.screen && (rec.screen.state === 'stopped' || rec.screen.state === 'completed')) {
+        next = { agent: next.agent, state: rec.screen.state, source: 'pty-scrape', detail: rec.screen.detail };
+      }
+    }
+    if (rec.heldSince === undefined && rec.heldDone) {
+      done ??= rec.heldDone;
+      rec.heldDone = undefined;
     }
     const previous = isNew ? null : rec.state;
     const changed =

@@ -121,6 +121,10 @@ describe.each(testNeovims())('Neovim $label: the fleet', ({ path: exe }) => {
     expect(await refused('nope')).toMatch(/:MadoAttach: no job 'nope'/);
     expect(await refused(short)).toMatch(new RegExp(`:MadoAttach: job ${short} is not running \\(mado respawn ${short} starts it again\\)`));
     expect(await s.lua<number>('return #vim.api.nvim_list_wins()')).toBe(wins);
+    // So :MadoAttach and :MadoStop complete it no more; :MadoLogs still does (its output stays).
+    expect(await s.lua<string[]>(`return vim.fn.getcompletion('MadoAttach ${short.slice(0, 3)}', 'cmdline')`)).toEqual([]);
+    expect(await s.lua<string[]>(`return vim.fn.getcompletion('MadoStop ask', 'cmdline')`)).toEqual([]);
+    expect(await s.lua<string[]>(`return vim.fn.getcompletion('MadoLogs ask', 'cmdline')`)).toEqual(['asker job']);
     await s.lua('vim.api.nvim_buf_delete(..., { force = true })', [buf]);
     expect(await s.waitFor(`#require('madohub').agents({ kind = 'terminal' }) == 0`, 5000)).toBe(true);
     // Copies: changing one changes nothing in the cache.

@@ -55,7 +55,13 @@ describe.each(testNeovims())('Neovim $label: routes', ({ path: exe }) => {
     await s!.lua(`vim.api.nvim_set_current_buf(${a})`);
     expect(await s!.lua<string[]>(`return vim.fn.getcompletion('MadoRoute on=', 'cmdline')`)).toEqual(['on=done', 'on=turn', 'on=waiting']);
     expect(await s!.lua<string[]>(`return vim.fn.getcompletion('MadoRoute template=', 'cmdline')`)).toEqual(['template=review', 'template=continue', 'template=loop']);
-    expect(await s!.lua<string[]>(`return vim.fn.getcompletion('MadoRoute rev', 'cmdline')`)).toEqual(['review', 'reviewer']);
+    expect(await s!.lua<string[]>(`return vim.fn.getcompletion('MadoRoute rev', 'cmdline')`)).toEqual(['reviewer', 'review']);
+    // Only what can work where the cursor is: no subcommand after an end, no end after two, no option twice.
+    expect(await s!.lua<string[]>(`return vim.fn.getcompletion('MadoRoute writer ', 'cmdline')`)).not.toContain('list');
+    expect(await s!.lua<string[]>(`return vim.fn.getcompletion('MadoRoute writer re', 'cmdline')`)).toEqual(['reviewer', 'review']);
+    expect(await s!.lua<string[]>(`return vim.fn.getcompletion('MadoRoute writer reviewer re', 'cmdline')`)).toEqual(['review']);
+    expect(await s!.lua<string[]>(`return vim.fn.getcompletion('MadoRoute reviewer on=turn on', 'cmdline')`)).toEqual(['once']);
+    expect(await s!.lua<string[]>(`return vim.fn.getcompletion('MadoRoute list ', 'cmdline')`)).toEqual([]);
     // Typed as a person types it, through the command line.
     await s!.lua(`vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(':MadoRoute reviewer colour=red<CR>', true, false, true), 'mx', false)`);
     expect(await s!.lua<string>(`return vim.fn.execute('messages')`)).toMatch(/:MadoRoute: unknown option colour= \(on=, send=, template=, hops=, once, review\)/);

@@ -54,6 +54,23 @@ describe.each(testNeovims())('Neovim $label: rules of your own', ({ path: exe })
     expect(await s.waitFor(`(require('madohub').state(${term}) or {}).state == 'failed'`, 8000)).toBe(true);
   }, 40000);
 
+  it("a change of a rule file keeps the time in state of a terminal whose state it leaves as it was", async () => {
+    const config = mkdtempSync(path.join(tmpdir(), 'madohub-rules-config-'));
+    const dir = path.join(config, 'madohub', 'rules');
+    mkdirSync(dir, { recursive: true });
+    s = await startNeovim(exe, { XDG_CONFIG_HOME: config });
+    await s.lua(`require('madohub').setup({})`);
+    const claude = await openAgent(s, ['claude-idle']);
+    const codex = await openAgent(s, ['codex-idle']);
+    expect(await s.waitFor(`(require('madohub').state(${claude}) or {}).state == 'idle' and (require('madohub').state(${codex}) or {}).agent == 'codex'`, 10000)).toBe(true);
+    const before = await s.lua<{ since: number; winbar: string }>(`return { since = require('madohub').state(${claude}).since }`);
+    // A rule of Codex's changes the Codex terminal's state: every terminal is read again.
+    writeFileSync(path.join(dir, 'codex.json'), JSON.stringify({ waiting: ['create an AGENTS.md file'] }));
+    expect(await s.waitFor(`(require('madohub').state(${codex}) or {}).state == 'waiting'`, 8000)).toBe(true);
+    const after = await s.lua<{ state: string; since: number }>(`return require('madohub').state(${claude})`);
+    expect(after).toMatchObject({ state: 'idle', since: before.since });
+  }, 40000);
+
   it('a rules folder made after Neovim started is read', async () => {
     const config = mkdtempSync(path.join(tmpdir(), 'madohub-rules-config-'));
     mkdirSync(path.join(config, 'madohub'), { recursive: true });

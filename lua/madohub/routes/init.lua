@@ -179,14 +179,16 @@ function M.command(args)
   util.notify(answer.error and (':MadoRoute: ' .. answer.message) or answer.message, answer.error and vim.log.levels.ERROR or nil)
 end
 
----Completion: the subcommands, the options and the agents (ids and names), as the Node side lists them.
+---Completion: what can follow the words before the cursor (a subcommand, a route's id after `rm`,
+---the agents that can be an end, the options not given yet), as the Node side lists them.
 ---@param lead string
+---@param line? string the command line up to the cursor
 ---@return string[]
-function M.complete(lead)
+function M.complete(lead, line)
   require('madohub').boot()
   local node = require('madohub.node')
   node.ensure()
-  local words = node.request('route_complete', { lead = lead, settings = settings() })
+  local words = node.request('route_complete', { lead = lead, line = line, settings = settings() })
   return type(words) == 'table' and words or {}
 end
 

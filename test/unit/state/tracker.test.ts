@@ -281,14 +281,30 @@ describe('Tracker', () => {
     expect(t.release(5000)).toEqual([]);
   });
 
-  it('while an Idle is held, the screen’s completion line shows the turn’s end (Stopped), not the Idle', () => {
+  it('while an Idle is held, the screen’s completion line is held too: the record’s end shows with no Stopped between, and tells the end once', () => {
     const t = new Tracker();
     t.screen(1, working, 1000);
     t.record(1, { state: 'working', source: 'jsonl-watcher', detail: 'tool_use' }, 1020);
     expect(t.record(1, { state: 'idle', source: 'session-file', detail: 'idle' }, 2000)).toBeNull();
-    const line = t.screen(1, done('✻ Baked for 1s'), 2050);
-    expect(line).toMatchObject({ state: 'stopped', source: 'pty-scrape', done: { line: '✻ Baked for 1s' } });
-    expect(t.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'end_turn' }, 2110)).toMatchObject({ state: 'completed', previous: 'stopped' });
+    expect(t.screen(1, done('✻ Baked for 1s'), 2050)).toBeNull();
+    expect(t.get(1)?.state).toBe('working');
+    expect(t.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'end_turn' }, 2110)).toMatchObject({ state: 'completed', previous: 'working', done: { line: 'end_turn' } });
+    expect(t.nextRelease()).toBeUndefined();
+    expect(t.release(5000)).toEqual([]);
+  });
+
+  it('a screen’s completion line no record follows shows as Stopped once it is due, with its end', () => {
+    const t = new Tracker();
+    t.screen(1, working, 1000);
+    t.record(1, { state: 'working', source: 'jsonl-watcher', detail: 'tool_use' }, 1020);
+    t.record(1, { state: 'idle', source: 'session-file', detail: 'idle' }, 2000);
+    expect(t.screen(1, done('✻ Baked for 1s'), 2050)).toBeNull();
+    expect(t.release(2000 + HOLD_MS - 1)).toEqual([]);
+    expect(t.release(2000 + HOLD_MS)).toMatchObject([{ state: 'stopped', source: 'pty-scrape', previous: 'working', done: { line: '✻ Baked for 1s' } }]);
+    // The record that comes after is the same turn's end, not a second one.
+    const end = t.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'end_turn' }, 4000);
+    expect(end).toMatchObject({ state: 'completed', previous: 'stopped' });
+    expect(end?.done).toBeUndefined();
   });
 
   it('an Idle the transcript never ends shows once it is due', () => {
