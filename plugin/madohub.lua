@@ -25,6 +25,16 @@ vim.api.nvim_create_user_command('MadoStatus', function()
   require('madohub.commands').status()
 end, { desc = 'MadoHub: list watched terminals and their states' })
 
+vim.api.nvim_create_user_command('MadoHosts', function(o)
+  require('madohub.commands').hosts(o.fargs)
+end, {
+  nargs = '*',
+  complete = function(lead, line, pos)
+    return require('madohub.commands').complete_hosts(lead, line:sub(1, pos))
+  end,
+  desc = 'MadoHub: the remote hosts and their links (retry: try the offline ones now)',
+})
+
 vim.api.nvim_create_user_command('MadoExplain', function()
   require('madohub.commands').explain()
 end, { desc = 'MadoHub: why the terminal in this window has its state' })

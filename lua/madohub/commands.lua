@@ -208,6 +208,86 @@ function M.complete_mute(lead)
   return out
 end
 
+---@class madohub.HostStatus
+---@field host string
+---@field online boolean
+---@field reason string why it is offline ('' while online, or before its first answer)
+---@field version string its mado's version, once it answered
+---@field jobs integer the jobs it lists
+
+---The remote hosts the Node side follows (starting it when it does not run), or nil and why not.
+---@return madohub.HostStatus[]|nil
+---@return string|nil
+local function host_status()
+  require('madohub').boot()
+  local node = require('madohub.node')
+  node.ensure()
+  local hosts, err = node.request('hosts_status', {})
+  if type(hosts) ~= 'table' then
+    return nil, tostring(err)
+  end
+  return hosts
+end
+
+---:MadoHosts — each remote host (|madohub-hosts|): online with its mado's version and its jobs, or
+---offline with why. `:MadoHosts retry [NAME]` tries the offline ones (or NAME) at once.
+---@param args string[]
+function M.hosts(args)
+  local util = require('madohub.util')
+  local hosts, err = host_status()
+  if not hosts then
+    return util.notify(':MadoHosts: ' .. err, vim.log.levels.ERROR)
+  end
+  if args[1] == 'retry' then
+    local name = args[2]
+    if name and not vim.iter(hosts):any(function(h)
+      return h.host == name
+    end) then
+      return util.notify((':MadoHosts retry: no host %q (see :help madohub-hosts)'):format(name), vim.log.levels.ERROR)
+    end
+    local res = require('madohub.node').request('hosts_retry', { host = name })
+    local tried = type(res) == 'table' and res.tried or {}
+    if #tried == 0 then
+      return util.notify(name and (name .. ' is online or being tried now') or 'no host is offline: nothing to try')
+    end
+    return util.notify('trying again: ' .. table.concat(tried, ', '))
+  elseif args[1] ~= nil then
+    return util.notify(':MadoHosts: usage: :MadoHosts [retry [NAME]]', vim.log.levels.ERROR)
+  end
+  if #hosts == 0 then
+    return vim.api.nvim_echo({ { 'No remote host (hosts.json and setup({ hosts }) name none: :help madohub-hosts)' } }, false, {})
+  end
+  local chunks = {}
+  for i, h in ipairs(hosts) do
+    local line = h.online and ('%s  online  mado %s  %d job%s'):format(h.host, h.version, h.jobs, h.jobs == 1 and '' or 's')
+      or ('%s  offline%s'):format(h.host, h.reason ~= '' and (': ' .. h.reason) or ' (connecting)')
+    chunks[#chunks + 1] = h.online and { line } or { line, 'MadoFailed' }
+    if i < #hosts then
+      chunks[#chunks + 1] = { '\n' }
+    end
+  end
+  vim.api.nvim_echo(chunks, false, {})
+end
+
+---Completion of :MadoHosts: `retry`, then the hosts.
+---@param lead string
+---@param line string the command line up to the cursor
+---@return string[]
+function M.complete_hosts(lead, line)
+  local words = vim.split(vim.trim(line), '%s+')
+  local choices = {}
+  if #words == 1 or (#words == 2 and lead ~= '') then
+    choices = { 'retry' }
+  elseif words[2] == 'retry' and (#words == 2 or (#words == 3 and lead ~= '')) then
+    for _, h in ipairs(host_status() or {}) do
+      choices[#choices + 1] = h.host
+    end
+  end
+  return vim.tbl_filter(function(w)
+    return vim.startswith(w, lead)
+  end, choices)
+end
+
 ---:MadoRestart — a fresh Node process; every terminal is sent again.
 function M.restart()
   local node = require('madohub.node')

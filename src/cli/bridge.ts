@@ -17,6 +17,10 @@ import { checkNodePty } from '../jobs/node-pty-check.js';
 import { daemonSocket, runtimeDir } from '../jobs/paths.js';
 import { socketLive } from '../jobs/protocol/socket.js';
 import { JobsWatch } from '../fleet/jobs-watch.js';
+import { agentStateOfJob } from '../fleet/entry.js';
+import { byCreation } from './agents.js';
+import { CHECK_AGENTS } from './remote-check.js';
+import type { CheckedAgent } from './remote-check.js';
 import { MAX_CHANNELS, MAX_LINK_MESSAGE, parseBridgeRequest } from '../jobs/remote/wire.js';
 import type { BridgeEvent, BridgeRequest } from '../jobs/remote/wire.js';
 
@@ -204,7 +208,8 @@ function verbEnv(env: NodeJS.ProcessEnv, req: Extract<BridgeRequest, { op: 'verb
 
 /**
  * `mado bridge --check`: what this machine offers a link, as one JSON line for `mado host check` on
- * the other side: this mado's version and protocol, whether node-pty loads, the daemon, the jobs.
+ * the other side: this mado's version and protocol, whether node-pty loads, the daemon, the jobs
+ * and their agents (the first CHECK_AGENTS).
  */
 export async function bridgeCheck(io: Pick<BridgeIo, 'env' | 'script' | 'version'>): Promise<string> {
   const pty = checkNodePty(path.resolve(path.dirname(io.script), '..'));
@@ -215,7 +220,10 @@ export async function bridgeCheck(io: Pick<BridgeIo, 'env' | 'script' | 'version
     daemon = `cannot be reached: ${err instanceof Error ? err.message : String(err)}`;
   }
   const jobs = jobShorts(jobsDir(io.env)).length;
-  return JSON.stringify({ version: io.version, proto: PROTO, pty: pty.ok ? 'ok' : pty.error, daemon, jobs });
+  // Its agents, in `mado agents`' order and words: the first CHECK_AGENTS of them.
+  const listed = (await listedJobs(jobsDir(io.env))).sort(byCreation);
+  const agents: CheckedAgent[] = listed.slice(0, CHECK_AGENTS).map((j) => ({ id: j.short, agent: j.agent, state: agentStateOfJob(j), name: j.name.slice(0, 80) }));
+  return JSON.stringify({ version: io.version, proto: PROTO, pty: pty.ok ? 'ok' : pty.error, daemon, jobs, agents });
 }
 
 /** `~` and `~/…` as the other side's home: a folder given in hosts.json is written for that side. */

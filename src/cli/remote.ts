@@ -18,6 +18,7 @@ import type { Io } from '../jobs/client/daemon.js';
 import { JobError, UsageError } from '../shared/errors.js';
 import { printable, safeText } from '../shared/text.js';
 import { byCreation, jobTable } from './agents.js';
+import { checkScript, parseCheck } from './remote-check.js';
 import { parseArgs } from './args.js';
 import { attachPeer } from './attach.js';
 import { BG_STDIN_FIRST_BYTE_MS } from './bg.js';
@@ -192,50 +193,6 @@ export async function agentsAll(io: Io, argv: string[]): Promise<void> {
   io.out(jobTable(rows.map((r) => r.job), Date.now(), io.env.HOME, { hosts: rows.map((r) => r.host), jobless }));
 }
 
-/**
- * The line written into a host's shell by `host check`: what `node --version` and `mado bridge
- * --check` say there, between marks (shell builtins only: a bare machine may lack even `head`).
- */
-function checkScript(mado: string): string {
-  return ["printf '@@madohub-check\\n'", 'node --version 2>&1', "printf '\\n@@madohub-bridge\\n'", `${mado} bridge --check 2>&1`, "printf '\\n@@madohub-end\\n'", 'exit'].join('; ');
-}
-
-export interface CheckReport {
-  node?: string;
-  bridge?: { version?: string; proto?: number; pty?: string; daemon?: string; jobs?: number };
-  /** What the other side said instead of the bridge's report (why `mado` did not run). */
-  bridgeError?: string;
-}
-
-/** The report between the marks of `host check`'s output (what a hostile side says is only text). */
-export function parseCheck(out: string): CheckReport | undefined {
-  const from = out.indexOf('@@madohub-check\n');
-  const mid = out.indexOf('\n@@madohub-bridge\n', from);
-  const to = out.indexOf('\n@@madohub-end', mid);
-  if (from < 0 || mid < 0 || to < 0) return undefined;
-  const lines = (text: string): string[] =>
-    text
-      .split('\n')
-      .map((l) => l.trim())
-      .filter(Boolean);
-  const report: CheckReport = { node: lines(out.slice(from + '@@madohub-check\n'.length, mid))[0]?.slice(0, 200) };
-  const said = lines(out.slice(mid + '\n@@madohub-bridge\n'.length, to));
-  const last = said.at(-1) ?? '';
-  try {
-    const v = JSON.parse(last) as Record<string, unknown>;
-    report.bridge = {
-      version: typeof v.version === 'string' ? v.version.slice(0, 40) : undefined,
-      proto: typeof v.proto === 'number' ? v.proto : undefined,
-      pty: typeof v.pty === 'string' ? v.pty.slice(0, 400) : undefined,
-      daemon: typeof v.daemon === 'string' ? v.daemon.slice(0, 200) : undefined,
-      jobs: typeof v.jobs === 'number' ? v.jobs : undefined,
-    };
-  } catch {
-    report.bridgeError = last.slice(0, 400);
-  }
-  return report;
-}
-
 /** `mado host check NAME`: what the other side has (Node, mado, node-pty, the daemon) and what is missing; 0 when it is ready. */
 export async function hostCheck(io: Io, name: string): Promise<number> {
   const cfg = hostNamed(io, name);
@@ -281,6 +238,11 @@ export async function hostCheck(io: Io, name: string): Promise<number> {
     if (b.jobs !== undefined) lines.push(['jobs', String(b.jobs), true]);
   }
   for (const [what, said] of lines) io.out(`  ${what.padEnd(10)} ${said}\n`);
+  // Its agents, one a line: id, agent, state (as `mado agents` words it), name.
+  const agents = b?.agents ?? [];
+  const width = (f: (a: (typeof agents)[number]) => string): number => Math.max(0, ...agents.map((a) => f(a).length));
+  for (const a of agents) io.out(`    ${a.id}  ${a.agent.padEnd(width((x) => x.agent))}  ${a.state.padEnd(width((x) => x.state))}  ${a.name}`.trimEnd() + '\n');
+  if (b?.jobs !== undefined && b.jobs > agents.length) io.out(`    … and ${b.jobs - agents.length} more (mado --host ${name} agents)\n`);
   const ready = lines.every(([, , ok]) => ok);
   io.out(ready ? `${name} is ready\n` : `${name} is not ready: see above\n`);
   return ready ? 0 : 1;

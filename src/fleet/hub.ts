@@ -27,7 +27,9 @@ import { freeName } from './terminal-names.js';
 import { TerminalReplies } from './terminal-replies.js';
 import { Remotes } from '../jobs/remote/remotes.js';
 import type { RemoteStatus } from '../jobs/remote/remotes.js';
-import { allHosts } from '../jobs/remote/hosts.js';
+import { allHosts, hostsFile } from '../jobs/remote/hosts.js';
+import type { HostConfig } from '../jobs/remote/hosts.js';
+import { watchPath } from '../shared/watch-path.js';
 import type { KeptReply, TerminalWrite } from './terminal-replies.js';
 
 export interface HubLog {
@@ -40,6 +42,9 @@ const MAX_REORDER = 1000;
 
 /** What is placed again once marks change: a terminal (its buffer), the jobs, the sessions or other Neovims. */
 type Placed = number | 'job' | 'session' | 'editor';
+
+/** A burst of writes to hosts.json (an editor's save) is read once, this long after its first. */
+const HOSTS_SETTLE_MS = 100;
 
 export class FleetHub {
   private readonly fleet = new Fleet();
@@ -73,6 +78,13 @@ export class FleetHub {
   onReplyExpired?: (buf: number) => void;
   /** Told when a reply starts to wait for a terminal, and when it no longer does (Lua keeps it meanwhile). */
   onReplyKept?: (buf: number, replies: KeptReply[]) => void;
+  /** Told what is wrong with the hosts when hosts.json changed while this process runs. */
+  onHostProblems?: (problems: string[]) => void;
+  /** The hosts of setup() (what Lua gave last), beside hosts.json's. */
+  private hostsFromSetup: unknown;
+  /** hosts.json's hosts as last read (kept while the file is half written). */
+  private hostsOfFile?: ReadonlyMap<string, HostConfig>;
+  private stopHostsWatch?: () => void;
   private readonly jobs: JobsWatch;
   private readonly sessions: SessionsWatch;
   private editors?: Editors;
@@ -118,19 +130,38 @@ export class FleetHub {
     }
   }
 
-  /** The remote hosts followed from now on: hosts.json's and setup()'s (`fromSetup`); answers what is wrong with them. */
+  /**
+   * The remote hosts followed from now on: hosts.json's and setup()'s (`fromSetup`); answers what is
+   * wrong with them. hosts.json is followed from then on: a change to it is read again (100 ms after
+   * the first write of a burst), its problems told through `onHostProblems`.
+   */
   configureHosts(fromSetup: unknown): { problems: string[] } {
-    const { hosts, problems } = allHosts(process.env, fromSetup);
+    this.hostsFromSetup = fromSetup;
+    this.stopHostsWatch ??= watchPath(hostsFile(process.env), HOSTS_SETTLE_MS, () => {
+      const { problems } = this.rereadHosts();
+      if (problems.length > 0) this.onHostProblems?.(problems);
+    });
+    return this.rereadHosts();
+  }
+
+  private rereadHosts(): { problems: string[] } {
+    const { hosts, file, problems } = allHosts(process.env, this.hostsFromSetup, this.hostsOfFile);
+    this.hostsOfFile = file;
     this.remotes.configure(hosts);
     this.placeJobs();
     return { problems };
   }
 
-  /** Each remote host and how its link is. */
-  hostStatus(): { host: string; status: RemoteStatus }[] {
+  /** Tries the offline hosts again now (all, or the one named); the names tried. */
+  retryHosts(name?: string): string[] {
+    return this.remotes.retry(name);
+  }
+
+  /** Each remote host, how its link is, and how many jobs it lists. */
+  hostStatus(): { host: string; status: RemoteStatus; jobs: number }[] {
     return this.remotes.names().flatMap((host) => {
       const status = this.remotes.status(host);
-      return status ? [{ host, status }] : [];
+      return status ? [{ host, status, jobs: this.remotes.jobs(host).length }] : [];
     });
   }
 
@@ -288,6 +319,7 @@ export class FleetHub {
   }
 
   stop(): void {
+    this.stopHostsWatch?.();
     this.remotes.stop();
     this.editors?.stop();
     this.sessions.stop();

@@ -60,6 +60,8 @@ export const FROM_LUA = {
   route_complete: { lead: str, line: optional(str), settings: optional(table) },
   route_list: {},
   paths: {},
+  hosts_status: {},
+  hosts_retry: { host: optional(str) },
 } satisfies Record<string, Record<string, Check>>;
 
 export type FromLuaOp = keyof typeof FROM_LUA;

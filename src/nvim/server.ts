@@ -2,8 +2,8 @@ import path from 'node:path';
 import { attach } from 'neovim';
 import type { NeovimClient } from 'neovim';
 import { AGENT_MODULES, useUserRules, userRulesNow } from '../agents/index.js';
-import { watchRules } from './rules-watch.js';
-import { rulesDir } from '../agents/user-rules.js';
+import { watchPath } from '../shared/watch-path.js';
+import { RECHECK_MS, rulesDir } from '../agents/user-rules.js';
 import { LuaWire } from './lua-wire.js';
 import { LuaPush } from './push.js';
 import type { AgentInfo } from './lua-wire.js';
@@ -44,7 +44,8 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
     const refused = bad.reduce((n, f) => n + f.errors.length, 0);
     lua.send({ type: 'say', message: `${bad.map((f) => path.basename(f.file)).join(', ')}: ${refused} refused (:checkhealth madohub)`, warn: true });
   });
-  watchRules(rulesDir(), () => userRulesNow());
+  // After the source's own recheck interval, so that the change is read, not skipped as too recent.
+  watchPath(rulesDir(), RECHECK_MS + 20, () => userRulesNow());
   // Every change goes to Lua once per batch (one redraw).
   const pushed = new LuaPush(lua, () => hub.editorsNotShown);
   const tracker = new Tracker();
@@ -99,6 +100,12 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
       return typeof why === 'string' ? why : '';
     },
   );
+
+  // hosts.json changed while Neovim runs: what is wrong with it now, in one short line.
+  hub.onHostProblems = (problems) => {
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
+    lua.send({ type: 'say', message: `${problems[0]!.slice(0, 200)}${more}`, warn: true });
+  };
 
   // Attention: a change that needs the user, told inside Neovim and, where it matters, outside it.
   const attention = new NvimAttention(hub, {

@@ -2,7 +2,7 @@
 // :MadoAgents (`h:box` filters them), peeked, answered with a digit, replied to, attached in a split
 // (`:MadoAttach box:ID`), started with `n` (`@agent --host box …`). The remote side is this machine
 // with a second set of folders, reached through a shell (ssh-hosts.test runs the link over ssh).
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bridgesOf, FIX, shortOf, until, useJobsHarness } from './jobs-harness.js';
@@ -18,6 +18,11 @@ describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: e
   let screen: Screen;
   let short = '';
   let down = '';
+  let tries = '';
+  let hostsJson = '';
+  let shell: string[] = [];
+  const MADO = `${process.execPath} ${path.join(ROOT, 'dist/mado.js')}`;
+  const triesSoFar = (): number => (existsSync(tries) ? readFileSync(tries, 'utf8').split('\n').length - 1 : 0);
   const bridges = (): number[] => bridgesOf(remote.env.MADOHUB_JOBS_DIR!);
   afterAll(async () => {
     await screen?.detach();
@@ -42,8 +47,11 @@ describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: e
     // A host that can be taken down: while the flag file is there, its "ssh" is refused.
     down = path.join(local.base, 'box-down');
     const env = ['MADOHUB_TEMPLATES', 'MADOHUB_JOBS_DIR', 'MADOHUB_RUNTIME_DIR'].map((k) => `${k}='${remote.env[k]}'`).join(' ');
-    const shell = ['sh', '-c', `if [ -e '${down}' ]; then echo 'ssh: connect to host box port 22: Connection refused' >&2; exit 255; fi; exec env ${env} sh`];
-    writeFileSync(path.join(config, 'madohub', 'hosts.json'), JSON.stringify({ box: { command: shell, mado: `${process.execPath} ${path.join(ROOT, 'dist/mado.js')}` } }));
+    // Each try of its link is counted (a line in box-tries).
+    tries = path.join(local.base, 'box-tries');
+    shell = ['sh', '-c', `echo >> '${tries}'; if [ -e '${down}' ]; then echo 'ssh: connect to host box port 22: Connection refused' >&2; exit 255; fi; exec env ${env} sh`];
+    hostsJson = path.join(config, 'madohub', 'hosts.json');
+    writeFileSync(hostsJson, JSON.stringify({ box: { command: shell, mado: MADO } }));
     s = await startNeovim(exe, { ...local.neovimEnv(), XDG_CONFIG_HOME: config });
     screen = await Screen.attach(s.nvim, 160, 48);
     await screen.type(':MadoAgents<CR>');
@@ -145,12 +153,55 @@ describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: e
     // This machine's own rows are not held up.
     expect(details.some((d) => d.startsWith('box offline'))).toBe(true);
     expect((await s.lua<{ detail: string }[]>(`return require('madohub').agents({ kind = 'job' })`)).filter((e) => !e.detail.startsWith('box offline'))).not.toHaveLength(0);
+    // Down long enough that a growing wait (1, 2, 4, 8 s) would be at its fourth: back, it is linked
+    // within 2 s of answering (the next try), not at the end of a long wait.
+    const at = triesSoFar();
+    expect((await until(async () => triesSoFar(), (n) => n >= at + 3, 15000)) >= at + 3).toBe(true);
     rmSync(down);
+    const back = Date.now();
     expect(await s.waitFor(`#vim.tbl_filter(function(e) return vim.startswith(e.detail, 'box offline') end, require('madohub').agents({ kind = 'job' })) == 0`, 15000)).toBe(true);
+    expect(Date.now() - back).toBeLessThan(3500);
     expect(await s.lua<string>(health)).toMatch(/box: linked \(mado \d+\.\d+\.\d+\)/);
     const rows = await s.lua<string[]>(`return vim.tbl_map(function(e) return e.id end, require('madohub').agents({ kind = 'job' }))`);
     expect(rows.filter((id) => id.startsWith('job:box:'))).toHaveLength(before);
     expect(new Set(rows).size).toBe(rows.length);
     expect(existsSync(down)).toBe(false);
+  }, 60000);
+  it(':MadoHosts shows each host; retry tries an offline one at once; a changed hosts.json is followed', async () => {
+    await screen.type(':MadoHosts<CR>');
+    await screen.waitForText(/^box  online  mado \d+\.\d+\.\d+  \d+ jobs?$/m, 5000);
+    // Down: retry tries it now, as typed.
+    writeFileSync(down, '');
+    for (const pid of bridges()) process.kill(pid, 'SIGKILL');
+    expect(await s.waitFor(`vim.iter(require('madohub').agents({ kind = 'job' })):any(function(e) return vim.startswith(e.detail, 'box offline') end)`, 5000)).toBe(true);
+    await screen.type(':MadoHosts<CR>');
+    await screen.waitForText(/^box  offline: the link to box (?:was killed by SIGKILL|ended with status 255: ssh: connect to host box port 22: Connection refused)$/m, 5000);
+    const before = triesSoFar();
+    await screen.type(':MadoHosts retry box<CR>');
+    await screen.waitForText(/trying again: box|box is online or being tried now/, 5000);
+    expect(await until(async () => triesSoFar(), (n) => n > before, 3000)).toBeGreaterThan(before);
+    await screen.type(':MadoHosts retry nope<CR>');
+    await screen.waitForText(/:MadoHosts retry: no host "nope"/, 5000);
+    rmSync(down);
+    expect(await s.waitFor(`#vim.tbl_filter(function(e) return vim.startswith(e.detail, 'box offline') end, require('madohub').agents({ kind = 'job' })) == 0`, 10000)).toBe(true);
+    expect(await s.lua<string[]>(`return vim.fn.getcompletion('MadoHosts retry ', 'cmdline')`)).toEqual(['box']);
+
+    // hosts.json names a second host while Neovim runs: it is followed, its jobs listed; a broken
+    // file is said; the host left out of it is let go.
+    writeFileSync(hostsJson, JSON.stringify({ box: { command: shell, mado: MADO }, box2: { command: shell, mado: MADO } }));
+    expect(await s.waitFor(`vim.iter(require('madohub').agents({ kind = 'job' })):any(function(e) return e.host == 'box2' end)`, 10000)).toBe(true);
+    await screen.type(':MadoHosts<CR>');
+    await screen.waitForText(/^box2  online  mado /m, 5000);
+    // Two lines: Neovim's own hit-enter prompt.
+    await screen.waitForText(/Press ENTER/);
+    await screen.type('<CR>');
+    // Half written: said, and the hosts read before are kept.
+    writeFileSync(hostsJson, '{ "box": ');
+    expect(await s.waitFor(`vim.fn.execute('messages'):find('hosts.json: not JSON', 1, true) ~= nil`, 5000), await messages()).toBe(true);
+    expect(await messages()).toMatch(/the hosts read before are kept/);
+    expect(await s.lua<boolean>(`return vim.iter(require('madohub').agents({ kind = 'job' })):any(function(e) return e.host == 'box2' end)`)).toBe(true);
+    writeFileSync(hostsJson, JSON.stringify({ box: { command: shell, mado: MADO } }));
+    expect(await s.waitFor(`not vim.iter(require('madohub').agents({ kind = 'job' })):any(function(e) return e.host == 'box2' end)`, 10000)).toBe(true);
+    expect(await s.waitFor(`vim.iter(require('madohub').agents({ kind = 'job' })):any(function(e) return e.host == 'box' end)`, 10000)).toBe(true);
   }, 60000);
 });

@@ -65,6 +65,9 @@ describe.skipIf(!SSHD && process.env.MADOHUB_NEED_SSHD !== '1')('remote hosts ov
     // It runs there, not here.
     expect((await remote.jobs()).map((j) => j.short)).toEqual([short]);
     expect(await local.jobs()).toEqual([]);
+    // host check lists the agents there: id, agent, state, name.
+    const checked = await here(['host', 'check', 'box']);
+    expect(checked.stdout).toMatch(new RegExp(`\\n {2}jobs {7}1\\n {4}${short} {2}\\S+ +[a-z]+ {2}parser\\nbox is ready\\n$`));
     const mine = shortOf((await here(['--bg', '--agent', 'looper', '-n', 'mine', 'go'])).stdout);
     const all = await until(() => here(['agents', '--all']), (r) => / box +[0-9a-f]{8} +running/.test(`\n${r.stdout}`.replace(/\n/g, ' \n')) || r.stdout.includes(`box    ${short}  running`));
     expect(all.stdout).toMatch(new RegExp(`^HOST +ID +STATUS +STATE +AGENT +AGE +NAME +FOLDER +DETAIL\\n`));

@@ -103,12 +103,19 @@ export function readHosts(env: NodeJS.ProcessEnv): { hosts: Map<string, HostConf
   return parseHosts(v, file);
 }
 
-/** The hosts of hosts.json and those of setup({ hosts }) beside them (setup's win a name both give). */
-export function allHosts(env: NodeJS.ProcessEnv, fromSetup: unknown): { hosts: Map<string, HostConfig>; problems: string[] } {
-  const file = readHosts(env);
+/**
+ * The hosts of hosts.json and those of setup({ hosts }) beside them (setup's win a name both give),
+ * and hosts.json's own (`file`). `before`: hosts.json's hosts as read the last time; a file that now
+ * gives none but says what is wrong (half written, not JSON) keeps them, and says so.
+ */
+export function allHosts(env: NodeJS.ProcessEnv, fromSetup: unknown, before?: ReadonlyMap<string, HostConfig>): { hosts: Map<string, HostConfig>; file: Map<string, HostConfig>; problems: string[] } {
+  const read = readHosts(env);
+  const keep = before !== undefined && before.size > 0 && read.hosts.size === 0 && read.problems.length > 0;
+  const file = keep ? new Map(before) : read.hosts;
+  const problems = keep ? read.problems.map((p) => `${p}; the hosts read before are kept`) : read.problems;
   // Lua's empty table comes as an empty list.
   const setup = parseHosts(Array.isArray(fromSetup) && fromSetup.length === 0 ? undefined : fromSetup, 'setup({ hosts })');
-  return { hosts: new Map([...file.hosts, ...setup.hosts]), problems: [...file.problems, ...setup.problems] };
+  return { hosts: new Map([...file, ...setup.hosts]), file, problems: [...problems, ...setup.problems] };
 }
 
 /** A variable's name that holds a secret (`ANTHROPIC_API_KEY`, `GH_TOKEN`, `DB_PASSWORD`). */

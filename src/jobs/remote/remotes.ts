@@ -1,7 +1,8 @@
 // The remote hosts a long-lived process follows (the Neovim side): one link per host, opened at
 // start, its jobs followed live, kept while it lives; a link that goes down is said (offline, with
-// why) and tried again after a delay that grows (1 s, 2 s, … 60 s); a host that has not answered in
-// 2 s is said offline while it is still tried. Calls go through the host's link while it is up.
+// why) and tried again after 1 s, then every 2 s, so that a host back after an outage is linked
+// within 2 s of answering again (`retry` tries at once); a host that has not answered in 2 s is said
+// offline while it is still tried. Calls go through the host's link while it is up.
 import type { ListedJob } from '../protocol/replies.js';
 import type { HostConfig } from './hosts.js';
 import { Link, LinkError } from './link.js';
@@ -17,7 +18,8 @@ export interface RemoteStatus {
 /** A host not up within this long is said offline (with why) while the link is still tried. */
 export const OFFLINE_AFTER_MS = 2000;
 const RETRY_MIN_MS = 1000;
-const RETRY_MAX_MS = 60_000;
+/** At most this long between two tries: a host that answers again is linked within it. */
+export const RETRY_MAX_MS = 2000;
 
 interface Followed {
   config: HostConfig;
@@ -28,6 +30,8 @@ interface Followed {
   retryMs: number;
   timer?: NodeJS.Timeout;
   slow?: NodeJS.Timeout;
+  /** A try is under way (its link not up, not failed yet). */
+  connecting: boolean;
   stopped: boolean;
 }
 
@@ -39,6 +43,8 @@ export class Remotes {
     /** Told when a host's jobs or status changed. */
     private readonly onChange: (host: string) => void,
     private readonly log: { debug(m: string): void },
+    /** The waits between tries: the first, and the most. */
+    private readonly waits = { minMs: RETRY_MIN_MS, maxMs: RETRY_MAX_MS },
   ) {}
 
   /** Follows these hosts from now on: a host no longer named is let go, a changed one opened again. */
@@ -50,7 +56,7 @@ export class Remotes {
     }
     for (const [name, config] of hosts) {
       if (this.hosts.has(name)) continue;
-      const f: Followed = { config, jobs: [], status: { online: false, reason: '', version: '' }, retryMs: RETRY_MIN_MS, stopped: false };
+      const f: Followed = { config, jobs: [], status: { online: false, reason: '', version: '' }, retryMs: this.waits.minMs, connecting: false, stopped: false };
       this.hosts.set(name, f);
       this.connect(name, f);
     }
@@ -76,6 +82,23 @@ export class Remotes {
     return f.link;
   }
 
+  /**
+   * Tries again now each host (or the one named) whose link is down and not being tried: its wait
+   * for the next try ends. Answers the names tried.
+   */
+  retry(name?: string): string[] {
+    const tried: string[] = [];
+    for (const [host, f] of this.hosts) {
+      if ((name !== undefined && host !== name) || f.stopped || f.connecting || (f.link && !f.link.down)) continue;
+      clearTimeout(f.timer);
+      f.timer = undefined;
+      f.retryMs = this.waits.minMs;
+      this.connect(host, f);
+      tried.push(host);
+    }
+    return tried;
+  }
+
   stop(): void {
     for (const name of [...this.hosts.keys()]) this.drop(name);
   }
@@ -99,6 +122,9 @@ export class Remotes {
   }
 
   private connect(name: string, f: Followed): void {
+    f.connecting = true;
+    f.timer = undefined;
+    clearTimeout(f.slow);
     f.slow = setTimeout(() => {
       if (!f.stopped && !f.status.online) this.set(name, f, { online: false, reason: `no answer in ${OFFLINE_AFTER_MS / 1000} s (still trying)`, version: '' });
     }, OFFLINE_AFTER_MS);
@@ -106,9 +132,10 @@ export class Remotes {
     Link.open(name, f.config, { env: this.env, detached: true }).then(
       (link) => {
         clearTimeout(f.slow);
+        f.connecting = false;
         if (f.stopped) return link.close();
         f.link = link;
-        f.retryMs = RETRY_MIN_MS;
+        f.retryMs = this.waits.minMs;
         link.onDown((err) => this.lost(name, f, err));
         f.watch = link.watch((jobs) => {
           f.jobs = jobs;
@@ -118,6 +145,7 @@ export class Remotes {
       },
       (err: unknown) => {
         clearTimeout(f.slow);
+        f.connecting = false;
         this.lost(name, f, err);
       },
     );
@@ -132,6 +160,6 @@ export class Remotes {
     this.set(name, f, { online: false, reason, version: '' });
     f.timer = setTimeout(() => this.connect(name, f), f.retryMs);
     f.timer.unref();
-    f.retryMs = Math.min(RETRY_MAX_MS, f.retryMs * 2);
+    f.retryMs = Math.min(this.waits.maxMs, f.retryMs * 2);
   }
 }

@@ -1,0 +1,43 @@
+// The hosts a Neovim follows: a host whose link failed is tried again after its wait, or at once
+// when asked (`retry`, :MadoHosts retry); one up, or being tried, is left as it is.
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Remotes } from '../../../../src/jobs/remote/remotes.js';
+
+const quiet = { debug: (): void => undefined };
+
+/** Waits for `ok` (10 ms a look), `ms` at most; whether it held. */
+async function until(ok: () => boolean, ms = 5000): Promise<boolean> {
+  const end = Date.now() + ms;
+  for (;;) {
+    // Asked once a look: `ok` may act (a retry).
+    if (ok()) return true;
+    if (Date.now() > end) return false;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('Remotes: tries again', () => {
+  let remotes: Remotes | undefined;
+  afterEach(() => remotes?.stop());
+
+  it('a host refused waits its turn (a minute here); retry tries it at once, and names it; a host not known is not tried', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'madohub-remotes-'));
+    const tries = path.join(dir, 'tries');
+    const count = (): number => (existsSync(tries) ? readFileSync(tries, 'utf8').length : 0);
+    const statuses: string[] = [];
+    remotes = new Remotes(process.env, (host) => statuses.push(`${host}:${remotes?.status(host)?.reason ?? ''}`), quiet, { minMs: 60_000, maxMs: 60_000 });
+    remotes.configure(new Map([['box', { command: ['sh', '-c', `printf x >> '${tries}'; echo 'Connection refused' >&2; exit 255`], mado: 'mado' }]]));
+    expect(await until(() => count() === 1 && (remotes?.status('box')?.reason ?? '') !== '')).toBe(true);
+    expect(remotes.status('box')).toMatchObject({ online: false, reason: expect.stringContaining('Connection refused') });
+    expect(remotes.retry('nope')).toEqual([]);
+    expect(remotes.retry()).toEqual(['box']);
+    // Being tried: not tried twice.
+    expect(remotes.retry('box')).toEqual([]);
+    expect(await until(() => count() === 2)).toBe(true);
+    expect(await until(() => remotes?.retry('box').length === 1)).toBe(true);
+    expect(await until(() => count() === 3)).toBe(true);
+  });
+});
