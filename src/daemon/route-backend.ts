@@ -14,6 +14,8 @@ import type { Chain, Route } from '../shared/route-types.js';
 import { jobChain } from '../jobs/chain-record.js';
 import type { LinkPool } from '../jobs/remote/pool.js';
 import { sendToRemoteJob } from '../jobs/remote/job-ops.js';
+import { LinkError } from '../jobs/remote/link.js';
+import { TargetOffline } from '../shared/errors.js';
 import { remoteTarget } from '../routes/store.js';
 
 /** A job as a route's end. */
@@ -80,7 +82,19 @@ export class DaemonRouteBackend implements RouteBackend {
       return '';
     }
     const remote = remoteTarget(target);
-    if (remote) return this.links.use(remote.host, (link) => sendToRemoteJob(link, remote.short, text, { waitMenus: true, busyMs, chain }));
+    if (remote) {
+      // A link that cannot be had is an offline host: nothing was handed over, the payload may wait.
+      let linked = false;
+      try {
+        return await this.links.use(remote.host, (link) => {
+          linked = true;
+          return sendToRemoteJob(link, remote.short, text, { waitMenus: true, busyMs, chain });
+        });
+      } catch (err) {
+        if (!linked && err instanceof LinkError) throw new TargetOffline(err.message);
+        throw err;
+      }
+    }
     const reply = await askHost(this.jobsDir, target.slice(4), { op: 'send', text, waitMenus: true, busyMs, chain });
     return reply.type === 'ok' ? (reply.pending ?? '') : '';
   }

@@ -13,7 +13,8 @@ export class DaemonRoutes {
   private readonly backend: DaemonRouteBackend;
   private readonly engine: RouteEngine;
   /** Each job's state at the last check. */
-  private readonly states = new Map<string, AgentState>();
+  /** Each job's state and ended turns as last read. */
+  private readonly states = new Map<string, { state: AgentState; turns: number }>();
 
   /** What was wrong with routes.json when the daemon started ([] when nothing): `mado route ls` says it. */
   readonly problems: string[];
@@ -40,9 +41,13 @@ export class DaemonRoutes {
       seen.add(id);
       const to = agentStateOfJob(j);
       const from = this.states.get(id);
-      this.states.set(id, to);
-      if (from === undefined || from === to) continue;
-      this.engine.changed(id, from, to, jobTurnEnded(from, to));
+      const turns = j.turnsEnded ?? 0;
+      this.states.set(id, { state: to, turns });
+      if (from === undefined) continue;
+      // A turn whose Working this reading missed still ended: the job file counts it.
+      const ended = jobTurnEnded(from.state, to, { before: from.turns, now: turns });
+      if (from.state === to && !ended) continue;
+      this.engine.changed(id, from.state, to, ended);
     }
     for (const id of [...this.states.keys()]) {
       if (seen.has(id)) continue;

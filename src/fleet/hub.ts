@@ -65,14 +65,14 @@ export class FleetHub {
   private readonly read: { session: FleetEntry[]; editor: FleetEntry[] } = { session: [], editor: [] };
   /** The jobs as last listed or written, and their rows. */
   private readonly jobList = new JobListing({
-    stateChanged: (id, from, to) => this.onJobState?.(id, from, to),
+    stateChanged: (id, from, to, turnEnded) => this.onJobState?.(id, from, to, turnEnded),
     gone: (id) => this.onGone?.(id),
   });
   /** The remote hosts' jobs, followed through their links, and their rows by host. */
   readonly remotes: Remotes;
   private readonly remoteLists = new Map<string, JobListing>();
   /** Told when a job's agent changes state (routes fire on it), and when an entry leaves the fleet. */
-  onJobState?: (id: string, from: FleetEntry['state'], to: FleetEntry['state']) => void;
+  onJobState?: (id: string, from: FleetEntry['state'], to: FleetEntry['state'], turnEnded: boolean) => void;
   onGone?: (id: string) => void;
   /** Told when a reply (a route's) waited for a terminal past its time and was dropped. */
   onReplyExpired?: (buf: number) => void;
@@ -339,7 +339,7 @@ export class FleetHub {
     for (const host of hosts) {
       let listing = this.remoteLists.get(host);
       if (!listing) {
-        listing = new JobListing({ stateChanged: (id, from, to) => this.onJobState?.(id, from, to), gone: (id) => this.onGone?.(id) }, host);
+        listing = new JobListing({ stateChanged: (id, from, to, turnEnded) => this.onJobState?.(id, from, to, turnEnded), gone: (id) => this.onGone?.(id) }, host);
         this.remoteLists.set(host, listing);
       }
       listing.list(this.remotes.jobs(host));

@@ -3,6 +3,7 @@
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import type { JobFile } from '../jobs/types.js';
 import { jobEntry } from './entry.js';
+import { jobTurnEnded } from '../routes/engine.js';
 import type { FleetEntry } from './entry.js';
 
 /**
@@ -18,16 +19,16 @@ export function newestJobs(known: readonly ListedJob[], listed: readonly ListedJ
   });
 }
 
-/** Who hears of a job's rows: a state that changed (routes fire on it), a job gone from the folder. */
+/** Who hears of a job's rows: a state that changed or a turn that ended (routes fire on it), a job gone from the folder. */
 export interface JobNews {
-  stateChanged(id: string, from: FleetEntry['state'], to: FleetEntry['state']): void;
+  stateChanged(id: string, from: FleetEntry['state'], to: FleetEntry['state'], turnEnded: boolean): void;
   gone(id: string): void;
 }
 
 export class JobListing {
   private listed: ListedJob[] = [];
   /** When each job's state began (a rename or pin rewrites the job file: its state began earlier). */
-  private readonly since = new Map<string, { state: FleetEntry['state']; since: number }>();
+  private readonly since = new Map<string, { state: FleetEntry['state']; since: number; turns: number }>();
 
   /** `host`: the remote host these jobs run on ('' for this machine's). */
   constructor(
@@ -55,9 +56,16 @@ export class JobListing {
     const entries = this.listed.map((j) => {
       const e = jobEntry(j, shownIn(j.short), this.host);
       const known = this.since.get(e.id);
-      if (known && known.state === e.state) return { ...e, since: known.since };
-      this.since.set(e.id, { state: e.state, since: e.since });
-      if (known) this.news.stateChanged(e.id, known.state, e.state);
+      const turns = j.turnsEnded ?? 0;
+      const ended = known !== undefined && jobTurnEnded(known.state, e.state, { before: known.turns, now: turns });
+      // A turn whose Working went unseen (done, then done again a turn later) is news too.
+      if (known && ended) this.news.stateChanged(e.id, known.state, e.state, true);
+      if (known && known.state === e.state) {
+        known.turns = turns;
+        return { ...e, since: known.since };
+      }
+      this.since.set(e.id, { state: e.state, since: e.since, turns });
+      if (known && !ended) this.news.stateChanged(e.id, known.state, e.state, false);
       return e;
     });
     const listed = new Set(entries.map((e) => e.id));

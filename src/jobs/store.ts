@@ -144,6 +144,7 @@ export function blankJob(short: string, at = Date.now()): JobFile {
     respawnFlags: [],
     problem: null,
     pendingReply: null,
+    turnsEnded: 0,
     stateSource: null,
   };
 }

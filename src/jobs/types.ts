@@ -69,6 +69,11 @@ export interface JobFile {
   /** A reply that waits in its host, in a person's words (`queued`, `held: draft`); null when none. */
   pendingReply: string | null;
   /**
+   * How many turns its agent has ended in this job (its host counts each end it writes): a reader
+   * that missed the Working between two of them still sees that a turn ended.
+   */
+  turnsEnded: number;
+  /**
    * Where its state was read: its screen, or its agent's own word (`hook`, `event-stream`, `notification`)
    * or records (`jsonl-watcher`, `session-file`, `session-db`): confirmed; null before.
    */

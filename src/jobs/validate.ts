@@ -51,6 +51,8 @@ const SCHEMA: Record<keyof JobFile, Check> = {
   pendingReply: optional(orNull(strMax(40))),
   // Added with the agents' hooks: a file without it has its state from the screen.
   stateSource: optional(orNull(oneOf(...JOB_STATE_SOURCES))),
+  // Added with the turn's end counted: a file without it (an older host's) has counted none.
+  turnsEnded: optional(num),
 };
 
 export const JOB_FIELDS = Object.keys(SCHEMA) as (keyof JobFile)[];
@@ -80,5 +82,6 @@ export function validateJob(input: unknown): Validated {
   for (const field of JOB_FIELDS) job[field] = value[field];
   job.pendingReply ??= null;
   job.stateSource ??= null;
+  job.turnsEnded ??= 0;
   return { ok: true, job: job as unknown as JobFile };
 }

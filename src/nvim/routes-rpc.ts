@@ -6,7 +6,7 @@ import type { Io } from '../jobs/client/jobs.js';
 import type { FleetHub } from '../fleet/hub.js';
 import { isObj } from '../shared/checks.js';
 import type { TerminalWatchers } from '../state/terminal-watchers.js';
-import { jobTurnEnded, RouteEngine } from '../routes/engine.js';
+import { RouteEngine } from '../routes/engine.js';
 import type { RouteRequest, RouteSettings } from '../routes/engine.js';
 import { NeovimRouteBackend } from './route-backend.js';
 import { closesCycle } from '../routes/chain.js';
@@ -62,7 +62,7 @@ export function routesRpc(nvim: NeovimClient, lua: LuaWire, hub: FleetHub, watch
     io,
   );
   const engine = new RouteEngine(backend);
-  hub.onJobState = (id, from, to) => engine.changed(id, from, to, jobTurnEnded(from, to));
+  hub.onJobState = (id, from, to, turnEnded) => engine.changed(id, from, to, turnEnded);
   hub.onGone = (id) => engine.gone(id);
   hub.onReplyExpired = (buf) => {
     const name = hub.all().find((e) => e.id === `term:${buf}`)?.name ?? `buffer ${buf}`;

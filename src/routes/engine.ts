@@ -10,6 +10,7 @@ import { DEFAULT_HOPS, MAX_HOPS, ROUTE_ONS, ROUTE_SENDS } from '../shared/route-
 import type { Chain, Route, RouteOn, RouteRequest, RouteSend } from '../shared/route-types.js';
 import type { AgentState } from '../shared/types.js';
 import { TurnBook } from '../state/turns.js';
+import { TargetOffline } from '../shared/errors.js';
 import type { TurnBounds } from '../state/turns.js';
 
 export type { TurnBounds };
@@ -91,8 +92,13 @@ export function triggersOf(from: AgentState | null | undefined, to: AgentState, 
   return out;
 }
 
-/** A job's turn ended when its state became Stopped or Completed (a job file has no completion event). */
-export const jobTurnEnded = (from: AgentState | null | undefined, to: AgentState): boolean => from !== to && (to === 'stopped' || to === 'completed');
+/**
+ * A job's turn ended when its file counts one more ended turn than before (`turns`: before, now), a
+ * turn whose Working no reading saw too; or, in the file of a host that counts none, when its state
+ * became Stopped or Completed.
+ */
+export const jobTurnEnded = (from: AgentState | null | undefined, to: AgentState, turns?: { before: number; now: number }): boolean =>
+  (turns !== undefined && turns.now > turns.before) || (from !== to && (to === 'stopped' || to === 'completed'));
 
 export interface RouteSettings {
   /** The user's named templates. */
@@ -109,6 +115,20 @@ export const DEFAULT_SETTINGS: RouteSettings = { templates: {}, maxBytes: 32 * 1
 export const MIN_GAP_MS = 2000;
 /** The most routes one place keeps. */
 export const MAX_ROUTES = 200;
+/** How often payloads kept for an offline target are tried again. */
+export const PARKED_RETRY_MS = 2000;
+/** The most payloads kept for one offline target (the next is not sent, and said). */
+export const MAX_PARKED = 8;
+
+/** A payload whose target could not be reached (its host offline), kept until it can be, `busyMs` at most. */
+interface Parked {
+  route: Route;
+  text: string;
+  chain: Chain;
+  knownAt: number;
+  /** When it was first tried (the engine's clock). */
+  since: number;
+}
 
 export class RouteEngine {
   private readonly routes = new Map<string, Route>();
@@ -117,6 +137,10 @@ export class RouteEngine {
   /** The last body each target was given (the same one twice in a row is not sent). */
   private readonly lastBody = new Map<string, string>();
   private readonly lastFired = new Map<string, number>();
+  /** Payloads waiting for their offline targets, oldest first. */
+  private readonly parked: Parked[] = [];
+  private parkedTimer?: NodeJS.Timeout;
+  private retrying = false;
   /** Each source's turns: which prompt a finished turn's answer follows. */
   private readonly turns: TurnBook;
   private paused = false;
@@ -290,15 +314,102 @@ export class RouteEngine {
       text = edited;
     }
     if (Buffer.byteLength(text) > this.settings.maxBytes) text = spilled(head, this.backend.spill(r, text), text);
-    const pending = await this.backend.deliver(r.target, text, this.settings.busyMs, chain);
+    // Payloads wait in order: one for a target others wait for goes behind them.
+    if (this.parked.some((p) => p.route.target === r.target)) return this.park(r, text, chain, knownAt, 'its host is offline');
+    let pending: string;
+    try {
+      pending = await this.backend.deliver(r.target, text, this.settings.busyMs, chain);
+    } catch (err) {
+      if (!(err instanceof TargetOffline)) throw err;
+      return this.park(r, text, chain, knownAt, err.message);
+    }
+    this.delivered(r, chain, text, knownAt, pending);
+    return true;
+  }
+
+  /** A payload its target took: its chain goes on, it is told (and what it waits for there, if it waits). */
+  private delivered(r: Route, chain: Chain, text: string, knownAt: number, pending: string): void {
     this.reached.set(r.target, chain);
     this.backend.fired({ route: r.id, source: r.source, target: r.target, hop: chain.hop, bytes: Buffer.byteLength(text), knownAt });
     if (pending !== '') {
       this.backend.held({ route: r.id, reason: pending });
-      this.backend.say(`route ${r.id}: ${pending} for ${target?.name ?? r.targetName} (sent when it may)`);
+      this.backend.say(`route ${r.id}: ${pending} for ${this.targetNameOf(r)} (sent when it may)`);
     }
     if (r.once) this.remove(r.id);
+  }
+
+  private targetNameOf(r: Route): string {
+    return this.backend.end(r.target)?.name ?? r.targetName;
+  }
+
+  /** Keeps a payload its target cannot take now (its host offline): tried again every 2 s, `busyMs` at most. False when it is not kept. */
+  private park(r: Route, text: string, chain: Chain, knownAt: number, why: string): boolean {
+    const waiting = this.parked.filter((p) => p.route.target === r.target).length;
+    if (waiting >= MAX_PARKED) {
+      this.fail(r, `not sent: ${MAX_PARKED} payloads already wait for ${this.targetNameOf(r)} (${why})`);
+      return false;
+    }
+    this.parked.push({ route: r, text, chain, knownAt, since: this.now() });
+    this.backend.held({ route: r.id, reason: 'target offline' });
+    this.backend.say(`route ${r.id} (${this.backend.end(r.source)?.name ?? r.source} → ${this.targetNameOf(r)}): ${why}; kept, sent once it is back (${Math.round(this.settings.busyMs / 60_000)} min at most)`);
+    this.armParked();
     return true;
+  }
+
+  private armParked(): void {
+    if (this.parked.length === 0 || this.parkedTimer) return;
+    this.parkedTimer = setTimeout(() => {
+      this.parkedTimer = undefined;
+      void this.retryParked();
+    }, PARKED_RETRY_MS);
+    this.parkedTimer.unref();
+  }
+
+  /**
+   * Tries the kept payloads again, oldest first, one target's in order (a target still offline keeps
+   * the rest of its own waiting): each delivered once; one kept past `busyMs` is given up, its text
+   * written to a file that is named; one whose route was removed is dropped, and said.
+   */
+  async retryParked(): Promise<void> {
+    if (this.retrying) return;
+    this.retrying = true;
+    try {
+      const offline = new Set<string>();
+      for (const p of [...this.parked]) {
+        const r = p.route;
+        if (offline.has(r.target)) continue;
+        const drop = (): void => void this.parked.splice(this.parked.indexOf(p), 1);
+        if (!this.routes.has(r.id)) {
+          drop();
+          this.backend.say(`route ${r.id} was removed: its payload kept for ${this.targetNameOf(r)} is dropped`, true);
+          continue;
+        }
+        try {
+          const pending = await this.backend.deliver(r.target, p.text, this.settings.busyMs, p.chain);
+          drop();
+          this.delivered(r, p.chain, p.text, p.knownAt, pending);
+          this.backend.say(`route ${r.id}: delivered to ${this.targetNameOf(r)}, back online`);
+        } catch (err) {
+          if (!(err instanceof TargetOffline)) {
+            drop();
+            this.fail(r, err instanceof Error ? err.message : String(err));
+            continue;
+          }
+          offline.add(r.target);
+          if (this.now() - p.since < this.settings.busyMs) continue;
+          drop();
+          this.fail(r, `gave up: ${this.targetNameOf(r)} stayed offline ${Math.round(this.settings.busyMs / 60_000)} min (${err.message}); the text is in ${this.backend.spill(r, p.text)}`);
+        }
+      }
+    } finally {
+      this.retrying = false;
+      this.armParked();
+    }
+  }
+
+  /** How many payloads wait for offline targets. */
+  get parkedCount(): number {
+    return this.parked.length;
   }
 
   /** What the template names: the route's `send` part must be had; the others are best effort ('' when they fail). */

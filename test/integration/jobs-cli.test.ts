@@ -27,6 +27,7 @@ const h = useJobsHarness({
   count: { command: ['node', '-e', COUNT], prompt: 'type' },
   // Named after an agent: its jobs are that agent's.
   gemini: { command: ['node', '-e', SLOW_START], prompt: 'type' },
+  replier: { command: ['node', path.join(FIXTURES, 'bin/replier')], prompt: 'type' },
 });
 
 describe('mado, strictly', () => {
@@ -86,6 +87,28 @@ describe('mado logs', () => {
   });
 });
 
+describe('mado logs -f, live', () => {
+  it('writes each turn’s new lines while they are still on the screen, each once, in order', async () => {
+    const short = shortOf((await h.mado(['--bg', '--agent', 'replier'])).stdout);
+    await until(h.jobs, (j) => j.find((x) => x.short === short)?.alive === true);
+    const follow = execFile(process.execPath, [MADO, 'logs', '-f', short], { env: h.env });
+    let out = '';
+    follow.stdout!.on('data', (d: string) => (out += d));
+    try {
+      for (let i = 1; i <= 3; i++) {
+        expect((await h.mado(['send', short, `line number ${i}`])).code).toBe(0);
+        // On the screen (a 40-row terminal: nothing has scrolled away), written while the job runs.
+        expect(await until(async () => out, (t) => t.includes(`You said: line number ${i}`), 8000)).toContain(`You said: line number ${i}`);
+      }
+    } finally {
+      await h.mado(['kill', short]);
+    }
+    await new Promise((r) => follow.once('exit', r));
+    const said = out.split('\n').filter((l) => l.startsWith('You said: '));
+    expect(said).toEqual(['You said: line number 1', 'You said: line number 2', 'You said: line number 3']);
+  });
+});
+
 describe('a typed task', () => {
   it('is typed once the agent’s screen says it is idle, not into the screens it draws while it comes up (blank, its banner)', async () => {
     const short = shortOf((await h.mado(['--bg', '--agent', 'gemini', 'fix the parser'])).stdout);
@@ -112,10 +135,11 @@ describe('mado attach', () => {
     expect(off).toBeGreaterThan(seen.indexOf('Claude Code'));
     expect(seen.slice(off)).toContain(`[detached from ${short}; it keeps running]`);
     // The detach key is in the outer terminal's title while attached, the agent's own title kept
-    // beside it (the fixture sets '✳ Claude Code'); the title given back after.
+    // beside it (the fixture sets '✳ Claude Code' idle, a spinner's frame before it working: the
+    // looper is either when attached); the title given back after.
     expect(seen.slice(0, on)).toContain(`\x1b]0;mado ${short} · Ctrl-] detaches\x07`);
-    expect(seen.slice(on, off)).toContain(`\x1b]0;✳ Claude Code · mado ${short} · Ctrl-] detaches\x07`);
-    expect(seen.slice(on, off)).not.toMatch(/\x1b\]0;✳ Claude Code\x07/);
+    expect(seen.slice(on, off)).toMatch(new RegExp(`\x1b\\]0;\\S Claude Code · mado ${short} · Ctrl-\\] detaches\x07`));
+    expect(seen.slice(on, off)).not.toMatch(/\x1b\]0;\S Claude Code\x07/);
     expect(seen.slice(0, on)).toContain('\x1b[22;0t');
     expect(seen.slice(off)).toContain('\x1b[23;0t');
   });

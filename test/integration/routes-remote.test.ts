@@ -1,10 +1,12 @@
 // A route to a remote host's job, kept by this machine's daemon: a job here ends a turn and its
-// answer goes through the link to a job there, with no Neovim open on either side.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// answer goes through the link to a job there, with no Neovim open on either side; while the host is
+// offline the turn's answer is kept, and delivered once when it is back.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIX, shortOf, until, useJobsHarness } from './jobs-harness.js';
+import { bridgesOf, FIX, shortOf, until, useJobsHarness } from './jobs-harness.js';
 import { ROOT } from './neovim.js';
+import { MIN_GAP_MS } from '../../src/routes/engine.js';
 
 const replier = { replier: { command: ['node', path.join(FIX, 'bin/replier')], prompt: 'type' } };
 
@@ -15,7 +17,10 @@ describe('a route to a remote host’s job', () => {
   it('is kept by the daemon here and delivers through the link, Neovim closed on both sides', async () => {
     const config = path.join(local.base, 'config');
     mkdirSync(path.join(config, 'madohub'), { recursive: true });
-    const shell = ['env', ...['MADOHUB_TEMPLATES', 'MADOHUB_JOBS_DIR', 'MADOHUB_RUNTIME_DIR'].map((k) => `${k}=${remote.env[k]}`), 'sh'];
+    // A host that can be taken down: while the flag file is there, its "ssh" is refused.
+    const down = path.join(local.base, 'box-down');
+    const env = ['MADOHUB_TEMPLATES', 'MADOHUB_JOBS_DIR', 'MADOHUB_RUNTIME_DIR'].map((k) => `${k}='${remote.env[k]}'`).join(' ');
+    const shell = ['sh', '-c', `if [ -e '${down}' ]; then echo 'ssh: connect to host box port 22: Connection refused' >&2; exit 255; fi; exec env ${env} sh`];
     writeFileSync(path.join(config, 'madohub', 'hosts.json'), JSON.stringify({ box: { command: shell, mado: `${process.execPath} ${path.join(ROOT, 'dist/mado.js')}` } }));
     const here = (args: string[]) => local.mado(args, undefined, { XDG_CONFIG_HOME: config, MADOHUB_FIXTURE_WORK_MS: '300', MADOHUB_JOB_ENV: 'MADOHUB_FIXTURE_WORK_MS' });
     const reviewer = shortOf((await remote.mado(['--bg', '--agent', 'replier', '-n', 'reviewer'])).stdout);
@@ -31,5 +36,24 @@ describe('a route to a remote host’s job', () => {
     const logs = await until(() => remote.mado(['logs', reviewer]).then((r) => r.stdout), (t) => t.includes('[mado route writer → box:reviewer'), 20000);
     expect(logs).toContain('[mado route writer → box:reviewer');
     expect(logs).toContain('Turn 1 is done.');
-  }, 60000);
+
+    // The host goes down; the writer's next turn is kept, said in the daemon's log, and delivered
+    // once (that turn's answer) when the host is back.
+    const daemonLog = (): Promise<string> => Promise.resolve(readFileSync(path.join(local.base, 'run', 'daemon.log'), 'utf8'));
+    // A route fires at most every 2 s (MIN_GAP_MS): the next turn ends after that, from the first firing.
+    const firedAt = Date.parse(/^(\S+) route \w+: job:\w+ → job:box:/m.exec(await daemonLog())![1]!);
+    await until(async () => Date.now(), (t) => t > firedAt + MIN_GAP_MS + 100, MIN_GAP_MS + 500);
+    writeFileSync(down, '');
+    for (const pid of bridgesOf(remote.env.MADOHUB_JOBS_DIR!)) process.kill(pid, 'SIGKILL');
+    await until(async () => bridgesOf(remote.env.MADOHUB_JOBS_DIR!), (b) => b.length === 0);
+    expect((await here(['send', 'writer', 'work'])).code).toBe(0);
+    expect(await until(daemonLog, (t) => /box:reviewer\): .*Connection refused; kept, sent once it is back/.test(t), 20000)).toMatch(/kept, sent once it is back/);
+    expect(await remote.mado(['logs', reviewer]).then((r) => r.stdout)).not.toContain('Turn 2 is done.');
+    rmSync(down);
+    const after = await until(() => remote.mado(['logs', reviewer]).then((r) => r.stdout), (t) => t.includes('Turn 2 is done.'), 20000);
+    expect(after.split('Turn 2 is done.')).toHaveLength(2);
+    expect(await daemonLog()).toMatch(/delivered to box:reviewer, back online/);
+    // The writer's file counts its two turns (a reader that missed a Working still sees each end).
+    expect((await local.jobs()).find((j) => j.short === writer)?.turnsEnded).toBe(2);
+  }, 90000);
 });

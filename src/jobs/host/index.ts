@@ -27,7 +27,7 @@ import { PROTO } from '../protocol/codec.js';
 import { SCROLLBACK, screenOf } from '../screen-text.js';
 import { signalGroup } from '../signals.js';
 import { updateJob } from '../store.js';
-import type { JobStatus } from '../types.js';
+import type { JobFile, JobStatus } from '../types.js';
 import { endOf } from './ending.js';
 import { JobWriter } from './job-writer.js';
 import { listenPrivately } from './listen.js';
@@ -127,6 +127,8 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   /** The last patch written but for its detail, and when. */
   let writtenRest = '';
   let writtenAt = 0;
+  /** The status last written: a `done` after another status is a turn's end, counted in the file. */
+  let writtenStatus: JobFile['status'] | undefined;
   let paceTimer: NodeJS.Timeout | undefined;
   let detectTimer: NodeJS.Timeout | undefined;
   let ending: JobStatus | undefined;
@@ -214,8 +216,10 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     written = key;
     writtenRest = restKey;
     writtenAt = now;
+    const ended = patch.status === 'done' && writtenStatus !== undefined && writtenStatus !== 'done';
+    writtenStatus = patch.status ?? writtenStatus;
     // A job between turns is `done` and runs again when its agent works; a stopped one stays so.
-    return writeJob((job) => (!ending && (job.status === 'running' || job.status === 'done') ? patch : {}));
+    return writeJob((job) => (!ending && (job.status === 'running' || job.status === 'done') ? { ...patch, ...(ended ? { turnsEnded: job.turnsEnded + 1 } : {}) } : {}));
   };
 
   const stop = (graceful: boolean): void => {

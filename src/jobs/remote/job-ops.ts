@@ -3,7 +3,19 @@
 // calls and routes and by the daemon's routes.
 import type { Chain } from '../chain-record.js';
 import { safeText } from '../../shared/text.js';
+import { LinkError } from './link.js';
 import type { Link, MessagePeer } from './link.js';
+import { TargetOffline } from '../../shared/errors.js';
+
+/** The host's link, or TargetOffline when it has none up (nothing was handed over). */
+export function linkOrOffline(link: () => Link): Link {
+  try {
+    return link();
+  } catch (err) {
+    if (err instanceof LinkError) throw new TargetOffline(err.message);
+    throw err;
+  }
+}
 
 /** How long the job's host there has to answer. */
 export const REMOTE_HOST_MS = 10_000;

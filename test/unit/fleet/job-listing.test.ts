@@ -20,7 +20,7 @@ describe('the jobs as the hub shows them', () => {
 
   it('a job’s row keeps the time its state began across rewrites of its file; a new state and a job gone are told', () => {
     const told: string[] = [];
-    const jobs = new JobListing({ stateChanged: (id, from, to) => told.push(`${id} ${from}>${to}`), gone: (id) => told.push(`${id} gone`) });
+    const jobs = new JobListing({ stateChanged: (id, from, to, ended) => told.push(`${id} ${from}>${to}${ended ? ' ended' : ''}`), gone: (id) => told.push(`${id} gone`) });
     const job = (updatedAt: number, tempo: 'active' | 'idle'): ListedJob => ({ ...listed('0123abcd', 'x', updatedAt), status: 'running', tempo });
     jobs.list([job(10, 'active')]);
     expect(jobs.rows(() => undefined).map((e) => [e.state, e.since])).toEqual([['working', 10]]);
@@ -33,5 +33,17 @@ describe('the jobs as the hub shows them', () => {
     jobs.list([]);
     expect(jobs.rows(() => undefined)).toEqual([]);
     expect(told).toEqual(['job:0123abcd working>idle', 'job:0123abcd gone']);
+  });
+
+  it('a turn ended is told once per turn its file counts, its Working seen or not', () => {
+    const told: string[] = [];
+    const jobs = new JobListing({ stateChanged: (_id, from, to, ended) => told.push(`${from}>${to}${ended ? ' ended' : ''}`), gone: () => undefined });
+    const job = (updatedAt: number, status: 'running' | 'done', turnsEnded: number): ListedJob => ({ ...listed('0123abcd', 'x', updatedAt), status, tempo: status === 'running' ? 'active' : 'idle', turnsEnded });
+    for (const [at, status, turns] of [[10, 'running', 0], [20, 'done', 1], [30, 'done', 2], [40, 'done', 2], [50, 'running', 2], [60, 'done', 3]] as const) {
+      jobs.list([job(at, status, turns)]);
+      jobs.rows(() => undefined);
+    }
+    // The second turn's Working was never read (done, then done a turn later): its end is told still.
+    expect(told).toEqual(['working>stopped ended', 'stopped>stopped ended', 'stopped>working', 'working>stopped ended']);
   });
 });

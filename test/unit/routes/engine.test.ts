@@ -5,7 +5,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { appendText } from '../../../src/routes/io.js';
 import { closesCycle, nextChain } from '../../../src/routes/chain.js';
-import { RouteEngine } from '../../../src/routes/engine.js';
+import { DEFAULT_SETTINGS, MAX_PARKED, RouteEngine } from '../../../src/routes/engine.js';
+import { TargetOffline } from '../../../src/shared/errors.js';
 import type { RouteEnd, RouteBackend } from '../../../src/routes/engine.js';
 import { fill, provenance, spilled, templateText } from '../../../src/routes/payload.js';
 import type { Chain, Route } from '../../../src/shared/route-types.js';
@@ -319,6 +320,87 @@ describe('the route engine', () => {
     expect(e.list()).toEqual([]);
     expect(h.said).toHaveLength(1);
     expect(h.said[0]).toMatch(/^route \w+ removed: its target term:2 is gone$/);
+  });
+});
+
+describe('a route to a target whose host is offline', () => {
+  const clock = () => {
+    let t = 1_000_000;
+    return { now: () => t, tick: (ms: number) => (t += ms) };
+  };
+  const FAR = 'job:box:0000000b';
+
+  it('keeps each turn’s payload, in order, and delivers each once when the host is back; says what it does', async () => {
+    let down = true;
+    const h = fakeHost({
+      targetExists: () => true,
+      end: (id) => (id === 'term:1' ? { id, name: 'writer', agent: 'Claude Code', cwd: '/p', state: 'stopped' } : id === FAR ? { id, name: 'far', agent: 'Codex', cwd: '/q', state: 'idle' } : undefined),
+    });
+    const deliver = h.host.deliver;
+    h.host.deliver = async (target, text, busyMs, chain) => {
+      if (down) throw new TargetOffline('box is offline: the link to box ended with status 255');
+      return deliver(target, text, busyMs, chain);
+    };
+    const c = clock();
+    const e = new RouteEngine(h.host, undefined, c.now);
+    e.add({ source: 'term:1', target: FAR });
+    for (const answer of ['First answer.', 'Second answer.', 'Third answer.']) {
+      h.setAnswer(answer);
+      await e.finished('term:1', 'done');
+      c.tick(2500);
+    }
+    expect(h.delivered).toEqual([]);
+    expect(e.parkedCount).toBe(3);
+    expect(h.held.filter((r) => r === 'target offline')).toHaveLength(3);
+    expect(h.said[0]).toMatch(/^route \w+ \(writer → far\): box is offline: the link to box ended with status 255; kept, sent once it is back \(10 min at most\)$/);
+    // Still down: nothing goes, nothing is lost.
+    await e.retryParked();
+    expect(h.delivered).toEqual([]);
+    expect(e.parkedCount).toBe(3);
+    down = false;
+    await e.retryParked();
+    expect(h.delivered.map((d) => d.text.split('\n')[1])).toEqual(['First answer.', 'Second answer.', 'Third answer.']);
+    expect(h.said.filter((m) => /delivered to far, back online/.test(m))).toHaveLength(3);
+    await e.retryParked();
+    expect(h.delivered).toHaveLength(3);
+    expect(e.parkedCount).toBe(0);
+    // Online again: the next turn goes at once.
+    h.setAnswer('Fourth answer.');
+    await e.finished('term:1', 'done');
+    expect(h.delivered.map((d) => d.text.split('\n')[1])).toEqual(['First answer.', 'Second answer.', 'Third answer.', 'Fourth answer.']);
+  });
+
+  it('gives up past busyMs, with the file that holds the text; keeps at most 8 for one target; a removed route’s is dropped, said', async () => {
+    const spilled: string[] = [];
+    const h = fakeHost({
+      targetExists: () => true,
+      end: (id) => (id === 'term:1' ? { id, name: 'writer', agent: 'Claude Code', cwd: '/p', state: 'stopped' } : undefined),
+      deliver: async () => {
+        throw new TargetOffline('box is offline');
+      },
+      spill: (_r, text) => (spilled.push(text), '/state/routes/kept.txt'),
+    });
+    const c = clock();
+    const e = new RouteEngine(h.host, undefined, c.now);
+    const r = e.add({ source: 'term:1', target: FAR });
+    for (let i = 1; i <= 9; i++) {
+      h.setAnswer(`Answer ${i}.`);
+      await e.finished('term:1', 'done');
+      c.tick(2500);
+    }
+    expect(e.parkedCount).toBe(MAX_PARKED);
+    expect(h.said.at(-1)).toMatch(/not sent: 8 payloads already wait for job:box:0000000b/);
+    c.tick(DEFAULT_SETTINGS.busyMs);
+    await e.retryParked();
+    // The oldest gave up (the host stayed offline), the rest wait behind it, to give up in turn.
+    expect(spilled).toHaveLength(1);
+    expect(spilled[0]).toContain('Answer 1.');
+    expect(h.said.at(-1)).toMatch(/gave up: job:box:0000000b stayed offline 10 min \(box is offline\); the text is in \/state\/routes\/kept\.txt$/);
+    expect(e.parkedCount).toBe(MAX_PARKED - 1);
+    e.remove(r.id);
+    await e.retryParked();
+    expect(e.parkedCount).toBe(0);
+    expect(h.said.filter((m) => /was removed: its payload kept for job:box:0000000b is dropped/.test(m))).toHaveLength(MAX_PARKED - 1);
   });
 });
 
