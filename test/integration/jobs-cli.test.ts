@@ -191,6 +191,20 @@ describe('mado send', () => {
     expect(await hs.mado(['answer', short, '1'])).toMatchObject({ code: 1, stderr: expect.stringContaining('mado answer:') });
   });
 
+  it('a reply held for a menu goes in once the menu is answered, though the input line loses an Enter that comes too soon: 3 menus, each reply once', async () => {
+    const env = { MADOHUB_FIXTURE_ENTER_LOST_MS: '400', MADOHUB_FIXTURE_ASK_AGAIN_MS: '1500', MADOHUB_JOB_ENV: 'MADOHUB_FIXTURE_*' };
+    const short = shortOf((await hs.mado(['--bg', '--agent', 'approver'], undefined, env)).stdout);
+    for (let i = 1; i <= 3; i++) {
+      await until(hs.jobs, (j) => j.find((x) => x.short === short)?.tempo === 'blocked', 10000);
+      expect((await hs.mado(['send', short, `reply number ${i}`])).stdout).toMatch(/^held for /);
+      expect((await hs.mado(['answer', short, '1'])).code).toBe(0);
+      const logs = await until(async () => (await hs.mado(['logs', short])).stdout, (t) => t.includes(`got: reply number ${i}`), 8000);
+      expect(logs.split(`got: reply number ${i}`).length - 1, logs).toBe(1);
+      expect(logs.indexOf(`chose 1 (answer ${i})`)).toBeLessThan(logs.indexOf(`got: reply number ${i}`));
+    }
+    expect((await hs.mado(['kill', short])).code).toBe(0);
+  });
+
   it('pastes a reply at once while the agent waits for one, and queues one while it works until its turn ends', async () => {
     const short = shortOf((await hs.mado(['--bg', '--agent', 'replier'])).stdout);
     await until(hs.jobs, (j) => j[0]?.alive === true);

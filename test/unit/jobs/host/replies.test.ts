@@ -1,7 +1,7 @@
 // A host's replies to its agent, on its real screens: pasted then Enter apart; one waits while the
 // agent works or a draft stands typed, and goes when it may; one that waits too long is dropped.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { HostReplies } from '../../../../src/jobs/host/replies.js';
+import { ENTER_AGAIN_MS, HostReplies, standsIn } from '../../../../src/jobs/host/replies.js';
 import type { ReplyHost } from '../../../../src/jobs/host/replies.js';
 import type { AgentState } from '../../../../src/shared/types.js';
 import screens from '../../../fixtures/screens.json';
@@ -41,6 +41,30 @@ describe("a host's replies", () => {
     expect(h.written).toEqual(['\x1b[200~go on\nplease\x1b[201~']);
     vi.advanceTimersByTime(50);
     expect(h.written[1]).toBe('\r');
+  });
+
+  it('an Enter the input line lost (the text stands there, a draft) goes again, 3 times at most; none once the text is taken', () => {
+    const idle = lines('claude-idle');
+    const drafted = idle.map((l) => (/^❯ ?$/.test(l) ? '❯ go on please' : l));
+    const h = host('idle', idle);
+    new HostReplies(h).send('go on please', {}, false);
+    vi.advanceTimersByTime(50);
+    expect(h.written).toEqual(['\x1b[200~go on please\x1b[201~', '\r']);
+    // The Enter was lost: the text stands in the input line.
+    h.set('idle', drafted);
+    vi.advanceTimersByTime(ENTER_AGAIN_MS);
+    expect(h.written.slice(2)).toEqual(['\r']);
+    expect(h.said).toContainEqual(expect.stringContaining('Enter again'));
+    vi.advanceTimersByTime(ENTER_AGAIN_MS * 5);
+    expect(h.written.filter((w) => w === '\r')).toHaveLength(3);
+    // Taken at once: no Enter more.
+    const t = host('idle', idle);
+    new HostReplies(t).send('go on please', {}, false);
+    vi.advanceTimersByTime(50 + ENTER_AGAIN_MS * 5);
+    expect(t.written.filter((w) => w === '\r')).toHaveLength(1);
+    expect(standsIn('go on', 'go on please')).toBe(true);
+    expect(standsIn('', 'go on please')).toBe(false);
+    expect(standsIn('something else', 'go on please')).toBe(false);
   });
 
   it('two sent to an idle agent are two prompts: the second waits for the turn the first started, then goes once it ended', () => {
