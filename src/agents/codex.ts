@@ -68,10 +68,17 @@ export const codex: AgentModule = {
       DIALOG,
       // Its approvals' own words: a menu shown alone (after :MadoRestart) still names Codex.
       APPROVAL,
+      // 0.171.0's lock on a session, and the keys it offers there.
+      /This conversation is open in another app/,
+      /^\s*r retry\s+f fork\s/,
     ],
     // Its name, or its `[ ! ] Action Required | <thread> | <folder>` title.
     titleMarkers: [/\bcodex\b/i, /^\s*\[ [!.] \] Action Required \|/],
     lines: [
+      // 0.171.0's lock on a session another process holds (`🔒  This conversation is open in another
+      // app … r to retry`, `Close it there and press R to continue here.`): it takes no prompt until
+      // the person acts.
+      { name: 'conversation-locked', state: 'waiting', test: /This conversation is open in another app/, detail: 'open in another app: close it there, or R continues here' },
       { name: 'interrupted', state: 'failed', test: /■ Conversation interrupted/, detail: 'interrupted' },
       // Any other `■ …` line ends a turn in an error (`■ {"error":{"message":…}}`, `■ stream disconnected…`).
       { name: 'error', state: 'failed', test: /^■ \S/ },
@@ -114,7 +121,10 @@ export const codex: AgentModule = {
   records: (ctx) => new CodexRecords(codexHome(ctx.env), ctx.pid, ctx.pids, ctx.folders, ctx.claims, ctx.emit, ctx.log),
   // Its desktop notifications as OSC 9 (its config's `tui.notifications` and `notification_method`).
   notification: codexNotification,
-  jobNotifications: { args: ['-c', 'tui.notifications=true', '-c', 'tui.notification_method="osc9"'] },
+  // Not for a resumed session: 0.171.0 keeps a session in its app-server daemon after the TUI that
+  // ran it is gone, and a TUI given `-c` overrides runs a server of its own, which that daemon's lock
+  // on the session refuses ("This conversation is open in another app"). Its rollout tells instead.
+  jobNotifications: { args: ['-c', 'tui.notifications=true', '-c', 'tui.notification_method="osc9"'], onResume: false },
   // A job cannot give Codex a session id: its host learns it from the rollout the job's process
   // writes (held open, or the first of its folder after its start); that rollout holds its answers.
   learnJobSession: (proc, env) => {

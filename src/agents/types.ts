@@ -171,7 +171,14 @@ export interface AgentModule {
    * with `notification`: the arguments put before the template's. Such an agent notifies only while
    * its terminal has no focus: the host says it has none, and again when its last client leaves.
    */
-  jobNotifications?: { args: readonly string[] };
+  jobNotifications?: {
+    args: readonly string[];
+    /**
+     * False when a session it resumes must not get them: the arguments would part it from what
+     * holds that session (the job then follows its records instead).
+     */
+    onResume?: boolean;
+  };
   /**
    * What a desktop notification it asks its terminal for says (OSC 9, 777, 99, caught with
    * |TermRequest|), or undefined when it tells no state.

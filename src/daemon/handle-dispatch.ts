@@ -37,7 +37,7 @@ export function launchOf(
   const typed = resume ? resumePrompt : template.prompt === 'type' ? prompt : '';
   const typePrompt = typed !== '' ? typed : undefined;
   const typeInto = typePrompt !== undefined && job.agent !== FALLBACK_AGENT ? { typeInto: job.agent } : {};
-  return { argv, cwd: job.cwd, cols, rows, typePrompt, ...typeInto, starting: resume ? resumePrompt !== '' : prompt !== '' };
+  return { argv, cwd: job.cwd, cols, rows, typePrompt, ...typeInto, starting: resume ? resumePrompt !== '' : prompt !== '', ...(resume ? { resumes: true } : {}) };
 }
 
 export async function handleDispatch(ctx: DaemonContext, m: DispatchRequest): Promise<Reply> {

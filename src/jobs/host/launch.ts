@@ -26,6 +26,8 @@ export interface Launch {
    * Idle (it reads as Working, `starting`, until the agent first works or asks, or STARTING_MS).
    */
   starting?: boolean;
+  /** It resumes a session the agent ran before (the template's `resume`), not a new one. */
+  resumes?: boolean;
 }
 
 const MAX_LAUNCH_BYTES = 512 * 1024;
@@ -61,6 +63,7 @@ export function readLaunch(jobDir: string): Launch | string {
     typeInto: typeof v.typePrompt === 'string' && typeof v.typeInto === 'string' && v.typeInto !== '' && AGENT_ID.test(v.typeInto) ? v.typeInto : undefined,
     awaitingPrompt: v.awaitingPrompt === true,
     starting: v.starting === true,
+    resumes: v.resumes === true,
   };
 }
 

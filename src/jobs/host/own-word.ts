@@ -85,7 +85,7 @@ export async function agentsOwnWord(launch: Launch, env: NodeJS.ProcessEnv, jobD
       const stream = new EventStream({ port, path: js.path, greeting: js.greeting, onEvent: (event) => tell(state, read(event), heard), log: say });
       return { ...none(withArgs(js.args(port))), state, start: () => stream.start(), stop: () => stream.stop() };
     }
-    if (module?.jobNotifications && module.notification) {
+    if (module?.jobNotifications && module.notification && (launch.resumes !== true || module.jobNotifications.onResume !== false)) {
       const read = module.notification;
       const state = new PushState('notification');
       const osc = (sequence: string): void => {
