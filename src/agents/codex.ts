@@ -118,7 +118,7 @@ export const codex: AgentModule = {
   // `› 1. Yes, proceed (y)`: a choice's digit picks it at once (0.171.0, tried on its approvals).
   menuKeys: (choice) => digitOf(choice),
   // Its rollout (`<home>/sessions/YYYY/MM/DD/rollout-*.jsonl`), held open by one of the terminal's processes.
-  records: (ctx) => new CodexRecords(codexHome(ctx.env), ctx.pid, ctx.pids, ctx.folders, ctx.claims, ctx.emit, ctx.log),
+  records: (ctx) => new CodexRecords(codexHome(ctx.env), ctx.pid, ctx.pids, ctx.folders, ctx.claims, ctx.emit, ctx.log, resumedSession(ctx.argv ?? [])),
   // Its desktop notifications as OSC 9 (its config's `tui.notifications` and `notification_method`).
   notification: codexNotification,
   // Not for a resumed session: 0.171.0 keeps a session in its app-server daemon after the TUI that
@@ -255,11 +255,17 @@ export interface CodexProcess {
  * folders whose session_meta names its folder and starts after it, and that no other terminal
  * claimed (two Codex sessions in one folder must not be crossed).
  */
-export function findRollout(home: string, proc: CodexProcess, claimed: ReadonlySet<string>): string | undefined {
+export function findRollout(home: string, proc: CodexProcess, claimed: ReadonlySet<string>, resumed?: string): string | undefined {
   const sessions = path.join(home, 'sessions') + path.sep;
   for (const pid of proc.pids) {
     const open = processSource().openFiles(pid).find((f) => f.startsWith(sessions) && ROLLOUT.test(f));
     if (open) return open;
+  }
+  // A session it resumes goes on in its own rollout, older than the process (0.171.0's app-server
+  // daemon holds it open, no process of the terminal).
+  if (resumed !== undefined) {
+    const file = rolloutOf(home, resumed);
+    if (file && !claimed.has(file)) return file;
   }
   let best: { file: string; startedAt: number } | undefined;
   const days = new Set([dayFolder(home, proc.startedAt), dayFolder(home, Date.now())]);
@@ -283,6 +289,47 @@ export function findRollout(home: string, proc: CodexProcess, claimed: ReadonlyS
   return best?.file;
 }
 
+/** The session a Codex process resumes (`codex [options] resume ID`), or undefined. */
+export function resumedSession(argv: readonly string[]): string | undefined {
+  const at = argv.indexOf('resume');
+  const id = at >= 0 ? argv[at + 1] : undefined;
+  return id !== undefined && SESSION_UUID.test(id) ? id : undefined;
+}
+
+const SESSION_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** The most day folders looked through for a resumed session's rollout, newest first. */
+const MAX_DAYS_LOOKED = 400;
+
+/** The rollout of session `id` (`sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl`), newest day first, or undefined. */
+export function rolloutOf(home: string, id: string): string | undefined {
+  const under = (dir: string): string[] => {
+    try {
+      return readdirSync(dir).filter((n) => /^\d{2,4}$/.test(n)).sort().reverse();
+    } catch {
+      return [];
+    }
+  };
+  const root = path.join(home, 'sessions');
+  let looked = 0;
+  for (const y of under(root)) {
+    for (const m of under(path.join(root, y))) {
+      for (const d of under(path.join(root, y, m))) {
+        if (++looked > MAX_DAYS_LOOKED) return undefined;
+        const dir = path.join(root, y, m, d);
+        let names: string[];
+        try {
+          names = readdirSync(dir);
+        } catch {
+          continue;
+        }
+        const name = names.find((n) => n.endsWith(`-${id}.jsonl`) && n.startsWith('rollout-'));
+        if (name) return path.join(dir, name);
+      }
+    }
+  }
+  return undefined;
+}
+
 /** Follows one Codex process's rollout; while it is not found, waits for it in its day folders. */
 export class CodexRecords extends FoundFile {
   private waiting = false;
@@ -295,6 +342,8 @@ export class CodexRecords extends FoundFile {
     claims: Set<string>,
     emit: (signal: RecordSignal) => void,
     log: RecordLog,
+    /** The session the process resumes, whose rollout it goes on in. */
+    private readonly resumed?: string,
   ) {
     super(folders, claims, codexRolloutRecord, emit, log, `codex pid ${pid}`);
   }
@@ -305,7 +354,7 @@ export class CodexRecords extends FoundFile {
 
   protected find(): string | undefined {
     const place = processPlace(this.pid);
-    const file = place ? findRollout(this.home, { pids: this.pids, ...place }, this.claims) : undefined;
+    const file = place ? findRollout(this.home, { pids: this.pids, ...place }, this.claims, this.resumed) : undefined;
     if (!file && !this.waiting) {
       this.waiting = true;
       const days = new Set([dayFolder(this.home, processSource().startMs(this.pid) ?? Date.now()), dayFolder(this.home, Date.now())]);

@@ -48,6 +48,8 @@ export interface RecordContext {
   /** The agent's process, and every process of the terminal (one of which may hold its files open). */
   pid: number;
   pids: readonly number[];
+  /** The agent process's arguments (a session it resumes), when known. */
+  argv?: readonly string[];
   folders: FolderWatcher;
   /** Record files other terminals follow already. */
   claims: Set<string>;

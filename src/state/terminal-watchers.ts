@@ -135,6 +135,7 @@ export class TerminalWatchers {
       env: this.env,
       pid: found.pid,
       pids: procs.map((p) => p.pid),
+      argv: procs.find((p) => p.pid === found.pid)?.argv,
       folders: this.folders,
       claims: this.claims,
       emit,

@@ -123,6 +123,7 @@ function recordsWord(launch: Launch, module: AgentModule, env: NodeJS.ProcessEnv
       env,
       pid: found.pid,
       pids: all.map((p) => p.pid),
+      argv: all.find((p) => p.pid === found.pid)?.argv,
       folders,
       claims: new Set(),
       emit: (signal) => tell(state, signal, heard, signal.source),

@@ -3,7 +3,7 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { codex, codexNotification, dayFolder, findRollout, readMeta } from '../../../src/agents/codex.js';
+import { codex, codexNotification, dayFolder, findRollout, readMeta, resumedSession, rolloutOf } from '../../../src/agents/codex.js';
 import { oscNotification } from '../../../src/detect/osc.js';
 
 function rollout(home: string, name: string, cwd: string, startedAt: number, instructionsBytes = 0): string {
@@ -63,6 +63,27 @@ describe('findRollout without an open file: session_meta folder and start time',
     } finally {
       closeSync(fd);
     }
+  });
+});
+
+describe('a resumed session (codex [options] resume ID): its own rollout, older than the process, that no process of it holds', () => {
+  const t0 = Date.parse('2026-11-29T10:00:00Z');
+  const id = '01a243c1-54b5-7002-811a-865629f86b3b';
+  it('is named by its arguments, options before the subcommand too', () => {
+    expect(resumedSession(['codex', '-c', 'a=b', 'resume', id])).toBe(id);
+    expect(resumedSession(['codex', 'resume', '--last'])).toBeUndefined();
+    expect(resumedSession(['codex', 'resume', '../../etc/passwd'])).toBeUndefined();
+    expect(resumedSession(['codex'])).toBeUndefined();
+  });
+  it('is found by its id in an earlier day, newest first; claimed, it is not taken twice', () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'madohub-codex-'));
+    const old = rollout(home, `2026-11-20T09-00-00-${id}`, '/p', Date.parse('2026-11-20T09:00:00Z'));
+    rollout(home, 'other', '/p', t0 + 500);
+    expect(rolloutOf(home, id)).toBe(old);
+    // The process started long after its session: found by the id, not by the start time.
+    expect(findRollout(home, { pids: [process.pid], cwd: '/p', startedAt: t0 + 60_000 }, new Set(), id)).toBe(old);
+    expect(findRollout(home, { pids: [process.pid], cwd: '/p', startedAt: t0 + 60_000 }, new Set([old]), id)).toBeUndefined();
+    expect(rolloutOf(home, '01a243c1-0000-7002-811a-865629f86b3b')).toBeUndefined();
   });
 });
 
