@@ -11,6 +11,7 @@ import type { TerminalState, Tracker } from '../state/tracker.js';
 import { pendingWord, screenVerdict } from '../agents/reply-verdict.js';
 import type { ReplyVerdict } from '../agents/reply-verdict.js';
 import { WrittenTurn } from '../state/turns.js';
+import { enterAgain } from '../state/enter-again.js';
 
 /**
  * Writes into a terminal of this Neovim (through its channel): a reply's paste (its bytes built by
@@ -58,6 +59,10 @@ export class TerminalReplies {
   private readonly screenChanged = new ChangeWaiters();
   /** The turn each terminal's last written reply started: no more text goes in until it has ended (or showed none in time). */
   private readonly written = new Map<number, { turn: WrittenTurn; over: string; timer?: NodeJS.Timeout }>();
+  /** The terminals whose window the user types in (Terminal mode). */
+  private readonly typingIn = new Set<number>();
+  /** Stops the Enter given again to each terminal's last reply (see enterAgain). */
+  private readonly stopEnters = new Map<number, () => void>();
 
   /** `changed` is told when what waits for a terminal changed (its row shows it); `expired` when a reply waited too long. */
   constructor(
@@ -142,6 +147,8 @@ export class TerminalReplies {
 
   /** The user entered (true) or left Terminal mode in a window of the terminal. */
   typing(buf: number, typing: boolean): void {
+    if (typing) this.typingIn.add(buf);
+    else this.typingIn.delete(buf);
     const list = this.replies.get(buf);
     if (!list || list[0]!.typing === typing) return;
     for (const r of list) r.typing = typing;
@@ -181,6 +188,21 @@ export class TerminalReplies {
     if (!w) this.written.set(buf, (w = { turn: new WrittenTurn(), over: '' }));
     w.turn.wrote(Date.now());
     w.over = (this.screens.get(buf) ?? []).join('\n');
+  }
+
+  /** The reply just written (Lua gave it its Enter): its Enter again while it stands in the input line, not while the user types there. */
+  private enterAgain(buf: number, text: string): void {
+    this.stopEnters.get(buf)?.();
+    const stop = enterAgain(
+      text,
+      () => {
+        const st = this.tracker.get(buf);
+        return st && { agent: st.agent, lines: this.screens.get(buf) ?? [], typing: this.typingIn.has(buf) };
+      },
+      () => void this.write(buf, '\r', 'keys').catch(() => undefined),
+      () => undefined,
+    );
+    this.stopEnters.set(buf, stop);
   }
 
   /** Why the reply for a terminal waits, for its row ('' when none waits). */
@@ -246,7 +268,10 @@ export class TerminalReplies {
     if (why === 'typing') {
       r.typing = true;
     } else {
-      if (!why) this.wrote(buf);
+      if (!why) {
+        this.wrote(buf);
+        this.enterAgain(buf, r.text);
+      }
       this.drop(buf, r);
       if (why) throw new Error(`the reply was not sent: ${why}`);
     }

@@ -171,6 +171,28 @@ describe.each(testNeovims())('Neovim $label: routes', ({ path: exe }) => {
     }
   }, 90000);
 
+  it('a payload held for a menu goes in once it is answered, though the input line loses an Enter that comes too soon: each of three turns once', async () => {
+    const { a } = await setup();
+    // The target: an approver that asks again 1.5 s after each answer, whose input line loses an Enter within 400 ms of one.
+    const b = await s!.lua<number>(
+      `vim.cmd('new')
+       local opts = { env = { MADOHUB_FIXTURE_ENTER_LOST_MS = '400', MADOHUB_FIXTURE_ASK_AGAIN_MS = '1500' } }
+       if vim.fn.has('nvim-0.11') == 1 then opts.term = true; vim.fn.jobstart({ 'node', '${path.join(FIX, 'bin/approver')}' }, opts) else vim.fn.termopen({ 'node', '${path.join(FIX, 'bin/approver')}' }, opts) end
+       return vim.api.nvim_get_current_buf()`,
+    );
+    expect(await s!.waitFor(`(require('madohub.fleet').find('term:${b}') or {}).state == 'waiting'`, 8000)).toBe(true);
+    await s!.lua(`vim.api.nvim_set_current_buf(${a}) vim.cmd('MadoRoute term:${b}')`);
+    const has = (text: string): string => `#vim.tbl_filter(function(l) return l:find(${JSON.stringify(text)}, 1, true) end, vim.api.nvim_buf_get_lines(${b}, 0, -1, false))`;
+    for (let turn = 1; turn <= 3; turn++) {
+      expect(await s!.waitFor(`(require('madohub.fleet').find('term:${b}') or {}).state == 'waiting'`, 8000)).toBe(true);
+      await type(a, 'work\r');
+      // Held while the menu shows (a route's text is no answer to it).
+      expect(await s!.waitFor(`(require('madohub.fleet').find('term:${b}') or {}).pending ~= ''`, 15000)).toBe(true);
+      await type(b, '1');
+      expect(await s!.waitFor(`${has(`Turn ${turn} is done.`)} >= 1 and ${has('got: [mado route')} == ${turn}`, 10000), await s!.lua<string>(`return table.concat(vim.api.nvim_buf_get_lines(${b}, 0, -1, false), '\\n')`)).toBe(true);
+    }
+  }, 90000);
+
   it('A → B → A stops at the chain; review edits the payload; a wiped target removes its route; send=diff into a buffer', async () => {
     const repo = mkdtempSync(path.join(tmpdir(), 'madohub-routes-repo-'));
     const git = (...args: string[]): string => execFileSync('git', ['-C', repo, '-c', 'user.email=t@example.invalid', '-c', 'user.name=t', ...args], { encoding: 'utf8' });

@@ -9,6 +9,7 @@ import { pasteBytes } from '../../shared/paste.js';
 import type { Chain } from '../chain-record.js';
 import type { JobChange } from './job-writer.js';
 import { WRITE_TURN_MS, WrittenTurn } from '../../state/turns.js';
+import { enterAgain } from '../../state/enter-again.js';
 
 /** What the replies use of the host: its agent's input, its screen and last reading, its job file. */
 export interface ReplyHost {
@@ -26,20 +27,6 @@ export interface ReplyHost {
 
 /** How long Enter waits after the paste: an agent takes a paste and a key in one read as a paste. */
 const ENTER_AFTER_MS = 50;
-/**
- * An input line that comes back after a menu loses an Enter that comes too soon (the text stays
- * there, a draft): while the text written stands there this long after its Enter, Enter goes again,
- * ENTERS times in all at most.
- */
-export const ENTER_AGAIN_MS = 500;
-const ENTERS = 3;
-
-/** Whether the draft an input line shows is (the start of) `text`: its words as the line shows them. */
-export function standsIn(draft: string, text: string): boolean {
-  const words = (t: string): string => t.replace(/\s+/g, ' ').trim();
-  const d = words(draft);
-  return d !== '' && words(text).startsWith(d.slice(0, 60));
-}
 
 interface WaitingReply {
   text: string;
@@ -61,34 +48,22 @@ export class HostReplies {
   /** The screen's text when the last write went in. */
   private writtenOver = '';
   private writtenTimer: NodeJS.Timeout | undefined;
-  /** The text written last, while its Enter may have been lost (see ENTER_AGAIN_MS). */
-  private standing?: { text: string; enters: number; timer?: NodeJS.Timeout };
+  /** Stops the Enter given again to the text written last (see enterAgain). */
+  private stopEnters?: () => void;
 
   constructor(private readonly host: ReplyHost) {}
 
   /** Pastes `text`, then Enter apart (again while the text stands in the input line, its Enter lost). */
   deliver(text: string): void {
     this.host.write(pasteBytes(text, this.host.bracketed()));
-    clearTimeout(this.standing?.timer);
-    const standing: NonNullable<HostReplies['standing']> = { text, enters: 0 };
-    this.standing = standing;
-    const enter = (): void => {
-      if (this.standing !== standing) return;
-      if (standing.enters > 0) {
-        // Taken (the line is empty, or shows something else): done.
-        const draft = draftOf(this.host.reading().agent, this.host.lines());
-        if (draft === undefined || !standsIn(draft, text) || standing.enters >= ENTERS) {
-          this.standing = undefined;
-          return;
-        }
-        this.host.say('the Enter after a reply was lost (the text stood in the input line): Enter again');
-      }
-      this.host.write('\r');
-      standing.enters++;
-      standing.timer = setTimeout(enter, ENTER_AGAIN_MS);
-      standing.timer.unref?.();
-    };
-    setTimeout(enter, ENTER_AFTER_MS);
+    this.stopEnters?.();
+    setTimeout(() => this.host.write('\r'), ENTER_AFTER_MS);
+    this.stopEnters = enterAgain(
+      text,
+      () => ({ agent: this.host.reading().agent, lines: this.host.lines() }),
+      () => this.host.write('\r'),
+      () => this.host.say('the Enter after a reply was lost (the text stood in the input line): Enter again'),
+    );
     this.written.wrote(Date.now());
     this.writtenOver = this.host.lines().join('\n');
   }
