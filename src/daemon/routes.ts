@@ -12,8 +12,7 @@ import type { AgentState } from '../detect/types.js';
 export class DaemonRoutes {
   private readonly backend: DaemonRouteBackend;
   private readonly engine: RouteEngine;
-  /** Each job's state at the last check. */
-  /** Each job's state and ended turns as last read. */
+  /** Each job's state and ended turns at the last check. */
   private readonly states = new Map<string, { state: AgentState; turns: number }>();
 
   /** What was wrong with routes.json when the daemon started ([] when nothing): `mado route ls` says it. */

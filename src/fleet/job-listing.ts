@@ -62,6 +62,8 @@ export class JobListing {
       if (known && ended) this.news.stateChanged(e.id, known.state, e.state, true);
       if (known && known.state === e.state) {
         known.turns = turns;
+        // A new turn's end begins its state anew, though the word is the same.
+        if (ended) known.since = e.since;
         return { ...e, since: known.since };
       }
       this.since.set(e.id, { state: e.state, since: e.since, turns });

@@ -39,10 +39,13 @@ describe('the jobs as the hub shows them', () => {
     const told: string[] = [];
     const jobs = new JobListing({ stateChanged: (_id, from, to, ended) => told.push(`${from}>${to}${ended ? ' ended' : ''}`), gone: () => undefined });
     const job = (updatedAt: number, status: 'running' | 'done', turnsEnded: number): ListedJob => ({ ...listed('0123abcd', 'x', updatedAt), status, tempo: status === 'running' ? 'active' : 'idle', turnsEnded });
+    const since: number[] = [];
     for (const [at, status, turns] of [[10, 'running', 0], [20, 'done', 1], [30, 'done', 2], [40, 'done', 2], [50, 'running', 2], [60, 'done', 3]] as const) {
       jobs.list([job(at, status, turns)]);
-      jobs.rows(() => undefined);
+      since.push(jobs.rows(() => undefined)[0]!.since);
     }
+    // A new turn's end begins its time anew; a rewrite of the file in the same turn does not.
+    expect(since).toEqual([10, 20, 30, 30, 50, 60]);
     // The second turn's Working was never read (done, then done a turn later): its end is told still.
     expect(told).toEqual(['working>stopped ended', 'stopped>stopped ended', 'stopped>working', 'working>stopped ended']);
   });
