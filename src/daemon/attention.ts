@@ -12,7 +12,15 @@ import type { Notice } from '../fleet/attention.js';
 import { Desktop, findNotifier, probe } from '../fleet/desktop.js';
 import { liveEditors } from '../fleet/editors.js';
 import { jobEntry } from '../fleet/entry.js';
+import type { FleetEntry } from '../fleet/entry.js';
 import { NOTIFY_FILE, readNotifyFile } from '../fleet/notify-settings.js';
+
+/** How a job is reached from a shell: `mado attach ID`, `mado --host HOST attach ID` for a remote host's. */
+export function howToReach(id: string): string {
+  const m = /^job:(?:([^:]+):)?([0-9a-f]{8})$/.exec(id);
+  if (!m) return '';
+  return m[1] ? `mado --host ${m[1]} attach ${m[2]}` : `mado attach ${m[2]}`;
+}
 
 export class DaemonAttention {
   private readonly engine: Attention;
@@ -30,17 +38,34 @@ export class DaemonAttention {
     this.engine = new Attention(
       {
         agentName: (id) => agentModule(id).displayName,
-        howTo: (item) => (item.short ? `mado attach ${item.short}` : ''),
+        howTo: (item) => howToReach(item.id),
         routed: (e) => e.short !== '' && readChain(path.join(this.jobsDir, e.short)) !== undefined,
       },
       (n) => this.tell(n),
     );
   }
 
+  /** This machine's jobs as last listed, and each remote host's while the daemon's link to it is up. */
+  private local: FleetEntry[] = [];
+  private readonly remote = new Map<string, FleetEntry[]>();
+
   /** The jobs as the daemon's check lists them. */
   jobs(jobs: readonly ListedJob[]): void {
     this.settings();
-    this.engine.entries(jobs.map((j) => jobEntry(j)));
+    this.local = jobs.map((j) => jobEntry(j));
+    this.feed();
+  }
+
+  /** A remote host's jobs, followed through the daemon's link to it (undefined: the link is down). */
+  remoteJobs(host: string, jobs: readonly ListedJob[] | undefined): void {
+    if (jobs === undefined) this.remote.delete(host);
+    else this.remote.set(host, jobs.map((j) => jobEntry(j, undefined, host)));
+    this.settings();
+    this.feed();
+  }
+
+  private feed(): void {
+    this.engine.entries([...this.local, ...[...this.remote.values()].flat()]);
   }
 
   stop(): void {

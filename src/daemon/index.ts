@@ -53,6 +53,8 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
   const routes = new DaemonRoutes(opts.jobsDir, say, links);
   // With Neovim closed, a job that needs the user is told on the desktop (|madohub-notify|).
   const attention = new DaemonAttention(opts.jobsDir, path.join(opts.runtime, 'editors'), say);
+  // A remote host's jobs, while the daemon's link to it is up (a route's, a verb's): their news too.
+  links.onJobs = (host, jobs) => attention.remoteJobs(host, jobs);
   let connected = 0;
 
   const handle = async (m: DaemonRequest): Promise<Reply> => {

@@ -1,14 +1,16 @@
 // A route to a remote host's job, kept by this machine's daemon: a job here ends a turn and its
 // answer goes through the link to a job there, with no Neovim open on either side; while the host is
 // offline the turn's answer is kept, and delivered once when it is back.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bridgesOf, FIX, shortOf, until, useJobsHarness } from './jobs-harness.js';
 import { ROOT } from './neovim.js';
 import { MIN_GAP_MS } from '../../src/routes/engine.js';
 
-const replier = { replier: { command: ['node', path.join(FIX, 'bin/replier')], prompt: 'type' } };
+const replier = { replier: { command: ['node', path.join(FIX, 'bin/replier')], prompt: 'type' }, asker: { command: ['node', path.join(FIX, 'bin/asker')], prompt: 'type' } };
+// A recording notify-send (test/fixtures/notify-bin): each run is a line of its log.
+const NOTIFY_BIN = path.join(ROOT, 'test/fixtures/notify-bin');
 
 describe('a route to a remote host’s job', () => {
   const remote = useJobsHarness(replier);
@@ -22,7 +24,9 @@ describe('a route to a remote host’s job', () => {
     const env = ['MADOHUB_TEMPLATES', 'MADOHUB_JOBS_DIR', 'MADOHUB_RUNTIME_DIR'].map((k) => `${k}='${remote.env[k]}'`).join(' ');
     const shell = ['sh', '-c', `if [ -e '${down}' ]; then echo 'ssh: connect to host box port 22: Connection refused' >&2; exit 255; fi; exec env ${env} sh`];
     writeFileSync(path.join(config, 'madohub', 'hosts.json'), JSON.stringify({ box: { command: shell, mado: `${process.execPath} ${path.join(ROOT, 'dist/mado.js')}` } }));
-    const here = (args: string[]) => local.mado(args, undefined, { XDG_CONFIG_HOME: config, MADOHUB_FIXTURE_WORK_MS: '300', MADOHUB_JOB_ENV: 'MADOHUB_FIXTURE_WORK_MS' });
+    const notified = path.join(local.base, 'notify.jsonl');
+    const here = (args: string[]) =>
+      local.mado(args, undefined, { XDG_CONFIG_HOME: config, MADOHUB_FIXTURE_WORK_MS: '300', MADOHUB_JOB_ENV: 'MADOHUB_FIXTURE_WORK_MS', PATH: `${NOTIFY_BIN}:${process.env.PATH ?? ''}`, MADOHUB_FAKE_NOTIFY_LOG: notified });
     const reviewer = shortOf((await remote.mado(['--bg', '--agent', 'replier', '-n', 'reviewer'])).stdout);
     const writer = shortOf((await here(['--bg', '--agent', 'replier', '-n', 'writer'])).stdout);
     await until(local.jobs, (j) => j[0]?.tempo === 'idle');
@@ -55,5 +59,15 @@ describe('a route to a remote host’s job', () => {
     expect(await daemonLog()).toMatch(/delivered to box:reviewer, back online/);
     // The writer's file counts its two turns (a reader that missed a Working still sees each end).
     expect((await local.jobs()).find((j) => j.short === writer)?.turnsEnded).toBe(2);
+
+    // With no Neovim, a job there that starts waiting is told by this machine's daemon, through its
+    // link to the host (up for the route), with the way to reach it.
+    const asks = shortOf((await remote.mado(['--bg', '--agent', 'asker', '-n', 'asks far'])).stdout);
+    const told = await until(async () => (existsSync(notified) ? readFileSync(notified, 'utf8') : ''), (t) => t.includes('asks far'), 15000);
+    const run = told.split('\n').filter((l) => l.includes('asks far')).map((l) => JSON.parse(l) as { argv: string[] });
+    expect(run).toHaveLength(1);
+    const argv = run[0]!.argv;
+    expect(argv[argv.indexOf('--') + 1]).toBe('asks far: Claude Code Waiting');
+    expect(argv[argv.indexOf('--') + 2]).toBe(`Do you want to proceed? — rm -rf build\nmado --host box attach ${asks}`);
   }, 90000);
 });

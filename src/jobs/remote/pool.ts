@@ -1,7 +1,7 @@
 // Links opened on first use and kept while used: the daemon's, for the routes it keeps to a remote
 // host's jobs. A link is opened when asked for, shared by the calls that come while it is up, and
 // closed once no call has used it for `idleMs`; one that went down is opened again on the next call.
-import type { HostListing } from '../protocol/replies.js';
+import type { HostListing, ListedJob } from '../protocol/replies.js';
 import { readHosts } from './hosts.js';
 import type { HostConfig } from './hosts.js';
 import { Link, LinkError } from './link.js';
@@ -13,6 +13,11 @@ export const POOL_IDLE_MS = 60_000;
 
 export class LinkPool {
   private readonly links = new Map<string, { link: Promise<Link>; timer?: NodeJS.Timeout; busy: number }>();
+  /**
+   * Told each host's jobs while a link to it is up (followed live), and `undefined` once it is down
+   * or closed: the daemon's attention tells their news while no Neovim runs.
+   */
+  onJobs?: (host: string, jobs: readonly ListedJob[] | undefined) => void;
 
   constructor(
     private readonly env: NodeJS.ProcessEnv,
@@ -38,7 +43,10 @@ export class LinkPool {
       held = { link: Link.open(host, config, { env: this.env, detached: true }), busy: 0 };
       const mine = held;
       this.links.set(key, mine);
-      mine.link.catch(() => this.links.get(key) === mine && this.links.delete(key));
+      mine.link.then(
+        (link) => this.follow(host, link),
+        () => this.links.get(key) === mine && this.links.delete(key),
+      );
     }
     const h = held;
     clearTimeout(h.timer);
@@ -52,6 +60,16 @@ export class LinkPool {
         h.timer.unref();
       }
     }
+  }
+
+  /** The host's jobs, followed while its link is up. */
+  private follow(host: string, link: Link): void {
+    if (!this.onJobs) return;
+    const watch = link.watch((jobs) => this.onJobs?.(host, jobs));
+    link.onDown(() => {
+      watch.close();
+      this.onJobs?.(host, undefined);
+    });
   }
 
   private drop(key: string, h: { link: Promise<Link> }): void {
