@@ -50,7 +50,11 @@ describe.each(testNeovims())('Neovim $label: help', ({ path: exe }) => {
 
     // The key table: each row's keys and action(s); `a/b` pairs its keys with the actions in order.
     const at = doc.findIndex((l) => l.trim() === '*madohub-picker-keys*');
-    const rows = doc.slice(at, doc.indexOf('The input line: `[@agent] [--worktree[=BRANCH]] what to do` starts a job', at));
+    // The table ends where the input line is described (a marker not found would read the rest of the doc).
+    const end = doc.findIndex((l, i) => i > at && l.startsWith('The input line: '));
+    expect(at).toBeGreaterThan(0);
+    expect(end).toBeGreaterThan(at);
+    const rows = doc.slice(at, end);
     const table: Record<string, string[]> = {};
     for (const line of rows) {
       const m = /^ {4}(\S(?:.*?\S)?) {2,}([a-z_]+(?:\/[a-z_]+)?)(?: {2,}|$)/.exec(line);
