@@ -5,6 +5,7 @@ import { AGENT_MODULES, DEFAULT_AGENT, FALLBACK_AGENT } from '../src/agents/inde
 import { statusWord } from '../src/cli/agents.js';
 import { agentStateOfJob } from '../src/fleet/entry.js';
 import { JOB_STATE_SOURCES, JOB_STATUSES, JOB_TEMPOS } from '../src/jobs/types.js';
+import type { ListedJob } from '../src/jobs/protocol/replies.js';
 import { AGENT_STATES } from '../src/shared/types.js';
 import type { AgentState } from '../src/shared/types.js';
 
@@ -68,21 +69,21 @@ const STATE_MEANINGS: Record<AgentState, string> = {
   exited: 'its program ended',
 };
 
+/** A job as far as its STATUS and STATE words go. */
+export type JobKind = Pick<ListedJob, 'status' | 'tempo' | 'alive' | 'stateSource'>;
+
+/** Every kind of job there can be: each status (its host alive or not, as it can be), tempo and source. */
+export function everyJobKind(): JobKind[] {
+  // A host lives while its job runs, and between turns (done); it is gone once the job ended otherwise.
+  const alives = (status: JobKind['status']): boolean[] => (status === 'running' ? [true] : status === 'done' ? [true, false] : [false]);
+  return JOB_STATUSES.flatMap((status) =>
+    alives(status).flatMap((alive) => JOB_TEMPOS.flatMap((tempo) => [null, ...JOB_STATE_SOURCES].map((stateSource) => ({ status, tempo, alive, stateSource })))),
+  );
+}
+
 /** The STATUS words `mado agents` prints beside each state, from how a job's state is derived. */
 function statusesOf(state: AgentState): string[] {
-  const words = new Set<string>();
-  for (const status of JOB_STATUSES) {
-    // A host lives while its job runs, and between turns (done); it is gone once the job ended otherwise.
-    const alives = status === 'running' ? [true] : status === 'done' ? [true, false] : [false];
-    for (const alive of alives) {
-      for (const tempo of JOB_TEMPOS) {
-        for (const stateSource of [undefined, ...JOB_STATE_SOURCES]) {
-          if (agentStateOfJob({ status, tempo, alive, stateSource }) === state) words.add(statusWord({ status, alive }));
-        }
-      }
-    }
-  }
-  return [...words];
+  return [...new Set(everyJobKind().filter((j) => agentStateOfJob(j) === state).map((j) => statusWord(j)))];
 }
 
 /** The lines of the list of state words, from its tag line to its last line. */

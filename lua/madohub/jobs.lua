@@ -146,20 +146,20 @@ end
 ---@return string[]
 function M.complete(lead, live)
   local ids, names, count = {}, {}, {}
-  local jobs = vim.tbl_filter(function(e)
-    return not (live and M.ended(e))
-  end, require('madohub').agents({ kind = 'job' }))
-  for _, e in ipairs(require('madohub').agents({ kind = 'job' })) do
+  local all = require('madohub').agents({ kind = 'job' })
+  for _, e in ipairs(all) do
     count[e.name] = (count[e.name] or 0) + 1
   end
-  for _, e in ipairs(jobs) do
-    -- A remote host's job completes as `host:id`.
-    local short = (e.host or '') ~= '' and (e.host .. ':' .. e.short) or e.short
-    if short:sub(1, #lead) == lead then
-      ids[#ids + 1] = short
-    end
-    if e.name ~= '' and count[e.name] == 1 and e.name:sub(1, #lead) == lead and not e.name:find('%c') then
-      names[#names + 1] = e.name
+  for _, e in ipairs(all) do
+    if not (live and M.ended(e)) then
+      -- A remote host's job completes as `host:id`.
+      local short = (e.host or '') ~= '' and (e.host .. ':' .. e.short) or e.short
+      if short:sub(1, #lead) == lead then
+        ids[#ids + 1] = short
+      end
+      if e.name ~= '' and count[e.name] == 1 and e.name:sub(1, #lead) == lead and not e.name:find('%c') then
+        names[#names + 1] = e.name
+      end
     end
   end
   table.sort(names)

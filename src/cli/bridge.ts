@@ -12,7 +12,7 @@ import { readHostInfo, hostRuns } from '../jobs/hostinfo.js';
 import { listedJobs } from '../jobs/listed.js';
 import { Conn, ReachError } from '../jobs/protocol/client.js';
 import { checkProto, encode, LineDecoder, PROTO } from '../jobs/protocol/codec.js';
-import { findJob, jobShorts, jobsDir } from '../jobs/store.js';
+import { findJob, jobsDir } from '../jobs/store.js';
 import { checkNodePty } from '../jobs/node-pty-check.js';
 import { daemonSocket, runtimeDir } from '../jobs/paths.js';
 import { socketLive } from '../jobs/protocol/socket.js';
@@ -219,11 +219,10 @@ export async function bridgeCheck(io: Pick<BridgeIo, 'env' | 'script' | 'version
   } catch (err) {
     daemon = `cannot be reached: ${err instanceof Error ? err.message : String(err)}`;
   }
-  const jobs = jobShorts(jobsDir(io.env)).length;
-  // Its agents, in `mado agents`' order and words: the first CHECK_AGENTS of them.
+  // Its jobs (one a folder), and their agents in `mado agents`' order and words: the first CHECK_AGENTS.
   const listed = (await listedJobs(jobsDir(io.env))).sort(byCreation);
   const agents: CheckedAgent[] = listed.slice(0, CHECK_AGENTS).map((j) => ({ id: j.short, agent: j.agent, state: agentStateOfJob(j), name: j.name.slice(0, 80) }));
-  return JSON.stringify({ version: io.version, proto: PROTO, pty: pty.ok ? 'ok' : pty.error, daemon, jobs, agents });
+  return JSON.stringify({ version: io.version, proto: PROTO, pty: pty.ok ? 'ok' : pty.error, daemon, jobs: listed.length, agents });
 }
 
 /** `~` and `~/…` as the other side's home: a folder given in hosts.json is written for that side. */

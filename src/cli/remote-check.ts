@@ -68,4 +68,3 @@ export function parseCheck(out: string): CheckReport | undefined {
   }
   return report;
 }
-

@@ -28,6 +28,9 @@ export class DaemonAttention {
   /** The settings file's stamp when last read ('' before; `none` when there is none). */
   private stamp = '';
   private enabled = true;
+  /** This machine's jobs as last listed, and each remote host's while the daemon's link to it is up. */
+  private local: FleetEntry[] = [];
+  private readonly remote = new Map<string, FleetEntry[]>();
 
   constructor(
     private readonly jobsDir: string,
@@ -44,10 +47,6 @@ export class DaemonAttention {
       (n) => this.tell(n),
     );
   }
-
-  /** This machine's jobs as last listed, and each remote host's while the daemon's link to it is up. */
-  private local: FleetEntry[] = [];
-  private readonly remote = new Map<string, FleetEntry[]>();
 
   /** The jobs as the daemon's check lists them. */
   jobs(jobs: readonly ListedJob[]): void {

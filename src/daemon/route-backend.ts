@@ -13,9 +13,7 @@ import { DAEMON_ENDS, writeRoutes } from '../routes/store.js';
 import type { Chain, Route } from '../shared/route-types.js';
 import { jobChain } from '../jobs/chain-record.js';
 import type { LinkPool } from '../jobs/remote/pool.js';
-import { sendToRemoteJob } from '../jobs/remote/job-ops.js';
-import { LinkError } from '../jobs/remote/link.js';
-import { TargetOffline } from '../shared/errors.js';
+import { sendToRemoteJob, throughLink } from '../jobs/remote/job-ops.js';
 import { remoteTarget } from '../routes/store.js';
 
 /** A job as a route's end. */
@@ -83,17 +81,10 @@ export class DaemonRouteBackend implements RouteBackend {
     }
     const remote = remoteTarget(target);
     if (remote) {
-      // A link that cannot be had is an offline host: nothing was handed over, the payload may wait.
-      let linked = false;
-      try {
-        return await this.links.use(remote.host, (link) => {
-          linked = true;
-          return sendToRemoteJob(link, remote.short, text, { waitMenus: true, busyMs, chain });
-        });
-      } catch (err) {
-        if (!linked && err instanceof LinkError) throw new TargetOffline(err.message);
-        throw err;
-      }
+      return throughLink(
+        (fn) => this.links.use(remote.host, fn),
+        (link) => sendToRemoteJob(link, remote.short, text, { waitMenus: true, busyMs, chain }),
+      );
     }
     const reply = await askHost(this.jobsDir, target.slice(4), { op: 'send', text, waitMenus: true, busyMs, chain });
     return reply.type === 'ok' ? (reply.pending ?? '') : '';

@@ -1,19 +1,21 @@
 // The daemon's routes: between jobs (or from a job to a file), kept in the jobs folder, fired as the
 // daemon's check sees a job's agent end a turn — with Neovim closed too.
-import { agentStateOfJob } from '../fleet/entry.js';
+import { JobListing } from '../fleet/job-listing.js';
 import { DaemonRouteBackend } from './route-backend.js';
 import type { LinkPool } from '../jobs/remote/pool.js';
-import { DEFAULT_SETTINGS, jobTurnEnded, MAX_ROUTES, RouteEngine } from '../routes/engine.js';
+import { DEFAULT_SETTINGS, MAX_ROUTES, RouteEngine } from '../routes/engine.js';
 import { loadRoutes } from '../routes/store.js';
 import type { RouteAddRequest, RouteRemoveRequest } from '../jobs/protocol/daemon-requests.js';
 import type { ListedJob, Reply } from '../jobs/protocol/replies.js';
-import type { AgentState } from '../detect/types.js';
 
 export class DaemonRoutes {
   private readonly backend: DaemonRouteBackend;
   private readonly engine: RouteEngine;
-  /** Each job's state and ended turns at the last check. */
-  private readonly states = new Map<string, { state: AgentState; turns: number }>();
+  /** The jobs as the last check read them: a state that changed or a turn that ended sets routes off, as in the fleet. */
+  private readonly listing = new JobListing({
+    stateChanged: (id, from, to, turnEnded) => this.engine.changed(id, from, to, turnEnded),
+    gone: (id) => this.engine.gone(id),
+  });
 
   /** What was wrong with routes.json when the daemon started ([] when nothing): `mado route ls` says it. */
   readonly problems: string[];
@@ -34,25 +36,8 @@ export class DaemonRoutes {
   /** The jobs as the daemon's check lists them: a job whose agent ended a turn sets its routes off. */
   jobs(jobs: readonly ListedJob[]): void {
     this.backend.setJobs(jobs);
-    const seen = new Set<string>();
-    for (const j of jobs) {
-      const id = `job:${j.short}`;
-      seen.add(id);
-      const to = agentStateOfJob(j);
-      const from = this.states.get(id);
-      const turns = j.turnsEnded ?? 0;
-      this.states.set(id, { state: to, turns });
-      if (from === undefined) continue;
-      // A turn whose Working this reading missed still ended: the job file counts it.
-      const ended = jobTurnEnded(from.state, to, { before: from.turns, now: turns });
-      if (from.state === to && !ended) continue;
-      this.engine.changed(id, from.state, to, ended);
-    }
-    for (const id of [...this.states.keys()]) {
-      if (seen.has(id)) continue;
-      this.states.delete(id);
-      this.engine.gone(id);
-    }
+    this.listing.list(jobs);
+    const seen = new Set(this.listing.rows(() => undefined).map((e) => e.id));
     // Routes whose ends are jobs of this machine that are not there (removed while no daemon ran, a
     // file written by hand): pruned, each said, not restored and listed for ever.
     for (const r of this.engine.list()) {

@@ -80,7 +80,7 @@ export function luaHandlers({ tracker, watchers, hub, routes, attention, health 
     hosts: (m) => hub.configureHosts(m.hosts),
     // :MadoHosts: each host and its link; `retry` tries the offline ones (or the one named) at once.
     hosts_status: () => hub.hostStatus().map(({ host, status, jobs }) => ({ host, online: status.online, reason: status.reason, version: status.version, jobs })),
-    hosts_retry: (m) => ({ tried: hub.retryHosts(typeof m.host === 'string' ? m.host : undefined), hosts: hub.hostStatus().map(({ host }) => host) }),
+    hosts_retry: (m) => ({ tried: hub.retryHosts(typeof m.host === 'string' ? m.host : undefined) }),
     sight: (m) => attention.sight(m.bufs as number[], m.focused as boolean | undefined, m.gained === true),
     // This Neovim's names and pins of its terminals, and their states since when, back after the Node process started again.
     restore: (m) => {

@@ -14,7 +14,7 @@ import { appendText, gitDiff, diffProblemOf, jobRecordFile, screenText, spillFil
 import type { Chain, Route } from '../shared/route-types.js';
 import { jobChain } from '../jobs/chain-record.js';
 import { readRoutes, remoteTarget } from '../routes/store.js';
-import { linkOrOffline, sendToRemoteJob } from '../jobs/remote/job-ops.js';
+import { sendToRemoteJob, throughLink } from '../jobs/remote/job-ops.js';
 
 /** A review left open this long is dropped. */
 const REVIEW_MS = 30 * 60 * 1000;
@@ -88,7 +88,12 @@ export class NeovimRouteBackend implements RouteBackend {
     if (job) return sendToJob(this.io, job[1]!, text, { waitMenus: true, busyMs, chain });
     // A remote host's job: through the host's link, as its own host takes a route's text.
     const remote = remoteTarget(target);
-    if (remote) return sendToRemoteJob(linkOrOffline(() => this.hub.remotes.link(remote.host)), remote.short, text, { waitMenus: true, busyMs, chain });
+    if (remote) {
+      return throughLink(
+        async (fn) => fn(this.hub.remotes.link(remote.host)),
+        (link) => sendToRemoteJob(link, remote.short, text, { waitMenus: true, busyMs, chain }),
+      );
+    }
     const buf = /^buf:(\d+)$/.exec(target);
     if (buf) {
       const why = await this.lua.append(Number(buf[1]), text.split('\n'));

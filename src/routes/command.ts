@@ -24,6 +24,13 @@ const FLAGS = ['once', 'review'] as const;
 
 const error = (message: string): RouteCommand => ({ kind: 'error', message });
 
+const isFlag = (word: string): word is (typeof FLAGS)[number] => (FLAGS as readonly string[]).includes(word);
+
+/** The option a word of `:MadoRoute` gives (`on` of `on=done`, a flag's own name), or undefined for an end. */
+function optionOf(word: string): string | undefined {
+  return /^(\w+)=/.exec(word)?.[1] ?? (isFlag(word) ? word : undefined);
+}
+
 /** Reads the words of `:MadoRoute`. */
 export function parseRouteCommand(args: readonly string[]): RouteCommand {
   const [sub, ...rest] = args;
@@ -33,17 +40,17 @@ export function parseRouteCommand(args: readonly string[]): RouteCommand {
   const ends: string[] = [];
   const options: RouteOptions = {};
   for (const word of args) {
-    const m = /^(\w+)=(.*)$/.exec(word);
-    if (m) {
-      const [, key, value] = m as unknown as [string, string, string];
+    const key = optionOf(word);
+    if (key === undefined) ends.push(word);
+    else if (isFlag(word)) options[word] = true;
+    else {
+      const value = word.slice(key.length + 1);
       if (!(VALUED as readonly string[]).includes(key)) return error(`unknown option ${key.slice(0, 20)}= (on=, send=, template=, hops=, once, review)`);
       if (key === 'hops') {
         if (!/^\d{1,9}$/.test(value)) return error(`hops=${value.slice(0, 20)} is no number`);
         options.hops = Number(value);
       } else options[key as 'on' | 'send' | 'template'] = value;
-    } else if ((FLAGS as readonly string[]).includes(word)) {
-      options[word as (typeof FLAGS)[number]] = true;
-    } else ends.push(word);
+    }
   }
   if (ends.length < 1 || ends.length > 2) return error('name a target, or a source and a target');
   return ends.length === 2 ? { kind: 'add', source: ends[0], target: ends[1]!, options } : { kind: 'add', target: ends[0]!, options };
@@ -78,7 +85,7 @@ export function routeCompletion(at: RouteCompletionAt, ends: readonly RouteEndCh
   const first = before[0];
   const words = ((): string[] => {
     if (first !== undefined && (SUBCOMMANDS as readonly string[]).includes(first)) return first === 'rm' && before.length === 1 ? [...routeIds] : [];
-    const given = new Set(before.map((w) => /^(\w+)=/.exec(w)?.[1] ?? w));
+    const given = new Set(before.map(optionOf));
     const options = [
       ...(given.has('on') ? [] : ROUTE_ONS.map((o) => `on=${o}`)),
       ...(given.has('send') ? [] : ROUTE_SENDS.map((v) => `send=${v}`)),
@@ -86,7 +93,7 @@ export function routeCompletion(at: RouteCompletionAt, ends: readonly RouteEndCh
       ...(given.has('hops') ? [] : ['hops=']),
       ...FLAGS.filter((f) => !given.has(f)),
     ];
-    const typed = before.filter((w) => !/^\w+=/.test(w) && !(FLAGS as readonly string[]).includes(w));
+    const typed = before.filter((w) => optionOf(w) === undefined);
     // Two ends given, or one that is a remote host's job (a target only: no source precedes it).
     if (typed.length >= 2 || (typed.length === 1 && ends.some((e) => e.remote && (e.id === typed[0] || e.name === typed[0])))) return options;
     const shared = new Map<string, number>();

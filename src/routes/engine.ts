@@ -338,6 +338,11 @@ export class RouteEngine {
     if (r.once) this.remove(r.id);
   }
 
+  /** How long a payload is kept for an offline target, in whole minutes (for a person). */
+  private keptMinutes(): number {
+    return Math.round(this.settings.busyMs / 60_000);
+  }
+
   private targetNameOf(r: Route): string {
     return this.backend.end(r.target)?.name ?? r.targetName;
   }
@@ -351,7 +356,7 @@ export class RouteEngine {
     }
     this.parked.push({ route: r, text, chain, knownAt, since: this.now() });
     this.backend.held({ route: r.id, reason: 'target offline' });
-    this.backend.say(`route ${r.id} (${this.backend.end(r.source)?.name ?? r.source} → ${this.targetNameOf(r)}): ${why}; kept, sent once it is back (${Math.round(this.settings.busyMs / 60_000)} min at most)`);
+    this.backend.say(`route ${r.id} (${this.backend.end(r.source)?.name ?? r.source} → ${this.targetNameOf(r)}): ${why}; kept, sent once it is back (${this.keptMinutes()} min at most)`);
     this.armParked();
     return true;
   }
@@ -398,7 +403,7 @@ export class RouteEngine {
           offline.add(r.target);
           if (this.now() - p.since < this.settings.busyMs) continue;
           drop();
-          this.fail(r, `gave up: ${this.targetNameOf(r)} stayed offline ${Math.round(this.settings.busyMs / 60_000)} min (${err.message}); the text is in ${this.backend.spill(r, p.text)}`);
+          this.fail(r, `gave up: ${this.targetNameOf(r)} stayed offline ${this.keptMinutes()} min (${err.message}); the text is in ${this.backend.spill(r, p.text)}`);
         }
       }
     } finally {

@@ -7,12 +7,19 @@ import { LinkError } from './link.js';
 import type { Link, MessagePeer } from './link.js';
 import { TargetOffline } from '../../shared/errors.js';
 
-/** The host's link, or TargetOffline when it has none up (nothing was handed over). */
-export function linkOrOffline(link: () => Link): Link {
+/**
+ * Runs `fn` with the host's link as `use` gives it (the Neovim side's followed link, the daemon's
+ * pool); a link that cannot be had is TargetOffline: nothing was handed over, what was to go may wait.
+ */
+export async function throughLink<T>(use: (fn: (link: Link) => Promise<T>) => Promise<T>, fn: (link: Link) => Promise<T>): Promise<T> {
+  let linked = false;
   try {
-    return link();
+    return await use((link) => {
+      linked = true;
+      return fn(link);
+    });
   } catch (err) {
-    if (err instanceof LinkError) throw new TargetOffline(err.message);
+    if (!linked && err instanceof LinkError) throw new TargetOffline(err.message);
     throw err;
   }
 }

@@ -3,11 +3,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { STATES_END, withStateWords } from '../../../scripts/doc-agents.js';
+import { everyJobKind, STATES_END, withStateWords } from '../../../scripts/doc-agents.js';
 import { jobTable } from '../../../src/cli/agents.js';
 import type { ListedJob } from '../../../src/jobs/protocol/replies.js';
 import { blankJob } from '../../../src/jobs/store.js';
-import { JOB_STATE_SOURCES, JOB_STATUSES, JOB_TEMPOS } from '../../../src/jobs/types.js';
 import { AGENT_STATES } from '../../../src/shared/types.js';
 
 const doc = readFileSync(path.join(__dirname, '../../../doc/madohub.txt'), 'utf8');
@@ -33,20 +32,14 @@ describe('mado agents: the state words', () => {
   it("prints every job's STATUS and STATE as the help's list names them", () => {
     const listed = helpStates();
     const seen = new Set<string>();
-    for (const status of JOB_STATUSES) {
-      for (const alive of status === 'running' ? [true] : status === 'done' ? [true, false] : [false]) {
-        for (const tempo of JOB_TEMPOS) {
-          for (const stateSource of JOB_STATE_SOURCES) {
-            const job: ListedJob = { ...blankJob('3fa2c1d0', 1000), status, tempo, alive, stateSource, name: 'n', cwd: '/p' };
-            const row = jobTable([job], 2000).split('\n')[1]!;
-            const m = /^3fa2c1d0 {2}(\S+) +(\S+)( ✓)? /.exec(row);
-            expect(m, row).not.toBeNull();
-            const [, printedStatus, printedState] = m!;
-            expect(listed.get(printedState!), row).toContain(printedStatus);
-            seen.add(printedState!);
-          }
-        }
-      }
+    for (const kind of everyJobKind()) {
+      const job: ListedJob = { ...blankJob('3fa2c1d0', 1000), ...kind, name: 'n', cwd: '/p' };
+      const row = jobTable([job], 2000).split('\n')[1]!;
+      const m = /^3fa2c1d0 {2}(\S+) +(\S+)( ✓)? /.exec(row);
+      expect(m, row).not.toBeNull();
+      const [, printedStatus, printedState] = m!;
+      expect(listed.get(printedState!), row).toContain(printedStatus);
+      seen.add(printedState!);
     }
     // Every state a job can be in is one the help gives (a terminal's states are the same words).
     expect([...seen].every((s) => listed.has(s))).toBe(true);
