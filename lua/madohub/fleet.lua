@@ -33,6 +33,7 @@ local M = {}
 ---@field tty string The terminal a session elsewhere runs on (`/dev/pts/3`), when the Node side could read it; ''.
 ---@field exit integer|vim.NIL A terminal's exit status once it has exited.
 ---@field interrupted boolean A Failed state that is the user's interrupt, not an error.
+---@field turns integer The turns it ended, as its owner counts them (a job's host); 0 where nothing counts them.
 ---@field shows string A terminal that shows a job (`mado attach`): the job's id; in this cache for its winbar, in no list. ''.
 
 ---@class madohub.FleetFilter

@@ -13,6 +13,7 @@ import { Desktop, findNotifier, probe } from '../fleet/desktop.js';
 import { liveEditors } from '../fleet/editors.js';
 import { jobEntry } from '../fleet/entry.js';
 import type { FleetEntry } from '../fleet/entry.js';
+import { ToldLedger } from '../fleet/told-ledger.js';
 import { NOTIFY_FILE, readNotifyFile } from '../fleet/notify-settings.js';
 
 /** How a job is reached from a shell: `mado attach ID`, `mado --host HOST attach ID` for a remote host's. */
@@ -43,6 +44,7 @@ export class DaemonAttention {
         agentName: (id) => agentModule(id).displayName,
         howTo: (item) => howToReach(item.id),
         routed: (e) => e.short !== '' && readChain(path.join(this.jobsDir, e.short)) !== undefined,
+        toldWaits: new ToldLedger(jobsDir, say),
       },
       (n) => this.tell(n),
     );

@@ -5,6 +5,8 @@
 import type { AgentState } from '../shared/types.js';
 import { clip, noControl } from '../shared/text.js';
 import type { FleetEntry } from './entry.js';
+import { MAX_TOLD, waitKey } from './told-ledger.js';
+import type { ToldWaits } from './told-ledger.js';
 
 /** A turn's end, however it was told (the screen's Stopped, the records' Completed, a failure, the exit). */
 const ENDED: ReadonlySet<AgentState> = new Set(['stopped', 'completed', 'failed', 'exited']);
@@ -90,6 +92,11 @@ export interface AttentionDeps {
   howTo(item: NewsItem): string;
   /** Whether the turn that just ended was a route's delivery, by what the entry's owner keeps (a job's chain file). */
   routed?(e: FleetEntry): boolean;
+  /**
+   * The waits of jobs any teller of this machine knew of (the daemon, this process before a restart):
+   * a job first seen waiting is news when none knew of its wait. Without it, first seen is no news.
+   */
+  toldWaits?: ToldWaits;
   /** The local time of day in minutes (tests set it). */
   minutesNow?(): number;
   setTimer?(fn: () => void, ms: number): unknown;
@@ -144,6 +151,10 @@ export class Attention {
   private settings: AttentionSettings = DEFAULT_ATTENTION;
   /** Each entry's state when last seen (an entry first seen is no news: it was so before). */
   private readonly states = new Map<string, AgentState>();
+  /** Each entry's count of ended turns when last seen (a count that grew is a turn's end, seen at work or not). */
+  private readonly turns = new Map<string, number>();
+  /** The waits this engine kept in `toldWaits` (each is written once). */
+  private readonly keptWaits = new Set<string>();
   /**
    * Entries seen at work (Working, Waiting) since their last turn's end was told, or since first seen:
    * a turn's end without it is an old one read anew (a restarted Node process, setup() again, a
@@ -211,9 +222,16 @@ export class Attention {
       // are told where they run; a terminal that shows a job is that job's view).
       if ((e.kind !== 'terminal' && e.kind !== 'job') || e.shows !== '') continue;
       this.heldCame(e);
-      const before = this.states.get(e.id);
+      const seen = this.states.get(e.id);
+      const turnsBefore = this.turns.get(e.id);
       this.states.set(e.id, e.state);
-      if (e.state === 'working' || e.state === 'waiting') this.worked.add(e.id);
+      this.turns.set(e.id, e.turns);
+      // A turn its owner counts as ended, though no reading saw its Working (done, then done again),
+      // is a turn's end; a wait no teller of this machine knew of is news though first seen here.
+      const turnEnded = turnsBefore !== undefined && e.turns > turnsBefore && TURN_ENDS.has(e.state);
+      const before = turnEnded ? 'working' : seen ?? (this.untoldWait(e) ? 'working' : undefined);
+      this.keepWait(e);
+      if (e.state === 'working' || e.state === 'waiting' || turnEnded) this.worked.add(e.id);
       if (before === undefined || before === e.state) continue;
       const route = this.delivered.has(e.id);
       if (ENDED.has(e.state)) this.delivered.delete(e.id);
@@ -224,6 +242,28 @@ export class Attention {
       else if (this.told(e, route)) this.add(this.item(e));
     }
     return wanted;
+  }
+
+  /** A job first seen waiting, whose wait no teller of this machine knew of. */
+  private untoldWait(e: FleetEntry): boolean {
+    const told = this.deps.toldWaits;
+    return told !== undefined && e.kind === 'job' && e.state === 'waiting' && !told.has(this.waitOf(e));
+  }
+
+  /** A job's wait, kept as known (once per wait): a teller after this one takes it as no news. */
+  private keepWait(e: FleetEntry): void {
+    const told = this.deps.toldWaits;
+    if (told === undefined || e.kind !== 'job' || e.state !== 'waiting') return;
+    const key = this.waitOf(e);
+    if (this.keptWaits.has(key)) return;
+    // Bounded as the file is: a wait forgotten here is at worst kept in the file again.
+    if (this.keptWaits.size >= MAX_TOLD) this.keptWaits.clear();
+    this.keptWaits.add(key);
+    told.add(key);
+  }
+
+  private waitOf(e: FleetEntry): string {
+    return waitKey(e.id, e.turns, e.needs?.question ?? '');
   }
 
   /** News held (see HOLDS): told once what it waits for comes, or as it is after its time. */
@@ -260,6 +300,7 @@ export class Attention {
     for (const id of ids) {
       this.unhold(id);
       this.states.delete(id);
+      this.turns.delete(id);
       this.worked.delete(id);
       this.delivered.delete(id);
       this.burst?.held.delete(id);

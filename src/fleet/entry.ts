@@ -61,6 +61,11 @@ export interface FleetEntry {
   order: number;
   /** A reply that waits to be sent, in a person's words (`queued`, `held: draft`); '' when none. */
   pending: string;
+  /**
+   * The turns it ended, as its owner counts them (a job's host, in its file): a count that grew is a
+   * turn's end though no reading saw its Working. 0 where nothing counts them (terminals, sessions).
+   */
+  turns: number;
   /** Another Neovim's server address (`editor` entries; '' for the others). */
   server: string;
   /** The command that attaches a terminal to a background session (its agent's attachCommand); empty for the others. */
@@ -68,7 +73,7 @@ export interface FleetEntry {
 }
 
 /** The fields of where an entry runs and how it ended, for a kind that has none of them; each builder sets its own. */
-export const UNPLACED: Pick<FleetEntry, 'buf' | 'short' | 'host' | 'pid' | 'peerBuf' | 'tty' | 'exit' | 'interrupted' | 'shows'> = {
+export const UNPLACED: Pick<FleetEntry, 'buf' | 'short' | 'host' | 'pid' | 'peerBuf' | 'tty' | 'exit' | 'interrupted' | 'shows' | 'turns'> = {
   buf: null,
   short: '',
   host: '',
@@ -78,6 +83,7 @@ export const UNPLACED: Pick<FleetEntry, 'buf' | 'short' | 'host' | 'pid' | 'peer
   exit: null,
   interrupted: false,
   shows: '',
+  turns: 0,
 };
 
 /** Its state is its agent's own word (its hooks, its event stream), not its screen's. */
@@ -132,6 +138,7 @@ export function jobEntry(job: ListedJob, attachedIn?: number, host = ''): FleetE
     short: job.short,
     host,
     interrupted: agentStateOfJob(job) === 'failed' && job.detail === INTERRUPTED,
+    turns: job.turnsEnded ?? 0,
   };
 }
 

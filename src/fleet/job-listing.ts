@@ -56,7 +56,7 @@ export class JobListing {
     const entries = this.listed.map((j) => {
       const e = jobEntry(j, shownIn(j.short), this.host);
       const known = this.since.get(e.id);
-      const turns = j.turnsEnded ?? 0;
+      const turns = e.turns;
       const ended = known !== undefined && jobTurnEnded(known.state, e.state, { before: known.turns, now: turns });
       // A turn whose Working went unseen (done, then done again a turn later) is news too.
       if (known && ended) this.news.stateChanged(e.id, known.state, e.state, true);

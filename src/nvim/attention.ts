@@ -15,6 +15,7 @@ import type { FleetChange } from '../fleet/fleet.js';
 import type { FleetHub } from '../fleet/hub.js';
 import { DEFAULT_NOTIFY, parseNotifySettings, readNotifyFile, writeNotifyFile } from '../fleet/notify-settings.js';
 import type { NotifySettings } from '../fleet/notify-settings.js';
+import { ToldLedger } from '../fleet/told-ledger.js';
 import { oscKind, oscNotification, parseTmuxClient } from '../fleet/outer-terminal.js';
 import type { TmuxClient } from '../fleet/outer-terminal.js';
 import { execFile } from 'node:child_process';
@@ -78,6 +79,7 @@ export class NvimAttention {
         // on a desktop; a job of this machine is picked up from any shell as the daemon says it.
         howTo: (i) => (i.kind === 'job' && i.where === `job ${i.short}` ? `mado attach ${i.short}` : ''),
         routed: (e) => e.kind === 'job' && e.short !== '' && readChain(path.join(this.dir, e.short)) !== undefined,
+        toldWaits: new ToldLedger(this.dir, (m) => this.out.debug(m)),
       },
       (n) => this.tell(n),
     );

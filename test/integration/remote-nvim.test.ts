@@ -64,6 +64,11 @@ describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: e
     // Its row in agents(): the host named, its id the host's.
     const e = await s.lua<{ id: string; host: string; short: string }[]>(`return vim.tbl_map(function(e) return { id = e.id, host = e.host, short = e.short } end, require('madohub').agents({ kind = 'job' }))`);
     expect(e.find((x) => x.host === 'box')).toEqual({ id: `job:box:${short}`, host: 'box', short });
+    // It began to wait while nothing followed the host (no Neovim, no link of the daemon's): told
+    // now that this Neovim does, once (its own notice, or a burst's summary naming it).
+    const told = `vim.fn.execute('messages'):find('Waiting in job box:${short} (far away)', 1, true) or vim.fn.execute('messages'):find('far away (Waiting)', 1, true)`;
+    expect(await s.waitFor(`(${told}) ~= nil`, 10000), await messages()).toBe(true);
+    expect((await messages()).match(/Claude Code is Waiting in job box:\w+ \(far away\)/g) ?? []).toHaveLength((await messages()).includes('far away (Waiting)') ? 0 : 1);
   }, 60000);
 
   it('peeks at it with <Space>, answers its menu with a digit, replies with r', async () => {
@@ -131,6 +136,12 @@ describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: e
     // Its own notice (`… is Waiting in job box:ID (asks again)`), or a burst's summary that names it.
     const told = `vim.fn.execute('messages'):find('Waiting in job box:${asks}', 1, true) or vim.fn.execute('messages'):find('asks again (Waiting)', 1, true)`;
     expect(await s.waitFor(`(${told}) ~= nil`, 15000), await messages()).toBe(true);
+    // A restarted Node process finds it waiting on the wait told: no news.
+    await screen.type(':messages clear<CR>');
+    await screen.type(':MadoRestart<CR>');
+    const listed = `require('madohub.node').running() and vim.iter(require('madohub').agents({ kind = 'job' })):any(function(e) return e.id == 'job:box:${asks}' and e.state == 'waiting' and e.needs ~= vim.NIL end)`;
+    expect(await s.waitFor(listed, 15000), await messages()).toBe(true);
+    expect(await messages()).not.toMatch(/asks again/);
   }, 60000);
 
   it('a host that goes down shows its rows offline with why within 2 s; back, they are there once', async () => {

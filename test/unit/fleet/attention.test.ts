@@ -161,6 +161,62 @@ describe('Attention', () => {
     expect(told).toHaveLength(1);
   });
 
+  it('a job’s turn its host counts as ended is news though no reading saw its Working (done, then done again)', () => {
+    a.entries([entry('job:1a2b3c4d', 'completed', { confirmed: true, turns: 3 })]);
+    // The same word, one turn more: a turn's end, told once.
+    a.entries([entry('job:1a2b3c4d', 'completed', { confirmed: true, turns: 4, detail: 'Turn 4 is done.' })]);
+    expect(told).toHaveLength(1);
+    expect(told[0]!.message).toBe('Codex is Completed in job 1a2b3c4d (codex job:1a2b3c4d) — :MadoJump');
+    expect(told[0]!.body).toBe('Turn 4 is done.\nmado attach 1a2b3c4d');
+    // Read again, the same count: nothing; Stopped then Completed of one turn: one need.
+    a.entries([entry('job:1a2b3c4d', 'completed', { confirmed: true, turns: 4 })]);
+    vi.advanceTimersByTime(3000);
+    a.entries([entry('job:1a2b3c4d', 'stopped', { turns: 5 })]);
+    a.entries([entry('job:1a2b3c4d', 'completed', { confirmed: true, turns: 5 })]);
+    vi.advanceTimersByTime(3000);
+    expect(told).toHaveLength(2);
+    // A turn seen at work that the count then ends is one need too.
+    a.entries([entry('job:1a2b3c4d', 'working', { turns: 5 })]);
+    a.entries([entry('job:1a2b3c4d', 'completed', { confirmed: true, turns: 6 })]);
+    vi.advanceTimersByTime(3000);
+    expect(told).toHaveLength(3);
+  });
+
+  it('a job first seen waiting is news when no teller of this machine knew of its wait; told once, by whichever tells first', () => {
+    const kept = new Set<string>();
+    const writes: string[] = [];
+    const toldWaits = { has: (k: string) => kept.has(k), add: (k: string) => (writes.push(k), kept.add(k)) };
+    const fresh = (): Attention => {
+      const e = new Attention({ agentName: () => 'Codex', howTo: () => '', toldWaits }, (n) => told.push(n));
+      e.configure({ ...DEFAULT_ATTENTION, words: { waiting: 'Waiting' } });
+      return e;
+    };
+    // A Neovim opens: a job there waits on a question no teller followed: told, once.
+    const first = fresh();
+    const asks = entry('job:box:1a2b3c4d', 'waiting', { host: 'box', short: '1a2b3c4d', turns: 2, needs: { question: 'Run rm -rf build?', options: ['Yes', 'No'] } });
+    first.entries([asks, entry('term:3', 'waiting')]);
+    first.entries([asks]);
+    expect(told.map((n) => n.title)).toEqual(['codex job:box:1a2b3c4d: Codex Waiting']);
+    expect(writes).toHaveLength(1);
+    first.stop();
+    // The next Node process (a restart), or the daemon: the same wait is no news.
+    const second = fresh();
+    second.entries([asks]);
+    expect(told).toHaveLength(1);
+    // The same job's next question is another wait: seen first by the daemon while no one told it,
+    // it is kept; a Neovim then opened does not tell it again.
+    const daemon = fresh();
+    daemon.entries([{ ...asks, state: 'working' }]);
+    daemon.entries([{ ...asks, needs: { question: 'Run make?', options: [] } }]);
+    expect(told).toHaveLength(2);
+    const third = fresh();
+    third.entries([{ ...asks, needs: { question: 'Run make?', options: [] } }]);
+    expect(told).toHaveLength(2);
+    // A terminal first seen waiting stays no news (its id is this Neovim's own).
+    expect(told.some((n) => n.title.includes('term:3'))).toBe(false);
+    for (const e of [second, daemon, third]) e.stop();
+  });
+
   it('a crash after a turn ended is news; your interrupt and an exit (a job you stopped) are not', () => {
     a.entries([entry('job:1a2b3c4d', 'working')]);
     a.entries([entry('job:1a2b3c4d', 'completed', { confirmed: true })]);
