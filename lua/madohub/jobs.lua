@@ -132,13 +132,6 @@ function M.attach(id)
   end, { buffer = buf, desc = 'MadoHub: detach from the job (it keeps running)' })
 end
 
----A job that ended (its host is gone): it shows no view and takes no stop, only a respawn or `rm`.
----@param e madohub.FleetEntry
----@return boolean
-function M.ended(e)
-  return e.state == 'exited' or e.state == 'failed'
-end
-
 ---Completion of job ids and names, from the fleet: for :MadoLogs every job, for :MadoAttach and
 ---:MadoStop (`live`) the jobs that run. A name two jobs share names none (it is refused): not offered.
 ---@param lead string
@@ -151,7 +144,7 @@ function M.complete(lead, live)
     count[e.name] = (count[e.name] or 0) + 1
   end
   for _, e in ipairs(all) do
-    if not (live and M.ended(e)) then
+    if not (live and e.ended) then
       -- A remote host's job completes as `host:id`.
       local short = (e.host or '') ~= '' and (e.host .. ':' .. e.short) or e.short
       if short:sub(1, #lead) == lead then

@@ -70,6 +70,7 @@ export function editorEntry(summary: EditorSummary, t: FleetEntry): FleetEntry {
     peerBuf: Number(t.id.replace(/^term:/, '')),
     exit: Number.isInteger(t.exit) ? t.exit : null,
     interrupted: t.interrupted === true,
+    ended: t.state === 'exited',
   };
 }
 

@@ -66,6 +66,11 @@ export interface FleetEntry {
    * turn's end though no reading saw its Working. 0 where nothing counts them (terminals, sessions).
    */
   turns: number;
+  /**
+   * Its program is gone: a terminal whose agent exited, a job whose agent exited or failed (its host
+   * is gone). It takes no write, no view and no stop; a job only a respawn or `rm`.
+   */
+  ended: boolean;
   /** Another Neovim's server address (`editor` entries; '' for the others). */
   server: string;
   /** The command that attaches a terminal to a background session (its agent's attachCommand); empty for the others. */
@@ -73,7 +78,7 @@ export interface FleetEntry {
 }
 
 /** The fields of where an entry runs and how it ended, for a kind that has none of them; each builder sets its own. */
-export const UNPLACED: Pick<FleetEntry, 'buf' | 'short' | 'host' | 'pid' | 'peerBuf' | 'tty' | 'exit' | 'interrupted' | 'shows' | 'turns'> = {
+export const UNPLACED: Pick<FleetEntry, 'buf' | 'short' | 'host' | 'pid' | 'peerBuf' | 'tty' | 'exit' | 'interrupted' | 'shows' | 'turns' | 'ended'> = {
   buf: null,
   short: '',
   host: '',
@@ -84,6 +89,7 @@ export const UNPLACED: Pick<FleetEntry, 'buf' | 'short' | 'host' | 'pid' | 'peer
   interrupted: false,
   shows: '',
   turns: 0,
+  ended: false,
 };
 
 /** Its state is its agent's own word (its hooks, its event stream), not its screen's. */
@@ -113,6 +119,7 @@ export function agentStateOfJob(job: Pick<ListedJob, 'status' | 'tempo'> & { ali
  */
 export function jobEntry(job: ListedJob, attachedIn?: number, host = ''): FleetEntry {
   const question = job.block?.questions[0];
+  const state = agentStateOfJob(job);
   return {
     id: host ? `job:${host}:${job.short}` : `job:${job.short}`,
     kind: 'job',
@@ -120,7 +127,7 @@ export function jobEntry(job: ListedJob, attachedIn?: number, host = ''): FleetE
     named: job.nameSource === 'user',
     intent: job.intent,
     agent: job.agent,
-    state: agentStateOfJob(job),
+    state,
     source: job.stateSource && confirmedJob(job) ? job.stateSource : 'job-file',
     confirmed: confirmedJob(job),
     since: job.updatedAt,
@@ -137,8 +144,9 @@ export function jobEntry(job: ListedJob, attachedIn?: number, host = ''): FleetE
     buf: attachedIn ?? null,
     short: job.short,
     host,
-    interrupted: agentStateOfJob(job) === 'failed' && job.detail === INTERRUPTED,
+    interrupted: state === 'failed' && job.detail === INTERRUPTED,
     turns: job.turnsEnded ?? 0,
+    ended: state === 'exited' || state === 'failed',
   };
 }
 
@@ -168,5 +176,7 @@ export function terminalEntry(t: TerminalState, cwd = '', needs: FleetEntry['nee
     buf: t.buf,
     exit: t.exit,
     interrupted: t.interrupted,
+    // A Failed terminal is a turn that failed: its agent still runs.
+    ended: t.state === 'exited',
   };
 }

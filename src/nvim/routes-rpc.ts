@@ -173,7 +173,7 @@ export function routesRpc(nvim: NeovimClient, lua: LuaWire, hub: FleetHub, watch
           const ends = hub
             .all()
             .filter((e) => e.kind === 'terminal' || e.kind === 'job')
-            .map((e) => ({ id: e.id, name: e.name, remote: e.host !== '', ended: e.state === 'exited' || (e.kind === 'job' && e.state === 'failed') }));
+            .map((e) => ({ id: e.id, name: e.name, remote: e.host !== '', ended: e.ended }));
           return Promise.resolve(routeCompletion({ before: at.before, lead }, ends, templates, all().map((r) => r.id)));
         }
         case 'route_list':

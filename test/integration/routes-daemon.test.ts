@@ -43,6 +43,30 @@ describe('mado route', () => {
   }, 60000);
 });
 
+describe('a daemon’s route over 20 turns', () => {
+  const h = useJobsHarness({ replier: { command: ['node', path.join(FIX, 'bin/replier')], prompt: 'type' } });
+
+  it('hands each turn’s answer to the target once, after that turn ended, never the turn before’s', async () => {
+    // Each writer's turn takes 2.1 s: past a route's gap (one firing every 2 s) without waiting on a clock.
+    const env = { MADOHUB_FIXTURE_WORK_MS: '2100', MADOHUB_JOB_ENV: 'MADOHUB_FIXTURE_WORK_MS' };
+    const a = shortOf((await h.mado(['--bg', '--agent', 'replier', '-n', 'writer'], undefined, env)).stdout);
+    const b = shortOf((await h.mado(['--bg', '--agent', 'replier', '-n', 'reviewer'])).stdout);
+    await until(h.jobs, (j) => j.length === 2 && j.every((x) => x.alive === true && x.tempo === 'idle'));
+    expect((await h.mado(['route', 'add', 'writer', 'reviewer'])).code).toBe(0);
+    const delivered = (t: string): string[] => t.match(/You said: \[mado route writer → reviewer · hop 1\/3\]\nTurn \d+ is done\./g) ?? [];
+    for (let turn = 1; turn <= 20; turn++) {
+      expect((await h.mado(['send', a, 'work'])).code).toBe(0);
+      // Nothing for this turn while it works.
+      await until(h.jobs, (j) => j.find((x) => x.short === a)?.tempo === 'active', 5000);
+      expect(delivered((await h.mado(['logs', b])).stdout), `turn ${turn} at work`).toHaveLength(turn - 1);
+      const logs = await until(async () => (await h.mado(['logs', b])).stdout, (t) => delivered(t).length >= turn, 15000);
+      // This turn's answer, once, after the answers of the turns before, each once.
+      expect(delivered(logs), `turn ${turn}`).toEqual(Array.from({ length: turn }, (_, i) => `You said: [mado route writer → reviewer · hop 1/3]\nTurn ${i + 1} is done.`));
+      expect((await h.jobs()).find((x) => x.short === a)?.status, `turn ${turn} ended first`).toBe('done');
+    }
+  }, 150000);
+});
+
 describe('routes.json, faulty', () => {
   const h = useJobsHarness({ replier: { command: ['node', path.join(FIX, 'bin/replier')], prompt: 'type' } });
   const route = (i: number, a: string, b: string): object => ({ id: `r${i}`, source: `job:${a}`, target: `job:${b}`, targetName: 'b', on: 'done', send: 'last', template: '', hops: 3, once: false, review: false, paused: false, createdAt: 1 });

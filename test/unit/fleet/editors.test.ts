@@ -21,7 +21,7 @@ describe("another Neovim's summary", () => {
     expect(e).toEqual({
       id: 'nvim:4711:3', kind: 'editor', name: 'n'.repeat(120), named: false, intent: '', agent: 'codex', state: 'waiting', source: 'pty-scrape', confirmed: false, since: 0, cwd: '/p', detail: '',
       needs: { question: 'Proceed?', options: ['Yes', 'No'] }, where: 'nvim 4711', pinned: false, order: 0, pending: '', server: '/run/nvim.sock', attach: [],
-      buf: null, short: '', host: '', pid: 4711, peerBuf: 3, tty: '', exit: null, interrupted: false, shows: '', turns: 0,
+      buf: null, short: '', host: '', pid: 4711, peerBuf: 3, tty: '', exit: null, interrupted: false, shows: '', turns: 0, ended: false,
     });
     expect(summary.agentPids).toEqual([1]);
   });

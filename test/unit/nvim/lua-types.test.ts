@@ -12,7 +12,7 @@ const LUA = path.join(__dirname, '../../../lua/madohub');
 
 const FLEET_ENTRY = {
   id: 1, kind: 1, name: 1, named: 1, intent: 1, agent: 1, state: 1, source: 1, confirmed: 1, since: 1, cwd: 1, detail: 1, needs: 1, where: 1,
-  buf: 1, short: 1, host: 1, pid: 1, peerBuf: 1, tty: 1, exit: 1, interrupted: 1, shows: 1, pinned: 1, order: 1, pending: 1, turns: 1, server: 1, attach: 1,
+  buf: 1, short: 1, host: 1, pid: 1, peerBuf: 1, tty: 1, exit: 1, interrupted: 1, shows: 1, pinned: 1, order: 1, pending: 1, turns: 1, ended: 1, server: 1, attach: 1,
 } satisfies Record<keyof FleetEntry, 1>;
 /** A terminal's state as `madohub.state()` gives it: the buffer is the argument, not a field. */
 const STATE = { agent: 1, state: 1, source: 1, confirmed: 1, since: 1, detail: 1, exit: 1, interrupted: 1 } satisfies Record<Exclude<keyof TerminalState, 'buf'>, 1>;

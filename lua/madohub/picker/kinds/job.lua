@@ -14,7 +14,7 @@ local M = { replies = true }
 function M.open(_, e)
   picker.close()
   local id = e.host ~= '' and (e.host .. ':' .. e.short) or e.short
-  if jobs.ended(e) then
+  if e.ended then
     call('respawn', 'respawn', jobs.ref(e), function()
       jobs.attach(id)
     end)
@@ -46,7 +46,7 @@ end
 
 ---Removed once it ended (its worktree too, only when it holds no unsaved work).
 function M.remove(e)
-  if not jobs.ended(e) then
+  if not e.ended then
     return picker.say(('%s runs: stop it first (x)'):format(e.name), vim.log.levels.WARN)
   end
   call('remove', 'remove', jobs.ref(e), function()
