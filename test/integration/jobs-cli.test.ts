@@ -191,10 +191,10 @@ describe('mado send', () => {
     expect(await hs.mado(['answer', short, '1'])).toMatchObject({ code: 1, stderr: expect.stringContaining('mado answer:') });
   });
 
-  it('a reply held for a menu goes in once the menu is answered, though the input line loses an Enter that comes too soon: 3 menus, each reply once', async () => {
+  it('a reply held for a menu goes in once the menu is answered, though the input line loses an Enter that comes too soon: 20 menus, each reply once', async () => {
     const env = { MADOHUB_FIXTURE_ENTER_LOST_MS: '400', MADOHUB_FIXTURE_ASK_AGAIN_MS: '1500', MADOHUB_JOB_ENV: 'MADOHUB_FIXTURE_*' };
     const short = shortOf((await hs.mado(['--bg', '--agent', 'approver'], undefined, env)).stdout);
-    for (let i = 1; i <= 3; i++) {
+    for (let i = 1; i <= 20; i++) {
       await until(hs.jobs, (j) => j.find((x) => x.short === short)?.tempo === 'blocked', 10000);
       expect((await hs.mado(['send', short, `reply number ${i}`])).stdout).toMatch(/^held for /);
       expect((await hs.mado(['answer', short, '1'])).code).toBe(0);
@@ -203,7 +203,7 @@ describe('mado send', () => {
       expect(logs.indexOf(`chose 1 (answer ${i})`)).toBeLessThan(logs.indexOf(`got: reply number ${i}`));
     }
     expect((await hs.mado(['kill', short])).code).toBe(0);
-  });
+  }, 120000);
 
   it('pastes a reply at once while the agent waits for one, and queues one while it works until its turn ends', async () => {
     const short = shortOf((await hs.mado(['--bg', '--agent', 'replier'])).stdout);
@@ -231,6 +231,24 @@ describe('mado send', () => {
     });
     expect(await hs.mado(['send', short], '   ')).toMatchObject({ code: 2, stderr: 'mado send: a reply needs some text\n' });
   });
+
+  it('a reply sent while the job works is queued and goes once that turn ended, after its answer: 20 turns, each once, in order', async () => {
+    const env = { MADOHUB_FIXTURE_WORK_MS: '800', MADOHUB_JOB_ENV: 'MADOHUB_FIXTURE_WORK_MS' };
+    const short = shortOf((await hs.mado(['--bg', '--agent', 'replier'], undefined, env)).stdout);
+    const mine = (j: Awaited<ReturnType<typeof hs.jobs>>) => j.find((x) => x.short === short);
+    await until(hs.jobs, (j) => mine(j)?.alive === true && mine(j)?.tempo === 'idle');
+    for (let i = 1; i <= 20; i++) {
+      expect((await hs.mado(['send', short, 'work'])).code).toBe(0);
+      await until(hs.jobs, (j) => mine(j)?.tempo === 'active', 5000);
+      expect(await hs.mado(['send', short, `reply ${i}`]), `turn ${i}`).toMatchObject({ code: 0, stdout: `queued for ${short}: sent when its turn ends\n` });
+      const logs = await until(async () => (await hs.mado(['logs', short])).stdout, (t) => t.includes(`You said: reply ${i}\n`), 8000);
+      expect(logs.split(`You said: reply ${i}\n`).length - 1, `turn ${i}`).toBe(1);
+      expect(logs.indexOf(`Turn ${i} is done.`), `turn ${i}'s answer first`).toBeLessThan(logs.indexOf(`You said: reply ${i}\n`));
+      expect(logs.indexOf(`Turn ${i} is done.`)).toBeGreaterThan(i > 1 ? logs.indexOf(`You said: reply ${i - 1}\n`) : -1);
+      await until(hs.jobs, (j) => mine(j)?.pendingReply === null && mine(j)?.tempo === 'idle', 5000);
+    }
+    expect((await hs.mado(['kill', short])).code).toBe(0);
+  }, 120000);
 
   it('takes its text from a pipe whose writer is still at work, as from a file (mado send and mado --bg)', async () => {
     const sh = (script: string): Promise<{ code: number; stdout: string; stderr: string }> =>

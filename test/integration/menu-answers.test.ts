@@ -21,17 +21,7 @@ describe.each(testNeovims())('Neovim $label: a digit typed in the picker answers
     await s?.close();
   });
 
-  /** The row of `name` under the cursor: `j`/`k` until it is. */
-  const goTo = async (name: RegExp): Promise<void> => {
-    for (let i = 0; i < 10; i++) {
-      const lines = screen!.lines();
-      const at = lines.findIndex((l) => name.test(l));
-      if (at === screen!.cursor.row) return;
-      await screen!.type(at >= 0 && at < screen!.cursor.row ? 'k' : 'j');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`no row ${String(name)} under the cursor`);
-  };
+  const goTo = (name: RegExp): Promise<void> => screen!.goTo(name);
   /** Types a digit as soon as the row shows Waiting, 20 times; each answer lands (`done(i)` turns true). */
   const answerEachTime = async (row: RegExp, done: (i: number) => Promise<boolean>): Promise<void> => {
     // The picker's row (its glyph first): the notice "Claude Code is Waiting in job … (asks often)" in

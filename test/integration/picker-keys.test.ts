@@ -35,21 +35,7 @@ describe.each(testNeovims())('Neovim $label: the picker’s keys, typed', ({ pat
     await s?.close();
   });
 
-  /** The screen row the list's cursor is on, and its text. */
-  const cursorLine = (): string => screen.lines()[screen.cursor.row] ?? '';
-  /** Types `j` (or `k`) until the cursor's row shows `text`. */
-  const goTo = async (text: string | RegExp): Promise<void> => {
-    // In the list: while an input line has the cursor, its own text (a name being typed) is no row.
-    await screen.waitFor(() => screen.mode === 'normal', 5000, 'Normal mode in the list');
-    const has = (l: string): boolean => (typeof text === 'string' ? l.includes(text) : text.test(l));
-    for (let i = 0; i < 30 && !has(cursorLine()); i++) {
-      const target = screen.lines().findIndex(has);
-      await screen.type(target >= 0 && target < screen.cursor.row ? 'k' : 'j');
-      const before = screen.cursor.row;
-      await screen.waitFor(() => screen.cursor.row !== before || has(cursorLine()), 1000, 'the cursor to move').catch(() => undefined);
-    }
-    expect(cursorLine()).toMatch(typeof text === 'string' ? new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) : text);
-  };
+  const goTo = (text: string | RegExp): Promise<void> => screen.goTo(text);
   const messages = (): Promise<string> => s.lua<string>(`return vim.fn.execute('messages')`);
   const open = async (): Promise<void> => {
     if (!/Agents · /.test(screen.text())) await screen.type(':MadoAgents<CR>');

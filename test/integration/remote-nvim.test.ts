@@ -29,15 +29,7 @@ describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: e
     await s?.close();
   });
   const messages = (): Promise<string> => s.lua<string>(`return vim.fn.execute('messages')`);
-  const cursorLine = (): string => screen.lines()[screen.cursor.row] ?? '';
-  const goTo = async (text: RegExp): Promise<void> => {
-    for (let i = 0; i < 30 && !text.test(cursorLine()); i++) {
-      const at = screen.lines().findIndex((l) => text.test(l));
-      await screen.type(at >= 0 && at < screen.cursor.row ? 'k' : 'j');
-      await new Promise((r) => setTimeout(r, 80));
-    }
-    expect(cursorLine()).toMatch(text);
-  };
+  const goTo = (text: RegExp): Promise<void> => screen.goTo(text);
 
   it('lists them beside this machine’s, and h:box shows them alone', async () => {
     short = shortOf((await remote.mado(['--bg', '--agent', 'approver', '-n', 'far away', 'go'])).stdout);

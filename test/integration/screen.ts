@@ -150,6 +150,28 @@ export class Screen {
     return this.lines().findIndex((l) => l.includes(text));
   }
 
+  /** The screen row the cursor is on, as text. */
+  cursorLine(): string {
+    return this.lines()[this.cursor.row] ?? '';
+  }
+
+  /**
+   * In a list (the picker's): types `j` (or `k`, toward it) until the cursor's row shows `text`, each
+   * key once the cursor moved; fails with the screen if it never does.
+   */
+  async goTo(text: string | RegExp): Promise<void> {
+    // In the list: while an input line has the cursor, its own text (a name being typed) is no row.
+    await this.waitFor(() => this.mode === 'normal', 5000, 'Normal mode in the list');
+    const has = (l: string): boolean => (typeof text === 'string' ? l.includes(text) : text.test(l));
+    for (let i = 0; i < 30 && !has(this.cursorLine()); i++) {
+      const target = this.lines().findIndex(has);
+      await this.type(target >= 0 && target < this.cursor.row ? 'k' : 'j');
+      const before = this.cursor.row;
+      await this.waitFor(() => this.cursor.row !== before || has(this.cursorLine()), 1000, 'the cursor to move').catch(() => undefined);
+    }
+    if (!has(this.cursorLine())) throw new Error(`no row ${String(text)} under the cursor; the screen:\n${this.text()}`);
+  }
+
   /** Waits, letting Neovim run, until `pred` holds of the screen; throws with the screen if it never does. */
   async waitFor(pred: (s: Screen) => boolean, timeoutMs = 5000, what = 'the screen'): Promise<void> {
     const end = Date.now() + timeoutMs;
