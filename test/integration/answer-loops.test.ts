@@ -1,6 +1,6 @@
 // A route's recorded answer and a reply typed in the picker, turn after turn: each delivery carries that
 // turn's answer (a reply goes after it), once, after the turn ended (20 turns in Neovim 0.12, 3 in 0.10).
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -74,9 +74,12 @@ describe.each(testNeovims())('Neovim $label: a reply typed in the picker, turn a
 
   it(`r on an agent at work queues the reply; it goes once that turn ended, each of ${turns} turns once, in order`, async () => {
     const base = mkdtempSync(path.join(tmpdir(), 'madohub-reply-turns-'));
-    const s = (session = await startNeovim(exe, { MADOHUB_JOBS_DIR: path.join(base, 'jobs'), MADOHUB_RUNTIME_DIR: path.join(base, 'run'), CLAUDE_CONFIG_DIR: path.join(base, 'claude') }));
+    // Each turn works until the test says it is done (the file exists): the reply is typed while it works, whatever the machine's load.
+    const done = path.join(base, 'turn-done');
+    const s = (session = await startNeovim(exe, {
+      MADOHUB_JOBS_DIR: path.join(base, 'jobs'), MADOHUB_RUNTIME_DIR: path.join(base, 'run'), CLAUDE_CONFIG_DIR: path.join(base, 'claude'), MADOHUB_FIXTURE_WORK_UNTIL: done,
+    }));
     const sc = (screen = await Screen.attach(s.nvim, 160, 48));
-    // Each turn works 1.5 s: the reply is typed while it does.
     const buf = await openTerminal(s, ['node', path.join(FIX, 'bin/replier')]);
     const state = `(require('madohub.fleet').find('term:${buf}') or {})`;
     expect(await s.waitFor(`${state}.state == 'idle'`, 10000)).toBe(true);
@@ -84,6 +87,7 @@ describe.each(testNeovims())('Neovim $label: a reply typed in the picker, turn a
     await sc.waitForText(/Agents · /);
     const text = (): Promise<string> => s.lua<string>(`return table.concat(vim.api.nvim_buf_get_lines(${buf}, 0, -1, false), '\\n')`);
     for (let turn = 1; turn <= turns; turn++) {
+      rmSync(done, { force: true });
       await s.lua(`vim.api.nvim_chan_send(vim.bo[${buf}].channel, ...)`, ['work\r']);
       expect(await s.waitFor(`${state}.state == 'working'`, 5000)).toBe(true);
       await sc.goTo(/Working +claude/);
@@ -92,7 +96,9 @@ describe.each(testNeovims())('Neovim $label: a reply typed in the picker, turn a
       await sc.type(`reply ${turn}<CR>`);
       await sc.waitForText(/: queued \(sent when it may\)/);
       // Not before the turn ended; then once, after its answer.
+      expect(await s.waitFor(`${state}.pending == 'queued'`, 5000)).toBe(true);
       expect(await text()).not.toContain(`You said: reply ${turn}`);
+      writeFileSync(done, '');
       expect(await s.waitFor(`${state}.pending == '' and ${state}.state == 'idle'`, 10000)).toBe(true);
       const shown = await until(text, (t) => t.includes(`You said: reply ${turn}`), 5000);
       expect(shown.split(`You said: reply ${turn}\n`).length - 1, `turn ${turn}`).toBe(1);

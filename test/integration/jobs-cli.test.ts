@@ -1,7 +1,7 @@
 // `mado` as a user meets it: strict arguments on every verb, --version, the table of jobs, logs as
 // text (live, replayed, followed, raw), attach on the alternate screen.
 import * as pty from 'node-pty';
-import { readFileSync, watch } from 'node:fs';
+import { readFileSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -233,14 +233,19 @@ describe('mado send', () => {
   });
 
   it('a reply sent while the job works is queued and goes once that turn ended, after its answer: 20 turns, each once, in order', async () => {
-    const env = { MADOHUB_FIXTURE_WORK_MS: '800', MADOHUB_JOB_ENV: 'MADOHUB_FIXTURE_WORK_MS' };
+    // Each turn works until the test says it is done (the file exists): the reply comes while it works, whatever the machine's load.
+    const done = path.join(hs.base, 'turn-done');
+    const env = { MADOHUB_FIXTURE_WORK_UNTIL: done, MADOHUB_JOB_ENV: 'MADOHUB_FIXTURE_WORK_UNTIL' };
     const short = shortOf((await hs.mado(['--bg', '--agent', 'replier'], undefined, env)).stdout);
     const mine = (j: Awaited<ReturnType<typeof hs.jobs>>) => j.find((x) => x.short === short);
     await until(hs.jobs, (j) => mine(j)?.alive === true && mine(j)?.tempo === 'idle');
     for (let i = 1; i <= 20; i++) {
+      rmSync(done, { force: true });
       expect((await hs.mado(['send', short, 'work'])).code).toBe(0);
       await until(hs.jobs, (j) => mine(j)?.tempo === 'active', 5000);
       expect(await hs.mado(['send', short, `reply ${i}`]), `turn ${i}`).toMatchObject({ code: 0, stdout: `queued for ${short}: sent when its turn ends\n` });
+      expect((await hs.mado(['logs', short])).stdout, `turn ${i} at work`).not.toContain(`You said: reply ${i}\n`);
+      writeFileSync(done, '');
       const logs = await until(async () => (await hs.mado(['logs', short])).stdout, (t) => t.includes(`You said: reply ${i}\n`), 8000);
       expect(logs.split(`You said: reply ${i}\n`).length - 1, `turn ${i}`).toBe(1);
       expect(logs.indexOf(`Turn ${i} is done.`), `turn ${i}'s answer first`).toBeLessThan(logs.indexOf(`You said: reply ${i}\n`));
