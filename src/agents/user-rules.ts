@@ -8,7 +8,7 @@ import type { AgentRules, LineRule, Matcher, RuleSet } from '../detect/types.js'
 import { isObj } from '../shared/checks.js';
 import { readConfigFile } from '../shared/files.js';
 import type { AgentId, AgentState } from '../shared/types.js';
-import { printable } from '../shared/text.js';
+import { noControl, printable } from '../shared/text.js';
 import { configHome } from '../shared/xdg.js';
 import { AGENT_MODULES } from './registry.js';
 
@@ -91,7 +91,7 @@ export interface Gate {
  * their gates, one per case), remembered for the line, which the engine asks every rule of in turn.
  * A line that passes is tested by each rule; none passes (most lines) costs one scan, not one a rule.
  */
-export function lineGate(gates: readonly Gate[]): (line: string) => boolean {
+export function lineGate(gates: readonly Gate[], run: (test: Matcher, line: string) => boolean = (test, line) => test.test(line)): (line: string) => boolean {
   const alternation = (ignoreCase: boolean): RegExp | null => {
     const of = gates.filter((g) => g.ignoreCase === ignoreCase);
     return of.length === 0 ? null : new RegExp(of.map((g) => `(?:${g.source})`).join('|'), ignoreCase ? 'iu' : 'u');
@@ -110,7 +110,7 @@ export function lineGate(gates: readonly Gate[]): (line: string) => boolean {
   return (line) => {
     if (line !== last) {
       last = line;
-      passes = (exact?.test(line) ?? false) || (folded?.test(line) ?? false);
+      passes = (exact !== null && run(exact, line)) || (folded !== null && run(folded, line));
     }
     return passes;
   };
@@ -166,16 +166,65 @@ function entryOf(v: unknown): Entry | string {
 }
 
 /** Reads one agent's rule file's text; what it adds and what it refused. */
-export function parseRulesFile(agent: AgentId, file: string, text: string): { patch: RulesPatch; errors: string[] } {
+export function parseRulesFile(agent: AgentId, file: string, text: string, clock: () => number = () => performance.now()): { patch: RulesPatch; errors: string[] } {
+  const read = readRulesFile(agent, file, text);
+  // What a message quotes of the file (a JSON parser's excerpt, an engine's reason) is printed: no control character passes.
+  const errors = read.errors.map(noControl);
+  // Bounded by time as well as by shape: a file whose rules spend more than a frame a second matching is turned off, said in its errors.
+  const budget = new MatchBudget(clock, (ms) => errors.push(`turned off: its rules took ${Math.round(ms)} ms of matching within a second (${BUDGET_MS} ms at most); save the file again to turn them on`));
+  // The file's rules are asked in turn of each line: one gate for them all first (timed once a line).
+  const gate = lineGate(read.gates, (test, line) => budget.test(test, line));
+  const lines = read.patch.lines.map((rule) => {
+    const own = rule.test;
+    return { ...rule, test: { test: (line: string): boolean => !budget.off && gate(line) && budget.test(own, line) } };
+  });
+  return { patch: { ...read.patch, lines }, errors };
+}
+
+/** What a file's rules may spend matching within a second (BUDGET_WINDOW_MS), in ms: about a frame. */
+export const BUDGET_MS = 16;
+const BUDGET_WINDOW_MS = 1000;
+
+/** The time a file's rules spend matching, counted by window: past BUDGET_MS in one, they match nothing more. */
+class MatchBudget {
+  private spent = 0;
+  private since = -Infinity;
+  /** Past its budget: the file's rules match nothing. */
+  off = false;
+
+  constructor(
+    private readonly clock: () => number,
+    private readonly turnedOff: (ms: number) => void,
+  ) {}
+
+  test(matcher: Matcher, line: string): boolean {
+    if (this.off) return false;
+    const start = this.clock();
+    const hit = matcher.test(line);
+    const end = this.clock();
+    if (end - this.since > BUDGET_WINDOW_MS) {
+      this.since = start;
+      this.spent = 0;
+    }
+    this.spent += end - start;
+    if (this.spent > BUDGET_MS) {
+      this.off = true;
+      this.turnedOff(this.spent);
+    }
+    return hit;
+  }
+}
+
+function readRulesFile(agent: AgentId, file: string, text: string): { patch: RulesPatch; errors: string[]; gates: Gate[] } {
   const patch: RulesPatch = { agent, file, lines: [], markers: [], disable: [] };
   const errors: string[] = [];
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return { patch, errors: [`not JSON (${err instanceof Error ? err.message.slice(0, 100) : 'a syntax error'}): nothing in it is used`] };
+    return { patch, errors: [`not JSON (${err instanceof Error ? err.message.slice(0, 100) : 'a syntax error'}): nothing in it is used`], gates: [] };
   }
-  if (!isObj(value)) return { patch, errors: ['not a JSON object: nothing in it is used'] };
+  if (!isObj(value)) return { patch, errors: ['not a JSON object: nothing in it is used'], gates: [] };
   const names = new Set<string>();
   const gates: Gate[] = [];
   let entries = 0;
@@ -232,13 +281,7 @@ export function parseRulesFile(agent: AgentId, file: string, text: string): { pa
       });
     });
   }
-  // The file's rules are asked in turn of each line: one gate for them all first.
-  const gate = lineGate(gates);
-  patch.lines = patch.lines.map((rule) => {
-    const own = rule.test;
-    return { ...rule, test: { test: (line: string): boolean => gate(line) && own.test(line) } };
-  });
-  return { patch, errors };
+  return { patch, errors, gates };
 }
 
 const AGENT_IDS = new Set<string>(AGENT_MODULES.filter((a) => !a.fallback).map((a) => a.id));
@@ -332,13 +375,19 @@ export class UserRulesSource {
   }
 }
 
-/** The `.json` files of the rules folder, sorted; undefined when it cannot be listed (missing). */
+/**
+ * The `.json` files of the rules folder, the agents' own first (stray files never crowd one out of
+ * the MAX_FILES read), each part sorted; undefined when it cannot be listed (missing).
+ */
 function ruleFileNames(dir: string): string[] | undefined {
+  let names: string[];
   try {
-    return readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
+    names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
   } catch {
     return undefined;
   }
+  const own = (n: string): boolean => AGENT_IDS.has(n.slice(0, -'.json'.length));
+  return [...names.filter(own), ...names.filter((n) => !own(n))];
 }
 
 /** What changes when a rule file is added, removed or written: each file's name, size, time and inode. */

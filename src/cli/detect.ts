@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { AGENT_MODULES, detectScreen, explainScreen, isAgentId, useUserRules } from '../agents/index.js';
+import { AGENT_MODULES, detectScreen, explainScreen, isAgentId, userRulesNow, useUserRules } from '../agents/index.js';
+import type { UserRules } from '../agents/user-rules.js';
 import { explanationText } from '../detect/explain.js';
 import type { AgentId } from '../shared/types.js';
 import { UsageError } from '../shared/errors.js';
@@ -76,10 +77,27 @@ export function screenLines(text: string): string[] {
  */
 export function runDetect(argv: readonly string[], readStdin: () => string, user: { rulesDir?: string; warn?: (line: string) => void } = {}): string {
   const args = parseDetectArgs(argv);
-  // The user's rule files (|madohub-rules|) read the screen too, as in Neovim; what they refused is said.
-  useUserRules(user.rulesDir, (rules) => {
-    for (const f of rules.files) for (const e of f.errors) user.warn?.(`mado detect: ${f.file}: ${e}`);
-  });
+  // The user's rule files (|madohub-rules|) read the screen too, as in Neovim; what they refused is
+  // said, and a file turned off while it read this screen (over its time budget) after it.
+  const told = new Set<string>();
+  const tell = (rules: UserRules | undefined): void => {
+    for (const f of rules?.files ?? []) {
+      for (const e of f.errors) {
+        if (told.has(`${f.file}\0${e}`)) continue;
+        told.add(`${f.file}\0${e}`);
+        user.warn?.(`mado detect: ${f.file}: ${e}`);
+      }
+    }
+  };
+  useUserRules(user.rulesDir, tell);
+  try {
+    return readScreen(args, readStdin);
+  } finally {
+    tell(userRulesNow());
+  }
+}
+
+function readScreen(args: ReturnType<typeof parseDetectArgs>, readStdin: () => string): string {
   if (args.json && !args.explain) throw new UsageError('--json goes with --explain (mado detect prints JSON already)');
   const raw = args.file === undefined ? readStdin() : readScreenFile(args.file);
   // The end of a big file is what a terminal shows.

@@ -5,8 +5,14 @@
  * move the cursor, change the title, or answer terminal queries) become `?`.
  */
 export function safeText(text: string): string {
-  return text.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g, '?').replace(/[\n\t]/g, ' ');
+  return text.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, '?').replace(BIDI, '').replace(/[\n\t]/g, ' ');
 }
+
+/**
+ * The bidirectional controls (embeddings, overrides, isolates, marks): they reorder what is printed
+ * after them (`txt.exe` shown for `exe.txt`), so text from outside never carries them.
+ */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** The longest detail (the line that tells a state, a job's detail) kept anywhere. */
 export const MAX_DETAIL = 120;
@@ -17,9 +23,9 @@ export function clip(text: string, max = MAX_DETAIL): string {
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
-/** `text` with its control characters (C0, DEL, C1) made spaces: what an agent prints, shown on one line by `clip`. */
+/** `text` with its control characters (C0, DEL, C1) made spaces and its bidirectional controls dropped: what an agent prints, shown on one line by `clip`. */
 export function noControl(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').replace(BIDI, '');
 }
 
 /** A name or an id from outside, for a message: printable ASCII only (others `?`), `max` characters at most. */

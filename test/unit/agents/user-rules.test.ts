@@ -80,6 +80,17 @@ describe('a rule file', () => {
     expect(parseRulesFile('claude', 'f', '[1]').errors).toEqual(['not a JSON object: nothing in it is used']);
   });
 
+  it('is quoted in its errors with no control character: an OSC 52 clipboard write, an OSC 0 title, a BEL, a right-to-left override', () => {
+    const hostile = '\x1b]52;c;cm0gLXJmIH4=\x07\x1b]0;pwned\x07\u202e';
+    const errors = [
+      ...parseRulesFile('claude', 'f', `{ "waiting": [{ "pattern": "${hostile.replace(/\x1b/g, '\\u001b').replace(/\x07/g, '\\u0007')}(" }] }`).errors,
+      ...parseRulesFile('claude', 'f', `${hostile} not JSON`).errors,
+      ...parseRulesFile('claude', 'f', JSON.stringify({ [hostile]: [] })).errors,
+    ];
+    expect(errors).toHaveLength(3);
+    for (const e of errors) expect(e).not.toMatch(/[\x00-\x1f\x7f-\x9f\u202a-\u202e]/);
+  });
+
   it('takes at most 32 entries a file, 2 patterns with a repeat that backtracks, and a taken name once', () => {
     const { patch, errors } = parseRulesFile('claude', 'f', JSON.stringify({ waiting: [{ text: 'a', name: 'x' }, { text: 'b', name: 'x' }], idle: Array.from({ length: 40 }, (_, i) => `w${i}`), failed: ['z'] }));
     expect(patch.lines.filter((r) => r.state === 'idle')).toHaveLength(30);
@@ -162,6 +173,36 @@ describe('the rules folder', () => {
       { file: path.join(dir, 'vim.json'), rules: 0, errors: [expect.stringMatching(/^no agent is named vim \(the file's name is the agent's: .*claude.*\)$/)] },
     ]);
   });
+  it('whose rules spend more than a frame a second matching is turned off, said in its errors, and matches nothing more', () => {
+    // A clock of the test's: each reading of it is 5 ms later (a slow rule, on a loaded machine).
+    let now = 0;
+    const clock = (): number => (now += 5);
+    const { patch, errors } = parseRulesFile('claude', 'f', JSON.stringify({ waiting: ['accept / reject'] }), clock);
+    const rule = patch.lines[0]!;
+    expect(rule.test.test('Shall I — accept / reject')).toBe(true);
+    expect(errors).toEqual([]);
+    // Each line costs 5 ms (the gate) + 5 ms (the rule) of the test's clock: the third is past 16 ms.
+    rule.test.test('Shall I — accept / reject, again');
+    expect(errors).toEqual(['turned off: its rules took 20 ms of matching within a second (16 ms at most); save the file again to turn them on']);
+    expect(rule.test.test('Shall I — accept / reject')).toBe(false);
+    expect(errors).toHaveLength(1);
+    // Within budget (a second's window begins anew), a file's rules match as ever.
+    let later = 0;
+    const quick = parseRulesFile('claude', 'f', JSON.stringify({ waiting: ['accept / reject'] }), () => (later += 0.001));
+    for (let i = 0; i < 1000; i++) expect(quick.patch.lines[0]!.test.test(`accept / reject ${i}`)).toBe(true);
+    expect(quick.errors).toEqual([]);
+  });
+
+  it('reads the agents’ own files first: stray .json files never crowd one out of the 32 read', () => {
+    const dir = folder();
+    for (let i = 0; i < 40; i++) write(dir, `a${String(i).padStart(2, '0')}.json`, {});
+    write(dir, 'claude.json', { waiting: ['accept / reject'] });
+    const u = loadUserRules(dir);
+    expect(u.patches.map((p) => p.agent)).toEqual(['claude']);
+    expect(u.files[0]).toEqual({ file: path.join(dir, 'claude.json'), agent: 'claude', rules: 1, errors: [] });
+    expect(u.files.at(-1)).toEqual({ file: dir, rules: 0, errors: ['41 files: the first 32 are read'] });
+  });
+
   it('reads a file linked in (as dotfile managers do)', () => {
     const dir = folder();
     const real = write(folder(), 'mine.json', { waiting: ['accept / reject'] });
