@@ -30,11 +30,25 @@ const WAIT_MS = 10 * 60 * 1000;
 const RUN_MS = 10_000;
 /** The most runs that wait for a click at once: past it, the oldest is ended (its notice stays, without "Go there"). */
 export const MAX_WAITING = 8;
-/** What a notifier prints that is read (its id, the action clicked). */
+/** What a notifier prints that is read (its id, the action clicked): past it, its output is closed. */
 const MAX_OUT = 4096;
 /** The longest title and body given to a notifier. */
 const MAX_TITLE = 200;
 const MAX_BODY = 1000;
+/** The most runs that wait for no click at once: a notice past them is not shown on the desktop (said in the log). */
+export const MAX_RUNNING = 4;
+/** How long a run asked to end (SIGTERM) has before it is killed (SIGKILL). */
+export const KILL_AFTER_MS = 1000;
+/** Shells: in a script of theirs a notice's text is never spliced, only named by its variable. */
+const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'fish', 'busybox']);
+
+/** The environment a run of the user's command gets the notice in (a script names them: `"$MADOHUB_BODY"`). */
+export const NOTICE_VARS = { title: 'MADOHUB_TITLE', body: 'MADOHUB_BODY', urgency: 'MADOHUB_URGENCY' } as const;
+
+/** Whether the user's command is a shell and its arguments a script (`sh -c '… {body}'`): :checkhealth says so. */
+export function runsShell(n: Notifier): boolean {
+  return n.kind === 'command' && SHELLS.has(path.basename(n.exe));
+}
 
 /** `name`'s executable on `PATH`, or undefined. A name with a slash is taken as a path. */
 export function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
@@ -98,7 +112,13 @@ export function notifierArgs(n: Notifier, notice: Notice, replaceId: string | un
       // The texts go as arguments, never into the script: nothing in them is AppleScript.
       return ['-e', 'on run argv', '-e', 'display notification (item 2 of argv) with title "MadoHub" subtitle (item 1 of argv)', '-e', 'end run', title, body];
     case 'command': {
-      const put = (a: string): string => a.replaceAll('{title}', title).replaceAll('{body}', body).replaceAll('{urgency}', urgency);
+      const texts = { title, body, urgency };
+      // A placeholder is the notice's text, put in once (a text that holds `{body}` is not read again);
+      // in a shell's script (the argument after its -c) it names the variable that holds the text: the
+      // text is never code.
+      const script = runsShell(n) ? n.args.findIndex((a) => /^-[a-z]*c[a-z]*$/.test(a)) + 1 : 0;
+      const put = (a: string, i: number): string =>
+        a.replace(/\{(title|body|urgency)\}/g, (_m, k: keyof typeof texts) => (script > 0 && i === script ? `"$${NOTICE_VARS[k]}"` : texts[k]));
       const placed = n.args.some((a) => /\{(?:title|body)\}/.test(a));
       return placed ? n.args.map(put) : [...n.args.map(put), title, body];
     }
@@ -116,6 +136,8 @@ export class Desktop {
   private readonly ids = new Map<number, string>();
   /** Runs that wait for a click, by their notice's seq. */
   private readonly waiting = new Map<number, ChildProcess>();
+  /** Runs that wait for no click, until they exit. */
+  private readonly running = new Set<ChildProcess>();
   /** Runs started, for the benchmark and the tests. */
   runs = 0;
   private failed = false;
@@ -134,32 +156,51 @@ export class Desktop {
     const args = notifierArgs(this.notifier, notice, replaceId, withAction);
     // The notice replaced goes: its run waits for no click any more.
     if (notice.replaces !== null) {
-      this.waiting.get(notice.replaces)?.kill();
+      const replaced = this.waiting.get(notice.replaces);
+      if (replaced) end(replaced);
       this.waiting.delete(notice.replaces);
       this.ids.delete(notice.replaces);
     }
+    if (!withAction && this.running.size >= MAX_RUNNING) {
+      this.log.debug(`desktop notifier ${this.notifier.exe}: ${this.running.size} runs still going; notice ${notice.seq} not shown`);
+      return;
+    }
+    // Its output is read only where it says something (notify-send's id, the action clicked); else it goes nowhere.
+    const reads = this.notifier.kind === 'notify-send' && (this.notifier.replace || withAction);
     let child: ChildProcess;
     try {
-      child = spawn(this.notifier.exe, args, { stdio: ['ignore', 'pipe', 'ignore'], timeout: withAction ? WAIT_MS : RUN_MS });
+      child = spawn(this.notifier.exe, args, {
+        stdio: ['ignore', reads ? 'pipe' : 'ignore', 'ignore'],
+        env: { ...process.env, [NOTICE_VARS.title]: notice.title.slice(0, MAX_TITLE), [NOTICE_VARS.body]: notice.body.slice(0, MAX_BODY), [NOTICE_VARS.urgency]: notice.urgent ? 'critical' : 'normal' },
+      });
     } catch (err) {
       return this.fail(err);
     }
     this.runs++;
+    // Bounded whatever it does with SIGTERM: killed past its time.
+    const bound = setTimeout(() => end(child), withAction ? WAIT_MS : RUN_MS);
+    bound.unref();
     child.once('spawn', () => this.onStarted?.(notice));
     child.once('error', (err) => this.fail(err));
     if (withAction) {
       this.waiting.set(notice.seq, child);
       for (const [seq, c] of this.waiting) {
         if (this.waiting.size <= MAX_WAITING) break;
-        c.kill();
+        end(c);
         this.waiting.delete(seq);
       }
-    }
+    } else this.running.add(child);
     let out = '';
+    let read = 0;
     child.stdout?.setEncoding('utf8');
     child.stdout?.on('data', (chunk: string) => {
-      if (out.length >= MAX_OUT) return;
-      out += chunk.slice(0, MAX_OUT - out.length);
+      read += chunk.length;
+      if (read > MAX_OUT) {
+        // A notifier that floods its output is not read on: it gets a broken pipe.
+        child.stdout?.destroy();
+        return;
+      }
+      out += chunk;
       const lines = out.split('\n');
       // notify-send -p prints the id first, then (once clicked) the action's name.
       for (const line of lines.slice(0, -1)) {
@@ -170,6 +211,8 @@ export class Desktop {
       out = lines[lines.length - 1] ?? '';
     });
     child.once('exit', () => {
+      clearTimeout(bound);
+      this.running.delete(child);
       if (this.waiting.get(notice.seq) === child) this.waiting.delete(notice.seq);
     });
     // Ids of notices long replaced or closed are not kept without bound.
@@ -181,9 +224,14 @@ export class Desktop {
     return this.waiting.size;
   }
 
+  /** How many runs that wait for no click are going now. */
+  get runningRuns(): number {
+    return this.running.size;
+  }
+
   /** Every run that still waits for a click ends (the Neovim that would go there leaves). */
   stop(): void {
-    for (const c of this.waiting.values()) c.kill();
+    for (const c of this.waiting.values()) end(c);
     this.waiting.clear();
   }
 
@@ -193,4 +241,15 @@ export class Desktop {
     this.failed = true;
     this.log.warn(`desktop notifier ${this.notifier.exe}: ${err instanceof Error ? err.message : String(err)}`);
   }
+}
+
+/** Asks a run to end (SIGTERM), and kills it (SIGKILL) if it is still there KILL_AFTER_MS later. */
+function end(child: ChildProcess): void {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const kill = setTimeout(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }, KILL_AFTER_MS);
+  kill.unref();
+  child.once('exit', () => clearTimeout(kill));
 }

@@ -54,12 +54,20 @@ function payload(text: string, max: number, semicolons: boolean): string {
   return semicolons ? t : t.replaceAll(';', ',');
 }
 
+/**
+ * OSC 9's text, never read as one of its commands: text that begins with digits and `;` (a job named
+ * `4;3;100`) is Windows Terminal's and ConEmu's progress (`9;4;…`) or another numbered command.
+ */
+function osc9Text(text: string): string {
+  return /^\d+;/.test(text) ? `MadoHub: ${text}` : text;
+}
+
 /** The notification's bytes for the outer terminal (`id` numbers kitty's, so that a later one replaces it). */
 export function oscNotification(kind: OscKind, title: string, body: string, id: number, env: NodeJS.ProcessEnv): string {
   let seq: string;
   switch (kind) {
     case '9':
-      seq = `\x1b]9;${payload(`${title}: ${body}`, MAX_TITLE + MAX_BODY, true)}\x1b\\`;
+      seq = `\x1b]9;${osc9Text(payload(`${title}: ${body}`, MAX_TITLE + MAX_BODY, true))}\x1b\\`;
       break;
     case '777':
       seq = `\x1b]777;notify;${payload(title, MAX_TITLE, false)};${payload(body, MAX_BODY, true)}\x1b\\`;

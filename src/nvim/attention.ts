@@ -10,7 +10,7 @@ import { jobsDir } from '../jobs/store.js';
 import { agentModule } from '../agents/index.js';
 import { Attention } from '../fleet/attention.js';
 import type { Mute, Notice } from '../fleet/attention.js';
-import { Desktop, findNotifier, probe } from '../fleet/desktop.js';
+import { Desktop, findNotifier, NOTICE_VARS, probe, runsShell } from '../fleet/desktop.js';
 import type { FleetChange } from '../fleet/fleet.js';
 import type { FleetHub } from '../fleet/hub.js';
 import { DEFAULT_NOTIFY, parseNotifySettings, readNotifyFile, writeNotifyFile } from '../fleet/notify-settings.js';
@@ -51,6 +51,9 @@ export interface AttentionHealth {
   terminal: string;
   problems: string[];
 }
+
+/** :checkhealth's word on a notifier command that is a shell. */
+const SHELL_TEMPLATE = `notify.desktop.command runs a shell: in its script {title}, {body} and {urgency} become "$${NOTICE_VARS.title}", "$${NOTICE_VARS.body}" and "$${NOTICE_VARS.urgency}" (the texts are never spliced into it); a program given {title} and {body} as its own arguments needs no shell`;
 
 export class NvimAttention {
   private settings: NotifySettings = DEFAULT_NOTIFY;
@@ -163,7 +166,7 @@ export class NvimAttention {
     return {
       desktop: n ? `${n.exe}${n.actions ? ' (with "Go there")' : ''}${n.replace ? ' (a summary replaces its burst)' : ''}` : this.desktopWhy,
       terminal: `${kind ? `OSC ${kind}${this.env.TMUX ? ' through tmux' : ''}` : this.settings.terminal.osc === false ? 'no OSC notification (off)' : 'no OSC notification (no terminal known to take one; set notify.terminal.osc)'}; bell ${this.settings.terminal.bell ? 'on' : 'off'}; title ${this.settings.terminal.title ? 'on' : 'off'}`,
-      problems: this.problems,
+      problems: n && runsShell(n) ? [...this.problems, SHELL_TEMPLATE] : this.problems,
     };
   }
 

@@ -293,5 +293,9 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
     expect(await messages(s)).not.toMatch(/notify-send|E\d+:/);
     const health = await s.lua<string>(`vim.cmd('checkhealth madohub') return table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\\n')`);
     expect(health).toMatch(/Desktop: no desktop notifier: notify-send .* is not on PATH/);
+    // A notifier command that is a shell's script: said, with how the texts reach it.
+    await s.lua(`require('madohub').setup({ notify = { desktop = { command = { 'sh', '-c', 'true {body}' } } } })`);
+    const shell = await s.lua<string>(`vim.cmd('checkhealth madohub') return table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\\n')`);
+    expect(shell).toContain('notify.desktop.command runs a shell: in its script {title}, {body} and {urgency} become "$MADOHUB_TITLE", "$MADOHUB_BODY" and "$MADOHUB_URGENCY"');
   });
 });

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Desktop, findNotifier, MAX_WAITING, notifierArgs, probe } from '../../../src/fleet/desktop.js';
+import { Desktop, findNotifier, MAX_RUNNING, MAX_WAITING, notifierArgs, probe, runsShell } from '../../../src/fleet/desktop.js';
 import type { Notifier } from '../../../src/fleet/desktop.js';
 import type { Notice } from '../../../src/fleet/attention.js';
 
@@ -145,6 +145,59 @@ case "$*" in *jump=*) i=0; while [ ! -e '${click}' ] && [ $i -lt 200 ]; do sleep
     expect(d.waitingRuns).toBe(MAX_WAITING);
     d.stop();
     expect(d.waitingRuns).toBe(0);
+  });
+
+  it('a shell’s script names the notice’s texts by their variables, never splices them in: a body that is shell runs nothing', async () => {
+    const hostile = notice({ title: 'x"; touch pwned-title; "', body: '$(touch pwned) `touch pwned2` {title}' });
+    const sh = notifier('command', { exe: '/bin/sh', args: ['-c', 'printf "%s|%s" {title} {body} > out', '_', '{title}'] });
+    expect(runsShell(sh)).toBe(true);
+    expect(runsShell(notifier('command', { exe: '/usr/bin/my-notify' }))).toBe(false);
+    // The script's placeholders name variables; an argument after it is the text itself (a positional parameter: data).
+    expect(notifierArgs(sh, hostile, undefined, false)).toEqual(['-c', 'printf "%s|%s" "$MADOHUB_TITLE" "$MADOHUB_BODY" > out', '_', 'x"; touch pwned-title; "']);
+    // A program's own arguments get the text, once: a text holding {title} is not read again.
+    expect(notifierArgs(notifier('command', { args: ['--body={body}'] }), hostile, undefined, false)).toEqual(['--body=$(touch pwned) `touch pwned2` {title}']);
+    // Run for real, in the test's folder: the texts arrive whole, nothing of them ran.
+    const d = new Desktop(notifier('command', { exe: '/bin/sh', args: ['-c', `cd '${dir}' && printf "%s|%s" {title} {body} > out`] }), { debug: () => undefined, warn: () => undefined });
+    d.show(hostile);
+    expect(await until(() => existsSync(path.join(dir, 'out')) && readFileSync(path.join(dir, 'out'), 'utf8').length > 0)).toBe(true);
+    expect(readFileSync(path.join(dir, 'out'), 'utf8')).toBe('x"; touch pwned-title; "|$(touch pwned) `touch pwned2` {title}');
+    for (const f of ['pwned', 'pwned2', 'pwned-title']) expect(existsSync(path.join(dir, f)), f).toBe(false);
+  });
+
+  it('a run that ignores SIGTERM is killed a moment later; at most MAX_RUNNING runs at once, the rest said', async () => {
+    const pids = path.join(dir, 'pids');
+    const exe = script('notify-send', `echo $$ >> '${pids}'; trap '' TERM; exec sleep 30`);
+    const debug: string[] = [];
+    const d = new Desktop(notifier('notify-send', { exe, actions: true }), { debug: (m) => debug.push(m), warn: () => undefined }, () => undefined);
+    made.push(d);
+    d.show(notice());
+    expect(await until(() => existsSync(pids) && readFileSync(pids, 'utf8').trim() !== '')).toBe(true);
+    const pid = Number(readFileSync(pids, 'utf8').trim());
+    const alive = (): boolean => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    d.stop();
+    // SIGTERM is ignored: SIGKILL a second later.
+    expect(await until(() => !alive(), 5000)).toBe(true);
+    // Runs that wait for no click: MAX_RUNNING at once.
+    const slow = new Desktop(notifier('command', { exe: script('slow', 'exec sleep 5') }), { debug: (m) => debug.push(m), warn: () => undefined });
+    for (let i = 1; i <= MAX_RUNNING + 3; i++) slow.show(notice({ seq: i, burst: i }));
+    expect(slow.runs).toBe(MAX_RUNNING);
+    expect(slow.runningRuns).toBe(MAX_RUNNING);
+    expect(debug.filter((m) => m.includes('runs still going'))).toHaveLength(3);
+  });
+
+  it('a notifier that floods its output is not read on: it ends (a broken pipe), the process is not kept busy', async () => {
+    const exe = script('notify-send', 'exec yes "12345 a long line that is no id"');
+    const d = new Desktop(notifier('notify-send', { exe, replace: true }), { debug: () => undefined, warn: () => undefined });
+    d.show(notice());
+    expect(d.runningRuns).toBe(1);
+    expect(await until(() => d.runningRuns === 0, 5000)).toBe(true);
   });
 
   it('a notifier that fails is said once, quietly', async () => {

@@ -56,4 +56,14 @@ describe('the notification written to the terminal Neovim runs in', () => {
     // OSC 777 separates its fields with ';': a title cannot make a field of its own.
     expect(oscNotification('777', 'x;y', 'b', 1, {}).split(';')).toHaveLength(4);
   });
+
+  it('OSC 9 text never begins with digits and ; (a job named 4;3;100 is no progress command of Windows Terminal)', () => {
+    for (const name of ['4;3;100', '4;0', '9;x', ' 4;1;50', '\x1b4;2;1']) {
+      const seq = oscNotification('9', `${name}: Codex Waiting`, 'Run it?', 1, {});
+      expect(seq.startsWith('\x1b]9;'), name).toBe(true);
+      expect(seq.slice('\x1b]9;'.length), name).not.toMatch(/^\d+;/);
+      expect(seq, name).toContain('Codex Waiting: Run it?');
+    }
+    expect(oscNotification('9', 'writer: Codex Waiting', 'Run it?', 1, {})).toBe('\x1b]9;writer: Codex Waiting: Run it?\x1b\\');
+  });
 });
