@@ -76,16 +76,17 @@ export class DaemonAttention {
 
   /** The settings a Neovim kept, read again when their file changed. */
   private settings(): void {
-    let stamp = 'none';
-    try {
-      const st = statSync(path.join(this.jobsDir, NOTIFY_FILE));
-      stamp = `${st.mtimeMs}:${st.size}`;
-    } catch {
-      // No Neovim kept any: the defaults.
-    }
+    const stamp = this.fileStamp();
     if (stamp === this.stamp) return;
     this.stamp = stamp;
-    const { settings, mutes } = readNotifyFile(this.jobsDir);
+    const { settings, mutes, problem } = readNotifyFile(this.jobsDir);
+    if (problem) {
+      // Said once: the file is kept aside (or, if it could not be, its stamp is taken as read); the
+      // settings read before stay in use.
+      this.say(`notifications: ${problem}`);
+      this.stamp = this.fileStamp();
+      return;
+    }
     this.engine.configure(settings.attention);
     for (const [id] of this.engine.mutesOf()) this.engine.mute(id, null);
     for (const [id, m] of mutes) this.engine.mute(id, m);
@@ -104,6 +105,16 @@ export class DaemonAttention {
     void probe(found.notifier).then((n) => {
       if (this.desktop === asked) this.desktop = new Desktop({ ...n, actions: false }, log);
     });
+  }
+
+  /** The settings file's stamp (`none` when there is none: no Neovim kept any, the defaults). */
+  private fileStamp(): string {
+    try {
+      const st = statSync(path.join(this.jobsDir, NOTIFY_FILE));
+      return `${st.mtimeMs}:${st.size}`;
+    } catch {
+      return 'none';
+    }
   }
 
   private tell(n: Notice): void {

@@ -3,7 +3,7 @@
 // background jobs with Neovim closed. Each field is checked: a wrong one is said and its default kept.
 import path from 'node:path';
 import { isObj } from '../shared/checks.js';
-import { readJsonBounded, writeAtomic } from '../shared/files.js';
+import { keepAside, readBounded, writeAtomic } from '../shared/files.js';
 import { isAgentState } from '../shared/types.js';
 import type { AgentState } from '../shared/types.js';
 import { DEFAULT_ATTENTION, minutesOf } from './attention.js';
@@ -116,9 +116,26 @@ export function writeNotifyFile(jobsDir: string, settings: NotifySettings, mutes
   }
 }
 
-/** The settings and jobs' mutes a Neovim kept (the defaults when none did, or the file is none). */
-export function readNotifyFile(jobsDir: string): { settings: NotifySettings; mutes: Map<string, Mute> } {
-  const v = readJsonBounded(path.join(jobsDir, NOTIFY_FILE), MAX_FILE);
+/**
+ * The settings and jobs' mutes a Neovim kept (the defaults when none did). A file that is there but
+ * cannot be read as settings (cut short, not JSON) is kept aside, and `problem` says so: its reader
+ * keeps the settings it read before.
+ */
+export function readNotifyFile(jobsDir: string): { settings: NotifySettings; mutes: Map<string, Mute>; problem?: string } {
+  const file = path.join(jobsDir, NOTIFY_FILE);
+  const r = readBounded(file, MAX_FILE);
+  let v: unknown;
+  if (r.ok) {
+    try {
+      v = JSON.parse(r.text);
+    } catch {
+      // Left as undefined: said below.
+    }
+  }
+  if (!r.ok ? !r.missing : !isObj(v)) {
+    const why = r.ok ? 'not a JSON object (cut short?)' : r.why;
+    return { settings: DEFAULT_NOTIFY, mutes: new Map(), problem: `${NOTIFY_FILE} could not be read (${why}): ${keepAside(file)}; the settings read before are kept` };
+  }
   const { settings } = parseNotifySettings(isObj(v) ? v : undefined, isObj(v) ? v.words : undefined);
   const mutes = new Map<string, Mute>();
   if (isObj(v) && isObj(v.mutes)) {

@@ -1,9 +1,9 @@
 // The daemon's routes on disk (`<jobs dir>/routes.json`, 0600), so that they outlive a daemon that
 // leaves while no job runs. Read as hostile input: bounded, checked route by route.
-import { chmodSync, copyFileSync, renameSync, statSync } from 'node:fs';
+import { chmodSync, copyFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isObj } from '../shared/checks.js';
-import { readBounded, readJsonBounded, writeAtomic } from '../shared/files.js';
+import { keepAside, readBounded, readJsonBounded, writeAtomic } from '../shared/files.js';
 import { MAX_HOPS, ROUTE_ONS, ROUTE_SENDS } from '../shared/route-types.js';
 import { HOST_NAME_PART } from '../shared/types.js';
 import type { Route, RouteOn, RouteSend } from '../shared/route-types.js';
@@ -92,15 +92,7 @@ export function loadRoutes(jobsDir: string, max: number): LoadedRoutes {
     }
     if (!why && (!isObj(v) || v.version !== VERSION || !Array.isArray(v.routes))) why = `not routes of version ${VERSION}`;
   }
-  if (why) {
-    const aside = `${file}.bad-${Date.now()}`;
-    try {
-      renameSync(file, aside);
-      return { routes: [], problems: [`routes.json could not be read (${why}): kept aside as ${aside}`] };
-    } catch (err) {
-      return { routes: [], problems: [`routes.json could not be read (${why}), nor kept aside: ${(err as NodeJS.ErrnoException).code ?? String(err)}`] };
-    }
-  }
+  if (why) return { routes: [], problems: [`routes.json could not be read (${why}): ${keepAside(file)}`] };
   const entries = (v as { routes: unknown[] }).routes;
   const routes = entries.map((x) => routeOf(x)).filter((x): x is Route => x !== undefined);
   const problems: string[] = [];

@@ -106,3 +106,17 @@ export function writeAtomic(file: string, text: string): void {
 export function appendPrivate(file: string, text: string): void {
   appendFileSync(file, text, { mode: 0o600 });
 }
+
+/**
+ * Keeps a file that could not be read aside (`<file>.bad-<time>`), so that the next write does not
+ * lose what it held; answers what was done, for the message that says why.
+ */
+export function keepAside(file: string): string {
+  const aside = `${file}.bad-${Date.now()}`;
+  try {
+    renameSync(file, aside);
+    return `kept aside as ${aside}`;
+  } catch (err) {
+    return `not kept aside: ${(err as NodeJS.ErrnoException).code ?? String(err)}`;
+  }
+}
