@@ -64,7 +64,13 @@ export async function agentsOwnWord(launch: Launch, env: NodeJS.ProcessEnv, jobD
   const argv0 = launch.argv[0]!;
   const program = agentOfProcess({ pid: 0, ppid: 0, comm: path.basename(argv0).slice(0, 15), argv: launch.argv, exe: '' });
   const module = program ? agentModule(program) : undefined;
-  const withArgs = (args: readonly string[]): Launch => ({ ...launch, argv: [argv0, ...args, ...launch.argv.slice(1)] });
+  // The agent's own flags go after its entry point (`node …/cli.js --settings …`), never to its interpreter.
+  const entry = entryPoint(launch.argv);
+  const withArgs = (args: readonly string[]): Launch => ({ ...launch, argv: [...launch.argv.slice(0, entry + 1), ...args, ...launch.argv.slice(entry + 1)] });
+  if (module && entry < 0) {
+    say(`the agent runs as ${path.basename(argv0)} with no script named (${launch.argv.slice(1, 3).join(' ')} …): no flags of its own are added, the screen and its records tell`);
+    return none(launch);
+  }
   try {
     if (module?.push) {
       const push = module.push;
@@ -99,6 +105,31 @@ export async function agentsOwnWord(launch: Launch, env: NodeJS.ProcessEnv, jobD
     say(`the agent's own word is not asked for: ${(err as NodeJS.ErrnoException).code ?? String(err)}; the screen alone tells`);
   }
   return none(launch);
+}
+
+/** Interpreters an agent may run in (`node …/cli.js`): its flags go after the script they run. */
+const INTERPRETERS = new Set(['node', 'nodejs', 'bun']);
+/** The interpreters' options that take the next argument as their value. */
+const VALUED = new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions', '--env-file', '--title', '--cpu-prof-dir', '--heap-prof-dir', '--diagnostic-dir', '--redirect-warnings', '--stack-size']);
+/** Options by which the interpreter runs a text, no script: the agent has no entry point of its own. */
+const EVAL = new Set(['-e', '--eval', '-p', '--print']);
+
+/**
+ * Where an agent's own flags go in `argv`: after this index (the program itself, or the script its
+ * interpreter runs); -1 when the interpreter runs no script (`node -e …`).
+ */
+export function entryPoint(argv: readonly string[]): number {
+  if (!INTERPRETERS.has(path.basename(argv[0] ?? ''))) return 0;
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (EVAL.has(a)) return -1;
+    if (a === '--') return i + 1 < argv.length ? i + 1 : -1;
+    // `bun run x.js`: the script is after its verb.
+    if (a === 'run' && i === 1 && path.basename(argv[0]!) === 'bun') continue;
+    if (VALUED.has(a)) i++;
+    else if (!a.startsWith('-')) return i;
+  }
+  return -1;
 }
 
 /** How often the job's processes are looked through for its agent while its records are not followed. */
