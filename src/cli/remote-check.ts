@@ -29,8 +29,11 @@ function checkedAgent(v: unknown): CheckedAgent[] {
  * --check` say there, between marks (shell builtins only: a bare machine may lack even `head`).
  */
 export function checkScript(mado: string): string {
-  return ["printf '@@madohub-check\\n'", 'node --version 2>&1', "printf '\\n@@madohub-bridge\\n'", `${mado} bridge --check 2>&1`, "printf '\\n@@madohub-end\\n'", 'exit'].join('; ');
+  return ["printf '@@madohub-check\\n'", 'node --version 2>&1', "printf '\\n@@madohub-bridge\\n'", `${mado} bridge --check 2>&1`, `printf '${CHECK_END.replaceAll('\n', '\\n')}'`, 'exit'].join('; ');
 }
+
+/** The report's last mark: once it is read, the report is in. */
+export const CHECK_END = '\n@@madohub-end\n';
 
 export interface CheckReport {
   node?: string;

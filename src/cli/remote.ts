@@ -18,7 +18,7 @@ import type { Io } from '../jobs/client/daemon.js';
 import { JobError, UsageError } from '../shared/errors.js';
 import { printable, safeText } from '../shared/text.js';
 import { byCreation, jobTable } from './agents.js';
-import { checkScript, parseCheck } from './remote-check.js';
+import { CHECK_END, checkScript, parseCheck } from './remote-check.js';
 import { parseArgs } from './args.js';
 import { attachPeer } from './attach.js';
 import { BG_STDIN_FIRST_BYTE_MS } from './bg.js';
@@ -202,7 +202,6 @@ export async function hostCheck(io: Io, name: string): Promise<number> {
   let out = '';
   let err = '';
   const MAX = 64 * 1024;
-  child.stdout.setEncoding('utf8').on('data', (d: string) => void (out.length < MAX && (out += d)));
   child.stderr.setEncoding('utf8').on('data', (d: string) => void (err = (err + d).slice(-4096)));
   child.stdin.on('error', () => {});
   child.stdin.end(`${checkScript(cfg.mado)}\n`);
@@ -211,9 +210,19 @@ export async function hostCheck(io: Io, name: string): Promise<number> {
       child.kill('SIGKILL');
       resolve(`no answer in ${checkMs / 1000} s`);
     }, checkMs);
+    // Done once the report is in: a process the host command left behind may hold its output open.
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      if (out.length < MAX) out += d;
+      if (out.includes(CHECK_END)) (clearTimeout(timer), resolve(undefined));
+    });
     child.once('error', (e) => (clearTimeout(timer), resolve(`cannot run ${safeText(program!)}: ${e.message}`)));
     child.once('close', () => (clearTimeout(timer), resolve(undefined)));
   });
+  // Nothing of the command is waited for past its report.
+  child.stdout.destroy();
+  child.stderr.destroy();
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  child.unref();
   io.out(`${name}: ${shownCommand(cfg.command)}\n`);
   const report = parseCheck(out);
   if (!report) {

@@ -1,6 +1,7 @@
 // The link to a host, without ssh: the host's command is a local `sh` with the "remote" side's
 // folders (a second set), or a fixture that is no honest bridge. What ssh adds is in ssh-hosts.test.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Link, LinkError } from '../../src/jobs/remote/link.js';
@@ -133,6 +134,24 @@ describe('a link to a host', () => {
     expect(err.message).toBe('box said nothing for 2 s (a frozen link, or a network that drops packets)');
     expect(link.down?.reason).toBe('frozen');
   });
+
+  it('mado host check returns once the report is in, though the host command left a process behind that holds its output', async () => {
+    const config = mkdtempSync(path.join(tmpdir(), 'madohub-check-config-'));
+    mkdirSync(path.join(config, 'madohub'));
+    const cfg = shellHost();
+    // The "ssh" leaves a sleeper behind with its output open, as a login script's agent may.
+    const left = path.join(config, 'left.pid');
+    const command = ['sh', '-c', `sleep 30 & echo $! > '${left}'; exec ${cfg.command.map((a) => `'${a}'`).join(' ')}`];
+    writeFileSync(path.join(config, 'madohub', 'hosts.json'), JSON.stringify({ box: { command, mado: cfg.mado, connect_ms: 20000 } }));
+    const started = Date.now();
+    const checked = await remote.mado(['host', 'check', 'box'], undefined, { XDG_CONFIG_HOME: config });
+    const took = Date.now() - started;
+    process.kill(Number(readFileSync(left, 'utf8').trim()), 'SIGKILL');
+    expect(checked.stdout).toMatch(/\nbox is ready\n$/);
+    expect(checked.code).toBe(0);
+    // Within its bound (20 s), and well before the sleeper ends (30 s): not waiting on it at all.
+    expect(took).toBeLessThan(15000);
+  }, 40000);
 
   it('a hostile host’s names reach `mado agents --all` without their control characters', async () => {
     const local = await remote.mado(['agents', '--all'], undefined, {
