@@ -16,7 +16,7 @@ const PRELUDE = `
   _G.E = function(id, kind, state, extra)
     return vim.tbl_extend('force', { id = id, kind = kind, name = id, intent = '', agent = 'claude', state = state, source = 'pty-scrape', since = 1000,
       cwd = '/p', detail = '', needs = vim.NIL, where = 'job', pinned = false, order = 0, pending = '', server = '', attach = {},
-      buf = vim.NIL, short = id:match('^job:(.*)$') or '', pid = vim.NIL, peerBuf = vim.NIL, tty = '', exit = vim.NIL, interrupted = false, shows = '' }, extra or {})
+      buf = vim.NIL, short = id:match('^job:(.*)$') or '', pid = vim.NIL, peerBuf = vim.NIL, tty = '', exit = vim.NIL, interrupted = false, shows = '', turns = 0, ended = false }, extra or {})
   end
   _G.build = function(entries, ui)
     ui = vim.tbl_extend('force', { group_by = 'state', folded = {}, filter = '', seen = {}, cwd = '/p' }, ui or {})
@@ -104,7 +104,7 @@ describe.each(testNeovims())('Neovim $label: the picker model', ({ path: exe }) 
       node.call = function(method, args, done) calls[#calls + 1] = method .. ' ' .. (args.id or '') done({ short = args.id }) end
       node.running = function() return true end
       local fleet = require('madohub.fleet')
-      fleet.apply({ E('job:aaaaaaaa', 'job', 'working'), E('job:bbbbbbbb', 'job', 'exited'), E('job:cccccccc', 'job', 'idle') }, {})
+      fleet.apply({ E('job:aaaaaaaa', 'job', 'working'), E('job:bbbbbbbb', 'job', 'exited', { ended = true }), E('job:cccccccc', 'job', 'idle') }, {})
       local picker = require('madohub.picker')
       picker.open()
       local p = picker.current
