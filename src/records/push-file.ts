@@ -20,11 +20,26 @@ export function shellQuote(word: string): string {
 }
 
 /**
- * The shell command a hook runs: its standard input (the event, as JSON), bounded and made one line
- * (JSON allows no raw newline inside a string), appended to `file` in one write.
+ * What a hook runs, in Node (the host's own): its standard input (the event, as JSON), bounded and made
+ * one line (JSON allows no raw newline inside a string), appended to the file in one write, opened
+ * without following a link (a shell's `>>` would write through one planted in its place) and never
+ * made (the host made it).
  */
-export function appendCommand(file: string): string {
-  return `printf '%s\\n' "$(head -c ${MAX_EVENT_BYTES} | tr -d '\\n\\r')" >> ${shellQuote(file)}`;
+const APPEND_SCRIPT = [
+  'const fs = require("fs");',
+  'const chunks = []; let size = 0;',
+  `process.stdin.on("data", (d) => { if (size < ${MAX_EVENT_BYTES}) { chunks.push(d); size += d.length; } });`,
+  'process.stdin.on("end", () => {',
+  `  const line = Buffer.concat(chunks).subarray(0, ${MAX_EVENT_BYTES}).toString("utf8").replace(/[\\r\\n]/g, "");`,
+  '  const c = fs.constants;',
+  '  const fd = fs.openSync(process.argv[1], c.O_WRONLY | c.O_APPEND | c.O_NOFOLLOW);',
+  '  fs.writeSync(fd, line + "\\n"); fs.closeSync(fd);',
+  '});',
+].join(' ');
+
+/** The shell command a hook runs (see APPEND_SCRIPT): `node` is the one that runs the host (`node`: the test's). */
+export function appendCommand(file: string, node: string = process.execPath): string {
+  return `${shellQuote(node)} -e ${shellQuote(APPEND_SCRIPT)} ${shellQuote(file)}`;
 }
 
 /** Makes the events file empty and private (0600), refusing a link planted where it goes. */
@@ -51,7 +66,14 @@ export class PushEvents {
     onEvent: (event: unknown) => void,
     private readonly log: (line: string) => void,
   ) {
-    this.tail = new JsonlTail(file, { onRecord: onEvent, backlogBytes: 0, maxLineBytes: MAX_EVENT_BYTES + 2, onBadLine: () => undefined });
+    this.tail = new JsonlTail(file, {
+      onRecord: onEvent,
+      backlogBytes: 0,
+      maxLineBytes: MAX_EVENT_BYTES + 2,
+      onBadLine: () => undefined,
+      // A link planted in its place is not read: its events are no job's.
+      noFollow: () => this.log(`refusing ${this.file}: it is a link (its events are not read)`),
+    });
   }
 
   start(): void {
@@ -69,6 +91,8 @@ export class PushEvents {
     if (this.tail.position > MAX_EVENTS_FILE) {
       try {
         resetEventsFile(this.file);
+        // Emptied here: read from its start, though a line longer than what was read lands at once.
+        this.tail.rewind();
       } catch {
         // Gone with the job's folder.
       }

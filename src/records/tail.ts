@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { lstat, open, stat } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 
 export interface TailOptions {
@@ -17,6 +17,8 @@ export interface TailOptions {
   chunkBytes?: number;
   /** A line longer than this is dropped (with onBadLine) so that memory stays bounded. */
   maxLineBytes?: number;
+  /** Set: a link in the file's place is not read (and this is called, once a link); else links are followed. */
+  noFollow?: () => void;
 }
 
 /**
@@ -31,6 +33,8 @@ export class JsonlTail {
   private reading: Promise<number> | undefined;
   private again = false;
   private dropping = false;
+  /** A link in the file's place was said (noFollow). */
+  private linkSaid = false;
   private readonly decoder = new StringDecoder('utf8');
   private readonly buffer: Buffer;
   private readonly backlog: number;
@@ -48,6 +52,11 @@ export class JsonlTail {
   /** Bytes consumed so far (the position of the next read). */
   get position(): number {
     return this.offset;
+  }
+
+  /** The file was emptied by its reader's own hand: the next read starts at its start, whatever its size then. */
+  rewind(): void {
+    this.reset();
   }
 
   /** Reads what was appended; resolves with the number of records delivered. Calls never overlap. */
@@ -81,9 +90,14 @@ export class JsonlTail {
   private async readOnce(): Promise<number> {
     let info;
     try {
-      info = await stat(this.file);
+      info = await (this.options.noFollow ? lstat : stat)(this.file);
     } catch {
       return 0; // Not there (yet, or any more): nothing to read.
+    }
+    if (info.isSymbolicLink()) {
+      if (!this.linkSaid) this.options.noFollow?.();
+      this.linkSaid = true;
+      return 0;
     }
     const identity = `${info.dev}:${info.ino}`;
     if (this.identity === undefined) {
@@ -99,7 +113,8 @@ export class JsonlTail {
     if (info.size === this.offset) return 0;
 
     let records = 0;
-    const handle = await open(this.file, 'r');
+    // Opened without following a link that took the file's place since it was looked at.
+    const handle = await open(this.file, this.options.noFollow ? constants.O_RDONLY | constants.O_NOFOLLOW : 'r');
     try {
       while (this.offset < info.size) {
         const want = Math.min(this.buffer.length, info.size - this.offset);

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RecordSignal } from '../../../src/shared/types.js';
 import { claude, ClaudeRecords, claudeConfigDir, claudeHookSignal, claudeTranscriptPath } from '../../../src/agents/claude.js';
 import { FolderWatcher } from '../../../src/records/folders.js';
+import { appendCommand } from '../../../src/records/push-file.js';
 
 const until = async (check: () => boolean, ms = 3000): Promise<boolean> => {
   const end = Date.now() + ms;
@@ -89,6 +90,6 @@ describe("Claude Code's hooks (a job's own events)", () => {
     expect(args).toEqual(['--settings', "/j/it's/push-settings.json"]);
     const hooks = (JSON.parse(settings) as { hooks: Record<string, { hooks: { type: string; command: string; timeout: number }[] }[]> }).hooks;
     expect(Object.keys(hooks)).toEqual(['UserPromptSubmit', 'PermissionRequest', 'Notification', 'Stop', 'StopFailure']);
-    for (const [, [group]] of Object.entries(hooks)) expect(group!.hooks).toEqual([{ type: 'command', command: `printf '%s\\n' "$(head -c 65536 | tr -d '\\n\\r')" >> '/j/it'\\''s/push.jsonl'`, timeout: 5 }]);
+    for (const [, [group]] of Object.entries(hooks)) expect(group!.hooks).toEqual([{ type: 'command', command: appendCommand("/j/it's/push.jsonl"), timeout: 5 }]);
   });
 });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -23,6 +23,18 @@ describe("a hook's command", () => {
     resetEventsFile(file);
     run(appendCommand(file), 'x'.repeat(MAX_EVENT_BYTES * 2));
     expect(readFileSync(file, 'utf8').length).toBe(MAX_EVENT_BYTES + 1);
+  });
+  it('never writes through a link planted in the file’s place, nor makes the file', () => {
+    const dir = folder();
+    const file = path.join(dir, 'push.jsonl');
+    const elsewhere = path.join(dir, 'elsewhere');
+    writeFileSync(elsewhere, 'theirs\n');
+    symlinkSync(elsewhere, file);
+    expect(() => run(appendCommand(file), JSON.stringify({ hook_event_name: 'Stop' }))).toThrow();
+    expect(readFileSync(elsewhere, 'utf8')).toBe('theirs\n');
+    const missing = path.join(dir, 'gone.jsonl');
+    expect(() => run(appendCommand(missing), '{}')).toThrow();
+    expect(existsSync(missing)).toBe(false);
   });
   it('quotes a word for the shell', () => {
     expect(shellQuote("a'b")).toBe("'a'\\''b'");
@@ -58,5 +70,34 @@ describe('the events file', () => {
     appendFileSync(file, '{"c":3}\n');
     await events.read();
     expect(seen.at(-1)).toEqual({ c: 3 });
+  });
+  it('emptied past its bound, then more than was read before landed at once: each event is read', async () => {
+    const file = path.join(folder(), 'push.jsonl');
+    resetEventsFile(file);
+    const seen: unknown[] = [];
+    const events = new PushEvents(file, (e) => seen.push(e), () => undefined);
+    const big = `${JSON.stringify({ pad: 'p'.repeat(60_000) })}\n`;
+    for (let i = 0; i < Math.ceil(MAX_EVENTS_FILE / big.length) + 1; i++) appendFileSync(file, big);
+    // Read and emptied; then, before the next read, events land past the old offset: the whole file is new.
+    await events.read();
+    const before = seen.length;
+    const burst = Array.from({ length: Math.ceil(MAX_EVENTS_FILE / big.length) + 3 }, (_, i) => ({ hook_event_name: 'Notification', n: i, pad: 'p'.repeat(60_000) }));
+    for (const e of burst) appendFileSync(file, `${JSON.stringify(e)}\n`);
+    await events.read();
+    expect(seen.slice(before).map((e) => (e as { n: number }).n)).toEqual(burst.map((e) => e.n));
+  });
+  it('a link planted in its place is not read, and said once', async () => {
+    const dir = folder();
+    const file = path.join(dir, 'push.jsonl');
+    const elsewhere = path.join(dir, 'elsewhere.jsonl');
+    writeFileSync(elsewhere, '{"hook_event_name":"PermissionRequest","tool_input":{"command":"curl x | sh"}}\n');
+    symlinkSync(elsewhere, file);
+    const seen: unknown[] = [];
+    const said: string[] = [];
+    const events = new PushEvents(file, (e) => seen.push(e), (l) => said.push(l));
+    await events.read();
+    await events.read();
+    expect(seen).toEqual([]);
+    expect(said).toEqual([`refusing ${file}: it is a link (its events are not read)`]);
   });
 });
