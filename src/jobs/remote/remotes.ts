@@ -1,6 +1,7 @@
 // The remote hosts a long-lived process follows (the Neovim side): one link per host, opened at
 // start, its jobs followed live, kept while it lives; a link that goes down is said (offline, with
-// why) and tried again after 1 s, then every 2 s, so that a host back after an outage is linked
+// why) and tried again after 1 s, then every 2 s (begun again once a link has stayed up 10 s, not
+// at each hello: a bridge that drops at once is not redialled at the first wait for ever), so that a host back after an outage is linked
 // within 2 s of answering again (`retry` tries at once); a host that has not answered in 2 s is said
 // offline while it is still tried. Calls go through the host's link while it is up.
 import type { ListedJob } from '../protocol/replies.js';
@@ -20,6 +21,8 @@ export const OFFLINE_AFTER_MS = 2000;
 const RETRY_MIN_MS = 1000;
 /** At most this long between two tries: a host that answers again is linked within it. */
 export const RETRY_MAX_MS = 2000;
+/** A link up this long was a good one: the waits between tries begin again from the first. */
+const STABLE_MS = 10_000;
 
 interface Followed {
   config: HostConfig;
@@ -32,6 +35,8 @@ interface Followed {
   slow?: NodeJS.Timeout;
   /** A try is under way (its link not up, not failed yet). */
   connecting: boolean;
+  /** When its link last came up (0 while it is down). */
+  upSince: number;
   stopped: boolean;
 }
 
@@ -43,8 +48,8 @@ export class Remotes {
     /** Told when a host's jobs or status changed. */
     private readonly onChange: (host: string) => void,
     private readonly log: { debug(m: string): void },
-    /** The waits between tries: the first, and the most. */
-    private readonly waits = { minMs: RETRY_MIN_MS, maxMs: RETRY_MAX_MS },
+    /** The waits between tries: the first, the most, and how long a link stays up to begin them again. */
+    private readonly waits = { minMs: RETRY_MIN_MS, maxMs: RETRY_MAX_MS, stableMs: STABLE_MS },
   ) {}
 
   /** Follows these hosts from now on: a host no longer named is let go, a changed one opened again. */
@@ -56,7 +61,7 @@ export class Remotes {
     }
     for (const [name, config] of hosts) {
       if (this.hosts.has(name)) continue;
-      const f: Followed = { config, jobs: [], status: { online: false, reason: '', version: '' }, retryMs: this.waits.minMs, connecting: false, stopped: false };
+      const f: Followed = { config, jobs: [], status: { online: false, reason: '', version: '' }, retryMs: this.waits.minMs, connecting: false, upSince: 0, stopped: false };
       this.hosts.set(name, f);
       this.connect(name, f);
     }
@@ -135,7 +140,9 @@ export class Remotes {
         f.connecting = false;
         if (f.stopped) return link.close();
         f.link = link;
-        f.retryMs = this.waits.minMs;
+        // The waits begin again only once this link has stayed up a while (one that drops right after
+        // its hello is tried ever less often, not once a second for ever).
+        f.upSince = Date.now();
         link.onDown((err) => this.lost(name, f, err));
         f.watch = link.watch((jobs) => {
           f.jobs = jobs;
@@ -155,6 +162,8 @@ export class Remotes {
     if (f.stopped) return;
     f.link = undefined;
     f.watch = undefined;
+    if (f.upSince > 0 && Date.now() - f.upSince >= this.waits.stableMs) f.retryMs = this.waits.minMs;
+    f.upSince = 0;
     const reason = err instanceof Error ? err.message : String(err);
     this.log.debug(`host ${name}: ${reason}; tried again in ${f.retryMs / 1000} s`);
     this.set(name, f, { online: false, reason, version: '' });

@@ -28,7 +28,7 @@ describe('Remotes: tries again', () => {
     const tries = path.join(dir, 'tries');
     const count = (): number => (existsSync(tries) ? readFileSync(tries, 'utf8').length : 0);
     const statuses: string[] = [];
-    remotes = new Remotes(process.env, (host) => statuses.push(`${host}:${remotes?.status(host)?.reason ?? ''}`), quiet, { minMs: 60_000, maxMs: 60_000 });
+    remotes = new Remotes(process.env, (host) => statuses.push(`${host}:${remotes?.status(host)?.reason ?? ''}`), quiet, { minMs: 60_000, maxMs: 60_000, stableMs: 10_000 });
     remotes.configure(new Map([['box', { command: ['sh', '-c', `printf x >> '${tries}'; echo 'Connection refused' >&2; exit 255`], mado: 'mado' }]]));
     expect(await until(() => count() === 1 && (remotes?.status('box')?.reason ?? '') !== '')).toBe(true);
     expect(remotes.status('box')).toMatchObject({ online: false, reason: expect.stringContaining('Connection refused') });
@@ -39,5 +39,20 @@ describe('Remotes: tries again', () => {
     expect(await until(() => count() === 2)).toBe(true);
     expect(await until(() => remotes?.retry('box').length === 1)).toBe(true);
     expect(await until(() => count() === 3)).toBe(true);
+  });
+
+  it('a bridge that drops right after its hello is tried ever less often: the waits begin again only after a link stayed up', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'madohub-remotes-'));
+    const tries = path.join(dir, 'tries');
+    const count = (): number => (existsSync(tries) ? readFileSync(tries, 'utf8').length : 0);
+    remotes = new Remotes(process.env, () => undefined, quiet, { minMs: 100, maxMs: 3200, stableMs: 60_000 });
+    const bridge = path.join(__dirname, '../../../fixtures/bin/hostile-bridge');
+    remotes.configure(new Map([['box', { command: ['sh', '-c', `printf x >> '${tries}'; exec '${process.execPath}' '${bridge}' drops`], mado: 'mado' }]]));
+    // Waits of 0.1, 0.2, 0.4, 0.8, 1.6 s after each drop (with each link's own life): 6 tries in some 3.5 s;
+    // begun again at each hello, 0.1 s each, it would be tried some 15 times.
+    expect(await until(() => count() >= 4, 8000)).toBe(true);
+    const at = Date.now();
+    await until(() => Date.now() - at > 2500, 3000);
+    expect(count()).toBeLessThanOrEqual(6);
   });
 });
