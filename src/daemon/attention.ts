@@ -5,7 +5,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { agentModule } from '../agents/index.js';
-import { readChain } from '../jobs/chain-record.js';
+import { chainOfTurn } from '../jobs/chain-record.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import { Attention } from '../fleet/attention.js';
 import type { Notice } from '../fleet/attention.js';
@@ -43,7 +43,7 @@ export class DaemonAttention {
       {
         agentName: (id) => agentModule(id).displayName,
         howTo: (item) => howToReach(item.id),
-        routed: (e) => e.short !== '' && readChain(path.join(this.jobsDir, e.short)) !== undefined,
+        routed: (e) => e.short !== '' && e.host === '' && chainOfTurn(path.join(this.jobsDir, e.short), e.turns) !== undefined,
         toldWaits: new ToldLedger(jobsDir, say),
       },
       (n) => this.tell(n),

@@ -8,6 +8,7 @@ import { isObj } from '../shared/checks.js';
 import type { Check } from '../shared/checks.js';
 import { readJsonBounded, writeAtomic } from '../shared/files.js';
 import type { Chain } from '../shared/route-types.js';
+import { readJob } from './store.js';
 
 export type { Chain };
 
@@ -30,23 +31,46 @@ export function chainOf(v: unknown): Chain | undefined {
 /** The protocol's check of a chain. */
 export const chainCheck: Check = (v) => (chainOf(v) ? null : 'a chain ({ id, hop, visited })');
 
-/** The chain that reached the job of `jobDir` last; undefined when none did (or its file is none). */
-export function readChain(jobDir: string): Chain | undefined {
-  return chainOf(readJsonBounded(path.join(jobDir, CHAIN_FILE), 16 * 1024));
+/** The chain that reached the job of `jobDir` last, and the turns its job had ended then (undefined in an older file). */
+function readChainRecord(jobDir: string): { chain: Chain; turnsAt: number | undefined } | undefined {
+  const v = readJsonBounded(path.join(jobDir, CHAIN_FILE), 16 * 1024);
+  const chain = chainOf(v);
+  if (!chain || !isObj(v)) return undefined;
+  const turnsAt = typeof v.turnsAt === 'number' && Number.isSafeInteger(v.turnsAt) && v.turnsAt >= 0 ? v.turnsAt : undefined;
+  return { chain, turnsAt };
 }
 
-/** Keeps the chain that reached the job (undefined: the user's own input reached it, and ends it). */
-export function writeChain(jobDir: string, chain: Chain | undefined): void {
+/** The chain that reached the job of `jobDir` last; undefined when none did (or its file is none). */
+export function readChain(jobDir: string): Chain | undefined {
+  return readChainRecord(jobDir)?.chain;
+}
+
+/**
+ * The chain of the job's turn that ends as its `turns`-th: the chain delivered for it, which ends with
+ * that turn; undefined for a later turn (the job went on of its own, or by an answer to its menu).
+ */
+export function chainOfTurn(jobDir: string, turns: number): Chain | undefined {
+  const r = readChainRecord(jobDir);
+  return r && (r.turnsAt === undefined || turns <= r.turnsAt + 1) ? r.chain : undefined;
+}
+
+/**
+ * Keeps the chain that reached the job, with the turns it had ended then (the chain is that of the
+ * next turn); undefined: the user's own input reached it, and ends it.
+ */
+export function writeChain(jobDir: string, chain: Chain | undefined, turnsAt?: number): void {
   const file = path.join(jobDir, CHAIN_FILE);
-  if (chain) writeAtomic(file, `${JSON.stringify(chain)}\n`);
+  if (chain) writeAtomic(file, `${JSON.stringify({ ...chain, ...(turnsAt === undefined ? {} : { turnsAt }) })}\n`);
   else rmSync(file, { force: true });
 }
 
 /**
- * The chain that reached fleet entry `entry` when it is a job of `jobsDir` (its host keeps it);
- * undefined when the entry is no job, whose chain the place that delivered to it keeps.
+ * The chain that reached fleet entry `entry` when it is a job of `jobsDir` (its host keeps it), for
+ * the turn it ends now; undefined when the entry is no job, whose chain the place that delivered to it keeps.
  */
 export function jobChain(jobsDir: string, entry: string): { chain: Chain | undefined } | undefined {
   const job = /^job:([0-9a-f]{8})$/.exec(entry);
-  return job ? { chain: readChain(path.join(jobsDir, job[1]!)) } : undefined;
+  if (!job) return undefined;
+  const read = readJob(jobsDir, job[1]!);
+  return { chain: chainOfTurn(path.join(jobsDir, job[1]!), read.ok ? read.job.turnsEnded : 0) };
 }

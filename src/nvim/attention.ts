@@ -5,7 +5,7 @@
 // while Neovim does not have the focus and outside the quiet period; a job's news outside only from
 // the Neovim focused last (the daemon tells it while no Neovim runs).
 import path from 'node:path';
-import { readChain } from '../jobs/chain-record.js';
+import { chainOfTurn } from '../jobs/chain-record.js';
 import { jobsDir } from '../jobs/store.js';
 import { agentModule } from '../agents/index.js';
 import { Attention } from '../fleet/attention.js';
@@ -81,7 +81,7 @@ export class NvimAttention {
         // A click on the notice goes there (|:MadoJump| inside the editor): a terminal needs no command
         // on a desktop; a job of this machine is picked up from any shell as the daemon says it.
         howTo: (i) => (i.kind === 'job' && i.where === `job ${i.short}` ? `mado attach ${i.short}` : ''),
-        routed: (e) => e.kind === 'job' && e.short !== '' && readChain(path.join(this.dir, e.short)) !== undefined,
+        routed: (e) => e.kind === 'job' && e.short !== '' && e.host === '' && chainOfTurn(path.join(this.dir, e.short), e.turns) !== undefined,
         toldWaits: new ToldLedger(this.dir, (m) => this.out.debug(m)),
       },
       (n) => this.tell(n),

@@ -20,6 +20,8 @@ export class ChainKeeper {
   constructor(
     private readonly jobDir: string,
     private readonly say: (message: string) => void,
+    /** The turns the job has ended (its file's count): a chain is that of the turn after them. */
+    private readonly turns: () => number | undefined = () => undefined,
   ) {
     // A job (started again, too) starts with no chain.
     this.keep(undefined);
@@ -38,7 +40,7 @@ export class ChainKeeper {
   private keep(chain: Chain | undefined): void {
     if (!chain && !this.kept) return;
     try {
-      writeChain(this.jobDir, chain);
+      writeChain(this.jobDir, chain, chain ? this.turns() : undefined);
       this.kept = chain !== undefined;
     } catch (err) {
       this.say(`the route chain could not be kept (${err instanceof Error ? err.message : String(err)}): a route from this job starts a chain of its own`);

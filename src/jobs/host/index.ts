@@ -26,7 +26,7 @@ import { hostSocket, runtimeDir } from '../paths.js';
 import { PROTO } from '../protocol/codec.js';
 import { SCROLLBACK, screenOf } from '../screen-text.js';
 import { signalGroup } from '../signals.js';
-import { updateJob } from '../store.js';
+import { readJob, updateJob } from '../store.js';
 import type { JobFile, JobStatus } from '../types.js';
 import { endOf } from './ending.js';
 import { JobWriter } from './job-writer.js';
@@ -118,7 +118,10 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   say(`started ${spawnLaunch.argv.join(' ').slice(0, 400)} pid ${child.pid}`);
 
   const output = new OutputLog(outputLog(jobDir), (why) => tell('output.log', why));
-  const chain = new ChainKeeper(jobDir, say);
+  const chain = new ChainKeeper(jobDir, say, () => {
+    const read = readJob(path.dirname(jobDir), path.basename(jobDir));
+    return read.ok ? read.job.turnsEnded : undefined;
+  });
   /** Answers that wait for their menu, poked by each detection; since when the screen shows a menu. */
   const detected = new ChangeWaiters();
   let menuAt: number | undefined;

@@ -4,7 +4,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFil
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CHAIN_FILE, chainOf, jobChain, readChain, writeChain } from '../../../src/jobs/chain-record.js';
+import { CHAIN_FILE, chainOf, chainOfTurn, jobChain, readChain, writeChain } from '../../../src/jobs/chain-record.js';
+import { blankJob, createJob } from '../../../src/jobs/store.js';
 import { ChainKeeper, typedEnter } from '../../../src/jobs/host/chain-keeper.js';
 
 const chain = { id: 'a1b2c3', hop: 2, visited: ['job:0000000a', 'term:4', 'job:0000000b'] };
@@ -42,6 +43,27 @@ describe('a job’s route chain', () => {
     writeChain(dir, { ...chain, hop: 3 });
     expect(readFileSync(elsewhere, 'utf8')).toBe(JSON.stringify(chain));
     expect(readChain(dir)).toMatchObject({ hop: 3 });
+  });
+
+  it('ends with the turn it was delivered for: a later turn of the job (its own, or after its menu was answered) has none', () => {
+    const jobs = mkdtempSync(path.join(tmpdir(), 'madohub-chain-'));
+    createJob(jobs, { ...blankJob('0000000b'), turnsEnded: 3 });
+    const dir = path.join(jobs, '0000000b');
+    // The host keeps it with the turns its job had ended when the route's text came.
+    const keeper = new ChainKeeper(dir, () => undefined, () => 3);
+    keeper.replied(chain);
+    expect(JSON.parse(readFileSync(path.join(dir, CHAIN_FILE), 'utf8'))).toEqual({ ...chain, turnsAt: 3 });
+    // Under way (3 ended), and at its end (4): the route's; past it (5), no chain: its end is news, its routes start a chain of their own.
+    expect(chainOfTurn(dir, 3)).toEqual(chain);
+    expect(chainOfTurn(dir, 4)).toEqual(chain);
+    expect(chainOfTurn(dir, 5)).toBeUndefined();
+    expect(jobChain(jobs, 'job:0000000b')).toEqual({ chain });
+    createJob(jobs, { ...blankJob('0000000c'), turnsEnded: 0 });
+    writeChain(path.join(jobs, '0000000c'), chain, 0);
+    expect(jobChain(jobs, 'job:0000000c')).toEqual({ chain });
+    // A chain file of an older host (no count): as before, until the user's input ends it.
+    writeChain(dir, chain);
+    expect(chainOfTurn(dir, 9)).toEqual(chain);
   });
 
   it('the host: none when the job starts; a route’s reply sets it, the user’s reply or an Enter typed by someone attached ends it', () => {
