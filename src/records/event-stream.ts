@@ -19,6 +19,11 @@ export interface EventStreamOptions {
   greeting(event: unknown): boolean;
   onEvent(event: unknown): void;
   log(line: string): void;
+  /**
+   * Whether the server that greeted listens from the agent's own process (another user may listen on
+   * the port first): its events count only then. Asked at each greeting; none: not asked.
+   */
+  owned?(): boolean;
 }
 
 /** One SSE parser: `data:` lines up to a blank line make an event (JSON); comments and other fields are passed over. */
@@ -90,6 +95,7 @@ export class EventStream {
       }
       if (!greeted) {
         if (!this.o.greeting(event)) return close(`127.0.0.1:${this.o.port} is no event stream of the agent's`);
+        if (this.o.owned && !this.o.owned()) return close(`127.0.0.1:${this.o.port} is listened on by a process that is not the agent's: its events are not taken`);
         greeted = true;
         this.attempts = 0;
         return;

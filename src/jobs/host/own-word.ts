@@ -3,6 +3,7 @@
 // append to an events file the host follows), its server's event stream (a port the host chooses),
 // its notifications, else its records (session files, chats) followed as a terminal's are.
 // Only the agent's own program gets them: a template may run anything, even under an agent's name.
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { agentModule, agentOfProcess, agentOfTree } from '../../agents/index.js';
@@ -11,6 +12,7 @@ import { FolderWatcher } from '../../records/folders.js';
 import { paced } from '../../shared/debounce.js';
 import { oscNotification } from '../../detect/osc.js';
 import { EventStream } from '../../records/event-stream.js';
+import { listeningPorts } from '../../proc/listening.js';
 import { PUSH_EVENTS, PUSH_SETTINGS, PushEvents, resetEventsFile } from '../../records/push-file.js';
 import { writeAtomic } from '../../shared/files.js';
 import type { ProcessInfo, PushSignal } from '../../shared/types.js';
@@ -88,8 +90,25 @@ export async function agentsOwnWord(launch: Launch, env: NodeJS.ProcessEnv, jobD
       const state = new PushState('event-stream');
       const port = await freePort();
       const read = js.reader();
-      const stream = new EventStream({ port, path: js.path, greeting: js.greeting, onEvent: (event) => tell(state, read(event), heard), log: say });
-      return { ...none(withArgs(js.args(port))), state, start: () => stream.start(), stop: () => stream.stop() };
+      let procs: (() => readonly ProcessInfo[]) | undefined;
+      const stream = new EventStream({
+        port,
+        path: js.path,
+        greeting: js.greeting,
+        onEvent: (event) => tell(state, read(event), heard),
+        log: say,
+        // The port is on the agent's command line, for any user to read: a server of someone else's there is no agent's.
+        owned: () => !canSeeListeners() || (procs?.() ?? []).some((p) => listeningPorts(p.pid).includes(port)),
+      });
+      return {
+        ...none(withArgs(js.args(port))),
+        state,
+        start: (p) => {
+          procs = p;
+          stream.start();
+        },
+        stop: () => stream.stop(),
+      };
     }
     if (module?.jobNotifications && module.notification && (launch.resumes !== true || module.jobNotifications.onResume !== false)) {
       const read = module.notification;
@@ -105,6 +124,11 @@ export async function agentsOwnWord(launch: Launch, env: NodeJS.ProcessEnv, jobD
     say(`the agent's own word is not asked for: ${(err as NodeJS.ErrnoException).code ?? String(err)}; the screen alone tells`);
   }
   return none(launch);
+}
+
+/** Whether this system tells which process listens on a port (Linux's /proc): elsewhere the stream is taken as the agent's. */
+function canSeeListeners(): boolean {
+  return existsSync('/proc/net/tcp');
 }
 
 /** Interpreters an agent may run in (`node …/cli.js`): its flags go after the script they run. */
