@@ -6,6 +6,12 @@ import type { RemoteVerbRequest } from '../jobs/protocol/daemon-requests.js';
 import { parseHosts } from '../jobs/remote/hosts.js';
 import type { LinkPool } from '../jobs/remote/pool.js';
 
+/** How long a verb there may run before it is given up (a job started, stopped, its log read: seconds). */
+export const VERB_DEADLINE_MS = 60_000;
+
+/** A verb that runs as long as its job does (`logs -f`): no deadline. */
+const follows = (argv: readonly string[]): boolean => argv[0] === 'logs' && argv.some((a) => a === '-f' || a === '--follow');
+
 export async function remoteVerb(m: RemoteVerbRequest, peer: Peer, links: LinkPool): Promise<void> {
   const { hosts, problems } = parseHosts({ [m.host]: m.config }, 'host');
   const config = hosts.get(m.host);
@@ -21,6 +27,7 @@ export async function remoteVerb(m: RemoteVerbRequest, peer: Peer, links: LinkPo
           cwd: m.cwd,
           env: m.env,
           signal: gone.signal,
+          ...(follows(m.argv) ? {} : { deadlineMs: VERB_DEADLINE_MS }),
           // What a client that does not read cannot take is dropped (bounded: serve.ts), not kept here.
           onOut: (fd, data) => void peer.send({ type: 'output', data, ...(fd === 2 ? { fd } : {}) }),
         }),

@@ -86,6 +86,20 @@ describe('a link to a host', () => {
     link.close();
   });
 
+  it('a verb whose end never comes (its exit on another channel, pings still answered) is given up at its deadline', async () => {
+    const link = await open(hostile('wrong-channel'));
+    try {
+      const t0 = Date.now();
+      const late = await failure(link.verb(['jobs'], { deadlineMs: 800, onOut: () => undefined }));
+      expect([late.reason, late.message]).toEqual(['timeout', '`mado jobs` on box did not end in 0.8 s']);
+      expect(Date.now() - t0).toBeLessThan(3000);
+      // The link itself lives on.
+      expect(link.down).toBeUndefined();
+    } finally {
+      link.close();
+    }
+  });
+
   it('is refused, with why, when the other side is no bridge, another version, silent, or not there', async () => {
     expect((await failure(open(hostile('garbage')))).message).toBe("box printed 201 lines that are no bridge's hello (is `mado bridge` MadoHub's?)");
     expect((await failure(open(hostile('huge')))).message).toBe("box printed a line of over 256 KiB before its hello");

@@ -320,27 +320,40 @@ export class Link {
    * side wrote it: the caller makes it safe to print). Resolves with its exit status; rejects when
    * the link drops first.
    */
-  verb(argv: string[], opts: { stdin?: string; cwd?: string; env?: Record<string, string>; signal?: AbortSignal; onOut(fd: 1 | 2, data: string): void }): Promise<number> {
+  verb(
+    argv: string[],
+    opts: { stdin?: string; cwd?: string; env?: Record<string, string>; signal?: AbortSignal; deadlineMs?: number; onOut(fd: 1 | 2, data: string): void },
+  ): Promise<number> {
     return new Promise((resolve, reject) => {
       let ch = 0;
-      // Given up on here (its asker left): the channel closes, and the other side ends the verb.
-      opts.signal?.addEventListener('abort', () => {
+      let deadline: NodeJS.Timeout | undefined;
+      const give = (err: LinkError): void => {
+        clearTimeout(deadline);
         this.closeChannel(ch);
-        reject(new LinkError(`\`mado ${argv[0] ?? ''}\` on ${this.name} was given up`, 'closed'));
-      });
+        reject(err);
+      };
+      // Given up on here (its asker left): the channel closes, and the other side ends the verb.
+      opts.signal?.addEventListener('abort', () => give(new LinkError(`\`mado ${argv[0] ?? ''}\` on ${this.name} was given up`, 'closed')));
       try {
         ch = this.open((ev) => {
           if (ev.type === 'out') opts.onOut(ev.fd, ev.data);
           else if (ev.type === 'exit') {
+            clearTimeout(deadline);
             this.listeners.delete(ch);
             resolve(ev.code);
           } else if (ev.type === 'closed') {
+            clearTimeout(deadline);
             this.listeners.delete(ch);
             reject(this.failure ?? new LinkError(ev.error ?? `${this.name} closed the command`, 'closed'));
           }
         });
       } catch (err) {
         return reject(err);
+      }
+      // Its end may never come though the link lives (a host that answers pings, and ends the verb on another channel).
+      if (opts.deadlineMs !== undefined) {
+        const s = opts.deadlineMs / 1000;
+        deadline = setTimeout(() => give(new LinkError(`\`mado ${argv[0] ?? ''}\` on ${this.name} did not end in ${s} s`, 'timeout')), opts.deadlineMs);
       }
       const cwd = opts.cwd ?? this.config.cwd;
       this.write({
