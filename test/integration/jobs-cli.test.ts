@@ -246,14 +246,17 @@ describe('mado send', () => {
       expect(await hs.mado(['send', short, `reply ${i}`]), `turn ${i}`).toMatchObject({ code: 0, stdout: `queued for ${short}: sent when its turn ends\n` });
       expect((await hs.mado(['logs', short])).stdout, `turn ${i} at work`).not.toContain(`You said: reply ${i}\n`);
       writeFileSync(done, '');
-      const logs = await until(async () => (await hs.mado(['logs', short])).stdout, (t) => t.includes(`You said: reply ${i}\n`), 8000);
+      const logs = await until(async () => (await hs.mado(['logs', short])).stdout, (t) => t.includes(`You said: reply ${i}\n`), 20000);
+      // Said with what the job showed and kept, should it not come.
+      const why = async (): Promise<string> => `turn ${i}: ${JSON.stringify(mine(await hs.jobs()))}\n${logs.split('\n').slice(-12).join('\n')}`;
+      if (!logs.includes(`You said: reply ${i}\n`)) expect.fail(await why());
       expect(logs.split(`You said: reply ${i}\n`).length - 1, `turn ${i}`).toBe(1);
       expect(logs.indexOf(`Turn ${i} is done.`), `turn ${i}'s answer first`).toBeLessThan(logs.indexOf(`You said: reply ${i}\n`));
       expect(logs.indexOf(`Turn ${i} is done.`)).toBeGreaterThan(i > 1 ? logs.indexOf(`You said: reply ${i - 1}\n`) : -1);
       await until(hs.jobs, (j) => mine(j)?.pendingReply === null && mine(j)?.tempo === 'idle', 5000);
     }
     expect((await hs.mado(['kill', short])).code).toBe(0);
-  }, 120000);
+  }, 300000);
 
   it('takes its text from a pipe whose writer is still at work, as from a file (mado send and mado --bg)', async () => {
     const sh = (script: string): Promise<{ code: number; stdout: string; stderr: string }> =>
