@@ -56,12 +56,19 @@ export function runBridge(io: BridgeIo): Promise<void> {
       }
     }
   };
+  /** Host channels that wait for the other side to read (they read no more from their host meanwhile). */
+  const blocked = new Set<() => void>();
+  const over = (): boolean => (io.output.writableLength ?? 0) > MAX_PENDING;
+  /** Resolves once what waits for the other side is under MAX_PENDING again, or the bridge ends. */
+  const drained = (): Promise<void> => (over() && !ended ? new Promise((resolve) => blocked.add(resolve)) : Promise.resolve());
   io.output.on('drain', () => {
     for (const c of paused) {
       c.stdout?.resume();
       c.stderr?.resume();
     }
     paused.clear();
+    for (const go of blocked) go();
+    blocked.clear();
   });
   const open = (): number => children.size + hosts.size + watches.size;
 
@@ -114,6 +121,10 @@ export function runBridge(io: BridgeIo): Promise<void> {
     hosts.set(req.ch, conn);
     say({ type: 'msg', ch: req.ch, msg: hello });
     for (;;) {
+      // A slow reader there pauses the source here: the job's host is not read (its socket fills, and it
+      // bounds what waits for a client), nothing piles up in this process.
+      await drained();
+      if (ended) return;
       try {
         const reply = await conn.next(0);
         say({ type: 'msg', ch: req.ch, msg: reply });
@@ -170,6 +181,8 @@ export function runBridge(io: BridgeIo): Promise<void> {
       if (ended) return;
       if (why) say({ type: 'closed', ch: 0, error: why });
       ended = true;
+      for (const go of blocked) go();
+      blocked.clear();
       for (const c of children.values()) c.kill('SIGTERM');
       for (const c of hosts.values()) c.close();
       for (const w of watches.values()) void w.stop();

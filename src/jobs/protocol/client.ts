@@ -31,6 +31,9 @@ export class ReachError extends Error {
 /** How long a peer has to say hello: it does so at once unless it is stopped or frozen. */
 export const HELLO_MS = 3000;
 
+/** Replies kept for a reader that has not asked for them: past this many, the socket is not read until it asks. */
+const MAX_QUEUED = 64;
+
 /** Throws a ReachError unless `socketPath` is a socket of this user in a private folder of this user. */
 export function checkTrusted(socketPath: string): void {
   const dir = path.dirname(socketPath);
@@ -78,6 +81,8 @@ export class Conn {
           w(reply);
         } else this.queue.push(reply);
       }
+      // Not read on while its reader is behind: the peer's writes wait (what it keeps is its own bound).
+      if (this.queue.length >= MAX_QUEUED) socket.pause();
     });
     socket.on('close', () => this.fail(new ReachError(`${socketPath} closed the connection before it answered`, 'closed')));
     socket.on('error', (err: NodeJS.ErrnoException) => {
@@ -125,6 +130,7 @@ export class Conn {
   /** The next reply, within `ms` (0: no limit); a ReachError on a close, an error or no reply in time (the connection stays open then). */
   next(ms: number, late: ReachFailure = 'timeout'): Promise<Reply> {
     const queued = this.queue.shift();
+    if (this.queue.length < MAX_QUEUED / 2 && this.socket.isPaused()) this.socket.resume();
     if (queued) return Promise.resolve(queued);
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {

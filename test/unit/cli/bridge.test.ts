@@ -1,0 +1,63 @@
+// `mado bridge` with a peer that stops reading: a job host's channel pauses its source (the host's
+// socket is not read on), so nothing piles up in the bridge's memory.
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { Server, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runBridge } from '../../../src/cli/bridge.js';
+import { encode, PROTO } from '../../../src/jobs/protocol/codec.js';
+import { blankJob, createJob } from '../../../src/jobs/store.js';
+import { processStamp } from '../../../src/proc/stamp.js';
+
+let server: Server | undefined;
+let base = '';
+afterEach(async () => {
+  await new Promise((r) => (server ? server.close(r) : r(undefined)));
+  server = undefined;
+  if (base) rmSync(base, { recursive: true, force: true });
+});
+
+describe('mado bridge, its peer no longer reading', () => {
+  it('a job host’s channel stops reading the host: what waits for the peer stays near its bound', async () => {
+    base = mkdtempSync(path.join(tmpdir(), 'madohub-bridge-'));
+    const jobs = path.join(base, 'jobs');
+    const run = path.join(base, 'run');
+    mkdirSync(jobs, { recursive: true });
+    mkdirSync(run, { mode: 0o700 });
+    chmodSync(run, 0o700);
+    const short = '0a0b0c0d';
+    createJob(jobs, blankJob(short));
+    const socket = path.join(run, `${short}.sock`);
+    // A job's host that sends its output as fast as its socket takes it.
+    let sent = 0;
+    server = createServer((c: Socket) => {
+      c.write(encode({ type: 'hello', proto: PROTO, role: 'host' }));
+      const chunk = encode({ type: 'output', data: 'x'.repeat(60_000) });
+      const more = (): void => {
+        while (c.write(chunk)) sent += chunk.length;
+        sent += chunk.length;
+        c.once('drain', more);
+      };
+      more();
+      c.on('error', () => undefined);
+    });
+    await new Promise<void>((r) => server!.listen(socket, r));
+    writeFileSync(path.join(jobs, short, 'host.json'), JSON.stringify({ proto: PROTO, pid: process.pid, pidStart: processStamp(process.pid) ?? '', ptyPid: process.pid, ptyStart: '', socket, startedAt: Date.now() }));
+    // The peer: it reads nothing (a frozen ssh, a suspended link).
+    const output = new Writable({ highWaterMark: 64 * 1024, write: () => undefined });
+    const input = new PassThrough();
+    const done = runBridge({ input, output, env: { ...process.env, MADOHUB_JOBS_DIR: jobs, MADOHUB_RUNTIME_DIR: run }, script: 'mado', version: '0.0.0' });
+    input.write(encode({ proto: PROTO, op: 'host', ch: 1, id: short }));
+    // Given time to pile up (the host sends as fast as it can).
+    const until = Date.now() + 1500;
+    while (Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    expect(sent).toBeGreaterThan(8 * 1024 * 1024);
+    // What waits for the peer: its bound (4 MiB) and a message or so, not what the host sent.
+    expect(output.writableLength).toBeLessThan(6 * 1024 * 1024);
+    input.end();
+    await done;
+  }, 20000);
+});
