@@ -924,6 +924,47 @@ async function benchRemotePicker(exe: string): Promise<void> {
   }
 }
 
+/**
+ * (q) A host that re-lists 2,000 jobs every 100 ms (the hostile bridge fixture): Neovim's Node
+ * process's CPU over 10 s, how many lists reach the Lua cache a second, and how long Node takes to
+ * answer a request meanwhile vs beside a host that lists nothing (the issue saw 54–87% of a core,
+ * answers up to 0.9 s).
+ */
+async function benchRelists(exe: string): Promise<void> {
+  const seconds = 10;
+  const measure = async (mode: string): Promise<{ cpu: number; shown: number; answers: number[] }> => {
+    const base = mkdtempSync(path.join(tmpdir(), 'madohub-bench-relists-'));
+    const config = path.join(base, 'config');
+    mkdirSync(path.join(config, 'madohub'), { recursive: true });
+    const box: HostConfig = { command: [process.execPath, path.join(ROOT, 'test/fixtures/bin/hostile-bridge'), mode], mado: 'mado' };
+    writeFileSync(path.join(config, 'madohub', 'hosts.json'), JSON.stringify({ box }));
+    const s = await startNeovim(exe, { MADOHUB_JOBS_DIR: path.join(base, 'jobs'), MADOHUB_RUNTIME_DIR: path.join(base, 'run'), XDG_CONFIG_HOME: config, CLAUDE_CONFIG_DIR: path.join(base, 'claude') });
+    try {
+      await s.lua(`if not require('madohub').configured then require('madohub').setup({}) end; require('madohub.node').ensure()`);
+      const want = mode === 'relists' ? 2000 : 0;
+      if (!(await s.waitFor(`((require('madohub.node').request('hosts_status') or {})[1] or {}).online == true and #require('madohub').agents({ kind = 'job' }) == ${want}`, 20000))) throw new Error(`(q): the host's ${want} jobs never reached the cache: ${await s.lua<string>(`return vim.inspect({ require('madohub.node').request('hosts_status'), #require('madohub').agents({ kind = 'job' }) })`)}`);
+      const pid = await s.lua<number | null>('return require("madohub.node").pid()');
+      if (!pid) throw new Error('(q): the Node process is not running');
+      const seen = new Set<string>();
+      const answers: number[] = [];
+      const c0 = cpuSeconds(pid);
+      const end = Date.now() + seconds * 1000;
+      while (Date.now() < end) {
+        answers.push(await s.lua<number>(`local t = vim.uv.hrtime(); require('madohub.node').request('states'); return (vim.uv.hrtime() - t) / 1e6`));
+        seen.add(await s.lua<string>(`return (require('madohub').agents({ kind = 'job' })[1] or {}).detail or ''`));
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return { cpu: (cpuSeconds(pid) - c0) / seconds, shown: (seen.size - 1) / seconds, answers };
+    } finally {
+      await s.close();
+      rmSync(base, { recursive: true, force: true, maxRetries: 5 });
+    }
+  };
+  const quiet = await measure('quiet');
+  const busy = await measure('relists');
+  out(`  (q) a host re-listing 2,000 jobs every 100 ms: Neovim's Node process ${(busy.cpu * 100).toFixed(1)}% CPU (a host listing nothing: ${(quiet.cpu * 100).toFixed(1)}%; the issue saw 54–87%); lists reaching the cache ${busy.shown.toFixed(1)}/s of 10/s sent (ratio ${(busy.shown / 10).toFixed(2)}); Node's answer p95 ${percentile(busy.answers, 95).toFixed(1)} ms vs ${percentile(quiet.answers, 95).toFixed(1)} ms beside the quiet host (ratio ${(percentile(busy.answers, 95) / Math.max(percentile(quiet.answers, 95), 0.1)).toFixed(2)}), worst ${Math.max(...busy.answers).toFixed(0)} ms`);
+}
+
 /** `npm run bench -- 0.12 --only=a,g`: one Neovim, some measures. */
 /** CPU seconds (user + system) a process has used, from /proc. */
 function cpuSeconds(pid: number): number {
@@ -996,6 +1037,7 @@ async function main(): Promise<void> {
     if (want('n')) await benchNotify(nv.path);
     if (want('o')) await benchRemotePicker(nv.path);
     if (want('p')) await benchBackground(nv.path);
+    if (want('q')) await benchRelists(nv.path);
   }
   if (want('e') || want('f') || want('h') || want('i') || want('o')) out('Node side (no Neovim)');
   if (want('i')) benchHostile();

@@ -17,11 +17,13 @@ import { checkNodePty } from '../jobs/node-pty-check.js';
 import { daemonSocket, runtimeDir } from '../jobs/paths.js';
 import { socketLive } from '../jobs/protocol/socket.js';
 import { JobsWatch } from '../fleet/jobs-watch.js';
+import type { ListedJob } from '../jobs/protocol/replies.js';
+import { newestPaced } from '../shared/debounce.js';
 import { agentStateOfJob } from '../fleet/entry.js';
 import { byCreation } from './agents.js';
 import { CHECK_AGENTS } from './remote-check.js';
 import type { CheckedAgent } from './remote-check.js';
-import { MAX_CHANNELS, MAX_LINK_MESSAGE, parseBridgeRequest } from '../jobs/remote/wire.js';
+import { LIST_GAP_MS, MAX_CHANNELS, MAX_LINK_MESSAGE, parseBridgeRequest } from '../jobs/remote/wire.js';
 import type { BridgeEvent, BridgeRequest } from '../jobs/remote/wire.js';
 
 /** What may wait for the other side to read before a verb's output is paused. */
@@ -41,7 +43,8 @@ export interface BridgeIo {
 export function runBridge(io: BridgeIo): Promise<void> {
   const children = new Map<number, ChildProcess>();
   const hosts = new Map<number, Conn>();
-  const watches = new Map<number, JobsWatch>();
+  /** The jobs followed, by channel: each sends its newest list at most once in LIST_GAP_MS. */
+  const watches = new Map<number, { stop(): void }>();
   const paused = new Set<ChildProcess>();
   let ended = false;
   const say = (ev: BridgeEvent | object): void => {
@@ -147,8 +150,18 @@ export function runBridge(io: BridgeIo): Promise<void> {
         return;
       case 'watch': {
         if (open() >= MAX_CHANNELS) return say({ type: 'closed', ch: req.ch, error: `${MAX_CHANNELS} channels are open` });
-        const watch = new JobsWatch(jobsDir(io.env), (jobs) => say({ type: 'jobs', ch: req.ch, jobs }), { debug: () => undefined });
-        watches.set(req.ch, watch);
+        let stopped = false;
+        const newest = newestPaced((jobs: ListedJob[]) => {
+          if (!stopped) say({ type: 'jobs', ch: req.ch, jobs });
+        }, LIST_GAP_MS);
+        const watch = new JobsWatch(jobsDir(io.env), (jobs) => newest.put(jobs), { debug: () => undefined });
+        watches.set(req.ch, {
+          stop: () => {
+            stopped = true;
+            newest.cancel();
+            void watch.stop();
+          },
+        });
         watch.start();
         return;
       }
@@ -167,7 +180,7 @@ export function runBridge(io: BridgeIo): Promise<void> {
         const conn = hosts.get(req.ch);
         hosts.delete(req.ch);
         conn?.close();
-        void watches.get(req.ch)?.stop();
+        watches.get(req.ch)?.stop();
         watches.delete(req.ch);
         return;
       }
@@ -185,7 +198,7 @@ export function runBridge(io: BridgeIo): Promise<void> {
       blocked.clear();
       for (const c of children.values()) c.kill('SIGTERM');
       for (const c of hosts.values()) c.close();
-      for (const w of watches.values()) void w.stop();
+      for (const w of watches.values()) w.stop();
       io.input.removeAllListeners('data');
       resolve();
     };

@@ -12,7 +12,7 @@ export const VERB_DEADLINE_MS = 60_000;
 /** A verb that runs as long as its job does (`logs -f`): no deadline. */
 const follows = (argv: readonly string[]): boolean => argv[0] === 'logs' && argv.some((a) => a === '-f' || a === '--follow');
 
-export async function remoteVerb(m: RemoteVerbRequest, peer: Peer, links: LinkPool): Promise<void> {
+export async function remoteVerb(m: RemoteVerbRequest, peer: Peer, links: LinkPool, deadlineMs = VERB_DEADLINE_MS): Promise<void> {
   const { hosts, problems } = parseHosts({ [m.host]: m.config }, 'host');
   const config = hosts.get(m.host);
   if (!config) return peer.end({ type: 'error', error: problems[0] ?? `no host '${m.host}'` });
@@ -27,7 +27,7 @@ export async function remoteVerb(m: RemoteVerbRequest, peer: Peer, links: LinkPo
           cwd: m.cwd,
           env: m.env,
           signal: gone.signal,
-          ...(follows(m.argv) ? {} : { deadlineMs: VERB_DEADLINE_MS }),
+          ...(follows(m.argv) ? {} : { deadlineMs }),
           // What a client that does not read cannot take is dropped (bounded: serve.ts), not kept here.
           onOut: (fd, data) => void peer.send({ type: 'output', data, ...(fd === 2 ? { fd } : {}) }),
         }),

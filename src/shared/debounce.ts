@@ -80,3 +80,28 @@ export function paced(later: () => void, ms: number): { due(): boolean; cancel()
     },
   };
 }
+
+/**
+ * Hands `deliver` the newest value put, at most once every `ms`: a value put when due is handed at
+ * once; values put sooner are kept (the newest only, the others dropped) and handed as the wait ends.
+ */
+export function newestPaced<T>(deliver: (value: T) => void, ms: number): { put(value: T): void; cancel(): void } {
+  let kept: { value: T } | undefined;
+  const handKept = (): void => {
+    if (!kept || !pace.due()) return;
+    const { value } = kept;
+    kept = undefined;
+    deliver(value);
+  };
+  const pace = paced(handKept, ms);
+  return {
+    put(value) {
+      kept = { value };
+      handKept();
+    },
+    cancel() {
+      kept = undefined;
+      pace.cancel();
+    },
+  };
+}

@@ -136,6 +136,29 @@ describe('a link to a host', () => {
     expect(down.message).toBe('box: a message is larger than 8192 KiB');
   });
 
+  it('a host re-listing 2,000 jobs every 100 ms is shown at most one list in 500 ms, the newest', async () => {
+    const link = await open(hostile('relists'));
+    try {
+      const shown: string[] = [];
+      const watch = link.watch((jobs) => shown.push(`${jobs.length} ${jobs[0]?.detail ?? ''}`));
+      await until(async () => shown.length, (n) => n >= 1);
+      const from = Date.now();
+      const firstShown = shown.length;
+      // Some 15 lists sent meanwhile (fewer when the machine is loaded): each shown would be 15.
+      await until(async () => Date.now() - from, (ms) => ms >= 1500);
+      const elapsed = Date.now() - from;
+      watch.close();
+      expect(shown.length - firstShown).toBeLessThanOrEqual(Math.floor(elapsed / 500) + 1);
+      expect(shown.at(-1)).toMatch(/^2000 list \d+$/);
+      // Lists dropped unread: the newest shown is not the next one sent.
+      const numbers = shown.map((s) => Number(s.split(' ').at(-1)));
+      expect(numbers.at(-1)! - numbers[0]!).toBeGreaterThan(shown.length - 1);
+      expect(link.down).toBeUndefined();
+    } finally {
+      link.close();
+    }
+  });
+
   it('a frozen link (its command stopped) is dropped within 2 s, and its channels told', async () => {
     const link = await open(shellHost());
     const listed = link.list(60000);

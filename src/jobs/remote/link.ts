@@ -10,10 +10,11 @@ import { checkProto, encode, LineDecoder, PROTO } from '../protocol/codec.js';
 import { asReply } from '../protocol/replies.js';
 import type { Reply } from '../protocol/replies.js';
 import type { ListedJob } from '../protocol/replies.js';
+import { newestPaced } from '../../shared/debounce.js';
 import { safeText } from '../../shared/text.js';
 import { DEFAULT_CONNECT_MS } from './hosts.js';
 import type { HostConfig } from './hosts.js';
-import { bridgeHelloOf, MAX_CHANNELS, MAX_LINK_MESSAGE, parseBridgeEvent } from './wire.js';
+import { bridgeHelloOf, LIST_GAP_MS, listedJobsOf, MAX_CHANNELS, MAX_LINK_MESSAGE, parseBridgeEvent } from './wire.js';
 import type { BridgeEvent, BridgeRequest } from './wire.js';
 
 /**
@@ -41,6 +42,8 @@ export interface LinkOptions {
   pingMs?: number;
   /** How long a link that is up may say nothing before it is dropped. */
   deadMs?: number;
+  /** A followed host's lists are shown at most one in this long (LIST_GAP_MS). */
+  listGapMs?: number;
   /**
    * Runs the command in a session of its own, with no terminal: an `ssh` that would ask for a
    * password or a passphrase cannot write over the editor's screen (it fails, and says why).
@@ -293,8 +296,13 @@ export class Link {
         ch = this.open((ev) => {
           clearTimeout(timer);
           this.listeners.delete(ch);
-          if (ev.type === 'jobs') resolve(ev.jobs);
-          else if (ev.type === 'closed') reject(this.failure ?? new LinkError(ev.error ?? `${this.name} closed the list`, 'closed'));
+          if (ev.type === 'jobs') {
+            const jobs = listedJobsOf(ev.jobs);
+            if (typeof jobs === 'string') {
+              reject(new LinkError(`${this.name}: ${jobs}`, 'protocol'));
+              this.fail(new LinkError(`${this.name}: ${jobs}`, 'protocol'));
+            } else resolve(jobs);
+          } else if (ev.type === 'closed') reject(this.failure ?? new LinkError(ev.error ?? `${this.name} closed the list`, 'closed'));
           else reject(new LinkError(`${this.name} answered a list with ${ev.type}`, 'protocol'));
         });
       } catch (err) {
@@ -305,14 +313,32 @@ export class Link {
     });
   }
 
-  /** Follows the host's jobs: `onJobs` hears each listing (the first at once) until `close` or the link goes down. */
+  /**
+   * Follows the host's jobs: `onJobs` hears its listings (the first at once) until `close` or the link
+   * goes down, at most one in LIST_GAP_MS: the newest, checked then (lists it sent sooner are dropped
+   * unread: a host re-listing 2,000 jobs every 100 ms costs a list's check twice a second, not ten times).
+   */
   watch(onJobs: (jobs: ListedJob[]) => void): { close(): void } {
+    const newest = newestPaced((list: readonly unknown[]) => {
+      if (!this.listeners.has(ch)) return;
+      const jobs = listedJobsOf(list);
+      if (typeof jobs === 'string') this.fail(new LinkError(`${this.name}: ${jobs}`, 'protocol'));
+      else onJobs(jobs);
+    }, this.opts.listGapMs ?? LIST_GAP_MS);
     const ch = this.open((ev) => {
-      if (ev.type === 'jobs') onJobs(ev.jobs);
-      else if (ev.type === 'closed') this.listeners.delete(ch);
+      if (ev.type === 'jobs') newest.put(ev.jobs);
+      else if (ev.type === 'closed') {
+        this.listeners.delete(ch);
+        newest.cancel();
+      }
     });
     this.write({ op: 'watch', ch });
-    return { close: () => this.closeChannel(ch) };
+    return {
+      close: () => {
+        newest.cancel();
+        this.closeChannel(ch);
+      },
+    };
   }
 
   /**

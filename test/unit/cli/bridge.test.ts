@@ -9,7 +9,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runBridge } from '../../../src/cli/bridge.js';
 import { encode, PROTO } from '../../../src/jobs/protocol/codec.js';
-import { blankJob, createJob } from '../../../src/jobs/store.js';
+import { blankJob, createJob, updateJob } from '../../../src/jobs/store.js';
 import { processStamp } from '../../../src/proc/stamp.js';
 
 let server: Server | undefined;
@@ -57,6 +57,50 @@ describe('mado bridge, its peer no longer reading', () => {
     expect(sent).toBeGreaterThan(8 * 1024 * 1024);
     // What waits for the peer: its bound (4 MiB) and a message or so, not what the host sent.
     expect(output.writableLength).toBeLessThan(6 * 1024 * 1024);
+    input.end();
+    await done;
+  }, 20000);
+});
+
+describe('mado bridge, following the jobs of a busy host', () => {
+  it('sends its newest list at most once in 500 ms, however often the jobs change', async () => {
+    base = mkdtempSync(path.join(tmpdir(), 'madohub-bridge-'));
+    const jobs = path.join(base, 'jobs');
+    const run = path.join(base, 'run');
+    mkdirSync(jobs, { recursive: true });
+    mkdirSync(run, { mode: 0o700 });
+    const short = '0a0b0c0d';
+    createJob(jobs, blankJob(short));
+    const lists: string[] = [];
+    let pending = '';
+    const output = new Writable({
+      write: (chunk: Buffer, _enc, next) => {
+        pending += chunk.toString('utf8');
+        for (let nl = pending.indexOf('\n'); nl >= 0; nl = pending.indexOf('\n')) {
+          const m = JSON.parse(pending.slice(0, nl)) as { type: string; jobs?: { detail: string }[] };
+          pending = pending.slice(nl + 1);
+          if (m.type === 'jobs') lists.push(m.jobs?.[0]?.detail ?? '');
+        }
+        next();
+      },
+    });
+    const input = new PassThrough();
+    const done = runBridge({ input, output, env: { ...process.env, MADOHUB_JOBS_DIR: jobs, MADOHUB_RUNTIME_DIR: run }, script: 'mado', version: '0.0.0' });
+    input.write(encode({ proto: PROTO, op: 'watch', ch: 1 }));
+    while (lists.length === 0) await new Promise((r) => setTimeout(r, 20));
+    // The job changes every 40 ms for 2 s: its folder's watch reads it some 20 times.
+    const from = Date.now();
+    let changes = 0;
+    while (Date.now() - from < 2000) {
+      await updateJob(jobs, short, { detail: `change ${++changes}` });
+      await new Promise((r) => setTimeout(r, 40));
+    }
+    const elapsed = Date.now() - from;
+    // Its last change is sent, once the wait is over.
+    for (const end = Date.now() + 5000; lists.at(-1) !== `change ${changes}` && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
+    expect(lists.at(-1)).toBe(`change ${changes}`);
+    expect(lists.length - 1).toBeLessThanOrEqual(Math.ceil((Date.now() - from) / 500) + 1);
+    expect(changes).toBeGreaterThan(elapsed / 200);
     input.end();
     await done;
   }, 20000);

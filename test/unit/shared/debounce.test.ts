@@ -1,7 +1,7 @@
 // The timing helpers: the jobs folder read on a change (at once, and once more after the window),
 // and a costly look paced to once a period.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { paced, throttled } from '../../../src/shared/debounce.js';
+import { newestPaced, paced, throttled } from '../../../src/shared/debounce.js';
 
 describe('the jobs folder read on a change', () => {
   afterEach(() => vi.useRealTimers());
@@ -73,5 +73,33 @@ describe('a look paced to once a period', () => {
     p.cancel();
     vi.advanceTimersByTime(5000);
     expect(later).toBe(0);
+  });
+});
+
+describe('the newest value, handed on at most once a period', () => {
+  afterEach(() => vi.useRealTimers());
+  it('hands the first at once, then only the newest of those put sooner, a period after', () => {
+    vi.useFakeTimers();
+    const handed: number[] = [];
+    const n = newestPaced((v: number) => handed.push(v), 500);
+    n.put(1);
+    expect(handed).toEqual([1]);
+    for (let v = 2; v <= 5; v++) {
+      vi.advanceTimersByTime(100);
+      n.put(v);
+    }
+    expect(handed).toEqual([1]);
+    vi.advanceTimersByTime(100);
+    expect(handed).toEqual([1, 5]);
+    // Nothing new: nothing more.
+    vi.advanceTimersByTime(2000);
+    expect(handed).toEqual([1, 5]);
+    // Due again: at once.
+    n.put(6);
+    expect(handed).toEqual([1, 5, 6]);
+    n.put(7);
+    n.cancel();
+    vi.advanceTimersByTime(2000);
+    expect(handed).toEqual([1, 5, 6]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { blankJob } from '../../../../src/jobs/store.js';
-import { bridgeHelloOf, parseBridgeEvent, parseBridgeRequest } from '../../../../src/jobs/remote/wire.js';
+import { bridgeHelloOf, listedJobsOf, parseBridgeEvent, parseBridgeRequest } from '../../../../src/jobs/remote/wire.js';
 
 const job = { ...blankJob('0123abcd', 1), alive: true };
 
@@ -19,9 +19,12 @@ describe('the link’s wire', () => {
     expect(parseBridgeEvent({ type: 'out', ch: 1, fd: 3, data: 'x' })).toBe('output with no fd or data');
     expect(parseBridgeEvent({ type: 'exit', ch: 1, code: 'x' })).toBe('an exit with no status');
     expect(parseBridgeEvent({ type: 'jobs', ch: 1, jobs: new Array(2001).fill(job) })).toBe('a list of at most 2000 jobs');
-    // One job that is none spoils the list: it is refused whole.
-    expect(parseBridgeEvent({ type: 'jobs', ch: 1, jobs: [job, { ...job, short: '../etc' }] })).toMatch(/^a job it listed is none: .*short/);
-    expect(parseBridgeEvent({ type: 'jobs', ch: 1, jobs: [{ ...job, alive: 'yes' }] })).toMatch(/alive/);
+    expect(parseBridgeEvent({ type: 'jobs', ch: 1, jobs: 'all' })).toBe('a list of at most 2000 jobs');
+    // A list's jobs are checked as it is shown (the newest of a burst): one job that is none spoils
+    // the list, refused whole.
+    expect(listedJobsOf([job, { ...job, short: '../etc' }])).toMatch(/^a job it listed is none: .*short/);
+    expect(listedJobsOf([{ ...job, alive: 'yes' }])).toMatch(/alive/);
+    expect(listedJobsOf([job])).toEqual([expect.objectContaining({ short: job.short, alive: true })]);
     expect(parseBridgeEvent({ type: 'launch', ch: 1 })).toBe("an unknown message 'launch'");
     expect(parseBridgeEvent({ type: 'msg', ch: 1, msg: 'x' })).toBe('a channel message that is no object');
     expect((parseBridgeEvent({ type: 'closed', ch: 1, error: 'e'.repeat(9000) }) as { error: string }).error).toHaveLength(500);
