@@ -131,6 +131,16 @@ describe('a link to a host', () => {
       expect(err.message).toMatch(said);
       expect(link.down?.message).toMatch(said);
     }
+    // A followed list is read as it is shown: one that is none drops the link then.
+    const watched = await open(hostile('bad-list'));
+    let shown = 0;
+    watched.watch(() => shown++);
+    const refused = await new Promise<LinkError>((resolve) => watched.onDown(resolve));
+    expect(refused.message).toMatch(/^box: a job it listed is none: /);
+    const older = await open(hostile('old-list'));
+    older.watch(() => shown++);
+    expect((await new Promise<LinkError>((resolve) => older.onDown(resolve))).message).toBe('box: box speaks protocol 1, this mado speaks protocol 2');
+    expect(shown).toBe(0);
     const link = await open(hostile('huge-after'));
     const down = await new Promise<LinkError>((resolve) => link.onDown(resolve));
     expect(down.message).toBe('box: a message is larger than 8192 KiB');

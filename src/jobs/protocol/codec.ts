@@ -34,7 +34,12 @@ export class LineDecoder {
 
   /** The messages completed by `chunk`. A line that is not JSON, or too long, is a ProtocolError. */
   push(chunk: string): unknown[] {
-    const out: unknown[] = [];
+    return this.lines(chunk).map(parseLine);
+  }
+
+  /** The lines completed by `chunk`, not parsed (blank ones left out). A line too long is a ProtocolError. */
+  lines(chunk: string): string[] {
+    const out: string[] = [];
     let from = 0;
     let nl: number;
     while ((nl = chunk.indexOf('\n', from)) >= 0) {
@@ -44,12 +49,7 @@ export class LineDecoder {
       this.size = 0;
       from = nl + 1;
       if (line.length > this.maxBytes) throw new ProtocolError(tooLarge(this.maxBytes));
-      if (line === '') continue;
-      try {
-        out.push(JSON.parse(line));
-      } catch {
-        throw new ProtocolError(`not a protocol message: ${JSON.stringify(line.slice(0, 60))}`);
-      }
+      if (line !== '') out.push(line);
     }
     const rest = chunk.slice(from);
     if (rest) {
@@ -58,6 +58,15 @@ export class LineDecoder {
       if (this.size > this.maxBytes) throw new ProtocolError(tooLarge(this.maxBytes));
     }
     return out;
+  }
+}
+
+/** A line's message; a line that is not JSON is a ProtocolError. */
+export function parseLine(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    throw new ProtocolError(`not a protocol message: ${JSON.stringify(line.slice(0, 60))}`);
   }
 }
 

@@ -6,7 +6,7 @@
 // is dropped within `deadMs`.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { checkProto, encode, LineDecoder, PROTO } from '../protocol/codec.js';
+import { checkProto, encode, LineDecoder, parseLine, PROTO } from '../protocol/codec.js';
 import { asReply } from '../protocol/replies.js';
 import type { Reply } from '../protocol/replies.js';
 import type { ListedJob } from '../protocol/replies.js';
@@ -56,6 +56,12 @@ const MAX_NOISE_LINES = 200;
 const MAX_NOISE_BYTES = 256 * 1024;
 /** The end of the command's standard error kept, for the reason of a failure. */
 const MAX_STDERR = 4096;
+/**
+ * A line that begins as a bridge writes a list (`{"type":"jobs","ch":N,` …, its version first or
+ * last): on a followed channel it is kept unread, and read only if it is still the newest when its
+ * turn to be shown comes (a host re-listing 2,000 jobs ten times a second is read twice a second).
+ */
+const LIST_LINE = /^\{(?:"proto":\d{1,3},)?"type":"jobs","ch":(\d{1,9}),/;
 export const PING_MS = 500;
 export const DEAD_MS = 2000;
 
@@ -72,6 +78,8 @@ type Listener = (ev: BridgeEvent) => void;
 export class Link {
   private readonly child: ChildProcess;
   private readonly listeners = new Map<number, Listener>();
+  /** The followed channels (watch): each takes its lists' lines unread (see LIST_LINE). */
+  private readonly followers = new Map<number, (line: string) => void>();
   private nextCh = 1;
   private stderrTail = '';
   private failure: LinkError | undefined;
@@ -174,19 +182,35 @@ export class Link {
   }
 
   private take(decoder: LineDecoder, chunk: string): void {
-    let messages: unknown[];
+    let lines: string[];
     try {
-      messages = decoder.push(chunk);
-      for (const m of messages) checkProto(m, this.name);
+      lines = decoder.lines(chunk);
     } catch (err) {
       return this.fail(new LinkError(`${this.name}: ${err instanceof Error ? err.message : String(err)}`, 'protocol'));
     }
-    for (const m of messages) {
-      const ev = parseBridgeEvent(m);
+    for (const line of lines) {
+      // A followed channel's list is kept as it came, read only if it is still the newest when shown.
+      const follower = this.followers.get(Number(LIST_LINE.exec(line.slice(0, 64))?.[1] ?? 0));
+      if (follower) {
+        follower(line);
+        continue;
+      }
+      const ev = this.eventOf(line);
       if (typeof ev === 'string') return this.fail(new LinkError(`${this.name}: ${ev}`, 'protocol'));
       if (ev.type === 'pong') continue;
       if (ev.ch === 0) return this.fail(new LinkError(`${this.name}'s bridge ended the link: ${safeText(ev.type === 'closed' ? (ev.error ?? '') : ev.type)}`, 'protocol'));
       this.listeners.get(ev.ch)?.(ev);
+    }
+  }
+
+  /** A line's event, or why it is none. */
+  private eventOf(line: string): BridgeEvent | string {
+    try {
+      const m = parseLine(line);
+      checkProto(m, this.name);
+      return parseBridgeEvent(m);
+    } catch (err) {
+      return err instanceof Error ? err.message : String(err);
     }
   }
 
@@ -319,26 +343,33 @@ export class Link {
    * unread: a host re-listing 2,000 jobs every 100 ms costs a list's check twice a second, not ten times).
    */
   watch(onJobs: (jobs: ListedJob[]) => void): { close(): void } {
-    const newest = newestPaced((list: readonly unknown[]) => {
+    const show = (list: string | BridgeEvent): void => {
       if (!this.listeners.has(ch)) return;
-      const jobs = listedJobsOf(list);
+      const ev = typeof list === 'string' ? this.eventOf(list) : list;
+      const jobs = typeof ev === 'string' ? ev : ev.type === 'jobs' ? listedJobsOf(ev.jobs) : `a list that is ${ev.type}`;
       if (typeof jobs === 'string') this.fail(new LinkError(`${this.name}: ${jobs}`, 'protocol'));
       else onJobs(jobs);
-    }, this.opts.listGapMs ?? LIST_GAP_MS);
+    };
+    const newest = newestPaced(show, this.opts.listGapMs ?? LIST_GAP_MS);
     const ch = this.open((ev) => {
-      if (ev.type === 'jobs') newest.put(ev.jobs);
-      else if (ev.type === 'closed') {
-        this.listeners.delete(ch);
-        newest.cancel();
-      }
+      // A list whose line did not begin as a bridge writes it comes parsed: paced as any other.
+      if (ev.type === 'jobs') newest.put(ev);
+      else if (ev.type === 'closed') this.stopFollowing(ch, newest);
     });
+    this.followers.set(ch, (line) => newest.put(line));
     this.write({ op: 'watch', ch });
     return {
       close: () => {
-        newest.cancel();
+        this.stopFollowing(ch, newest);
         this.closeChannel(ch);
       },
     };
+  }
+
+  private stopFollowing(ch: number, newest: { cancel(): void }): void {
+    this.listeners.delete(ch);
+    this.followers.delete(ch);
+    newest.cancel();
   }
 
   /**
