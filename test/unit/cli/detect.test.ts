@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -79,6 +79,22 @@ describe('mado detect (the built command)', () => {
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/cannot read .*missing\.txt: ENOENT/);
+  });
+  it('a rule file over its time budget on this screen is turned off, and said on standard error after the reading', () => {
+    const config = mkdtempSync(path.join(tmpdir(), 'mado-detect-config-'));
+    mkdirSync(path.join(config, 'madohub', 'rules'), { recursive: true });
+    // Linear rules (accepted), but costly: each tries up to 60 letters at each of a row's places; each
+    // row, each another, holds the words they end with, but first: none matches, and each is tried at
+    // every place of every row (150 rows of 390 letters): some 80 million steps, 200 ms here, 16 ms allowed.
+    const working = Array.from({ length: 30 }, (_, i) => ({ pattern: `[a-y]{1,${31 + i}}zQ` }));
+    writeFileSync(path.join(config, 'madohub', 'rules', 'claude.json'), JSON.stringify({ working }));
+    const file = path.join(dir, 'letters.txt');
+    writeFileSync(file, Array.from({ length: 150 }, (_, row) => `${row} zQ${'a'.repeat(390)}`).join('\n'));
+    const r = spawnSync('node', [mado, 'detect', '--agent', 'claude', '--explain', file], { encoding: 'utf8', env: { ...process.env, XDG_CONFIG_HOME: config } });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout, r.stderr).toMatch(/^decided: no rule matched/m);
+    expect(r.stderr).toMatch(/^mado detect: .*claude\.json: turned off: its rules took \d+ ms of matching within a second \(16 ms at most\); save the file again to turn them on$/m);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
   it('an unreadable path (a folder) is exit 2', () => {
     const r = spawnSync('node', [mado, 'detect', dir], { encoding: 'utf8' });
