@@ -1,5 +1,5 @@
 // Routes between background jobs, kept by the daemon: they work with no Neovim at all (`mado route`).
-import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIX, shortOf, until, useJobsHarness } from './jobs-harness.js';
@@ -40,6 +40,39 @@ describe('mado route', () => {
     expect(await h.mado(['route', 'rm', id])).toMatchObject({ code: 1, stderr: `mado route: no route '${id}'\n` });
     // What the daemon says back of a hostile id is printed with its control characters made harmless.
     expect(await h.mado(['route', 'rm', 'ab\x1b]0;x\x07'])).toMatchObject({ code: 1, stderr: "mado route: no route 'ab?]0;x?'\n" });
+  }, 60000);
+});
+
+describe('a job a route reached, working again on its own', () => {
+  const h = useJobsHarness({ replier: { command: ['node', path.join(FIX, 'bin/replier')], prompt: 'type' } });
+
+  it('its turn of the route is not told (the route takes it on); its next turn, no one typed, is, once', async () => {
+    const log = path.join(h.base, 'notify.jsonl');
+    const notifyEnv = { PATH: `${path.join(FIX, 'notify-bin')}:${process.env.PATH ?? ''}`, MADOHUB_FAKE_NOTIFY_LOG: log };
+    const told = (name: string): string[] =>
+      (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [])
+        .map((l) => (JSON.parse(l) as { argv: string[] }).argv)
+        .filter((argv) => (argv[argv.indexOf('--') + 1] ?? '').startsWith(`${name}:`))
+        .map((argv) => `${argv[argv.indexOf('--') + 1]} | ${argv[argv.indexOf('--') + 2]}`);
+    const a = shortOf((await h.mado(['--bg', '--agent', 'replier', '-n', 'writer'], undefined, notifyEnv)).stdout);
+    // The reviewer works on a route's text, and once its first turn ended, works again on its own.
+    const reviewerEnv = { ...notifyEnv, MADOHUB_FIXTURE_WORK_ON_ROUTE: '1', MADOHUB_FIXTURE_AGAIN_MS: '1500', MADOHUB_JOB_ENV: 'MADOHUB_FIXTURE_*' };
+    const b = shortOf((await h.mado(['--bg', '--agent', 'replier', '-n', 'reviewer'], undefined, reviewerEnv)).stdout);
+    await until(h.jobs, (j) => j.length === 2 && j.every((x) => x.alive === true && x.tempo === 'idle'));
+    expect((await h.mado(['route', 'add', 'writer', 'reviewer'], undefined, notifyEnv)).code).toBe(0);
+    expect((await h.mado(['send', a, 'work'], undefined, notifyEnv)).code).toBe(0);
+    // The route's turn ends: not told (looked at once it works again, 1.5 s later).
+    const reviewer = (): Promise<{ turns: number; tempo: string }> => h.jobs().then((j) => j.find((x) => x.short === b)).then((x) => ({ turns: x?.turnsEnded ?? 0, tempo: x?.tempo ?? '' }));
+    expect(await until(reviewer, (r) => r.turns >= 1, 20000)).toMatchObject({ turns: 1 });
+    expect(await until(reviewer, (r) => r.tempo === 'active' || r.turns >= 2, 10000)).toEqual({ turns: 1, tempo: 'active' });
+    expect(told('reviewer')).toEqual([]);
+    // Its own next turn ends: told, once.
+    expect(await until(reviewer, (r) => r.turns >= 2, 20000)).toMatchObject({ turns: 2 });
+    const notices = await until(() => Promise.resolve(told('reviewer')), (t) => t.length >= 1, 10000);
+    expect(notices).toEqual([`reviewer: Claude Code Stopped | ${notices[0]!.split(' | ')[1]}`]);
+    expect(notices[0]).toContain(`mado attach ${b}`);
+    await until(() => Promise.resolve(told('reviewer')), (t) => t.length > 1, 2000);
+    expect(told('reviewer')).toHaveLength(1);
   }, 60000);
 });
 
