@@ -71,8 +71,7 @@ end
 ---@param notices madohub.Notice[]
 function M.apply(ids, notices)
   for _, id in ipairs(ids or {}) do
-    local buf = id:match('^term:(%d+)$')
-    remember(buf and tonumber(buf) or id)
+    remember(require('madohub.ids').term_buf(id) or id)
   end
   for _, n in ipairs(notices or {}) do
     vim.notify(one_line('madohub: ' .. n.message), n.urgent and vim.log.levels.WARN or vim.log.levels.INFO, { title = 'madohub' })
@@ -272,8 +271,7 @@ end
 ---A desktop notification clicked ("Go there"): to its entry.
 ---@param id string
 function M.jump_to(id)
-  local buf = id:match('^term:(%d+)$')
-  if not go(buf and tonumber(buf) or id) then
+  if not go(require('madohub.ids').term_buf(id) or id) then
     vim.notify(('madohub: %s is gone'):format(id), vim.log.levels.WARN)
   end
 end

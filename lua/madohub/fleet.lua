@@ -161,7 +161,7 @@ end
 ---@param buf integer
 ---@return madohub.FleetEntry|nil
 function M.terminal(buf)
-  return entries['term:' .. buf]
+  return entries[require('madohub.ids').term(buf)]
 end
 
 ---Every entry (not copies: read only), in no order; no terminal that shows a job.

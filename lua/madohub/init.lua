@@ -55,7 +55,7 @@ local function create_autocmds()
     callback = function(ev)
       -- A buffer that routes wrote into is gone: so are those routes.
       if package.loaded['madohub.routes'] then
-        require('madohub.node').notify('route_gone', { target = 'buf:' .. ev.buf })
+        require('madohub.node').notify('route_gone', { target = require('madohub.ids').buf(ev.buf) })
       end
       require('madohub.reply').keep(ev.buf, nil)
       if watch.is_watched(ev.buf) then
@@ -178,7 +178,7 @@ function M.setup(opts)
     watch.resync()
     -- The terminals' mutes (a job's the Node side keeps in its notify file).
     for id, states in pairs(require('madohub.attention').mutes) do
-      if vim.startswith(id, 'term:') then
+      if require('madohub.ids').term_buf(id) then
         node.call('mute', { id = id, states = states == 'all' and {} or states, on = true }, function() end)
       end
     end

@@ -93,7 +93,8 @@ end
 ---:MadoAttach ID — the job in a terminal split (its winbar and state apply as to any terminal);
 ---`HOST:ID` attaches a remote host's job through its link (`mado --host HOST attach ID`).
 ---@param id string
-function M.attach(id)
+---@param opts? { running: boolean } `running`: its start was just answered (a remote host's list may not say so yet)
+function M.attach(id, opts)
   if not id or id == '' then
     util.notify('usage: :MadoAttach ID|NAME|HOST:ID', vim.log.levels.ERROR)
     return
@@ -113,7 +114,7 @@ function M.attach(id)
   end
   local host = type(job.host) == 'string' and job.host or nil
   local label = host and (host .. ':' .. job.short) or job.short
-  if not job.alive then
+  if not job.alive and not (opts and opts.running) then
     local respawn = host and ('mado --host %s respawn %s'):format(host, job.short) or ('mado respawn ' .. job.short)
     util.notify((':MadoAttach: job %s is not running (%s starts it again)'):format(label, respawn), vim.log.levels.ERROR)
     return
@@ -233,7 +234,7 @@ local function backgrounded(buf, short, pinned)
     vim.api.nvim_buf_delete(buf, { force = true })
   end
   if pinned then
-    require('madohub.node').call('mark', { id = 'job:' .. short, pinned = true }, function() end)
+    require('madohub.node').call('mark', { id = require('madohub.ids').job(short), pinned = true }, function() end)
   end
   util.notify(('backgrounded · %s (:MadoAttach %s)'):format(short, short))
 end
@@ -270,7 +271,7 @@ function M.background(prompt)
   end
   local session_id, intent = field('sessionId'), field('intent')
   local exited = st and st.state == 'exited'
-  local entry = require('madohub.fleet').find('term:' .. buf)
+  local entry = require('madohub.fleet').terminal(buf)
   local pinned = entry ~= nil and entry.pinned == true
   local args = {
     agent = agent,

@@ -23,7 +23,12 @@ import { agentStateOfJob } from '../fleet/entry.js';
 import { byCreation } from './agents.js';
 import { CHECK_AGENTS } from './remote-check.js';
 import type { CheckedAgent } from './remote-check.js';
-import { LIST_GAP_MS, MAX_CHANNELS, MAX_LINK_MESSAGE, parseBridgeRequest } from '../jobs/remote/wire.js';
+import { BRIDGE_OPS, LIST_GAP_MS, MAX_CHANNELS, MAX_LINK_MESSAGE, parseBridgeRequest } from '../jobs/remote/wire.js';
+import { parseDaemonRequest } from '../jobs/protocol/daemon-requests.js';
+import { localDaemon } from '../jobs/client/jobs.js';
+import { isServiceRequest, SERVICE_MS, SERVICE_OPS } from '../jobs/client/service.js';
+import type { ServiceRequest } from '../jobs/client/service.js';
+import { jobEnv } from '../jobs/env.js';
 import type { BridgeEvent, BridgeRequest } from '../jobs/remote/wire.js';
 
 /** What may wait for the other side to read before a verb's output is paused. */
@@ -73,7 +78,7 @@ export function runBridge(io: BridgeIo): Promise<void> {
     for (const go of blocked) go();
     blocked.clear();
   });
-  const open = (): number => children.size + hosts.size + watches.size;
+  const open = (): number => children.size + hosts.size + watches.size + asking.size;
 
   const verb = (req: Extract<BridgeRequest, { op: 'verb' }>): void => {
     const child = spawn(process.execPath, [io.script, ...req.argv], {
@@ -105,6 +110,24 @@ export function runBridge(io: BridgeIo): Promise<void> {
     });
     // 'close': its output has all been read by then.
     child.once('close', (code, signal) => exit(code ?? (signal ? 128 + 9 : 1)));
+  };
+
+  /** Daemon requests under way, by channel (a channel counts as open while its answer is awaited). */
+  const asking = new Set<number>();
+  const daemon = async (req: Extract<BridgeRequest, { op: 'daemon' }>): Promise<void> => {
+    asking.add(req.ch);
+    const answer = (reply: object): void => {
+      asking.delete(req.ch);
+      say({ type: 'msg', ch: req.ch, msg: { ...reply, proto: PROTO } });
+      say({ type: 'closed', ch: req.ch });
+    };
+    const request = daemonRequestThere(req, io.env);
+    if (typeof request === 'string') return answer({ type: 'error', error: request });
+    try {
+      answer(await localDaemon({ ...quietIo, env: io.env, script: io.script })(request, SERVICE_MS[request.op]));
+    } catch (err) {
+      answer({ type: 'error', error: err instanceof Error ? err.message : String(err) });
+    }
   };
 
   const host = async (req: Extract<BridgeRequest, { op: 'host' }>): Promise<void> => {
@@ -172,6 +195,10 @@ export function runBridge(io: BridgeIo): Promise<void> {
         if (open() >= MAX_CHANNELS) return say({ type: 'closed', ch: req.ch, error: `${MAX_CHANNELS} channels are open` });
         void host(req);
         return;
+      case 'daemon':
+        if (open() >= MAX_CHANNELS) return say({ type: 'closed', ch: req.ch, error: `${MAX_CHANNELS} channels are open` });
+        void daemon(req);
+        return;
       case 'msg':
         hosts.get(req.ch)?.send(req.msg);
         return;
@@ -187,7 +214,7 @@ export function runBridge(io: BridgeIo): Promise<void> {
     }
   };
 
-  say({ type: 'hello', role: 'bridge', pid: process.pid, version: io.version });
+  say({ type: 'hello', role: 'bridge', pid: process.pid, version: io.version, ops: BRIDGE_OPS });
   const decoder = new LineDecoder(MAX_LINK_MESSAGE);
   return new Promise((resolve) => {
     const finish = (why?: string): void => {
@@ -226,7 +253,26 @@ export function runBridge(io: BridgeIo): Promise<void> {
  * A verb's environment: this side's, with what the other side's job names of its own (never MadoHub's
  * settings), those names added to the job's ($MADOHUB_JOB_ENV) so that its job gets them.
  */
-function verbEnv(env: NodeJS.ProcessEnv, req: Extract<BridgeRequest, { op: 'verb' }>): NodeJS.ProcessEnv {
+/** An Io that prints nothing (a bridge's daemon requests answer on the link). */
+const quietIo = { out: (): void => undefined, err: (): void => undefined, stdin: async (): Promise<undefined> => undefined };
+
+/**
+ * A daemon request from the other side, as this machine's daemon takes it, or why it is none: one
+ * of the job service's (SERVICE_OPS), its agent's variables this machine's (and those the job
+ * names of the other side's), a dispatch's empty folder the host's `cwd` there, else this one's.
+ */
+export function daemonRequestThere(op: Extract<BridgeRequest, { op: 'daemon' }>, env: NodeJS.ProcessEnv): ServiceRequest | string {
+  const name = typeof op.req.op === 'string' ? op.req.op : '';
+  if (!Object.hasOwn(SERVICE_MS, name)) return `the daemon is asked for ${JSON.stringify(name.slice(0, 20))} through a link: only ${SERVICE_OPS.join(', ')}`;
+  const filled: Record<string, unknown> = { ...op.req };
+  if (name === 'dispatch' || name === 'respawn') filled.env = jobEnv(verbEnv(env, { env: op.env }));
+  if (name === 'dispatch' && filled.cwd === '') filled.cwd = op.cwd ? path.resolve(expandHome(op.cwd, env)) : process.cwd();
+  const request = parseDaemonRequest(filled);
+  if (typeof request === 'string') return request;
+  return isServiceRequest(request) ? request : `the daemon is asked for ${request.op} through a link`;
+}
+
+function verbEnv(env: NodeJS.ProcessEnv, req: Pick<Extract<BridgeRequest, { op: 'verb' }>, 'env' | 'as'>): NodeJS.ProcessEnv {
   const crossed = Object.entries(req.env ?? {}).filter(([k]) => !k.startsWith('MADOHUB_'));
   const named = [env.MADOHUB_JOB_ENV, ...crossed.map(([k]) => k)].filter(Boolean).join(',');
   return { ...env, ...Object.fromEntries(crossed), ...(named ? { MADOHUB_JOB_ENV: named } : {}), ...(req.as ? { MADOHUB_VIA_HOST: req.as } : {}) };

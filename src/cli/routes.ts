@@ -10,6 +10,7 @@ import { UsageError } from '../shared/errors.js';
 import { resolveId } from '../jobs/client/jobs.js';
 import { readHosts } from '../jobs/remote/hosts.js';
 import { findOnHost } from './remote.js';
+import { fileId, jobId } from '../shared/fleet-id.js';
 
 async function askDaemon(io: Io, message: object): Promise<Route[]> {
   return (await askRoutes(io, message)).routes;
@@ -28,15 +29,15 @@ async function askRoutes(io: Io, message: object): Promise<{ routes: Route[]; pr
 async function endOf(io: Io, what: string, role: 'source' | 'target'): Promise<{ id: string; name?: string }> {
   if (what.startsWith('file:')) {
     if (role === 'source') throw new UsageError('a file is no source');
-    return { id: `file:${path.resolve(what.slice(5))}` };
+    return { id: fileId(path.resolve(what.slice(5))) };
   }
   const remote = /^([^:]+):(.+)$/.exec(what);
   if (remote && readHosts(io.env).hosts.has(remote[1]!)) {
     if (role === 'source') throw new UsageError("a remote host's job is no source of a route here (add the route on that host)");
     const job = await findOnHost(io, remote[1]!, remote[2]!);
-    return { id: `job:${remote[1]}:${job.short}`, name: `${remote[1]}:${job.name}` };
+    return { id: jobId(job.short, remote[1]), name: `${remote[1]}:${job.name}` };
   }
-  return { id: `job:${resolveId(io, what)}` };
+  return { id: jobId(resolveId(io, what)) };
 }
 
 /** One route as a line of `mado route ls`. */

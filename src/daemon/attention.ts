@@ -15,12 +15,13 @@ import { jobEntry } from '../fleet/entry.js';
 import type { FleetEntry } from '../fleet/entry.js';
 import { ToldLedger } from '../fleet/told-ledger.js';
 import { NOTIFY_FILE, readNotifyFile } from '../fleet/notify-settings.js';
+import { jobOf } from '../shared/fleet-id.js';
 
 /** How a job is reached from a shell: `mado attach ID`, `mado --host HOST attach ID` for a remote host's. */
 export function howToReach(id: string): string {
-  const m = /^job:(?:([^:]+):)?([0-9a-f]{8})$/.exec(id);
-  if (!m) return '';
-  return m[1] ? `mado --host ${m[1]} attach ${m[2]}` : `mado attach ${m[2]}`;
+  const job = jobOf(id);
+  if (!job) return '';
+  return job.host ? `mado --host ${job.host} attach ${job.short}` : `mado attach ${job.short}`;
 }
 
 export class DaemonAttention {

@@ -15,10 +15,11 @@ import { jobChain } from '../jobs/chain-record.js';
 import type { LinkPool } from '../jobs/remote/pool.js';
 import { sendToRemoteJob, throughLink } from '../jobs/remote/job-ops.js';
 import { remoteTarget } from '../routes/store.js';
+import { idIsOf, jobId } from '../shared/fleet-id.js';
 
 /** A job as a route's end. */
 export function jobEnd(j: ListedJob): RouteEnd {
-  return { id: `job:${j.short}`, name: j.name, agent: agentModule(j.agent).displayName, cwd: j.cwd, state: agentStateOfJob(j) };
+  return { id: jobId(j.short), name: j.name, agent: agentModule(j.agent).displayName, cwd: j.cwd, state: agentStateOfJob(j) };
 }
 
 export class DaemonRouteBackend implements RouteBackend {
@@ -36,12 +37,12 @@ export class DaemonRouteBackend implements RouteBackend {
 
   /** The jobs as the daemon last listed them. */
   setJobs(jobs: readonly ListedJob[]): void {
-    this.jobs = new Map(jobs.map((j) => [`job:${j.short}`, j]));
+    this.jobs = new Map(jobs.map((j) => [jobId(j.short), j]));
   }
 
   refuse(req: RouteRequest): string | undefined {
     if (req.review) return 'review needs Neovim (:MadoRoute … review)';
-    if (!DAEMON_ENDS.target.test(req.target)) return 'a route of the daemon goes to a job (of this machine or of a remote host) or a file';
+    if (!idIsOf(req.target, DAEMON_ENDS.target)) return 'a route of the daemon goes to a job (of this machine or of a remote host) or a file';
     return undefined;
   }
 

@@ -7,6 +7,7 @@ import { DEFAULT_SETTINGS, MAX_ROUTES, RouteEngine } from '../routes/engine.js';
 import { loadRoutes } from '../routes/store.js';
 import type { RouteAddRequest, RouteRemoveRequest } from '../jobs/protocol/daemon-requests.js';
 import type { ListedJob, Reply } from '../jobs/protocol/replies.js';
+import { localJobShort } from '../shared/fleet-id.js';
 
 export class DaemonRoutes {
   private readonly backend: DaemonRouteBackend;
@@ -42,8 +43,9 @@ export class DaemonRoutes {
     // file written by hand): pruned, each said, not restored and listed for ever.
     for (const r of this.engine.list()) {
       for (const end of [r.source, r.target]) {
-        if (!/^job:[0-9a-f]{8}$/.test(end) || seen.has(end)) continue;
-        this.say(`route ${r.id} (${r.source} → ${r.targetName}) removed: no job ${end.slice(4)}`);
+        const short = localJobShort(end);
+        if (short === undefined || seen.has(end)) continue;
+        this.say(`route ${r.id} (${r.source} → ${r.targetName}) removed: no job ${short}`);
         this.engine.gone(end);
       }
     }

@@ -2,6 +2,7 @@
 // agent's, from its module). Pure: src/proc/ reads /proc.
 import type { AgentId, ProcessInfo } from '../shared/types.js';
 import { HOST_NAME } from '../shared/types.js';
+import { jobId, SHORT_ID } from '../shared/fleet-id.js';
 
 export type { ProcessInfo };
 
@@ -62,18 +63,19 @@ export function agentOfTree(agents: readonly IdentifiedAgent[], processes: reado
 
 /**
  * The background job a terminal shows when it runs `mado attach <id>` (node running mado's script,
- * or mado itself): its id (`NAME:ID` for a job of remote host NAME), or undefined.
+ * or mado itself): its fleet id (`job:ID`, `job:NAME:ID` for a job of remote host NAME), or undefined.
  */
 export function attachedJob(processes: readonly ProcessInfo[]): string | undefined {
   for (const p of processes) {
     const i = p.argv.indexOf('attach');
-    if (i < 1 || !/^[0-9a-f]{8}$/.test(p.argv[i + 1] ?? '')) continue;
+    const short = p.argv[i + 1] ?? '';
+    if (i < 1 || !SHORT_ID.test(short)) continue;
     const mado = p.argv.slice(0, i).findIndex((a) => /(?:^|\/)(?:mado|mado\.js)$/.test(a));
     if (mado < 0) continue;
-    // `mado --host NAME [-C DIR] attach ID`: a job of a remote host, `NAME:ID`.
+    // `mado --host NAME [-C DIR] attach ID`: a job of a remote host.
     const host = p.argv[mado + 1] === '--host' ? p.argv[mado + 2] : undefined;
-    if (host !== undefined) return HOST_NAME.test(host) ? `${host}:${p.argv[i + 1]}` : undefined;
-    return p.argv[i + 1];
+    if (host !== undefined) return HOST_NAME.test(host) ? jobId(short, host) : undefined;
+    return jobId(short);
   }
   return undefined;
 }

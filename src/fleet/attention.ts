@@ -331,6 +331,7 @@ export class Attention {
     // A crash after a turn ended (the agent failed, a job's agent killed: errored) is news; your own
     // interrupt is not, nor an exit (a job you stopped, a terminal you closed).
     if (state === 'failed' && TURN_ENDS.has(before)) return !e.interrupted;
+    if (state === 'exited' && e.interrupted) return false;
     // A turn's end is news once per turn seen at work.
     if (TURN_ENDS.has(state)) {
       if (!this.worked.has(e.id)) return false;

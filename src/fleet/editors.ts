@@ -14,6 +14,7 @@ import { debounced } from '../shared/debounce.js';
 import { UNPLACED } from './entry.js';
 import type { FleetEntry } from './entry.js';
 import { MAX_DETAIL } from '../shared/text.js';
+import { editorId, termBuf } from '../shared/fleet-id.js';
 
 const QUIET_MS = 200;
 const SOURCES = new Set<unknown>([...STATE_SOURCES, 'job-file'] satisfies FleetEntry['source'][]);
@@ -40,12 +41,13 @@ const text = (v: unknown, max: number): string => (typeof v === 'string' ? v.sli
 
 /** Another Neovim's terminal as an entry of this one's fleet: each field checked (anyone may write the file). */
 export function editorEntry(summary: EditorSummary, t: FleetEntry): FleetEntry {
+  const peerBuf = termBuf(t.id) ?? 0;
   const needs = isObj(t.needs) && typeof t.needs.question === 'string' && Array.isArray(t.needs.options)
     ? { question: t.needs.question.slice(0, 300), options: t.needs.options.filter((o): o is string => typeof o === 'string').slice(0, 9).map((o) => o.slice(0, 120)) }
     : null;
   const source = SOURCES.has(t.source) ? t.source : 'pty-scrape';
   return {
-    id: `nvim:${summary.pid}:${t.id.replace(/^term:/, '')}`,
+    id: editorId(summary.pid, peerBuf),
     kind: 'editor',
     name: text(t.name, MAX_DETAIL),
     named: t.named === true,
@@ -67,7 +69,7 @@ export function editorEntry(summary: EditorSummary, t: FleetEntry): FleetEntry {
     attach: [],
     ...UNPLACED,
     pid: summary.pid,
-    peerBuf: Number(t.id.replace(/^term:/, '')),
+    peerBuf,
     exit: Number.isInteger(t.exit) ? t.exit : null,
     interrupted: t.interrupted === true,
     ended: t.state === 'exited',
@@ -79,7 +81,7 @@ export function parseSummary(v: unknown): EditorSummary | undefined {
   if (!isObj(v) || typeof v.pid !== 'number' || typeof v.pidStart !== 'string' || typeof v.server !== 'string' || !Array.isArray(v.terminals)) return undefined;
   const terminals = v.terminals.filter(
     (t): t is FleetEntry =>
-      isObj(t) && typeof t.id === 'string' && /^term:\d+$/.test(t.id) && typeof t.state === 'string' && isAgentState(t.state) && isAgentId(t.agent),
+      isObj(t) && typeof t.id === 'string' && termBuf(t.id) !== undefined && typeof t.state === 'string' && isAgentState(t.state) && isAgentId(t.agent),
   );
   const agentPids = Array.isArray(v.agentPids) ? v.agentPids.filter((p): p is number => Number.isInteger(p)).slice(0, 500) : [];
   const focusedAt = typeof v.focusedAt === 'number' && Number.isFinite(v.focusedAt) ? v.focusedAt : 0;

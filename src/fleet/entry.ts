@@ -4,6 +4,7 @@ import { INTERRUPTED } from '../shared/types.js';
 import type { AgentId, AgentState, StateSource } from '../shared/types.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import type { TerminalState } from '../state/tracker.js';
+import { jobId, termId } from '../shared/fleet-id.js';
 
 /**
  * Where an entry runs: a terminal of this Neovim, a background job, a session of an agent running
@@ -49,7 +50,7 @@ export interface FleetEntry {
   tty: string;
   /** A terminal's exit status once it has exited; null otherwise. */
   exit: number | null;
-  /** A Failed state that is the user's interrupt, not an error. */
+  /** A Failed state that is the user's interrupt, not an error; an Exited job that the user stopped or killed. */
   interrupted: boolean;
   /**
    * A terminal that shows a job (`mado attach`): that job's id. Such a terminal is no agent of its own
@@ -121,7 +122,7 @@ export function jobEntry(job: ListedJob, attachedIn?: number, host = ''): FleetE
   const question = job.block?.questions[0];
   const state = agentStateOfJob(job);
   return {
-    id: host ? `job:${host}:${job.short}` : `job:${job.short}`,
+    id: jobId(job.short, host),
     kind: 'job',
     name: job.name,
     named: job.nameSource === 'user',
@@ -144,7 +145,8 @@ export function jobEntry(job: ListedJob, attachedIn?: number, host = ''): FleetE
     buf: attachedIn ?? null,
     short: job.short,
     host,
-    interrupted: state === 'failed' && job.detail === INTERRUPTED,
+    // Your own: an interrupt, or a stop or kill asked for (x, `mado stop`): its exit is no news.
+    interrupted: (state === 'failed' && job.detail === INTERRUPTED) || job.status === 'stopped' || job.status === 'killed',
     turns: job.turnsEnded ?? 0,
     ended: state === 'exited' || state === 'failed',
   };
@@ -153,7 +155,7 @@ export function jobEntry(job: ListedJob, attachedIn?: number, host = ''): FleetE
 /** A terminal's entry: its state, the folder its agent works in, and what it asks while it waits. */
 export function terminalEntry(t: TerminalState, cwd = '', needs: FleetEntry['needs'] = null, intent = ''): FleetEntry {
   return {
-    id: `term:${t.buf}`,
+    id: termId(t.buf),
     kind: 'terminal',
     name: `${t.agent} ${cwd ? (cwd.split('/').pop() ?? cwd) : `#${t.buf}`}`,
     named: false,

@@ -31,6 +31,7 @@ import { allHosts, hostsFile } from '../jobs/remote/hosts.js';
 import type { HostConfig } from '../jobs/remote/hosts.js';
 import { watchPath } from '../shared/watch-path.js';
 import type { KeptReply, TerminalWrite } from './terminal-replies.js';
+import { jobId, localJobShort, termBuf, termId } from '../shared/fleet-id.js';
 
 export interface HubLog {
   debug(m: string): void;
@@ -201,7 +202,7 @@ export class FleetHub {
     const entry = terminalEntry(st, cwd, this.asks.get(buf) ?? null, this.tracker.intentOf(buf) ?? '');
     // A view's state is its winbar's, and no agent's (its exit too, once detached): the job's row stays the one truth.
     const view = this.views.viewOf(buf, st.state === 'exited');
-    if (view) return this.apply(this.fleet.set({ ...entry, shows: `job:${view}` }));
+    if (view) return this.apply(this.fleet.set({ ...entry, shows: view }));
     this.apply(this.fleet.set(this.marked({ ...entry, name: this.freeName(entry), pending: this.replies.pendingOf(buf) })));
     // A reply that waited and failed now has nobody waiting for its answer: the log says why.
     this.replies.flush(buf).catch((err: unknown) => this.log.warn(`reply to buffer ${buf}: ${err instanceof Error ? err.message : String(err)}`));
@@ -231,9 +232,9 @@ export class FleetHub {
     if (bad) throw new Error(bad);
     const name = change.name === undefined ? undefined : cleanName(change.name);
     const clean: EntryMarks = { ...change, ...(name !== undefined ? { name } : {}) };
-    const job = /^job:([0-9a-f]{8})$/.exec(id);
-    if (job) {
-      const written = await updateJob(this.dir, job[1]!, {
+    const short = localJobShort(id);
+    if (short !== undefined) {
+      const written = await updateJob(this.dir, short, {
         ...(clean.name !== undefined ? { name: clean.name, nameSource: 'user' as const } : {}),
         ...(clean.pinned !== undefined ? { pinned: clean.pinned } : {}),
         ...(clean.order !== undefined ? { sortOrder: clean.order } : {}),
@@ -244,8 +245,8 @@ export class FleetHub {
     const entry = this.fleet.get(id);
     if (!entry) throw new Error(`no agent '${id.slice(0, 80)}'`);
     this.marks.set(id, { ...this.marks.get(id), ...clean });
-    if (entry.kind === 'terminal') return [Number(id.slice(5))];
-    return entry.kind === 'session' || entry.kind === 'editor' ? [entry.kind] : [];
+    if (entry.kind === 'terminal' && entry.buf !== null) return [entry.buf];
+    return entry.kind === 'session' || entry.kind === 'editor' || entry.kind === 'job' ? [entry.kind] : [];
   }
 
   /** Places again what marks changed, each once. */
@@ -267,17 +268,19 @@ export class FleetHub {
       const kept = keptMarks(v);
       if (!kept) continue;
       this.marks.set(kept.id, { ...this.marks.get(kept.id), ...kept.marks });
-      if (this.fleet.get(kept.id)) this.placeTerminal(Number(kept.id.slice(5)));
+      const buf = termBuf(kept.id);
+      if (buf !== undefined && this.fleet.get(kept.id)) this.placeTerminal(buf);
     }
   }
 
   forgetTerminal(buf: number): void {
-    this.onGone?.(`term:${buf}`);
+    const id = termId(buf);
+    this.onGone?.(id);
     this.asks.delete(buf);
     this.replies.forget(buf);
-    this.marks.delete(`term:${buf}`);
+    this.marks.delete(id);
     if (this.views.forget(buf)) this.placeJobs();
-    this.apply(this.fleet.remove(`term:${buf}`));
+    this.apply(this.fleet.remove(id));
   }
 
   /** This Neovim's terminals' agents changed: a session elsewhere may be one of them now. */
@@ -327,7 +330,7 @@ export class FleetHub {
   }
 
   private placeJobs(): void {
-    const rows = this.jobList.rows((short) => this.views.bufOf(short));
+    const rows = this.jobList.rows((short) => this.views.bufOf(jobId(short)));
     const hosts = new Set(this.remotes.names());
     for (const [host, listing] of this.remoteLists) {
       if (hosts.has(host)) continue;
@@ -347,7 +350,8 @@ export class FleetHub {
       // A host that went offline keeps its rows as last known, each saying so and why (a question
       // there cannot be answered meanwhile: it is not shown).
       const offline = status && !status.online && status.reason ? `${host} offline: ${status.reason}` : '';
-      for (const e of listing.rows((short) => this.views.bufOf(`${host}:${short}`))) rows.push(offline ? { ...e, detail: offline.slice(0, 200), needs: null } : e);
+      // The user's marks of a remote job (its name, pin and place) are this Neovim's: its file is there.
+      for (const e of listing.rows((short) => this.views.bufOf(jobId(short, host)))) rows.push(this.marked(offline ? { ...e, detail: offline.slice(0, 200), needs: null } : e));
     }
     this.apply(this.fleet.replaceKind('job', rows));
   }
@@ -392,7 +396,7 @@ export class FleetHub {
     if (!change) return;
     this.push(change);
     // Other Neovims see this one's terminals.
-    const isTerminal = (id: string): boolean => id.startsWith('term:');
+    const isTerminal = (id: string): boolean => termBuf(id) !== undefined;
     if (change.put.some((e) => isTerminal(e.id)) || change.removed.some(isTerminal)) {
       this.editors?.publish({ terminals: this.all().filter((e) => e.kind === 'terminal'), agentPids: [...this.watchers.agentPids()] });
     }

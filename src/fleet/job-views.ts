@@ -1,5 +1,5 @@
 // Which of this Neovim's terminals show a job (`mado attach`): such a terminal is a view of the
-// job's entry, never an agent of its own, also once it has ended.
+// job's entry, never an agent of its own, also once it has ended. Jobs by their fleet ids.
 
 export class JobViews {
   /** The terminal each job is shown in now. */
@@ -7,9 +7,9 @@ export class JobViews {
   /** Each terminal that has shown a job, and the last job it showed. */
   private readonly showed = new Map<number, string>();
 
-  /** The terminal that shows job `short` now. */
-  bufOf(short: string): number | undefined {
-    return this.shownIn.get(short);
+  /** The terminal that shows job `id` now. */
+  bufOf(id: string): number | undefined {
+    return this.shownIn.get(id);
   }
 
   /** Terminal `buf` shows `job` now (undefined: none); true when what it shows changed. */
@@ -36,7 +36,7 @@ export class JobViews {
   }
 
   private jobIn(buf: number): string | undefined {
-    for (const [short, b] of this.shownIn) if (b === buf) return short;
+    for (const [id, b] of this.shownIn) if (b === buf) return id;
     return undefined;
   }
 }

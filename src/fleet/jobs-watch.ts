@@ -10,6 +10,7 @@ import type { ListedJob } from '../jobs/protocol/replies.js';
 import { listedJobs } from '../jobs/listed.js';
 import { throttled } from '../shared/debounce.js';
 import { jobShorts } from '../jobs/store.js';
+import { SHORT_ID } from '../shared/fleet-id.js';
 
 const QUIET_MS = 100;
 
@@ -35,7 +36,8 @@ export class JobsWatch {
     this.watcher = watch(this.dir, { depth: 1, ignoreInitial: true, persistent: true });
     this.watcher.on('all', (_event, file) => {
       // Job files and host files tell a change; logs and locks do not.
-      if (/(?:job|state|host)\.json$|^[0-9a-f]{8}$/.test(file.split('/').pop() ?? '')) this.later.soon();
+      const name = file.split('/').pop() ?? '';
+      if (/(?:job|state|host)\.json$/.test(name) || SHORT_ID.test(name)) this.later.soon();
     });
     this.watcher.on('error', (err) => this.log.debug(`jobs watch: ${String(err)}`));
     // Read now, and once the watch is in place: what changed while chokidar first scanned the folder

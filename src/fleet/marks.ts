@@ -1,6 +1,7 @@
 // What the user sets on an entry (its name, pin and place in its group), as it is taken: from the
 // picker, and back from Lua for this Neovim's terminals after a new Node process.
 import { isObj } from '../shared/checks.js';
+import { termBuf } from '../shared/fleet-id.js';
 
 /** What the user sets on an entry: its name, pin and place in its group. */
 export interface EntryMarks {
@@ -21,7 +22,7 @@ export const cleanName = (name: string): string => name.replace(/[\x00-\x1f\x7f]
 export function keptMarks(v: unknown): { id: string; marks: EntryMarks } | undefined {
   if (!isObj(v)) return undefined;
   const m = v;
-  if (typeof m.id !== 'string' || !/^term:\d{1,9}$/.test(m.id)) return undefined;
+  if (typeof m.id !== 'string' || termBuf(m.id) === undefined) return undefined;
   const cleaned = typeof m.name === 'string' ? cleanName(m.name) : '';
   const name = cleaned !== '' ? cleaned : undefined;
   const marks: EntryMarks = {

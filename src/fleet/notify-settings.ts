@@ -9,6 +9,7 @@ import type { AgentState } from '../shared/types.js';
 import { DEFAULT_ATTENTION, minutesOf } from './attention.js';
 import type { AttentionSettings, Mute } from './attention.js';
 import type { OscSetting } from './outer-terminal.js';
+import { localJobShort } from '../shared/fleet-id.js';
 
 export interface NotifySettings {
   attention: AttentionSettings;
@@ -97,7 +98,7 @@ type KeptMutes = Record<string, 'all' | AgentState[]>;
 /** Keeps the settings and the jobs' mutes for the daemon. Never throws (a full disk costs the daemon its settings, not Neovim anything). */
 export function writeNotifyFile(jobsDir: string, settings: NotifySettings, mutes: ReadonlyMap<string, Mute>, log: (m: string) => void): void {
   const kept: KeptMutes = {};
-  for (const [id, m] of mutes) if (id.startsWith('job:')) kept[id] = m === 'all' ? 'all' : [...m];
+  for (const [id, m] of mutes) if (localJobShort(id) !== undefined) kept[id] = m === 'all' ? 'all' : [...m];
   const a = settings.attention;
   const quiet = a.quiet && { from: hhmm(a.quiet.from), to: hhmm(a.quiet.to) };
   const file = {
@@ -140,7 +141,7 @@ export function readNotifyFile(jobsDir: string): { settings: NotifySettings; mut
   const mutes = new Map<string, Mute>();
   if (isObj(v) && isObj(v.mutes)) {
     for (const [id, m] of Object.entries(v.mutes).slice(0, MAX_MUTES)) {
-      if (!/^job:[0-9a-f]{8}$/.test(id)) continue;
+      if (localJobShort(id) === undefined) continue;
       if (m === 'all') mutes.set(id, 'all');
       else if (Array.isArray(m)) mutes.set(id, new Set(m.filter(isAgentState)));
     }

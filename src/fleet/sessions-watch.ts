@@ -14,6 +14,7 @@ import { isConfirmed } from '../shared/types.js';
 import { UNPLACED } from './entry.js';
 import type { FleetEntry } from './entry.js';
 import { ttyOf } from '../proc/stamp.js';
+import { sessionId } from '../shared/fleet-id.js';
 
 const QUIET_MS = 100;
 /** A session file is a few hundred bytes; more files than this are not read (the newest count). */
@@ -29,7 +30,7 @@ export function sessionEntry(agent: AgentModule, session: SessionElsewhere, at: 
   const { state } = s.signal;
   const detail = s.signal.detail.slice(0, MAX_DETAIL);
   return {
-    id: `${agent.id}:${s.sessionId}`,
+    id: sessionId(agent.id, s.sessionId),
     kind: 'session',
     intent: '',
     name: s.name ?? `${agent.id} ${s.cwd ? (s.cwd.split('/').pop() ?? s.cwd) : s.sessionId.slice(0, 8)}`,

@@ -9,6 +9,7 @@ import type { Check } from '../shared/checks.js';
 import { readJsonBounded, writeAtomic } from '../shared/files.js';
 import type { Chain } from '../shared/route-types.js';
 import { readJob } from './store.js';
+import { localJobShort } from '../shared/fleet-id.js';
 
 export type { Chain };
 
@@ -69,8 +70,8 @@ export function writeChain(jobDir: string, chain: Chain | undefined, turnsAt?: n
  * the turn it ends now; undefined when the entry is no job, whose chain the place that delivered to it keeps.
  */
 export function jobChain(jobsDir: string, entry: string): { chain: Chain | undefined } | undefined {
-  const job = /^job:([0-9a-f]{8})$/.exec(entry);
-  if (!job) return undefined;
-  const read = readJob(jobsDir, job[1]!);
-  return { chain: chainOfTurn(path.join(jobsDir, job[1]!), read.ok ? read.job.turnsEnded : 0) };
+  const short = localJobShort(entry);
+  if (short === undefined) return undefined;
+  const read = readJob(jobsDir, short);
+  return { chain: chainOfTurn(path.join(jobsDir, short), read.ok ? read.job.turnsEnded : 0) };
 }

@@ -89,5 +89,5 @@ export interface JobFile {
 export const JOB_FILE_VERSION = 2;
 
 export const MAX_INTENT = 200;
-export const SHORT_ID = /^[0-9a-f]{8}$/;
+export { SHORT_ID } from '../shared/fleet-id.js';
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

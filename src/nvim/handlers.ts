@@ -15,6 +15,7 @@ import { jobCall } from './job-calls.js';
 import { parseExit, parseForget, parseScreen } from './messages.js';
 import type { RoutesRpc } from './routes-rpc.js';
 import type { NvimAttention } from './attention.js';
+import { jobId, termId } from '../shared/fleet-id.js';
 
 /** What the handlers act on. */
 export interface HandlerContext {
@@ -70,7 +71,7 @@ export function luaHandlers({ tracker, watchers, hub, routes, attention, health 
     // The user entered or left Terminal mode in a window of a terminal: a reply waits, a chain ends.
     typing: (m) => {
       hub.replies.typing(m.buf as number, m.typing === true);
-      if (m.typing === true) routes.notify('user_input', { id: `term:${m.buf as number}` });
+      if (m.typing === true) routes.notify('user_input', { id: termId(m.buf as number) });
     },
     // Lua says who this Neovim is: its server address, for other Neovims.
     hello: (m) => hub.hello(m.server as string),
@@ -98,7 +99,7 @@ export function luaHandlers({ tracker, watchers, hub, routes, attention, health 
     remove: (m) => jobCall('remove', m, process.env, hub.remotes),
     // A reply the user writes ends the chain of routed text that reached its agent.
     send: (m) => {
-      routes.notify('user_input', { id: typeof m.host === 'string' && m.host ? `job:${m.host}:${m.id as string}` : `job:${m.id as string}` });
+      routes.notify('user_input', { id: jobId(m.id as string, typeof m.host === 'string' ? m.host : '') });
       return jobCall('send', m, process.env, hub.remotes);
     },
     choose: (m) => jobCall('choose', m, process.env, hub.remotes),
@@ -106,7 +107,7 @@ export function luaHandlers({ tracker, watchers, hub, routes, attention, health 
     dispatch: (m) => jobCall('dispatch', m, process.env, hub.remotes),
     logs: (m) => jobCall('logs', m, process.env, hub.remotes),
     terminal_reply: (m) => {
-      routes.notify('user_input', { id: `term:${m.buf as number}` });
+      routes.notify('user_input', { id: termId(m.buf as number) });
       return fleetCall(hub, 'terminal_reply', m);
     },
     terminal_choose: (m) => fleetCall(hub, 'terminal_choose', m),

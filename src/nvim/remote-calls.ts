@@ -1,6 +1,7 @@
 // What the Lua side asks of a job on a remote host: through that host's link (src/jobs/remote),
-// the job's host there for what its protocol answers (a reply, a menu's answer, its screen), and a
-// verb run there for what that machine's daemon does (stop, kill, respawn, rm, --bg) or reads (logs).
+// the job's host there for what its protocol answers (a reply, a menu's answer, its screen), that
+// machine's daemon for what the job service does (stop, kill, respawn, remove, dispatch: the same
+// requests and answers as this machine's, service.ts), and a verb run there for its log.
 import { DEFAULT_AGENT } from '../agents/index.js';
 import { parseDispatchLine } from '../fleet/dispatch-line.js';
 import type { Remotes } from '../jobs/remote/remotes.js';
@@ -9,6 +10,8 @@ import { askRemoteJob, remoteJobScreen, sendToRemoteJob } from '../jobs/remote/j
 import { MAX_REPLY_CHARS } from '../jobs/protocol/host-requests.js';
 import { matchJob } from '../jobs/ids.js';
 import { safeText } from '../shared/text.js';
+import { dispatched, dispatchRequest, isServiceRequest, removeVia, respawnVia, SERVICE_MS, stopVia } from '../jobs/client/service.js';
+import type { AskDaemon } from '../jobs/client/service.js';
 
 /** How long a remote verb may take (a dispatch starts an agent there; a stop waits for it). */
 const VERB_MS = 40_000;
@@ -33,7 +36,7 @@ async function verb(link: Link, argv: string[], stdin?: string): Promise<string>
   });
   try {
     const code = await Promise.race([run, late]);
-    if (code !== 0) throw new Error(`${link.name}: ${safeText(err.trim().replace(/^mado [^:]*: /, '')) || `mado ${argv[0]} ended with status ${code}`}`);
+    if (code !== 0) throw new Error(`${link.name}: ${safeText(err.trim()) || `mado ${argv[0]} ended with status ${code}`}`);
     return out;
   } finally {
     clearTimeout(timer);
@@ -57,18 +60,21 @@ export async function remoteJobCall(remotes: Remotes, host: string, method: stri
     if (!m.ok) throw new Error(`${host}: ${safeText(m.error)}`);
     id = m.short;
   }
+  // That machine's daemon, as this machine's is asked (the same requests, the same answers).
+  const daemon: AskDaemon = (request, timeoutMs) => {
+    if (!isServiceRequest(request)) throw new Error(`${request.op} is not done on a remote host`);
+    return link.daemon(request, timeoutMs);
+  };
   switch (method) {
     case 'stop':
-      await verb(link, ['stop', ...(args.wait === false ? ['--no-wait'] : []), id]);
-      return { short: id, ended: args.wait !== false };
     case 'kill':
-      await verb(link, ['kill', id]);
-      return { short: id, ended: true };
+      return { short: id, ended: await stopVia(daemon, id, method, method === 'stop' ? args.wait !== false : true) };
     case 'respawn':
-      await verb(link, ['respawn', id]);
+      // Its agent's variables are that machine's (filled there).
+      await respawnVia(daemon, id, {});
       return { short: id };
     case 'remove':
-      await verb(link, ['rm', id]);
+      await removeVia(daemon, id, false);
       return { short: id };
     case 'send': {
       const text = typeof args.text === 'string' ? args.text : '';
@@ -93,11 +99,9 @@ export async function remoteJobCall(remotes: Remotes, host: string, method: stri
     case 'dispatch': {
       const line = parseDispatchLine(typeof args.line === 'string' ? args.line : '', typeof args.agent === 'string' ? args.agent : DEFAULT_AGENT);
       if ('error' in line) throw new Error(line.error);
-      const branch = line.worktree ? [line.worktree.branch ? `--worktree=${line.worktree.branch}` : '--worktree'] : [];
-      const out = await verb(link, ['--bg', '--agent', line.agent, ...branch, '--', line.intent]);
-      const short = /backgrounded · ([0-9a-f]{8})/.exec(out)?.[1];
-      if (!short) throw new Error(`${host} started no job: ${safeText(out).slice(0, 200)}`);
-      return { short, host };
+      // Its folder and its agent's variables are that machine's (filled there).
+      const request = dispatchRequest({ agent: line.agent, prompt: line.intent, worktree: line.worktree, forkSession: false, origin: 'fleet', cwd: '', name: line.name }, {});
+      return { ...dispatched(request, await daemon(request, SERVICE_MS.dispatch)), host };
     }
     default:
       throw new Error(`${method} is not done on a remote host`);

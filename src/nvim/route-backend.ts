@@ -13,8 +13,9 @@ import type { RouteBackend, RouteEnd, RouteFired, TurnBounds } from '../routes/e
 import { appendText, gitDiff, diffProblemOf, jobRecordFile, screenText, spillFile, turnAnswer } from '../routes/io.js';
 import type { Chain, Route } from '../shared/route-types.js';
 import { jobChain } from '../jobs/chain-record.js';
-import { readRoutes, remoteTarget } from '../routes/store.js';
+import { readRoutes } from '../routes/store.js';
 import { sendToRemoteJob, throughLink } from '../jobs/remote/job-ops.js';
+import { parseFleetId, termBuf } from '../shared/fleet-id.js';
 
 /** A review left open this long is dropped. */
 const REVIEW_MS = 30 * 60 * 1000;
@@ -82,27 +83,25 @@ export class NeovimRouteBackend implements RouteBackend {
   }
 
   async deliver(target: string, text: string, busyMs: number, chain: Chain): Promise<string> {
-    const term = /^term:(\d+)$/.exec(target);
-    if (term) return this.hub.replies.reply(Number(term[1]), text, false, { waitMenus: true, busyMs });
-    const job = /^job:([0-9a-f]{8})$/.exec(target);
-    if (job) return sendToJob(this.io, job[1]!, text, { waitMenus: true, busyMs, chain });
-    // A remote host's job: through the host's link, as its own host takes a route's text.
-    const remote = remoteTarget(target);
-    if (remote) {
-      return throughLink(
-        async (fn) => fn(this.hub.remotes.link(remote.host)),
-        (link) => sendToRemoteJob(link, remote.short, text, { waitMenus: true, busyMs, chain }),
-      );
-    }
-    const buf = /^buf:(\d+)$/.exec(target);
-    if (buf) {
-      const why = await this.lua.append(Number(buf[1]), text.split('\n'));
-      if (why) throw new Error(why);
-      return '';
-    }
-    if (target.startsWith('file:')) {
-      appendText(target.slice(5), `${text}\n`);
-      return '';
+    const to = parseFleetId(target);
+    switch (to?.kind) {
+      case 'term':
+        return this.hub.replies.reply(to.buf, text, false, { waitMenus: true, busyMs });
+      case 'job':
+        if (to.host === '') return sendToJob(this.io, to.short, text, { waitMenus: true, busyMs, chain });
+        // A remote host's job: through the host's link, as its own host takes a route's text.
+        return throughLink(
+          async (fn) => fn(this.hub.remotes.link(to.host)),
+          (link) => sendToRemoteJob(link, to.short, text, { waitMenus: true, busyMs, chain }),
+        );
+      case 'buf': {
+        const why = await this.lua.append(to.buf, text.split('\n'));
+        if (why) throw new Error(why);
+        return '';
+      }
+      case 'file':
+        appendText(to.path, `${text}\n`);
+        return '';
     }
     throw new Error(`no target '${target}'`);
   }
@@ -153,16 +152,18 @@ export class NeovimRouteBackend implements RouteBackend {
 
   /** The record file that holds the entry's answers: its terminal's, or a job's (jobRecordFile). */
   private recordFile(e: FleetEntry): string | undefined {
-    const term = /^term:(\d+)$/.exec(e.id);
-    if (term) return this.watchers.recordFileOf(Number(term[1]));
-    const view = readJob(jobsDir(this.env), e.id.slice(4));
+    const buf = termBuf(e.id);
+    if (buf !== undefined) return this.watchers.recordFileOf(buf);
+    if (e.kind !== 'job' || e.host !== '') return undefined;
+    const view = readJob(jobsDir(this.env), e.short);
     return view.ok ? jobRecordFile(view.job, this.env) : undefined;
   }
 
   private async screenLines(e: FleetEntry): Promise<readonly string[]> {
-    const term = /^term:(\d+)$/.exec(e.id);
-    if (term) return this.hub.replies.screenOf(Number(term[1]));
-    return jobScreen(this.io, e.id.slice(4)).catch(() => []);
+    const buf = termBuf(e.id);
+    if (buf !== undefined) return this.hub.replies.screenOf(buf);
+    if (e.kind !== 'job' || e.host !== '') return [];
+    return jobScreen(this.io, e.short).catch(() => []);
   }
 }
 

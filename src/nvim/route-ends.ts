@@ -5,7 +5,7 @@
 import { homedir } from 'node:os';
 import path from 'node:path';
 import type { FleetHub } from '../fleet/hub.js';
-import { remoteTarget } from '../routes/store.js';
+import { bufId, fileId, jobId, parseFleetId, termId } from '../shared/fleet-id.js';
 
 /** What the ends are read against: the fleet, Neovim's buffers, and the user's current buffer and folder. */
 export interface EndContext {
@@ -29,30 +29,31 @@ export async function resolveEnd(what: string | number, role: 'source' | 'target
   const entries = ctx.hub.all();
   if (typeof what === 'number' || /^\d{1,9}$/.test(what)) {
     const buf = Number(what) === 0 ? ctx.current : Number(what);
-    if (entries.some((e) => e.id === `term:${buf}`)) return { id: `term:${buf}` };
+    if (entries.some((e) => e.id === termId(buf))) return { id: termId(buf) };
     const view = entries.find((e) => e.kind === 'job' && e.buf === buf);
     const facts = await ctx.buffers.of(buf);
     if (view) return { id: view.id };
-    if (facts?.job) return { id: `job:${facts.job}` };
-    if (role === 'target' && facts?.file) return { id: `buf:${buf}` };
+    if (facts?.job) return { id: jobId(facts.job) };
+    if (role === 'target' && facts?.file) return { id: bufId(buf) };
     return { error: `buffer ${buf} is no agent${role === 'target' ? ' and no file buffer' : ''}` };
   }
   if (what === '') return { error: 'name a terminal, a job, a buffer or file:PATH' };
-  if (/^(?:term:\d{1,9}|job:[0-9a-f]{8}|buf:\d{1,9})$/.test(what)) return { id: what };
-  if (remoteTarget(what)) return role === 'target' ? { id: what } : { error: "a remote host's job is no source of a route (a target only)" };
+  const given = parseFleetId(what);
+  if (given?.kind === 'term' || given?.kind === 'buf' || (given?.kind === 'job' && given.host === '')) return { id: what };
+  if (given?.kind === 'job') return role === 'target' ? { id: what } : { error: "a remote host's job is no source of a route (a target only)" };
   if (what.startsWith('file:')) {
     if (role !== 'target') return { error: 'a file is no source' };
     const file = what.slice(5);
     const expanded = file === '~' || file.startsWith('~/') ? path.join(homedir(), file.slice(1)) : file;
-    return { id: `file:${path.resolve(ctx.cwd, expanded)}` };
+    return { id: fileId(path.resolve(ctx.cwd, expanded)) };
   }
   // A remote host's job is a target only: its turns end there, where this Neovim reads no record.
   const named = entries.filter((e) => (e.kind === 'terminal' || e.kind === 'job') && e.name === what && (role === 'target' || e.host === ''));
   if (named.length === 1) return { id: named[0]!.id };
   if (named.length > 1) return { error: `${named.length} agents are named ${JSON.stringify(what)}: ${named.map((e) => e.id).join(', ')}` };
   const job = ctx.hub.job(what);
-  if ('short' in job && job.host) return role === 'target' ? { id: `job:${job.host}:${job.short}` } : { error: "a remote host's job is no source of a route (a target only)" };
-  if ('short' in job) return { id: `job:${job.short}` };
+  if ('short' in job && job.host) return role === 'target' ? { id: jobId(job.short, job.host) } : { error: "a remote host's job is no source of a route (a target only)" };
+  if ('short' in job) return { id: jobId(job.short) };
   return { error: `no agent ${JSON.stringify(what.slice(0, 80))}` };
 }
 

@@ -21,6 +21,7 @@ import type { Route } from '../shared/route-types.js';
 import { ask } from '../jobs/client/daemon.js';
 import { jobsDir } from '../jobs/store.js';
 import type { StateChange } from '../state/tracker.js';
+import { idIsOf, SHORT_ID, termId } from '../shared/fleet-id.js';
 
 /** The `mado` script beside this bundle, which starts the daemon when a job is asked for. */
 const MADO = path.resolve(__dirname, '..', '..', '..', 'bin', 'mado');
@@ -65,7 +66,7 @@ export function routesRpc(nvim: NeovimClient, lua: LuaWire, hub: FleetHub, watch
   hub.onJobState = (id, from, to, turnEnded) => engine.changed(id, from, to, turnEnded);
   hub.onGone = (id) => engine.gone(id);
   hub.onReplyExpired = (buf) => {
-    const name = hub.all().find((e) => e.id === `term:${buf}`)?.name ?? `buffer ${buf}`;
+    const name = hub.all().find((e) => e.id === termId(buf))?.name ?? `buffer ${buf}`;
     lua.send({ type: 'say', message: `${name} stayed busy: the text routed to it was dropped (routes.busy_ms)`, warn: true });
   };
 
@@ -78,7 +79,7 @@ export function routesRpc(nvim: NeovimClient, lua: LuaWire, hub: FleetHub, watch
         nvim.request('nvim_buf_get_name', [buf]) as Promise<unknown>,
         (nvim.request('nvim_buf_get_var', [buf, 'madohub_job']) as Promise<unknown>).catch(() => undefined),
       ]);
-      return { file: buftype === '', name: typeof name === 'string' ? name : '', job: typeof job === 'string' && /^[0-9a-f]{8}$/.test(job) ? job : undefined };
+      return { file: buftype === '', name: typeof name === 'string' ? name : '', job: typeof job === 'string' && SHORT_ID.test(job) ? job : undefined };
     },
   };
   const contextOf = (m: Record<string, unknown>): EndContext => ({
@@ -97,7 +98,7 @@ export function routesRpc(nvim: NeovimClient, lua: LuaWire, hub: FleetHub, watch
     if ('error' in to) return to;
     const r: RouteRequest = { source: from.id, target: to.id, targetName: await targetName(to.id, ctx), ...options };
     // Between jobs (or from a job to a file): the daemon keeps it, so that it works with Neovim closed.
-    if (DAEMON_ENDS.source.test(r.source) && DAEMON_ENDS.target.test(r.target) && !r.review) {
+    if (idIsOf(r.source, DAEMON_ENDS.source) && idIsOf(r.target, DAEMON_ENDS.target) && !r.review) {
       // One chain across both places: the daemon sees only its own routes, this side sees both.
       if (r.hops === undefined && closesCycle([...engine.list(), ...readRoutes(jobsDir())], r)) {
         return { error: `this route closes a cycle (${r.target} leads back to ${r.source} through this Neovim's routes); give hops=N to allow it` };
@@ -217,7 +218,7 @@ export function routesRpc(nvim: NeovimClient, lua: LuaWire, hub: FleetHub, watch
     },
     changes(changes) {
       for (const c of changes) {
-        engine.changed(`term:${c.buf}`, c.previous, c.state, c.done !== undefined);
+        engine.changed(termId(c.buf), c.previous, c.state, c.done !== undefined);
       }
     },
   };

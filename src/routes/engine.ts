@@ -3,6 +3,8 @@
 // reads and where it writes is its backend's (RouteBackend), so that the same rules serve both places.
 import { randomBytes } from 'node:crypto';
 import { closesCycle, nextChain } from './chain.js';
+import { NEOVIM_ENDS } from './store.js';
+import { idIsOf } from '../shared/fleet-id.js';
 import { linkProblem } from '../shared/links.js';
 import { fill, provenance, spilled, templateText } from './payload.js';
 import type { PayloadVars } from './payload.js';
@@ -171,7 +173,7 @@ export class RouteEngine {
     const template = req.template ?? '';
     if (templateText(template, send, this.settings.templates) === undefined) throw new Error(`no template '${template.slice(0, 40)}'`);
     if (req.hops !== undefined && (!Number.isInteger(req.hops) || req.hops < 1 || req.hops > MAX_HOPS)) throw new Error(`hops must be 1 to ${MAX_HOPS}`);
-    if (!/^(?:term:\d+|job:[0-9a-f]{8})$/.test(req.source)) throw new Error(`a route's source is a terminal or a job, not '${req.source.slice(0, 60)}'`);
+    if (!idIsOf(req.source, NEOVIM_ENDS.source)) throw new Error(`a route's source is a terminal or a job, not '${req.source.slice(0, 60)}'`);
     const refused = this.backend.refuse?.(req);
     if (refused) throw new Error(refused);
     if (!this.backend.end(req.source)) throw new Error(`no agent '${req.source}'`);

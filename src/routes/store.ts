@@ -5,8 +5,9 @@ import path from 'node:path';
 import { isObj } from '../shared/checks.js';
 import { keepAside, readBounded, readJsonBounded, writeAtomic } from '../shared/files.js';
 import { MAX_HOPS, ROUTE_ONS, ROUTE_SENDS } from '../shared/route-types.js';
-import { HOST_NAME_PART } from '../shared/types.js';
 import type { Route, RouteOn, RouteSend } from '../shared/route-types.js';
+import { idIsOf, jobOf } from '../shared/fleet-id.js';
+import type { IdKinds } from '../shared/fleet-id.js';
 
 const FILE = 'routes.json';
 /** 200 routes (the engine's bound) of 4 KiB targets at most fit. */
@@ -15,22 +16,22 @@ const VERSION = 1;
 
 export const routesFile = (jobsDir: string): string => path.join(jobsDir, FILE);
 
-/** What a route's ends may be: the daemon's (between jobs, or to a file), or a Neovim's. */
+/**
+ * What a route's ends may be: the daemon's (from a job of this machine, to a job of any host or a
+ * file), or a Neovim's (from a terminal or a job of this machine, to those, a remote host's job, a
+ * buffer or a file).
+ */
 export interface RouteEnds {
-  source: RegExp;
-  target: RegExp;
+  source: IdKinds;
+  target: IdKinds;
 }
-/** A job as a target: this machine's (`job:<id>`) or a remote host's (`job:<host>:<id>`). */
-const JOB_TARGET = `job:(?:${HOST_NAME_PART}:)?[0-9a-f]{8}`;
-export const DAEMON_ENDS: RouteEnds = { source: /^job:[0-9a-f]{8}$/, target: new RegExp(`^(?:${JOB_TARGET}|file:/.*)$`) };
-export const NEOVIM_ENDS: RouteEnds = { source: /^(?:term:\d+|job:[0-9a-f]{8})$/, target: new RegExp(`^(?:term:\\d+|${JOB_TARGET}|buf:\\d+|file:/.*)$`) };
-
-const REMOTE_JOB = new RegExp(`^job:(${HOST_NAME_PART}):([0-9a-f]{8})$`);
+export const DAEMON_ENDS: RouteEnds = { source: { kinds: ['job'], remoteJobs: false }, target: { kinds: ['job', 'file'], remoteJobs: true } };
+export const NEOVIM_ENDS: RouteEnds = { source: { kinds: ['term', 'job'], remoteJobs: false }, target: { kinds: ['term', 'job', 'buf', 'file'], remoteJobs: true } };
 
 /** A remote host's job as a route's end (`job:<host>:<id>`): its host and id; undefined for the others. */
 export function remoteTarget(id: string): { host: string; short: string } | undefined {
-  const m = REMOTE_JOB.exec(id);
-  return m ? { host: m[1]!, short: m[2]! } : undefined;
+  const job = jobOf(id);
+  return job && job.host !== '' ? job : undefined;
 }
 
 /** A route read from the file (or kept by Lua), or undefined when it is none. */
@@ -40,7 +41,7 @@ export function routeOf(v: unknown, ends: RouteEnds = DAEMON_ENDS): Route | unde
   const id = s(v.id, 16);
   const source = s(v.source, 64);
   const target = s(v.target, 4096);
-  if (!id || !/^\w+$/.test(id) || !source || !ends.source.test(source) || !target || !ends.target.test(target)) return undefined;
+  if (!id || !/^\w+$/.test(id) || !source || !idIsOf(source, ends.source) || !target || !idIsOf(target, ends.target)) return undefined;
   if (!ROUTE_ONS.includes(v.on as RouteOn) || !ROUTE_SENDS.includes(v.send as RouteSend)) return undefined;
   const hops = typeof v.hops === 'number' && Number.isInteger(v.hops) && v.hops >= 1 && v.hops <= MAX_HOPS ? v.hops : undefined;
   if (hops === undefined) return undefined;

@@ -32,7 +32,7 @@ interface Watched {
   records?: RecordFollower;
   /** The folder its agent (else its own process) works in, from the last scan. */
   cwd?: string;
-  /** The background job it shows (`mado attach <id>`), from the last scan. */
+  /** The background job it shows (`mado attach <id>`), as its fleet id, from the last scan. */
   job?: string;
   /** A scan waits for the portable process list to be read again. */
   rescan?: boolean;

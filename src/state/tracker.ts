@@ -5,6 +5,7 @@ import { PushState } from './push-state.js';
 import { decide } from './precedence.js';
 import type { SourcedState } from './precedence.js';
 import { INTERRUPTED } from '../shared/types.js';
+import { termBuf } from '../shared/fleet-id.js';
 
 /** What the tracker keeps of one terminal buffer's state. */
 interface TrackedState {
@@ -269,9 +270,9 @@ export class Tracker {
     for (const v of list.slice(0, MAX_RESTORED)) {
       if (typeof v !== 'object' || v === null) continue;
       const r = v as Record<string, unknown>;
-      const buf = typeof r.id === 'string' ? /^term:(\d{1,9})$/.exec(r.id)?.[1] : undefined;
-      if (!buf || typeof r.agent !== 'string' || !isAgentState(r.state) || typeof r.since !== 'number' || !Number.isFinite(r.since) || r.since > now) continue;
-      this.restored.set(Number(buf), { agent: r.agent, state: r.state, since: r.since });
+      const buf = typeof r.id === 'string' ? termBuf(r.id) : undefined;
+      if (buf === undefined || typeof r.agent !== 'string' || !isAgentState(r.state) || typeof r.since !== 'number' || !Number.isFinite(r.since) || r.since > now) continue;
+      this.restored.set(buf, { agent: r.agent, state: r.state, since: r.since });
     }
   }
 

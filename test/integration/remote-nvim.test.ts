@@ -78,6 +78,26 @@ describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: e
     await screen.waitForText(/sent to far away|far away: (queued|held: draft)/, 10000);
   }, 60000);
 
+  it('renames and pins its row, as this machine’s (R, p, <C-t>)', async () => {
+    await goTo(/far away/);
+    await screen.type('R');
+    await screen.waitForText(/Rename far away/);
+    await screen.type('<C-u>far and wide<CR>');
+    await screen.waitForText(/ far and wide +Claude Code +job on box /, 8000);
+    await goTo(/far and wide/);
+    await screen.type('p');
+    await screen.waitForText('Pinned (1)', 8000);
+    expect(screen.text()).toMatch(/Pinned \(1\)[^]*far and wide +Claude Code +job on box/);
+    await goTo(/far and wide/);
+    await screen.type('<C-t>');
+    await screen.waitForNoText('Pinned (1)', 8000);
+    await goTo(/far and wide/);
+    await screen.type('R');
+    await screen.waitForText(/Rename far and wide/);
+    await screen.type('<C-u>far away<CR>');
+    await screen.waitForText(/ far away +Claude Code +job on box /, 8000);
+  }, 60000);
+
   it('n starts a job there with --host box; :MadoAttach box:ID opens it in a split', async () => {
     await screen.type('n');
     await screen.waitForText('-- INSERT --');
@@ -98,6 +118,49 @@ describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: e
     await screen.type(':MadoAttach box:nosuchjob<CR>');
     expect(await s.waitFor(`vim.fn.execute('messages'):find('box: no job', 1, true) ~= nil`, 5000)).toBe(true);
     expect(await s.lua<number>('return #vim.api.nvim_list_wins()')).toBe(wins);
+  }, 60000);
+
+  it('x stops a job there, x again kills it, d removes it once ended: its daemon asked as this machine’s', async () => {
+    const started = (await remote.jobs()).find((j) => j.intent === 'started from the picker')!;
+    const id = `job:box:${started.short}`;
+    expect(await s.waitFor(`#require('madohub').agents({ id = '${id}' }) == 1`, 10000)).toBe(true);
+    const name = await s.lua<string>(`return require('madohub').agents({ id = '${id}' })[1].name`);
+    const row = new RegExp(`[○■✗●◆◉] +\\S+ +${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} +Claude Code +job on box`);
+    await screen.type(':MadoAgents<CR>');
+    await screen.waitForText(row, 10000);
+    await goTo(row);
+    await screen.type('d');
+    await screen.waitForText(`${name} runs: stop it first`);
+    await screen.type('x');
+    await screen.waitForText(`stopping ${name}`, 10000);
+    await goTo(row);
+    await screen.type('x');
+    await screen.waitForText(`killed ${name}`, 15000);
+    expect((await until(remote.jobs, (js) => js.find((j) => j.short === started.short)?.alive === false, 15000)).find((j) => j.short === started.short)?.alive).toBe(false);
+    expect(await s.waitFor(`(require('madohub').agents({ id = '${id}' })[1] or {}).ended == true`, 10000)).toBe(true);
+    // <CR> on it, ended: respawned there and attached at once (its start answered, though the host's
+    // list may not say it runs yet).
+    await goTo(row);
+    await screen.type('<CR>');
+    expect(await s.waitFor(`vim.b.madohub_job == 'box:${started.short}'`, 15000), await messages()).toBe(true);
+    expect(await messages()).not.toMatch(/is not running/);
+    expect((await until(remote.jobs, (js) => js.find((j) => j.short === started.short)?.alive === true, 15000)).find((j) => j.short === started.short)?.alive).toBe(true);
+    await s.lua(`vim.cmd('bwipeout!')`);
+    await screen.type(':MadoAgents<CR>');
+    await screen.waitForText(row, 10000);
+    await goTo(row);
+    await screen.type('x');
+    await screen.waitForText(`stopping ${name}`, 10000);
+    await goTo(row);
+    await screen.type('x');
+    expect(await s.waitFor(`(require('madohub').agents({ id = '${id}' })[1] or {}).ended == true`, 15000)).toBe(true);
+    await goTo(row);
+    await screen.type('d');
+    await screen.waitForText(`removed ${name}`, 15000);
+    expect(await until(remote.jobs, (js) => !js.some((j) => j.short === started.short), 15000)).not.toContainEqual(expect.objectContaining({ short: started.short }));
+    await screen.waitForNoText(row, 10000);
+    await screen.type('q');
+    await screen.waitForNoText(/Agents · /);
   }, 60000);
 
   it(':MadoRoute box:NAME hands a terminal’s finished turn to a job there', async () => {

@@ -62,7 +62,7 @@ describe('a job a route reached, working again on its own', () => {
     expect((await h.mado(['route', 'add', 'writer', 'reviewer'], undefined, notifyEnv)).code).toBe(0);
     expect((await h.mado(['send', a, 'work'], undefined, notifyEnv)).code).toBe(0);
     // The route's turn ends: not told (looked at once it works again, 1.5 s later).
-    const reviewer = (): Promise<{ turns: number; tempo: string }> => h.jobs().then((j) => j.find((x) => x.short === b)).then((x) => ({ turns: x?.turnsEnded ?? 0, tempo: x?.tempo ?? '' }));
+    const reviewer = (): Promise<{ turns: number; tempo: string }> => h.jobs().then((j) => j.find((x) => x.short === b)).then((x) => ({ turns: Number(x?.turnsEnded ?? 0), tempo: String(x?.tempo ?? '') }));
     expect(await until(reviewer, (r) => r.turns >= 1, 20000)).toMatchObject({ turns: 1 });
     expect(await until(reviewer, (r) => r.tempo === 'active' || r.turns >= 2, 10000)).toEqual({ turns: 1, tempo: 'active' });
     expect(told('reviewer')).toEqual([]);

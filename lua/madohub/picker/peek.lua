@@ -129,7 +129,7 @@ function H.follow_terminal(p, buf)
         pending = true
         vim.defer_fn(function()
           pending = false
-          if picker().current == p and p.peek_id == 'term:' .. buf then
+          if picker().current == p and p.peek_id == require('madohub.ids').term(buf) then
             M.draw(p)
           end
         end, 50)

@@ -75,7 +75,7 @@ function M.render(buf)
   if not st then
     return ''
   end
-  local e = require('madohub.fleet').find('term:' .. buf)
+  local e = require('madohub.fleet').terminal(buf)
   local name = e and e.named == true and e.name or nil
   local s = ('%%#%s# %s %%*'):format(highlight.groups[st.state] or 'Normal', escape(M.text(st, name)))
   if config.options.winbar.detail and st.detail ~= '' then
@@ -90,7 +90,9 @@ function M.render(buf)
   local routes = package.loaded['madohub.routes']
   if routes then
     -- A terminal that shows a job (`mado attach`) is that job's entry.
-    for _, r in ipairs(routes.from(viewed and ('job:' .. viewed) or ('term:' .. buf))) do
+    local ids = require('madohub.ids')
+    local ref = viewed and require('madohub.jobs').parse_ref(viewed)
+    for _, r in ipairs(routes.from(ref and ids.job(ref.id, ref.host) or ids.term(buf))) do
       s = s .. ' → ' .. escape(routes.target_name(r)) .. (r.paused and ' (paused)' or '')
     end
   end

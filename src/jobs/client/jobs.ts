@@ -8,20 +8,17 @@ import type { Chain } from '../chain-record.js';
 import { jobEnv } from '../env.js';
 import { HostError, askHost as askJobHost, hostScreen } from '../host-client.js';
 import { hostAlive } from '../hostinfo.js';
-import { newSessionId, newShortId } from '../ids.js';
 import { ReachError } from '../protocol/client.js';
-import type { DispatchRequest } from '../protocol/daemon-requests.js';
-import { STOP_WAIT_MS } from '../protocol/daemon-requests.js';
 import type { Reply } from '../protocol/replies.js';
-import { HOST_START_MS } from '../listed.js';
 import { findJob, jobsDir } from '../store.js';
 import { promptProblem } from '../templates.js';
-import type { Resume } from '../templates.js';
-import type { JobOrigin } from '../types.js';
 import { answerMs, ask, askOrSay, unreachable } from './daemon.js';
 import type { Io } from './daemon.js';
+import { dispatched, dispatchRequest, removeVia, respawnVia, SERVICE_MS, stopVia } from './service.js';
+import type { AskDaemon, JobSpec } from './service.js';
 
 export type { Io };
+export type { JobSpec };
 
 /** A job's short id from an id, a unique prefix or its name (read from the job folders, no daemon needed). */
 export function resolveId(io: Io, query: string): string {
@@ -30,60 +27,25 @@ export function resolveId(io: Io, query: string): string {
   return m.short;
 }
 
-/** How long a dispatch may take in the daemon: the host's start, and a worktree's. */
-const DISPATCH_MS = HOST_START_MS + 10000;
-
-/** What starts a job: the CLI's `--bg` arguments, or the Neovim side's request. */
-export interface JobSpec {
-  agent?: string;
-  name?: string;
-  prompt: string;
-  resume?: Resume;
-  forkSession: boolean;
-  worktree?: { branch?: string };
-  origin: JobOrigin;
-  cwd: string;
-  /** Only ask whether it would start: nothing is made (:MadoBackground asks before it stops a terminal's agent). */
-  check?: boolean;
-}
-
 /**
  * Dispatches a job to the daemon (starting it when needed) and returns its id once its host is up.
  * A lost answer (a daemon that ended mid-dispatch, or a late one) is a success when the job is up;
  * a job that was not created is asked for again, once.
  */
 export async function dispatchJob(io: Io, spec: JobSpec): Promise<{ short: string; warning?: string }> {
-  const short = newShortId();
-  const request: DispatchRequest = {
-    op: 'dispatch',
-    short,
-    sessionId: newSessionId(),
-    createdAt: Date.now(),
-    origin: spec.origin,
-    cwd: spec.cwd,
-    launch:
-      spec.resume?.mode === 'id'
-        ? { mode: 'resume', sessionId: spec.resume.id, fork: spec.forkSession, flagArgs: [], ...(spec.prompt ? { prompt: spec.prompt } : {}) }
-        : { mode: 'prompt', args: spec.prompt ? [spec.prompt] : [] },
-    respawnFlags: spec.resume?.mode === 'continue' ? ['--continue'] : [],
-    // Only what the job needs travels: the daemon never sees the rest of this environment.
-    env: jobEnv(io.env),
-    worktree: spec.worktree,
-    agent: spec.agent,
-    seed: { intent: spec.prompt, name: spec.name },
-    cols: io.columns,
-    rows: io.rows,
-    ...(spec.check ? { check: true } : {}),
-  };
+  // Only what the job needs travels: the daemon never sees the rest of this environment.
+  const request = dispatchRequest(spec, jobEnv(io.env), io);
+  const { short } = request;
+  const timeout = answerMs(io.env, SERVICE_MS.dispatch);
   if (spec.check) {
-    await askOrSay(io, request, answerMs(io.env, DISPATCH_MS));
+    await askOrSay(io, request, timeout);
     return { short };
   }
   const dir = path.join(jobsDir(io.env), short);
   let reply: Reply | undefined;
   for (let attempt = 0; attempt < 2 && !reply; attempt++) {
     try {
-      reply = await ask(io, request, answerMs(io.env, DISPATCH_MS));
+      reply = await ask(io, request, timeout);
     } catch (err) {
       if (!(err instanceof ReachError)) throw err;
       if (await jobUp(io, short, dir)) reply = { type: 'ok', short };
@@ -91,7 +53,7 @@ export async function dispatchJob(io: Io, spec: JobSpec): Promise<{ short: strin
     }
   }
   if (!reply) throw new JobError(`the daemon did not answer the dispatch of ${short}`);
-  return { short, warning: reply.type === 'ok' ? reply.warning : undefined };
+  return dispatched(request, reply);
 }
 
 /** True when the job's host is up, or comes up within a few seconds (one the daemon had started). */
@@ -109,22 +71,25 @@ async function jobUp(io: Io, short: string, dir: string): Promise<boolean> {
   return false;
 }
 
+/** This machine's daemon, as the job service asks it (started when none runs). */
+export const localDaemon =
+  (io: Io): AskDaemon =>
+  (request, timeoutMs) =>
+    askOrSay(io, request, answerMs(io.env, timeoutMs));
+
 /** Stops (gracefully, waiting for the end unless `wait` is false) or kills a job; true once it has ended. */
-export async function stopJob(io: Io, short: string, op: 'stop' | 'kill', wait = true): Promise<boolean> {
-  const reply = await askOrSay(io, { op, short, ...(op === 'stop' ? { wait } : {}) }, answerMs(io.env, STOP_WAIT_MS + 10000));
-  const ended = reply.type === 'ok' && reply.ended === true;
-  if (op === 'stop' && wait && !ended) throw new JobError(`job ${short} did not stop in ${STOP_WAIT_MS / 1000} s; mado kill ${short} ends it`);
-  return ended;
+export function stopJob(io: Io, short: string, op: 'stop' | 'kill', wait = true): Promise<boolean> {
+  return stopVia(localDaemon(io), short, op, wait);
 }
 
 /** Starts a job's agent again (resuming its session where its agent can), with this environment's variables. */
-export async function respawnJob(io: Io, short: string): Promise<void> {
-  await askOrSay(io, { op: 'respawn', short, env: jobEnv(io.env) }, answerMs(io.env, DISPATCH_MS));
+export function respawnJob(io: Io, short: string): Promise<void> {
+  return respawnVia(localDaemon(io), short, jobEnv(io.env));
 }
 
 /** Removes an ended job (its worktree only when it holds no unsaved work, unless `force`). */
-export async function removeJobVia(io: Io, short: string, force: boolean): Promise<void> {
-  await askOrSay(io, { op: 'remove', short, force }, answerMs(io.env, STOP_WAIT_MS + 30000));
+export function removeJobVia(io: Io, short: string, force: boolean): Promise<void> {
+  return removeVia(localDaemon(io), short, force);
 }
 
 /** Asks a running job's host; its refusal or absence is the command's error. */

@@ -10,7 +10,9 @@ import { checkProto, encode, LineDecoder, parseLine, PROTO } from '../protocol/c
 import { asReply } from '../protocol/replies.js';
 import type { Reply } from '../protocol/replies.js';
 import type { ListedJob } from '../protocol/replies.js';
+import type { ServiceRequest } from '../client/service.js';
 import { newestPaced } from '../../shared/debounce.js';
+import { JobError } from '../../shared/errors.js';
 import { safeText } from '../../shared/text.js';
 import { DEFAULT_CONNECT_MS } from './hosts.js';
 import type { HostConfig } from './hosts.js';
@@ -89,6 +91,8 @@ export class Link {
   private readonly downWaiters: ((e: LinkError) => void)[] = [];
   version = '';
   remotePid = 0;
+  /** The requests its bridge serves, as its hello names them (an older bridge names none). */
+  private serves: readonly string[] = [];
 
   private constructor(
     readonly name: string,
@@ -158,6 +162,7 @@ export class Link {
           }
           this.version = hello.version;
           this.remotePid = hello.pid;
+          this.serves = hello.ops;
           this.up = true;
           clearTimeout(timer);
           decoder = new LineDecoder(MAX_LINK_MESSAGE);
@@ -490,6 +495,38 @@ export class Link {
     return peer;
   }
 
+  /**
+   * Asks the host's daemon one request of the job service (its bridge carries it as it is): its reply;
+   * an error reply is thrown as a JobError in the daemon's words, named by the host. `timeoutMs`: the daemon's own bound,
+   * and the link's time to carry it (5 s) on top. A dispatch's empty `cwd` is the host's setting there.
+   */
+  daemon(request: ServiceRequest, timeoutMs: number, env?: Record<string, string>): Promise<Reply> {
+    if (!this.serves.includes('daemon')) return Promise.reject(new JobError(`${this.name}'s mado ${this.version} takes no daemon requests: update MadoHub on ${this.name} (see :help madohub-hosts)`));
+    return new Promise((resolve, reject) => {
+      let ch = 0;
+      const timer = setTimeout(() => {
+        this.closeChannel(ch);
+        reject(new LinkError(`${this.name}'s daemon did not answer \`${request.op}\` in ${Math.round(timeoutMs / 1000) + 5} s`, 'timeout'));
+      }, timeoutMs + 5000);
+      try {
+        ch = this.open((ev) => {
+          clearTimeout(timer);
+          this.listeners.delete(ch);
+          if (ev.type === 'closed') return reject(this.failure ?? new LinkError(ev.error ?? `${this.name} closed the request`, 'closed'));
+          const reply = ev.type === 'msg' ? asReply(ev.msg) : undefined;
+          if (!reply) return reject(new LinkError(`${this.name} answered \`${request.op}\` with no reply`, 'protocol'));
+          if (reply.type === 'error') return reject(new JobError(`${this.name}: ${safeText(reply.error)}`));
+          resolve(reply);
+        });
+      } catch (err) {
+        clearTimeout(timer);
+        return reject(err);
+      }
+      const cwd = this.config.cwd;
+      this.write({ op: 'daemon', ch, req: { ...request }, ...(cwd === undefined ? {} : { cwd }), ...(env && Object.keys(env).length > 0 ? { env } : {}) });
+    });
+  }
+
   /** Ends the link: its bridge leaves when its input ends; the command is killed if it lingers. */
   close(): void {
     if (this.failure) return;
@@ -498,7 +535,7 @@ export class Link {
 }
 
 /** The bridge's hello in a line, if it is one. */
-function helloIn(line: string): { version: string; proto: unknown; pid: number } | undefined {
+function helloIn(line: string): ReturnType<typeof bridgeHelloOf> {
   try {
     return bridgeHelloOf(JSON.parse(line));
   } catch {

@@ -54,6 +54,19 @@ export interface HostOp {
   ch: number;
   id: string;
 }
+/**
+ * One request of the job service (jobs/client/service.ts) for that machine's daemon, started when none runs:
+ * its reply comes as one `msg`, then the channel closes. A dispatch's or respawn's `env` is filled
+ * there (that machine's, and `env`: what the job names of this side's); a dispatch's empty `cwd` is
+ * `cwd` there (the host's setting), else the bridge's folder.
+ */
+export interface DaemonOp {
+  op: 'daemon';
+  ch: number;
+  req: Record<string, unknown>;
+  cwd?: string;
+  env?: Record<string, string>;
+}
 /** A message on an open host channel. */
 export interface MsgOp {
   op: 'msg';
@@ -69,9 +82,14 @@ export interface PingOp {
   ch: number;
 }
 
-export type BridgeRequest = ListOp | WatchOp | VerbOp | HostOp | MsgOp | CloseOp | PingOp;
+export type BridgeRequest = ListOp | WatchOp | VerbOp | HostOp | DaemonOp | MsgOp | CloseOp | PingOp;
 
 const object: Check = (v) => (isObj(v) ? null : 'an object');
+/** Variables of this side that a job names: 64 at most, each a name and a value of 64 KiB at most. */
+const variables: Check = (v) =>
+  stringMap(v) === null && Object.keys(v as object).length <= 64 && Object.entries(v as Record<string, string>).every(([k, x]) => /^[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(k) && x.length <= 65536)
+    ? null
+    : 'a table of at most 64 variables';
 const SCHEMAS: Record<BridgeRequest['op'], Record<string, Check>> = {
   list: { ch },
   watch: { ch },
@@ -81,9 +99,10 @@ const SCHEMAS: Record<BridgeRequest['op'], Record<string, Check>> = {
     stdin: optional(strMax(MAX_VERB_STDIN)),
     cwd: optional(strMax(4096)),
     as: optional(pattern(HOST_NAME, 'a host name')),
-    env: optional((v) => (stringMap(v) === null && Object.keys(v as object).length <= 64 && Object.entries(v as Record<string, string>).every(([k, x]) => /^[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(k) && x.length <= 65536) ? null : 'a table of at most 64 variables')),
+    env: optional(variables),
   },
   host: { ch, id: strMax(200) },
+  daemon: { ch, req: object, cwd: optional(strMax(4096)), env: optional(variables) },
   msg: { ch, msg: object },
   close: { ch },
   ping: { ch: int(0, 1_000_000_000) },
@@ -166,12 +185,17 @@ export function parseBridgeEvent(v: unknown): BridgeEvent | string {
 }
 
 /** The bridge's hello, or undefined when `v` is none. */
-export function bridgeHelloOf(v: unknown): { version: string; proto: unknown; pid: number } | undefined {
+export function bridgeHelloOf(v: unknown): { version: string; proto: unknown; pid: number; ops: string[] } | undefined {
   if (!isObj(v) || v.type !== 'hello' || v.role !== 'bridge') return undefined;
   return {
     // Printed and shown as it is (`mado host check`, :checkhealth): printable only.
     version: typeof v.version === 'string' ? printable(v.version, 40) : 'unknown',
     proto: v.proto,
     pid: typeof v.pid === 'number' ? v.pid : 0,
+    // The requests it serves (BRIDGE_OPS; named since the daemon's were added: an older bridge names none).
+    ops: Array.isArray(v.ops) ? v.ops.filter((o): o is string => typeof o === 'string').slice(0, 32) : [],
   };
 }
+
+/** The requests a bridge serves, named in its hello. */
+export const BRIDGE_OPS = Object.keys(SCHEMAS);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runBridge } from '../../../src/cli/bridge.js';
+import { daemonRequestThere, runBridge } from '../../../src/cli/bridge.js';
 import { encode, PROTO } from '../../../src/jobs/protocol/codec.js';
 import { blankJob, createJob, updateJob } from '../../../src/jobs/store.js';
 import { processStamp } from '../../../src/proc/stamp.js';
@@ -104,4 +104,29 @@ describe('mado bridge, following the jobs of a busy host', () => {
     input.end();
     await done;
   }, 20000);
+});
+
+describe('mado bridge, a daemon request from the other side', () => {
+  const op = (req: Record<string, unknown>, extra: { cwd?: string; env?: Record<string, string> } = {}) => ({ op: 'daemon' as const, ch: 3, req, ...extra });
+  const dispatch = { op: 'dispatch', short: '0a1b2c3d', sessionId: '01234567-89ab-4def-8123-456789abcdef', createdAt: 1, origin: 'fleet', cwd: '', launch: { mode: 'prompt', args: ['go'] }, respawnFlags: [], env: { SECRET_OF_THE_OTHER_SIDE: 'x' }, seed: { intent: 'go' } };
+
+  it('is one of the job service’s: a route, a list or a remote verb is refused with why', () => {
+    expect(daemonRequestThere(op({ op: 'route-add', source: 'job:0a1b2c3d', target: 'file:/tmp/x' }), {})).toBe('the daemon is asked for "route-add" through a link: only dispatch, stop, kill, respawn, remove');
+    expect(daemonRequestThere(op({ op: 'remote-verb', host: 'b', config: {}, argv: ['x'] }), {})).toMatch(/^the daemon is asked for "remote-verb"/);
+    expect(daemonRequestThere(op({ op: 'stop', short: '../../etc' }), {})).toMatch(/short/);
+    expect(daemonRequestThere(op({ op: 'stop', short: '0a1b2c3d', wait: false }), {})).toEqual({ op: 'stop', short: '0a1b2c3d', wait: false });
+  });
+
+  it('a dispatch gets this machine’s variables (and those the job names of the other side’s), and the host’s folder', () => {
+    const env = { HOME: '/home/me', PATH: '/usr/bin', ANTHROPIC_API_KEY: 'mine', UNRELATED: 'no' };
+    const there = daemonRequestThere(op(dispatch, { cwd: '~/src/app', env: { MY_TOKEN: 't' } }), env);
+    expect(there).toMatchObject({ op: 'dispatch', cwd: '/home/me/src/app' });
+    const got = (there as { env: Record<string, string> }).env;
+    expect(got.ANTHROPIC_API_KEY).toBe('mine');
+    expect(got.MY_TOKEN).toBe('t');
+    expect(got.SECRET_OF_THE_OTHER_SIDE).toBeUndefined();
+    expect(got.UNRELATED).toBeUndefined();
+    // No folder set for the host: the bridge's own.
+    expect(daemonRequestThere(op(dispatch), env)).toMatchObject({ cwd: process.cwd() });
+  });
 });

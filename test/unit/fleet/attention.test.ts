@@ -244,6 +244,19 @@ describe('Attention', () => {
     ]);
   });
 
+  it('a job you stopped or killed while it waited or worked exits with no word; one whose agent left on its own is told', () => {
+    a.entries([entry('job:1a2b3c4d', 'waiting', { needs: { question: 'Proceed?', options: [] } }), entry('job:2a2b3c4d', 'working')]);
+    vi.advanceTimersByTime(3000);
+    const before = told.length;
+    a.entries([entry('job:1a2b3c4d', 'exited', { interrupted: true }), entry('job:2a2b3c4d', 'exited', { interrupted: true })]);
+    vi.advanceTimersByTime(3000);
+    expect(told).toHaveLength(before);
+    a.entries([entry('job:3a2b3c4d', 'working')]);
+    a.entries([entry('job:3a2b3c4d', 'exited')]);
+    vi.advanceTimersByTime(3000);
+    expect(told.slice(before).map((n) => n.title)).toEqual(['codex job:3a2b3c4d: Codex Exited']);
+  });
+
   it('a turn’s end told again by another source, and an exit after it, are one need', () => {
     a.entries([entry('term:3', 'working')]);
     a.entries([entry('term:3', 'stopped')]);

@@ -32,6 +32,10 @@ describe('fleet entries', () => {
     // Structure, not words: the buffer a job is attached in, its id; a terminal's exit status; an interrupt.
     expect(jobEntry(job(), 12)).toMatchObject({ where: 'job in buffer 12', buf: 12, short: '3fa2c1d0', pid: null });
     expect(jobEntry(job({ status: 'errored', detail: 'interrupted' }))).toMatchObject({ state: 'failed', interrupted: true });
+    // Stopped or killed at your word: your own exit. One whose agent left by itself is not.
+    expect(jobEntry(job({ status: 'stopped' }))).toMatchObject({ state: 'exited', interrupted: true });
+    expect(jobEntry(job({ status: 'killed' }))).toMatchObject({ state: 'exited', interrupted: true });
+    expect(jobEntry({ ...job({ status: 'done' }), alive: false })).toMatchObject({ state: 'exited', interrupted: false });
     expect(terminalEntry({ buf: 3, agent: 'shell', state: 'exited', source: 'terminal', confirmed: false, detail: 'exit 2', since: 1, exit: 2, interrupted: false })).toMatchObject({ exit: 2, buf: 3 });
     expect(waiting.confirmed).toBe(false);
   });

@@ -31,7 +31,8 @@ describe('the link’s wire', () => {
   });
 
   it('knows a bridge’s hello, and no other', () => {
-    expect(bridgeHelloOf({ type: 'hello', role: 'bridge', pid: 7, version: '0.1.0', proto: 2 })).toEqual({ version: '0.1.0', proto: 2, pid: 7 });
+    expect(bridgeHelloOf({ type: 'hello', role: 'bridge', pid: 7, version: '0.1.0', proto: 2 })).toEqual({ version: '0.1.0', proto: 2, pid: 7, ops: [] });
+    expect(bridgeHelloOf({ type: 'hello', role: 'bridge', pid: 7, version: '0.1.0', proto: 2, ops: ['list', 7, 'daemon'] })!.ops).toEqual(['list', 'daemon']);
     expect(bridgeHelloOf({ type: 'hello', role: 'daemon', pid: 7 })).toBeUndefined();
     expect(bridgeHelloOf({ type: 'hello', role: 'bridge', version: 'v'.repeat(100) })!.version).toHaveLength(40);
     expect(bridgeHelloOf({ type: 'hello', role: 'bridge', version: '1.0\u001b]0;x\u0007' })!.version).toBe('1.0?]0;x?');
