@@ -1,6 +1,7 @@
 ---The Node process: started lazily on the first terminal, restarted with backoff when it dies,
----stopped on VimLeavePre. Every message to it is a notification; nothing here waits on Node except
----`request()`, which only :checkhealth uses.
+---stopped on VimLeavePre. Every message to it is a notification (`notify()`, and `call()`, whose
+---answer comes back as another); nothing here waits on Node but `request()`, for :checkhealth,
+---commands that must answer at once, and tests.
 local config = require('madohub.config')
 local util = require('madohub.util')
 

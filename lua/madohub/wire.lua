@@ -8,7 +8,6 @@ local M = {}
 
 ---@type table<string, fun(msg: table)>
 local receivers = {
-  -- One batch: the terminals' states first (their winbars), then the fleet's entries.
   -- One batch: the fleet's entries (the one cache, terminals' states in it), then the events of the
   -- terminals' state changes, which compare with what the cache said before.
   changes = function(m)

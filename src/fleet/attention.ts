@@ -13,7 +13,7 @@ const ENDED: ReadonlySet<AgentState> = new Set(['stopped', 'completed', 'failed'
 /** A turn's end: what an agent's records confirm after its screen (an exit or a failure is no less). */
 const TURN_ENDS: ReadonlySet<AgentState> = new Set(['stopped', 'completed']);
 
-/** The states that may be news (each by the user's `notify.states`). */
+/** The states that may be news (each by the user's `notify.states`), all of them by default. */
 export const NEWS_STATES = ['waiting', 'completed', 'stopped', 'failed', 'exited'] as const satisfies readonly AgentState[];
 
 /** A quiet period, in minutes since midnight (local time): `from` may be after `to` (it spans midnight). */
@@ -37,7 +37,7 @@ export interface AttentionSettings {
 
 export const DEFAULT_ATTENTION: AttentionSettings = {
   enabled: true,
-  states: { waiting: true, completed: true, stopped: true, failed: true, exited: true },
+  states: Object.fromEntries(NEWS_STATES.map((state) => [state, true])),
   words: {},
   burstMs: 2000,
   quiet: null,

@@ -88,13 +88,13 @@ interface TerminalEntry extends TrackedState {
  */
 export const HOLD_MS = 1500;
 
+/** The most terminals a new Node process takes back from Lua. */
+const MAX_RESTORED = 500;
+
 /**
  * Owns every terminal's state. Pure: fed screens, records, process scans and exits with the time,
  * it returns what changed for Lua.
  */
-/** The most terminals a new Node process takes back from Lua. */
-const MAX_RESTORED = 500;
-
 export class Tracker {
   private readonly restored = new Map<number, { agent: AgentId; state: AgentState; since: number }>();
   private readonly terminals = new Map<number, TerminalEntry>();

@@ -319,14 +319,4 @@ function M.close(left_for)
   end
 end
 
----Toggles the picker.
-function M.toggle()
-  if M.current then
-    M.close()
-  else
-    M.open()
-  end
-end
-
-M._H = H
 return M

@@ -111,14 +111,6 @@ const SCHEMAS: Record<BridgeRequest['op'], Record<string, Check>> = {
 /** The request, or why the message is none (the bridge ends the link with it). */
 export const parseBridgeRequest = requestGuard<BridgeRequest>(SCHEMAS);
 
-/** The bridge's first message: who it is, which protocol it speaks, which MadoHub it is. */
-export interface BridgeHello {
-  type: 'hello';
-  role: 'bridge';
-  pid: number;
-  version: string;
-  proto: number;
-}
 export type BridgeEvent =
   | { type: 'pong'; ch: number }
   /** A host's list, its jobs not checked yet (see listedJobsOf): a list a newer one replaced is never checked. */
