@@ -23,7 +23,7 @@ import { agentStateOfJob } from '../fleet/entry.js';
 import { byCreation } from './agents.js';
 import { CHECK_AGENTS } from './remote-check.js';
 import type { CheckedAgent } from './remote-check.js';
-import { BRIDGE_OPS, LIST_GAP_MS, MAX_CHANNELS, MAX_LINK_MESSAGE, parseBridgeRequest } from '../jobs/remote/wire.js';
+import { BRIDGE_OPS, listGapMs, MAX_CHANNELS, MAX_LINK_MESSAGE, parseBridgeRequest } from '../jobs/remote/wire.js';
 import { parseDaemonRequest } from '../jobs/protocol/daemon-requests.js';
 import { localDaemon } from '../jobs/client/jobs.js';
 import { isServiceRequest, SERVICE_MS, SERVICE_OPS } from '../jobs/client/service.js';
@@ -48,7 +48,7 @@ export interface BridgeIo {
 export function runBridge(io: BridgeIo): Promise<void> {
   const children = new Map<number, ChildProcess>();
   const hosts = new Map<number, Conn>();
-  /** The jobs followed, by channel: each sends its newest list at most once in LIST_GAP_MS. */
+  /** The jobs followed, by channel: each sends its newest list once the one before has had its time (listGapMs). */
   const watches = new Map<number, { stop(): void }>();
   const paused = new Set<ChildProcess>();
   let ended = false;
@@ -174,9 +174,12 @@ export function runBridge(io: BridgeIo): Promise<void> {
       case 'watch': {
         if (open() >= MAX_CHANNELS) return say({ type: 'closed', ch: req.ch, error: `${MAX_CHANNELS} channels are open` });
         let stopped = false;
+        let sentJobs = 0;
         const newest = newestPaced((jobs: ListedJob[]) => {
-          if (!stopped) say({ type: 'jobs', ch: req.ch, jobs });
-        }, LIST_GAP_MS);
+          if (stopped) return;
+          sentJobs = jobs.length;
+          say({ type: 'jobs', ch: req.ch, jobs });
+        }, () => listGapMs(sentJobs));
         const watch = new JobsWatch(jobsDir(io.env), (jobs) => newest.put(jobs), { debug: () => undefined });
         watches.set(req.ch, {
           stop: () => {

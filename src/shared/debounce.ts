@@ -51,17 +51,18 @@ export function throttled(fn: () => void, ms: number): { soon(): void; cancel():
 }
 
 /**
- * Lets a costly look run at most once every `ms`: `due()` is true when it may run now (and counts
+ * Lets a costly look run at most once every `ms` (or as long as `ms()` says at each ask): `due()` is true when it may run now (and counts
  * that run); asked sooner, it is false and `later` is called once, when `ms` has passed since the
  * last run (asks in between gather into that one call). The timer never keeps the process alive.
  */
-export function paced(later: () => void, ms: number): { due(): boolean; cancel(): void } {
+export function paced(later: () => void, ms: number | (() => number)): { due(): boolean; cancel(): void } {
   let lastRun = Number.NEGATIVE_INFINITY;
   let timer: NodeJS.Timeout | undefined;
   return {
     due() {
       const since = Date.now() - lastRun;
-      if (since >= ms) {
+      const gap = typeof ms === 'number' ? ms : ms();
+      if (since >= gap) {
         lastRun = Date.now();
         return true;
       }
@@ -69,7 +70,7 @@ export function paced(later: () => void, ms: number): { due(): boolean; cancel()
         timer = setTimeout(() => {
           timer = undefined;
           later();
-        }, ms - since);
+        }, gap - since);
         timer.unref();
       }
       return false;
@@ -82,10 +83,11 @@ export function paced(later: () => void, ms: number): { due(): boolean; cancel()
 }
 
 /**
- * Hands `deliver` the newest value put, at most once every `ms`: a value put when due is handed at
- * once; values put sooner are kept (the newest only, the others dropped) and handed as the wait ends.
+ * Hands `deliver` the newest value put, at most once every `ms` (or as long as `ms()` says): a value
+ * put when due is handed at once; values put sooner are kept (the newest only, the others dropped)
+ * and handed as the wait ends.
  */
-export function newestPaced<T>(deliver: (value: T) => void, ms: number): { put(value: T): void; cancel(): void } {
+export function newestPaced<T>(deliver: (value: T) => void, ms: number | (() => number)): { put(value: T): void; cancel(): void } {
   let kept: { value: T } | undefined;
   const handKept = (): void => {
     if (!kept || !pace.due()) return;

@@ -16,7 +16,7 @@ import { JobError } from '../../shared/errors.js';
 import { safeText } from '../../shared/text.js';
 import { DEFAULT_CONNECT_MS } from './hosts.js';
 import type { HostConfig } from './hosts.js';
-import { bridgeHelloOf, LIST_GAP_MS, listedJobsOf, MAX_CHANNELS, MAX_LINK_MESSAGE, parseBridgeEvent } from './wire.js';
+import { bridgeHelloOf, listedJobsOf, listGapMs, MAX_CHANNELS, MAX_LINK_MESSAGE, parseBridgeEvent } from './wire.js';
 import type { BridgeEvent, BridgeRequest } from './wire.js';
 
 /**
@@ -44,7 +44,7 @@ export interface LinkOptions {
   pingMs?: number;
   /** How long a link that is up may say nothing before it is dropped. */
   deadMs?: number;
-  /** A followed host's lists are shown at most one in this long (LIST_GAP_MS). */
+  /** A followed host's lists are shown at most one in this long (else as listGapMs says). */
   listGapMs?: number;
   /**
    * Runs the command in a session of its own, with no terminal: an `ssh` that would ask for a
@@ -344,18 +344,21 @@ export class Link {
 
   /**
    * Follows the host's jobs: `onJobs` hears its listings (the first at once) until `close` or the link
-   * goes down, at most one in LIST_GAP_MS: the newest, checked then (lists it sent sooner are dropped
-   * unread: a host re-listing 2,000 jobs every 100 ms costs a list's check twice a second, not ten times).
+   * goes down, each once the one before has had its time (listGapMs: 500 ms after a list of 2,000): the
+   * newest, checked then (lists it sent sooner are dropped unread: a host re-listing 2,000 jobs every
+   * 100 ms costs a list's check twice a second, not ten times).
    */
   watch(onJobs: (jobs: ListedJob[]) => void): { close(): void } {
     const show = (list: string | BridgeEvent): void => {
       if (!this.listeners.has(ch)) return;
       const ev = typeof list === 'string' ? this.eventOf(list) : list;
       const jobs = typeof ev === 'string' ? ev : ev.type === 'jobs' ? listedJobsOf(ev.jobs) : `a list that is ${ev.type}`;
-      if (typeof jobs === 'string') this.fail(new LinkError(`${this.name}: ${jobs}`, 'protocol'));
-      else onJobs(jobs);
+      if (typeof jobs === 'string') return this.fail(new LinkError(`${this.name}: ${jobs}`, 'protocol'));
+      shownJobs = jobs.length;
+      onJobs(jobs);
     };
-    const newest = newestPaced(show, this.opts.listGapMs ?? LIST_GAP_MS);
+    let shownJobs = 0;
+    const newest = newestPaced(show, () => this.opts.listGapMs ?? listGapMs(shownJobs));
     const ch = this.open((ev) => {
       // A list whose line did not begin as a bridge writes it comes parsed: paced as any other.
       if (ev.type === 'jobs') newest.put(ev);

@@ -16,11 +16,13 @@ export const MAX_LINK_MESSAGE = 8 * 1024 * 1024;
 /** The most jobs a host's list may hold. */
 export const MAX_REMOTE_JOBS = 2000;
 /**
- * A followed host's jobs are listed at most this often: the bridge sends the newest list at most
- * once in this long, and this side checks and shows at most one in this long (a host re-listing
- * 2,000 jobs every 100 ms kept Neovim's Node process at 54–87% of a core).
+ * A followed host's lists are bounded by the jobs they hold: the bridge sends, and this side checks
+ * and shows, the newest list once the one before has had its time, 1 ms for every LISTED_PER_MS
+ * jobs in it (a host re-listing 2,000 jobs every 100 ms kept Neovim's Node process at 54–87% of a
+ * core; now its lists come 500 ms apart, while a host of 50 jobs is shown within 13 ms).
  */
-export const LIST_GAP_MS = 500;
+const LISTED_PER_MS = 4;
+export const listGapMs = (jobsInLast: number): number => Math.min(MAX_REMOTE_JOBS, jobsInLast) / LISTED_PER_MS;
 /** Standard input given to a verb (a reply, a prompt). */
 export const MAX_VERB_STDIN = 1024 * 1024;
 
@@ -133,8 +135,8 @@ function listedJobOf(v: unknown): ListedJob | string {
 
 /**
  * A host's listed jobs, each checked as a job file is, or why the list is none (refused whole). Some
- * 10 µs a job: a list of 2,000 costs 20 ms, so a followed host's lists are checked at most
- * LIST_GAP_MS apart (the newest), not as they come.
+ * 10 µs a job: a list of 2,000 costs 20 ms, so a followed host's lists are checked as listGapMs
+ * allows (the newest), not as they come.
  */
 export function listedJobsOf(list: readonly unknown[]): ListedJob[] | string {
   const jobs: ListedJob[] = [];
