@@ -252,10 +252,6 @@ export function runBridge(io: BridgeIo): Promise<void> {
   });
 }
 
-/**
- * A verb's environment: this side's, with what the other side's job names of its own (never MadoHub's
- * settings), those names added to the job's ($MADOHUB_JOB_ENV) so that its job gets them.
- */
 /** An Io that prints nothing (a bridge's daemon requests answer on the link). */
 const quietIo = { out: (): void => undefined, err: (): void => undefined, stdin: async (): Promise<undefined> => undefined };
 
@@ -275,6 +271,10 @@ export function daemonRequestThere(op: Extract<BridgeRequest, { op: 'daemon' }>,
   return isServiceRequest(request) ? request : `the daemon is asked for ${request.op} through a link`;
 }
 
+/**
+ * A verb's environment: this side's, with what the other side's job names of its own (never MadoHub's
+ * settings), those names added to the job's ($MADOHUB_JOB_ENV) so that its job gets them.
+ */
 function verbEnv(env: NodeJS.ProcessEnv, req: Pick<Extract<BridgeRequest, { op: 'verb' }>, 'env' | 'as'>): NodeJS.ProcessEnv {
   const crossed = Object.entries(req.env ?? {}).filter(([k]) => !k.startsWith('MADOHUB_'));
   const named = [env.MADOHUB_JOB_ENV, ...crossed.map(([k]) => k)].filter(Boolean).join(',');

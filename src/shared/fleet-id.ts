@@ -8,7 +8,7 @@
 // and, as a route's target only:
 //   buf:<n>                   a buffer that is no terminal
 //   file:<absolute path>      a file
-// The words of the other kinds are never an agent's id (the agents' test says so).
+// The words of the other kinds are never an agent's id (fleet-id.test says so).
 import { HOST_NAME_PART } from './types.js';
 
 /** A job's short id: 8 lowercase hex digits. Its pattern is written here, and nowhere else. */
