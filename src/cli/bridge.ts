@@ -26,6 +26,7 @@ import type { CheckedAgent } from './remote-check.js';
 import { BRIDGE_OPS, listGapMs, MAX_CHANNELS, MAX_LINK_MESSAGE, parseBridgeRequest } from '../jobs/remote/wire.js';
 import { parseDaemonRequest } from '../jobs/protocol/daemon-requests.js';
 import { localDaemon } from '../jobs/client/jobs.js';
+import { quietIo } from '../jobs/client/daemon.js';
 import { isServiceRequest, SERVICE_MS, SERVICE_OPS } from '../jobs/client/service.js';
 import type { ServiceRequest } from '../jobs/client/service.js';
 import { jobEnv } from '../jobs/env.js';
@@ -124,7 +125,7 @@ export function runBridge(io: BridgeIo): Promise<void> {
     const request = daemonRequestThere(req, io.env);
     if (typeof request === 'string') return answer({ type: 'error', error: request });
     try {
-      answer(await localDaemon({ ...quietIo, env: io.env, script: io.script })(request, SERVICE_MS[request.op]));
+      answer(await localDaemon(quietIo(io.env, io.script))(request, SERVICE_MS[request.op]));
     } catch (err) {
       answer({ type: 'error', error: err instanceof Error ? err.message : String(err) });
     }
@@ -251,9 +252,6 @@ export function runBridge(io: BridgeIo): Promise<void> {
     io.input.once('error', () => finish());
   });
 }
-
-/** An Io that prints nothing (a bridge's daemon requests answer on the link). */
-const quietIo = { out: (): void => undefined, err: (): void => undefined, stdin: async (): Promise<undefined> => undefined };
 
 /**
  * A daemon request from the other side, as this machine's daemon takes it, or why it is none: one

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { DEFAULT_AGENT, FALLBACK_AGENT } from '../agents/index.js';
 import { chooseInJob, dispatchJob, jobScreen, removeJobVia, resolveId, respawnJob, sendToJob, stopJob } from '../jobs/client/jobs.js';
-import type { Io } from '../jobs/client/daemon.js';
+import { quietIo } from '../jobs/client/daemon.js';
 import { jobText } from '../jobs/job-text.js';
 import { isObj } from '../shared/checks.js';
 import { jobsDir } from '../jobs/store.js';
@@ -31,7 +31,7 @@ export async function jobCall(method: string, raw: unknown, env: NodeJS.ProcessE
   if (host && method === 'dispatch') throw new Error(`no host '${host.slice(0, 40)}' (see :help madohub-hosts)`);
   // `NAME:ID` typed for a host that is none is this machine's job of that name (`fix: parser`).
   if (host) args.id = `${host}:${str(args.id) ?? ''}`;
-  const io: Io = { out: () => undefined, err: () => undefined, stdin: async () => undefined, env, script: MADO, columns: size(args.cols), rows: size(args.rows) };
+  const io = quietIo(env, MADO, { columns: size(args.cols), rows: size(args.rows) });
   switch (method) {
     case 'background': {
       // A terminal's agent goes on as a job: resuming its session, or with a prompt.

@@ -10,7 +10,7 @@ import { askRemoteJob, remoteJobScreen, sendToRemoteJob } from '../jobs/remote/j
 import { MAX_REPLY_CHARS } from '../jobs/protocol/host-requests.js';
 import { matchJob } from '../jobs/ids.js';
 import { safeText } from '../shared/text.js';
-import { dispatched, dispatchRequest, isServiceRequest, removeVia, respawnVia, SERVICE_MS, stopVia } from '../jobs/client/service.js';
+import { dispatched, dispatchRequest, removeVia, respawnVia, SERVICE_MS, stopVia } from '../jobs/client/service.js';
 import type { AskDaemon } from '../jobs/client/service.js';
 
 /** How long a remote verb may take (a dispatch starts an agent there; a stop waits for it). */
@@ -61,10 +61,7 @@ export async function remoteJobCall(remotes: Remotes, host: string, method: stri
     id = m.short;
   }
   // That machine's daemon, as this machine's is asked (the same requests, the same answers).
-  const daemon: AskDaemon = (request, timeoutMs) => {
-    if (!isServiceRequest(request)) throw new Error(`${request.op} is not done on a remote host`);
-    return link.daemon(request, timeoutMs);
-  };
+  const daemon: AskDaemon = (request, timeoutMs) => link.daemon(request, timeoutMs);
   switch (method) {
     case 'stop':
     case 'kill':

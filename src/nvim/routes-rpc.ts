@@ -2,7 +2,7 @@
 // finished turn from the tracker, a job's from the fleet), and what the Lua side asks of them.
 import path from 'node:path';
 import type { NeovimClient } from 'neovim';
-import type { Io } from '../jobs/client/jobs.js';
+import { quietIo } from '../jobs/client/daemon.js';
 import type { FleetHub } from '../fleet/hub.js';
 import { isObj } from '../shared/checks.js';
 import type { TerminalWatchers } from '../state/terminal-watchers.js';
@@ -43,7 +43,7 @@ export function routesRpc(nvim: NeovimClient, lua: LuaWire, hub: FleetHub, watch
   const listed = (r: Route, keeper: 'neovim' | 'daemon'): ListedRoute => ({ ...r, keeper, options: routeOptionWords(r) });
   const all = (): ListedRoute[] => [...engine.list().map((r) => listed(r, 'neovim')), ...readRoutes(jobsDir()).map((r) => listed(r, 'daemon'))];
   const push = (): void => lua.send({ type: 'routes', routes: all() });
-  const io: Io = { out: () => undefined, err: () => undefined, stdin: async () => undefined, env: process.env, script: MADO };
+  const io = quietIo(process.env, MADO);
   const backend = new NeovimRouteBackend(
     hub,
     watchers,

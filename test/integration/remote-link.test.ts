@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Link, LinkError } from '../../src/jobs/remote/link.js';
-import { dispatched, dispatchRequest, isServiceRequest, removeVia, SERVICE_MS, stopVia } from '../../src/jobs/client/service.js';
+import { dispatched, dispatchRequest, removeVia, SERVICE_MS, stopVia } from '../../src/jobs/client/service.js';
 import type { AskDaemon } from '../../src/jobs/client/service.js';
 import type { HostConfig } from '../../src/jobs/remote/hosts.js';
 import { FIX, shortOf, until, useJobsHarness } from './jobs-harness.js';
@@ -64,10 +64,7 @@ describe('a link to a host', () => {
   it('asks its daemon as this machine’s is asked: a dispatch, a stop that says it ended, a removal; an older bridge is said', async () => {
     const link = await open(shellHost());
     try {
-      const ask: AskDaemon = (request, ms) => {
-        if (!isServiceRequest(request)) throw new Error(request.op);
-        return link.daemon(request, ms);
-      };
+      const ask: AskDaemon = (request, ms) => link.daemon(request, ms);
       const request = dispatchRequest({ agent: 'looper', prompt: 'go', forkSession: false, origin: 'fleet', cwd: '', name: 'over the link' }, {});
       expect(dispatched(request, await ask(request, SERVICE_MS.dispatch))).toEqual({ short: request.short });
       const there = await until(() => link.list(5000), (js) => js.some((j) => j.short === request.short && j.alive));
@@ -82,6 +79,8 @@ describe('a link to a host', () => {
     }
     const older = await open(hostile('names'));
     try {
+      // A request the job service does not make is carried by no link.
+      await expect(older.daemon({ op: 'list' }, 1000)).rejects.toThrow('list is not done on a remote host');
       await expect(older.daemon({ op: 'stop', short: '0a0b0c0d' }, 1000)).rejects.toThrow("box's mado 0.1.0 takes no daemon requests: update MadoHub on box (see :help madohub-hosts)");
       expect(older.down).toBeUndefined();
     } finally {

@@ -24,6 +24,11 @@ export interface Io {
   rows?: number;
 }
 
+/** An Io for a caller that prints nothing and reads no input (the Neovim side, a bridge): its answers are values. */
+export function quietIo(env: NodeJS.ProcessEnv, script: string, size: { columns?: number; rows?: number } = {}): Io {
+  return { out: () => undefined, err: () => undefined, stdin: async () => undefined, env, script, ...size };
+}
+
 /** How long a client waits for a daemon it started to listen (`$MADOHUB_DAEMON_START_MS`, for tests). */
 const daemonStartMs = (env: NodeJS.ProcessEnv): number => Number(env.MADOHUB_DAEMON_START_MS) || 20000;
 

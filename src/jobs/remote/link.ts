@@ -10,7 +10,8 @@ import { checkProto, encode, LineDecoder, parseLine, PROTO } from '../protocol/c
 import { asReply } from '../protocol/replies.js';
 import type { Reply } from '../protocol/replies.js';
 import type { ListedJob } from '../protocol/replies.js';
-import type { ServiceRequest } from '../client/service.js';
+import { isServiceRequest } from '../client/service.js';
+import type { DaemonRequest } from '../protocol/daemon-requests.js';
 import { newestPaced } from '../../shared/debounce.js';
 import { JobError } from '../../shared/errors.js';
 import { safeText } from '../../shared/text.js';
@@ -328,8 +329,9 @@ export class Link {
           if (ev.type === 'jobs') {
             const jobs = listedJobsOf(ev.jobs);
             if (typeof jobs === 'string') {
-              reject(new LinkError(`${this.name}: ${jobs}`, 'protocol'));
-              this.fail(new LinkError(`${this.name}: ${jobs}`, 'protocol'));
+              const refused = new LinkError(`${this.name}: ${jobs}`, 'protocol');
+              reject(refused);
+              this.fail(refused);
             } else resolve(jobs);
           } else if (ev.type === 'closed') reject(this.failure ?? new LinkError(ev.error ?? `${this.name} closed the list`, 'closed'));
           else reject(new LinkError(`${this.name} answered a list with ${ev.type}`, 'protocol'));
@@ -502,8 +504,10 @@ export class Link {
    * Asks the host's daemon one request of the job service (its bridge carries it as it is): its reply;
    * an error reply is thrown as a JobError in the daemon's words, named by the host. `timeoutMs`: the daemon's own bound,
    * and the link's time to carry it (5 s) on top. A dispatch's empty `cwd` is the host's setting there.
+   * A request the service does not make (a route, a list) is refused here: the link carries none.
    */
-  daemon(request: ServiceRequest, timeoutMs: number, env?: Record<string, string>): Promise<Reply> {
+  daemon(request: DaemonRequest, timeoutMs: number): Promise<Reply> {
+    if (!isServiceRequest(request)) return Promise.reject(new JobError(`${request.op} is not done on a remote host`));
     if (!this.serves.includes('daemon')) return Promise.reject(new JobError(`${this.name}'s mado ${this.version} takes no daemon requests: update MadoHub on ${this.name} (see :help madohub-hosts)`));
     return new Promise((resolve, reject) => {
       let ch = 0;
@@ -526,7 +530,7 @@ export class Link {
         return reject(err);
       }
       const cwd = this.config.cwd;
-      this.write({ op: 'daemon', ch, req: { ...request }, ...(cwd === undefined ? {} : { cwd }), ...(env && Object.keys(env).length > 0 ? { env } : {}) });
+      this.write({ op: 'daemon', ch, req: { ...request }, ...(cwd === undefined ? {} : { cwd }) });
     });
   }
 

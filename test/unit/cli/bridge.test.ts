@@ -21,14 +21,20 @@ afterEach(async () => {
   if (base) rmSync(base, { recursive: true, force: true });
 });
 
+/** A jobs folder and a runtime folder (0700) of the test's own, removed after it. */
+function jobFolders(): { jobs: string; run: string } {
+  base = mkdtempSync(path.join(tmpdir(), 'madohub-bridge-'));
+  const jobs = path.join(base, 'jobs');
+  const run = path.join(base, 'run');
+  mkdirSync(jobs, { recursive: true });
+  mkdirSync(run, { mode: 0o700 });
+  chmodSync(run, 0o700);
+  return { jobs, run };
+}
+
 describe('mado bridge, its peer no longer reading', () => {
   it('a job host’s channel stops reading the host: what waits for the peer stays near its bound', async () => {
-    base = mkdtempSync(path.join(tmpdir(), 'madohub-bridge-'));
-    const jobs = path.join(base, 'jobs');
-    const run = path.join(base, 'run');
-    mkdirSync(jobs, { recursive: true });
-    mkdirSync(run, { mode: 0o700 });
-    chmodSync(run, 0o700);
+    const { jobs, run } = jobFolders();
     const short = '0a0b0c0d';
     createJob(jobs, blankJob(short));
     const socket = path.join(run, `${short}.sock`);
@@ -65,11 +71,7 @@ describe('mado bridge, its peer no longer reading', () => {
 
 describe('mado bridge, following the jobs of a busy host', () => {
   it('sends a list of 2,000 jobs at most once in 500 ms (the newest), however often they change', async () => {
-    base = mkdtempSync(path.join(tmpdir(), 'madohub-bridge-'));
-    const jobs = path.join(base, 'jobs');
-    const run = path.join(base, 'run');
-    mkdirSync(jobs, { recursive: true });
-    mkdirSync(run, { mode: 0o700 });
+    const { jobs, run } = jobFolders();
     const shorts = Array.from({ length: 2000 }, (_, i) => (0x10000000 + i).toString(16));
     for (const short of shorts) createJob(jobs, blankJob(short));
     const short = shorts[0]!;
