@@ -4,8 +4,9 @@ import { parseStat } from './stamp.js';
 import type { ProcessSource } from './source.js';
 
 /**
- * /proc/<pid>/stat: the parent pid, and what tells this process image: its start time (clock ticks
- * since boot; tells pid reuse) and its name (an exec keeps the pid and start time, but changes it).
+ * /proc/<pid>/stat: the parent pid, its start time (clock ticks since boot; tells pid reuse) and its
+ * name. An exec keeps the pid and start time, and may keep the name too (a fork of node that execs
+ * `env node agent` ends named node again): what tells the image is these and its command line.
  */
 function readStat(procRoot: string, pid: number): { ppid: number; start: string; image: string } | undefined {
   let text: string;
@@ -62,9 +63,9 @@ function parentMap(procRoot: string): Map<number, number[]> {
 }
 
 /**
- * Reads a terminal's process tree from /proc. What it learns of a process (name, arguments,
- * executable) is kept per pid, start time and name (see `readStat`), so that a scan of a tree that
- * did not change reads one small file per process.
+ * Reads a terminal's process tree from /proc. What it learns of a process (name, executable) is
+ * kept per pid, start time, name and command line (see `readStat`), so that a scan of a tree that
+ * did not change reads two small files per process.
  */
 export class ProcessTree implements ProcessSource {
   readonly kind = 'proc';
@@ -96,9 +97,11 @@ export class ProcessTree implements ProcessSource {
       this.cache.delete(pid);
       return undefined;
     }
-    const cached = this.cache.get(pid);
-    if (cached && cached.image === st.image) return cached.info;
     const dir = `${this.procRoot}/${pid}`;
+    const cmdline = readOr(`${dir}/cmdline`, '');
+    const image = `${st.image}\0${cmdline}`;
+    const cached = this.cache.get(pid);
+    if (cached && cached.image === image) return cached.info;
     let exe = '';
     try {
       exe = readlinkSync(`${dir}/exe`);
@@ -109,12 +112,12 @@ export class ProcessTree implements ProcessSource {
       pid,
       ppid: st.ppid,
       comm: readOr(`${dir}/comm`, '').trim(),
-      argv: readOr(`${dir}/cmdline`, '')
+      argv: cmdline
         .split('\0')
         .filter((a, i, all) => a !== '' || i < all.length - 1),
       exe,
     };
-    this.cache.set(pid, { image: st.image, info });
+    this.cache.set(pid, { image, info });
     return info;
   }
 

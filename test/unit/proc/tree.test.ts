@@ -174,3 +174,28 @@ describe('the portable source, told what ps-list and lsof print', () => {
     expect(sourceKind({})).toBe('proc');
   });
 });
+
+describe('the process tree read from /proc, a process that execs', () => {
+  // A terminal's agent is found by a walk; an agent started as `#!/usr/bin/env node` is first the
+  // forked parent (named like it, with its command line), then env, then node — and a walk under load
+  // may see only the first and the last, both named `node`, with the same start time.
+  const writeProc = (root: string, pid: number, name: string, argv: string[]): void => {
+    const dir = path.join(root, String(pid));
+    mkdirSync(dir, { recursive: true });
+    const fields = ['S', '1', String(pid), ...Array.from({ length: 16 }, () => '0'), '4242'];
+    writeFileSync(path.join(dir, 'stat'), `${pid} (${name}) ${fields.join(' ')}`);
+    writeFileSync(path.join(dir, 'comm'), `${name}\n`);
+    writeFileSync(path.join(dir, 'cmdline'), `${argv.join('\0')}\0`);
+    mkdirSync(path.join(dir, 'task', String(pid)), { recursive: true });
+    writeFileSync(path.join(dir, 'task', String(pid), 'children'), '');
+  };
+  it('reads its new command line, though its name and start time stay (a fork of node that execs node)', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'madohub-fakeproc-'));
+    const tree = new ProcessTree(root);
+    writeProc(root, 77, 'node', ['/usr/bin/node', '/x/mado-host.js']);
+    expect(agentOfTree(tree.walk(77))).toBeUndefined();
+    writeProc(root, 77, 'node', ['node', '/x/bin/pi']);
+    expect(tree.walk(77)[0]!.argv).toEqual(['node', '/x/bin/pi']);
+    expect(agentOfTree(tree.walk(77))).toEqual({ agent: 'pi', pid: 77 });
+  });
+});
