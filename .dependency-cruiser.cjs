@@ -26,7 +26,9 @@ const dirs = (names) => `^src/(?:${names.join('|')})/`;
 
 const upward = LAYERS.slice(0, -1).map((layer, i) => ({
   name: `no-upward-from-${layer.join('-')}`,
-  comment: `${layer.join(', ')} may import only from ${LAYERS.slice(0, i + 1).flat().join(', ')}`,
+  comment: `${layer.join(', ')} may import only from ${LAYERS.slice(0, i + 1)
+    .flat()
+    .join(', ')}`,
   severity: 'error',
   from: { path: dirs(layer) },
   to: { path: dirs(LAYERS.slice(i + 1).flat()) },
@@ -50,7 +52,13 @@ const sideways = [
 
 module.exports = {
   forbidden: [
-    { name: 'no-cycle', comment: 'no import cycle, type-only imports included', severity: 'error', from: {}, to: { circular: true } },
+    {
+      name: 'no-cycle',
+      comment: 'no import cycle, type-only imports included',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
     {
       name: 'no-outside-layers',
       comment: 'every file of src/ belongs to a layer',
@@ -58,7 +66,13 @@ module.exports = {
       from: { path: '^src/', pathNot: dirs(LAYERS.flat()) },
       to: {},
     },
-    { name: 'pure-detect', comment: 'the detect engine is pure: no Node module, no package', severity: 'error', from: { path: dirs(['detect']) }, to: { dependencyTypes: ['core', 'npm'] } },
+    {
+      name: 'pure-detect',
+      comment: 'the detect engine is pure: no Node module, no package',
+      severity: 'error',
+      from: { path: dirs(['detect']) },
+      to: { dependencyTypes: ['core', 'npm'] },
+    },
     ...upward,
     ...sideways,
   ],

@@ -64,15 +64,33 @@ end, { nargs = '*', desc = 'MadoHub: go on with this terminal’s agent as a bac
 
 vim.api.nvim_create_user_command('MadoAttach', function(o)
   require('madohub.jobs').attach(o.args)
-end, { nargs = 1, complete = function(lead) return require('madohub.jobs').complete(lead, true) end, desc = 'MadoHub: open a background job in a terminal split' })
+end, {
+  nargs = 1,
+  complete = function(lead)
+    return require('madohub.jobs').complete(lead, true)
+  end,
+  desc = 'MadoHub: open a background job in a terminal split',
+})
 
 vim.api.nvim_create_user_command('MadoStop', function(o)
   require('madohub.jobs').stop(o.args)
-end, { nargs = 1, complete = function(lead) return require('madohub.jobs').complete(lead, true) end, desc = 'MadoHub: stop a background job' })
+end, {
+  nargs = 1,
+  complete = function(lead)
+    return require('madohub.jobs').complete(lead, true)
+  end,
+  desc = 'MadoHub: stop a background job',
+})
 
 vim.api.nvim_create_user_command('MadoLogs', function(o)
   require('madohub.jobs').logs(o.args)
-end, { nargs = 1, complete = function(lead) return require('madohub.jobs').complete(lead) end, desc = 'MadoHub: show a background job’s recent output' })
+end, {
+  nargs = 1,
+  complete = function(lead)
+    return require('madohub.jobs').complete(lead)
+  end,
+  desc = 'MadoHub: show a background job’s recent output',
+})
 
 vim.api.nvim_create_user_command('MadoAgents', function()
   require('madohub.picker').open()

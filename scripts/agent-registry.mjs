@@ -8,7 +8,9 @@ const MODULE = /^export const ([A-Za-z_$][\w$]*): AgentModule = \{$/m;
 /** The text of the registry for the agent modules in `agentsDir`. */
 export function agentRegistry(agentsDir) {
   const modules = [];
-  for (const file of readdirSync(agentsDir).filter((f) => f.endsWith('.ts') && f !== 'registry.ts').sort()) {
+  for (const file of readdirSync(agentsDir)
+    .filter((f) => f.endsWith('.ts') && f !== 'registry.ts')
+    .sort()) {
     const m = MODULE.exec(readFileSync(path.join(agentsDir, file), 'utf8'));
     if (m) modules.push({ name: m[1], file: file.replace(/\.ts$/, '.js') });
   }

@@ -2,10 +2,30 @@
 // Not a test: it prints figures and ratios; nothing here passes or fails on time.
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { appendFileSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, watch, writeFileSync, writeSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  watch,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { agentOfTree, detectScreen as detect, promptOf, RULESET, useUserRules, userRulesNow } from '../src/agents/index.js';
+import {
+  agentOfTree,
+  detectScreen as detect,
+  promptOf,
+  RULESET,
+  useUserRules,
+  userRulesNow,
+} from '../src/agents/index.js';
 import { boundScreen } from '../src/detect/index.js';
 import type { Screen } from '../src/shared/types.js';
 import { optionsOf, questionOf } from '../src/detect/question.js';
@@ -18,7 +38,17 @@ import { freePort } from '../src/jobs/host/own-word.js';
 import { newSessionId, newShortId } from '../src/jobs/ids.js';
 import { Conn } from '../src/jobs/protocol/client.js';
 import { blankJob, createJob, updateJob } from '../src/jobs/store.js';
-import { AGENT, FAKE_CLAUDE, FAKE_GEMINI, FAKE_OPENCODE, ROOT, openAgent, openTerminal, startNeovim, testNeovims } from '../test/integration/neovim.js';
+import {
+  AGENT,
+  FAKE_CLAUDE,
+  FAKE_GEMINI,
+  FAKE_OPENCODE,
+  ROOT,
+  openAgent,
+  openTerminal,
+  startNeovim,
+  testNeovims,
+} from '../test/integration/neovim.js';
 import type { Session } from '../test/integration/neovim.js';
 import { SSHD, startSshd } from '../test/integration/sshd.js';
 import { killDaemonOf, killJobsOf } from '../test/integration/jobs-harness.js';
@@ -44,7 +74,11 @@ const percentile = (xs: number[], p: number): number => {
  * state(), from `source` when one is named, `times` times, `gapMs` apart (timed in Neovim; a change
  * that does not come within 3 s is left out).
  */
-async function keyToState(s: Session, buf: number, o: { times: number; gapMs: number; source?: string; key?: string }): Promise<number[]> {
+async function keyToState(
+  s: Session,
+  buf: number,
+  o: { times: number; gapMs: number; source?: string; key?: string },
+): Promise<number[]> {
   return s.lua<number[]>(
     `local buf, n, gap, source, key = ...
      local chan = vim.bo[buf].channel
@@ -98,8 +132,12 @@ async function benchRender(exe: string): Promise<void> {
   await watched.close();
   await plain.close();
   const ratio = median(w) / median(p);
-  out(`  (a) 50,000 lines: watched ${median(w).toFixed(0)} ms, unwatched ${median(p).toFixed(0)} ms (median of 5, interleaved)`);
-  out(`      ratio ${ratio.toFixed(3)} (goal <= 1.10)${ratio <= 1.1 ? '' : '  ** over goal **'}; Node process: watched ${running}, unwatched ${idle}`);
+  out(
+    `  (a) 50,000 lines: watched ${median(w).toFixed(0)} ms, unwatched ${median(p).toFixed(0)} ms (median of 5, interleaved)`,
+  );
+  out(
+    `      ratio ${ratio.toFixed(3)} (goal <= 1.10)${ratio <= 1.1 ? '' : '  ** over goal **'}; Node process: watched ${running}, unwatched ${idle}`,
+  );
 }
 
 async function benchLatency(exe: string): Promise<void> {
@@ -108,7 +146,9 @@ async function benchLatency(exe: string): Promise<void> {
   await s.waitFor(`(require('madohub').state(${buf}) or {}).agent == 'claude'`);
   const samples = await keyToState(s, buf, { times: 60, gapMs: 60 });
   await s.close();
-  out(`  (b) change on screen -> state(): p50 ${median(samples).toFixed(1)} ms, p95 ${percentile(samples, 95).toFixed(1)} ms over ${samples.length} changes (goal p95 <= 50 ms; peers poll every 100-2000 ms: ratio to a 100 ms poll ${(percentile(samples, 95) / 100).toFixed(2)})`);
+  out(
+    `  (b) change on screen -> state(): p50 ${median(samples).toFixed(1)} ms, p95 ${percentile(samples, 95).toFixed(1)} ms over ${samples.length} changes (goal p95 <= 50 ms; peers poll every 100-2000 ms: ratio to a 100 ms poll ${(percentile(samples, 95) / 100).toFixed(2)})`,
+  );
 }
 
 async function benchMemory(exe: string): Promise<void> {
@@ -118,7 +158,14 @@ async function benchMemory(exe: string): Promise<void> {
   await s.lua('vim.wait(500)');
   const base = await s.lua<{ rssBytes: number }>('return require("madohub.node").request("health")');
   await s.lua(`vim.cmd('bwipeout! ' .. ...)`, [first]);
-  const names = ['claude-working', 'codex-working', 'gemini-working', 'opencode-working', 'claude-approval', 'claude-stopped'];
+  const names = [
+    'claude-working',
+    'codex-working',
+    'gemini-working',
+    'opencode-working',
+    'claude-approval',
+    'claude-stopped',
+  ];
   for (let i = 0; i < 10; i++) {
     await s.lua(`vim.cmd('tabnew')`);
     await openAgent(s, [...names, '--every', '50', '--loop']);
@@ -127,7 +174,9 @@ async function benchMemory(exe: string): Promise<void> {
   const busy = await s.lua<{ rssBytes: number; terminals: number }>('return require("madohub.node").request("health")');
   await s.close();
   const mib = (b: number): string => (b / 1048576).toFixed(1);
-  out(`  (c) Node process memory: ${mib(busy.rssBytes)} MiB with ${busy.terminals} busy terminals (redrawing every 50 ms for 5 s), ${mib(base.rssBytes)} MiB with 1 idle; ratio ${(busy.rssBytes / base.rssBytes).toFixed(2)}`);
+  out(
+    `  (c) Node process memory: ${mib(busy.rssBytes)} MiB with ${busy.terminals} busy terminals (redrawing every 50 ms for 5 s), ${mib(base.rssBytes)} MiB with 1 idle; ratio ${(busy.rssBytes / base.rssBytes).toFixed(2)}`,
+  );
 }
 
 /** (j) The fleet: the Node process with 200 jobs in its jobs folder against none, and a job's change to Lua. */
@@ -135,9 +184,20 @@ async function benchFleet(exe: string): Promise<void> {
   const rss = async (jobs: number): Promise<{ rss: number; listed: number; s: Session }> => {
     const dir = mkdtempSync(path.join(tmpdir(), 'madohub-bench-fleet-'));
     for (let i = 0; i < jobs; i++) {
-      createJob(dir, { ...blankJob(newShortId()), sessionId: newSessionId(), status: i % 3 ? 'stopped' : 'done', tempo: 'idle', intent: `job ${i}`, name: `job ${i}` });
+      createJob(dir, {
+        ...blankJob(newShortId()),
+        sessionId: newSessionId(),
+        status: i % 3 ? 'stopped' : 'done',
+        tempo: 'idle',
+        intent: `job ${i}`,
+        name: `job ${i}`,
+      });
     }
-    const s = await startNeovim(exe, { MADOHUB_JOBS_DIR: dir, CLAUDE_CONFIG_DIR: path.join(dir, 'claude'), MADOHUB_RUNTIME_DIR: path.join(dir, 'run') });
+    const s = await startNeovim(exe, {
+      MADOHUB_JOBS_DIR: dir,
+      CLAUDE_CONFIG_DIR: path.join(dir, 'claude'),
+      MADOHUB_RUNTIME_DIR: path.join(dir, 'run'),
+    });
     const buf = await openAgent(s, ['claude-idle']);
     await s.waitFor(`require('madohub').state(${buf}) ~= nil`);
     await s.waitFor(`#require('madohub').agents({ kind = 'job' }) == ${jobs}`, 10000);
@@ -161,7 +221,9 @@ async function benchFleet(exe: string): Promise<void> {
   }
   await many.s.close();
   const mib = (b: number): string => (b / 1048576).toFixed(1);
-  out(`  (j) fleet: Node process ${mib(many.rss)} MiB with 200 jobs watched (${many.listed} listed) vs ${mib(none.rss)} MiB with none; ratio ${(many.rss / none.rss).toFixed(2)}; a job's change to the Lua cache p50 ${median(samples).toFixed(0)} ms, max ${Math.max(...samples).toFixed(0)} ms (10 changes)`);
+  out(
+    `  (j) fleet: Node process ${mib(many.rss)} MiB with 200 jobs watched (${many.listed} listed) vs ${mib(none.rss)} MiB with none; ratio ${(many.rss / none.rss).toFixed(2)}; a job's change to the Lua cache p50 ${median(samples).toFixed(0)} ms, max ${Math.max(...samples).toFixed(0)} ms (10 changes)`,
+  );
 }
 
 /** (k) :MadoAgents with 200 jobs, 20 terminals and 10 sessions elsewhere: open, keys, a change to its row, idle. */
@@ -169,15 +231,38 @@ async function benchPicker(exe: string): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'madohub-bench-picker-'));
   const jobs = path.join(dir, 'jobs');
   for (let i = 0; i < 200; i++) {
-    createJob(jobs, { ...blankJob(newShortId()), sessionId: newSessionId(), status: i % 3 === 0 ? 'running' : i % 3 === 1 ? 'done' : 'stopped', tempo: i % 2 ? 'idle' : 'active', intent: `job ${i}`, name: `job ${i}`, cwd: `/home/dev/p${i % 7}` });
+    createJob(jobs, {
+      ...blankJob(newShortId()),
+      sessionId: newSessionId(),
+      status: i % 3 === 0 ? 'running' : i % 3 === 1 ? 'done' : 'stopped',
+      tempo: i % 2 ? 'idle' : 'active',
+      intent: `job ${i}`,
+      name: `job ${i}`,
+      cwd: `/home/dev/p${i % 7}`,
+    });
   }
   const claude = path.join(dir, 'claude');
   mkdirSync(path.join(claude, 'sessions'), { recursive: true });
   const sleepers = Array.from({ length: 10 }, () => spawn('sleep', ['600'], { stdio: 'ignore' }));
   for (const [i, p] of sleepers.entries()) {
-    writeFileSync(path.join(claude, 'sessions', `${p.pid}.json`), JSON.stringify({ pid: p.pid, sessionId: `5a1f0c3e-1b2c-4d5e-8f90-1234567890${String(i).padStart(2, '0')}`, cwd: `/home/dev/s${i}`, kind: 'interactive', status: 'idle', updatedAt: Date.now() }));
+    writeFileSync(
+      path.join(claude, 'sessions', `${p.pid}.json`),
+      JSON.stringify({
+        pid: p.pid,
+        sessionId: `5a1f0c3e-1b2c-4d5e-8f90-1234567890${String(i).padStart(2, '0')}`,
+        cwd: `/home/dev/s${i}`,
+        kind: 'interactive',
+        status: 'idle',
+        updatedAt: Date.now(),
+      }),
+    );
   }
-  const s = await startNeovim(exe, { MADOHUB_JOBS_DIR: jobs, CLAUDE_CONFIG_DIR: claude, MADOHUB_RUNTIME_DIR: path.join(dir, 'run'), XDG_STATE_HOME: path.join(dir, 'state') });
+  const s = await startNeovim(exe, {
+    MADOHUB_JOBS_DIR: jobs,
+    CLAUDE_CONFIG_DIR: claude,
+    MADOHUB_RUNTIME_DIR: path.join(dir, 'run'),
+    XDG_STATE_HOME: path.join(dir, 'state'),
+  });
   const bufs: number[] = [];
   for (let i = 0; i < 20; i++) {
     await s.lua(`vim.cmd('tabnew')`);
@@ -251,7 +336,11 @@ async function benchPicker(exe: string): Promise<void> {
   const idle = async (): Promise<{ node: number; nvim: number; baseline: number }> => {
     const [n0, v0, b0] = [switches(health.pid), switches(s.proc.pid!), switches(idleNode.pid!)];
     await new Promise((r) => setTimeout(r, seconds * 1000));
-    return { node: (switches(health.pid) - n0) / seconds, nvim: (switches(s.proc.pid!) - v0) / seconds, baseline: (switches(idleNode.pid!) - b0) / seconds };
+    return {
+      node: (switches(health.pid) - n0) / seconds,
+      nvim: (switches(s.proc.pid!) - v0) / seconds,
+      baseline: (switches(idleNode.pid!) - b0) / seconds,
+    };
   };
   const opened = await idle();
   await s.lua(`require('madohub.picker').close()`);
@@ -262,10 +351,18 @@ async function benchPicker(exe: string): Promise<void> {
   for (const p of sleepers) p.kill('SIGKILL');
   const f = (x: number): string => x.toFixed(1);
   out(`  (k) :MadoAgents, ${count} entries (200 jobs, 20 terminals, 10 sessions elsewhere):`);
-  out(`      open to first paint p50 ${f(median(open))} ms, p95 ${f(percentile(open, 95))} ms; goal 30 ms: ratio ${(percentile(open, 95) / 30).toFixed(2)}`);
-  out(`      a key to the redraw: j/k p95 ${f(percentile(keys.move, 95))} ms, a filter key p95 ${f(percentile(keys.filter, 95))} ms; goal 16 ms: ratio ${(Math.max(percentile(keys.move, 95), percentile(keys.filter, 95)) / 16).toFixed(2)}`);
-  out(`      a change to its row: a job's file p50 ${f(median(jobRow))} ms, p95 ${f(percentile(jobRow, 95))} ms; a terminal's screen p50 ${f(median(termRow))} ms, p95 ${f(percentile(termRow, 95))} ms; goal 50 ms: ratio ${(Math.max(percentile(jobRow, 95), percentile(termRow, 95)) / 50).toFixed(2)}`);
-  out(`      idle (${seconds} s each): with it open Node process ${f(opened.node)}, Neovim ${f(opened.nvim)} wakeups/s; closed ${f(closed.node)}, ${f(closed.nvim)} wakeups/s; an idle node ${f(opened.baseline)}, ${f(closed.baseline)} wakeups/s`);
+  out(
+    `      open to first paint p50 ${f(median(open))} ms, p95 ${f(percentile(open, 95))} ms; goal 30 ms: ratio ${(percentile(open, 95) / 30).toFixed(2)}`,
+  );
+  out(
+    `      a key to the redraw: j/k p95 ${f(percentile(keys.move, 95))} ms, a filter key p95 ${f(percentile(keys.filter, 95))} ms; goal 16 ms: ratio ${(Math.max(percentile(keys.move, 95), percentile(keys.filter, 95)) / 16).toFixed(2)}`,
+  );
+  out(
+    `      a change to its row: a job's file p50 ${f(median(jobRow))} ms, p95 ${f(percentile(jobRow, 95))} ms; a terminal's screen p50 ${f(median(termRow))} ms, p95 ${f(percentile(termRow, 95))} ms; goal 50 ms: ratio ${(Math.max(percentile(jobRow, 95), percentile(termRow, 95)) / 50).toFixed(2)}`,
+  );
+  out(
+    `      idle (${seconds} s each): with it open Node process ${f(opened.node)}, Neovim ${f(opened.nvim)} wakeups/s; closed ${f(closed.node)}, ${f(closed.nvim)} wakeups/s; an idle node ${f(opened.baseline)}, ${f(closed.baseline)} wakeups/s`,
+  );
 }
 
 /** (l) Routes: a source's finished turn to the payload's last byte in the target, from the screen and from the records; 50 idle routes. */
@@ -276,7 +373,12 @@ async function benchRoutes(exe: string): Promise<void> {
   // The fake Claude Code under another name: it is no `claude` to the process tree, so its answer is read from its screen.
   const unnamed = path.join(dir, 'turner');
   writeFileSync(unnamed, `#!/usr/bin/env node\nrequire(${JSON.stringify(FAKE_CLAUDE)});\n`, { mode: 0o755 });
-  const s = await startNeovim(exe, { HOME: home, CLAUDE_CONFIG_DIR: path.join(dir, 'claude'), MADOHUB_JOBS_DIR: path.join(dir, 'jobs'), MADOHUB_RUNTIME_DIR: path.join(dir, 'run') });
+  const s = await startNeovim(exe, {
+    HOME: home,
+    CLAUDE_CONFIG_DIR: path.join(dir, 'claude'),
+    MADOHUB_JOBS_DIR: path.join(dir, 'jobs'),
+    MADOHUB_RUNTIME_DIR: path.join(dir, 'run'),
+  });
   const open = (cmd: string[], log: string): Promise<number> =>
     s.lua<number>(
       `local cmd, log = ...
@@ -298,10 +400,18 @@ async function benchRoutes(exe: string): Promise<void> {
       const blog = path.join(dir, `${label}-b${i}.log`);
       writeFileSync(alog, '');
       writeFileSync(blog, '');
-      pairs.push({ a: await open(source, alog), b: await open(['node', path.join(ROOT, 'test/fixtures/bin/replier')], blog), alog, blog });
+      pairs.push({
+        a: await open(source, alog),
+        b: await open(['node', path.join(ROOT, 'test/fixtures/bin/replier')], blog),
+        alog,
+        blog,
+      });
     }
     const bufs = pairs.flatMap((p) => [p.a, p.b]);
-    await s.waitFor(`#vim.tbl_filter(function(b) return (require('madohub.fleet').find('term:' .. b) or {}).state == 'idle' end, { ${bufs.join(', ')} }) == ${bufs.length}`, 20000);
+    await s.waitFor(
+      `#vim.tbl_filter(function(b) return (require('madohub.fleet').find('term:' .. b) or {}).state == 'idle' end, { ${bufs.join(', ')} }) == ${bufs.length}`,
+      20000,
+    );
     for (const p of pairs) await s.lua(`require('madohub').route(${p.a}, ${p.b})`);
     await s.lua('_G.bench_fired = {}');
     // One firing at a time (250 ms apart), each route again once its 2 s have passed.
@@ -316,7 +426,10 @@ async function benchRoutes(exe: string): Promise<void> {
     const known: number[] = [];
     for (const p of pairs) {
       const times = (file: string, tag: string): number[] =>
-        readFileSync(file, 'utf8').split('\n').filter((l) => l.startsWith(`${tag} `)).map((l) => Number(l.split(' ')[1]));
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .filter((l) => l.startsWith(`${tag} `))
+          .map((l) => Number(l.split(' ')[1]));
       const done = times(p.alog, 'done');
       const got = times(p.blog, 'got');
       const knownAt = fired.filter((f) => f.target === `term:${p.b}`).map((f) => f.knownAt);
@@ -330,7 +443,9 @@ async function benchRoutes(exe: string): Promise<void> {
   const records = await measure('records', [FAKE_CLAUDE]);
   // 50 idle routes: the Node process's wakeups with them against without, nothing finishing.
   const health = await s.lua<{ pid: number }>('return require("madohub.node").request("health")');
-  const bufs = await s.lua<number[]>(`return vim.tbl_map(function(e) return tonumber(e.id:sub(6)) end, require('madohub').agents({ kind = 'terminal' }))`);
+  const bufs = await s.lua<number[]>(
+    `return vim.tbl_map(function(e) return tonumber(e.id:sub(6)) end, require('madohub').agents({ kind = 'terminal' }))`,
+  );
   await new Promise((r) => setTimeout(r, 5000));
   const seconds = 10;
   const idle = async (): Promise<number> => {
@@ -351,12 +466,16 @@ async function benchRoutes(exe: string): Promise<void> {
   const withRoutes = await idle();
   await s.close();
   const f = (x: number): string => x.toFixed(0);
-  out(`  (l) routes, a finished turn to the payload's last byte in the target (${PAIRS} pairs × ${ROUNDS} turns, one at a time; the Enter comes 50 ms after the paste):`);
+  out(
+    `  (l) routes, a finished turn to the payload's last byte in the target (${PAIRS} pairs × ${ROUNDS} turns, one at a time; the Enter comes 50 ms after the paste):`,
+  );
   const line = (name: string, m: { drawn: number[]; known: number[] }, goal: number): string =>
     `      from the ${name}: known → last byte p50 ${f(median(m.known))} ms, p95 ${f(percentile(m.known, 95))} ms (${m.known.length} firings), goal ${goal} ms: ratio ${(percentile(m.known, 95) / goal).toFixed(2)}; drawn → last byte p50 ${f(median(m.drawn))} ms, p95 ${f(percentile(m.drawn, 95))} ms`;
   out(line('screen', screen, 100));
   out(line('records', records, 300));
-  out(`      idle, Node process: ${withRoutes.toFixed(1)} wakeups/s with ${added} routes vs ${without.toFixed(1)} without`);
+  out(
+    `      idle, Node process: ${withRoutes.toFixed(1)} wakeups/s with ${added} routes vs ${without.toFixed(1)} without`,
+  );
 }
 
 /**
@@ -367,7 +486,10 @@ async function benchRoutes(exe: string): Promise<void> {
 async function benchRecords(exe: string): Promise<void> {
   let node24: string | undefined;
   try {
-    node24 = execFileSync('bash', [path.join(ROOT, 'scripts/get-node.sh'), '24'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    node24 = execFileSync('bash', [path.join(ROOT, 'scripts/get-node.sh'), '24'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     node24 = undefined;
   }
@@ -395,7 +517,9 @@ async function benchRecords(exe: string): Promise<void> {
     await s.lua(`vim.fn.chansend(vim.bo[${streamBuf}].channel, 'E')`);
     heard = await s.waitFor(`(require('madohub').state(${streamBuf}) or {}).source == 'event-stream'`, 250);
   }
-  const stream = heard ? await keyToState(s, streamBuf, { times: N, gapMs: 120, source: 'event-stream', key: 'E' }) : [];
+  const stream = heard
+    ? await keyToState(s, streamBuf, { times: N, gapMs: 120, source: 'event-stream', key: 'E' })
+    : [];
   const nodeOf = await s.lua<{ node: string }>('return require("madohub.node").request("health")');
   await s.close();
   rmSync(home, { recursive: true, force: true });
@@ -403,12 +527,18 @@ async function benchRecords(exe: string): Promise<void> {
     xs.length === 0
       ? `      ${name}: not measured`
       : `      ${name}: p50 ${median(xs).toFixed(1)} ms, p95 ${percentile(xs, 95).toFixed(1)} ms over ${xs.length} updates (ratio to a 100 ms poll ${(percentile(xs, 95) / 100).toFixed(2)})`;
-  out(`  (m) a record written → its confirmed state in state() (the plugin's Node ${nodeOf.node}; each includes the fixture's reaction to a key):`);
+  out(
+    `  (m) a record written → its confirmed state in state() (the plugin's Node ${nodeOf.node}; each includes the fixture's reaction to a key):`,
+  );
   out(line("Gemini CLI's chat (a line appended)", gemini));
-  out(line(`OpenCode's store (SQLite rows; read 10 ms and 60 ms after a change is heard)${node24 ? '' : ' — no Node 24 to read it with'}`, opencode));
+  out(
+    line(
+      `OpenCode's store (SQLite rows; read 10 ms and 60 ms after a change is heard)${node24 ? '' : ' — no Node 24 to read it with'}`,
+      opencode,
+    ),
+  );
   out(line("OpenCode's event stream (an event sent; goal p95 < 20 ms)", stream));
 }
-
 
 /** Startup: Neovim with and without the plugin on 'runtimepath', no terminal opened. */
 function benchStartup(exe: string): void {
@@ -447,8 +577,15 @@ function benchStartup(exe: string): void {
     const outText = execFileSync(
       exe,
       [
-        '--headless', '--clean', '-n', '-i', 'NONE', '--cmd', `set rtp^=${ROOT}`,
-        '-c', `lua local t = vim.uv.hrtime(); require('madohub').setup(); local ms = (vim.uv.hrtime() - t) / 1e6
+        '--headless',
+        '--clean',
+        '-n',
+        '-i',
+        'NONE',
+        '--cmd',
+        `set rtp^=${ROOT}`,
+        '-c',
+        `lua local t = vim.uv.hrtime(); require('madohub').setup(); local ms = (vim.uv.hrtime() - t) / 1e6
           io.stdout:write(ms .. ' ' .. tostring(require('madohub.node').running()) .. '\\n')`,
         '+qa!',
       ],
@@ -459,13 +596,20 @@ function benchStartup(exe: string): void {
     started ||= running === 'true';
   }
   const added = median(withP) - median(without);
-  out(`  (d) startup, no terminal: plugin/madohub.lua itself ${median(own).toFixed(3)} ms (goal <= 2 ms); whole startup ${median(withP).toFixed(1)} ms with vs ${median(without).toFixed(1)} ms without (difference ${added.toFixed(2)} ms, ratio ${(median(withP) / median(without)).toFixed(3)}; median of 15)`);
-  out(`      setup() with the defaults: ${median(setupMs).toFixed(3)} ms (median of 15); Node process started: ${started}`);
+  out(
+    `  (d) startup, no terminal: plugin/madohub.lua itself ${median(own).toFixed(3)} ms (goal <= 2 ms); whole startup ${median(withP).toFixed(1)} ms with vs ${median(without).toFixed(1)} ms without (difference ${added.toFixed(2)} ms, ratio ${(median(withP) / median(without)).toFixed(3)}; median of 15)`,
+  );
+  out(
+    `      setup() with the defaults: ${median(setupMs).toFixed(3)} ms (median of 15); Node process started: ${started}`,
+  );
 }
 
 /** A shell running the fixture Claude Code in a home of its own: the tree a terminal's scan walks. */
 const shellRunningClaude = (): ChildProcess =>
-  spawn('sh', ['-c', `${FAKE_CLAUDE}; echo done`], { stdio: ['pipe', 'ignore', 'ignore'], env: { ...process.env, HOME: mkdtempSync(path.join(tmpdir(), 'madohub-scan-')) } });
+  spawn('sh', ['-c', `${FAKE_CLAUDE}; echo done`], {
+    stdio: ['pipe', 'ignore', 'ignore'],
+    env: { ...process.env, HOME: mkdtempSync(path.join(tmpdir(), 'madohub-scan-')) },
+  });
 
 /** (e) The cost of one process scan of a terminal that runs an agent under a shell. */
 async function benchScan(): Promise<void> {
@@ -483,7 +627,9 @@ async function benchScan(): Promise<void> {
     agentOfTree(tree.walk(child.pid!));
     warm.push(Number(process.hrtime.bigint() - t) / 1e3);
   }
-  out(`  (e) process scan of a terminal (sh -> claude fixture, found ${found}): first ${median(cold).toFixed(0)} µs, cached ${median(warm).toFixed(0)} µs (median of 50; ratio ${(median(warm) / median(cold)).toFixed(2)})`);
+  out(
+    `  (e) process scan of a terminal (sh -> claude fixture, found ${found}): first ${median(cold).toFixed(0)} µs, cached ${median(warm).toFixed(0)} µs (median of 50; ratio ${(median(warm) / median(cold)).toFixed(2)})`,
+  );
   // The portable source (as on macOS): one process list read for every terminal, then walks of it.
   const portable = async (extra: number): Promise<{ read: number; walk: number; found: string }> => {
     const others = Array.from({ length: extra }, () => shellRunningClaude());
@@ -506,7 +652,9 @@ async function benchScan(): Promise<void> {
   const one = await portable(0);
   const twenty = await portable(19);
   child.kill('SIGKILL');
-  out(`      portable (ps-list): a list read ${one.read.toFixed(0)} µs + a walk ${one.walk.toFixed(0)} µs (found ${one.found}) vs /proc ${median(cold).toFixed(0)} µs: ratio ${((one.read + one.walk) / median(cold)).toFixed(1)}; with 20 terminals' trees alive one read serves them all: ${twenty.read.toFixed(0)} µs, at most every 0.5 s and only while screens change`);
+  out(
+    `      portable (ps-list): a list read ${one.read.toFixed(0)} µs + a walk ${one.walk.toFixed(0)} µs (found ${one.found}) vs /proc ${median(cold).toFixed(0)} µs: ratio ${((one.read + one.walk) / median(cold)).toFixed(1)}; with 20 terminals' trees alive one read serves them all: ${twenty.read.toFixed(0)} µs, at most every 0.5 s and only while screens change`,
+  );
 }
 
 /** (f) Following a 100 MB transcript: the catch-up, then each appended record. */
@@ -543,8 +691,12 @@ async function benchTail(): Promise<void> {
     per.push(Number(process.hrtime.bigint() - t) / 1e3);
   }
   rmSync(dir, { recursive: true, force: true });
-  out(`  (f) 100 MB transcript: catch-up ${follow.ms.toFixed(1)} ms, heap +${mib(follow.heap)} MiB (${follow.records} records of the last 256 KiB) vs reading it whole ${whole.ms.toFixed(0)} ms, heap +${mib(whole.heap)} MiB (${whole.records} records): ratio ${(follow.ms / whole.ms).toFixed(4)}`);
-  out(`      each appended record: p50 ${median(per).toFixed(0)} µs, p95 ${percentile(per, 95).toFixed(0)} µs (200 appends)`);
+  out(
+    `  (f) 100 MB transcript: catch-up ${follow.ms.toFixed(1)} ms, heap +${mib(follow.heap)} MiB (${follow.records} records of the last 256 KiB) vs reading it whole ${whole.ms.toFixed(0)} ms, heap +${mib(whole.heap)} MiB (${whole.records} records): ratio ${(follow.ms / whole.ms).toFixed(4)}`,
+  );
+  out(
+    `      each appended record: p50 ${median(per).toFixed(0)} µs, p95 ${percentile(per, 95).toFixed(0)} µs (200 appends)`,
+  );
 }
 
 /** Voluntary and involuntary context switches of a process so far. */
@@ -562,7 +714,11 @@ function switches(pid: number): number {
 function benchNotifier(log: string): string {
   const bin = mkdtempSync(path.join(tmpdir(), 'madohub-notifier-'));
   const file = path.join(bin, 'notify-send');
-  writeFileSync(file, `#!/bin/sh\n[ "$1" = --help ] && { echo '  -p, --print-id  -r, --replace-id'; exit 0; }\ndate +%s%3N >> '${log}'\n`, { mode: 0o755 });
+  writeFileSync(
+    file,
+    `#!/bin/sh\n[ "$1" = --help ] && { echo '  -p, --print-id  -r, --replace-id'; exit 0; }\ndate +%s%3N >> '${log}'\n`,
+    { mode: 0o755 },
+  );
   return bin;
 }
 
@@ -571,7 +727,10 @@ function benchNotifier(log: string): string {
  * with every notification channel off, then on (a notifier found, bell and title): none added.
  */
 async function benchIdle(exe: string): Promise<void> {
-  const wakeups = async (notify: string, env: Record<string, string>): Promise<{ plugin: number; baseline: number; folders: number }> => {
+  const wakeups = async (
+    notify: string,
+    env: Record<string, string>,
+  ): Promise<{ plugin: number; baseline: number; folders: number }> => {
     const home = mkdtempSync(path.join(tmpdir(), 'madohub-idle-'));
     const s = await startNeovim(exe, { HOME: home, CLAUDE_CONFIG_DIR: '', ...env });
     await s.lua(`require('madohub').setup({ notify = ${notify} })`);
@@ -583,7 +742,9 @@ async function benchIdle(exe: string): Promise<void> {
     for (const buf of bufs) {
       await s.waitFor(`(require('madohub').state(${buf}) or {}).source == 'session-file'`, 10000);
     }
-    const health = await s.lua<{ pid: number; foldersWatched: number }>('return require("madohub.node").request("health")');
+    const health = await s.lua<{ pid: number; foldersWatched: number }>(
+      'return require("madohub.node").request("health")',
+    );
     const idleNode = spawn('node', ['-e', 'setInterval(() => {}, 1e9)'], { stdio: 'ignore' });
     // Let both settle: V8's memory reducer runs a few seconds after the last activity (seen with strace:
     // one epoll timeout, then madvise/munmap), which is the engine's and not the plugin's.
@@ -600,9 +761,13 @@ async function benchIdle(exe: string): Promise<void> {
   };
   const off = await wakeups('{ enabled = false }', {});
   const bin = benchNotifier(path.join(tmpdir(), 'madohub-idle-notifier.log'));
-  const on = await wakeups(`{ terminal = { bell = true, title = true } }`, { PATH: `${bin}:${process.env.PATH ?? ''}` });
+  const on = await wakeups(`{ terminal = { bell = true, title = true } }`, {
+    PATH: `${bin}:${process.env.PATH ?? ''}`,
+  });
   rmSync(bin, { recursive: true, force: true });
-  out(`  (g) idle, 20 Claude Code fixtures watched (${on.folders} folders): Node process ${on.plugin.toFixed(1)} wakeups/s with notifications on (a notifier found, bell, title) vs ${off.plugin.toFixed(1)} with them off, an idle node ${on.baseline.toFixed(1)} / ${off.baseline.toFixed(1)} wakeups/s (context switches over 10 s; goal: none from the plugin)`);
+  out(
+    `  (g) idle, 20 Claude Code fixtures watched (${on.folders} folders): Node process ${on.plugin.toFixed(1)} wakeups/s with notifications on (a notifier found, bell, title) vs ${off.plugin.toFixed(1)} with them off, an idle node ${on.baseline.toFixed(1)} / ${off.baseline.toFixed(1)} wakeups/s (context switches over 10 s; goal: none from the plugin)`,
+  );
 }
 
 /**
@@ -620,7 +785,13 @@ async function benchNotify(exe: string): Promise<void> {
   const buf = await openTerminal(s, ['env', `MADOHUB_FIXTURE_LOG=${done}`, FAKE_CLAUDE]);
   await s.waitFor(`(require('madohub').state(${buf}) or {}).source == 'session-file'`, 10000);
   await s.lua(`vim.cmd('tabnew')`);
-  const lines = (file: string): number[] => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => Number(l.replace(/^done /, ''))) : []);
+  const lines = (file: string): number[] =>
+    existsSync(file)
+      ? readFileSync(file, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => Number(l.replace(/^done /, '')))
+      : [];
   const times = 20;
   for (let i = 0; i < times; i++) {
     await s.lua(`vim.fn.chansend(vim.bo[...].channel, 't') vim.wait(600)`, [buf]);
@@ -637,9 +808,12 @@ async function benchNotify(exe: string): Promise<void> {
   });
   rmSync(bin, { recursive: true, force: true });
   rmSync(home, { recursive: true, force: true });
-  if (ms.length === 0) return out(`  (n) a turn's end to the desktop notifier's start: no notifier ran (${ends.length} turns)`);
+  if (ms.length === 0)
+    return out(`  (n) a turn's end to the desktop notifier's start: no notifier ran (${ends.length} turns)`);
   const p95 = percentile(ms, 95);
-  out(`  (n) a turn's end (out of sight) to the desktop notifier's start: p50 ${median(ms).toFixed(0)} ms, p95 ${p95.toFixed(0)} ms over ${ms.length} of ${ends.length} turns vs the goal 200 ms: ratio ${(p95 / 200).toFixed(2)}`);
+  out(
+    `  (n) a turn's end (out of sight) to the desktop notifier's start: p50 ${median(ms).toFixed(0)} ms, p95 ${p95.toFixed(0)} ms over ${ms.length} of ${ends.length} turns vs the goal 200 ms: ratio ${(p95 / 200).toFixed(2)}`,
+  );
 }
 
 const MADO = path.join(ROOT, 'bin/mado');
@@ -659,7 +833,10 @@ const shellWord = (w: string): string => `'${w.replace(/'/g, `'\\''`)}'`;
 function shellMedians(commands: string[][], runs: number, env: NodeJS.ProcessEnv): number[] {
   const script = [
     `for ((i = 0; i < ${runs}; i++)); do`,
-    ...commands.map((c, k) => `  s=$EPOCHREALTIME; ${c.map(shellWord).join(' ')} >/dev/null 2>&1; e=$EPOCHREALTIME; echo ${k} $(( \${e//[.,]/} - \${s//[.,]/} ))`),
+    ...commands.map(
+      (c, k) =>
+        `  s=$EPOCHREALTIME; ${c.map(shellWord).join(' ')} >/dev/null 2>&1; e=$EPOCHREALTIME; echo ${k} $(( \${e//[.,]/} - \${s//[.,]/} ))`,
+    ),
     'done',
   ].join('\n');
   const times: number[][] = commands.map(() => []);
@@ -674,8 +851,18 @@ function shellMedians(commands: string[][], runs: number, env: NodeJS.ProcessEnv
 async function benchJobs(): Promise<void> {
   const base = mkdtempSync(path.join(tmpdir(), 'madohub-bench-jobs-'));
   const templates = path.join(base, 'templates.json');
-  writeFileSync(templates, JSON.stringify({ fixture: { command: ['node', AGENT, 'claude-idle', 'claude-working', '--loop'], prompt: 'type' } }));
-  const env: NodeJS.ProcessEnv = { ...process.env, MADOHUB_TEMPLATES: templates, MADOHUB_JOBS_DIR: path.join(base, 'jobs'), MADOHUB_RUNTIME_DIR: path.join(base, 'run') };
+  writeFileSync(
+    templates,
+    JSON.stringify({
+      fixture: { command: ['node', AGENT, 'claude-idle', 'claude-working', '--loop'], prompt: 'type' },
+    }),
+  );
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    MADOHUB_TEMPLATES: templates,
+    MADOHUB_JOBS_DIR: path.join(base, 'jobs'),
+    MADOHUB_RUNTIME_DIR: path.join(base, 'run'),
+  };
   const timed = (args: string[]): { ms: number; out: string } => {
     const t = process.hrtime.bigint();
     const out = execFileSync(process.execPath, [MADO, ...args], { env, encoding: 'utf8' });
@@ -695,30 +882,65 @@ async function benchJobs(): Promise<void> {
     execFileSync(process.execPath, ['-e', ''], { env });
     baseline.push(Number(process.hrtime.bigint() - t) / 1e6);
   }
-  out(`  (h) dispatch to running (\`mado --bg\` until its host is up): first ${cold.ms.toFixed(0)} ms (starts the daemon), then ${median(warm).toFixed(0)} ms (median of 5); \`node -e ''\` alone ${median(baseline).toFixed(0)} ms`);
+  out(
+    `  (h) dispatch to running (\`mado --bg\` until its host is up): first ${cold.ms.toFixed(0)} ms (starts the daemon), then ${median(warm).toFixed(0)} ms (median of 5); \`node -e ''\` alone ${median(baseline).toFixed(0)} ms`,
+  );
 
   // Attach round trip: a key to the fixture, until its redraw comes back.
   const info = readHostInfo(path.join(base, 'jobs', shorts[0]!))!;
   const { conn } = await Conn.open(info.socket);
   const samples = await roundTrips(conn, 50);
   conn.close();
-  out(`      attach round trip (key -> agent redraw -> client): p50 ${median(samples).toFixed(1)} ms, p95 ${percentile(samples, 95).toFixed(1)} ms over ${samples.length}`);
-  const daemonPid = Number(execFileSync('pgrep', ['-f', `${MADO} __daemon`], { encoding: 'utf8' }).trim().split('\n')[0]);
-  out(`      memory: daemon ${rssMiB(daemonPid).toFixed(1)} MiB, one host ${rssMiB(info.pid).toFixed(1)} MiB (RSS; the agent itself not counted)`);
+  out(
+    `      attach round trip (key -> agent redraw -> client): p50 ${median(samples).toFixed(1)} ms, p95 ${percentile(samples, 95).toFixed(1)} ms over ${samples.length}`,
+  );
+  const daemonPid = Number(
+    execFileSync('pgrep', ['-f', `${MADO} __daemon`], { encoding: 'utf8' })
+      .trim()
+      .split('\n')[0],
+  );
+  out(
+    `      memory: daemon ${rssMiB(daemonPid).toFixed(1)} MiB, one host ${rssMiB(info.pid).toFixed(1)} MiB (RSS; the agent itself not counted)`,
+  );
 
   // `mado agents` with 200 jobs.
   const jobs200 = path.join(base, 'jobs200');
   for (let i = 0; i < 200; i++) {
     const short = newShortId();
-    createJob(jobs200, { ...blankJob(short), sessionId: newSessionId(), status: i % 3 ? 'stopped' : 'done', tempo: 'idle', intent: `job ${i}`, name: `job ${i}` });
+    createJob(jobs200, {
+      ...blankJob(short),
+      sessionId: newSessionId(),
+      status: i % 3 ? 'stopped' : 'done',
+      tempo: 'idle',
+      intent: `job ${i}`,
+      name: `job ${i}`,
+    });
   }
   // Timed the way a user meets it: typed in a shell, `mado` run through its own first line.
-  const asIs = shellMedians([[MADO, 'agents'], ['node', '-e', '']], 20, { ...env, MADOHUB_JOBS_DIR: jobs200 });
-  out(`      \`mado agents\` with 200 jobs: ${asIs[0]!.toFixed(0)} ms vs \`node -e ''\` ${asIs[1]!.toFixed(0)} ms (median of 20, interleaved, timed by bash; goal < 100 ms; ratio ${(asIs[0]! / asIs[1]!).toFixed(2)})`);
+  const asIs = shellMedians(
+    [
+      [MADO, 'agents'],
+      ['node', '-e', ''],
+    ],
+    20,
+    { ...env, MADOHUB_JOBS_DIR: jobs200 },
+  );
+  out(
+    `      \`mado agents\` with 200 jobs: ${asIs[0]!.toFixed(0)} ms vs \`node -e ''\` ${asIs[1]!.toFixed(0)} ms (median of 20, interleaved, timed by bash; goal < 100 ms; ratio ${(asIs[0]! / asIs[1]!).toFixed(2)})`,
+  );
   if (env.NODE_EXTRA_CA_CERTS) {
     // This environment makes every Node parse a CA bundle at start; `mado agents` does without it.
-    const plain = shellMedians([[MADO, 'agents'], ['node', '-e', '']], 20, { ...env, MADOHUB_JOBS_DIR: jobs200, NODE_EXTRA_CA_CERTS: undefined });
-    out(`      without NODE_EXTRA_CA_CERTS in the environment (set here: ${env.NODE_EXTRA_CA_CERTS}): ${plain[0]!.toFixed(0)} ms vs \`node -e ''\` ${plain[1]!.toFixed(0)} ms (ratio ${(plain[0]! / plain[1]!).toFixed(2)})`);
+    const plain = shellMedians(
+      [
+        [MADO, 'agents'],
+        ['node', '-e', ''],
+      ],
+      20,
+      { ...env, MADOHUB_JOBS_DIR: jobs200, NODE_EXTRA_CA_CERTS: undefined },
+    );
+    out(
+      `      without NODE_EXTRA_CA_CERTS in the environment (set here: ${env.NODE_EXTRA_CA_CERTS}): ${plain[0]!.toFixed(0)} ms vs \`node -e ''\` ${plain[1]!.toFixed(0)} ms (ratio ${(plain[0]! / plain[1]!).toFixed(2)})`,
+    );
   }
   for (const short of shorts) {
     try {
@@ -748,7 +970,10 @@ function worstUserRules(): string {
   const texts = Array.from({ length: 8 }, (_, i) => ({ text: `no such words ${i} on any screen`, ignoreCase: true }));
   const words = Array.from({ length: 8 }, (_, i) => ({ words: ['x', 'y', `z${i}`], ignoreCase: true }));
   for (const agent of RULESET.agents.map((a) => a.id)) {
-    writeFileSync(path.join(dir, `${agent}.json`), JSON.stringify({ working: patterns, waiting: texts, idle: words, markers: ['Zq marker'] }));
+    writeFileSync(
+      path.join(dir, `${agent}.json`),
+      JSON.stringify({ working: patterns, waiting: texts, idle: words, markers: ['Zq marker'] }),
+    );
   }
   return dir;
 }
@@ -795,13 +1020,24 @@ function benchHostile(): void {
   const user = measure();
   useUserRules(undefined);
   rmSync(dir, { recursive: true, force: true });
-  out(`  (i) hostile screens (${HOSTILE_SCREENS.length}, ${agents.length} agents' rules, prompt and question readers): worst reading ${builtIn.worst.ms.toFixed(2)} ms (${builtIn.worst.name}; goal < 5 ms) vs ${builtIn.base.toFixed(3)} ms for a plain screen (ratio ${(builtIn.worst.ms / builtIn.base).toFixed(0)})`);
-  out(`      with ${loaded} user rules (32 of the costliest a file may hold, per agent): worst ${user.worst.ms.toFixed(2)} ms (${user.worst.name}; goal < 5 ms), ${(user.worst.ms / builtIn.worst.ms).toFixed(2)}× the built-in rules' worst; plain screen ${user.base.toFixed(3)} ms`);
+  out(
+    `  (i) hostile screens (${HOSTILE_SCREENS.length}, ${agents.length} agents' rules, prompt and question readers): worst reading ${builtIn.worst.ms.toFixed(2)} ms (${builtIn.worst.name}; goal < 5 ms) vs ${builtIn.base.toFixed(3)} ms for a plain screen (ratio ${(builtIn.worst.ms / builtIn.base).toFixed(0)})`,
+  );
+  out(
+    `      with ${loaded} user rules (32 of the costliest a file may hold, per agent): worst ${user.worst.ms.toFixed(2)} ms (${user.worst.name}; goal < 5 ms), ${(user.worst.ms / builtIn.worst.ms).toFixed(2)}× the built-in rules' worst; plain screen ${user.base.toFixed(3)} ms`,
+  );
 }
 
 /** A remote host for the benches: this machine with its own jobs folder, through a shell or through ssh. */
 function benchHost(jobs: string, run: string, sshd?: Sshd): HostConfig {
-  const shell = ['env', `MADOHUB_JOBS_DIR=${jobs}`, `MADOHUB_RUNTIME_DIR=${run}`, `MADOHUB_TEMPLATES=${path.join(path.dirname(jobs), 'templates.json')}`, `PATH=${path.dirname(process.execPath)}:/usr/bin:/bin`, 'sh'];
+  const shell = [
+    'env',
+    `MADOHUB_JOBS_DIR=${jobs}`,
+    `MADOHUB_RUNTIME_DIR=${run}`,
+    `MADOHUB_TEMPLATES=${path.join(path.dirname(jobs), 'templates.json')}`,
+    `PATH=${path.dirname(process.execPath)}:/usr/bin:/bin`,
+    'sh',
+  ];
   return { command: sshd ? sshd.ssh(shell) : shell, mado: `${process.execPath} ${path.join(ROOT, 'dist/mado.js')}` };
 }
 
@@ -811,15 +1047,30 @@ function jobFolder(base: string, name: string, count: number): { jobs: string; r
   const jobs = path.join(root, 'jobs');
   const run = path.join(root, 'run');
   mkdirSync(run, { recursive: true, mode: 0o700 });
-  writeFileSync(path.join(root, 'templates.json'), JSON.stringify({ fixture: { command: ['node', AGENT, 'claude-idle', 'claude-working', '--loop'], prompt: 'type' } }));
+  writeFileSync(
+    path.join(root, 'templates.json'),
+    JSON.stringify({
+      fixture: { command: ['node', AGENT, 'claude-idle', 'claude-working', '--loop'], prompt: 'type' },
+    }),
+  );
   for (let i = 0; i < count; i++) {
-    createJob(jobs, { ...blankJob(newShortId()), sessionId: newSessionId(), status: i % 3 ? 'stopped' : 'done', tempo: 'idle', intent: `job ${i}`, name: `${name} job ${i}` });
+    createJob(jobs, {
+      ...blankJob(newShortId()),
+      sessionId: newSessionId(),
+      status: i % 3 ? 'stopped' : 'done',
+      tempo: 'idle',
+      intent: `job ${i}`,
+      name: `${name} job ${i}`,
+    });
   }
   return { jobs, run };
 }
 
 /** Key → redraw round trips through `peer` (a host's socket, or a link's channel to it). */
-async function roundTrips(peer: { send(m: object): void; next(ms: number): Promise<{ type: string }> }, n: number): Promise<number[]> {
+async function roundTrips(
+  peer: { send(m: object): void; next(ms: number): Promise<{ type: string }> },
+  n: number,
+): Promise<number[]> {
   peer.send({ op: 'attach', cols: 120, rows: 40 });
   await peer.next(5000);
   await new Promise((r) => setTimeout(r, 50));
@@ -845,28 +1096,64 @@ async function benchRemote(): Promise<void> {
     const hosts = [0, 1, 2].map((i) => jobFolder(base, `box${i}`, 50));
     const config = path.join(base, 'config');
     mkdirSync(path.join(config, 'madohub'), { recursive: true });
-    const env: NodeJS.ProcessEnv = { ...process.env, MADOHUB_JOBS_DIR: local.jobs, MADOHUB_RUNTIME_DIR: local.run, XDG_CONFIG_HOME: config };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      MADOHUB_JOBS_DIR: local.jobs,
+      MADOHUB_RUNTIME_DIR: local.run,
+      XDG_CONFIG_HOME: config,
+    };
     const write = (viaSsh: boolean): void =>
-      writeFileSync(path.join(config, 'madohub', 'hosts.json'), JSON.stringify(Object.fromEntries(hosts.map((h, i) => [`box${i}`, benchHost(h.jobs, h.run, viaSsh ? sshd : undefined)]))));
+      writeFileSync(
+        path.join(config, 'madohub', 'hosts.json'),
+        JSON.stringify(
+          Object.fromEntries(hosts.map((h, i) => [`box${i}`, benchHost(h.jobs, h.run, viaSsh ? sshd : undefined)])),
+        ),
+      );
     write(false);
     // The first listing opens the daemon's links (and starts the daemon); the next find them up.
     const t0 = process.hrtime.bigint();
     execFileSync(process.execPath, [MADO, 'agents', '--all'], { env, stdio: 'ignore' });
     const cold = Number(process.hrtime.bigint() - t0) / 1e6;
-    const viaShell = shellMedians([[MADO, 'agents'], [MADO, 'agents', '--all']], 10, env);
-    out(`  (o) \`mado agents --all\`, three hosts of 50 jobs each through a shell: ${viaShell[1]!.toFixed(0)} ms vs \`mado agents\` here with 150 jobs ${viaShell[0]!.toFixed(0)} ms (median of 10; goal < 300 ms; ratio ${(viaShell[1]! / viaShell[0]!).toFixed(2)}); the first, which opens the links, ${cold.toFixed(0)} ms`);
+    const viaShell = shellMedians(
+      [
+        [MADO, 'agents'],
+        [MADO, 'agents', '--all'],
+      ],
+      10,
+      env,
+    );
+    out(
+      `  (o) \`mado agents --all\`, three hosts of 50 jobs each through a shell: ${viaShell[1]!.toFixed(0)} ms vs \`mado agents\` here with 150 jobs ${viaShell[0]!.toFixed(0)} ms (median of 10; goal < 300 ms; ratio ${(viaShell[1]! / viaShell[0]!).toFixed(2)}); the first, which opens the links, ${cold.toFixed(0)} ms`,
+    );
     if (sshd) {
       write(true);
       const t1 = process.hrtime.bigint();
       execFileSync(process.execPath, [MADO, 'agents', '--all'], { env, stdio: 'ignore' });
       const coldSsh = Number(process.hrtime.bigint() - t1) / 1e6;
-      const viaSsh = shellMedians([[MADO, 'agents'], [MADO, 'agents', '--all']], 10, env);
-      out(`      through ssh (a real sshd on 127.0.0.1): ${viaSsh[1]!.toFixed(0)} ms vs ${viaSsh[0]!.toFixed(0)} ms (ratio ${(viaSsh[1]! / viaSsh[0]!).toFixed(2)}); the first ${coldSsh.toFixed(0)} ms`);
+      const viaSsh = shellMedians(
+        [
+          [MADO, 'agents'],
+          [MADO, 'agents', '--all'],
+        ],
+        10,
+        env,
+      );
+      out(
+        `      through ssh (a real sshd on 127.0.0.1): ${viaSsh[1]!.toFixed(0)} ms vs ${viaSsh[0]!.toFixed(0)} ms (ratio ${(viaSsh[1]! / viaSsh[0]!).toFixed(2)}); the first ${coldSsh.toFixed(0)} ms`,
+      );
     } else out('      through ssh: not measured (no sshd here)');
 
     // One running job on the first host: key → redraw through its socket, and through a link.
-    const hostEnv = { ...process.env, MADOHUB_JOBS_DIR: hosts[0]!.jobs, MADOHUB_RUNTIME_DIR: hosts[0]!.run, MADOHUB_TEMPLATES: path.join(base, 'box0', 'templates.json') };
-    const started = execFileSync(process.execPath, [MADO, '--bg', '--agent', 'fixture', 'bench'], { env: hostEnv, encoding: 'utf8' });
+    const hostEnv = {
+      ...process.env,
+      MADOHUB_JOBS_DIR: hosts[0]!.jobs,
+      MADOHUB_RUNTIME_DIR: hosts[0]!.run,
+      MADOHUB_TEMPLATES: path.join(base, 'box0', 'templates.json'),
+    };
+    const started = execFileSync(process.execPath, [MADO, '--bg', '--agent', 'fixture', 'bench'], {
+      env: hostEnv,
+      encoding: 'utf8',
+    });
     const short = /backgrounded · ([0-9a-f]{8})/.exec(started)![1]!;
     const info = readHostInfo(path.join(hosts[0]!.jobs, short))!;
     const { conn } = await Conn.open(info.socket);
@@ -874,17 +1161,23 @@ async function benchRemote(): Promise<void> {
     conn.close();
     const line = (xs: number[]): string => `p50 ${median(xs).toFixed(1)} ms, p95 ${percentile(xs, 95).toFixed(1)} ms`;
     out(`      attach round trip (key -> agent redraw -> client), 50 each: through the host's socket ${line(direct)}`);
-    for (const [label, cfg] of [['a shell', benchHost(hosts[0]!.jobs, hosts[0]!.run)], ...(sshd ? [['ssh', benchHost(hosts[0]!.jobs, hosts[0]!.run, sshd)] as const] : [])] as const) {
+    for (const [label, cfg] of [
+      ['a shell', benchHost(hosts[0]!.jobs, hosts[0]!.run)],
+      ...(sshd ? [['ssh', benchHost(hosts[0]!.jobs, hosts[0]!.run, sshd)] as const] : []),
+    ] as const) {
       const link = await Link.open('box0', cfg, { env: process.env });
       const peer = await link.host(short, 5000);
       const through = await roundTrips(peer, 50);
       peer.close();
       link.close();
-      out(`      through a link over ${label}: ${line(through)} (p95 ratio ${(percentile(through, 95) / percentile(direct, 95)).toFixed(2)})`);
+      out(
+        `      through a link over ${label}: ${line(through)} (p95 ratio ${(percentile(through, 95) / percentile(direct, 95)).toFixed(2)})`,
+      );
     }
     execFileSync(process.execPath, [MADO, 'kill', short], { env: hostEnv, stdio: 'ignore' });
     const until = Date.now() + 5000;
-    while (existsSync(path.join(hosts[0]!.jobs, short, 'host.json')) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    while (existsSync(path.join(hosts[0]!.jobs, short, 'host.json')) && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 50));
   } finally {
     sshd?.stop();
     rmSync(base, { recursive: true, force: true, maxRetries: 5 });
@@ -899,7 +1192,12 @@ async function benchRemotePicker(exe: string): Promise<void> {
   const config = path.join(base, 'config');
   mkdirSync(path.join(config, 'madohub'), { recursive: true });
   writeFileSync(path.join(config, 'madohub', 'hosts.json'), JSON.stringify({ box: benchHost(box.jobs, box.run) }));
-  const s = await startNeovim(exe, { MADOHUB_JOBS_DIR: local.jobs, MADOHUB_RUNTIME_DIR: local.run, XDG_CONFIG_HOME: config, CLAUDE_CONFIG_DIR: path.join(base, 'claude') });
+  const s = await startNeovim(exe, {
+    MADOHUB_JOBS_DIR: local.jobs,
+    MADOHUB_RUNTIME_DIR: local.run,
+    XDG_CONFIG_HOME: config,
+    CLAUDE_CONFIG_DIR: path.join(base, 'claude'),
+  });
   try {
     await openAgent(s, ['claude-idle']);
     await s.waitFor(`#require('madohub').agents({ kind = 'job' }) == 70`, 20000);
@@ -917,7 +1215,9 @@ async function benchRemotePicker(exe: string): Promise<void> {
     };
     const here = await timeChanges(local.jobs, (short) => `job:${short}`);
     const there = await timeChanges(box.jobs, (short) => `job:box:${short}`);
-    out(`  (o) a job's change to the Lua cache (20 each): a remote host's (through a link over a shell) p50 ${median(there).toFixed(0)} ms, p95 ${percentile(there, 95).toFixed(0)} ms vs this machine's p50 ${median(here).toFixed(0)} ms, p95 ${percentile(here, 95).toFixed(0)} ms (p95 ratio ${(percentile(there, 95) / percentile(here, 95)).toFixed(2)})`);
+    out(
+      `  (o) a job's change to the Lua cache (20 each): a remote host's (through a link over a shell) p50 ${median(there).toFixed(0)} ms, p95 ${percentile(there, 95).toFixed(0)} ms vs this machine's p50 ${median(here).toFixed(0)} ms, p95 ${percentile(here, 95).toFixed(0)} ms (p95 ratio ${(percentile(there, 95) / percentile(here, 95)).toFixed(2)})`,
+    );
   } finally {
     await s.close();
     rmSync(base, { recursive: true, force: true, maxRetries: 5 });
@@ -936,13 +1236,31 @@ async function benchRelists(exe: string): Promise<void> {
     const base = mkdtempSync(path.join(tmpdir(), 'madohub-bench-relists-'));
     const config = path.join(base, 'config');
     mkdirSync(path.join(config, 'madohub'), { recursive: true });
-    const box: HostConfig = { command: [process.execPath, path.join(ROOT, 'test/fixtures/bin/hostile-bridge'), mode], mado: 'mado' };
+    const box: HostConfig = {
+      command: [process.execPath, path.join(ROOT, 'test/fixtures/bin/hostile-bridge'), mode],
+      mado: 'mado',
+    };
     writeFileSync(path.join(config, 'madohub', 'hosts.json'), JSON.stringify({ box }));
-    const s = await startNeovim(exe, { MADOHUB_JOBS_DIR: path.join(base, 'jobs'), MADOHUB_RUNTIME_DIR: path.join(base, 'run'), XDG_CONFIG_HOME: config, CLAUDE_CONFIG_DIR: path.join(base, 'claude') });
+    const s = await startNeovim(exe, {
+      MADOHUB_JOBS_DIR: path.join(base, 'jobs'),
+      MADOHUB_RUNTIME_DIR: path.join(base, 'run'),
+      XDG_CONFIG_HOME: config,
+      CLAUDE_CONFIG_DIR: path.join(base, 'claude'),
+    });
     try {
-      await s.lua(`if not require('madohub').configured then require('madohub').setup({}) end; require('madohub.node').ensure()`);
+      await s.lua(
+        `if not require('madohub').configured then require('madohub').setup({}) end; require('madohub.node').ensure()`,
+      );
       const want = mode === 'relists' ? 2000 : 0;
-      if (!(await s.waitFor(`((require('madohub.node').request('hosts_status') or {})[1] or {}).online == true and #require('madohub').agents({ kind = 'job' }) == ${want}`, 20000))) throw new Error(`(q): the host's ${want} jobs never reached the cache: ${await s.lua<string>(`return vim.inspect({ require('madohub.node').request('hosts_status'), #require('madohub').agents({ kind = 'job' }) })`)}`);
+      if (
+        !(await s.waitFor(
+          `((require('madohub.node').request('hosts_status') or {})[1] or {}).online == true and #require('madohub').agents({ kind = 'job' }) == ${want}`,
+          20000,
+        ))
+      )
+        throw new Error(
+          `(q): the host's ${want} jobs never reached the cache: ${await s.lua<string>(`return vim.inspect({ require('madohub.node').request('hosts_status'), #require('madohub').agents({ kind = 'job' }) })`)}`,
+        );
       const pid = await s.lua<number | null>('return require("madohub.node").pid()');
       if (!pid) throw new Error('(q): the Node process is not running');
       const seen = new Set<string>();
@@ -950,7 +1268,11 @@ async function benchRelists(exe: string): Promise<void> {
       const c0 = cpuSeconds(pid);
       const end = Date.now() + seconds * 1000;
       while (Date.now() < end) {
-        answers.push(await s.lua<number>(`local t = vim.uv.hrtime(); require('madohub.node').request('states'); return (vim.uv.hrtime() - t) / 1e6`));
+        answers.push(
+          await s.lua<number>(
+            `local t = vim.uv.hrtime(); require('madohub.node').request('states'); return (vim.uv.hrtime() - t) / 1e6`,
+          ),
+        );
         seen.add(await s.lua<string>(`return (require('madohub').agents({ kind = 'job' })[1] or {}).detail or ''`));
         await new Promise((r) => setTimeout(r, 100));
       }
@@ -962,13 +1284,17 @@ async function benchRelists(exe: string): Promise<void> {
   };
   const quiet = await measure('quiet');
   const busy = await measure('relists');
-  out(`  (q) a host re-listing 2,000 jobs every 100 ms: Neovim's Node process ${(busy.cpu * 100).toFixed(1)}% CPU (a host listing nothing: ${(quiet.cpu * 100).toFixed(1)}%; the issue saw 54–87%); lists reaching the cache ${busy.shown.toFixed(1)}/s of 10/s sent (ratio ${(busy.shown / 10).toFixed(2)}); Node's answer p95 ${percentile(busy.answers, 95).toFixed(1)} ms vs ${percentile(quiet.answers, 95).toFixed(1)} ms beside the quiet host (ratio ${(percentile(busy.answers, 95) / Math.max(percentile(quiet.answers, 95), 0.1)).toFixed(2)}), worst ${Math.max(...busy.answers).toFixed(0)} ms`);
+  out(
+    `  (q) a host re-listing 2,000 jobs every 100 ms: Neovim's Node process ${(busy.cpu * 100).toFixed(1)}% CPU (a host listing nothing: ${(quiet.cpu * 100).toFixed(1)}%; the issue saw 54–87%); lists reaching the cache ${busy.shown.toFixed(1)}/s of 10/s sent (ratio ${(busy.shown / 10).toFixed(2)}); Node's answer p95 ${percentile(busy.answers, 95).toFixed(1)} ms vs ${percentile(quiet.answers, 95).toFixed(1)} ms beside the quiet host (ratio ${(percentile(busy.answers, 95) / Math.max(percentile(quiet.answers, 95), 0.1)).toFixed(2)}), worst ${Math.max(...busy.answers).toFixed(0)} ms`,
+  );
 }
 
 /** `npm run bench -- 0.12 --only=a,g`: one Neovim, some measures. */
 /** CPU seconds (user + system) a process has used, from /proc. */
 function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
@@ -984,23 +1310,36 @@ async function benchBackground(exe: string): Promise<void> {
     const command = ['env', 'MADOHUB_FIXTURE_TICK_MS=200', 'node', AGENT, 'claude-working'];
     const templates = path.join(base, 'templates.json');
     writeFileSync(templates, JSON.stringify({ spinner: { command, prompt: 'type' } }));
-    const env = { HOME: base, MADOHUB_TEMPLATES: templates, MADOHUB_JOBS_DIR: path.join(base, 'jobs'), MADOHUB_RUNTIME_DIR: path.join(base, 'run'), CLAUDE_CONFIG_DIR: path.join(base, 'claude') };
+    const env = {
+      HOME: base,
+      MADOHUB_TEMPLATES: templates,
+      MADOHUB_JOBS_DIR: path.join(base, 'jobs'),
+      MADOHUB_RUNTIME_DIR: path.join(base, 'run'),
+      CLAUDE_CONFIG_DIR: path.join(base, 'claude'),
+    };
     const s = await startNeovim(exe, env);
     let short: string | undefined;
     if (asJob) {
-      const printed = execFileSync(process.execPath, [MADO, '--bg', '--agent', 'spinner'], { env: { ...process.env, ...env }, encoding: 'utf8' });
+      const printed = execFileSync(process.execPath, [MADO, '--bg', '--agent', 'spinner'], {
+        env: { ...process.env, ...env },
+        encoding: 'utf8',
+      });
       short = /backgrounded · ([0-9a-f]{8})/.exec(printed)![1]!;
       // No terminal starts it: the fleet's Node process, as :MadoAgents starts it.
       await s.lua(`require('madohub.node').ensure()`);
-      if (!(await s.waitFor(`(require('madohub').agents({ id = 'job:${short}' })[1] or {}).state == 'working'`, 10000))) throw new Error('(p): the job never read Working');
+      if (!(await s.waitFor(`(require('madohub').agents({ id = 'job:${short}' })[1] or {}).state == 'working'`, 10000)))
+        throw new Error('(p): the job never read Working');
     } else {
       const buf = await openTerminal(s, command);
-      if (!(await s.waitFor(`(require('madohub').state(${buf}) or {}).state == 'working'`, 10000))) throw new Error('(p): the terminal never read Working');
+      if (!(await s.waitFor(`(require('madohub').state(${buf}) or {}).state == 'working'`, 10000)))
+        throw new Error('(p): the terminal never read Working');
     }
     const pid = await s.lua<number | null>('return require("madohub.node").pid()');
     if (!pid) throw new Error(`(p): the Node process is not running (${asJob ? 'job' : 'terminal'})`);
     let writes = 0;
-    const watcher = short ? watch(path.join(base, 'jobs', short), (_e, name) => name === 'job.json' && writes++) : undefined;
+    const watcher = short
+      ? watch(path.join(base, 'jobs', short), (_e, name) => name === 'job.json' && writes++)
+      : undefined;
     const c0 = cpuSeconds(pid);
     await new Promise((r) => setTimeout(r, seconds * 1000));
     const cpu = cpuSeconds(pid) - c0;
@@ -1014,13 +1353,18 @@ async function benchBackground(exe: string): Promise<void> {
   };
   const visible = await measure(false);
   const job = await measure(true);
-  out(`  (p) a working agent, 5 spinner frames a second: Neovim's Node process ${(job.cpu * 100 / seconds).toFixed(1)}% CPU for a background job vs ${(visible.cpu * 100 / seconds).toFixed(1)}% for a visible terminal (ratio ${(job.cpu / Math.max(visible.cpu, 0.01)).toFixed(2)}; the issue saw ~4); the job's file: ${job.writes.toFixed(2)} change events/s (at most one write every 2 s for its spinner alone)`);
+  out(
+    `  (p) a working agent, 5 spinner frames a second: Neovim's Node process ${((job.cpu * 100) / seconds).toFixed(1)}% CPU for a background job vs ${((visible.cpu * 100) / seconds).toFixed(1)}% for a visible terminal (ratio ${(job.cpu / Math.max(visible.cpu, 0.01)).toFixed(2)}; the issue saw ~4); the job's file: ${job.writes.toFixed(2)} change events/s (at most one write every 2 s for its spinner alone)`,
+  );
 }
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const label = args.find((a) => !a.startsWith('--'));
-  const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+  const only = args
+    .find((a) => a.startsWith('--only='))
+    ?.slice('--only='.length)
+    .split(',');
   const want = (m: string): boolean => !only || only.includes(m);
   for (const nv of testNeovims()) {
     if (label && nv.label !== label) continue;

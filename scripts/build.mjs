@@ -28,7 +28,12 @@ const common = {
 
 if (process.argv.includes('--bench')) {
   // The benchmark drives Neovim with the test harness; bundled on demand, never shipped.
-  await build({ ...common, entryPoints: ['scripts/bench.ts'], outfile: '.cache/bench.cjs', external: ['node-pty', 'neovim'] });
+  await build({
+    ...common,
+    entryPoints: ['scripts/bench.ts'],
+    outfile: '.cache/bench.cjs',
+    external: ['node-pty', 'neovim'],
+  });
   process.exit(0);
 }
 
@@ -36,7 +41,13 @@ if (process.argv.includes('--bench')) {
 writeAgentRegistry(path.join(root, 'src', 'agents'));
 
 // The doc's lists of agents and of state words, from the code (bundled to run here).
-await build({ ...common, entryPoints: ['scripts/doc-agents.ts'], outfile: '.cache/doc-agents.cjs', sourcemap: false, external: ['node-pty', 'neovim', 'chokidar', 'ps-list', '@xterm/headless'] });
+await build({
+  ...common,
+  entryPoints: ['scripts/doc-agents.ts'],
+  outfile: '.cache/doc-agents.cjs',
+  sourcemap: false,
+  external: ['node-pty', 'neovim', 'chokidar', 'ps-list', '@xterm/headless'],
+});
 {
   const { withAgentList, withStateWords } = createRequire(import.meta.url)(path.join(root, '.cache', 'doc-agents.cjs'));
   const docFile = path.join(root, 'doc', 'madohub.txt');

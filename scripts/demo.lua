@@ -17,7 +17,10 @@ end
 
 local function start()
   open({ 'claude-idle', 'claude-working', 'claude-approval', 'claude-working', 'claude-stopped' })
-  open({ 'codex-idle', 'codex-working', 'codex-streaming', 'codex-approval', 'codex-stopped' }, vim.o.columns >= 160 and 'vnew' or 'new')
+  open(
+    { 'codex-idle', 'codex-working', 'codex-streaming', 'codex-approval', 'codex-stopped' },
+    vim.o.columns >= 160 and 'vnew' or 'new'
+  )
   vim.cmd('wincmd p')
   vim.api.nvim_echo({ { HINT } }, true, {})
 end

@@ -75,15 +75,26 @@ export type JobKind = Pick<ListedJob, 'status' | 'tempo' | 'alive' | 'stateSourc
 /** Every kind of job there can be: each status (its host alive or not, as it can be), tempo and source. */
 export function everyJobKind(): JobKind[] {
   // A host lives while its job runs, and between turns (done); it is gone once the job ended otherwise.
-  const alives = (status: JobKind['status']): boolean[] => (status === 'running' ? [true] : status === 'done' ? [true, false] : [false]);
+  const alives = (status: JobKind['status']): boolean[] =>
+    status === 'running' ? [true] : status === 'done' ? [true, false] : [false];
   return JOB_STATUSES.flatMap((status) =>
-    alives(status).flatMap((alive) => JOB_TEMPOS.flatMap((tempo) => [null, ...JOB_STATE_SOURCES].map((stateSource) => ({ status, tempo, alive, stateSource })))),
+    alives(status).flatMap((alive) =>
+      JOB_TEMPOS.flatMap((tempo) =>
+        [null, ...JOB_STATE_SOURCES].map((stateSource) => ({ status, tempo, alive, stateSource })),
+      ),
+    ),
   );
 }
 
 /** The STATUS words `mado agents` prints beside each state, from how a job's state is derived. */
 function statusesOf(state: AgentState): string[] {
-  return [...new Set(everyJobKind().filter((j) => agentStateOfJob(j) === state).map((j) => statusWord(j)))];
+  return [
+    ...new Set(
+      everyJobKind()
+        .filter((j) => agentStateOfJob(j) === state)
+        .map((j) => statusWord(j)),
+    ),
+  ];
 }
 
 /** The lines of the list of state words, from its tag line to its last line. */
@@ -98,7 +109,11 @@ export function stateWordList(): string[] {
     '`mado agents` prints beside it for a job (|madohub-jobs|).',
     '',
     `    ${pad('STATE', 13)}${pad('meaning', 37)}STATUS`,
-    ...AGENT_STATES.map((s) => `    ${pad(`\`${s}\``, 13)}${pad(STATE_MEANINGS[s], 37)}${statusesOf(s).map((w) => `\`${w}\``).join(' ')}`.trimEnd()),
+    ...AGENT_STATES.map((s) =>
+      `    ${pad(`\`${s}\``, 13)}${pad(STATE_MEANINGS[s], 37)}${statusesOf(s)
+        .map((w) => `\`${w}\``)
+        .join(' ')}`.trimEnd(),
+    ),
     '',
     STATES_END,
   ];

@@ -7,7 +7,9 @@ import path from 'node:path';
 /** The tags lines of the help files in `docDir`; throws on a tag defined twice. */
 export function helpTags(docDir) {
   const seen = new Map();
-  for (const file of readdirSync(docDir).filter((f) => f.endsWith('.txt')).sort()) {
+  for (const file of readdirSync(docDir)
+    .filter((f) => f.endsWith('.txt'))
+    .sort()) {
     const text = readFileSync(path.join(docDir, file), 'utf8');
     for (const line of text.split('\n')) {
       for (const m of line.matchAll(/(?<=^|\s)\*([^\s*|]+)\*(?=\s|$)/g)) {

@@ -8,14 +8,50 @@ const repeat = (unit: string, size = K100): string => unit.repeat(Math.ceil(size
 
 /** Rows and titles of 100 KB of what the rules match piece by piece, but never whole. */
 const PIECES = [
-  ' ', '─', '│ ', '✶ ', '⠋ ', 'for 1h ', '1 ', 'a ', 'Worked for ', '✻ Baked ', '❯ ', '› ', '> ', '1. ', '? ',
-  ' - amp ', '▣ Build · ', '⬝■', 'esc ', 'Allow ', '(y/n', 'Saut', '\t', '… ', '…', '.. ',
+  ' ',
+  '─',
+  '│ ',
+  '✶ ',
+  '⠋ ',
+  'for 1h ',
+  '1 ',
+  'a ',
+  'Worked for ',
+  '✻ Baked ',
+  '❯ ',
+  '› ',
+  '> ',
+  '1. ',
+  '? ',
+  ' - amp ',
+  '▣ Build · ',
+  '⬝■',
+  'esc ',
+  'Allow ',
+  '(y/n',
+  'Saut',
+  '\t',
+  '… ',
+  '…',
+  '.. ',
 ];
 
 export const HOSTILE_SCREENS: { name: string; screen: Screen }[] = [
-  ...PIECES.map((p) => ({ name: `a 100 KB title of ${JSON.stringify(p)}`, screen: { lines: ['$ '], title: repeat(p) } })),
+  ...PIECES.map((p) => ({
+    name: `a 100 KB title of ${JSON.stringify(p)}`,
+    screen: { lines: ['$ '], title: repeat(p) },
+  })),
   ...PIECES.map((p) => ({ name: `a 100 KB row of ${JSON.stringify(p)}`, screen: { lines: [repeat(p)], title: '' } })),
-  ...PIECES.map((p) => ({ name: `400 rows of ${JSON.stringify(p)}`, screen: { lines: Array.from({ length: 400 }, () => repeat(p, 2000)), title: repeat(p, 2000) } })),
-  { name: 'an Amp title with a 100 KB middle', screen: { lines: ['Welcome to Amp'], title: `⠋ ${repeat(' ')} - amp - ${repeat('x')}` } },
-  { name: 'a Claude spinner row of 100 KB', screen: { lines: ['Claude Code', `✶ ${repeat('A')}ing…`], title: `⠋ ${repeat(' ')}Claude Code` } },
+  ...PIECES.map((p) => ({
+    name: `400 rows of ${JSON.stringify(p)}`,
+    screen: { lines: Array.from({ length: 400 }, () => repeat(p, 2000)), title: repeat(p, 2000) },
+  })),
+  {
+    name: 'an Amp title with a 100 KB middle',
+    screen: { lines: ['Welcome to Amp'], title: `⠋ ${repeat(' ')} - amp - ${repeat('x')}` },
+  },
+  {
+    name: 'a Claude spinner row of 100 KB',
+    screen: { lines: ['Claude Code', `✶ ${repeat('A')}ing…`], title: `⠋ ${repeat(' ')}Claude Code` },
+  },
 ];

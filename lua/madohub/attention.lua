@@ -74,7 +74,11 @@ function M.apply(ids, notices)
     remember(require('madohub.ids').term_buf(id) or id)
   end
   for _, n in ipairs(notices or {}) do
-    vim.notify(one_line('madohub: ' .. n.message), n.urgent and vim.log.levels.WARN or vim.log.levels.INFO, { title = 'madohub' })
+    vim.notify(
+      one_line('madohub: ' .. n.message),
+      n.urgent and vim.log.levels.WARN or vim.log.levels.INFO,
+      { title = 'madohub' }
+    )
     to_terminal(n.osc)
     if n.bell then
       to_terminal('\7')
@@ -193,7 +197,10 @@ function M.refresh()
   end
   told = c
   show_title(c)
-  vim.api.nvim_exec_autocmds('User', { pattern = 'MadoAttention', modeline = false, data = vim.tbl_extend('force', c, { text = M.text(c) }) })
+  vim.api.nvim_exec_autocmds(
+    'User',
+    { pattern = 'MadoAttention', modeline = false, data = vim.tbl_extend('force', c, { text = M.text(c) }) }
+  )
 end
 
 ---@param buf integer

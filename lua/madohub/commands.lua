@@ -255,11 +255,16 @@ function M.hosts(args)
     return util.notify(':MadoHosts: usage: :MadoHosts [retry [NAME]]', vim.log.levels.ERROR)
   end
   if #hosts == 0 then
-    return vim.api.nvim_echo({ { 'No remote host (hosts.json and setup({ hosts }) name none: :help madohub-hosts)' } }, false, {})
+    return vim.api.nvim_echo(
+      { { 'No remote host (hosts.json and setup({ hosts }) name none: :help madohub-hosts)' } },
+      false,
+      {}
+    )
   end
   local chunks = {}
   for i, h in ipairs(hosts) do
-    local line = h.online and ('%s  online  mado %s  %d job%s'):format(h.host, h.version, h.jobs, h.jobs == 1 and '' or 's')
+    local line = h.online
+        and ('%s  online  mado %s  %d job%s'):format(h.host, h.version, h.jobs, h.jobs == 1 and '' or 's')
       or ('%s  offline%s'):format(h.host, h.reason ~= '' and (': ' .. h.reason) or ' (connecting)')
     chunks[#chunks + 1] = h.online and { line } or { line, 'MadoFailed' }
     if i < #hosts then

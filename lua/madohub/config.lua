@@ -207,7 +207,10 @@ function M.merge(opts)
   check('notify.terminal.title', merged.notify.terminal.title, 'boolean')
   local osc = merged.notify.terminal.osc
   if not (osc == 'auto' or osc == false or osc == 9 or osc == 777 or osc == 99) then
-    error(("madohub.setup: notify.terminal.osc must be 'auto', 9, 777, 99 or false, got %s"):format(vim.inspect(osc)), 0)
+    error(
+      ("madohub.setup: notify.terminal.osc must be 'auto', 9, 777, 99 or false, got %s"):format(vim.inspect(osc)),
+      0
+    )
   end
   check('picker.width', merged.picker.width, 'number')
   check('picker.height', merged.picker.height, 'number')

@@ -46,14 +46,18 @@ function M.check()
   if on_path ~= '' and vim.uv.fs_realpath(on_path) == vim.uv.fs_realpath(bin) then
     h.ok('mado is on PATH: ' .. on_path)
   elseif on_path ~= '' then
-    h.warn(('`mado` on PATH is %s, not this MadoHub\'s %s'):format(on_path, bin), { 'Link this one instead: ln -sf ' .. bin .. ' ~/.local/bin/mado' })
+    h.warn(
+      ("`mado` on PATH is %s, not this MadoHub's %s"):format(on_path, bin),
+      { 'Link this one instead: ln -sf ' .. bin .. ' ~/.local/bin/mado' }
+    )
   else
     -- The commands that put it there: the folder made, linked, and the folder on PATH when it is not.
     local local_bin = vim.fs.normalize('~/.local/bin')
     local in_path = vim.tbl_contains(vim.split(vim.env.PATH or '', ':', { plain = true }), local_bin)
     local advice = { ('mkdir -p ~/.local/bin && ln -s %s ~/.local/bin/mado'):format(bin) }
     if not in_path then
-      advice[#advice + 1] = 'and put ~/.local/bin on PATH: export PATH="$HOME/.local/bin:$PATH" in your shell\'s startup file'
+      advice[#advice + 1] =
+        'and put ~/.local/bin on PATH: export PATH="$HOME/.local/bin:$PATH" in your shell\'s startup file'
     end
     advice[#advice + 1] = '(or `npm link` in ' .. require('madohub.util').root() .. ')'
     -- vim.health.info() shows no advice: the commands are its own lines.
@@ -72,7 +76,10 @@ function M.check()
       start_err = select(2, node.start())
     end
     if not node.running() then
-      h.error('The Node process does not start: ' .. tostring(start_err or 'see :messages'), { 'Check the requirements above, then :MadoRestart' })
+      h.error(
+        'The Node process does not start: ' .. tostring(start_err or 'see :messages'),
+        { 'Check the requirements above, then :MadoRestart' }
+      )
       return
     end
     h.info('Started for this check (it starts with the first terminal otherwise)')
@@ -100,7 +107,11 @@ function M.check()
     h.ok("OpenCode's session store: read with node:sqlite")
   elseif info.sqlite then
     -- Information for OpenCode's users, not a warning for everyone.
-    h.info("OpenCode's session store is not read: " .. tostring(info.sqlite.reason) .. '; its states come from its screen only')
+    h.info(
+      "OpenCode's session store is not read: "
+        .. tostring(info.sqlite.reason)
+        .. '; its states come from its screen only'
+    )
     h.info('  For OpenCode, point `node` in setup() at Node 22.13 or newer (24 LTS)')
   end
 
@@ -110,7 +121,13 @@ function M.check()
     if a.problem == vim.NIL or a.problem == nil then
       h.ok(('%s (%s): `%s` is on PATH'):format(a.name, a.id, a.program))
     else
-      h.info(('%s (%s): `%s` is not on PATH: its terminals are still read, its jobs cannot start'):format(a.name, a.id, a.program))
+      h.info(
+        ('%s (%s): `%s` is not on PATH: its terminals are still read, its jobs cannot start'):format(
+          a.name,
+          a.id,
+          a.program
+        )
+      )
     end
   end
 
@@ -119,7 +136,9 @@ function M.check()
   local rules = info.rules or {}
   local files = rules.files or {}
   if #files == 0 then
-    h.info(('No rule files of yours (%s/<agent>.json): the built-in rules read every screen'):format(tostring(rules.dir)))
+    h.info(
+      ('No rule files of yours (%s/<agent>.json): the built-in rules read every screen'):format(tostring(rules.dir))
+    )
   end
   for _, f in ipairs(files) do
     if #f.errors == 0 then

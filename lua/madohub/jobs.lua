@@ -116,7 +116,10 @@ function M.attach(id, opts)
   local label = host and (host .. ':' .. job.short) or job.short
   if not job.alive and not (opts and opts.running) then
     local respawn = host and ('mado --host %s respawn %s'):format(host, job.short) or ('mado respawn ' .. job.short)
-    util.notify((':MadoAttach: job %s is not running (%s starts it again)'):format(label, respawn), vim.log.levels.ERROR)
+    util.notify(
+      (':MadoAttach: job %s is not running (%s starts it again)'):format(label, respawn),
+      vim.log.levels.ERROR
+    )
     return
   end
   vim.cmd('botright new')

@@ -14,7 +14,6 @@ local M = {}
 ---@type table<integer, madohub.KeptReply[]>
 local kept = {}
 
-
 ---Enter follows a paste after this long (an agent reads a paste and an Enter in one read as text).
 local ENTER_DELAY_MS = 50
 
@@ -78,11 +77,18 @@ function M.restore()
     if vim.api.nvim_buf_is_valid(buf) then
       kept[buf] = nil
       for _, r in ipairs(list) do
-        require('madohub.node').call('terminal_reply', { buf = buf, text = r.text, typing = false, kept = r.terms }, function(_, err)
-          if err then
-            require('madohub.util').notify(('a reply that waited for buffer %d was dropped: %s'):format(buf, err), vim.log.levels.WARN)
+        require('madohub.node').call(
+          'terminal_reply',
+          { buf = buf, text = r.text, typing = false, kept = r.terms },
+          function(_, err)
+            if err then
+              require('madohub.util').notify(
+                ('a reply that waited for buffer %d was dropped: %s'):format(buf, err),
+                vim.log.levels.WARN
+              )
+            end
           end
-        end)
+        )
       end
     else
       kept[buf] = nil

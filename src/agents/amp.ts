@@ -10,10 +10,12 @@ import { BRAILLE, both, SHARED_RULES } from '../detect/common.js';
 import type { AgentModule } from './types.js';
 
 /** The labels the input box's border shows while a turn runs (Amp's own status words). */
-const BUSY = /^(?:╰ | *)[∿∼≈≋] (?:Connecting|Preparing Thread|Auto-Compacting|Sending|Waiting(?! for Approval)|Thinking|Streaming|Running Tools?|Cancelling|Catching Up)\b/;
+const BUSY =
+  /^(?:╰ | *)[∿∼≈≋] (?:Connecting|Preparing Thread|Auto-Compacting|Sending|Waiting(?! for Approval)|Thinking|Streaming|Running Tools?|Cancelling|Catching Up)\b/;
 
 /** `╭─ Approval Required ──╮` over `‣ Allow Once` … `Allow All for Every Session`. */
-const APPROVAL = /╭─ Approval Required ─|Allow All for (?:This|Every) Session|↑\/↓\/j\/k move · Enter select · Esc cancel/;
+const APPROVAL =
+  /╭─ Approval Required ─|Allow All for (?:This|Every) Session|↑\/↓\/j\/k move · Enter select · Esc cancel/;
 
 /** An error box (`Model Provider Overloaded`, `Error` …) that offers `‣ Retry` and `Dismiss`. */
 const ERROR_CHOICE = /^│\s+‣ Retry\s+│$/;
@@ -47,7 +49,9 @@ export const amp: AgentModule = {
       ...SHARED_RULES,
       { name: 'input-box', state: 'idle', test: /^╰─{3,}.*─╯\s*$/, hint: true },
     ],
-    titles: [{ name: 'title-spinner', state: 'working', test: both(new RegExp(`^\\s*${BRAILLE}\\s`), /(?:^|\s)amp\s-\s/) }],
+    titles: [
+      { name: 'title-spinner', state: 'working', test: both(new RegExp(`^\\s*${BRAILLE}\\s`), /(?:^|\s)amp\s-\s/) },
+    ],
     // ` ┃ fix the parser` once sent (a draft stays in the input box, `│ fix the parser │`); below it the
     // answer one column in, another sent prompt, or the input box.
     prompt: {

@@ -34,15 +34,23 @@ export function claudeHookSignal(event: unknown): PushSignal | undefined {
     case 'PermissionRequest': {
       const input = isObj(event.tool_input) ? event.tool_input : {};
       const what = strOf(input.command) ?? strOf(input.file_path) ?? strOf(input.url) ?? '';
-      return { state: 'waiting', detail: clip(`${strOf(event.tool_name) ?? 'a tool'}${what ? `: ${what}` : ''}`, MAX_DETAIL) };
+      return {
+        state: 'waiting',
+        detail: clip(`${strOf(event.tool_name) ?? 'a tool'}${what ? `: ${what}` : ''}`, MAX_DETAIL),
+      };
     }
     case 'Notification':
       // `permission_prompt` says again that a dialog waits; `idle_prompt` (a minute after a turn) tells nothing new.
-      return event.notification_type === 'permission_prompt' ? { state: 'waiting', detail: clip(strOf(event.message) ?? 'permission', MAX_DETAIL), repeat: true } : undefined;
+      return event.notification_type === 'permission_prompt'
+        ? { state: 'waiting', detail: clip(strOf(event.message) ?? 'permission', MAX_DETAIL), repeat: true }
+        : undefined;
     case 'Stop':
       return { state: 'completed', detail: clip(strOf(event.last_assistant_message) ?? 'turn ended', MAX_DETAIL) };
     case 'StopFailure':
-      return { state: 'failed', detail: clip(strOf(event.error) ?? strOf(event.last_assistant_message) ?? 'error', MAX_DETAIL) };
+      return {
+        state: 'failed',
+        detail: clip(strOf(event.error) ?? strOf(event.last_assistant_message) ?? 'error', MAX_DETAIL),
+      };
     default:
       return undefined;
   }
@@ -58,11 +66,22 @@ export const claude: AgentModule = {
     // Its glyphs and footers in every version, so that a screen whose banner has scrolled away still
     // names it: the answer item `● ` (1.x, 2.0) or `⏺`, the result branch `⎿`, its spinner `✻`, the
     // 2.0 footer's thinking switch and plan mode, the 1.0 banner's help line and start tips.
-    markers: [/[❯✽⏺⎿✻]/, /Claude Code/, /^● /, /Thinking (?:on|off) \(tab to toggle\)/, /plan mode on \(shift\+tab to cycle\)/,
-      /\/help for help, \/status for your current setup|Run \/init to create a CLAUDE\.md file/],
+    markers: [
+      /[❯✽⏺⎿✻]/,
+      /Claude Code/,
+      /^● /,
+      /Thinking (?:on|off) \(tab to toggle\)/,
+      /plan mode on \(shift\+tab to cycle\)/,
+      /\/help for help, \/status for your current setup|Run \/init to create a CLAUDE\.md file/,
+    ],
     titleMarkers: [/Claude Code/],
     lines: [
-      { name: 'interrupted', state: 'failed', test: /Interrupted · What should Claude do instead\?/, detail: 'interrupted' },
+      {
+        name: 'interrupted',
+        state: 'failed',
+        test: /Interrupted · What should Claude do instead\?/,
+        detail: 'interrupted',
+      },
       // 1.0: `  ⎿  Interrupted by user` under the prompt.
       { name: 'interrupted-1.0', state: 'failed', test: /^\s*⎿\s+Interrupted by user\b/, detail: 'interrupted' },
       // An API error ends the turn: `● API Error: 400 …`.
@@ -73,7 +92,8 @@ export const claude: AgentModule = {
       // Trust dialog and approvals (shell, edit, MCP tool), its questions to the user (`Enter to
       // select · ↑/↓ to navigate`) and the end of plan mode (`Exit plan mode?`): waiting for the user.
       {
-        name: 'dialog', state: 'waiting',
+        name: 'dialog',
+        state: 'waiting',
         test: /Enter to confirm · Esc to cancel|Esc to cancel · Tab to amend|Enter to select · ↑\/↓ to navigate|^\s*Exit plan mode\?|Claude wants to exit plan mode/,
       },
       // The input prompt at the left edge (dialog choices like ` ❯ 1. Yes` are indented). Short turns
@@ -108,9 +128,21 @@ export const claude: AgentModule = {
   },
   env: {
     names: [
-      'DISABLE_AUTOUPDATER', 'DISABLE_TELEMETRY', 'DISABLE_ERROR_REPORTING', 'DISABLE_BUG_COMMAND', 'DISABLE_COST_WARNINGS',
-      'DISABLE_NON_ESSENTIAL_MODEL_CALLS', 'MAX_THINKING_TOKENS', 'MCP_TIMEOUT', 'MCP_TOOL_TIMEOUT', 'MAX_MCP_OUTPUT_TOKENS',
-      'BASH_DEFAULT_TIMEOUT_MS', 'BASH_MAX_TIMEOUT_MS', 'BASH_MAX_OUTPUT_LENGTH', 'USE_BUILTIN_RIPGREP', 'ENABLE_TOOL_SEARCH',
+      'DISABLE_AUTOUPDATER',
+      'DISABLE_TELEMETRY',
+      'DISABLE_ERROR_REPORTING',
+      'DISABLE_BUG_COMMAND',
+      'DISABLE_COST_WARNINGS',
+      'DISABLE_NON_ESSENTIAL_MODEL_CALLS',
+      'MAX_THINKING_TOKENS',
+      'MCP_TIMEOUT',
+      'MCP_TOOL_TIMEOUT',
+      'MAX_MCP_OUTPUT_TOKENS',
+      'BASH_DEFAULT_TIMEOUT_MS',
+      'BASH_MAX_TIMEOUT_MS',
+      'BASH_MAX_OUTPUT_LENGTH',
+      'USE_BUILTIN_RIPGREP',
+      'ENABLE_TOOL_SEARCH',
       'CLOUD_ML_REGION',
     ],
     prefixes: ['ANTHROPIC_', 'CLAUDE_', 'DISABLE_PROMPT_CACHING', 'VERTEX_REGION_'],
@@ -122,7 +154,9 @@ export const claude: AgentModule = {
     launch: ({ settings, events }) => ({
       args: ['--settings', settings],
       settings: JSON.stringify({
-        hooks: Object.fromEntries(HOOK_EVENTS.map((e) => [e, [{ hooks: [{ type: 'command', command: appendCommand(events), timeout: 5 }] }]])),
+        hooks: Object.fromEntries(
+          HOOK_EVENTS.map((e) => [e, [{ hooks: [{ type: 'command', command: appendCommand(events), timeout: 5 }] }]]),
+        ),
       }),
     }),
     signal: claudeHookSignal,
@@ -130,7 +164,10 @@ export const claude: AgentModule = {
   // Its notifications to the terminal (`preferredNotifChannel`: iterm2 is OSC 9, kitty OSC 99,
   // ghostty OSC 777), in 2.1.332's words: a permission dialog waits (said again some seconds after
   // it showed: a repeat); `Claude is waiting for your input` (a turn long over) tells nothing new.
-  notification: (n) => (/\bClaude needs your permission\b/.test(`${n.title} ${n.body}`) ? { state: 'waiting', detail: 'needs your permission', repeat: true } : undefined),
+  notification: (n) =>
+    /\bClaude needs your permission\b/.test(`${n.title} ${n.body}`)
+      ? { state: 'waiting', detail: 'needs your permission', repeat: true }
+      : undefined,
   // Its menus move with the arrow keys and take Enter. Its number keys are not used: they reach the
   // input line instead of the menu when pressed as it appears (anthropics/claude-code#64629, #27924).
   menuKeys: (choice, highlighted) => arrowsTo(choice, highlighted),
@@ -138,9 +175,14 @@ export const claude: AgentModule = {
   // in 2.1.332, 13 answers in 20 from the picker, its menu drawn 0.1-0.5 s before).
   menuStandMs: 600,
   // A job's session is the one it gave Claude Code (`--session-id`), or the one it resumed.
-  jobRecordFile: (job, env) => claudeTranscriptPath(claudeConfigDir(env), job.cwd, job.resumeSessionId ?? job.sessionId),
+  jobRecordFile: (job, env) =>
+    claudeTranscriptPath(claudeConfigDir(env), job.cwd, job.resumeSessionId ?? job.sessionId),
   // Its sessions elsewhere (another terminal, a background session): `<config>/sessions/<pid>.json`.
-  sessions: { folder: (env) => path.join(claudeConfigDir(env), 'sessions'), file: /^\d+\.json$/, read: (v) => claudeSession(v) },
+  sessions: {
+    folder: (env) => path.join(claudeConfigDir(env), 'sessions'),
+    file: /^\d+\.json$/,
+    read: (v) => claudeSession(v),
+  },
   // A background session (`kind: "bg"`) is attached as `claude agents` attaches it.
   attachCommand: (id) => ['claude', 'attach', id],
   // After the last prompt of the main conversation (not a sub-agent's sidechain), the assistant
@@ -154,19 +196,27 @@ function isClaudePrompt(r: unknown): boolean {
   if (!isObj(r) || r.type !== 'user' || r.isSidechain === true || r.isMeta === true || !isObj(r.message)) return false;
   const content = r.message.content;
   if (typeof content === 'string') return true;
-  return Array.isArray(content) && content.some((c) => isObj(c) && c.type === 'text') && !content.some((c) => isObj(c) && c.type === 'tool_result');
+  return (
+    Array.isArray(content) &&
+    content.some((c) => isObj(c) && c.type === 'text') &&
+    !content.some((c) => isObj(c) && c.type === 'tool_result')
+  );
 }
 
 /** The text of the assistant message at `i` that ended a turn, joined over its records (one per content block). */
 function claudeAnswerAt(records: readonly unknown[], i: number): string | undefined {
-  const main = (r: unknown): r is { message: Record<string, unknown> } => isObj(r) && r.type === 'assistant' && r.isSidechain !== true && isObj(r.message);
+  const main = (r: unknown): r is { message: Record<string, unknown> } =>
+    isObj(r) && r.type === 'assistant' && r.isSidechain !== true && isObj(r.message);
   const at = records[i];
   if (!main(at) || at.message.stop_reason !== 'end_turn') return undefined;
   const id = at.message.id;
   const text = records
     .filter((r) => main(r) && (id === undefined ? r === at : r.message.id === id))
     .flatMap((r) => (main(r) && Array.isArray(r.message.content) ? r.message.content : []))
-    .filter((c): c is { type: 'text'; text: string } => isObj(c) && c.type === 'text' && typeof c.text === 'string' && c.text !== '')
+    .filter(
+      (c): c is { type: 'text'; text: string } =>
+        isObj(c) && c.type === 'text' && typeof c.text === 'string' && c.text !== '',
+    )
     .map((c) => c.text);
   return text.length > 0 ? text.join('\n\n') : undefined;
 }
@@ -211,9 +261,7 @@ function contentText(message: unknown): string {
   const content = message.content;
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content
-    .map((part) => (isObj(part) && part.type === 'text' ? (strOf(part.text) ?? '') : ''))
-    .join(' ');
+  return content.map((part) => (isObj(part) && part.type === 'text' ? (strOf(part.text) ?? '') : '')).join(' ');
 }
 
 /** One record of a Claude Code transcript (`~/.claude/projects/<cwd>/<sessionId>.jsonl`). */
@@ -233,7 +281,10 @@ export function claudeTranscriptRecord(record: unknown): RecordSignal | null {
     if (record.isMeta === true) return null;
     const text = contentText(record.message);
     if (text.startsWith('[Request interrupted by user')) return jsonl('failed', 'interrupted');
-    return jsonl('working', Array.isArray((record.message as Record<string, unknown> | undefined)?.content) ? 'running tools' : 'prompt');
+    return jsonl(
+      'working',
+      Array.isArray((record.message as Record<string, unknown> | undefined)?.content) ? 'running tools' : 'prompt',
+    );
   }
   return null;
 }
@@ -272,7 +323,13 @@ export function claudeTranscriptPath(configDir: string, cwd: string, sessionId: 
  * and the transcript of the session it names (turn ends).
  */
 export class ClaudeRecords extends RegistryRecords {
-  constructor(configDir: string, pid: number, folders: FolderWatcher, emit: (signal: RecordSignal) => void, log: RecordLog) {
+  constructor(
+    configDir: string,
+    pid: number,
+    folders: FolderWatcher,
+    emit: (signal: RecordSignal) => void,
+    log: RecordLog,
+  ) {
     const entryOf = (value: unknown): RegistryEntry | undefined => {
       const session = claudeSession(value);
       if (!session) return undefined;
@@ -280,6 +337,11 @@ export class ClaudeRecords extends RegistryRecords {
       return { sessionId, signal, ...(cwd ? { recordFile: claudeTranscriptPath(configDir, cwd, sessionId) } : {}) };
     };
     const registryFile = path.join(configDir, 'sessions', `${pid}.json`);
-    super({ registryFile, entryOf, interpret: claudeTranscriptReader(), label: `claude pid ${pid}` }, folders, emit, log);
+    super(
+      { registryFile, entryOf, interpret: claudeTranscriptReader(), label: `claude pid ${pid}` },
+      folders,
+      emit,
+      log,
+    );
   }
 }

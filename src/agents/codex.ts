@@ -78,20 +78,35 @@ export const codex: AgentModule = {
       // 0.171.0's lock on a session another process holds (`🔒  This conversation is open in another
       // app … r to retry`, `Close it there and press R to continue here.`): it takes no prompt until
       // the person acts.
-      { name: 'conversation-locked', state: 'waiting', test: /This conversation is open in another app/, detail: 'open in another app: close it there, or R continues here' },
+      {
+        name: 'conversation-locked',
+        state: 'waiting',
+        test: /This conversation is open in another app/,
+        detail: 'open in another app: close it there, or R continues here',
+      },
       { name: 'interrupted', state: 'failed', test: /■ Conversation interrupted/, detail: 'interrupted' },
       // Any other `■ …` line ends a turn in an error (`■ {"error":{"message":…}}`, `■ stream disconnected…`).
       { name: 'error', state: 'failed', test: /^■ \S/ },
       { name: 'dialog', state: 'waiting', test: DIALOG },
       { name: 'approval', state: 'waiting', test: APPROVAL },
       // `Worked for 10s • 19:35`: Codex prints its done line without a glyph.
-      { name: 'worked-for', state: 'stopped', test: /^\s*(?:─\s*)?Worked for (?:\d+\s*[hm]\s*)*\d+\s*s\b/, completion: true },
+      {
+        name: 'worked-for',
+        state: 'stopped',
+        test: /^\s*(?:─\s*)?Worked for (?:\d+\s*[hm]\s*)*\d+\s*s\b/,
+        completion: true,
+      },
       ...SHARED_RULES,
       { name: 'placeholder', state: 'idle', test: /› Ask Codex to do anything/, hint: true },
     ],
     titles: [
       // `[ ! ] Action Required`, blinking to `[ . ] Action Required` (0.171).
-      { name: 'title-action-required', state: 'waiting', test: /\[ [!.] \] Action Required/, detail: 'action required' },
+      {
+        name: 'title-action-required',
+        state: 'waiting',
+        test: /\[ [!.] \] Action Required/,
+        detail: 'action required',
+      },
       { name: 'title-spinner', state: 'working', test: new RegExp(`^\\s*${BRAILLE}`) },
     ],
     // `› fix the failing parser test`, then `•` or `◦` rows.
@@ -106,7 +121,10 @@ export const codex: AgentModule = {
     },
   },
   // The native `codex` (the launcher's child), or node running `…/bin/codex(.js)`.
-  process: { names: ['codex', 'codex.exe', 'codex-linux-x64', 'codex-x86_64-unknown-linux-musl'], script: /(?:^|\/)codex(?:\.js)?$|@openai\/codex\// },
+  process: {
+    names: ['codex', 'codex.exe', 'codex-linux-x64', 'codex-x86_64-unknown-linux-musl'],
+    script: /(?:^|\/)codex(?:\.js)?$|@openai\/codex\//,
+  },
   template: {
     description: 'Codex',
     command: ['codex'],
@@ -118,7 +136,17 @@ export const codex: AgentModule = {
   // `› 1. Yes, proceed (y)`: a choice's digit picks it at once (0.171.0, tried on its approvals).
   menuKeys: (choice) => digitOf(choice),
   // Its rollout (`<home>/sessions/YYYY/MM/DD/rollout-*.jsonl`), held open by one of the terminal's processes.
-  records: (ctx) => new CodexRecords(codexHome(ctx.env), ctx.pid, ctx.pids, ctx.folders, ctx.claims, ctx.emit, ctx.log, resumedSession(ctx.argv ?? [])),
+  records: (ctx) =>
+    new CodexRecords(
+      codexHome(ctx.env),
+      ctx.pid,
+      ctx.pids,
+      ctx.folders,
+      ctx.claims,
+      ctx.emit,
+      ctx.log,
+      resumedSession(ctx.argv ?? []),
+    ),
   // Its desktop notifications as OSC 9 (its config's `tui.notifications` and `notification_method`).
   notification: codexNotification,
   // Not for a resumed session: 0.171.0 keeps a session in its app-server daemon after the TUI that
@@ -132,7 +160,8 @@ export const codex: AgentModule = {
     const id = file ? readMeta(file)?.sessionId : undefined;
     return file && id ? { id, file } : undefined;
   },
-  jobRecordFile: (job, env) => (job.resumeSessionId ? rolloutOfSession(codexHome(env), job.resumeSessionId) : undefined),
+  jobRecordFile: (job, env) =>
+    job.resumeSessionId ? rolloutOfSession(codexHome(env), job.resumeSessionId) : undefined,
   // The last turn's final message, as its `task_complete` event records it, after the turn's `task_started`.
   answerOf: (records) =>
     answerOfLastPrompt(
@@ -140,7 +169,9 @@ export const codex: AgentModule = {
       (r) => codexEvent(r)?.type === 'task_started',
       (rs, i) => {
         const p = codexEvent(rs[i]);
-        return p?.type === 'task_complete' && typeof p.last_agent_message === 'string' && p.last_agent_message !== '' ? p.last_agent_message : undefined;
+        return p?.type === 'task_complete' && typeof p.last_agent_message === 'string' && p.last_agent_message !== ''
+          ? p.last_agent_message
+          : undefined;
       },
     ),
 };
@@ -182,7 +213,10 @@ export function codexRolloutRecord(record: unknown): RecordSignal | null {
       return jsonl('completed', clip(strOf(p.last_agent_message) ?? '') || 'task complete');
     case 'turn_aborted':
       // An interrupt reads as every agent's does (`interrupted`); another reason is said as it is.
-      return jsonl('failed', strOf(p.reason) === 'interrupted' ? 'interrupted' : `aborted: ${strOf(p.reason) ?? 'unknown reason'}`);
+      return jsonl(
+        'failed',
+        strOf(p.reason) === 'interrupted' ? 'interrupted' : `aborted: ${strOf(p.reason) ?? 'unknown reason'}`,
+      );
     case 'error':
       return jsonl('failed', clip(strOf(p.message) ?? 'error'));
     default:
@@ -255,10 +289,17 @@ export interface CodexProcess {
  * folders whose session_meta names its folder and starts after it, and that no other terminal
  * claimed (two Codex sessions in one folder must not be crossed).
  */
-export function findRollout(home: string, proc: CodexProcess, claimed: ReadonlySet<string>, resumed?: string): string | undefined {
+export function findRollout(
+  home: string,
+  proc: CodexProcess,
+  claimed: ReadonlySet<string>,
+  resumed?: string,
+): string | undefined {
   const sessions = path.join(home, 'sessions') + path.sep;
   for (const pid of proc.pids) {
-    const open = processSource().openFiles(pid).find((f) => f.startsWith(sessions) && ROLLOUT.test(f));
+    const open = processSource()
+      .openFiles(pid)
+      .find((f) => f.startsWith(sessions) && ROLLOUT.test(f));
     if (open) return open;
   }
   // A session it resumes goes on in its own rollout, older than the process (0.171.0's app-server
@@ -304,7 +345,10 @@ const MAX_DAYS_LOOKED = 400;
 export function rolloutOf(home: string, id: string): string | undefined {
   const under = (dir: string): string[] => {
     try {
-      return readdirSync(dir).filter((n) => /^\d{2,4}$/.test(n)).sort().reverse();
+      return readdirSync(dir)
+        .filter((n) => /^\d{2,4}$/.test(n))
+        .sort()
+        .reverse();
     } catch {
       return [];
     }
@@ -357,7 +401,10 @@ export class CodexRecords extends FoundFile {
     const file = place ? findRollout(this.home, { pids: this.pids, ...place }, this.claims, this.resumed) : undefined;
     if (!file && !this.waiting) {
       this.waiting = true;
-      const days = new Set([dayFolder(this.home, processSource().startMs(this.pid) ?? Date.now()), dayFolder(this.home, Date.now())]);
+      const days = new Set([
+        dayFolder(this.home, processSource().startMs(this.pid) ?? Date.now()),
+        dayFolder(this.home, Date.now()),
+      ]);
       for (const dir of days) {
         this.wait(
           this.folders.watch(dir, (changed, event) => {

@@ -121,7 +121,9 @@ const SESSION = /^[A-Za-z0-9._-]{1,128}$/;
 
 /** The events of a session, or undefined for an id that is no folder's name. */
 export function eventsFile(home: string, session: string): string | undefined {
-  return SESSION.test(session) && session !== '.' && session !== '..' ? path.join(home, 'session-state', session, 'events.jsonl') : undefined;
+  return SESSION.test(session) && session !== '.' && session !== '..'
+    ? path.join(home, 'session-state', session, 'events.jsonl')
+    : undefined;
 }
 
 /**
@@ -149,7 +151,9 @@ export function copilotEvent(record: unknown): RecordSignal | null {
       return text ? signal('completed', text) : signal('working', 'working');
     }
     case 'tool.execution_start':
-      return data.toolName === 'ask_user' ? signal('waiting', 'a question') : signal('working', clip(`running ${strOf(data.toolName) ?? 'a tool'}`));
+      return data.toolName === 'ask_user'
+        ? signal('waiting', 'a question')
+        : signal('working', clip(`running ${strOf(data.toolName) ?? 'a tool'}`));
     case 'permission.requested': {
       const asked = isObj(data.permissionRequest) ? data.permissionRequest : {};
       return signal('waiting', clip(strOf(asked.fullCommandText) ?? strOf(asked.intention) ?? 'permission'));

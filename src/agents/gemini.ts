@@ -38,7 +38,10 @@ export function geminiHookSignal(event: unknown): PushSignal | undefined {
     case 'Notification': {
       if (event.notification_type !== 'ToolPermission') return undefined;
       const details = isObj(event.details) ? event.details : {};
-      return { state: 'waiting', detail: clip(strOf(details.command) ?? strOf(details.title) ?? strOf(event.message) ?? 'permission') };
+      return {
+        state: 'waiting',
+        detail: clip(strOf(details.command) ?? strOf(details.title) ?? strOf(event.message) ?? 'permission'),
+      };
     }
     case 'AfterAgent': {
       const answer = strOf(event.prompt_response);
@@ -89,7 +92,8 @@ export const gemini: AgentModule = {
     titleMarkers: [/^\s*(?:◇|✦|✋)\s+(?:Ready|Working|Action Required)/],
     lines: [
       {
-        name: 'approval', state: 'waiting',
+        name: 'approval',
+        state: 'waiting',
         test: /Allow execution of|Apply this change\?|Do you trust the files in this folder\?|Enter to select · ↑\/↓ to navigate/,
       },
       // One Escape cancels a turn (`ℹ Request cancelled.`); an API error is `✕ [API Error: …]`.
@@ -111,7 +115,8 @@ export const gemini: AgentModule = {
     answer: {
       item: /^✦ (.*)$/,
       tool: /^(?!)/,
-      chrome: /^\s*[╭│╰]|^\s*[⠀-⣿]|^~\/|no sandbox|^\s*\? for shortcuts|^─{8,}|Shift\+Tab to accept|^\s*>\s{2,}Type your message|^\s*workspace \(/,
+      chrome:
+        /^\s*[╭│╰]|^\s*[⠀-⣿]|^~\/|no sandbox|^\s*\? for shortcuts|^─{8,}|Shift\+Tab to accept|^\s*>\s{2,}Type your message|^\s*workspace \(/,
       indent: /^ {2}/,
     },
   },
@@ -124,14 +129,20 @@ export const gemini: AgentModule = {
   records: (ctx) => new GeminiRecords(geminiDir(ctx.env), ctx.pid, ctx.folders, ctx.claims, ctx.emit, ctx.log),
   // A job's hooks, through system defaults of the job's own (the user's settings stay as they are).
   push: {
-    launch: ({ settings, events }, env) => ({ args: [], settings: geminiJobSettings(appendCommand(events), env), env: { GEMINI_CLI_SYSTEM_DEFAULTS_PATH: settings } }),
+    launch: ({ settings, events }, env) => ({
+      args: [],
+      settings: geminiJobSettings(appendCommand(events), env),
+      env: { GEMINI_CLI_SYSTEM_DEFAULTS_PATH: settings },
+    }),
     signal: geminiHookSignal,
   },
   // The model's last message with text, after the user's last prompt (tool results are not prompts).
   answerOf: (records) =>
     answerOfLastPrompt(records, isGeminiPrompt, (rs, i) => {
       const r = rs[i];
-      return isObj(r) && r.type === 'gemini' && typeof r.content === 'string' && r.content.trim() !== '' ? r.content : undefined;
+      return isObj(r) && r.type === 'gemini' && typeof r.content === 'string' && r.content.trim() !== ''
+        ? r.content
+        : undefined;
     }),
 };
 
@@ -237,12 +248,18 @@ export function readChatHeader(file: string): GeminiChatHeader | undefined {
  * starts, so the earliest main chat of its folders that starts with it or after it, and that no other
  * terminal claimed (two Gemini sessions in one folder must not be crossed).
  */
-export function findChat(folders: readonly string[], startedAt: number, claimed: ReadonlySet<string>): string | undefined {
+export function findChat(
+  folders: readonly string[],
+  startedAt: number,
+  claimed: ReadonlySet<string>,
+): string | undefined {
   let best: { file: string; startedAt: number } | undefined;
   for (const folder of folders) {
     let names: string[];
     try {
-      names = readdirSync(folder).filter((n) => CHAT.test(n)).slice(-MAX_CHATS);
+      names = readdirSync(folder)
+        .filter((n) => CHAT.test(n))
+        .slice(-MAX_CHATS);
     } catch {
       continue;
     }
@@ -294,7 +311,11 @@ export class GeminiRecords extends FoundFile {
     this.wait(
       this.folders.watch(dir, (file, event) => {
         const name = path.basename(file);
-        if (event === 'ready' || ((event === 'add' || event === 'change') && (CHAT.test(name) || name === 'projects.json'))) this.look();
+        if (
+          event === 'ready' ||
+          ((event === 'add' || event === 'change') && (CHAT.test(name) || name === 'projects.json'))
+        )
+          this.look();
       }),
     );
   }

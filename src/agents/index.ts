@@ -20,7 +20,8 @@ export { AGENT_MODULES };
 
 function theOne(what: 'fallback' | 'default'): AgentModule {
   const found = AGENT_MODULES.filter((a) => a[what] === true);
-  if (found.length !== 1) throw new Error(`exactly one agent module must be the ${what} (${found.map((a) => a.id).join(', ') || 'none is'})`);
+  if (found.length !== 1)
+    throw new Error(`exactly one agent module must be the ${what} (${found.map((a) => a.id).join(', ') || 'none is'})`);
   return found[0]!;
 }
 
@@ -42,11 +43,16 @@ export function agentModule(id: AgentId): AgentModule {
 }
 
 /** A rule's name as the engine reports it: `<agent>/<name>`, unless it names its own kind (`shared/…`). */
-const qualified = <R extends { name: string }>(id: AgentId, rule: R): R => (rule.name.includes('/') ? rule : { ...rule, name: `${id}/${rule.name}` });
+const qualified = <R extends { name: string }>(id: AgentId, rule: R): R =>
+  rule.name.includes('/') ? rule : { ...rule, name: `${id}/${rule.name}` };
 
 /** One agent's screen rules with their names qualified. */
 function named(rules: AgentRules): AgentRules {
-  return { ...rules, lines: rules.lines.map((r) => qualified(rules.id, r)), titles: rules.titles.map((r) => qualified(rules.id, r)) };
+  return {
+    ...rules,
+    lines: rules.lines.map((r) => qualified(rules.id, r)),
+    titles: rules.titles.map((r) => qualified(rules.id, r)),
+  };
 }
 
 /** Every agent's screen rules, for the detect engine. */
@@ -146,13 +152,18 @@ export function menuStandMs(agent: AgentId): number {
  * The keys that pick choice `choice` (1-based) of the menu on `lines` of `agent`'s screen, or why
  * they cannot be told: the agent's way is not known, the screen shows no menu, or no such choice.
  */
-export function menuKeys(agent: AgentId, lines: readonly string[], choice: number): { keys: string } | { error: string; noMenu?: true } {
+export function menuKeys(
+  agent: AgentId,
+  lines: readonly string[],
+  choice: number,
+): { keys: string } | { error: string; noMenu?: true } {
   const how = agentModule(agent).menuKeys;
   if (!how) return { error: `how ${agentModule(agent).displayName}'s menus are answered is not known; attach to it` };
   const options = optionsOf(lines);
   const highlighted = highlightedOf(lines);
   if (options.length === 0 || highlighted === undefined) return { error: 'no menu on the screen', noMenu: true };
-  if (!Number.isInteger(choice) || choice < 1 || choice > options.length) return { error: `choose 1 to ${options.length}` };
+  if (!Number.isInteger(choice) || choice < 1 || choice > options.length)
+    return { error: `choose 1 to ${options.length}` };
   return { keys: how(choice, highlighted) };
 }
 

@@ -18,7 +18,11 @@ export interface MenuScreen {
 }
 
 /** The keys that answer, and the choice's text as the screen showed it; or why there are none. */
-export async function menuAnswer(screen: MenuScreen, choice: number, now: () => number = Date.now): Promise<{ keys: string; option: string } | { error: string }> {
+export async function menuAnswer(
+  screen: MenuScreen,
+  choice: number,
+  now: () => number = Date.now,
+): Promise<{ keys: string; option: string } | { error: string }> {
   const attempt = (): ReturnType<typeof menuKeys> => {
     const agent = screen.waitingAgent();
     return agent === undefined ? { error: 'the agent is not waiting' } : menuKeys(agent, screen.lines(), choice);
@@ -31,5 +35,7 @@ export async function menuAnswer(screen: MenuScreen, choice: number, now: () => 
     if (left > 0) await sleep(left);
   }
   const keys = attempt();
-  return 'error' in keys ? { error: keys.error } : { keys: keys.keys, option: (optionsOf(screen.lines())[choice - 1] ?? '').slice(0, 200) };
+  return 'error' in keys
+    ? { error: keys.error }
+    : { keys: keys.keys, option: (optionsOf(screen.lines())[choice - 1] ?? '').slice(0, 200) };
 }

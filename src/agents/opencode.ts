@@ -28,11 +28,19 @@ export const opencode: AgentModule = {
     titleMarkers: [/\bopencode\b/i],
     lines: [
       // A permission (a shell command, an edit, an MCP server's tool) and a question to the user.
-      { name: 'permission', state: 'waiting', test: /△ Permission required|Allow once\s+Allow always\s+Reject|↑↓ select\s+enter submit\s+esc dismiss/ },
+      {
+        name: 'permission',
+        state: 'waiting',
+        test: /△ Permission required|Allow once\s+Allow always\s+Reject|↑↓ select\s+enter submit\s+esc dismiss/,
+      },
       // 1.0's permission box (`Permission required to run this tool:`, `enter accept  a accept
       // always  d deny`) and its status bar's count (`◉ 1 Permission`), under a progress bar that
       // still turns.
-      { name: 'permission-1.0', state: 'waiting', test: /Permission required to run this tool|enter accept\s+a accept always\s+d deny|◉ \d+ Permissions?\b/ },
+      {
+        name: 'permission-1.0',
+        state: 'waiting',
+        test: /Permission required to run this tool|enter accept\s+a accept always\s+d deny|◉ \d+ Permissions?\b/,
+      },
       // Its progress bar (`⬝⬝■■ … esc interrupt`) and the hint; after one Escape, `esc again to
       // interrupt` while the answer still streams. The hint alone tells.
       { name: 'interrupt-hint', state: 'working', test: /esc (?:again to )?interrupt/ },
@@ -93,7 +101,12 @@ export interface OpenCodeMessage {
 }
 
 /** What a message's `data` says: its role, its times, how it finished, its error. */
-function opencodeData(m: OpenCodeMessage): { role?: string; completed?: number; finish?: string; error?: Record<string, unknown> } {
+function opencodeData(m: OpenCodeMessage): {
+  role?: string;
+  completed?: number;
+  finish?: string;
+  error?: Record<string, unknown>;
+} {
   if (!isObj(m.data)) return {};
   const time = isObj(m.data.time) ? m.data.time : {};
   return {
@@ -105,7 +118,10 @@ function opencodeData(m: OpenCodeMessage): { role?: string; completed?: number; 
 }
 
 /** The newest message of a role (the assistant's: the last step of the turn). */
-export function opencodeNewest(messages: readonly OpenCodeMessage[], role: 'user' | 'assistant'): OpenCodeMessage | undefined {
+export function opencodeNewest(
+  messages: readonly OpenCodeMessage[],
+  role: 'user' | 'assistant',
+): OpenCodeMessage | undefined {
   let best: OpenCodeMessage | undefined;
   for (const m of messages) {
     if (opencodeData(m).role !== role) continue;
@@ -124,7 +140,12 @@ export function opencodeNewest(messages: readonly OpenCodeMessage[], role: 'user
  */
 export function opencodeTurn(messages: readonly OpenCodeMessage[], answer?: string): RecordSignal | null {
   const newest = (role: 'user' | 'assistant'): OpenCodeMessage | undefined => opencodeNewest(messages, role);
-  const store = (state: AgentState, detail: string, at: number): RecordSignal => ({ state, source: 'session-db', detail, at });
+  const store = (state: AgentState, detail: string, at: number): RecordSignal => ({
+    state,
+    source: 'session-db',
+    detail,
+    at,
+  });
   const user = newest('user');
   const step = newest('assistant');
   if (!step) return user ? store('working', 'prompt', user.created) : null;
@@ -195,7 +216,9 @@ export function readStore(
         place.cwd,
         place.startedAt - 1000,
       );
-      out.sessionId = rows.map((r) => (r as { id?: unknown }).id).find((id): id is string => typeof id === 'string' && !claimed.has(claimOf(id)));
+      out.sessionId = rows
+        .map((r) => (r as { id?: unknown }).id)
+        .find((id): id is string => typeof id === 'string' && !claimed.has(claimOf(id)));
     }
     if (!out.sessionId) return;
     const rows = run(
@@ -220,7 +243,11 @@ export function readStore(
     if (first?.state === 'completed') {
       const step = opencodeNewest(messages, 'assistant');
       const parts = step
-        ? run('SELECT CASE WHEN length(data) <= ? THEN data END AS data FROM part WHERE message_id = ? ORDER BY id DESC LIMIT 20', MAX_DATA, step.id)
+        ? run(
+            'SELECT CASE WHEN length(data) <= ? THEN data END AS data FROM part WHERE message_id = ? ORDER BY id DESC LIMIT 20',
+            MAX_DATA,
+            step.id,
+          )
         : [];
       out.signal = opencodeTurn(messages, lastText(parts));
     } else {
@@ -371,14 +398,24 @@ export class OpenCodeEvents {
     const p = event.properties;
     const type = strOf(event.type);
     const info = isObj(p.info) ? p.info : undefined;
-    if ((type === 'session.created' || type === 'session.updated') && info && typeof info.parentID === 'string' && typeof info.id === 'string') {
+    if (
+      (type === 'session.created' || type === 'session.updated') &&
+      info &&
+      typeof info.parentID === 'string' &&
+      typeof info.id === 'string'
+    ) {
       if (this.children.size < 1000) this.children.add(info.id);
       return undefined;
     }
     const sid = strOf(p.sessionID);
     if (!sid || this.children.has(sid)) return undefined;
     const at = Date.now();
-    const say = (state: AgentState, detail: string): RecordSignal => ({ state, source: 'event-stream', detail: clip(noControl(detail)), at });
+    const say = (state: AgentState, detail: string): RecordSignal => ({
+      state,
+      source: 'event-stream',
+      detail: clip(noControl(detail)),
+      at,
+    });
     switch (type) {
       case 'session.status': {
         const status = isObj(p.status) ? strOf(p.status.type) : undefined;
@@ -386,7 +423,10 @@ export class OpenCodeEvents {
           if (!this.busy) this.failedTurn = false;
           this.busy = true;
           this.session = sid;
-          return say('working', status === 'retry' ? `retrying: ${strOf(isObj(p.status) ? p.status.message : undefined) ?? ''}` : 'working');
+          return say(
+            'working',
+            status === 'retry' ? `retrying: ${strOf(isObj(p.status) ? p.status.message : undefined) ?? ''}` : 'working',
+          );
         }
         if (status === 'idle' && sid === this.session && this.busy) {
           this.busy = false;

@@ -41,7 +41,11 @@ export const pi: AgentModule = {
     lines: [
       { name: 'aborted', state: 'failed', test: /^ Operation aborted$/, detail: 'interrupted' },
       { name: 'error', state: 'failed', test: /^ Error: \S/ },
-      { name: 'spinner', state: 'working', test: new RegExp(`^ ${BRAILLE} (?:Working\\.\\.\\.|Retrying \\(\\d+/\\d+\\))`) },
+      {
+        name: 'spinner',
+        state: 'working',
+        test: new RegExp(`^ ${BRAILLE} (?:Working\\.\\.\\.|Retrying \\(\\d+/\\d+\\))`),
+      },
       ...SHARED_RULES,
       { name: 'context', state: 'idle', test: CONTEXT, hint: true, detail: 'idle' },
     ],
@@ -58,7 +62,13 @@ export const pi: AgentModule = {
   },
   // Node running `…/pi-coding-agent/dist/cli.js`, which names its process `pi` (its command line too).
   process: { names: ['pi'], script: /(?:^|\/)pi(?:\.js)?$|@mariozechner\/pi-coding-agent\// },
-  template: { description: 'Pi', command: ['pi'], prompt: 'type', resume: ['--session', '{id}'], continue: ['--continue'] },
+  template: {
+    description: 'Pi',
+    command: ['pi'],
+    prompt: 'type',
+    resume: ['--session', '{id}'],
+    continue: ['--continue'],
+  },
   // Its own (PI_CODING_AGENT_DIR, PI_OFFLINE …) and the providers' keys models.json may name.
   env: { names: [], prefixes: ['PI_'] },
   records: (ctx) => new PiRecords(ctx.env, ctx.pid, ctx.folders, ctx.claims, ctx.emit, ctx.log),
@@ -68,7 +78,8 @@ export const pi: AgentModule = {
     const id = file ? readHeader(file)?.sessionId : undefined;
     return file && id ? { id, file } : undefined;
   },
-  jobRecordFile: (job, env) => (job.resumeSessionId ? sessionFileOf(sessionFolder(env, job.cwd), job.resumeSessionId) : undefined),
+  jobRecordFile: (job, env) =>
+    job.resumeSessionId ? sessionFileOf(sessionFolder(env, job.cwd), job.resumeSessionId) : undefined,
   // The model's last text after the user's last prompt.
   answerOf: (records) =>
     answerOfLastPrompt(
@@ -116,7 +127,10 @@ const MAX_SESSIONS = 2000;
 
 function sessionNames(folder: string): string[] {
   try {
-    return readdirSync(folder).filter((n) => SESSION_FILE.test(n)).sort().slice(-MAX_SESSIONS);
+    return readdirSync(folder)
+      .filter((n) => SESSION_FILE.test(n))
+      .sort()
+      .slice(-MAX_SESSIONS);
   } catch {
     return [];
   }
@@ -132,7 +146,11 @@ export function sessionFileOf(folder: string, id: string): string | undefined {
  * The session file a Pi process began: the earliest of its folder that starts with it or after it (a
  * second of slack), of its folder, and that no other terminal claimed.
  */
-export function findSessionFile(folder: string, proc: Pick<JobProcess, 'cwd' | 'startedAt'>, claimed: ReadonlySet<string>): string | undefined {
+export function findSessionFile(
+  folder: string,
+  proc: Pick<JobProcess, 'cwd' | 'startedAt'>,
+  claimed: ReadonlySet<string>,
+): string | undefined {
   let best: { file: string; at: number } | undefined;
   for (const name of sessionNames(folder)) {
     const file = path.join(folder, name);
@@ -152,9 +170,15 @@ interface PiMessage {
 }
 
 function messageOf(record: unknown): PiMessage | undefined {
-  if (!isObj(record) || record.type !== 'message' || !isObj(record.message) || typeof record.message.role !== 'string') return undefined;
+  if (!isObj(record) || record.type !== 'message' || !isObj(record.message) || typeof record.message.role !== 'string')
+    return undefined;
   const m = record.message;
-  return { role: m.role as string, content: m.content, stopReason: strOf(m.stopReason), errorMessage: strOf(m.errorMessage) };
+  return {
+    role: m.role as string,
+    content: m.content,
+    stopReason: strOf(m.stopReason),
+    errorMessage: strOf(m.errorMessage),
+  };
 }
 
 /** The text blocks of a message's content (thinking and tool calls are none). */

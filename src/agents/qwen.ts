@@ -29,7 +29,8 @@ import type { AgentModule } from './types.js';
 import { answerOfLastPrompt } from './recorded-answer.js';
 
 /** Its approvals (`   Allow execution of: 'touch'?`, `   Apply this change?`) and its question's footer. */
-const APPROVAL = /^ {3}(?:Allow execution of: .{1,200}\?|Apply this change\?|Do you want to proceed\?)|↑\/↓: Navigate \| Enter: Select \| Esc: Cancel/;
+const APPROVAL =
+  /^ {3}(?:Allow execution of: .{1,200}\?|Apply this change\?|Do you want to proceed\?)|↑\/↓: Navigate \| Enter: Select \| Esc: Cancel/;
 
 /** The footer of its approval mode (`  ⏸ Ask permissions (shift + tab to cycle)`, `  Auto mode (…)`). */
 const MODE = /\(shift \+ tab to cycle\)$/;
@@ -46,13 +47,25 @@ export const qwen: AgentModule = {
     lines: [
       { name: 'approval', state: 'waiting', test: APPROVAL },
       // `  ⠏ Waiting for user confirmation...` under an approval or a question: the line above tells what.
-      { name: 'confirmation', state: 'waiting', test: /^ {2}\S {1,2}Waiting for user confirmation\.\.\./, chrome: true, detail: 'waiting for confirmation' },
+      {
+        name: 'confirmation',
+        state: 'waiting',
+        test: /^ {2}\S {1,2}Waiting for user confirmation\.\.\./,
+        chrome: true,
+        detail: 'waiting for confirmation',
+      },
       { name: 'api-error', state: 'failed', test: /^\s*✕ \[API Error\b/ },
       // `  .  Loading the next great idea... (4s · esc to cancel)`.
       { name: 'spinner', state: 'working', test: /\(\d+[hms](?: \d+[ms])*(?: \d+s)? · esc to cancel\)$/ },
       { name: 'steer', state: 'working', test: /^ {2}Enter to steer · /, chrome: true, detail: 'working' },
       ...SHARED_RULES,
-      { name: 'placeholder', state: 'idle', test: /^>\s+Type your message or @path\/to\/file|^ {2}Press Ctrl\+C again to exit\b/, hint: true, detail: 'idle' },
+      {
+        name: 'placeholder',
+        state: 'idle',
+        test: /^>\s+Type your message or @path\/to\/file|^ {2}Press Ctrl\+C again to exit\b/,
+        hint: true,
+        detail: 'idle',
+      },
     ],
     titles: [
       { name: 'title-action-required', state: 'waiting', test: /^\s*✳\uFE0E?\s+Qwen - /, detail: 'action required' },
@@ -114,13 +127,15 @@ export function qwenChatPath(home: string, cwd: string, sessionId: string): stri
 
 /** What a registry file (`sessions/<pid>.json`) says of its process's session; its IPC token is not read. */
 export function qwenSession(value: unknown, pid: number): { sessionId: string; cwd: string } | undefined {
-  if (!isObj(value) || value.pid !== pid || (typeof value.schemaVersion === 'number' && value.schemaVersion > 1)) return undefined;
+  if (!isObj(value) || value.pid !== pid || (typeof value.schemaVersion === 'number' && value.schemaVersion > 1))
+    return undefined;
   const sessionId = strOf(value.sessionId);
   const cwd = strOf(value.cwd);
   return sessionId && SESSION.test(sessionId) && cwd && path.isAbsolute(cwd) ? { sessionId, cwd } : undefined;
 }
 
-const partsOf = (r: Record<string, unknown>): unknown[] => (isObj(r.message) && Array.isArray(r.message.parts) ? r.message.parts : []);
+const partsOf = (r: Record<string, unknown>): unknown[] =>
+  isObj(r.message) && Array.isArray(r.message.parts) ? r.message.parts : [];
 
 /** The text of a record's parts (a thought is none). */
 function textOf(r: Record<string, unknown>): string {
@@ -130,7 +145,8 @@ function textOf(r: Record<string, unknown>): string {
 }
 
 /** The user's own prompt (a tool's result is sent back as `tool_result`). */
-const isPrompt = (r: Record<string, unknown>): boolean => r.type === 'user' && (r.provenance === undefined || r.provenance === 'real_user');
+const isPrompt = (r: Record<string, unknown>): boolean =>
+  r.type === 'user' && (r.provenance === undefined || r.provenance === 'real_user');
 
 /**
  * One record of a Qwen Code 0.24 chat, as a state: a prompt is work, an answer that calls no tool
@@ -153,7 +169,10 @@ export function qwenChatRecord(record: unknown): RecordSignal | null {
     }
     case 'tool_result': {
       const cancelled = partsOf(record).some((p) => {
-        const response = isObj(p) && isObj(p.functionResponse) && isObj(p.functionResponse.response) ? p.functionResponse.response : {};
+        const response =
+          isObj(p) && isObj(p.functionResponse) && isObj(p.functionResponse.response)
+            ? p.functionResponse.response
+            : {};
         return (strOf(response.error) ?? '').startsWith('[Operation Cancelled]');
       });
       return cancelled ? signal('failed', 'interrupted') : signal('working', 'running tools');

@@ -16,7 +16,8 @@ export function answerOfLastPrompt(
   let text: string | undefined;
   for (let i = records.length - 1; i >= 0; i--) {
     const r = records[i];
-    if (isPrompt(r)) return text === undefined ? undefined : { text, promptAt: isObj(r) ? timeOf(r.timestamp) : undefined };
+    if (isPrompt(r))
+      return text === undefined ? undefined : { text, promptAt: isObj(r) ? timeOf(r.timestamp) : undefined };
     text ??= answerAt(records, i);
   }
   return text === undefined ? undefined : { text, promptAt: undefined };

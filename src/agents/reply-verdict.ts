@@ -34,8 +34,18 @@ export function replyVerdict(ctx: ReplyContext): ReplyVerdict {
  * The verdict for an agent as its screen shows it now: a draft in its input line holds the reply; a
  * menu on it queues a route's (`waitMenus`); the user in Terminal mode in its window holds it (`typing`).
  */
-export function screenVerdict(state: AgentState, agent: AgentId, lines: readonly string[], terms: { typing?: boolean; waitMenus?: boolean }): ReplyVerdict {
-  return replyVerdict({ state, typing: terms.typing, draft: draftOf(agent, lines), menu: terms.waitMenus === true && optionsOf(lines).length > 0 });
+export function screenVerdict(
+  state: AgentState,
+  agent: AgentId,
+  lines: readonly string[],
+  terms: { typing?: boolean; waitMenus?: boolean },
+): ReplyVerdict {
+  return replyVerdict({
+    state,
+    typing: terms.typing,
+    draft: draftOf(agent, lines),
+    menu: terms.waitMenus === true && optionsOf(lines).length > 0,
+  });
 }
 
 /** How a reply that waits shows in the picker's row. */

@@ -103,7 +103,10 @@ export interface JobPush {
    * The arguments, the settings file's text and the variables that name it, given where the settings
    * file and the events go and the agent's environment.
    */
-  launch(files: { settings: string; events: string }, env: NodeJS.ProcessEnv): { args: string[]; settings: string; env?: Record<string, string> };
+  launch(
+    files: { settings: string; events: string },
+    env: NodeJS.ProcessEnv,
+  ): { args: string[]; settings: string; env?: Record<string, string> };
   /** What one event says, or undefined (a sub-agent's, one that tells no state, one not understood). */
   signal(event: unknown): PushSignal | undefined;
 }

@@ -27,7 +27,13 @@ const MAX_TEXT = 200;
 const NAME = /^[a-z0-9][a-z0-9.-]{0,39}$/;
 
 /** The keys of a rule file: a state's words, the completion shape, identity markers, built-in rules turned off. */
-const STATE_KEYS = { working: 'working', waiting: 'waiting', idle: 'idle', failed: 'failed', completion: 'stopped' } as const satisfies Record<string, AgentState>;
+const STATE_KEYS = {
+  working: 'working',
+  waiting: 'waiting',
+  idle: 'idle',
+  failed: 'failed',
+  completion: 'stopped',
+} as const satisfies Record<string, AgentState>;
 type StateKey = keyof typeof STATE_KEYS;
 const KEYS = new Set<string>([...Object.keys(STATE_KEYS), 'markers', 'disable', '$schema', 'comment']);
 
@@ -91,7 +97,10 @@ export interface Gate {
  * their gates, one per case), remembered for the line, which the engine asks every rule of in turn.
  * A line that passes is tested by each rule; none passes (most lines) costs one scan, not one a rule.
  */
-export function lineGate(gates: readonly Gate[], run: (test: Matcher, line: string) => boolean = (test, line) => test.test(line)): (line: string) => boolean {
+export function lineGate(
+  gates: readonly Gate[],
+  run: (test: Matcher, line: string) => boolean = (test, line) => test.test(line),
+): (line: string) => boolean {
   const alternation = (ignoreCase: boolean): RegExp | null => {
     const of = gates.filter((g) => g.ignoreCase === ignoreCase);
     return of.length === 0 ? null : new RegExp(of.map((g) => `(?:${g.source})`).join('|'), ignoreCase ? 'iu' : 'u');
@@ -128,17 +137,26 @@ interface Entry {
 }
 
 const textProblem = (t: unknown): string | null =>
-  typeof t !== 'string' ? 'a text is a string' : t.trim() === '' ? 'an empty text matches every line' : t.length > MAX_TEXT ? `a text longer than ${MAX_TEXT} characters` : null;
+  typeof t !== 'string'
+    ? 'a text is a string'
+    : t.trim() === ''
+      ? 'an empty text matches every line'
+      : t.length > MAX_TEXT
+        ? `a text longer than ${MAX_TEXT} characters`
+        : null;
 
 /** One entry of a list: a text, or `{ text | words | pattern, name?, hint?, ignoreCase? }`; or why it is refused. */
 function entryOf(v: unknown): Entry | string {
   const raw = typeof v === 'string' ? { text: v } : v;
   if (!isObj(raw)) return 'an entry is a text or an object with "text", "words" or "pattern"';
-  for (const k of Object.keys(raw)) if (!['text', 'words', 'pattern', 'name', 'hint', 'ignoreCase'].includes(k)) return `unknown field "${printable(k, 60)}"`;
+  for (const k of Object.keys(raw))
+    if (!['text', 'words', 'pattern', 'name', 'hint', 'ignoreCase'].includes(k))
+      return `unknown field "${printable(k, 60)}"`;
   const ignoreCase = raw.ignoreCase === true;
   if (raw.ignoreCase !== undefined && typeof raw.ignoreCase !== 'boolean') return '"ignoreCase" is true or false';
   if (raw.hint !== undefined && typeof raw.hint !== 'boolean') return '"hint" is true or false';
-  if (raw.name !== undefined && (typeof raw.name !== 'string' || !NAME.test(raw.name))) return '"name" is lower-case letters, digits, . and - (40 at most)';
+  if (raw.name !== undefined && (typeof raw.name !== 'string' || !NAME.test(raw.name)))
+    return '"name" is lower-case letters, digits, . and - (40 at most)';
   const base = { hint: raw.hint === true, ...(typeof raw.name === 'string' && { name: raw.name }) };
   const given = ['text', 'words', 'pattern'].filter((k) => raw[k] !== undefined);
   if (given.length !== 1) return 'an entry has one of "text", "words" or "pattern"';
@@ -146,10 +164,16 @@ function entryOf(v: unknown): Entry | string {
     const problem = textProblem(raw.text);
     if (problem) return problem;
     const text = raw.text as string;
-    return { ...base, test: inOrder([text], ignoreCase), regexp: new RegExp(escapeRegExp(text), ignoreCase ? 'iu' : 'u'), gate: { source: escapeRegExp(text), ignoreCase } };
+    return {
+      ...base,
+      test: inOrder([text], ignoreCase),
+      regexp: new RegExp(escapeRegExp(text), ignoreCase ? 'iu' : 'u'),
+      gate: { source: escapeRegExp(text), ignoreCase },
+    };
   }
   if (raw.words !== undefined) {
-    if (!Array.isArray(raw.words) || raw.words.length < 2 || raw.words.length > 8) return '"words" is a list of 2 to 8 texts, found in that order';
+    if (!Array.isArray(raw.words) || raw.words.length < 2 || raw.words.length > 8)
+      return '"words" is a list of 2 to 8 texts, found in that order';
     const problem = raw.words.map(textProblem).find((p) => p !== null);
     if (problem) return `"words": ${problem}`;
     const words = raw.words as string[];
@@ -160,18 +184,33 @@ function entryOf(v: unknown): Entry | string {
     const shape = patternShape(raw.pattern, flags);
     if (typeof shape === 'string') return `pattern /${printable(raw.pattern, 60)}/: ${shape}`;
     const regexp = new RegExp(raw.pattern, `${flags}u`);
-    return { ...base, test: regexp, regexp, gate: { source: raw.pattern, ignoreCase }, ...(shape.free > 0 && { free: true as const }) };
+    return {
+      ...base,
+      test: regexp,
+      regexp,
+      gate: { source: raw.pattern, ignoreCase },
+      ...(shape.free > 0 && { free: true as const }),
+    };
   }
   return '"pattern" is a string';
 }
 
 /** Reads one agent's rule file's text; what it adds and what it refused. */
-export function parseRulesFile(agent: AgentId, file: string, text: string, clock: () => number = () => performance.now()): { patch: RulesPatch; errors: string[] } {
+export function parseRulesFile(
+  agent: AgentId,
+  file: string,
+  text: string,
+  clock: () => number = () => performance.now(),
+): { patch: RulesPatch; errors: string[] } {
   const read = readRulesFile(agent, file, text);
   // What a message quotes of the file (a JSON parser's excerpt, an engine's reason) is printed: no control character passes.
   const errors = read.errors.map(noControl);
   // Bounded by time as well as by shape: a file whose rules spend more than a frame a second matching is turned off, said in its errors.
-  const budget = new MatchBudget(clock, (ms) => errors.push(`turned off: its rules took ${Math.round(ms)} ms of matching within a second (${BUDGET_MS} ms at most); save the file again to turn them on`));
+  const budget = new MatchBudget(clock, (ms) =>
+    errors.push(
+      `turned off: its rules took ${Math.round(ms)} ms of matching within a second (${BUDGET_MS} ms at most); save the file again to turn them on`,
+    ),
+  );
   // The file's rules are asked in turn of each line: one gate for them all first (timed once a line).
   const gate = lineGate(read.gates, (test, line) => budget.test(test, line));
   const lines = read.patch.lines.map((rule) => {
@@ -215,14 +254,24 @@ class MatchBudget {
   }
 }
 
-function readRulesFile(agent: AgentId, file: string, text: string): { patch: RulesPatch; errors: string[]; gates: Gate[] } {
+function readRulesFile(
+  agent: AgentId,
+  file: string,
+  text: string,
+): { patch: RulesPatch; errors: string[]; gates: Gate[] } {
   const patch: RulesPatch = { agent, file, lines: [], markers: [], disable: [] };
   const errors: string[] = [];
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return { patch, errors: [`not JSON (${err instanceof Error ? err.message.slice(0, 100) : 'a syntax error'}): nothing in it is used`], gates: [] };
+    return {
+      patch,
+      errors: [
+        `not JSON (${err instanceof Error ? err.message.slice(0, 100) : 'a syntax error'}): nothing in it is used`,
+      ],
+      gates: [],
+    };
   }
   if (!isObj(value)) return { patch, errors: ['not a JSON object: nothing in it is used'], gates: [] };
   const names = new Set<string>();
@@ -231,7 +280,9 @@ function readRulesFile(agent: AgentId, file: string, text: string): { patch: Rul
   let free = 0;
   for (const [key, list] of Object.entries(value)) {
     if (!KEYS.has(key)) {
-      errors.push(`unknown key "${printable(key, 60)}" (known: ${[...KEYS].filter((k) => !k.startsWith('$') && k !== 'comment').join(', ')})`);
+      errors.push(
+        `unknown key "${printable(key, 60)}" (known: ${[...KEYS].filter((k) => !k.startsWith('$') && k !== 'comment').join(', ')})`,
+      );
       continue;
     }
     if (key === '$schema' || key === 'comment') continue;
@@ -240,12 +291,14 @@ function readRulesFile(agent: AgentId, file: string, text: string): { patch: Rul
       continue;
     }
     const room = MAX_ENTRIES - entries;
-    if (list.length > room) errors.push(`"${key}": ${list.length} entries, ${room} used (${MAX_ENTRIES} in a file at most)`);
+    if (list.length > room)
+      errors.push(`"${key}": ${list.length} entries, ${room} used (${MAX_ENTRIES} in a file at most)`);
     entries += Math.min(list.length, room);
     list.slice(0, Math.max(0, room)).forEach((v: unknown, i: number) => {
       const where = `"${key}"[${i + 1}]`;
       if (key === 'disable') {
-        if (typeof v !== 'string' || !/^(?:[a-z0-9][a-z0-9.-]*\/)?[a-z0-9][a-z0-9.-]*$/.test(v)) errors.push(`${where}: a built-in rule's name, as --explain shows it`);
+        if (typeof v !== 'string' || !/^(?:[a-z0-9][a-z0-9.-]*\/)?[a-z0-9][a-z0-9.-]*$/.test(v))
+          errors.push(`${where}: a built-in rule's name, as --explain shows it`);
         else patch.disable.push(v);
         return;
       }
@@ -255,7 +308,9 @@ function readRulesFile(agent: AgentId, file: string, text: string): { patch: Rul
         return;
       }
       if (entry.free && ++free > MAX_FREE) {
-        errors.push(`${where}: more than ${MAX_FREE} patterns in a file with a repeat that can backtrack (they cost every row); refused`);
+        errors.push(
+          `${where}: more than ${MAX_FREE} patterns in a file with a repeat that can backtrack (they cost every row); refused`,
+        );
         return;
       }
       if (key === 'markers') {
@@ -295,7 +350,13 @@ export function loadUserRules(dir: string): UserRules {
     const file = path.join(dir, name);
     const id = name.slice(0, -'.json'.length);
     if (!AGENT_IDS.has(id)) {
-      out.files.push({ file, rules: 0, errors: [`no agent is named ${printable(id, 60)} (the file's name is the agent's: ${[...AGENT_IDS].join(', ')})`] });
+      out.files.push({
+        file,
+        rules: 0,
+        errors: [
+          `no agent is named ${printable(id, 60)} (the file's name is the agent's: ${[...AGENT_IDS].join(', ')})`,
+        ],
+      });
       continue;
     }
     const r = readConfigFile(file, MAX_RULES_FILE);
@@ -307,7 +368,8 @@ export function loadUserRules(dir: string): UserRules {
     out.patches.push(patch);
     out.files.push({ file, agent: id, rules: patch.lines.length + patch.markers.length, errors });
   }
-  if (names.length > MAX_FILES) out.files.push({ file: dir, rules: 0, errors: [`${names.length} files: the first ${MAX_FILES} are read`] });
+  if (names.length > MAX_FILES)
+    out.files.push({ file: dir, rules: 0, errors: [`${names.length} files: the first ${MAX_FILES} are read`] });
   return out;
 }
 
@@ -326,7 +388,8 @@ export function withUserRules(base: RuleSet, user: UserRules): RuleSet {
     for (const p of patches) {
       for (const n of p.disable) {
         const full = n.includes('/') ? n : `${rules.id}/${n}`;
-        if (![...rules.lines, ...rules.titles].some((r) => r.name === full)) refuse(p.file, `"disable": no rule of ${rules.id} is named ${full} (mado detect --explain names them)`);
+        if (![...rules.lines, ...rules.titles].some((r) => r.name === full))
+          refuse(p.file, `"disable": no rule of ${rules.id} is named ${full} (mado detect --explain names them)`);
         else off.add(full);
       }
     }
@@ -382,7 +445,9 @@ export class UserRulesSource {
 function ruleFileNames(dir: string): string[] | undefined {
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith('.json'))
+      .sort();
   } catch {
     return undefined;
   }

@@ -29,7 +29,8 @@ function fail(message: string, code: number): void {
 }
 
 async function main(): Promise<void> {
-  if (agentViewDisabled(process.env)) return fail('the agent view is off (MADOHUB_DISABLE_AGENT_VIEW=1 or agent_view = false in settings.json)', 1);
+  if (agentViewDisabled(process.env))
+    return fail('the agent view is off (MADOHUB_DISABLE_AGENT_VIEW=1 or agent_view = false in settings.json)', 1);
   try {
     await agents(process.env, (t) => writeAll(1, t), process.argv.slice(3));
   } catch (err) {

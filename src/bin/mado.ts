@@ -117,10 +117,13 @@ function stdinText(firstByteMs?: number): Promise<string | undefined> {
     }, STDIN_WAIT_MS);
     // A command that has text of its own takes standard input only when something comes on it soon:
     // a pipe its caller keeps open and never writes (a program's, a test's) is no input.
-    const quiet = firstByteMs === undefined ? undefined : setTimeout(() => {
-      finish();
-      resolve(undefined);
-    }, firstByteMs);
+    const quiet =
+      firstByteMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            finish();
+            resolve(undefined);
+          }, firstByteMs);
     const finish = (): void => {
       clearTimeout(timer);
       clearTimeout(quiet);
@@ -173,14 +176,26 @@ async function main(argv: string[]): Promise<number> {
     if (verb === '__host') return await runHost(rest[0]!, rest[1]!);
     if (verb === 'bridge') {
       if (rest[0] === '--check') {
-        process.stdout.write(`${await bridgeCheck({ env: process.env, script: process.argv[1]!, version: MADOHUB_VERSION })}\n`);
+        process.stdout.write(
+          `${await bridgeCheck({ env: process.env, script: process.argv[1]!, version: MADOHUB_VERSION })}\n`,
+        );
         return 0;
       }
-      if (rest.length > 0) throw new UsageError('bridge takes no argument but --check (it is started by another machine\'s mado)');
-      await runBridge({ input: process.stdin, output: process.stdout, env: process.env, script: process.argv[1]!, version: MADOHUB_VERSION });
+      if (rest.length > 0)
+        throw new UsageError("bridge takes no argument but --check (it is started by another machine's mado)");
+      await runBridge({
+        input: process.stdin,
+        output: process.stdout,
+        env: process.env,
+        script: process.argv[1]!,
+        version: MADOHUB_VERSION,
+      });
       return 0;
     }
-    const remote = verb === '--host' || verb === 'host' || ((verb === 'agents' || verb === 'jobs') && (rest.includes('--all') || rest.includes('-a')));
+    const remote =
+      verb === '--host' ||
+      verb === 'host' ||
+      ((verb === 'agents' || verb === 'jobs') && (rest.includes('--all') || rest.includes('-a')));
     if (JOB_VERBS.includes(verb) || remote) {
       const io: Io = {
         out: (t) => process.stdout.write(t),
@@ -191,7 +206,10 @@ async function main(argv: string[]): Promise<number> {
         columns: process.stdout.columns,
         rows: process.stdout.rows,
       };
-      if (remote && agentViewDisabled(io.env)) throw new JobError('the agent view is off (MADOHUB_DISABLE_AGENT_VIEW=1 or agent_view = false in settings.json)');
+      if (remote && agentViewDisabled(io.env))
+        throw new JobError(
+          'the agent view is off (MADOHUB_DISABLE_AGENT_VIEW=1 or agent_view = false in settings.json)',
+        );
       if (verb === '--host') return await runOnHost(io, rest);
       if (verb === 'host') {
         if (rest[0] === 'check' && rest.length === 2) return await hostCheck(io, rest[1]!);

@@ -16,7 +16,11 @@ function age(ms: number): string {
 
 /** A stable order: pinned jobs first, then by creation, oldest first (ids break ties). */
 export function byCreation(a: ListedJob, b: ListedJob): number {
-  return Number(b.pinned) - Number(a.pinned) || a.createdAt - b.createdAt || (a.short < b.short ? -1 : a.short > b.short ? 1 : 0);
+  return (
+    Number(b.pinned) - Number(a.pinned) ||
+    a.createdAt - b.createdAt ||
+    (a.short < b.short ? -1 : a.short > b.short ? 1 : 0)
+  );
 }
 
 /**
@@ -32,10 +36,18 @@ export function statusWord(j: Pick<ListedJob, 'status' | 'alive'>): string {
  * column (each job's machine, `local` for this one) and a row for each host with no job to show:
  * offline (with why), or listed with none.
  */
-export function jobTable(jobs: readonly ListedJob[], now: number, home = '', across?: { hosts: readonly string[]; jobless: readonly { host: string; offline?: string }[] }): string {
+export function jobTable(
+  jobs: readonly ListedJob[],
+  now: number,
+  home = '',
+  across?: { hosts: readonly string[]; jobless: readonly { host: string; offline?: string }[] },
+): string {
   const header = ['ID', 'STATUS', 'STATE', 'AGENT', 'AGE', 'NAME', 'FOLDER', 'DETAIL'];
   // Another machine's folders are its own: only this one's home is written ~.
-  const short = (p: string, i: number): string => (home && (across?.hosts[i] ?? 'local') === 'local' && (p === home || p.startsWith(`${home}/`)) ? `~${p.slice(home.length)}` : p);
+  const short = (p: string, i: number): string =>
+    home && (across?.hosts[i] ?? 'local') === 'local' && (p === home || p.startsWith(`${home}/`))
+      ? `~${p.slice(home.length)}`
+      : p;
   let rows = jobs.map((j, i) => [
     j.short,
     statusWord(j),
@@ -50,15 +62,39 @@ export function jobTable(jobs: readonly ListedJob[], now: number, home = '', acr
   if (across) {
     header.unshift('HOST');
     rows = rows.map((r, i) => [across.hosts[i] ?? 'local', ...r]);
-    for (const o of across.jobless) rows.push([o.host, '-', o.offline === undefined ? 'no jobs' : 'offline', '', '', '', '', '', safeText(o.offline ?? '').slice(0, 200)]);
+    for (const o of across.jobless)
+      rows.push([
+        o.host,
+        '-',
+        o.offline === undefined ? 'no jobs' : 'offline',
+        '',
+        '',
+        '',
+        '',
+        '',
+        safeText(o.offline ?? '').slice(0, 200),
+      ]);
   }
   const all = [header, ...rows];
   const widths = header.map((_, i) => Math.max(...all.map((r) => r[i]!.length)));
-  return all.map((r) => r.map((c, i) => (i < r.length - 1 ? c.padEnd(widths[i]!) : c)).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    all
+      .map((r) =>
+        r
+          .map((c, i) => (i < r.length - 1 ? c.padEnd(widths[i]!) : c))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }
 
 /** `mado agents [--json]`. */
-export async function agents(env: NodeJS.ProcessEnv, out: (text: string) => void, argv: readonly string[]): Promise<void> {
+export async function agents(
+  env: NodeJS.ProcessEnv,
+  out: (text: string) => void,
+  argv: readonly string[],
+): Promise<void> {
   const args = parseArgs(argv, [{ names: ['--json'] }], []);
   const dir = jobsDir(env);
   const jobs = await listedJobs(dir);

@@ -46,7 +46,8 @@ export function parseArgs(argv: readonly string[], flags: FlagSpec[], positional
     out.positional.push(a);
   }
   const required = positional.filter((p) => !p.endsWith('?') && !p.endsWith('...')).length;
-  if (out.positional.length < required) throw new UsageError(`${positional[out.positional.length]!.replace(/\?$/, '')} is needed`);
+  if (out.positional.length < required)
+    throw new UsageError(`${positional[out.positional.length]!.replace(/\?$/, '')} is needed`);
   const variadic = positional.at(-1)?.endsWith('...') === true;
   if (!variadic && out.positional.length > positional.length) {
     throw new UsageError(`unexpected argument '${safeText(out.positional[positional.length]!)}' (see mado --help)`);

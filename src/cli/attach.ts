@@ -33,24 +33,40 @@ export function withViewTitles(data: string, short: string): string {
 
 export async function attach(io: Io, short: string, jobDir: string): Promise<void> {
   const info = readHostInfo(jobDir);
-  if (!info || !hostRuns(info)) throw new JobError(`job ${short} is not running (mado respawn ${short} starts it again)`);
+  if (!info || !hostRuns(info))
+    throw new JobError(`job ${short} is not running (mado respawn ${short} starts it again)`);
   let conn: Conn;
   try {
     ({ conn } = await Conn.open(info.socket, undefined, MAX_STREAM_BYTES));
   } catch (err) {
-    if (err instanceof ReachError) throw new JobError(`cannot reach the host of job ${short}: ${err.message} (mado stop ${short} ends it)`);
+    if (err instanceof ReachError)
+      throw new JobError(`cannot reach the host of job ${short}: ${err.message} (mado stop ${short} ends it)`);
     throw err;
   }
-  return attachPeer(io, short, conn, (err) => `the host of ${short} went away${err instanceof ReachError && err.reason === 'protocol' ? `: ${err.message}` : ''}`);
+  return attachPeer(
+    io,
+    short,
+    conn,
+    (err) =>
+      `the host of ${short} went away${err instanceof ReachError && err.reason === 'protocol' ? `: ${err.message}` : ''}`,
+  );
 }
 
 /**
  * The view of a job through `conn` (a host's socket, or a channel of a link to another machine's);
  * `lost` words the end of a connection that went away (the job runs on).
  */
-export async function attachPeer(io: Io, short: string, conn: MessagePeer, lost: (err: unknown) => string): Promise<void> {
+export async function attachPeer(
+  io: Io,
+  short: string,
+  conn: MessagePeer,
+  lost: (err: unknown) => string,
+): Promise<void> {
   const stdin = process.stdin;
-  const size = (): { cols: number; rows: number } => ({ cols: process.stdout.columns || 80, rows: process.stdout.rows || 24 });
+  const size = (): { cols: number; rows: number } => ({
+    cols: process.stdout.columns || 80,
+    rows: process.stdout.rows || 24,
+  });
   const onResize = (): void => conn.send({ op: 'resize', ...size() });
   let ended = false;
   /** Why the view ended other than by a detach (the command then fails with it). */
@@ -93,7 +109,9 @@ export async function attachPeer(io: Io, short: string, conn: MessagePeer, lost:
       return done();
     }
     if (m.type === 'screen') {
-      io.out(`${viewTitle(short, m.title)}\x1b[H\x1b[2J${m.lines.join('\r\n')}\x1b[${m.cursor.y + 1};${m.cursor.x + 1}H`);
+      io.out(
+        `${viewTitle(short, m.title)}\x1b[H\x1b[2J${m.lines.join('\r\n')}\x1b[${m.cursor.y + 1};${m.cursor.x + 1}H`,
+      );
     } else if (m.type === 'output') {
       io.out(withViewTitles(m.data, short));
     } else if (m.type === 'exit') {

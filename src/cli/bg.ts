@@ -5,7 +5,6 @@ import { SESSION_REF } from '../shared/types.js';
 import { safeText } from './args.js';
 import { UsageError } from '../shared/errors.js';
 
-
 export interface BgArgs {
   agent?: string;
   name?: string;
@@ -55,7 +54,8 @@ export function parseBgArgs(argv: readonly string[]): BgArgs {
         break;
       case '--resume': {
         const id = take();
-        if (!SESSION_REF.test(id)) throw new UsageError(`--resume needs a session id, not '${safeText(id).slice(0, 60)}'`);
+        if (!SESSION_REF.test(id))
+          throw new UsageError(`--resume needs a session id, not '${safeText(id).slice(0, 60)}'`);
         setResume({ mode: 'id', id }, flag);
         break;
       }
@@ -98,10 +98,16 @@ export function withStdin(args: BgArgs, stdin: string | undefined): BgArgs {
   if (stdin === undefined || stdin.trim() === '') return args;
   const nuls = stdin.split('\0').length - 1;
   let text = nuls > 0 ? stdin.replaceAll('\0', '') : stdin;
-  if (nuls > 0) args.warnings.push(`standard input held ${nuls} NUL byte${nuls === 1 ? '' : 's'}, dropped (a prompt cannot hold them)`);
+  if (nuls > 0)
+    args.warnings.push(
+      `standard input held ${nuls} NUL byte${nuls === 1 ? '' : 's'}, dropped (a prompt cannot hold them)`,
+    );
   const bytes = Buffer.byteLength(text);
   if (bytes > MAX_STDIN_BYTES) {
-    text = Buffer.from(text).subarray(0, MAX_STDIN_BYTES).toString('utf8').replace(/\uFFFD$/, '');
+    text = Buffer.from(text)
+      .subarray(0, MAX_STDIN_BYTES)
+      .toString('utf8')
+      .replace(/\uFFFD$/, '');
     args.warnings.push(`standard input cut at 16 KiB (${Math.ceil(bytes / 1024)} KiB given)`);
   }
   const prompt = args.prompt ? `${args.prompt}\n\n${text}` : text;

@@ -69,7 +69,8 @@ export function runBridge(io: BridgeIo): Promise<void> {
   const blocked = new Set<() => void>();
   const over = (): boolean => (io.output.writableLength ?? 0) > MAX_PENDING;
   /** Resolves once what waits for the other side is under MAX_PENDING again, or the bridge ends. */
-  const drained = (): Promise<void> => (over() && !ended ? new Promise((resolve) => blocked.add(resolve)) : Promise.resolve());
+  const drained = (): Promise<void> =>
+    over() && !ended ? new Promise((resolve) => blocked.add(resolve)) : Promise.resolve();
   io.output.on('drain', () => {
     for (const c of paused) {
       c.stdout?.resume();
@@ -136,13 +137,26 @@ export function runBridge(io: BridgeIo): Promise<void> {
     const m = findJob(dir, req.id);
     if (!m.ok) return say({ type: 'msg', ch: req.ch, msg: { type: 'error', error: m.error, proto: PROTO } });
     const info = readHostInfo(path.join(dir, m.short));
-    if (!info || !hostRuns(info)) return say({ type: 'msg', ch: req.ch, msg: { type: 'error', error: `job ${m.short} is not running (mado respawn ${m.short} starts it again)`, proto: PROTO } });
+    if (!info || !hostRuns(info))
+      return say({
+        type: 'msg',
+        ch: req.ch,
+        msg: {
+          type: 'error',
+          error: `job ${m.short} is not running (mado respawn ${m.short} starts it again)`,
+          proto: PROTO,
+        },
+      });
     let conn: Conn;
     let hello: object;
     try {
       ({ conn, hello } = await Conn.open(info.socket, undefined, MAX_HOST_MESSAGE));
     } catch (err) {
-      return say({ type: 'closed', ch: req.ch, error: `cannot reach the host of job ${m.short}: ${err instanceof Error ? err.message : String(err)}` });
+      return say({
+        type: 'closed',
+        ch: req.ch,
+        error: `cannot reach the host of job ${m.short}: ${err instanceof Error ? err.message : String(err)}`,
+      });
     }
     if (ended) return conn.close();
     hosts.set(req.ch, conn);
@@ -156,7 +170,12 @@ export function runBridge(io: BridgeIo): Promise<void> {
         const reply = await conn.next(0);
         say({ type: 'msg', ch: req.ch, msg: reply });
       } catch (err) {
-        if (hosts.delete(req.ch)) say({ type: 'closed', ch: req.ch, ...(err instanceof ReachError && err.reason !== 'closed' ? { error: err.message } : {}) });
+        if (hosts.delete(req.ch))
+          say({
+            type: 'closed',
+            ch: req.ch,
+            ...(err instanceof ReachError && err.reason !== 'closed' ? { error: err.message } : {}),
+          });
         return;
       }
     }
@@ -169,18 +188,27 @@ export function runBridge(io: BridgeIo): Promise<void> {
       case 'list':
         void listedJobs(jobsDir(io.env)).then(
           (jobs) => say({ type: 'jobs', ch: req.ch, jobs }),
-          (err: unknown) => say({ type: 'closed', ch: req.ch, error: `cannot list the jobs: ${err instanceof Error ? err.message : String(err)}` }),
+          (err: unknown) =>
+            say({
+              type: 'closed',
+              ch: req.ch,
+              error: `cannot list the jobs: ${err instanceof Error ? err.message : String(err)}`,
+            }),
         );
         return;
       case 'watch': {
-        if (open() >= MAX_CHANNELS) return say({ type: 'closed', ch: req.ch, error: `${MAX_CHANNELS} channels are open` });
+        if (open() >= MAX_CHANNELS)
+          return say({ type: 'closed', ch: req.ch, error: `${MAX_CHANNELS} channels are open` });
         let stopped = false;
         let sentJobs = 0;
-        const newest = newestPaced((jobs: ListedJob[]) => {
-          if (stopped) return;
-          sentJobs = jobs.length;
-          say({ type: 'jobs', ch: req.ch, jobs });
-        }, () => listGapMs(sentJobs));
+        const newest = newestPaced(
+          (jobs: ListedJob[]) => {
+            if (stopped) return;
+            sentJobs = jobs.length;
+            say({ type: 'jobs', ch: req.ch, jobs });
+          },
+          () => listGapMs(sentJobs),
+        );
         const watch = new JobsWatch(jobsDir(io.env), (jobs) => newest.put(jobs), { debug: () => undefined });
         watches.set(req.ch, {
           stop: () => {
@@ -193,14 +221,17 @@ export function runBridge(io: BridgeIo): Promise<void> {
         return;
       }
       case 'verb':
-        if (open() >= MAX_CHANNELS) return say({ type: 'closed', ch: req.ch, error: `${MAX_CHANNELS} channels are open` });
+        if (open() >= MAX_CHANNELS)
+          return say({ type: 'closed', ch: req.ch, error: `${MAX_CHANNELS} channels are open` });
         return verb(req);
       case 'host':
-        if (open() >= MAX_CHANNELS) return say({ type: 'closed', ch: req.ch, error: `${MAX_CHANNELS} channels are open` });
+        if (open() >= MAX_CHANNELS)
+          return say({ type: 'closed', ch: req.ch, error: `${MAX_CHANNELS} channels are open` });
         void host(req);
         return;
       case 'daemon':
-        if (open() >= MAX_CHANNELS) return say({ type: 'closed', ch: req.ch, error: `${MAX_CHANNELS} channels are open` });
+        if (open() >= MAX_CHANNELS)
+          return say({ type: 'closed', ch: req.ch, error: `${MAX_CHANNELS} channels are open` });
         void daemon(req);
         return;
       case 'msg':
@@ -258,12 +289,17 @@ export function runBridge(io: BridgeIo): Promise<void> {
  * of the job service's (SERVICE_OPS), its agent's variables this machine's (and those the job
  * names of the other side's), a dispatch's empty folder the host's `cwd` there, else this one's.
  */
-export function daemonRequestThere(op: Extract<BridgeRequest, { op: 'daemon' }>, env: NodeJS.ProcessEnv): ServiceRequest | string {
+export function daemonRequestThere(
+  op: Extract<BridgeRequest, { op: 'daemon' }>,
+  env: NodeJS.ProcessEnv,
+): ServiceRequest | string {
   const name = typeof op.req.op === 'string' ? op.req.op : '';
-  if (!Object.hasOwn(SERVICE_MS, name)) return `the daemon is asked for ${JSON.stringify(name.slice(0, 20))} through a link: only ${SERVICE_OPS.join(', ')}`;
+  if (!Object.hasOwn(SERVICE_MS, name))
+    return `the daemon is asked for ${JSON.stringify(name.slice(0, 20))} through a link: only ${SERVICE_OPS.join(', ')}`;
   const filled: Record<string, unknown> = { ...op.req };
   if (name === 'dispatch' || name === 'respawn') filled.env = jobEnv(verbEnv(env, { env: op.env }));
-  if (name === 'dispatch' && filled.cwd === '') filled.cwd = op.cwd ? path.resolve(expandHome(op.cwd, env)) : process.cwd();
+  if (name === 'dispatch' && filled.cwd === '')
+    filled.cwd = op.cwd ? path.resolve(expandHome(op.cwd, env)) : process.cwd();
   const request = parseDaemonRequest(filled);
   if (typeof request === 'string') return request;
   return isServiceRequest(request) ? request : `the daemon is asked for ${request.op} through a link`;
@@ -273,10 +309,18 @@ export function daemonRequestThere(op: Extract<BridgeRequest, { op: 'daemon' }>,
  * A verb's environment: this side's, with what the other side's job names of its own (never MadoHub's
  * settings), those names added to the job's ($MADOHUB_JOB_ENV) so that its job gets them.
  */
-function verbEnv(env: NodeJS.ProcessEnv, req: Pick<Extract<BridgeRequest, { op: 'verb' }>, 'env' | 'as'>): NodeJS.ProcessEnv {
+function verbEnv(
+  env: NodeJS.ProcessEnv,
+  req: Pick<Extract<BridgeRequest, { op: 'verb' }>, 'env' | 'as'>,
+): NodeJS.ProcessEnv {
   const crossed = Object.entries(req.env ?? {}).filter(([k]) => !k.startsWith('MADOHUB_'));
   const named = [env.MADOHUB_JOB_ENV, ...crossed.map(([k]) => k)].filter(Boolean).join(',');
-  return { ...env, ...Object.fromEntries(crossed), ...(named ? { MADOHUB_JOB_ENV: named } : {}), ...(req.as ? { MADOHUB_VIA_HOST: req.as } : {}) };
+  return {
+    ...env,
+    ...Object.fromEntries(crossed),
+    ...(named ? { MADOHUB_JOB_ENV: named } : {}),
+    ...(req.as ? { MADOHUB_VIA_HOST: req.as } : {}),
+  };
 }
 
 /**
@@ -294,8 +338,17 @@ export async function bridgeCheck(io: Pick<BridgeIo, 'env' | 'script' | 'version
   }
   // Its jobs (one a folder), and their agents in `mado agents`' order and words: the first CHECK_AGENTS.
   const listed = (await listedJobs(jobsDir(io.env))).sort(byCreation);
-  const agents: CheckedAgent[] = listed.slice(0, CHECK_AGENTS).map((j) => ({ id: j.short, agent: j.agent, state: agentStateOfJob(j), name: j.name.slice(0, 80) }));
-  return JSON.stringify({ version: io.version, proto: PROTO, pty: pty.ok ? 'ok' : pty.error, daemon, jobs: listed.length, agents });
+  const agents: CheckedAgent[] = listed
+    .slice(0, CHECK_AGENTS)
+    .map((j) => ({ id: j.short, agent: j.agent, state: agentStateOfJob(j), name: j.name.slice(0, 80) }));
+  return JSON.stringify({
+    version: io.version,
+    proto: PROTO,
+    pty: pty.ok ? 'ok' : pty.error,
+    daemon,
+    jobs: listed.length,
+    agents,
+  });
 }
 
 /** `~` and `~/…` as the other side's home: a folder given in hosts.json is written for that side. */

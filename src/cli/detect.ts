@@ -17,7 +17,6 @@ export interface DetectArgs {
   json: boolean;
 }
 
-
 export function parseDetectArgs(argv: readonly string[]): DetectArgs {
   const args: DetectArgs = { title: '', explain: false, json: false };
   for (let i = 0; i < argv.length; i++) {
@@ -32,7 +31,9 @@ export function parseDetectArgs(argv: readonly string[]): DetectArgs {
       const value = arg === '--agent' ? argv[++i] : arg.slice('--agent='.length);
       if (value === undefined) throw new UsageError('--agent needs a value');
       if (!isAgentId(value)) {
-        throw new UsageError(`--agent ${printable(value, 40)} is no agent (${AGENT_MODULES.map((a) => a.id).join(', ')})`);
+        throw new UsageError(
+          `--agent ${printable(value, 40)} is no agent (${AGENT_MODULES.map((a) => a.id).join(', ')})`,
+        );
       }
       args.agent = value as AgentId;
     } else if (arg === '--explain') {
@@ -75,7 +76,11 @@ export function screenLines(text: string): string[] {
  * `mado detect [FILE|-] [--title TITLE] [--agent NAME] [--explain [--json]]`: one JSON line from the
  * plugin's own detectors, or why it reads so.
  */
-export function runDetect(argv: readonly string[], readStdin: () => string, user: { rulesDir?: string; warn?: (line: string) => void } = {}): string {
+export function runDetect(
+  argv: readonly string[],
+  readStdin: () => string,
+  user: { rulesDir?: string; warn?: (line: string) => void } = {},
+): string {
   const args = parseDetectArgs(argv);
   // The user's rule files (|madohub-rules|) read the screen too, as in Neovim; what they refused is
   // said, and a file turned off while it read this screen (over its time budget) after it.

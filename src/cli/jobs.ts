@@ -1,7 +1,15 @@
 // The job verbs of `mado`: --bg, agents, logs, attach, stop, kill, respawn, rm.
 import path from 'node:path';
 import { jobsDir } from '../jobs/store.js';
-import { chooseInJob, dispatchJob, removeJobVia, resolveId, respawnJob, sendToJob, stopJob } from '../jobs/client/jobs.js';
+import {
+  chooseInJob,
+  dispatchJob,
+  removeJobVia,
+  resolveId,
+  respawnJob,
+  sendToJob,
+  stopJob,
+} from '../jobs/client/jobs.js';
 import type { Io } from '../jobs/client/daemon.js';
 import { JobError, UsageError } from '../shared/errors.js';
 import { agents } from './agents.js';
@@ -16,7 +24,6 @@ import { JOB_VERBS } from './verbs.js';
 
 export type { Io };
 
-
 async function bg(io: Io, argv: string[]): Promise<void> {
   const parsed = parseBgArgs(argv);
   // A task given on the line takes what is piped too, when something comes soon (the --bg contract).
@@ -29,7 +36,11 @@ async function bg(io: Io, argv: string[]): Promise<void> {
 }
 
 async function logs(io: Io, argv: string[]): Promise<void> {
-  const args = parseArgs(argv, [{ names: ['-n', '--lines'], value: true }, { names: ['-f', '--follow'] }, { names: ['--raw'] }], ['ID']);
+  const args = parseArgs(
+    argv,
+    [{ names: ['-n', '--lines'], value: true }, { names: ['-f', '--follow'] }, { names: ['--raw'] }],
+    ['ID'],
+  );
   const n = args.flags.get('-n');
   if (n !== undefined && !/^\d{1,9}$/.test(n)) throw new UsageError(`-n needs a number of lines, not '${safeText(n)}'`);
   const short = resolveId(io, args.positional[0]!);

@@ -51,7 +51,11 @@ export const LIVE_ROWS = 8;
  * reading before (`before`) and has LIVE_ROWS rows below it. Answers what to print and what has
  * been shown of the screen since.
  */
-export function settledOnScreen(screen: readonly string[], before: readonly string[], shown: readonly string[]): { print: string[]; shown: string[] } {
+export function settledOnScreen(
+  screen: readonly string[],
+  before: readonly string[],
+  shown: readonly string[],
+): { print: string[]; shown: string[] } {
   const kept = shownBefore(screen, shown);
   let last = screen.length - 1;
   while (last >= 0 && screen[last]!.trim() === '') last--;

@@ -20,7 +20,16 @@ export interface CheckedAgent {
 
 /** An agent the other side said, or none when it is not one. */
 function checkedAgent(v: unknown): CheckedAgent[] {
-  if (!isObj(v) || typeof v.id !== 'string' || !SHORT_ID.test(v.id) || typeof v.agent !== 'string' || !AGENT_ID.test(v.agent) || !isAgentState(v.state) || typeof v.name !== 'string') return [];
+  if (
+    !isObj(v) ||
+    typeof v.id !== 'string' ||
+    !SHORT_ID.test(v.id) ||
+    typeof v.agent !== 'string' ||
+    !AGENT_ID.test(v.agent) ||
+    !isAgentState(v.state) ||
+    typeof v.name !== 'string'
+  )
+    return [];
   return [{ id: v.id, agent: v.agent || '-', state: v.state, name: safeText(v.name).slice(0, 80) }];
 }
 
@@ -29,7 +38,14 @@ function checkedAgent(v: unknown): CheckedAgent[] {
  * --check` say there, between marks (shell builtins only: a bare machine may lack even `head`).
  */
 export function checkScript(mado: string): string {
-  return ["printf '@@madohub-check\\n'", 'node --version 2>&1', "printf '\\n@@madohub-bridge\\n'", `${mado} bridge --check 2>&1`, `printf '${CHECK_END.replaceAll('\n', '\\n')}'`, 'exit'].join('; ');
+  return [
+    "printf '@@madohub-check\\n'",
+    'node --version 2>&1',
+    "printf '\\n@@madohub-bridge\\n'",
+    `${mado} bridge --check 2>&1`,
+    `printf '${CHECK_END.replaceAll('\n', '\\n')}'`,
+    'exit',
+  ].join('; ');
 }
 
 /** The report's last mark: once it is read, the report is in. */

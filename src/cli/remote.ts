@@ -41,7 +41,9 @@ function hostNamed(io: Io, name: string): HostConfig {
   const cfg = all.get(name);
   if (!cfg) {
     const known = [...all.keys()];
-    throw new UsageError(`no host '${name}' in ${hostsFile(io.env)}${known.length ? ` (there are: ${known.join(', ')})` : ' (it names none: see :help madohub-hosts)'}`);
+    throw new UsageError(
+      `no host '${name}' in ${hostsFile(io.env)}${known.length ? ` (there are: ${known.join(', ')})` : ' (it names none: see :help madohub-hosts)'}`,
+    );
   }
   return cfg;
 }
@@ -74,10 +76,16 @@ export async function runOnHost(io: Io, argv: string[]): Promise<number> {
   }
   const [verb, ...args] = rest;
   if (verb === undefined) throw new UsageError(`--host ${name} needs a command (see mado --help)`);
-  if (!REMOTE_VERBS.has(verb)) throw new UsageError(`'${printable(verb, 40)}' does not run on a host (these do: ${[...REMOTE_VERBS].join(', ')})`);
+  if (!REMOTE_VERBS.has(verb))
+    throw new UsageError(`'${printable(verb, 40)}' does not run on a host (these do: ${[...REMOTE_VERBS].join(', ')})`);
   const cfg = hostNamed(io, name);
   // Standard input goes across for the verbs that read it, read here first (bounded as they bound it).
-  const stdin = verb === '--bg' || verb === '--background' ? await io.stdin(args.length > 0 ? BG_STDIN_FIRST_BYTE_MS : undefined) : verb === 'send' && args.length === 1 ? await io.stdin() : undefined;
+  const stdin =
+    verb === '--bg' || verb === '--background'
+      ? await io.stdin(args.length > 0 ? BG_STDIN_FIRST_BYTE_MS : undefined)
+      : verb === 'send' && args.length === 1
+        ? await io.stdin()
+        : undefined;
   if (verb !== 'attach') return verbThroughDaemon(io, name, cfg, [verb, ...args], { stdin, cwd });
   // A view has a link of its own: it lasts as long as the view, its keys and output go straight.
   const link = await openLink(io, name, cfg);
@@ -90,7 +98,9 @@ export async function runOnHost(io: Io, argv: string[]): Promise<number> {
       throw err instanceof LinkError ? new JobError(`${name}: ${err.message}`) : err;
     }
     await attachPeer(io, `${name}:${id}`, peer, (err) =>
-      link.down ? `${link.down.message}; the job runs on on ${name}` : `the host of ${name}:${id} went away${err instanceof Error ? `: ${err.message}` : ''}`,
+      link.down
+        ? `${link.down.message}; the job runs on on ${name}`
+        : `the host of ${name}:${id} went away${err instanceof Error ? `: ${err.message}` : ''}`,
     );
     return 0;
   } finally {
@@ -102,7 +112,13 @@ export async function runOnHost(io: Io, argv: string[]): Promise<number> {
  * Runs `mado VERB …` on host `name` through the daemon's link to it (one link per host, kept a
  * minute after use): its output as it comes, made safe for this terminal; its exit status.
  */
-async function verbThroughDaemon(io: Io, name: string, cfg: HostConfig, argv: string[], opts: { stdin?: string; cwd?: string }): Promise<number> {
+async function verbThroughDaemon(
+  io: Io,
+  name: string,
+  cfg: HostConfig,
+  argv: string[],
+  opts: { stdin?: string; cwd?: string },
+): Promise<number> {
   const [verb, ...args] = argv;
   const request = {
     op: 'remote-verb',
@@ -133,10 +149,15 @@ async function verbThroughDaemon(io: Io, name: string, cfg: HostConfig, argv: st
           if (r.fd === 2) io.err(remoteText(r.data));
           else io.out(raw ? r.data : remoteText(r.data));
         } else if (r.type === 'exit') return r.code;
-        else if (r.type === 'error') throw new JobError(`${safeText(r.error)} (what ${verb} did on ${name} before is not known: mado --host ${name} agents tells)`);
+        else if (r.type === 'error')
+          throw new JobError(
+            `${safeText(r.error)} (what ${verb} did on ${name} before is not known: mado --host ${name} agents tells)`,
+          );
       }
     } catch (err) {
-      throw err instanceof ReachError ? new JobError(`the mado daemon went away during ${verb} on ${name}: ${err.message}`) : err;
+      throw err instanceof ReachError
+        ? new JobError(`the mado daemon went away during ${verb} on ${name}: ${err.message}`)
+        : err;
     } finally {
       conn.close();
     }
@@ -169,7 +190,12 @@ export async function agentsAll(io: Io, argv: string[]): Promise<void> {
   // Through the daemon, whose links stay up a minute after use: a second listing finds them open.
   const remote = async (): Promise<HostListing[]> => {
     if (all.size === 0) return [];
-    const reply = await askOrSay(io, { op: 'remote-list', hosts: Object.fromEntries([...all].map(([n, c]) => [n, hostEntry(c)])) }, answerMs(io.env, LIST_WAIT_MS + 8000), MAX_LINK_MESSAGE * 4);
+    const reply = await askOrSay(
+      io,
+      { op: 'remote-list', hosts: Object.fromEntries([...all].map(([n, c]) => [n, hostEntry(c)])) },
+      answerMs(io.env, LIST_WAIT_MS + 8000),
+      MAX_LINK_MESSAGE * 4,
+    );
     return reply.type === 'hosts' ? reply.hosts : [];
   };
   const [here, there] = await Promise.all([listedJobs(jobsDir(io.env)), remote()]);
@@ -177,8 +203,14 @@ export async function agentsAll(io: Io, argv: string[]): Promise<void> {
   if (args.flags.has('--json')) {
     io.out(
       `${JSON.stringify({
-        jobs: listings.flatMap((l) => ('jobs' in l ? [...l.jobs].sort(byCreation).map((j) => ({ ...j, host: l.host })) : [])),
-        hosts: listings.map((l) => ('jobs' in l ? { host: l.host, online: true, ...(l.version ? { version: l.version } : {}) } : { host: l.host, online: false, reason: l.offline })),
+        jobs: listings.flatMap((l) =>
+          'jobs' in l ? [...l.jobs].sort(byCreation).map((j) => ({ ...j, host: l.host })) : [],
+        ),
+        hosts: listings.map((l) =>
+          'jobs' in l
+            ? { host: l.host, online: true, ...(l.version ? { version: l.version } : {}) }
+            : { host: l.host, online: false, reason: l.offline },
+        ),
       })}\n`,
     );
     return;
@@ -190,7 +222,14 @@ export async function agentsAll(io: Io, argv: string[]): Promise<void> {
     else if (l.jobs.length === 0 && l.host !== 'local') jobless.push({ host: l.host });
     else for (const job of [...l.jobs].sort(byCreation)) rows.push({ host: l.host, job });
   }
-  io.out(jobTable(rows.map((r) => r.job), Date.now(), io.env.HOME, { hosts: rows.map((r) => r.host), jobless }));
+  io.out(
+    jobTable(
+      rows.map((r) => r.job),
+      Date.now(),
+      io.env.HOME,
+      { hosts: rows.map((r) => r.host), jobless },
+    ),
+  );
 }
 
 /** `mado host check NAME`: what the other side has (Node, mado, node-pty, the daemon) and what is missing; 0 when it is ready. */
@@ -213,7 +252,7 @@ export async function hostCheck(io: Io, name: string): Promise<number> {
     // Done once the report is in: a process the host command left behind may hold its output open.
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
       if (out.length < MAX) out += d;
-      if (out.includes(CHECK_END)) (clearTimeout(timer), resolve(undefined));
+      if (out.includes(CHECK_END)) clearTimeout(timer), resolve(undefined);
     });
     child.once('error', (e) => (clearTimeout(timer), resolve(`cannot run ${safeText(program!)}: ${e.message}`)));
     child.once('close', () => (clearTimeout(timer), resolve(undefined)));
@@ -227,20 +266,36 @@ export async function hostCheck(io: Io, name: string): Promise<number> {
   const report = parseCheck(out);
   if (!report) {
     const last = safeText(err.trim().split('\n').slice(-2).join(' ')).slice(0, 300);
-    io.out(`  shell      missing: ${ended ?? 'the command gave no shell that ran the check'}${last ? ` (${last})` : ''}\n`);
+    io.out(
+      `  shell      missing: ${ended ?? 'the command gave no shell that ran the check'}${last ? ` (${last})` : ''}\n`,
+    );
     return 1;
   }
   const lines: [string, string, boolean][] = [];
   const nodeMajor = /^v(\d+)\.\d+\.\d+$/.exec(report.node ?? '')?.[1];
   const nodeOk = nodeMajor !== undefined && Number(nodeMajor) >= 20;
-  lines.push(['Node', nodeMajor ? `${safeText(report.node!)}${nodeOk ? '' : ' (MadoHub needs 20 or later)'}` : `missing: install Node.js 20 or later${report.node ? ` (${safeText(report.node).slice(0, 120)})` : ''}`, nodeOk]);
+  lines.push([
+    'Node',
+    nodeMajor
+      ? `${safeText(report.node!)}${nodeOk ? '' : ' (MadoHub needs 20 or later)'}`
+      : `missing: install Node.js 20 or later${report.node ? ` (${safeText(report.node).slice(0, 120)})` : ''}`,
+    nodeOk,
+  ]);
   const b = report.bridge;
   if (!b) {
     const why = safeText(report.bridgeError ?? '').slice(0, 200);
-    lines.push(['mado', `missing: \`${safeText(cfg.mado)}\` did not run${why ? ` (${why})` : ''}; install MadoHub there (see :help madohub-hosts) or set "mado" in hosts.json`, false]);
+    lines.push([
+      'mado',
+      `missing: \`${safeText(cfg.mado)}\` did not run${why ? ` (${why})` : ''}; install MadoHub there (see :help madohub-hosts) or set "mado" in hosts.json`,
+      false,
+    ]);
   } else {
     const protoOk = b.proto === PROTO;
-    lines.push(['mado', `${safeText(b.version ?? '?')} (protocol ${b.proto ?? '?'})${protoOk ? '' : `: this mado speaks ${PROTO}; update ${(b.proto ?? 0) > PROTO ? 'MadoHub here' : `MadoHub on ${name}`}`}`, protoOk]);
+    lines.push([
+      'mado',
+      `${safeText(b.version ?? '?')} (protocol ${b.proto ?? '?'})${protoOk ? '' : `: this mado speaks ${PROTO}; update ${(b.proto ?? 0) > PROTO ? 'MadoHub here' : `MadoHub on ${name}`}`}`,
+      protoOk,
+    ]);
     const ptyOk = b.pty === 'ok';
     lines.push(['node-pty', ptyOk ? 'loads' : `missing: ${safeText(b.pty ?? 'not said')}`, ptyOk]);
     lines.push(['daemon', safeText(b.daemon ?? 'not said'), true]);
@@ -250,8 +305,13 @@ export async function hostCheck(io: Io, name: string): Promise<number> {
   // Its agents, one a line: id, agent, state (as `mado agents` words it), name.
   const agents = b?.agents ?? [];
   const width = (f: (a: (typeof agents)[number]) => string): number => Math.max(0, ...agents.map((a) => f(a).length));
-  for (const a of agents) io.out(`    ${a.id}  ${a.agent.padEnd(width((x) => x.agent))}  ${a.state.padEnd(width((x) => x.state))}  ${a.name}`.trimEnd() + '\n');
-  if (b?.jobs !== undefined && b.jobs > agents.length) io.out(`    … and ${b.jobs - agents.length} more (mado --host ${name} agents)\n`);
+  for (const a of agents)
+    io.out(
+      `    ${a.id}  ${a.agent.padEnd(width((x) => x.agent))}  ${a.state.padEnd(width((x) => x.state))}  ${a.name}`.trimEnd() +
+        '\n',
+    );
+  if (b?.jobs !== undefined && b.jobs > agents.length)
+    io.out(`    … and ${b.jobs - agents.length} more (mado --host ${name} agents)\n`);
   const ready = lines.every(([, , ok]) => ok);
   io.out(ready ? `${name} is ready\n` : `${name} is not ready: see above\n`);
   return ready ? 0 : 1;

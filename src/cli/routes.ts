@@ -19,7 +19,9 @@ async function askDaemon(io: Io, message: object): Promise<Route[]> {
 async function askRoutes(io: Io, message: object): Promise<{ routes: Route[]; problems: string[] }> {
   // An error reply is thrown by ask().
   const reply = await askOrSay(io, message, answerMs(io.env, 5000));
-  return reply.type === 'routes' ? { routes: reply.routes, problems: reply.problems ?? [] } : { routes: [], problems: [] };
+  return reply.type === 'routes'
+    ? { routes: reply.routes, problems: reply.problems ?? [] }
+    : { routes: [], problems: [] };
 }
 
 /**
@@ -33,7 +35,8 @@ async function endOf(io: Io, what: string, role: 'source' | 'target'): Promise<{
   }
   const remote = /^([^:]+):(.+)$/.exec(what);
   if (remote && readHosts(io.env).hosts.has(remote[1]!)) {
-    if (role === 'source') throw new UsageError("a remote host's job is no source of a route here (add the route on that host)");
+    if (role === 'source')
+      throw new UsageError("a remote host's job is no source of a route here (add the route on that host)");
     const job = await findOnHost(io, remote[1]!, remote[2]!);
     return { id: jobId(job.short, remote[1]), name: `${remote[1]}:${job.name}` };
   }
@@ -51,11 +54,18 @@ export async function routeVerb(io: Io, argv: string[]): Promise<void> {
     case 'add': {
       const args = parseArgs(
         rest,
-        [{ names: ['--on'], value: true }, { names: ['--send'], value: true }, { names: ['--template'], value: true }, { names: ['--hops'], value: true }, { names: ['--once'] }],
+        [
+          { names: ['--on'], value: true },
+          { names: ['--send'], value: true },
+          { names: ['--template'], value: true },
+          { names: ['--hops'], value: true },
+          { names: ['--once'] },
+        ],
         ['SOURCE', 'TARGET'],
       );
       const hops = args.flags.get('--hops');
-      if (hops !== undefined && !/^\d{1,3}$/.test(hops)) throw new UsageError(`--hops needs a number, not '${safeText(hops).slice(0, 20)}'`);
+      if (hops !== undefined && !/^\d{1,3}$/.test(hops))
+        throw new UsageError(`--hops needs a number, not '${safeText(hops).slice(0, 20)}'`);
       const source = (await endOf(io, args.positional[0]!, 'source')).id;
       const target = await endOf(io, args.positional[1]!, 'target');
       const [route] = await askDaemon(io, {
@@ -88,6 +98,8 @@ export async function routeVerb(io: Io, argv: string[]): Promise<void> {
       return;
     }
     default:
-      throw new UsageError(sub === undefined ? 'mado route needs add, ls or rm' : `unknown route command '${safeText(sub)}' (add, ls, rm)`);
+      throw new UsageError(
+        sub === undefined ? 'mado route needs add, ls or rm' : `unknown route command '${safeText(sub)}' (add, ls, rm)`,
+      );
   }
 }

@@ -1,2 +1,16 @@
 // The job verbs of `mado`, one list: run here (cli/jobs.ts) and on a host as they run here (cli/remote.ts).
-export const JOB_VERBS = ['--bg', '--background', 'jobs', 'agents', 'logs', 'attach', 'send', 'answer', 'stop', 'kill', 'respawn', 'rm', 'route'];
+export const JOB_VERBS = [
+  '--bg',
+  '--background',
+  'jobs',
+  'agents',
+  'logs',
+  'attach',
+  'send',
+  'answer',
+  'stop',
+  'kill',
+  'respawn',
+  'rm',
+  'route',
+];

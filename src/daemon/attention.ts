@@ -44,7 +44,8 @@ export class DaemonAttention {
       {
         agentName: (id) => agentModule(id).displayName,
         howTo: (item) => howToReach(item.id),
-        routed: (e) => e.short !== '' && e.host === '' && chainOfTurn(path.join(this.jobsDir, e.short), e.turns) !== undefined,
+        routed: (e) =>
+          e.short !== '' && e.host === '' && chainOfTurn(path.join(this.jobsDir, e.short), e.turns) !== undefined,
         toldWaits: new ToldLedger(jobsDir, say),
       },
       (n) => this.tell(n),
@@ -61,7 +62,11 @@ export class DaemonAttention {
   /** A remote host's jobs, followed through the daemon's link to it (undefined: the link is down). */
   remoteJobs(host: string, jobs: readonly ListedJob[] | undefined): void {
     if (jobs === undefined) this.remote.delete(host);
-    else this.remote.set(host, jobs.map((j) => jobEntry(j, undefined, host)));
+    else
+      this.remote.set(
+        host,
+        jobs.map((j) => jobEntry(j, undefined, host)),
+      );
     this.settings();
     this.feed();
   }

@@ -23,7 +23,12 @@ export const jobDirOf = (ctx: DaemonContext, short: string): string => path.join
  * Writes the launch file and starts the job's host with the agent's environment on its standard
  * input; waits until it is up. Null when it is (or when its agent already ended well), else why not.
  */
-export async function startHost(ctx: DaemonContext, short: string, launch: Launch, env: Record<string, string>): Promise<string | null> {
+export async function startHost(
+  ctx: DaemonContext,
+  short: string,
+  launch: Launch,
+  env: Record<string, string>,
+): Promise<string | null> {
   const dir = jobDirOf(ctx, short);
   writeLaunch(dir, launch);
   const host = startDetached(
@@ -44,7 +49,8 @@ export async function startHost(ctx: DaemonContext, short: string, launch: Launc
       if (last.ok && last.job.status === 'done') return null;
       return `its host ${ended} before it started (see host.log in the job folder)`;
     }
-    if (Date.now() >= deadline) return `its host did not start in ${HOST_START_MS / 1000} s (see host.log in the job folder)`;
+    if (Date.now() >= deadline)
+      return `its host did not start in ${HOST_START_MS / 1000} s (see host.log in the job folder)`;
     await sleep(25);
   }
 }

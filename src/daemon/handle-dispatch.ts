@@ -37,7 +37,16 @@ export function launchOf(
   const typed = resume ? resumePrompt : template.prompt === 'type' ? prompt : '';
   const typePrompt = typed !== '' ? typed : undefined;
   const typeInto = typePrompt !== undefined && job.agent !== FALLBACK_AGENT ? { typeInto: job.agent } : {};
-  return { argv, cwd: job.cwd, cols, rows, typePrompt, ...typeInto, starting: resume ? resumePrompt !== '' : prompt !== '', ...(resume ? { resumes: true } : {}) };
+  return {
+    argv,
+    cwd: job.cwd,
+    cols,
+    rows,
+    typePrompt,
+    ...typeInto,
+    starting: resume ? resumePrompt !== '' : prompt !== '',
+    ...(resume ? { resumes: true } : {}),
+  };
 }
 
 export async function handleDispatch(ctx: DaemonContext, m: DispatchRequest): Promise<Reply> {
@@ -45,7 +54,11 @@ export async function handleDispatch(ctx: DaemonContext, m: DispatchRequest): Pr
   if (existsSync(dir)) {
     if (hostAlive(dir)) {
       // A host whose agent has ended is writing its last state and about to exit.
-      return fail(readHostInfo(dir)?.endedAt ? 'the previous session is still ending, try again shortly' : 'session is already running');
+      return fail(
+        readHostInfo(dir)?.endedAt
+          ? 'the previous session is still ending, try again shortly'
+          : 'session is already running',
+      );
     }
     return fail(`job ${m.short} exists already`);
   }
@@ -65,9 +78,11 @@ export async function handleDispatch(ctx: DaemonContext, m: DispatchRequest): Pr
   const prompt = m.launch.mode === 'prompt' ? m.launch.args.join(' ') : (m.launch.prompt ?? '');
   const tooLarge = promptProblem(prompt);
   if (tooLarge) return fail(tooLarge);
-  if (m.launch.mode === 'resume' && !SESSION_REF.test(m.launch.sessionId)) return fail('the session id to resume is not one');
+  if (m.launch.mode === 'resume' && !SESSION_REF.test(m.launch.sessionId))
+    return fail('the session id to resume is not one');
   // Else its agent would start a new session, and the one asked for would be left behind unsaid.
-  if (m.launch.mode === 'resume' && !template.resume) return fail(`the template '${template.name}' resumes no session (see :help madohub-templates)`);
+  if (m.launch.mode === 'resume' && !template.resume)
+    return fail(`the template '${template.name}' resumes no session (see :help madohub-templates)`);
   if (m.worktree?.branch !== undefined) {
     const bad = badBranch(m.worktree.branch);
     if (bad) return fail(bad);
@@ -118,9 +133,17 @@ export async function handleDispatch(ctx: DaemonContext, m: DispatchRequest): Pr
         removeJob(ctx.jobsDir, m.short);
         return fail(made.error);
       }
-      Object.assign(job, await updateJob(ctx.jobsDir, m.short, { cwd: made.path, worktreePath: made.path, worktreeBranch: made.branch }));
+      Object.assign(
+        job,
+        await updateJob(ctx.jobsDir, m.short, { cwd: made.path, worktreePath: made.path, worktreeBranch: made.branch }),
+      );
     }
-    const failed = await startHost(ctx, m.short, { ...launchOf(template, job, prompt, resume, m.cols, m.rows, resume ? prompt : ''), awaitingPrompt: idle }, m.env);
+    const failed = await startHost(
+      ctx,
+      m.short,
+      { ...launchOf(template, job, prompt, resume, m.cols, m.rows, resume ? prompt : ''), awaitingPrompt: idle },
+      m.env,
+    );
     if (failed) {
       await updateJob(ctx.jobsDir, m.short, { status: 'errored', detail: failed }).catch(() => undefined);
       return fail(failed);

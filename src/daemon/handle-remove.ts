@@ -22,7 +22,10 @@ export async function handleRemove(ctx: DaemonContext, m: RemoveRequest): Promis
   if (view.ok && view.job.worktreePath) {
     const lost = unsavedWork(view.job.worktreePath, view.job.worktreeBranch);
     if (lost.length > 0 && !m.force) {
-      return { type: 'error', error: `job ${m.short}'s worktree ${view.job.worktreePath} has ${lost.join(', and ')}; commit or push them, or use --force` };
+      return {
+        type: 'error',
+        error: `job ${m.short}'s worktree ${view.job.worktreePath} has ${lost.join(', and ')}; commit or push them, or use --force`,
+      };
     }
     const failed = removeWorktree(view.job.originCwd, view.job.worktreePath, m.force);
     if (failed) return { type: 'error', error: failed };

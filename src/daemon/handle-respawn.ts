@@ -24,8 +24,16 @@ export async function handleRespawn(ctx: DaemonContext, m: RespawnRequest): Prom
   // The agent's own session: the one it resumed, the one it was told (Claude Code), or the one its
   // records named (Codex, written by the host).
   const resumeId = view.job.resumeSessionId ?? (template.sessionId ? view.job.sessionId : null);
-  const resume = template.resume && resumeId ? commandLine(template, '', { mode: 'id', id: resumeId }, false).concat(view.job.respawnFlags) : undefined;
-  await updateJob(ctx.jobsDir, m.short, { status: 'running', tempo: 'active', detail: 'respawned', pendingReply: null });
+  const resume =
+    template.resume && resumeId
+      ? commandLine(template, '', { mode: 'id', id: resumeId }, false).concat(view.job.respawnFlags)
+      : undefined;
+  await updateJob(ctx.jobsDir, m.short, {
+    status: 'running',
+    tempo: 'active',
+    detail: 'respawned',
+    pendingReply: null,
+  });
   const failed = await startHost(ctx, m.short, launchOf(template, view.job, view.job.intent, resume), m.env);
   if (failed) {
     await updateJob(ctx.jobsDir, m.short, { status: 'errored', detail: failed }).catch(() => undefined);

@@ -26,13 +26,17 @@ export async function handleStop(ctx: DaemonContext, m: StopRequest): Promise<Re
   } catch (err) {
     // The host does not answer: its agent's group and the host itself end by signal, and the
     // job file says so here (the host cannot).
-    ctx.say(`job ${m.short}: its host does not answer (${err instanceof Error ? err.message : String(err)}); signalling pid ${info.ptyPid} and ${info.pid}`);
+    ctx.say(
+      `job ${m.short}: its host does not answer (${err instanceof Error ? err.message : String(err)}); signalling pid ${info.ptyPid} and ${info.pid}`,
+    );
     signalAgentGroup(info, graceful ? 'SIGTERM' : 'SIGKILL');
     if (sameProcess(info.pid, info.pidStart)) process.kill(info.pid, 'SIGKILL');
     await hostGone(ctx, m.short, KILL_WAIT_MS);
     clearDeadHost(dir);
     const status = graceful ? 'stopped' : 'killed';
-    await updateJob(ctx.jobsDir, m.short, { status, tempo: 'idle', needs: null, block: null, detail: status }).catch(() => undefined);
+    await updateJob(ctx.jobsDir, m.short, { status, tempo: 'idle', needs: null, block: null, detail: status }).catch(
+      () => undefined,
+    );
     return { type: 'ok', short: m.short, ended: true };
   }
   if (m.wait === false) return { type: 'ok', short: m.short, ended: false };

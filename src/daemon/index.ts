@@ -116,7 +116,8 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
     const taken = await publish(tmp, socketPath);
     unlinkSync(tmp);
     if (taken === 'live') return leave('another daemon answers on the socket; leaving', 0);
-    if (taken === 'blocked') return leave(`cannot listen on ${socketPath}: ${inTheWay(socketPath)} is in the way (remove it)`, 1);
+    if (taken === 'blocked')
+      return leave(`cannot listen on ${socketPath}: ${inTheWay(socketPath)} is in the way (remove it)`, 1);
   } catch (err) {
     rmSync(tmp, { force: true });
     return leave(`cannot listen on ${socketPath}: ${err instanceof Error ? err.message : String(err)}`, 1);

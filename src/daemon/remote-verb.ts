@@ -10,9 +10,15 @@ import type { LinkPool } from '../jobs/remote/pool.js';
 export const VERB_DEADLINE_MS = 60_000;
 
 /** A verb that runs as long as its job does (`logs -f`): no deadline. */
-const follows = (argv: readonly string[]): boolean => argv[0] === 'logs' && argv.some((a) => a === '-f' || a === '--follow');
+const follows = (argv: readonly string[]): boolean =>
+  argv[0] === 'logs' && argv.some((a) => a === '-f' || a === '--follow');
 
-export async function remoteVerb(m: RemoteVerbRequest, peer: Peer, links: LinkPool, deadlineMs = VERB_DEADLINE_MS): Promise<void> {
+export async function remoteVerb(
+  m: RemoteVerbRequest,
+  peer: Peer,
+  links: LinkPool,
+  deadlineMs = VERB_DEADLINE_MS,
+): Promise<void> {
   const { hosts, problems } = parseHosts({ [m.host]: m.config }, 'host');
   const config = hosts.get(m.host);
   if (!config) return peer.end({ type: 'error', error: problems[0] ?? `no host '${m.host}'` });

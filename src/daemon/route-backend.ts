@@ -19,7 +19,13 @@ import { idIsOf, jobId } from '../shared/fleet-id.js';
 
 /** A job as a route's end. */
 export function jobEnd(j: ListedJob): RouteEnd {
-  return { id: jobId(j.short), name: j.name, agent: agentModule(j.agent).displayName, cwd: j.cwd, state: agentStateOfJob(j) };
+  return {
+    id: jobId(j.short),
+    name: j.name,
+    agent: agentModule(j.agent).displayName,
+    cwd: j.cwd,
+    state: agentStateOfJob(j),
+  };
 }
 
 export class DaemonRouteBackend implements RouteBackend {
@@ -42,7 +48,8 @@ export class DaemonRouteBackend implements RouteBackend {
 
   refuse(req: RouteRequest): string | undefined {
     if (req.review) return 'review needs Neovim (:MadoRoute … review)';
-    if (!idIsOf(req.target, DAEMON_ENDS.target)) return 'a route of the daemon goes to a job (of this machine or of a remote host) or a file';
+    if (!idIsOf(req.target, DAEMON_ENDS.target))
+      return 'a route of the daemon goes to a job (of this machine or of a remote host) or a file';
     return undefined;
   }
 
@@ -60,7 +67,17 @@ export class DaemonRouteBackend implements RouteBackend {
 
   async answer(source: RouteEnd, turn: TurnBounds): Promise<string | undefined> {
     const j = this.jobs.get(source.id);
-    return j && turnAnswer(source.id, j.agent, jobRecordFile(j, this.env), turn, () => hostScreen(this.jobsDir, j.short).catch(() => []), this.taken);
+    return (
+      j &&
+      turnAnswer(
+        source.id,
+        j.agent,
+        jobRecordFile(j, this.env),
+        turn,
+        () => hostScreen(this.jobsDir, j.short).catch(() => []),
+        this.taken,
+      )
+    );
   }
 
   async screen(source: RouteEnd): Promise<string> {

@@ -21,7 +21,11 @@ export class DaemonRoutes {
   /** What was wrong with routes.json when the daemon started ([] when nothing): `mado route ls` says it. */
   readonly problems: string[];
 
-  constructor(jobsDir: string, private readonly say: (message: string) => void, links: LinkPool) {
+  constructor(
+    jobsDir: string,
+    private readonly say: (message: string) => void,
+    links: LinkPool,
+  ) {
     this.backend = new DaemonRouteBackend(jobsDir, say, links);
     this.engine = new RouteEngine(this.backend);
     const loaded = loadRoutes(jobsDir, MAX_ROUTES);
@@ -63,7 +67,11 @@ export class DaemonRoutes {
   }
 
   list(): Reply {
-    return { type: 'routes', routes: this.engine.list(), ...(this.problems.length > 0 ? { problems: this.problems } : {}) };
+    return {
+      type: 'routes',
+      routes: this.engine.list(),
+      ...(this.problems.length > 0 ? { problems: this.problems } : {}),
+    };
   }
 
   remove(m: RouteRemoveRequest): Reply {

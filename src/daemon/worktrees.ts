@@ -8,7 +8,10 @@ const GIT_MS = 20000;
 
 function git(args: string[]): { ok: true; out: string } | { ok: false; err: string } {
   try {
-    return { ok: true, out: execFileSync('git', args, { stdio: 'pipe', encoding: 'utf8', timeout: GIT_MS, maxBuffer: 4 * 1024 * 1024 }) };
+    return {
+      ok: true,
+      out: execFileSync('git', args, { stdio: 'pipe', encoding: 'utf8', timeout: GIT_MS, maxBuffer: 4 * 1024 * 1024 }),
+    };
   } catch (err) {
     const e = err as { stderr?: string; message?: string };
     return { ok: false, err: (e.stderr || e.message || String(err)).trim().slice(0, 400) };
@@ -17,13 +20,18 @@ function git(args: string[]): { ok: true; out: string } | { ok: false; err: stri
 
 /** Why `branch` cannot name a job's branch (git's own rule, and no leading '-'), or null. */
 export function badBranch(branch: string): string | null {
-  if (branch === '' || branch.startsWith('-') || /[\x00-\x1f\x7f]/.test(branch) || branch.length > 200) return `'${branch.replace(/[\x00-\x1f\x7f]/g, '?').slice(0, 80)}' is not a valid branch name`;
+  if (branch === '' || branch.startsWith('-') || /[\x00-\x1f\x7f]/.test(branch) || branch.length > 200)
+    return `'${branch.replace(/[\x00-\x1f\x7f]/g, '?').slice(0, 80)}' is not a valid branch name`;
   const r = git(['check-ref-format', '--branch', branch]);
   return r.ok ? null : `'${branch}' is not a valid branch name`;
 }
 
 /** Creates `<job>/worktree` on a new branch of the repository `cwd` is in. */
-export function makeWorktree(cwd: string, jobDir: string, branch: string): { path: string; branch: string } | { error: string } {
+export function makeWorktree(
+  cwd: string,
+  jobDir: string,
+  branch: string,
+): { path: string; branch: string } | { error: string } {
   const bad = badBranch(branch);
   if (bad) return { error: bad };
   const wt = path.join(jobDir, 'worktree');
@@ -39,15 +47,34 @@ export function unsavedWork(worktree: string, branch: string | null): string[] {
   if (!status.ok) return [`cannot read its state (${status.err})`];
   const changed = status.out.split('\n').filter(Boolean);
   if (changed.length > 0) {
-    const names = changed.slice(0, 5).map((l) => l.slice(3)).join(', ');
-    out.push(`${changed.length} uncommitted change${changed.length === 1 ? '' : 's'} (${names}${changed.length > 5 ? ', …' : ''})`);
+    const names = changed
+      .slice(0, 5)
+      .map((l) => l.slice(3))
+      .join(', ');
+    out.push(
+      `${changed.length} uncommitted change${changed.length === 1 ? '' : 's'} (${names}${changed.length > 5 ? ', …' : ''})`,
+    );
   }
   const others = branch ? [`--exclude=${branch}`] : [];
-  const commits = git(['-C', worktree, 'log', '--format=%h %s', '-n', '6', 'HEAD', '--not', ...others, '--branches', '--remotes']);
+  const commits = git([
+    '-C',
+    worktree,
+    'log',
+    '--format=%h %s',
+    '-n',
+    '6',
+    'HEAD',
+    '--not',
+    ...others,
+    '--branches',
+    '--remotes',
+  ]);
   if (commits.ok) {
     const list = commits.out.split('\n').filter(Boolean);
     if (list.length > 0) {
-      out.push(`commit${list.length === 1 ? '' : 's'} on no other branch: ${list.slice(0, 5).join('; ')}${list.length > 5 ? '; …' : ''}`);
+      out.push(
+        `commit${list.length === 1 ? '' : 's'} on no other branch: ${list.slice(0, 5).join('; ')}${list.length > 5 ? '; …' : ''}`,
+      );
     }
   }
   return out;

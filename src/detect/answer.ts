@@ -40,6 +40,9 @@ export function screenAnswer(rules: AgentRules, lines: readonly string[]): strin
       out.push(line.trim() === '' ? '' : line.replace(rule.indent, '').trimEnd());
     }
   }
-  const text = out.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  const text = out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
   return text === '' ? undefined : text;
 }

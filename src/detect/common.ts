@@ -58,7 +58,8 @@ export const SHARED_RULES: readonly LineRule[] = [
   // follows it (a task's name, a duration, a token count, an interrupt hint in other words).
   { name: 'shared/spinner', state: 'working', test: SPINNER },
   {
-    name: 'shared/approval-words', state: 'waiting',
+    name: 'shared/approval-words',
+    state: 'waiting',
     test: /Allow once|Allow always|\bDeny\b|Do you want to proceed\?|\(y\/n\)|requires approval/i,
   },
   // Chrome: it tells no more than that the agent waits for a prompt.

@@ -48,7 +48,11 @@ export function explain(set: RuleSet, screen: Screen, previous?: PreviousReading
     detail: d.detail,
     ...(d.rule !== undefined && { rule: d.rule }),
     identity: { ...r.identity, ...(r.identity.row !== undefined && { row: r.identity.row + 1 }) },
-    decided: { ...r.decided, ...(r.decided.row !== undefined && { row: r.decided.row + 1 }), ...(r.decided.line !== undefined && { line: shown(r.decided.line) }) },
+    decided: {
+      ...r.decided,
+      ...(r.decided.row !== undefined && { row: r.decided.row + 1 }),
+      ...(r.decided.line !== undefined && { line: shown(r.decided.line) }),
+    },
     turn: { from: r.from + 1, ...(r.box && { box: [r.box[0] + 1, r.box[1] + 1] as const }) },
     passed: passedOver(set, r).map((p) => ({ ...p, row: human(p.row) })),
   };
@@ -74,7 +78,8 @@ function passedOver(set: RuleSet, r: Reading): PassedOver[] {
   const out: PassedOver[] = [];
   const { lines, title } = r.screen;
   const decidedState = r.detection.state;
-  const decidedByHint = r.decided.by === 'rule' && rules.lines.some((x) => x.name === r.decided.rule && x.hint === true);
+  const decidedByHint =
+    r.decided.by === 'rule' && rules.lines.some((x) => x.name === r.decided.rule && x.hint === true);
   const titleRule = rules.titles.find((t) => t.test.test(title));
   if (titleRule && r.decided.by !== 'title') {
     const why =
@@ -82,11 +87,12 @@ function passedOver(set: RuleSet, r: Reading): PassedOver[] {
         ? 'a question on the screen comes first'
         : titleRule.state === 'working' || titleRule.state === 'waiting'
           ? 'the line that ends the turn is newer than the title'
-          : 'the screen\'s lines come first: the title decides over them only Working or Waiting';
+          : "the screen's lines come first: the title decides over them only Working or Waiting";
     out.push({ rule: titleRule.name, state: titleRule.state, line: shown(title), why });
   }
   if (r.menu && r.decided.by !== 'shape') {
-    const why = decidedState === 'waiting' ? `${r.decided.rule ?? 'a rule'} told the same wait first` : 'a newer line decided';
+    const why =
+      decidedState === 'waiting' ? `${r.decided.rule ?? 'a rule'} told the same wait first` : 'a newer line decided';
     out.push({ rule: r.menu.shape, state: 'waiting', row: r.menu.row, line: shown(r.menu.line), why });
   }
   for (let row = lines.length - 1; row >= 0 && out.length < MAX_PASSED; row--) {
@@ -99,10 +105,11 @@ function passedOver(set: RuleSet, r: Reading): PassedOver[] {
       if (out.length >= MAX_PASSED) break;
       if (r.decided.by === 'rule' && r.decided.row === row && r.decided.rule === rule.name) continue;
       let why: string;
-      if (row < r.from) why = 'above the current turn: an earlier turn\'s';
+      if (row < r.from) why = "above the current turn: an earlier turn's";
       else if (inBox && !rule.hint) why = 'inside the input box: a draft tells nothing';
       else if (first && rule !== first) why = `${first.name} matched this line first`;
-      else if (rule.hint) why = decidedByHint ? 'a lower hint decided' : 'a hint: it tells only when no line of an event does';
+      else if (rule.hint)
+        why = decidedByHint ? 'a lower hint decided' : 'a hint: it tells only when no line of an event does';
       else why = outranked(r.decided, rule.state, row, decidedState);
       out.push({ rule: rule.name, state: rule.state, row, line: shown(line), why });
     }
@@ -115,15 +122,20 @@ const IDENTITY_TEXT: Record<Identity['by'], string> = {
   'shell-prompt': 'the shell prompt is back',
   'title-marker': 'by its marker in the title',
   marker: 'by its marker on the screen',
-  previous: 'as read before: no agent\'s marker is on the screen',
-  none: 'no agent\'s marker is on the screen',
+  previous: "as read before: no agent's marker is on the screen",
+  none: "no agent's marker is on the screen",
 };
 
 /** An explanation as lines of text for a person (the terminal, a scratch buffer, a bug report). */
 export function explanationText(e: Explanation): string[] {
   const at = (row: number | undefined): string => (row === undefined ? 'title' : `row ${row}`);
   const id = e.identity;
-  const where = id.by === 'marker' || id.by === 'shell-prompt' ? ` (${at(id.row)}${id.marker ? `: /${id.marker}/` : ''})` : id.by === 'title-marker' ? ` (/${id.marker ?? ''}/)` : '';
+  const where =
+    id.by === 'marker' || id.by === 'shell-prompt'
+      ? ` (${at(id.row)}${id.marker ? `: /${id.marker}/` : ''})`
+      : id.by === 'title-marker'
+        ? ` (/${id.marker ?? ''}/)`
+        : '';
   const out = [
     `agent:   ${e.agent}, ${IDENTITY_TEXT[id.by]}${where}`,
     `state:   ${e.state} (${e.source})${e.detail ? `: ${shown(e.detail)}` : ''}`,
@@ -135,7 +147,10 @@ export function explanationText(e: Explanation): string[] {
   } else if (d.by === 'title') out.push(`decided: title rule ${d.rule ?? ''}: ${d.line ?? ''}`);
   else if (d.by === 'kept') out.push('decided: no rule matched: the state read before is kept (Idle at first)');
   else out.push('decided: no agent runs: the fallback is Idle');
-  if (d.by !== 'fallback') out.push(`turn:    from row ${e.turn.from}${e.turn.box ? `; input box rows ${e.turn.box[0]}-${e.turn.box[1]}` : ''}`);
+  if (d.by !== 'fallback')
+    out.push(
+      `turn:    from row ${e.turn.from}${e.turn.box ? `; input box rows ${e.turn.box[0]}-${e.turn.box[1]}` : ''}`,
+    );
   if (e.passed.length > 0) {
     out.push('passed over:');
     for (const p of e.passed) out.push(`  ${at(p.row)}: ${p.rule} (${p.state}): ${p.why}: ${p.line}`);

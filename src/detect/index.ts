@@ -90,7 +90,9 @@ export function identity(set: RuleSet, screen: Screen, previous?: PreviousReadin
   const shell = shellPromptRow(screen);
   if (shell >= 0) return { agent: set.fallback, by: 'shell-prompt', row: shell };
   const found = (id: AgentId, m: { row: number; marker: string }): Identity =>
-    m.row === TITLE_ROW ? { agent: id, by: 'title-marker', marker: m.marker } : { agent: id, by: 'marker', row: m.row, marker: m.marker };
+    m.row === TITLE_ROW
+      ? { agent: id, by: 'title-marker', marker: m.marker }
+      : { agent: id, by: 'marker', row: m.row, marker: m.marker };
   const prev = previous && previous.agent !== set.fallback ? rulesOf(set, previous.agent) : undefined;
   const prevMarker = prev && markerOf(prev, screen);
   if (prev && prevMarker) return found(prev.id, prevMarker);
@@ -125,7 +127,12 @@ interface Hit {
  * For each row at or below row `from` (the current turn's start), the first rule that matches it;
  * then the newest event and the lowest hint.
  */
-function scan(rules: AgentRules, lines: readonly string[], from = 0, box?: readonly [number, number]): { event?: Hit; hint?: Hit } {
+function scan(
+  rules: AgentRules,
+  lines: readonly string[],
+  from = 0,
+  box?: readonly [number, number],
+): { event?: Hit; hint?: Hit } {
   let event: Hit | undefined;
   let hint: Hit | undefined;
   for (let row = lines.length - 1; row >= Math.max(0, from) && !event; row--) {
@@ -178,7 +185,8 @@ function detailOf(rules: AgentRules, lines: readonly string[], hit: Hit, from: n
   if (!hit.rule.chrome) return hit.rule.detail ?? lineDetail(hit.line);
   for (let row = hit.row; row >= Math.max(0, from) && row > hit.row - CHROME_REACH; row--) {
     const line = lines[row]!;
-    if (rules.lines.some((r) => !r.chrome && !r.hint && r.state === hit.rule.state && r.test.test(line))) return lineDetail(line);
+    if (rules.lines.some((r) => !r.chrome && !r.hint && r.state === hit.rule.state && r.test.test(line)))
+      return lineDetail(line);
   }
   return hit.rule.detail ?? lineDetail(hit.line);
 }
@@ -256,11 +264,28 @@ export function reading(set: RuleSet, input: Screen, previous?: PreviousReading,
   // A question over a choice menu in the current turn waits for the user, whatever its words.
   const menu = choiceMenu(screen.lines, from, lastText, box);
   const title = rules.titles.find((t) => t.test.test(screen.title));
-  const done = (detection: Detection, decided: Decision): Reading => ({ detection, identity: who, decided, screen, from, box, menu });
+  const done = (detection: Detection, decided: Decision): Reading => ({
+    detection,
+    identity: who,
+    decided,
+    screen,
+    from,
+    box,
+    menu,
+  });
   const byHit = (h: Hit): Reading =>
-    done(fromHit(agent, h, detailOf(rules, screen.lines, h, from)), { by: 'rule', rule: h.rule.name, row: h.row, line: h.line, ...(h.rule.origin !== undefined && { origin: h.rule.origin }) });
+    done(fromHit(agent, h, detailOf(rules, screen.lines, h, from)), {
+      by: 'rule',
+      rule: h.rule.name,
+      row: h.row,
+      line: h.line,
+      ...(h.rule.origin !== undefined && { origin: h.rule.origin }),
+    });
   const byTitle = (t: TitleRule): Reading =>
-    done({ agent, state: t.state, source: 'pty-scrape', detail: t.detail ?? lineDetail(screen.title), rule: t.name }, { by: 'title', rule: t.name, line: screen.title });
+    done(
+      { agent, state: t.state, source: 'pty-scrape', detail: t.detail ?? lineDetail(screen.title), rule: t.name },
+      { by: 'title', rule: t.name, line: screen.title },
+    );
 
   if (event?.rule.state === 'waiting') return byHit(event);
   if (menu && (!event || menu.row >= event.row)) {

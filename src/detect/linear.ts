@@ -62,7 +62,11 @@ function tokens(source: string): Token[] | string {
       if (source[i + 1] === '?') i++; // Lazy: the same repeat.
     } else if (c === '{' && /^\{\d+(?:,\d*)?\}/.test(rest)) {
       const m = /^\{(\d+)(,(\d*))?\}/.exec(rest)!;
-      out.push({ kind: 'repeat', min: Number(m[1]), max: m[2] === undefined ? Number(m[1]) : m[3] === '' ? Infinity : Number(m[3]) });
+      out.push({
+        kind: 'repeat',
+        min: Number(m[1]),
+        max: m[2] === undefined ? Number(m[1]) : m[3] === '' ? Infinity : Number(m[3]),
+      });
       i += m[0].length - 1;
       if (source[i + 1] === '?') i++;
     } else out.push({ kind: 'atom', src: c, literal: c });
@@ -120,12 +124,16 @@ export function patternShape(source: string, flags = ''): string | { free: numbe
     else if (t.kind === 'or' && depth === 0) topLevelOr = true;
     if (t.kind !== 'repeat') continue;
     const before = list[i - 1];
-    if (before?.kind === 'close' && t.max > 1) return 'a repeated group backtracks: repeat single characters or classes, or list the words';
+    if (before?.kind === 'close' && t.max > 1)
+      return 'a repeated group backtracks: repeat single characters or classes, or list the words';
     const after = list[i + 1];
     // A repeat followed by a character it cannot match, or by the line's end, gives back at most its own run.
     const guarded =
       before?.kind === 'atom' &&
-      (after?.kind === 'end' || (after?.kind === 'atom' && after.literal !== undefined && !new RegExp(`^(?:${before.src})$`, `${flags}u`).test(after.literal)));
+      (after?.kind === 'end' ||
+        (after?.kind === 'atom' &&
+          after.literal !== undefined &&
+          !new RegExp(`^(?:${before.src})$`, `${flags}u`).test(after.literal)));
     if (guarded || t.max === t.min) continue;
     if (t.max > BIG_REPEAT) free++;
     // Whatever its bound, each repeat that can backtrack multiplies the tries of the others.

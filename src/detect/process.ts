@@ -52,7 +52,10 @@ export interface ProcessAgent {
  * other program). The most recently started agent wins when several run (the outermost is usually a
  * wrapper). For Codex, the native `codex` child is the process whose files tell its session.
  */
-export function agentOfTree(agents: readonly IdentifiedAgent[], processes: readonly ProcessInfo[]): ProcessAgent | undefined {
+export function agentOfTree(
+  agents: readonly IdentifiedAgent[],
+  processes: readonly ProcessInfo[],
+): ProcessAgent | undefined {
   let found: ProcessAgent | undefined;
   for (const p of processes) {
     const agent = agentOfProcess(agents, p);

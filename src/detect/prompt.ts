@@ -25,7 +25,12 @@ const MAX_ECHO_ROWS = 200;
  * on in the rows below it indented as far as its text (blank and skipped rows between), up to the
  * first row that answers it or stands less indented. `i` when it has one line.
  */
-export function echoEnd(rule: Pick<PromptRule, 'answered' | 'skip'>, lines: readonly string[], i: number, text: string): number {
+export function echoEnd(
+  rule: Pick<PromptRule, 'answered' | 'skip'>,
+  lines: readonly string[],
+  i: number,
+  text: string,
+): number {
   const width = text === '' ? -1 : lines[i]!.indexOf(text);
   if (width <= 0) return i;
   const indent = ' '.repeat(width);

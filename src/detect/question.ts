@@ -48,7 +48,8 @@ function subjectOf(lines: readonly string[], at: number, first: number): string 
   }
   for (let i = at - 1; i > 0 && i >= at - QUESTION_REACH; i--) {
     const row = lines[i]!.trim();
-    if (row !== '' && !RULE.test(row) && RULE.test(lines[i - 1]!) && RULE.test(lines[i + 1] ?? '')) return row.slice(0, MAX_SUBJECT);
+    if (row !== '' && !RULE.test(row) && RULE.test(lines[i - 1]!) && RULE.test(lines[i + 1] ?? ''))
+      return row.slice(0, MAX_SUBJECT);
   }
   const own = indentOf(lines[at]!);
   let i = at - 1;

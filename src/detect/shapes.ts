@@ -33,8 +33,19 @@ export function inputBoxRows(lines: readonly string[], lastText: number): [numbe
 /** A frame's side or white space (what JavaScript's `\s` takes), trimmed off a row's ends. */
 function framing(c: number): boolean {
   return (
-    c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0x2502 || c === 0x2503 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+    c === 0x20 ||
+    (c >= 0x09 && c <= 0x0d) ||
+    c === 0x2502 ||
+    c === 0x2503 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
   );
 }
 /** A numbered choice with the cursor on it (`❯ 1. Yes`, `› 2. No`, `▸ 1. Allow`, `> 1. Yes`). */
@@ -44,10 +55,12 @@ const CHOICE = /^(\d)[.)]\s+\S/;
 /** A yes/no prompt's own shape: `(y/n)`, `[y/N]`, `(yes/no)`, `y/n:`. */
 const YES_NO = /[([]\s*y(?:es)?\s*\/\s*n(?:o)?\s*[)\]]|\by\/n\s*[:?]?\s*$/i;
 /** What a menu's footer or its last row says to answer it: confirm, select, cancel. */
-const MENU_FOOTER = /\b(?:enter|return|⏎)\s+to\s+(?:confirm|select|submit|continue)|\besc(?:ape)?\s+to\s+(?:cancel|exit|reject|deny|go back|skip)|↑\/?↓\s+to\s+(?:navigate|select|move)/i;
+const MENU_FOOTER =
+  /\b(?:enter|return|⏎)\s+to\s+(?:confirm|select|submit|continue)|\besc(?:ape)?\s+to\s+(?:cancel|exit|reject|deny|go back|skip)|↑\/?↓\s+to\s+(?:navigate|select|move)/i;
 /** How far above a menu's first choice its question may stand, and below its last choice its footer. */
 /** A dialog's footer: both keys, Enter to go on and Escape to leave (`Enter to continue · Esc to cancel`). */
-const DIALOG_FOOTER = /\b(?:enter|return|⏎)\s+to\s+(?:continue|confirm|select|submit|proceed)\b.*\besc(?:ape)?\s+to\s+(?:cancel|exit|go back|skip|close)\b/i;
+const DIALOG_FOOTER =
+  /\b(?:enter|return|⏎)\s+to\s+(?:continue|confirm|select|submit|proceed)\b.*\besc(?:ape)?\s+to\s+(?:cancel|exit|go back|skip|close)\b/i;
 /** A footer that says how to move between choices: `↑/↓ to choose`, `↑↓ to navigate`, `Enter to select`. */
 const NAV_FOOTER = /↑\s*\/?\s*↓\s+to\s+(?:choose|navigate|select|move)|\b(?:enter|return)\s+to\s+select\b/i;
 /** …and how to leave them: `Esc to cancel`, `Esc to go back`. */
@@ -87,7 +100,12 @@ export interface MenuHit {
  * answer is none: its choices have no cursor, or answer text follows it; nor is a draft in the
  * input box (`box`). A dialog whose last row offers Enter to go on and Escape to leave waits too.
  */
-export function choiceMenu(lines: readonly string[], from: number, lastText: number, box?: readonly [number, number]): MenuHit | undefined {
+export function choiceMenu(
+  lines: readonly string[],
+  from: number,
+  lastText: number,
+  box?: readonly [number, number],
+): MenuHit | undefined {
   const start = Math.max(0, from);
   // A draft in the input box is no menu, whatever it holds (`> 1. add tests`).
   const inBox = (row: number): boolean => box !== undefined && row >= box[0] && row <= box[1];
@@ -127,7 +145,8 @@ export function choiceMenu(lines: readonly string[], from: number, lastText: num
       const question = questionAbove(lines, first, start);
       if (question) return question;
       for (let row = last + 1; row <= lastText && row <= last + FOOTER_REACH; row++) {
-        if (MENU_FOOTER.test(lines[row]!)) return { shape: 'shape/choice-menu', row: first, line: unframed(lines[first]!) };
+        if (MENU_FOOTER.test(lines[row]!))
+          return { shape: 'shape/choice-menu', row: first, line: unframed(lines[first]!) };
       }
     }
   }
@@ -141,13 +160,20 @@ export function choiceMenu(lines: readonly string[], from: number, lastText: num
   // cancel`, Qwen Code's sign-in over `Enter to select, ↑↓ to navigate, Esc to go back`): a footer
   // on the last rows that says how to move and how to leave, the cursor on a choice above it.
   for (let row = lastText; row >= start && row >= lastText - FOOTER_REACH + 1; row--) {
-    if (inBox(row) || (box !== undefined && box[1] >= row) || !NAV_FOOTER.test(lines[row]!) || !LEAVE.test(lines[row]!)) continue;
+    if (inBox(row) || (box !== undefined && box[1] >= row) || !NAV_FOOTER.test(lines[row]!) || !LEAVE.test(lines[row]!))
+      continue;
     for (let up = row - 1; up >= start && up >= row - 12; up--) {
       // A box between the choices and the footer is another thing's (a search field: Claude Code's history search, a list the user opened).
       if (BORDER.test(lines[up]!)) break;
       if (inBox(up) || !CURSOR_ROW.test(unframed(lines[up]!))) continue;
       let first = up;
-      while (first - 1 >= start && first > up - 12 && lines[first - 1]!.trim() !== '' && !BORDER.test(lines[first - 1]!)) first--;
+      while (
+        first - 1 >= start &&
+        first > up - 12 &&
+        lines[first - 1]!.trim() !== '' &&
+        !BORDER.test(lines[first - 1]!)
+      )
+        first--;
       const question = questionAbove(lines, first, start);
       return question ?? { shape: 'shape/choice-menu', row: up, line: unframed(lines[up]!) };
     }
@@ -155,9 +181,15 @@ export function choiceMenu(lines: readonly string[], from: number, lastText: num
   // A dialog that holds the screen until Enter or Escape (Claude Code 2.1.332's notice of a change to
   // auto mode), its footer on the last row, no input box under it: its first line says what it is.
   const footer = lastText;
-  if (footer >= start && !inBox(footer) && (box === undefined || box[1] < footer) && DIALOG_FOOTER.test(unframed(lines[footer]!))) {
+  if (
+    footer >= start &&
+    !inBox(footer) &&
+    (box === undefined || box[1] < footer) &&
+    DIALOG_FOOTER.test(unframed(lines[footer]!))
+  ) {
     let top = footer;
-    for (let row = footer - 1; row >= start && row >= footer - 24 && !BORDER.test(lines[row]!); row--) if (lines[row]!.trim() !== '') top = row;
+    for (let row = footer - 1; row >= start && row >= footer - 24 && !BORDER.test(lines[row]!); row--)
+      if (lines[row]!.trim() !== '') top = row;
     return { shape: 'shape/dialog', row: top, line: unframed(lines[top]!) };
   }
   return undefined;

@@ -78,7 +78,6 @@ export interface RuleSet {
   fallback: AgentId;
 }
 
-
 /** How an agent echoes a submitted prompt above its answer (the intent of a job made from its terminal). */
 export interface PromptRule {
   /**

@@ -14,7 +14,13 @@ const ENDED: ReadonlySet<AgentState> = new Set(['stopped', 'completed', 'failed'
 const TURN_ENDS: ReadonlySet<AgentState> = new Set(['stopped', 'completed']);
 
 /** The states that may be news (each by the user's `notify.states`), all of them by default. */
-export const NEWS_STATES = ['waiting', 'completed', 'stopped', 'failed', 'exited'] as const satisfies readonly AgentState[];
+export const NEWS_STATES = [
+  'waiting',
+  'completed',
+  'stopped',
+  'failed',
+  'exited',
+] as const satisfies readonly AgentState[];
 
 /** A quiet period, in minutes since midnight (local time): `from` may be after `to` (it spans midnight). */
 export interface QuietPeriod {
@@ -127,7 +133,11 @@ const HOLDS: readonly Hold[] = [
   { holds: (e) => e.state === 'waiting' && !e.needs?.question, tells: (e) => e.state === 'waiting', ms: QUESTION_MS },
   // A terminal's turn end its screen read alone: for its records' word and answer. Confirmed, or more
   // than a turn's end (it failed, exited), it is told as it is then; a new turn drops it.
-  { holds: (e) => e.kind === 'terminal' && TURN_ENDS.has(e.state) && !e.confirmed, tells: (e) => ENDED.has(e.state), ms: SETTLE_MS },
+  {
+    holds: (e) => e.kind === 'terminal' && TURN_ENDS.has(e.state) && !e.confirmed,
+    tells: (e) => ENDED.has(e.state),
+    ms: SETTLE_MS,
+  },
 ];
 
 /** The most lines of a summary's body (the rest are counted). */
@@ -138,7 +148,9 @@ const MAX_LINE = 200;
 /** Whether `minutes` (of the day) falls in `quiet`. */
 export function inQuiet(quiet: QuietPeriod | null, minutes: number): boolean {
   if (!quiet || quiet.from === quiet.to) return false;
-  return quiet.from < quiet.to ? minutes >= quiet.from && minutes < quiet.to : minutes >= quiet.from || minutes < quiet.to;
+  return quiet.from < quiet.to
+    ? minutes >= quiet.from && minutes < quiet.to
+    : minutes >= quiet.from || minutes < quiet.to;
 }
 
 /** `HH:MM` as minutes since midnight, or undefined when it is none. */
@@ -229,7 +241,7 @@ export class Attention {
       // A turn its owner counts as ended, though no reading saw its Working (done, then done again),
       // is a turn's end; a wait no teller of this machine knew of is news though first seen here.
       const turnEnded = turnsBefore !== undefined && e.turns > turnsBefore && TURN_ENDS.has(e.state);
-      const before = turnEnded ? 'working' : seen ?? (this.untoldWait(e) ? 'working' : undefined);
+      const before = turnEnded ? 'working' : (seen ?? (this.untoldWait(e) ? 'working' : undefined));
       this.keepWait(e);
       if (e.state === 'working' || e.state === 'waiting' || turnEnded) this.worked.add(e.id);
       if (before === undefined || before === e.state) continue;
@@ -420,15 +432,30 @@ export class Attention {
         quiet,
       };
     }
-    const lines = items.slice(-MAX_SUMMARY_LINES).map((i) => `${i.name}: ${i.word}${i.line ? ` — ${clip(i.line, 60)}` : ''}`);
+    const lines = items
+      .slice(-MAX_SUMMARY_LINES)
+      .map((i) => `${i.name}: ${i.word}${i.line ? ` — ${clip(i.line, 60)}` : ''}`);
     if (items.length > MAX_SUMMARY_LINES) lines.unshift(`and ${items.length - MAX_SUMMARY_LINES} more`);
     const how = this.deps.howTo(last);
     if (how) lines.push(how);
     const message = `${items.length} agents need you: ${items
       .slice(-MAX_SUMMARY_LINES)
       .map((i) => `${i.name} (${i.word})`)
-      .join(', ')}${items.length > MAX_SUMMARY_LINES ? ` and ${items.length - MAX_SUMMARY_LINES} more` : ''} — :MadoJump`;
-    return { seq, items, title: `${items.length} agents need you`, body: lines.join('\n'), message, urgent, jump: last.id, replaces, burst: burst ?? seq, quiet };
+      .join(
+        ', ',
+      )}${items.length > MAX_SUMMARY_LINES ? ` and ${items.length - MAX_SUMMARY_LINES} more` : ''} — :MadoJump`;
+    return {
+      seq,
+      items,
+      title: `${items.length} agents need you`,
+      body: lines.join('\n'),
+      message,
+      urgent,
+      jump: last.id,
+      replaces,
+      burst: burst ?? seq,
+      quiet,
+    };
   }
 }
 

@@ -65,10 +65,15 @@ export function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined
  * The notifier to use: the user's command (`notify.desktop.command`: a list, its program first),
  * else the system's. Its capabilities are learnt by `probe` (notify-send only).
  */
-export function findNotifier(command: readonly string[] | null, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): FoundNotifier {
+export function findNotifier(
+  command: readonly string[] | null,
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): FoundNotifier {
   if (command && command.length > 0) {
     const exe = onPath(command[0]!, env);
-    if (!exe) return { ok: false, why: `notify.desktop.command: ${command[0]!.slice(0, 200)} is not an executable on PATH` };
+    if (!exe)
+      return { ok: false, why: `notify.desktop.command: ${command[0]!.slice(0, 200)} is not an executable on PATH` };
     const kind: NotifierKind = path.basename(exe) === 'notify-send' && command.length === 1 ? 'notify-send' : 'command';
     return { ok: true, notifier: { kind, exe, args: command.slice(1), actions: false, replace: false } };
   }
@@ -77,7 +82,10 @@ export function findNotifier(command: readonly string[] | null, env: NodeJS.Proc
     const exe = onPath(kind, env);
     if (exe) return { ok: true, notifier: { kind, exe, args: [], actions: false, replace: false } };
   }
-  const how = platform === 'darwin' ? 'osascript (or terminal-notifier)' : 'notify-send (Debian, Ubuntu: apt install libnotify-bin)';
+  const how =
+    platform === 'darwin'
+      ? 'osascript (or terminal-notifier)'
+      : 'notify-send (Debian, Ubuntu: apt install libnotify-bin)';
   return { ok: false, why: `no desktop notifier: ${how} is not on PATH` };
 }
 
@@ -87,13 +95,22 @@ export function probe(n: Notifier): Promise<Notifier> {
   return new Promise((resolve) => {
     execFile(n.exe, ['--help'], { timeout: 2000, maxBuffer: 64 * 1024 }, (_err, stdout) => {
       const help = String(stdout ?? '');
-      resolve({ ...n, actions: help.includes('--action'), replace: help.includes('--print-id') && help.includes('--replace-id') });
+      resolve({
+        ...n,
+        actions: help.includes('--action'),
+        replace: help.includes('--print-id') && help.includes('--replace-id'),
+      });
     });
   });
 }
 
 /** The arguments of one run for `notice` (`replaceId`: the notifier's id of the notice it replaces). */
-export function notifierArgs(n: Notifier, notice: Notice, replaceId: string | undefined, withAction: boolean): string[] {
+export function notifierArgs(
+  n: Notifier,
+  notice: Notice,
+  replaceId: string | undefined,
+  withAction: boolean,
+): string[] {
   const title = notice.title.slice(0, MAX_TITLE);
   const body = notice.body.slice(0, MAX_BODY);
   const urgency = notice.urgent ? 'critical' : 'normal';
@@ -107,10 +124,28 @@ export function notifierArgs(n: Notifier, notice: Notice, replaceId: string | un
       return [...args, '--', title, body];
     }
     case 'terminal-notifier':
-      return ['-title', 'MadoHub', '-subtitle', title, '-message', body, '-group', `madohub-${notice.replaces ?? notice.seq}`];
+      return [
+        '-title',
+        'MadoHub',
+        '-subtitle',
+        title,
+        '-message',
+        body,
+        '-group',
+        `madohub-${notice.replaces ?? notice.seq}`,
+      ];
     case 'osascript':
       // The texts go as arguments, never into the script: nothing in them is AppleScript.
-      return ['-e', 'on run argv', '-e', 'display notification (item 2 of argv) with title "MadoHub" subtitle (item 1 of argv)', '-e', 'end run', title, body];
+      return [
+        '-e',
+        'on run argv',
+        '-e',
+        'display notification (item 2 of argv) with title "MadoHub" subtitle (item 1 of argv)',
+        '-e',
+        'end run',
+        title,
+        body,
+      ];
     case 'command': {
       const texts = { title, body, urgency };
       // A placeholder is the notice's text, put in once (a text that holds `{body}` is not read again);
@@ -118,7 +153,9 @@ export function notifierArgs(n: Notifier, notice: Notice, replaceId: string | un
       // text is never code.
       const script = runsShell(n) ? n.args.findIndex((a) => /^-[a-z]*c[a-z]*$/.test(a)) + 1 : 0;
       const put = (a: string, i: number): string =>
-        a.replace(/\{(title|body|urgency)\}/g, (_m, k: keyof typeof texts) => (script > 0 && i === script ? `"$${NOTICE_VARS[k]}"` : texts[k]));
+        a.replace(/\{(title|body|urgency)\}/g, (_m, k: keyof typeof texts) =>
+          script > 0 && i === script ? `"$${NOTICE_VARS[k]}"` : texts[k],
+        );
       const placed = n.args.some((a) => /\{(?:title|body)\}/.test(a));
       return placed ? n.args.map(put) : [...n.args.map(put), title, body];
     }
@@ -162,7 +199,9 @@ export class Desktop {
       this.ids.delete(notice.replaces);
     }
     if (!withAction && this.running.size >= MAX_RUNNING) {
-      this.log.debug(`desktop notifier ${this.notifier.exe}: ${this.running.size} runs still going; notice ${notice.seq} not shown`);
+      this.log.debug(
+        `desktop notifier ${this.notifier.exe}: ${this.running.size} runs still going; notice ${notice.seq} not shown`,
+      );
       return;
     }
     // Its output is read only where it says something (notify-send's id, the action clicked); else it goes nowhere.
@@ -171,7 +210,12 @@ export class Desktop {
     try {
       child = spawn(this.notifier.exe, args, {
         stdio: ['ignore', reads ? 'pipe' : 'ignore', 'ignore'],
-        env: { ...process.env, [NOTICE_VARS.title]: notice.title.slice(0, MAX_TITLE), [NOTICE_VARS.body]: notice.body.slice(0, MAX_BODY), [NOTICE_VARS.urgency]: notice.urgent ? 'critical' : 'normal' },
+        env: {
+          ...process.env,
+          [NOTICE_VARS.title]: notice.title.slice(0, MAX_TITLE),
+          [NOTICE_VARS.body]: notice.body.slice(0, MAX_BODY),
+          [NOTICE_VARS.urgency]: notice.urgent ? 'critical' : 'normal',
+        },
       });
     } catch (err) {
       return this.fail(err);

@@ -37,7 +37,8 @@ export function parseDispatchLine(line: string, defaultAgent: string): DispatchL
       agent = name;
     } else if (word === '--host' || word.startsWith('--host=')) {
       const value = word === '--host' ? /^--host\s+(\S+)/.exec(rest)?.[1] : word.slice('--host='.length);
-      if (value === undefined || !HOST_NAME.test(value)) return { error: `--host needs a host's name${value ? `, not '${printable(value, 40)}'` : ''}` };
+      if (value === undefined || !HOST_NAME.test(value))
+        return { error: `--host needs a host's name${value ? `, not '${printable(value, 40)}'` : ''}` };
       host = value;
       if (word === '--host') {
         rest = rest.slice(m[0].length).replace(/^\S+\s*/, '');
@@ -48,8 +49,12 @@ export function parseDispatchLine(line: string, defaultAgent: string): DispatchL
       const after = word.startsWith('--name=') ? rest.slice('--name='.length) : rest.slice(word.length).trimStart();
       const v = /^(?:"([^"]*)"|'([^']*)'|(\S+))(?:\s+|$)/.exec(after);
       const value = v ? (v[1] ?? v[2] ?? v[3] ?? '').trim() : '';
-      if (!v || value === '' || value.startsWith('-')) return { error: `${word.startsWith('--name') ? '--name' : '-n'} needs the job's name (in quotes when it has spaces)` };
-      if (value.length > MAX_NAME || noControl(value) !== value) return { error: `a job's name is at most ${MAX_NAME} characters, none a control character` };
+      if (!v || value === '' || value.startsWith('-'))
+        return {
+          error: `${word.startsWith('--name') ? '--name' : '-n'} needs the job's name (in quotes when it has spaces)`,
+        };
+      if (value.length > MAX_NAME || noControl(value) !== value)
+        return { error: `a job's name is at most ${MAX_NAME} characters, none a control character` };
       name = value;
       rest = after.slice(v[0].length);
       continue;
@@ -57,7 +62,8 @@ export function parseDispatchLine(line: string, defaultAgent: string): DispatchL
       worktree = {};
     } else if (word.startsWith('--worktree=')) {
       const branch = word.slice('--worktree='.length);
-      if (branch === '' || branch.startsWith('-')) return { error: `--worktree=BRANCH needs a branch name, not '${branch.slice(0, 60)}'` };
+      if (branch === '' || branch.startsWith('-'))
+        return { error: `--worktree=BRANCH needs a branch name, not '${branch.slice(0, 60)}'` };
       worktree = { branch };
     } else {
       break;

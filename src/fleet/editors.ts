@@ -42,9 +42,16 @@ const text = (v: unknown, max: number): string => (typeof v === 'string' ? v.sli
 /** Another Neovim's terminal as an entry of this one's fleet: each field checked (anyone may write the file). */
 export function editorEntry(summary: EditorSummary, t: FleetEntry): FleetEntry {
   const peerBuf = termBuf(t.id) ?? 0;
-  const needs = isObj(t.needs) && typeof t.needs.question === 'string' && Array.isArray(t.needs.options)
-    ? { question: t.needs.question.slice(0, 300), options: t.needs.options.filter((o): o is string => typeof o === 'string').slice(0, 9).map((o) => o.slice(0, 120)) }
-    : null;
+  const needs =
+    isObj(t.needs) && typeof t.needs.question === 'string' && Array.isArray(t.needs.options)
+      ? {
+          question: t.needs.question.slice(0, 300),
+          options: t.needs.options
+            .filter((o): o is string => typeof o === 'string')
+            .slice(0, 9)
+            .map((o) => o.slice(0, 120)),
+        }
+      : null;
   const source = SOURCES.has(t.source) ? t.source : 'pty-scrape';
   return {
     id: editorId(summary.pid, peerBuf),
@@ -78,14 +85,35 @@ export function editorEntry(summary: EditorSummary, t: FleetEntry): FleetEntry {
 
 /** A summary read from a file anyone may have edited: checked field by field; undefined when it is none. */
 export function parseSummary(v: unknown): EditorSummary | undefined {
-  if (!isObj(v) || typeof v.pid !== 'number' || typeof v.pidStart !== 'string' || typeof v.server !== 'string' || !Array.isArray(v.terminals)) return undefined;
+  if (
+    !isObj(v) ||
+    typeof v.pid !== 'number' ||
+    typeof v.pidStart !== 'string' ||
+    typeof v.server !== 'string' ||
+    !Array.isArray(v.terminals)
+  )
+    return undefined;
   const terminals = v.terminals.filter(
     (t): t is FleetEntry =>
-      isObj(t) && typeof t.id === 'string' && termBuf(t.id) !== undefined && typeof t.state === 'string' && isAgentState(t.state) && isAgentId(t.agent),
+      isObj(t) &&
+      typeof t.id === 'string' &&
+      termBuf(t.id) !== undefined &&
+      typeof t.state === 'string' &&
+      isAgentState(t.state) &&
+      isAgentId(t.agent),
   );
-  const agentPids = Array.isArray(v.agentPids) ? v.agentPids.filter((p): p is number => Number.isInteger(p)).slice(0, 500) : [];
+  const agentPids = Array.isArray(v.agentPids)
+    ? v.agentPids.filter((p): p is number => Number.isInteger(p)).slice(0, 500)
+    : [];
   const focusedAt = typeof v.focusedAt === 'number' && Number.isFinite(v.focusedAt) ? v.focusedAt : 0;
-  return { pid: v.pid, pidStart: v.pidStart, server: v.server.slice(0, 4096), terminals: terminals.slice(0, 500), agentPids, focusedAt };
+  return {
+    pid: v.pid,
+    pidStart: v.pidStart,
+    server: v.server.slice(0, 4096),
+    terminals: terminals.slice(0, 500),
+    agentPids,
+    focusedAt,
+  };
 }
 
 /**
@@ -102,14 +130,20 @@ export function liveEditors(dir: string): { pid: number; focusedAt: number }[] {
   const out: { pid: number; focusedAt: number }[] = [];
   for (const name of names.slice(0, MAX_EDITORS)) {
     const summary = parseSummary(readJsonBounded(path.join(dir, name), MAX_SUMMARY_BYTES));
-    if (summary && `${summary.pid}.json` === name && sameProcess(summary.pid, summary.pidStart)) out.push({ pid: summary.pid, focusedAt: summary.focusedAt });
+    if (summary && `${summary.pid}.json` === name && sameProcess(summary.pid, summary.pidStart))
+      out.push({ pid: summary.pid, focusedAt: summary.focusedAt });
   }
   return out;
 }
 
 /** Whether the Neovim `self` (its pid and focus time) is the one that tells shared news: focused last, else the lowest pid. */
-export function tellsShared(self: { pid: number; focusedAt: number }, others: readonly { pid: number; focusedAt: number }[]): boolean {
-  return others.every((o) => o.pid === self.pid || self.focusedAt > o.focusedAt || (self.focusedAt === o.focusedAt && self.pid < o.pid));
+export function tellsShared(
+  self: { pid: number; focusedAt: number },
+  others: readonly { pid: number; focusedAt: number }[],
+): boolean {
+  return others.every(
+    (o) => o.pid === self.pid || self.focusedAt > o.focusedAt || (self.focusedAt === o.focusedAt && self.pid < o.pid),
+  );
 }
 
 export class Editors {

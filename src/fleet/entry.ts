@@ -79,7 +79,10 @@ export interface FleetEntry {
 }
 
 /** The fields of where an entry runs and how it ended, for a kind that has none of them; each builder sets its own. */
-export const UNPLACED: Pick<FleetEntry, 'buf' | 'short' | 'host' | 'pid' | 'peerBuf' | 'tty' | 'exit' | 'interrupted' | 'shows' | 'turns' | 'ended'> = {
+export const UNPLACED: Pick<
+  FleetEntry,
+  'buf' | 'short' | 'host' | 'pid' | 'peerBuf' | 'tty' | 'exit' | 'interrupted' | 'shows' | 'turns' | 'ended'
+> = {
   buf: null,
   short: '',
   host: '',
@@ -94,13 +97,16 @@ export const UNPLACED: Pick<FleetEntry, 'buf' | 'short' | 'host' | 'pid' | 'peer
 };
 
 /** Its state is its agent's own word (its hooks, its event stream), not its screen's. */
-export const confirmedJob = (job: { stateSource?: ListedJob['stateSource'] }): boolean => job.stateSource !== undefined && job.stateSource !== null && job.stateSource !== 'pty-scrape';
+export const confirmedJob = (job: { stateSource?: ListedJob['stateSource'] }): boolean =>
+  job.stateSource !== undefined && job.stateSource !== null && job.stateSource !== 'pty-scrape';
 
 /**
  * A job's status and tempo in the agents' words: running/blocked is Waiting, a turn ended is Stopped
  * (`done` while its host lives), an agent that exited 0 is Exited (`done` once its host is gone), …
  */
-export function agentStateOfJob(job: Pick<ListedJob, 'status' | 'tempo'> & { alive?: boolean; stateSource?: ListedJob['stateSource'] }): AgentState {
+export function agentStateOfJob(
+  job: Pick<ListedJob, 'status' | 'tempo'> & { alive?: boolean; stateSource?: ListedJob['stateSource'] },
+): AgentState {
   switch (job.status) {
     case 'running':
       return job.tempo === 'blocked' ? 'waiting' : job.tempo === 'active' ? 'working' : 'idle';
@@ -146,7 +152,8 @@ export function jobEntry(job: ListedJob, attachedIn?: number, host = ''): FleetE
     short: job.short,
     host,
     // Your own: an interrupt, or a stop or kill asked for (x, `mado stop`): its exit is no news.
-    interrupted: (state === 'failed' && job.detail === INTERRUPTED) || job.status === 'stopped' || job.status === 'killed',
+    interrupted:
+      (state === 'failed' && job.detail === INTERRUPTED) || job.status === 'stopped' || job.status === 'killed',
     turns: job.turnsEnded ?? 0,
     ended: state === 'exited' || state === 'failed',
   };

@@ -97,13 +97,23 @@ export class FleetHub {
     private readonly log: HubLog,
     write: TerminalWrite = () => Promise.resolve('no Neovim to write to'),
   ) {
-    this.replies = new TerminalReplies(tracker, write, (buf) => this.placeTerminal(buf), (buf) => this.onReplyExpired?.(buf), (buf, r) => this.onReplyKept?.(buf, r));
+    this.replies = new TerminalReplies(
+      tracker,
+      write,
+      (buf) => this.placeTerminal(buf),
+      (buf) => this.onReplyExpired?.(buf),
+      (buf, r) => this.onReplyKept?.(buf, r),
+    );
     this.remotes = new Remotes(process.env, () => this.placeJobs(), log);
-    this.jobs = new JobsWatch(this.dir, (listed) => {
-      this.jobList.list(listed);
-      this.placeJobs();
-      this.sessions.poke();
-    }, log);
+    this.jobs = new JobsWatch(
+      this.dir,
+      (listed) => {
+        this.jobList.list(listed);
+        this.placeJobs();
+        this.sessions.poke();
+      },
+      log,
+    );
     this.sessions = new SessionsWatch(
       AGENT_MODULES,
       process.env,
@@ -117,14 +127,19 @@ export class FleetHub {
     this.jobs.start();
     this.sessions.start();
     try {
-      this.editors = new Editors(path.join(runtimeDir(), 'editors'), this.watchers.folders, (entries, notShown) => {
-        const counted = notShown !== this.editorsNotShown;
-        this.editorsNotShown = notShown;
-        this.placeRead('editor', entries);
-        // A count that changed alone is news too.
-        if (counted) this.push({ put: [], removed: [] });
-        this.sessions.poke();
-      }, this.log);
+      this.editors = new Editors(
+        path.join(runtimeDir(), 'editors'),
+        this.watchers.folders,
+        (entries, notShown) => {
+          const counted = notShown !== this.editorsNotShown;
+          this.editorsNotShown = notShown;
+          this.placeRead('editor', entries);
+          // A count that changed alone is news too.
+          if (counted) this.push({ put: [], removed: [] });
+          this.sessions.poke();
+        },
+        this.log,
+      );
       this.editors.start();
     } catch (err) {
       this.log.warn(`other Neovims are not shown: ${err instanceof Error ? err.message : String(err)}`);
@@ -189,7 +204,12 @@ export class FleetHub {
     const options = waiting ? optionsOf(lines) : [];
     // What the screen asks: nothing while it shows no question nor menu yet (the agent's own word
     // that it waits can come first; the row then says its detail, and a notice waits for the question).
-    this.asks.set(buf, waiting && (question !== undefined || options.length > 0) ? { question: question ?? waiting.detail, options } : null);
+    this.asks.set(
+      buf,
+      waiting && (question !== undefined || options.length > 0)
+        ? { question: question ?? waiting.detail, options }
+        : null,
+    );
     this.replies.screen(buf, lines);
   }
 
@@ -203,9 +223,15 @@ export class FleetHub {
     // A view's state is its winbar's, and no agent's (its exit too, once detached): the job's row stays the one truth.
     const view = this.views.viewOf(buf, st.state === 'exited');
     if (view) return this.apply(this.fleet.set({ ...entry, shows: view }));
-    this.apply(this.fleet.set(this.marked({ ...entry, name: this.freeName(entry), pending: this.replies.pendingOf(buf) })));
+    this.apply(
+      this.fleet.set(this.marked({ ...entry, name: this.freeName(entry), pending: this.replies.pendingOf(buf) })),
+    );
     // A reply that waited and failed now has nobody waiting for its answer: the log says why.
-    this.replies.flush(buf).catch((err: unknown) => this.log.warn(`reply to buffer ${buf}: ${err instanceof Error ? err.message : String(err)}`));
+    this.replies
+      .flush(buf)
+      .catch((err: unknown) =>
+        this.log.warn(`reply to buffer ${buf}: ${err instanceof Error ? err.message : String(err)}`),
+      );
   }
 
   /** The user's name, pin or order for an entry: a job's in its file, the others' here. */
@@ -219,7 +245,9 @@ export class FleetHub {
    * are kept (a job's in its file), so that no half-moved group is ever drawn.
    */
   async reorder(orders: readonly { id: string; order: number }[]): Promise<void> {
-    const kept = await Promise.allSettled(orders.slice(0, MAX_REORDER).map((o) => this.markOne(o.id, { order: o.order })));
+    const kept = await Promise.allSettled(
+      orders.slice(0, MAX_REORDER).map((o) => this.markOne(o.id, { order: o.order })),
+    );
     // What was kept shows even when an entry of the move is gone (it is said as the error).
     this.placeMarked(kept.flatMap((k) => (k.status === 'fulfilled' ? k.value : [])));
     const failed = kept.find((k): k is PromiseRejectedResult => k.status === 'rejected');
@@ -314,7 +342,8 @@ export class FleetHub {
         () => jobs,
       );
       // One just started there may not be listed yet: its id is taken as it is (attaching says if it runs).
-      if (!m.ok) return SHORT_ID.test(remote[2]!) ? { short: remote[2]!, alive: true, host } : { error: `${host}: ${m.error}` };
+      if (!m.ok)
+        return SHORT_ID.test(remote[2]!) ? { short: remote[2]!, alive: true, host } : { error: `${host}: ${m.error}` };
       return { short: m.short, alive: jobs.find((j) => j.short === m.short)?.alive === true, host };
     }
     const m = findJob(this.dir, query);
@@ -342,7 +371,13 @@ export class FleetHub {
     for (const host of hosts) {
       let listing = this.remoteLists.get(host);
       if (!listing) {
-        listing = new JobListing({ stateChanged: (id, from, to, turnEnded) => this.onJobState?.(id, from, to, turnEnded), gone: (id) => this.onGone?.(id) }, host);
+        listing = new JobListing(
+          {
+            stateChanged: (id, from, to, turnEnded) => this.onJobState?.(id, from, to, turnEnded),
+            gone: (id) => this.onGone?.(id),
+          },
+          host,
+        );
         this.remoteLists.set(host, listing);
       }
       listing.list(this.remotes.jobs(host));
@@ -351,7 +386,8 @@ export class FleetHub {
       // there cannot be answered meanwhile: it is not shown).
       const offline = status && !status.online && status.reason ? `${host} offline: ${status.reason}` : '';
       // The user's marks of a remote job (its name, pin and place) are this Neovim's: its file is there.
-      for (const e of listing.rows((short) => this.views.bufOf(jobId(short, host)))) rows.push(this.marked(offline ? { ...e, detail: offline.slice(0, 200), needs: null } : e));
+      for (const e of listing.rows((short) => this.views.bufOf(jobId(short, host))))
+        rows.push(this.marked(offline ? { ...e, detail: offline.slice(0, 200), needs: null } : e));
     }
     this.apply(this.fleet.replaceKind('job', rows));
   }
@@ -366,12 +402,21 @@ export class FleetHub {
 
   private placeRead(kind: 'session' | 'editor', entries: FleetEntry[]): void {
     this.read[kind] = entries;
-    this.apply(this.fleet.replaceKind(kind, entries.map((e) => this.marked(e))));
+    this.apply(
+      this.fleet.replaceKind(
+        kind,
+        entries.map((e) => this.marked(e)),
+      ),
+    );
   }
 
   /** A terminal's own name, told apart from the other terminals' (see freeName). */
   private freeName(entry: FleetEntry): string {
-    const taken = new Set(this.all().filter((e) => e.id !== entry.id && e.kind === 'terminal').map((e) => e.name));
+    const taken = new Set(
+      this.all()
+        .filter((e) => e.id !== entry.id && e.kind === 'terminal')
+        .map((e) => e.name),
+    );
     return freeName(entry.name, this.fleet.get(entry.id)?.name, taken);
   }
 
@@ -379,7 +424,15 @@ export class FleetHub {
   private marked(e: FleetEntry): FleetEntry {
     if (e.kind === 'editor' && this.silentPeers.has(e.server)) e = { ...e, detail: `${e.where} does not answer` };
     const m = this.marks.get(e.id);
-    return m ? { ...e, name: m.name ?? e.name, named: m.name !== undefined || e.named, pinned: m.pinned ?? e.pinned, order: m.order ?? e.order } : e;
+    return m
+      ? {
+          ...e,
+          name: m.name ?? e.name,
+          named: m.name !== undefined || e.named,
+          pinned: m.pinned ?? e.pinned,
+          order: m.order ?? e.order,
+        }
+      : e;
   }
 
   /** The pids of this Neovim's jobs: each job's agent and what runs under it. */
@@ -398,7 +451,10 @@ export class FleetHub {
     // Other Neovims see this one's terminals.
     const isTerminal = (id: string): boolean => termBuf(id) !== undefined;
     if (change.put.some((e) => isTerminal(e.id)) || change.removed.some(isTerminal)) {
-      this.editors?.publish({ terminals: this.all().filter((e) => e.kind === 'terminal'), agentPids: [...this.watchers.agentPids()] });
+      this.editors?.publish({
+        terminals: this.all().filter((e) => e.kind === 'terminal'),
+        agentPids: [...this.watchers.agentPids()],
+      });
     }
   }
 }

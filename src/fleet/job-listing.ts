@@ -15,7 +15,9 @@ export function newestJobs(known: readonly ListedJob[], listed: readonly ListedJ
   const byShort = new Map(known.map((j) => [j.short, j]));
   return listed.map((j) => {
     const k = byShort.get(j.short);
-    return k && k.error === undefined && j.error === undefined && j.updatedAt < k.updatedAt ? { ...k, alive: j.alive } : j;
+    return k && k.error === undefined && j.error === undefined && j.updatedAt < k.updatedAt
+      ? { ...k, alive: j.alive }
+      : j;
   });
 }
 

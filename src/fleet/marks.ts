@@ -16,7 +16,11 @@ export const MAX_NAME = 120;
 export const MAX_KEPT_MARKS = 1000;
 
 /** A name as a user gives it: no control characters, trimmed, bounded. */
-export const cleanName = (name: string): string => name.replace(/[\x00-\x1f\x7f]/g, ' ').trim().slice(0, MAX_NAME);
+export const cleanName = (name: string): string =>
+  name
+    .replace(/[\x00-\x1f\x7f]/g, ' ')
+    .trim()
+    .slice(0, MAX_NAME);
 
 /** A terminal's marks as Lua kept them, checked field by field (undefined: none). */
 export function keptMarks(v: unknown): { id: string; marks: EntryMarks } | undefined {

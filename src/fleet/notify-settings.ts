@@ -49,7 +49,9 @@ export function parseNotifySettings(v: unknown, words: unknown = {}): { settings
     }
   }
   const stateWords: Record<string, string> = {};
-  if (isObj(words)) for (const [k, w] of Object.entries(words)) if (typeof w === 'string') stateWords[k.slice(0, MAX_WORD)] = w.slice(0, MAX_WORD);
+  if (isObj(words))
+    for (const [k, w] of Object.entries(words))
+      if (typeof w === 'string') stateWords[k.slice(0, MAX_WORD)] = w.slice(0, MAX_WORD);
   let burstMs = d.attention.burstMs;
   if (v.burst_ms !== undefined) {
     if (typeof v.burst_ms === 'number' && v.burst_ms >= 0 && v.burst_ms <= 60_000) burstMs = v.burst_ms;
@@ -66,7 +68,13 @@ export function parseNotifySettings(v: unknown, words: unknown = {}): { settings
   let command: string[] | null = null;
   if (desktop.command !== undefined && desktop.command !== null) {
     const c = desktop.command;
-    if (Array.isArray(c) && c.length > 0 && c.length <= MAX_COMMAND && c.every((a): a is string => typeof a === 'string' && a.length <= 4096 && !a.includes('\0'))) command = [...c];
+    if (
+      Array.isArray(c) &&
+      c.length > 0 &&
+      c.length <= MAX_COMMAND &&
+      c.every((a): a is string => typeof a === 'string' && a.length <= 4096 && !a.includes('\0'))
+    )
+      command = [...c];
     else problems.push("notify.desktop.command must be a list of strings, its program first (e.g. { 'notify-send' })");
   }
   const terminal = isObj(v.terminal) ? v.terminal : {};
@@ -86,7 +94,11 @@ export function parseNotifySettings(v: unknown, words: unknown = {}): { settings
         quiet,
       },
       desktop: { enabled: bool(desktop.enabled, 'desktop.enabled', d.desktop.enabled), command },
-      terminal: { osc, bell: bool(terminal.bell, 'terminal.bell', d.terminal.bell), title: bool(terminal.title, 'terminal.title', d.terminal.title) },
+      terminal: {
+        osc,
+        bell: bool(terminal.bell, 'terminal.bell', d.terminal.bell),
+        title: bool(terminal.title, 'terminal.title', d.terminal.title),
+      },
     },
     problems,
   };
@@ -96,7 +108,12 @@ export function parseNotifySettings(v: unknown, words: unknown = {}): { settings
 type KeptMutes = Record<string, 'all' | AgentState[]>;
 
 /** Keeps the settings and the jobs' mutes for the daemon. Never throws (a full disk costs the daemon its settings, not Neovim anything). */
-export function writeNotifyFile(jobsDir: string, settings: NotifySettings, mutes: ReadonlyMap<string, Mute>, log: (m: string) => void): void {
+export function writeNotifyFile(
+  jobsDir: string,
+  settings: NotifySettings,
+  mutes: ReadonlyMap<string, Mute>,
+  log: (m: string) => void,
+): void {
   const kept: KeptMutes = {};
   for (const [id, m] of mutes) if (localJobShort(id) !== undefined) kept[id] = m === 'all' ? 'all' : [...m];
   const a = settings.attention;
@@ -122,7 +139,11 @@ export function writeNotifyFile(jobsDir: string, settings: NotifySettings, mutes
  * cannot be read as settings (cut short, not JSON) is kept aside, and `problem` says so: its reader
  * keeps the settings it read before.
  */
-export function readNotifyFile(jobsDir: string): { settings: NotifySettings; mutes: Map<string, Mute>; problem?: string } {
+export function readNotifyFile(jobsDir: string): {
+  settings: NotifySettings;
+  mutes: Map<string, Mute>;
+  problem?: string;
+} {
   const file = path.join(jobsDir, NOTIFY_FILE);
   const r = readBounded(file, MAX_FILE);
   let v: unknown;
@@ -135,7 +156,11 @@ export function readNotifyFile(jobsDir: string): { settings: NotifySettings; mut
   }
   if (!r.ok ? !r.missing : !isObj(v)) {
     const why = r.ok ? 'not a JSON object (cut short?)' : r.why;
-    return { settings: DEFAULT_NOTIFY, mutes: new Map(), problem: `${NOTIFY_FILE} could not be read (${why}): ${keepAside(file)}; the settings read before are kept` };
+    return {
+      settings: DEFAULT_NOTIFY,
+      mutes: new Map(),
+      problem: `${NOTIFY_FILE} could not be read (${why}): ${keepAside(file)}; the settings read before are kept`,
+    };
   }
   const { settings } = parseNotifySettings(isObj(v) ? v : undefined, isObj(v) ? v.words : undefined);
   const mutes = new Map<string, Mute>();
@@ -149,4 +174,5 @@ export function readNotifyFile(jobsDir: string): { settings: NotifySettings; mut
   return { settings, mutes };
 }
 
-const hhmm = (minutes: number): string => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+const hhmm = (minutes: number): string =>
+  `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;

@@ -38,7 +38,15 @@ export function oscKind(setting: OscSetting, env: NodeJS.ProcessEnv, client?: Tm
   const program = client ? '' : (env.TERM_PROGRAM ?? '');
   const lcTerminal = env.LC_TERMINAL ?? '';
   if ((!client && env.KITTY_WINDOW_ID) || term === 'xterm-kitty' || /^kitty\b/i.test(type)) return '99';
-  if (term.startsWith('foot') || program === 'WezTerm' || program === 'ghostty' || term === 'xterm-ghostty' || term.startsWith('rxvt') || /^(?:WezTerm|ghostty|foot)\b/i.test(type)) return '777';
+  if (
+    term.startsWith('foot') ||
+    program === 'WezTerm' ||
+    program === 'ghostty' ||
+    term === 'xterm-ghostty' ||
+    term.startsWith('rxvt') ||
+    /^(?:WezTerm|ghostty|foot)\b/i.test(type)
+  )
+    return '777';
   if (program === 'iTerm.app' || lcTerminal === 'iTerm2' || env.WT_SESSION || /^iTerm2\b/.test(type)) return '9';
   return null;
 }
@@ -63,7 +71,13 @@ function osc9Text(text: string): string {
 }
 
 /** The notification's bytes for the outer terminal (`id` numbers kitty's, so that a later one replaces it). */
-export function oscNotification(kind: OscKind, title: string, body: string, id: number, env: NodeJS.ProcessEnv): string {
+export function oscNotification(
+  kind: OscKind,
+  title: string,
+  body: string,
+  id: number,
+  env: NodeJS.ProcessEnv,
+): string {
   let seq: string;
   switch (kind) {
     case '9':

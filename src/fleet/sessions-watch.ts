@@ -69,7 +69,8 @@ export class SessionsWatch {
   ) {}
 
   start(): void {
-    for (const a of this.agents) if (a.sessions) this.stopWatches.push(this.folders.watch(a.sessions.folder(this.env), () => this.poke()));
+    for (const a of this.agents)
+      if (a.sessions) this.stopWatches.push(this.folders.watch(a.sessions.folder(this.env), () => this.poke()));
     this.poke();
   }
 

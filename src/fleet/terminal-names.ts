@@ -6,7 +6,8 @@
  * free (its own `base` or `base N`), else `base` if free, else the first free `base N` (N from 2).
  */
 export function freeName(base: string, had: string | undefined, taken: ReadonlySet<string>): string {
-  const ownBefore = had !== undefined && (had === base || (had.startsWith(`${base} `) && /^\d+$/.test(had.slice(base.length + 1))));
+  const ownBefore =
+    had !== undefined && (had === base || (had.startsWith(`${base} `) && /^\d+$/.test(had.slice(base.length + 1))));
   if (ownBefore && !taken.has(had)) return had;
   if (!taken.has(base)) return base;
   let n = 2;

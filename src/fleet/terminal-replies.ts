@@ -119,13 +119,19 @@ export class TerminalReplies {
    */
   async reply(buf: number, text: string, typing: boolean, terms: ReplyTerms = {}): Promise<string> {
     if (!this.tracker.get(buf)) throw new Error(`buffer ${buf} is no terminal MadoHub watches`);
-    if (terms.busyMs !== undefined && (!Number.isFinite(terms.busyMs) || terms.busyMs < 1)) throw new Error('busyMs must be a time');
+    if (terms.busyMs !== undefined && (!Number.isFinite(terms.busyMs) || terms.busyMs < 1))
+      throw new Error('busyMs must be a time');
     if (text.trim() === '') throw new Error('a reply needs some text');
     const tooLarge = promptProblem(text);
     if (tooLarge) throw new Error(tooLarge.replace('the prompt', 'the reply'));
     const list = this.replies.get(buf) ?? [];
     if (list.length >= MAX_WAITING) throw new Error(`${MAX_WAITING} replies wait to be sent already`);
-    const waiting: WaitingReply = { text, typing: typing || list.some((r) => r.typing), writing: false, waitMenus: terms.waitMenus === true };
+    const waiting: WaitingReply = {
+      text,
+      typing: typing || list.some((r) => r.typing),
+      writing: false,
+      waitMenus: terms.waitMenus === true,
+    };
     if (terms.busyMs !== undefined) waiting.terms = { busyMs: terms.busyMs };
     if (terms.busyMs !== undefined) {
       waiting.expires = Date.now() + terms.busyMs;
@@ -225,7 +231,10 @@ export class TerminalReplies {
     if (!w) return false;
     const lines = this.screens.get(buf) ?? [];
     const agent = this.tracker.get(buf)?.agent ?? FALLBACK_AGENT;
-    const taken = w.turn.observe(state, Date.now(), { redrawn: lines.join('\n') !== w.over, draft: draftOf(agent, lines) !== undefined });
+    const taken = w.turn.observe(state, Date.now(), {
+      redrawn: lines.join('\n') !== w.over,
+      draft: draftOf(agent, lines) !== undefined,
+    });
     clearTimeout(w.timer);
     const due = w.turn.due(Date.now());
     if (due !== undefined) {
@@ -248,7 +257,9 @@ export class TerminalReplies {
       throw new Error('the agent has exited');
     }
     // Those that waited too long are dropped (the one that may go now goes).
-    const stale = (this.replies.get(buf) ?? []).filter((w) => (w !== r || verdict !== 'send') && w.expires !== undefined && Date.now() >= w.expires);
+    const stale = (this.replies.get(buf) ?? []).filter(
+      (w) => (w !== r || verdict !== 'send') && w.expires !== undefined && Date.now() >= w.expires,
+    );
     if (stale.length > 0) {
       for (const w of stale) this.drop(buf, w);
       this.expired(buf);

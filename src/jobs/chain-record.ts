@@ -25,7 +25,8 @@ export function chainOf(v: unknown): Chain | undefined {
   if (typeof id !== 'string' || !/^[0-9a-f]{1,32}$/.test(id)) return undefined;
   if (typeof hop !== 'number' || !Number.isInteger(hop) || hop < 1 || hop > MAX_CHAIN_HOPS) return undefined;
   if (!Array.isArray(visited) || visited.length < 2 || visited.length > MAX_CHAIN_HOPS + 1) return undefined;
-  if (!visited.every((e): e is string => typeof e === 'string' && e.length > 0 && e.length <= MAX_ENTRY_CHARS)) return undefined;
+  if (!visited.every((e): e is string => typeof e === 'string' && e.length > 0 && e.length <= MAX_ENTRY_CHARS))
+    return undefined;
   return { id, hop, visited: [...visited] };
 }
 
@@ -37,7 +38,8 @@ function readChainRecord(jobDir: string): { chain: Chain; turnsAt: number | unde
   const v = readJsonBounded(path.join(jobDir, CHAIN_FILE), 16 * 1024);
   const chain = chainOf(v);
   if (!chain || !isObj(v)) return undefined;
-  const turnsAt = typeof v.turnsAt === 'number' && Number.isSafeInteger(v.turnsAt) && v.turnsAt >= 0 ? v.turnsAt : undefined;
+  const turnsAt =
+    typeof v.turnsAt === 'number' && Number.isSafeInteger(v.turnsAt) && v.turnsAt >= 0 ? v.turnsAt : undefined;
   return { chain, turnsAt };
 }
 

@@ -11,7 +11,12 @@ export interface Detached {
  * exactly `env`, writes `input` to its standard input and closes it, and keeps how it ended so that
  * a starter waiting for it can tell a death at once.
  */
-export function startDetached(script: string, args: string[], env: NodeJS.ProcessEnv, opts: { cwd?: string; input?: string } = {}): Detached {
+export function startDetached(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  opts: { cwd?: string; input?: string } = {},
+): Detached {
   const child = spawn(process.execPath, [script, ...args], {
     detached: true,
     stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'ignore', 'ignore'],

@@ -5,9 +5,29 @@ import { AGENT_MODULES } from '../agents/index.js';
 
 /** Names every job gets: how a program finds its tools, its locale, its terminal, its proxy and CA. */
 export const ENV_NAMES = [
-  'PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'TERM', 'COLORTERM', 'TMPDIR', 'TZ', 'EDITOR', 'VISUAL',
-  'HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy', 'ALL_PROXY', 'all_proxy',
-  'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR',
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'TERM',
+  'COLORTERM',
+  'TMPDIR',
+  'TZ',
+  'EDITOR',
+  'VISUAL',
+  'HTTPS_PROXY',
+  'https_proxy',
+  'HTTP_PROXY',
+  'http_proxy',
+  'NO_PROXY',
+  'no_proxy',
+  'ALL_PROXY',
+  'all_proxy',
+  'NODE_EXTRA_CA_CERTS',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
 ];
 export const ENV_PREFIXES = ['LC_', 'XDG_'];
 
@@ -44,8 +64,14 @@ export function namedEnv(env: NodeJS.ProcessEnv): Record<string, string> {
 
 /** `$MADOHUB_JOB_ENV`, comma-separated: the names it gives, and the prefixes of its `PREFIX_*`. */
 function namedByJob(env: NodeJS.ProcessEnv): { names: string[]; prefixes: string[] } {
-  const extra = (env.MADOHUB_JOB_ENV ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  return { names: extra.filter((e) => !e.endsWith('*')), prefixes: extra.filter((e) => e.endsWith('*')).map((e) => e.slice(0, -1)) };
+  const extra = (env.MADOHUB_JOB_ENV ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return {
+    names: extra.filter((e) => !e.endsWith('*')),
+    prefixes: extra.filter((e) => e.endsWith('*')).map((e) => e.slice(0, -1)),
+  };
 }
 
 /**
@@ -55,10 +81,24 @@ function namedByJob(env: NodeJS.ProcessEnv): { names: string[]; prefixes: string
  */
 export function daemonEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   // The links to remote hosts run the user's ssh (its agent's socket), docker or kubectl (where they connect).
-  const keep = new Set(['PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'TZ', 'TMPDIR', 'SHELL', 'SSH_AUTH_SOCK', 'DOCKER_HOST', 'DOCKER_CONTEXT', 'KUBECONFIG']);
+  const keep = new Set([
+    'PATH',
+    'HOME',
+    'USER',
+    'LOGNAME',
+    'LANG',
+    'TZ',
+    'TMPDIR',
+    'SHELL',
+    'SSH_AUTH_SOCK',
+    'DOCKER_HOST',
+    'DOCKER_CONTEXT',
+    'KUBECONFIG',
+  ]);
   const out: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(env)) {
-    if (v !== undefined && (keep.has(k) || k.startsWith('LC_') || k.startsWith('XDG_') || k.startsWith('MADOHUB_'))) out[k] = v;
+    if (v !== undefined && (keep.has(k) || k.startsWith('LC_') || k.startsWith('XDG_') || k.startsWith('MADOHUB_')))
+      out[k] = v;
   }
   return out;
 }

@@ -11,7 +11,8 @@ export class HostError extends Error {}
 /** Asks the host of job `short` (in `jobsDir`); an error reply is thrown as the host's words. */
 export async function askHost(jobsDir: string, short: string, message: object, timeoutMs = 5000): Promise<Reply> {
   const info = readHostInfo(path.join(jobsDir, short));
-  if (!info || !hostRuns(info)) throw new HostError(`job ${short} is not running (mado respawn ${short} starts it again)`);
+  if (!info || !hostRuns(info))
+    throw new HostError(`job ${short} is not running (mado respawn ${short} starts it again)`);
   let reply: Reply;
   try {
     reply = await request(info.socket, message, timeoutMs);

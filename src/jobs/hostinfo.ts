@@ -26,7 +26,8 @@ const MAX_HOST_INFO_BYTES = 4096;
 
 export function readHostInfo(jobDir: string): HostInfo | undefined {
   const v = readJsonBounded(`${jobDir}${path.sep}host.json`, MAX_HOST_INFO_BYTES);
-  if (!isObj(v) || typeof v.pid !== 'number' || typeof v.ptyPid !== 'number' || typeof v.socket !== 'string') return undefined;
+  if (!isObj(v) || typeof v.pid !== 'number' || typeof v.ptyPid !== 'number' || typeof v.socket !== 'string')
+    return undefined;
   return {
     proto: Number(v.proto),
     pid: v.pid,
@@ -73,7 +74,8 @@ export function clearDeadHost(jobDir: string): boolean {
   signalAgentGroup(info, 'SIGKILL');
   // host.json is a file anyone may have edited: only a socket named for this job is removed.
   try {
-    if (path.basename(info.socket) === `host-${path.basename(jobDir)}.sock` && lstatSync(info.socket).isSocket()) rmSync(info.socket);
+    if (path.basename(info.socket) === `host-${path.basename(jobDir)}.sock` && lstatSync(info.socket).isSocket())
+      rmSync(info.socket);
   } catch {
     // Gone already.
   }

@@ -25,11 +25,16 @@ export function matchId(shorts: readonly string[], query: string): IdMatch {
  * A job by its id, a unique prefix of it, or else its name (exactly; `names` is read only then, as
  * it reads every job file). Several jobs of one name are named by their ids.
  */
-export function matchJob(shorts: readonly string[], query: string, names: () => readonly { short: string; name: string }[]): IdMatch {
+export function matchJob(
+  shorts: readonly string[],
+  query: string,
+  names: () => readonly { short: string; name: string }[],
+): IdMatch {
   const byId = matchId(shorts, query);
   if (byId.ok || query.trim() === '' || /matches \d+ jobs$/.test(byId.error)) return byId;
   const named = names().filter((j) => j.name === query.trim());
   if (named.length === 1) return { ok: true, short: named[0]!.short };
-  if (named.length > 1) return { ok: false, error: `${named.length} jobs are named '${query}': ${named.map((j) => j.short).join(', ')}` };
+  if (named.length > 1)
+    return { ok: false, error: `${named.length} jobs are named '${query}': ${named.map((j) => j.short).join(', ')}` };
   return byId;
 }

@@ -15,7 +15,11 @@ const LIVE_STATUSES = new Set(['running', 'done']);
 export async function listedJob(dir: string, view: JobView): Promise<ListedJob> {
   const job = view.job;
   const jobDir = path.join(dir, job.short);
-  const listed = (j: typeof job, alive: boolean): ListedJob => ({ ...j, alive, ...(view.ok ? {} : { error: view.error }) });
+  const listed = (j: typeof job, alive: boolean): ListedJob => ({
+    ...j,
+    alive,
+    ...(view.ok ? {} : { error: view.error }),
+  });
   // Only a running job, or one done with a turn, can have a live host: the others are not asked.
   if (!view.ok || !LIVE_STATUSES.has(job.status)) return listed(job, false);
   if (hostAlive(jobDir)) return listed(job, true);
@@ -24,7 +28,12 @@ export async function listedJob(dir: string, view: JobView): Promise<ListedJob> 
   if (!died && (job.status !== 'running' || Date.now() - job.updatedAt < HOST_START_MS * 2)) return listed(job, false);
   const detail = died ? 'its host died' : 'its host is gone';
   try {
-    return listed(await updateJob(dir, job.short, (j) => (LIVE_STATUSES.has(j.status) ? { status: 'errored', tempo: 'idle', needs: null, block: null, detail } : {})), false);
+    return listed(
+      await updateJob(dir, job.short, (j) =>
+        LIVE_STATUSES.has(j.status) ? { status: 'errored', tempo: 'idle', needs: null, block: null, detail } : {},
+      ),
+      false,
+    );
   } catch {
     return listed({ ...job, status: 'errored', detail }, false);
   }

@@ -31,6 +31,9 @@ export function checkNodePty(root: string = pluginRoot()): NodePtyHealth {
     createRequire(__filename)('node-pty');
     return { ok: true };
   } catch (err) {
-    return { ok: false, error: nodePtyProblem(err instanceof Error ? err.message : String(err), process.version, root) };
+    return {
+      ok: false,
+      error: nodePtyProblem(err instanceof Error ? err.message : String(err), process.version, root),
+    };
   }
 }

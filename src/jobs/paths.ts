@@ -5,7 +5,10 @@ import path from 'node:path';
 
 /** The runtime folder of the sockets, before it is made or checked. */
 export function runtimePath(env: NodeJS.ProcessEnv = process.env): string {
-  return env.MADOHUB_RUNTIME_DIR || (env.XDG_RUNTIME_DIR ? path.join(env.XDG_RUNTIME_DIR, 'madohub') : path.join(tmpdir(), `madohub-${userInfo().uid}`));
+  return (
+    env.MADOHUB_RUNTIME_DIR ||
+    (env.XDG_RUNTIME_DIR ? path.join(env.XDG_RUNTIME_DIR, 'madohub') : path.join(tmpdir(), `madohub-${userInfo().uid}`))
+  );
 }
 
 /** Why the folder `dir` (as lstat saw it) is not private to this user, or null. */
@@ -48,4 +51,5 @@ function socketPath(p: string): string {
 }
 
 export const daemonSocket = (runtime: string): string => socketPath(path.join(runtime, 'daemon.sock'));
-export const hostSocket = (runtime: string, short: string): string => socketPath(path.join(runtime, `host-${short}.sock`));
+export const hostSocket = (runtime: string, short: string): string =>
+  socketPath(path.join(runtime, `host-${short}.sock`));

@@ -199,7 +199,11 @@ export function listJobs(dir: string): JobView[] {
 
 /** A job by its id, a unique prefix, or its name (see matchJob). */
 export function findJob(dir: string, query: string): IdMatch {
-  return matchJob(jobShorts(dir), query, () => listJobs(dir).filter((v) => v.ok).map((v) => ({ short: v.job.short, name: v.job.name })));
+  return matchJob(jobShorts(dir), query, () =>
+    listJobs(dir)
+      .filter((v) => v.ok)
+      .map((v) => ({ short: v.job.short, name: v.job.name })),
+  );
 }
 
 /** States a job reaches when its agent's work ends (for now or for good). */
@@ -223,7 +227,12 @@ export function createJob(dir: string, job: JobFile): JobFile {
   mkdirSync(path.join(dir, job.short), { mode: 0o700 });
   try {
     const now = Date.now();
-    const created = bounded(undefined, { ...job, proto: JOB_FILE_VERSION, createdAt: job.createdAt || now, updatedAt: now });
+    const created = bounded(undefined, {
+      ...job,
+      proto: JOB_FILE_VERSION,
+      createdAt: job.createdAt || now,
+      updatedAt: now,
+    });
     writeAtomic(jobFile(dir, job.short), serialise(created));
     return created;
   } catch (err) {

@@ -19,17 +19,20 @@ export const DEFAULT_TEMPLATE = DEFAULT_AGENT;
 
 /** Each agent's template, from its module (the default agent's first). */
 export const DEFAULT_TEMPLATES: Record<string, Template> = Object.fromEntries(
-  [...AGENT_MODULES].sort((a, b) => Number(b.default === true) - Number(a.default === true)).map((a) => [a.id, { name: a.id, ...a.template }]),
+  [...AGENT_MODULES]
+    .sort((a, b) => Number(b.default === true) - Number(a.default === true))
+    .map((a) => [a.id, { name: a.id, ...a.template }]),
 );
 
 const MAX_TEMPLATES_BYTES = 256 * 1024;
 const TEMPLATE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
 
 /** Templates: the defaults, overridden by `$MADOHUB_TEMPLATES` or `<config>/madohub/templates.json`. */
-export function loadTemplates(env: NodeJS.ProcessEnv = process.env): { templates: Record<string, Template>; warnings: string[] } {
-  const file =
-    env.MADOHUB_TEMPLATES ||
-    path.join(configHome(env), 'madohub', 'templates.json');
+export function loadTemplates(env: NodeJS.ProcessEnv = process.env): {
+  templates: Record<string, Template>;
+  warnings: string[];
+} {
+  const file = env.MADOHUB_TEMPLATES || path.join(configHome(env), 'madohub', 'templates.json');
   const templates = { ...DEFAULT_TEMPLATES };
   const warnings: string[] = [];
   const r = readConfigFile(file, MAX_TEMPLATES_BYTES);
@@ -75,12 +78,14 @@ export function loadTemplates(env: NodeJS.ProcessEnv = process.env): { templates
 }
 
 /** The template of `name` (the default one when none is named), or an error that names the known ones. */
-export function pickTemplate(templates: Record<string, Template>, name: string | undefined): { template: Template } | { error: string } {
+export function pickTemplate(
+  templates: Record<string, Template>,
+  name: string | undefined,
+): { template: Template } | { error: string } {
   const t = templates[name ?? DEFAULT_TEMPLATE];
   if (t && Object.hasOwn(templates, name ?? DEFAULT_TEMPLATE)) return { template: t };
   return { error: `unknown agent '${printable(String(name), 40)}' (known: ${Object.keys(templates).join(', ')})` };
 }
-
 
 /**
  * The largest prompt a job takes. Linux takes one argument of at most 128 KiB (MAX_ARG_STRLEN), and

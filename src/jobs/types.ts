@@ -27,7 +27,15 @@ export interface JobQuestion {
 }
 
 /** Where a job's state was read: its screen, its agent's hooks, event stream, desktop notifications or records. */
-export const JOB_STATE_SOURCES = ['pty-scrape', 'hook', 'event-stream', 'notification', 'jsonl-watcher', 'session-file', 'session-db'] as const;
+export const JOB_STATE_SOURCES = [
+  'pty-scrape',
+  'hook',
+  'event-stream',
+  'notification',
+  'jsonl-watcher',
+  'session-file',
+  'session-db',
+] as const;
 export type JobStateSource = (typeof JOB_STATE_SOURCES)[number];
 export const isJobStateSource = (s: string): s is JobStateSource => JOB_STATE_SOURCES.some((k) => k === s);
 

@@ -1,15 +1,39 @@
 // Checks a parsed job file before anything reads it: a file anyone may have edited.
 import { AGENT_ID } from '../shared/types.js';
 import type { Check } from '../shared/checks.js';
-import { bool, firstProblem, isObj, num, oneOf, optional, orNull, pattern, shape, str, strings, strMax } from '../shared/checks.js';
+import {
+  bool,
+  firstProblem,
+  isObj,
+  num,
+  oneOf,
+  optional,
+  orNull,
+  pattern,
+  shape,
+  str,
+  strings,
+  strMax,
+} from '../shared/checks.js';
 import { protoMismatch } from './protocol/codec.js';
 import type { JobFile } from './types.js';
-import { JOB_ORIGINS, JOB_STATE_SOURCES, JOB_STATUSES, JOB_TEMPOS, MAX_INTENT, JOB_FILE_VERSION, SHORT_ID, UUID } from './types.js';
+import {
+  JOB_ORIGINS,
+  JOB_STATE_SOURCES,
+  JOB_STATUSES,
+  JOB_TEMPOS,
+  MAX_INTENT,
+  JOB_FILE_VERSION,
+  SHORT_ID,
+  UUID,
+} from './types.js';
 import { MAX_DETAIL } from '../shared/text.js';
 
 const template = shape({ name: str, description: str, initialPrompt: str }, '{name, description, initialPrompt}');
 const block: Check = (v) =>
-  isObj(v) && Array.isArray(v.questions) && v.questions.every((q) => isObj(q) && typeof q.text === 'string' && strings(q.options) === null)
+  isObj(v) &&
+  Array.isArray(v.questions) &&
+  v.questions.every((q) => isObj(q) && typeof q.text === 'string' && strings(q.options) === null)
     ? null
     : '{questions: [{text, options}]}';
 
@@ -77,7 +101,8 @@ export function validateJob(input: unknown): Validated {
   }
   const problem = firstProblem(value, SCHEMA);
   if (problem) return { ok: false, error: problem };
-  if (value.proto !== JOB_FILE_VERSION) return { ok: false, error: protoMismatch('this job file', value.proto, JOB_FILE_VERSION) };
+  if (value.proto !== JOB_FILE_VERSION)
+    return { ok: false, error: protoMismatch('this job file', value.proto, JOB_FILE_VERSION) };
   const job = {} as Record<string, unknown>;
   for (const field of JOB_FIELDS) job[field] = value[field];
   job.pendingReply ??= null;

@@ -81,7 +81,11 @@ export class NvimAttention {
         // A click on the notice goes there (|:MadoJump| inside the editor): a terminal needs no command
         // on a desktop; a job of this machine is picked up from any shell as the daemon says it.
         howTo: (i) => (i.kind === 'job' && i.where === `job ${i.short}` ? `mado attach ${i.short}` : ''),
-        routed: (e) => e.kind === 'job' && e.short !== '' && e.host === '' && chainOfTurn(path.join(this.dir, e.short), e.turns) !== undefined,
+        routed: (e) =>
+          e.kind === 'job' &&
+          e.short !== '' &&
+          e.host === '' &&
+          chainOfTurn(path.join(this.dir, e.short), e.turns) !== undefined,
         toldWaits: new ToldLedger(this.dir, (m) => this.out.debug(m)),
       },
       (n) => this.tell(n),
@@ -94,10 +98,15 @@ export class NvimAttention {
   /** Which terminal tmux's client runs in ('auto' inside tmux: its own TERM says only tmux). */
   private askTmux(): void {
     const target = this.env.TMUX_PANE && /^%\d+$/.test(this.env.TMUX_PANE) ? ['-t', this.env.TMUX_PANE] : [];
-    execFile('tmux', ['display-message', '-p', ...target, '#{client_termname}\t#{client_termtype}'], { timeout: 1000, maxBuffer: 4096, env: this.env }, (err, out) => {
-      if (err) return this.out.debug(`tmux does not say its client's terminal: ${err.message}`);
-      this.tmuxClient = parseTmuxClient(String(out));
-    });
+    execFile(
+      'tmux',
+      ['display-message', '-p', ...target, '#{client_termname}\t#{client_termtype}'],
+      { timeout: 1000, maxBuffer: 4096, env: this.env },
+      (err, out) => {
+        if (err) return this.out.debug(`tmux does not say its client's terminal: ${err.message}`);
+        this.tmuxClient = parseTmuxClient(String(out));
+      },
+    );
   }
 
   /** Tells Lua every mute (the picker marks them). */
@@ -152,7 +161,8 @@ export class NvimAttention {
   /** Mutes an entry (`states`: all of them when empty), or unmutes it (`on` false). Answers the entry's mute in words. */
   mute(id: string, states: readonly string[], on: boolean): string {
     const bad = states.find((s) => !isAgentState(s));
-    if (bad !== undefined) throw new Error(`no state '${bad.slice(0, 40)}' (waiting, completed, stopped, failed, exited)`);
+    if (bad !== undefined)
+      throw new Error(`no state '${bad.slice(0, 40)}' (waiting, completed, stopped, failed, exited)`);
     const mute: Mute | null = !on ? null : states.length === 0 ? 'all' : new Set(states.filter(isAgentState));
     this.engine.mute(id, mute);
     writeNotifyFile(this.dir, this.settings, this.engine.mutesOf(), (m) => this.out.debug(m));
@@ -164,7 +174,9 @@ export class NvimAttention {
     const n = this.desktop?.notifier;
     const kind = oscKind(this.settings.terminal.osc, this.env, this.tmuxClient);
     return {
-      desktop: n ? `${n.exe}${n.actions ? ' (with "Go there")' : ''}${n.replace ? ' (a summary replaces its burst)' : ''}` : this.desktopWhy,
+      desktop: n
+        ? `${n.exe}${n.actions ? ' (with "Go there")' : ''}${n.replace ? ' (a summary replaces its burst)' : ''}`
+        : this.desktopWhy,
       terminal: `${kind ? `OSC ${kind}${this.env.TMUX ? ' through tmux' : ''}` : this.settings.terminal.osc === false ? 'no OSC notification (off)' : 'no OSC notification (no terminal known to take one; set notify.terminal.osc)'}; bell ${this.settings.terminal.bell ? 'on' : 'off'}; title ${this.settings.terminal.title ? 'on' : 'off'}`,
       problems: n && runsShell(n) ? [...this.problems, SHELL_TEMPLATE] : this.problems,
     };
@@ -176,7 +188,12 @@ export class NvimAttention {
   }
 
   private newDesktop(n: Desktop['notifier']): Desktop {
-    return new Desktop(n, { debug: (m) => this.out.debug(m), warn: (m) => this.out.warn(m) }, (id) => this.out.jump(id), (notice) => this.onDesktopStarted?.(notice));
+    return new Desktop(
+      n,
+      { debug: (m) => this.out.debug(m), warn: (m) => this.out.warn(m) },
+      (id) => this.out.jump(id),
+      (notice) => this.onDesktopStarted?.(notice),
+    );
   }
 
   private tell(n: Notice): void {

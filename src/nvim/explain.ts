@@ -25,7 +25,9 @@ export function explainTerminal(tracker: Tracker, m: unknown, now = Date.now()):
   const state = tracker.get(msg.buf);
   const sources = tracker.sourcesOf(msg.buf);
   const process = sources?.processAgent;
-  const out = [`buffer ${msg.buf}: ${state ? `${state.agent}, ${state.state}, from ${state.source}${state.confirmed ? " (confirmed: the agent's own word)" : ''}` : 'no state yet'}`];
+  const out = [
+    `buffer ${msg.buf}: ${state ? `${state.agent}, ${state.state}, from ${state.source}${state.confirmed ? " (confirmed: the agent's own word)" : ''}` : 'no state yet'}`,
+  ];
   out.push(
     `process tree: ${process === undefined ? 'not scanned yet' : process === null ? 'no agent among its processes' : `${process} (its rules read the screen)`}`,
     `records: ${sourced('live status', sources?.live, now)}; ${sourced('turn', sources?.turn, now)}`,
@@ -36,7 +38,11 @@ export function explainTerminal(tracker: Tracker, m: unknown, now = Date.now()):
   );
   const e = explainScreen(msg, sources?.screen, process ?? undefined);
   for (const line of explanationText(e)) out.push(`  ${line}`);
-  const by = e.decided.rule ? `${e.decided.rule}${e.decided.row !== undefined ? ` (row ${e.decided.row})` : ' (the title)'}` : e.decided.by === 'kept' ? 'no rule (kept)' : 'no agent';
+  const by = e.decided.rule
+    ? `${e.decided.rule}${e.decided.row !== undefined ? ` (row ${e.decided.row})` : ' (the title)'}`
+    : e.decided.by === 'kept'
+      ? 'no rule (kept)'
+      : 'no agent';
   const summary = `${state ? `${state.agent} ${state.state} from ${state.source}` : 'no state yet'}; the screen: ${e.agent} ${e.state} by ${by}`;
   return { lines: out, summary };
 }

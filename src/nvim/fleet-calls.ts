@@ -18,10 +18,19 @@ export async function fleetCall(hub: FleetHub, method: string, raw: unknown): Pr
       const kept = isObj(args.kept) ? args.kept : undefined;
       const busyMs = kept && typeof kept.busyMs === 'number' ? kept.busyMs : undefined;
       const terms = kept ? { waitMenus: kept.waitMenus === true, ...(busyMs !== undefined ? { busyMs } : {}) } : {};
-      return { pending: await hub.replies.reply(buf(args.buf), typeof args.text === 'string' ? args.text : '', args.typing === true, terms) };
+      return {
+        pending: await hub.replies.reply(
+          buf(args.buf),
+          typeof args.text === 'string' ? args.text : '',
+          args.typing === true,
+          terms,
+        ),
+      };
     }
     case 'terminal_choose': {
-      const lines = Array.isArray(args.lines) ? args.lines.filter((l): l is string => typeof l === 'string').slice(-150) : [];
+      const lines = Array.isArray(args.lines)
+        ? args.lines.filter((l): l is string => typeof l === 'string').slice(-150)
+        : [];
       const choice = typeof args.choice === 'number' ? args.choice : 0;
       return { option: await hub.replies.choose(buf(args.buf), choice, lines) };
     }
@@ -37,7 +46,9 @@ export async function fleetCall(hub: FleetHub, method: string, raw: unknown): Pr
     case 'reorder': {
       // Each entry's new place in its group: `{ id, order }`, an order a whole number from 1.
       const orders = (Array.isArray(args.orders) ? args.orders : []).flatMap((o: unknown) =>
-        isObj(o) && typeof o.id === 'string' && typeof o.order === 'number' && Number.isInteger(o.order) && o.order >= 1 ? [{ id: o.id, order: o.order }] : [],
+        isObj(o) && typeof o.id === 'string' && typeof o.order === 'number' && Number.isInteger(o.order) && o.order >= 1
+          ? [{ id: o.id, order: o.order }]
+          : [],
       );
       await hub.reorder(orders);
       return {};

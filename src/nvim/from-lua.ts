@@ -8,16 +8,26 @@ import { bool, int, isObj, optional, orNull, requestGuard, str, strings } from '
 const buf = int(1, 2 ** 31 - 1);
 const list: Check = (v) => (Array.isArray(v) ? null : 'a list');
 /** Buffer numbers, at most a few thousand (the windows of one tab page). */
-const ints: Check = (v) => (Array.isArray(v) && v.length <= 4096 && v.every((x) => Number.isInteger(x) && x > 0 && x < 2 ** 31) ? null : 'a list of buffer numbers');
+const ints: Check = (v) =>
+  Array.isArray(v) && v.length <= 4096 && v.every((x) => Number.isInteger(x) && x > 0 && x < 2 ** 31)
+    ? null
+    : 'a list of buffer numbers';
 /** A table: Lua's empty one comes as an empty list (msgpack cannot tell them apart). */
 const table: Check = (v) => (isObj(v) || (Array.isArray(v) && v.length === 0) ? null : 'a table');
 /** A route end as the user named it: a name, an id, `file:PATH`, or a buffer number. */
-const end: Check = (v) => (typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v)) ? null : 'a name or a buffer number');
+const end: Check = (v) =>
+  typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v)) ? null : 'a name or a buffer number';
 
 /** Each operation and the fields it must have (others are let through: each handler reads its own). */
 export const FROM_LUA = {
   // Notifications: what the watcher sees, what the user does.
-  screen: { buf, lines: strings, title: optional(str), cursor: optional(int(-1, 100_000)), pid: optional(int(1, 2 ** 31 - 1)) },
+  screen: {
+    buf,
+    lines: strings,
+    title: optional(str),
+    cursor: optional(int(-1, 100_000)),
+    pid: optional(int(1, 2 ** 31 - 1)),
+  },
   exit: { buf, status: int(-(2 ** 31), 2 ** 31 - 1) },
   forget: { buf },
   typing: { buf, typing: bool },

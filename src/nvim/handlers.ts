@@ -31,7 +31,14 @@ export interface HandlerContext {
 export type Handler = (m: FromLua, changes: StateChange[]) => unknown;
 
 /** The handler of every op. */
-export function luaHandlers({ tracker, watchers, hub, routes, attention, health }: HandlerContext): Record<FromLuaOp, Handler> {
+export function luaHandlers({
+  tracker,
+  watchers,
+  hub,
+  routes,
+  attention,
+  health,
+}: HandlerContext): Record<FromLuaOp, Handler> {
   return {
     screen: (m, changes) => {
       const msg = parseScreen(m);
@@ -80,7 +87,14 @@ export function luaHandlers({ tracker, watchers, hub, routes, attention, health 
     // The remote hosts of setup() (hosts.json's beside them): followed from now on.
     hosts: (m) => hub.configureHosts(m.hosts),
     // :MadoHosts: each host and its link; `retry` tries the offline ones (or the one named) at once.
-    hosts_status: () => hub.hostStatus().map(({ host, status, jobs }) => ({ host, online: status.online, reason: status.reason, version: status.version, jobs })),
+    hosts_status: () =>
+      hub.hostStatus().map(({ host, status, jobs }) => ({
+        host,
+        online: status.online,
+        reason: status.reason,
+        version: status.version,
+        jobs,
+      })),
     hosts_retry: (m) => ({ tried: hub.retryHosts(typeof m.host === 'string' ? m.host : undefined) }),
     sight: (m) => attention.sight(m.bufs as number[], m.focused as boolean | undefined, m.gained === true),
     // This Neovim's names and pins of its terminals, and their states since when, back after the Node process started again.
@@ -123,8 +137,11 @@ export function luaHandlers({ tracker, watchers, hub, routes, attention, health 
       const b = m.buf as number;
       const session = watchers.sessionOf(b);
       // Resumable: its agent's job template can resume a session, and its records named one.
-      const resumable = session?.agent && session.sessionId ? agentModule(session.agent).template.resume !== undefined : false;
-      return tracker.get(b) ? { ...session, agent: session?.agent ?? null, intent: tracker.intentOf(b) ?? null, resumable } : null;
+      const resumable =
+        session?.agent && session.sessionId ? agentModule(session.agent).template.resume !== undefined : false;
+      return tracker.get(b)
+        ? { ...session, agent: session?.agent ?? null, intent: tracker.intentOf(b) ?? null, resumable }
+        : null;
     },
     // :MadoExplain: why this terminal has its state.
     explain: (m) => explainTerminal(tracker, m),

@@ -53,7 +53,12 @@ export interface Health {
 }
 
 /** The Node side's health now. */
-export async function healthOf(tracker: Tracker, watchers: TerminalWatchers, hub: FleetHub, attention: NvimAttention): Promise<Health> {
+export async function healthOf(
+  tracker: Tracker,
+  watchers: TerminalWatchers,
+  hub: FleetHub,
+  attention: NvimAttention,
+): Promise<Health> {
   const now: Health = {
     node: process.version,
     pid: process.pid,
@@ -65,15 +70,28 @@ export async function healthOf(tracker: Tracker, watchers: TerminalWatchers, hub
     scans: watchers.scans,
     rssBytes: process.memoryUsage().rss,
     jobsDir: jobsDir(),
-    fleet: { terminals: hub.count('terminal'), jobs: hub.count('job'), sessions: hub.count('session'), editors: hub.count('editor') },
+    fleet: {
+      terminals: hub.count('terminal'),
+      jobs: hub.count('job'),
+      sessions: hub.count('session'),
+      editors: hub.count('editor'),
+    },
     daemon: 'not running',
     rules: { dir: rulesDir(), files: userRulesNow()?.files ?? [] },
     agents: AGENT_MODULES.filter((a) => !a.fallback).map((a) => {
       const program = a.template.command[0] ?? '';
-      return { id: a.id, name: a.displayName, program, problem: programProblem(program, process.env.PATH, process.cwd()) };
+      return {
+        id: a.id,
+        name: a.displayName,
+        program,
+        problem: programProblem(program, process.env.PATH, process.cwd()),
+      };
     }),
     notify: attention.health(),
     hosts: hub.hostStatus().map(({ host, status }) => ({ host, ...status })),
   };
-  return daemonAnswers().then((daemon) => ({ ...now, daemon }), () => now);
+  return daemonAnswers().then(
+    (daemon) => ({ ...now, daemon }),
+    () => now,
+  );
 }

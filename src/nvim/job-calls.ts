@@ -3,7 +3,16 @@
 // error message for a person.
 import path from 'node:path';
 import { DEFAULT_AGENT, FALLBACK_AGENT } from '../agents/index.js';
-import { chooseInJob, dispatchJob, jobScreen, removeJobVia, resolveId, respawnJob, sendToJob, stopJob } from '../jobs/client/jobs.js';
+import {
+  chooseInJob,
+  dispatchJob,
+  jobScreen,
+  removeJobVia,
+  resolveId,
+  respawnJob,
+  sendToJob,
+  stopJob,
+} from '../jobs/client/jobs.js';
 import { quietIo } from '../jobs/client/daemon.js';
 import { jobText } from '../jobs/job-text.js';
 import { isObj } from '../shared/checks.js';
@@ -20,12 +29,19 @@ const MADO = path.resolve(__dirname, '..', '..', '..', 'bin', 'mado');
 const SCREEN_LINES = 150;
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-const size = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) && v >= 2 && v <= 1000 ? v : undefined);
+const size = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isInteger(v) && v >= 2 && v <= 1000 ? v : undefined;
 
-export async function jobCall(method: string, raw: unknown, env: NodeJS.ProcessEnv = process.env, remotes?: Remotes): Promise<unknown> {
+export async function jobCall(
+  method: string,
+  raw: unknown,
+  env: NodeJS.ProcessEnv = process.env,
+  remotes?: Remotes,
+): Promise<unknown> {
   const args = isObj(raw) ? raw : {};
   // A job of a remote host (its entry's `host`), or a dispatch line that names one (`--host NAME`).
-  const line = method === 'dispatch' ? parseDispatchLine(str(args.line) ?? '', str(args.agent) ?? DEFAULT_AGENT) : undefined;
+  const line =
+    method === 'dispatch' ? parseDispatchLine(str(args.line) ?? '', str(args.agent) ?? DEFAULT_AGENT) : undefined;
   const host = str(args.host) || (line && !('error' in line) ? line.host : undefined);
   if (host && remotes?.names().includes(host)) return remoteJobCall(remotes, host, method, args);
   if (host && method === 'dispatch') throw new Error(`no host '${host.slice(0, 40)}' (see :help madohub-hosts)`);
@@ -81,7 +97,9 @@ export async function jobCall(method: string, raw: unknown, env: NodeJS.ProcessE
     case 'screen': {
       // A running job's screen from its host; an ended one's last lines from its output log.
       const short = resolveId(io, str(args.id) ?? '');
-      const lines = await jobScreen(io, short).catch(async () => (await jobText(path.join(jobsDir(env), short))).lines.slice(-SCREEN_LINES));
+      const lines = await jobScreen(io, short).catch(async () =>
+        (await jobText(path.join(jobsDir(env), short))).lines.slice(-SCREEN_LINES),
+      );
       return { short, lines };
     }
     case 'dispatch': {
@@ -90,7 +108,15 @@ export async function jobCall(method: string, raw: unknown, env: NodeJS.ProcessE
       if (!cwd || !path.isAbsolute(cwd)) throw new Error('dispatch: a folder (an absolute path) is needed');
       const line = parseDispatchLine(str(args.line) ?? '', str(args.agent) ?? DEFAULT_AGENT);
       if ('error' in line) throw new Error(line.error);
-      const { short, warning } = await dispatchJob(io, { agent: line.agent, prompt: line.intent, worktree: line.worktree, forkSession: false, origin: 'fleet', cwd, name: line.name });
+      const { short, warning } = await dispatchJob(io, {
+        agent: line.agent,
+        prompt: line.intent,
+        worktree: line.worktree,
+        forkSession: false,
+        origin: 'fleet',
+        cwd,
+        name: line.name,
+      });
       return warning ? { short, warning } : { short };
     }
     case 'logs': {

@@ -26,7 +26,15 @@ export type ToLua =
    * One batch of changes: terminals' states, fleet entries put (new or changed) and removed, how many
    * other Neovims are not listed, the notices they made and the entries that came to need the user.
    */
-  | { type: 'changes'; states: StateChange[]; put: FleetEntry[]; removed: string[]; editorsNotShown: number; notices: LuaNotice[]; wanted: string[] }
+  | {
+      type: 'changes';
+      states: StateChange[];
+      put: FleetEntry[];
+      removed: string[];
+      editorsNotShown: number;
+      notices: LuaNotice[];
+      wanted: string[];
+    }
   /** The entries muted (after a change). */
   | { type: 'mutes'; mutes: { id: string; states: 'all' | AgentState[] }[] }
   /** A desktop notification was clicked: go to that entry. */

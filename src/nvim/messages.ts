@@ -20,7 +20,6 @@ export interface ForgetMessage {
   buf: number;
 }
 
-
 function isBuf(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value > 0;
 }

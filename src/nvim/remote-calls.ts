@@ -32,11 +32,15 @@ async function verb(link: Link, argv: string[], stdin?: string): Promise<string>
   });
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${link.name} did not finish \`mado ${argv[0]}\` in ${VERB_MS / 1000} s`)), VERB_MS);
+    timer = setTimeout(
+      () => reject(new Error(`${link.name} did not finish \`mado ${argv[0]}\` in ${VERB_MS / 1000} s`)),
+      VERB_MS,
+    );
   });
   try {
     const code = await Promise.race([run, late]);
-    if (code !== 0) throw new Error(`${link.name}: ${safeText(err.trim()) || `mado ${argv[0]} ended with status ${code}`}`);
+    if (code !== 0)
+      throw new Error(`${link.name}: ${safeText(err.trim()) || `mado ${argv[0]} ended with status ${code}`}`);
     return out;
   } finally {
     clearTimeout(timer);
@@ -46,7 +50,12 @@ async function verb(link: Link, argv: string[], stdin?: string): Promise<string>
 const lines = (text: string): string[] => text.replace(/\n$/, '').split('\n').map(safeText);
 
 /** A job call for job `id` (a short id) of remote host `host`. */
-export async function remoteJobCall(remotes: Remotes, host: string, method: string, args: Record<string, unknown>): Promise<unknown> {
+export async function remoteJobCall(
+  remotes: Remotes,
+  host: string,
+  method: string,
+  args: Record<string, unknown>,
+): Promise<unknown> {
   const link = remotes.link(host);
   // The job by its id, a unique prefix or its name, among the host's as last listed.
   let id = '';
@@ -94,10 +103,24 @@ export async function remoteJobCall(remotes: Remotes, host: string, method: stri
     case 'logs':
       return { short: id, lines: lines(await verb(link, ['logs', id])) };
     case 'dispatch': {
-      const line = parseDispatchLine(typeof args.line === 'string' ? args.line : '', typeof args.agent === 'string' ? args.agent : DEFAULT_AGENT);
+      const line = parseDispatchLine(
+        typeof args.line === 'string' ? args.line : '',
+        typeof args.agent === 'string' ? args.agent : DEFAULT_AGENT,
+      );
       if ('error' in line) throw new Error(line.error);
       // Its folder and its agent's variables are that machine's (filled there).
-      const request = dispatchRequest({ agent: line.agent, prompt: line.intent, worktree: line.worktree, forkSession: false, origin: 'fleet', cwd: '', name: line.name }, {});
+      const request = dispatchRequest(
+        {
+          agent: line.agent,
+          prompt: line.intent,
+          worktree: line.worktree,
+          forkSession: false,
+          origin: 'fleet',
+          cwd: '',
+          name: line.name,
+        },
+        {},
+      );
       return { ...dispatched(request, await daemon(request, SERVICE_MS.dispatch)), host };
     }
     default:

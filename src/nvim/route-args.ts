@@ -12,8 +12,11 @@ const MAX_WORDS = 20;
 export function settingsOf(v: unknown): RouteSettings {
   if (!isObj(v)) return DEFAULT_SETTINGS;
   const templates: Record<string, string> = {};
-  if (isObj(v.templates)) for (const [k, t] of Object.entries(v.templates)) if (typeof t === 'string' && /^[\w-]{1,40}$/.test(k)) templates[k] = t.slice(0, 16 * 1024);
-  const int = (x: unknown, min: number, max: number, d: number): number => (typeof x === 'number' && Number.isInteger(x) && x >= min && x <= max ? x : d);
+  if (isObj(v.templates))
+    for (const [k, t] of Object.entries(v.templates))
+      if (typeof t === 'string' && /^[\w-]{1,40}$/.test(k)) templates[k] = t.slice(0, 16 * 1024);
+  const int = (x: unknown, min: number, max: number, d: number): number =>
+    typeof x === 'number' && Number.isInteger(x) && x >= min && x <= max ? x : d;
   return {
     templates,
     maxBytes: int(v.maxBytes, 256, 1024 * 1024, DEFAULT_SETTINGS.maxBytes),
@@ -35,7 +38,9 @@ export function optionsOf(v: unknown): RouteOptions {
 }
 
 /** An end as the user named it: a name or id, or a buffer number. */
-export const endArg = (v: unknown): string | undefined => (typeof v === 'string' ? v : typeof v === 'number' && Number.isInteger(v) ? String(v) : undefined);
+export const endArg = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v : typeof v === 'number' && Number.isInteger(v) ? String(v) : undefined;
 
 /** `:MadoRoute`'s words as typed (strings only, bounded). */
-export const commandWords = (v: unknown): string[] => (Array.isArray(v) ? v.filter((a): a is string => typeof a === 'string').slice(0, MAX_WORDS) : []);
+export const commandWords = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((a): a is string => typeof a === 'string').slice(0, MAX_WORDS) : [];

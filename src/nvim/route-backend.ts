@@ -30,7 +30,6 @@ export interface RouteLua {
   routes(list: Route[]): void;
 }
 
-
 export class NeovimRouteBackend implements RouteBackend {
   /** The answer last taken from each source's records (a new turn's must differ, or it has not landed yet). */
   private readonly taken = new Map<string, string>();
@@ -166,4 +165,3 @@ export class NeovimRouteBackend implements RouteBackend {
     return jobScreen(this.io, e.short).catch(() => []);
   }
 }
-

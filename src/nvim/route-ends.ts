@@ -39,8 +39,10 @@ export async function resolveEnd(what: string | number, role: 'source' | 'target
   }
   if (what === '') return { error: 'name a terminal, a job, a buffer or file:PATH' };
   const given = parseFleetId(what);
-  if (given?.kind === 'term' || given?.kind === 'buf' || (given?.kind === 'job' && given.host === '')) return { id: what };
-  if (given?.kind === 'job') return role === 'target' ? { id: what } : { error: "a remote host's job is no source of a route (a target only)" };
+  if (given?.kind === 'term' || given?.kind === 'buf' || (given?.kind === 'job' && given.host === ''))
+    return { id: what };
+  if (given?.kind === 'job')
+    return role === 'target' ? { id: what } : { error: "a remote host's job is no source of a route (a target only)" };
   if (what.startsWith('file:')) {
     if (role !== 'target') return { error: 'a file is no source' };
     const file = what.slice(5);
@@ -48,11 +50,17 @@ export async function resolveEnd(what: string | number, role: 'source' | 'target
     return { id: fileId(path.resolve(ctx.cwd, expanded)) };
   }
   // A remote host's job is a target only: its turns end there, where this Neovim reads no record.
-  const named = entries.filter((e) => (e.kind === 'terminal' || e.kind === 'job') && e.name === what && (role === 'target' || e.host === ''));
+  const named = entries.filter(
+    (e) => (e.kind === 'terminal' || e.kind === 'job') && e.name === what && (role === 'target' || e.host === ''),
+  );
   if (named.length === 1) return { id: named[0]!.id };
-  if (named.length > 1) return { error: `${named.length} agents are named ${JSON.stringify(what)}: ${named.map((e) => e.id).join(', ')}` };
+  if (named.length > 1)
+    return { error: `${named.length} agents are named ${JSON.stringify(what)}: ${named.map((e) => e.id).join(', ')}` };
   const job = ctx.hub.job(what);
-  if ('short' in job && job.host) return role === 'target' ? { id: jobId(job.short, job.host) } : { error: "a remote host's job is no source of a route (a target only)" };
+  if ('short' in job && job.host)
+    return role === 'target'
+      ? { id: jobId(job.short, job.host) }
+      : { error: "a remote host's job is no source of a route (a target only)" };
   if ('short' in job) return { id: jobId(job.short) };
   return { error: `no agent ${JSON.stringify(what.slice(0, 80))}` };
 }
@@ -65,7 +73,11 @@ export async function targetName(id: string, ctx: EndContext): Promise<string> {
   if (buf) {
     const name = (await ctx.buffers.of(Number(buf[1])))?.name ?? '';
     const home = homedir();
-    const shown = name.startsWith(`${ctx.cwd}/`) ? name.slice(ctx.cwd.length + 1) : name.startsWith(`${home}/`) ? `~${name.slice(home.length)}` : name;
+    const shown = name.startsWith(`${ctx.cwd}/`)
+      ? name.slice(ctx.cwd.length + 1)
+      : name.startsWith(`${home}/`)
+        ? `~${name.slice(home.length)}`
+        : name;
     return shown !== '' ? shown : `buffer ${buf[1]}`;
   }
   return id.replace(/^file:/, '');

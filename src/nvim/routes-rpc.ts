@@ -26,7 +26,6 @@ import { idIsOf, SHORT_ID, termId } from '../shared/fleet-id.js';
 /** The `mado` script beside this bundle, which starts the daemon when a job is asked for. */
 const MADO = path.resolve(__dirname, '..', '..', '..', 'bin', 'mado');
 
-
 export interface RoutesRpc {
   /** Answers a request of the Lua side about routes; undefined when `method` is none of theirs. */
   request(method: string, args: unknown[]): Promise<unknown> | undefined;
@@ -37,11 +36,24 @@ export interface RoutesRpc {
 }
 
 /** `delivered`: told of each delivery's target (its turn is the route's business: see Attention). */
-export function routesRpc(nvim: NeovimClient, lua: LuaWire, hub: FleetHub, watchers: TerminalWatchers, delivered: (target: string) => void = () => undefined): RoutesRpc {
+export function routesRpc(
+  nvim: NeovimClient,
+  lua: LuaWire,
+  hub: FleetHub,
+  watchers: TerminalWatchers,
+  delivered: (target: string) => void = () => undefined,
+): RoutesRpc {
   // Every route Lua shows: this Neovim's, and the daemon's (read from its file: no daemon is woken).
   // Each says who keeps it: Lua gives this Neovim's back to a Node process that starts again.
-  const listed = (r: Route, keeper: 'neovim' | 'daemon'): ListedRoute => ({ ...r, keeper, options: routeOptionWords(r) });
-  const all = (): ListedRoute[] => [...engine.list().map((r) => listed(r, 'neovim')), ...readRoutes(jobsDir()).map((r) => listed(r, 'daemon'))];
+  const listed = (r: Route, keeper: 'neovim' | 'daemon'): ListedRoute => ({
+    ...r,
+    keeper,
+    options: routeOptionWords(r),
+  });
+  const all = (): ListedRoute[] => [
+    ...engine.list().map((r) => listed(r, 'neovim')),
+    ...readRoutes(jobsDir()).map((r) => listed(r, 'daemon')),
+  ];
   const push = (): void => lua.send({ type: 'routes', routes: all() });
   const io = quietIo(process.env, MADO);
   const backend = new NeovimRouteBackend(
@@ -67,7 +79,11 @@ export function routesRpc(nvim: NeovimClient, lua: LuaWire, hub: FleetHub, watch
   hub.onGone = (id) => engine.gone(id);
   hub.onReplyExpired = (buf) => {
     const name = hub.all().find((e) => e.id === termId(buf))?.name ?? `buffer ${buf}`;
-    lua.send({ type: 'say', message: `${name} stayed busy: the text routed to it was dropped (routes.busy_ms)`, warn: true });
+    lua.send({
+      type: 'say',
+      message: `${name} stayed busy: the text routed to it was dropped (routes.busy_ms)`,
+      warn: true,
+    });
   };
 
   // What Neovim says of its buffers, asked of its API (Lua keeps no rule of route ends).
@@ -79,7 +95,11 @@ export function routesRpc(nvim: NeovimClient, lua: LuaWire, hub: FleetHub, watch
         nvim.request('nvim_buf_get_name', [buf]) as Promise<unknown>,
         (nvim.request('nvim_buf_get_var', [buf, 'madohub_job']) as Promise<unknown>).catch(() => undefined),
       ]);
-      return { file: buftype === '', name: typeof name === 'string' ? name : '', job: typeof job === 'string' && SHORT_ID.test(job) ? job : undefined };
+      return {
+        file: buftype === '',
+        name: typeof name === 'string' ? name : '',
+        job: typeof job === 'string' && SHORT_ID.test(job) ? job : undefined,
+      };
     },
   };
   const contextOf = (m: Record<string, unknown>): EndContext => ({
@@ -90,7 +110,13 @@ export function routesRpc(nvim: NeovimClient, lua: LuaWire, hub: FleetHub, watch
   });
 
   /** Adds a route between ends named as the user named them (no source: the current buffer); the route, or why not. */
-  const addRoute = async (ctx: EndContext, source: string | undefined, target: string, options: RouteOptions, settings: RouteSettings): Promise<{ route: ListedRoute } | { error: string }> => {
+  const addRoute = async (
+    ctx: EndContext,
+    source: string | undefined,
+    target: string,
+    options: RouteOptions,
+    settings: RouteSettings,
+  ): Promise<{ route: ListedRoute } | { error: string }> => {
     engine.configure(settings);
     const from = await resolveEnd(source ?? ctx.current, 'source', ctx);
     if ('error' in from) return from;
@@ -101,12 +127,20 @@ export function routesRpc(nvim: NeovimClient, lua: LuaWire, hub: FleetHub, watch
     if (idIsOf(r.source, DAEMON_ENDS.source) && idIsOf(r.target, DAEMON_ENDS.target) && !r.review) {
       // One chain across both places: the daemon sees only its own routes, this side sees both.
       if (r.hops === undefined && closesCycle([...engine.list(), ...readRoutes(jobsDir())], r)) {
-        return { error: `this route closes a cycle (${r.target} leads back to ${r.source} through this Neovim's routes); give hops=N to allow it` };
+        return {
+          error: `this route closes a cycle (${r.target} leads back to ${r.source} through this Neovim's routes); give hops=N to allow it`,
+        };
       }
       try {
-        const reply = await ask(io, { op: 'route-add', ...r, once: r.once || undefined, review: undefined, templates: settings.templates }, 5000);
+        const reply = await ask(
+          io,
+          { op: 'route-add', ...r, once: r.once || undefined, review: undefined, templates: settings.templates },
+          5000,
+        );
         push();
-        return reply.type === 'routes' && reply.routes[0] ? { route: listed(reply.routes[0], 'daemon') } : { error: 'the daemon answered no route' };
+        return reply.type === 'routes' && reply.routes[0]
+          ? { route: listed(reply.routes[0], 'daemon') }
+          : { error: 'the daemon answered no route' };
       } catch (err) {
         return { error: err instanceof Error ? err.message : String(err) };
       }
@@ -119,7 +153,11 @@ export function routesRpc(nvim: NeovimClient, lua: LuaWire, hub: FleetHub, watch
   };
 
   /** Does a `:MadoRoute` command; what to tell the user (`list`: open the list). */
-  const routeCommand = async (cmd: RouteCommand, ctx: EndContext, settings: RouteSettings): Promise<{ message: string; error?: true } | { list: true } | { route: ListedRoute }> => {
+  const routeCommand = async (
+    cmd: RouteCommand,
+    ctx: EndContext,
+    settings: RouteSettings,
+  ): Promise<{ message: string; error?: true } | { list: true } | { route: ListedRoute }> => {
     switch (cmd.kind) {
       case 'error':
         return { message: cmd.message, error: true };
@@ -136,7 +174,8 @@ export function routesRpc(nvim: NeovimClient, lua: LuaWire, hub: FleetHub, watch
         return { message: cmd.kind === 'pause' ? 'routes paused' : 'routes resumed' };
       case 'rm': {
         if (engine.remove(cmd.id)) return { message: `removed route ${cmd.id}` };
-        if (!readRoutes(jobsDir()).some((r) => r.id === cmd.id)) return { message: `no route ${JSON.stringify(cmd.id.slice(0, 40))}`, error: true };
+        if (!readRoutes(jobsDir()).some((r) => r.id === cmd.id))
+          return { message: `no route ${JSON.stringify(cmd.id.slice(0, 40))}`, error: true };
         try {
           await ask(io, { op: 'route-remove', id: cmd.id }, 5000);
           push();
@@ -158,7 +197,13 @@ export function routesRpc(nvim: NeovimClient, lua: LuaWire, hub: FleetHub, watch
         case 'route_add': {
           // `madohub.route(source, target, opts)`: the ends as the user named them, made ids here.
           const m = isObj(args[0]) ? args[0] : {};
-          return addRoute(contextOf(m), endArg(m.source), endArg(m.target) ?? '', optionsOf(m.opts), settingsOf(m.settings));
+          return addRoute(
+            contextOf(m),
+            endArg(m.source),
+            endArg(m.target) ?? '',
+            optionsOf(m.opts),
+            settingsOf(m.settings),
+          );
         }
         case 'route_command': {
           // `:MadoRoute …` as typed: parsed here, and done; Lua shows what it answers.
@@ -175,7 +220,14 @@ export function routesRpc(nvim: NeovimClient, lua: LuaWire, hub: FleetHub, watch
             .all()
             .filter((e) => e.kind === 'terminal' || e.kind === 'job')
             .map((e) => ({ id: e.id, name: e.name, remote: e.host !== '', ended: e.ended }));
-          return Promise.resolve(routeCompletion({ before: at.before, lead }, ends, templates, all().map((r) => r.id)));
+          return Promise.resolve(
+            routeCompletion(
+              { before: at.before, lead },
+              ends,
+              templates,
+              all().map((r) => r.id),
+            ),
+          );
         }
         case 'route_list':
           return Promise.resolve(all());
@@ -191,7 +243,8 @@ export function routesRpc(nvim: NeovimClient, lua: LuaWire, hub: FleetHub, watch
             // Not this Neovim's: the daemon's.
             ask(io, { op: 'route-remove', id: m.id }, 5000).then(
               () => push(),
-              (err: unknown) => lua.send({ type: 'say', message: err instanceof Error ? err.message : String(err), warn: true }),
+              (err: unknown) =>
+                lua.send({ type: 'say', message: err instanceof Error ? err.message : String(err), warn: true }),
             );
           }
           return true;

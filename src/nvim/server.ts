@@ -42,7 +42,11 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
     if (bad.length === 0) return;
     // One short line (no hit-enter prompt): :checkhealth lists what each file refused, with why.
     const refused = bad.reduce((n, f) => n + f.errors.length, 0);
-    lua.send({ type: 'say', message: `${bad.map((f) => path.basename(f.file)).join(', ')}: ${refused} refused (:checkhealth madohub)`, warn: true });
+    lua.send({
+      type: 'say',
+      message: `${bad.map((f) => path.basename(f.file)).join(', ')}: ${refused} refused (:checkhealth madohub)`,
+      warn: true,
+    });
   });
   // After the source's own recheck interval, so that the change is read, not skipped as too recent.
   watchPath(rulesDir(), RECHECK_MS + 20, () => userRulesNow());
@@ -56,11 +60,14 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
     clearTimeout(releaseTimer);
     releaseTimer = undefined;
     if (due === undefined) return;
-    releaseTimer = setTimeout(() => {
-      releaseTimer = undefined;
-      push(tracker.release(Date.now()));
-      releaseSoon();
-    }, Math.max(0, due - Date.now()) + 5);
+    releaseTimer = setTimeout(
+      () => {
+        releaseTimer = undefined;
+        push(tracker.release(Date.now()));
+        releaseSoon();
+      },
+      Math.max(0, due - Date.now()) + 5,
+    );
     releaseTimer.unref();
   };
   const push = (changes: StateChange[]): void => {

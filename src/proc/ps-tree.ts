@@ -24,19 +24,30 @@ interface Known {
 /** Runs `lsof` bounded in time; its output, '' when it fails. */
 function lsof(args: string[]): Promise<string> {
   return new Promise((resolve) => {
-    execFile('lsof', args, { timeout: LSOF_MS, maxBuffer: 4 * 1024 * 1024 }, (_err, stdout) => resolve(typeof stdout === 'string' ? stdout : ''));
+    execFile('lsof', args, { timeout: LSOF_MS, maxBuffer: 4 * 1024 * 1024 }, (_err, stdout) =>
+      resolve(typeof stdout === 'string' ? stdout : ''),
+    );
   });
 }
 
 /** The `n` fields of `lsof -F n` output: the names (paths). */
 export function lsofNames(out: string): string[] {
-  return out.split('\n').filter((l) => l.startsWith('n')).map((l) => l.slice(1));
+  return out
+    .split('\n')
+    .filter((l) => l.startsWith('n'))
+    .map((l) => l.slice(1));
 }
 
 /** A ps-list descriptor as the detectors' ProcessInfo (the command line split at spaces: ps gives it joined). */
 export function infoOf(p: ProcessDescriptor): ProcessInfo {
   const cmd = (p.cmd ?? p.name).slice(0, MAX_CMD);
-  return { pid: p.pid, ppid: p.ppid, comm: p.name.slice(0, 64), argv: cmd.split(/\s+/).filter(Boolean), exe: p.path ?? '' };
+  return {
+    pid: p.pid,
+    ppid: p.ppid,
+    comm: p.name.slice(0, 64),
+    argv: cmd.split(/\s+/).filter(Boolean),
+    exe: p.path ?? '',
+  };
 }
 
 export class PsTree implements ProcessSource {
@@ -116,7 +127,9 @@ export class PsTree implements ProcessSource {
     const c = this.cwds.get(pid);
     if (!c || this.now() - c.at > LSOF_AGE_MS) {
       this.cwds.set(pid, { at: this.now(), value: c?.value });
-      void this.run(['-a', '-p', String(pid), '-d', 'cwd', '-Fn']).then((out) => this.cwds.set(pid, { at: this.now(), value: lsofNames(out)[0] }));
+      void this.run(['-a', '-p', String(pid), '-d', 'cwd', '-Fn']).then((out) =>
+        this.cwds.set(pid, { at: this.now(), value: lsofNames(out)[0] }),
+      );
     }
     return c?.value;
   }
@@ -125,7 +138,9 @@ export class PsTree implements ProcessSource {
     const f = this.files.get(pid);
     if (!f || this.now() - f.at > LSOF_AGE_MS) {
       this.files.set(pid, { at: this.now(), value: f?.value ?? [] });
-      void this.run(['-p', String(pid), '-Fn']).then((out) => this.files.set(pid, { at: this.now(), value: lsofNames(out).filter((n) => n.startsWith('/')) }));
+      void this.run(['-p', String(pid), '-Fn']).then((out) =>
+        this.files.set(pid, { at: this.now(), value: lsofNames(out).filter((n) => n.startsWith('/')) }),
+      );
     }
     return f?.value ?? [];
   }

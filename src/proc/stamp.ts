@@ -6,7 +6,9 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { sourceKind } from './source.js';
 
 /** The fields of /proc/<pid>/stat that tell a process: its parent, start time (clock ticks since boot) and name. */
-export function parseStat(text: string): { state: string; ppid: number; pgrp: number; start: string; name: string } | undefined {
+export function parseStat(
+  text: string,
+): { state: string; ppid: number; pgrp: number; start: string; name: string } | undefined {
   // The name (field 2) is in parentheses and may hold spaces: read the fields after its last ')'.
   const close = text.lastIndexOf(')');
   if (close < 0) return undefined;
@@ -14,7 +16,13 @@ export function parseStat(text: string): { state: string; ppid: number; pgrp: nu
   const ppid = Number(fields[1]);
   const start = fields[19];
   if (!Number.isFinite(ppid) || start === undefined) return undefined;
-  return { state: fields[0] ?? '', ppid, pgrp: Number(fields[2]), start, name: text.slice(text.indexOf('(') + 1, close) };
+  return {
+    state: fields[0] ?? '',
+    ppid,
+    pgrp: Number(fields[2]),
+    start,
+    name: text.slice(text.indexOf('(') + 1, close),
+  };
 }
 
 /** Whether /proc is read (else `ps`): the one choice of every process reader (source.ts). */
@@ -36,7 +44,12 @@ function psTable(): Map<number, Listed> {
   if (listed && Date.now() - listed.at < LIST_MS) return listed.procs;
   const procs = new Map<number, Listed>();
   try {
-    const out = execFileSync('ps', ['-A', '-o', 'pid=,pgid=,stat=,lstart='], { encoding: 'utf8', timeout: 2000, maxBuffer: 16 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
+    const out = execFileSync('ps', ['-A', '-o', 'pid=,pgid=,stat=,lstart='], {
+      encoding: 'utf8',
+      timeout: 2000,
+      maxBuffer: 16 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     for (const line of out.split('\n')) {
       const m = /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.+?)\s*$/.exec(line);
       if (m) procs.set(Number(m[1]), { pgid: Number(m[2]), state: m[3]!, start: m[4]! });

@@ -112,9 +112,7 @@ export class ProcessTree implements ProcessSource {
       pid,
       ppid: st.ppid,
       comm: readOr(`${dir}/comm`, '').trim(),
-      argv: cmdline
-        .split('\0')
-        .filter((a, i, all) => a !== '' || i < all.length - 1),
+      argv: cmdline.split('\0').filter((a, i, all) => a !== '' || i < all.length - 1),
       exe,
     };
     this.cache.set(pid, { image, info });

@@ -79,7 +79,13 @@ export class EventStream {
   start(): void {
     if (this.stopped || this.req) return;
     let greeted = false;
-    const req = request({ host: '127.0.0.1', port: this.o.port, path: this.o.path, headers: { accept: 'text/event-stream' }, timeout: GREETING_MS });
+    const req = request({
+      host: '127.0.0.1',
+      port: this.o.port,
+      path: this.o.path,
+      headers: { accept: 'text/event-stream' },
+      timeout: GREETING_MS,
+    });
     this.req = req;
     const close = (why: string): void => this.close(req, why);
     const timer = setTimeout(() => {
@@ -95,7 +101,10 @@ export class EventStream {
       }
       if (!greeted) {
         if (!this.o.greeting(event)) return close(`127.0.0.1:${this.o.port} is no event stream of the agent's`);
-        if (this.o.owned && !this.o.owned()) return close(`127.0.0.1:${this.o.port} is listened on by a process that is not the agent's: its events are not taken`);
+        if (this.o.owned && !this.o.owned())
+          return close(
+            `127.0.0.1:${this.o.port} is listened on by a process that is not the agent's: its events are not taken`,
+          );
         greeted = true;
         this.attempts = 0;
         return;

@@ -17,7 +17,8 @@ export type RouteCommand =
   | { kind: 'add'; source?: string; target: string; options: RouteOptions }
   | { kind: 'error'; message: string };
 
-export const ROUTE_USAGE = ':MadoRoute {target} | {source} {target} [on= send= template= hops= once review] | list | clear | pause | resume | rm {id}';
+export const ROUTE_USAGE =
+  ':MadoRoute {target} | {source} {target} [on= send= template= hops= once review] | list | clear | pause | resume | rm {id}';
 
 const VALUED = ['on', 'send', 'template', 'hops'] as const;
 const FLAGS = ['once', 'review'] as const;
@@ -35,7 +36,8 @@ function optionOf(word: string): string | undefined {
 export function parseRouteCommand(args: readonly string[]): RouteCommand {
   const [sub, ...rest] = args;
   if (sub === undefined) return error(`usage: ${ROUTE_USAGE}`);
-  if ((sub === 'list' || sub === 'clear' || sub === 'pause' || sub === 'resume') && rest.length === 0) return { kind: sub };
+  if ((sub === 'list' || sub === 'clear' || sub === 'pause' || sub === 'resume') && rest.length === 0)
+    return { kind: sub };
   if (sub === 'rm' && rest.length === 1) return { kind: 'rm', id: rest[0]! };
   const ends: string[] = [];
   const options: RouteOptions = {};
@@ -45,7 +47,8 @@ export function parseRouteCommand(args: readonly string[]): RouteCommand {
     else if (isFlag(word)) options[word] = true;
     else {
       const value = word.slice(key.length + 1);
-      if (!(VALUED as readonly string[]).includes(key)) return error(`unknown option ${key.slice(0, 20)}= (on=, send=, template=, hops=, once, review)`);
+      if (!(VALUED as readonly string[]).includes(key))
+        return error(`unknown option ${key.slice(0, 20)}= (on=, send=, template=, hops=, once, review)`);
       if (key === 'hops') {
         if (!/^\d{1,9}$/.test(value)) return error(`hops=${value.slice(0, 20)} is no number`);
         options.hops = Number(value);
@@ -53,7 +56,9 @@ export function parseRouteCommand(args: readonly string[]): RouteCommand {
     }
   }
   if (ends.length < 1 || ends.length > 2) return error('name a target, or a source and a target');
-  return ends.length === 2 ? { kind: 'add', source: ends[0], target: ends[1]!, options } : { kind: 'add', target: ends[0]!, options };
+  return ends.length === 2
+    ? { kind: 'add', source: ends[0], target: ends[1]!, options }
+    : { kind: 'add', target: ends[0]!, options };
 }
 
 const SUBCOMMANDS = ['list', 'clear', 'pause', 'resume', 'rm'] as const;
@@ -80,11 +85,17 @@ export interface RouteCompletionAt {
  * is a target only, an ended agent neither; a name two agents share names none) until two are given;
  * then the options not given yet. `templates`: the user's; `routeIds`: the routes there are.
  */
-export function routeCompletion(at: RouteCompletionAt, ends: readonly RouteEndChoice[], templates: readonly string[], routeIds: readonly string[]): string[] {
+export function routeCompletion(
+  at: RouteCompletionAt,
+  ends: readonly RouteEndChoice[],
+  templates: readonly string[],
+  routeIds: readonly string[],
+): string[] {
   const { before, lead } = at;
   const first = before[0];
   const words = ((): string[] => {
-    if (first !== undefined && (SUBCOMMANDS as readonly string[]).includes(first)) return first === 'rm' && before.length === 1 ? [...routeIds] : [];
+    if (first !== undefined && (SUBCOMMANDS as readonly string[]).includes(first))
+      return first === 'rm' && before.length === 1 ? [...routeIds] : [];
     const given = new Set(before.map(optionOf));
     const options = [
       ...(given.has('on') ? [] : ROUTE_ONS.map((o) => `on=${o}`)),
@@ -95,10 +106,17 @@ export function routeCompletion(at: RouteCompletionAt, ends: readonly RouteEndCh
     ];
     const typed = before.filter((w) => optionOf(w) === undefined);
     // Two ends given, or one that is a remote host's job (a target only: no source precedes it).
-    if (typed.length >= 2 || (typed.length === 1 && ends.some((e) => e.remote && (e.id === typed[0] || e.name === typed[0])))) return options;
+    if (
+      typed.length >= 2 ||
+      (typed.length === 1 && ends.some((e) => e.remote && (e.id === typed[0] || e.name === typed[0])))
+    )
+      return options;
     const shared = new Map<string, number>();
     for (const e of ends) shared.set(e.name, (shared.get(e.name) ?? 0) + 1);
-    const named = (e: RouteEndChoice): string[] => [e.id, ...(e.name !== '' && shared.get(e.name) === 1 && !/[\s\p{Cc}]/u.test(e.name) ? [e.name] : [])];
+    const named = (e: RouteEndChoice): string[] => [
+      e.id,
+      ...(e.name !== '' && shared.get(e.name) === 1 && !/[\s\p{Cc}]/u.test(e.name) ? [e.name] : []),
+    ];
     const live = ends.filter((e) => !e.ended);
     // The first end is a source, or the target alone (`:MadoRoute critic`): any live agent; the second a target.
     const agents = live.flatMap(named);
@@ -116,6 +134,22 @@ export function completionAt(line: string): RouteCompletionAt {
 }
 
 /** A route's options as words (`on=done send=last hops=3 template=review once`), for its line in a list. */
-export function routeOptionWords(r: { on: string; send: string; hops: number; template: string; once: boolean; review: boolean; paused: boolean }): string {
-  return [`on=${r.on}`, `send=${r.send}`, `hops=${r.hops}`, ...(r.template ? [`template=${r.template}`] : []), ...(r.once ? ['once'] : []), ...(r.review ? ['review'] : []), ...(r.paused ? ['paused'] : [])].join(' ');
+export function routeOptionWords(r: {
+  on: string;
+  send: string;
+  hops: number;
+  template: string;
+  once: boolean;
+  review: boolean;
+  paused: boolean;
+}): string {
+  return [
+    `on=${r.on}`,
+    `send=${r.send}`,
+    `hops=${r.hops}`,
+    ...(r.template ? [`template=${r.template}`] : []),
+    ...(r.once ? ['once'] : []),
+    ...(r.review ? ['review'] : []),
+    ...(r.paused ? ['paused'] : []),
+  ].join(' ');
 }

@@ -99,7 +99,11 @@ export function triggersOf(from: AgentState | null | undefined, to: AgentState, 
  * turn whose Working no reading saw too; or, in the file of a host that counts none, when its state
  * became Stopped or Completed.
  */
-export const jobTurnEnded = (from: AgentState | null | undefined, to: AgentState, turns?: { before: number; now: number }): boolean =>
+export const jobTurnEnded = (
+  from: AgentState | null | undefined,
+  to: AgentState,
+  turns?: { before: number; now: number },
+): boolean =>
   (turns !== undefined && turns.now > turns.before) || (from !== to && (to === 'stopped' || to === 'completed'));
 
 export interface RouteSettings {
@@ -168,12 +172,17 @@ export class RouteEngine {
   add(req: RouteRequest): Route {
     const on = (req.on ?? 'done') as RouteOn;
     const send = (req.send ?? 'last') as RouteSend;
-    if (!ROUTE_ONS.includes(on)) throw new Error(`on=${String(req.on).slice(0, 20)} is none of ${ROUTE_ONS.join(', ')}`);
-    if (!ROUTE_SENDS.includes(send)) throw new Error(`send=${String(req.send).slice(0, 20)} is none of ${ROUTE_SENDS.join(', ')}`);
+    if (!ROUTE_ONS.includes(on))
+      throw new Error(`on=${String(req.on).slice(0, 20)} is none of ${ROUTE_ONS.join(', ')}`);
+    if (!ROUTE_SENDS.includes(send))
+      throw new Error(`send=${String(req.send).slice(0, 20)} is none of ${ROUTE_SENDS.join(', ')}`);
     const template = req.template ?? '';
-    if (templateText(template, send, this.settings.templates) === undefined) throw new Error(`no template '${template.slice(0, 40)}'`);
-    if (req.hops !== undefined && (!Number.isInteger(req.hops) || req.hops < 1 || req.hops > MAX_HOPS)) throw new Error(`hops must be 1 to ${MAX_HOPS}`);
-    if (!idIsOf(req.source, NEOVIM_ENDS.source)) throw new Error(`a route's source is a terminal or a job, not '${req.source.slice(0, 60)}'`);
+    if (templateText(template, send, this.settings.templates) === undefined)
+      throw new Error(`no template '${template.slice(0, 40)}'`);
+    if (req.hops !== undefined && (!Number.isInteger(req.hops) || req.hops < 1 || req.hops > MAX_HOPS))
+      throw new Error(`hops must be 1 to ${MAX_HOPS}`);
+    if (!idIsOf(req.source, NEOVIM_ENDS.source))
+      throw new Error(`a route's source is a terminal or a job, not '${req.source.slice(0, 60)}'`);
     const refused = this.backend.refuse?.(req);
     if (refused) throw new Error(refused);
     if (!this.backend.end(req.source)) throw new Error(`no agent '${req.source}'`);
@@ -182,22 +191,38 @@ export class RouteEngine {
     const linked = req.target.startsWith('file:') ? linkProblem(req.target.slice(5)) : undefined;
     if (linked) throw new Error(linked);
     const twin = this.list().find(
-      (r) => r.source === req.source && r.target === req.target && r.on === on && r.send === send && r.template === template,
+      (r) =>
+        r.source === req.source && r.target === req.target && r.on === on && r.send === send && r.template === template,
     );
-    if (twin) throw new Error(`route ${twin.id} does that already (${twin.source} → ${twin.targetName}, on=${on} send=${send})`);
+    if (twin)
+      throw new Error(
+        `route ${twin.id} does that already (${twin.source} → ${twin.targetName}, on=${on} send=${send})`,
+      );
     if (send === 'diff') {
       const why = this.backend.diffProblem?.(req.source);
       if (why) throw new Error(`send=diff: ${why}`);
     }
     if (this.routes.size >= MAX_ROUTES) throw new Error(`there are ${MAX_ROUTES} routes already`);
     if (req.hops === undefined && closesCycle([...this.list(), ...(this.backend.otherRoutes?.() ?? [])], req)) {
-      throw new Error(`this route closes a cycle (${req.targetName ?? this.backend.end(req.target)?.name ?? req.target} leads back to ${this.backend.end(req.source)?.name ?? req.source}); give ${this.backend.hopsOption ?? 'hops=N'} to allow it`);
+      throw new Error(
+        `this route closes a cycle (${req.targetName ?? this.backend.end(req.target)?.name ?? req.target} leads back to ${this.backend.end(req.source)?.name ?? req.source}); give ${this.backend.hopsOption ?? 'hops=N'} to allow it`,
+      );
     }
     let id = this.newId();
     while (this.routes.has(id)) id = this.newId();
     const route: Route = {
-      id, source: req.source, target: req.target, targetName: (req.targetName ?? req.target).slice(0, 200), on, send, template, hops: req.hops ?? DEFAULT_HOPS,
-      once: req.once === true, review: req.review === true, paused: false, createdAt: this.now(),
+      id,
+      source: req.source,
+      target: req.target,
+      targetName: (req.targetName ?? req.target).slice(0, 200),
+      on,
+      send,
+      template,
+      hops: req.hops ?? DEFAULT_HOPS,
+      once: req.once === true,
+      review: req.review === true,
+      paused: false,
+      createdAt: this.now(),
     };
     this.routes.set(id, route);
     this.backend.changed(this.list());
@@ -260,20 +285,31 @@ export class RouteEngine {
   async finished(source: string, how: RouteTrigger, turn: TurnBounds = { since: undefined }): Promise<void> {
     if (this.paused) return;
     const firing = [...this.routes.values()].filter(
-      (r) => r.source === source && !r.paused && (how === 'waiting' ? r.on === 'waiting' : how === 'done' ? r.on !== 'waiting' : r.on === 'turn'),
+      (r) =>
+        r.source === source &&
+        !r.paused &&
+        (how === 'waiting' ? r.on === 'waiting' : how === 'done' ? r.on !== 'waiting' : r.on === 'turn'),
     );
-    await Promise.all(firing.map((r) => this.fire(r, turn).catch((err: unknown) => this.fail(r, err instanceof Error ? err.message : String(err)))));
+    await Promise.all(
+      firing.map((r) =>
+        this.fire(r, turn).catch((err: unknown) => this.fail(r, err instanceof Error ? err.message : String(err))),
+      ),
+    );
   }
 
   private fail(r: Route, why: string): void {
     this.backend.held({ route: r.id, reason: why });
-    this.backend.say(`route ${r.id} (${this.backend.end(r.source)?.name ?? r.source} → ${this.backend.end(r.target)?.name ?? r.targetName}): ${why}`, true);
+    this.backend.say(
+      `route ${r.id} (${this.backend.end(r.source)?.name ?? r.source} → ${this.backend.end(r.target)?.name ?? r.targetName}): ${why}`,
+      true,
+    );
   }
 
   private async fire(r: Route, turn: TurnBounds): Promise<void> {
     const at = this.now();
     const knownAt = Date.now();
-    if (at - (this.lastFired.get(r.id) ?? -Infinity) < MIN_GAP_MS) return this.backend.held({ route: r.id, reason: 'less than 2 s since it last fired' });
+    if (at - (this.lastFired.get(r.id) ?? -Infinity) < MIN_GAP_MS)
+      return this.backend.held({ route: r.id, reason: 'less than 2 s since it last fired' });
     const source = this.backend.end(r.source);
     if (!source) return this.gone(r.source);
     if (!this.backend.targetExists(r.target)) return this.gone(r.target);
@@ -283,7 +319,9 @@ export class RouteEngine {
     this.lastFired.set(r.id, at);
     const vars = await this.vars(r, source, step.chain.hop, turn);
     // An empty part leaves no run of blank lines behind.
-    const body = fill(templateText(r.template, r.send, this.settings.templates) ?? '', vars).replace(/\n{3,}/g, '\n\n').trim();
+    const body = fill(templateText(r.template, r.send, this.settings.templates) ?? '', vars)
+      .replace(/\n{3,}/g, '\n\n')
+      .trim();
     if (body === '') return this.fail(r, `not sent: ${source.name} left nothing to send (${r.send})`);
     // Checked and taken at once (before any wait): routes that fire together send one payload.
     const lastBody = this.lastBody.get(r.target);
@@ -317,7 +355,8 @@ export class RouteEngine {
     }
     if (Buffer.byteLength(text) > this.settings.maxBytes) text = spilled(head, this.backend.spill(r, text), text);
     // Payloads wait in order: one for a target others wait for goes behind them.
-    if (this.parked.some((p) => p.route.target === r.target)) return this.park(r, text, chain, knownAt, 'its host is offline');
+    if (this.parked.some((p) => p.route.target === r.target))
+      return this.park(r, text, chain, knownAt, 'its host is offline');
     let pending: string;
     try {
       pending = await this.backend.deliver(r.target, text, this.settings.busyMs, chain);
@@ -332,7 +371,14 @@ export class RouteEngine {
   /** A payload its target took: its chain goes on, it is told (and what it waits for there, if it waits). */
   private delivered(r: Route, chain: Chain, text: string, knownAt: number, pending: string): void {
     this.reached.set(r.target, chain);
-    this.backend.fired({ route: r.id, source: r.source, target: r.target, hop: chain.hop, bytes: Buffer.byteLength(text), knownAt });
+    this.backend.fired({
+      route: r.id,
+      source: r.source,
+      target: r.target,
+      hop: chain.hop,
+      bytes: Buffer.byteLength(text),
+      knownAt,
+    });
     if (pending !== '') {
       this.backend.held({ route: r.id, reason: pending });
       this.backend.say(`route ${r.id}: ${pending} for ${this.targetNameOf(r)} (sent when it may)`);
@@ -358,7 +404,9 @@ export class RouteEngine {
     }
     this.parked.push({ route: r, text, chain, knownAt, since: this.now() });
     this.backend.held({ route: r.id, reason: 'target offline' });
-    this.backend.say(`route ${r.id} (${this.backend.end(r.source)?.name ?? r.source} → ${this.targetNameOf(r)}): ${why}; kept, sent once it is back (${this.keptMinutes()} min at most)`);
+    this.backend.say(
+      `route ${r.id} (${this.backend.end(r.source)?.name ?? r.source} → ${this.targetNameOf(r)}): ${why}; kept, sent once it is back (${this.keptMinutes()} min at most)`,
+    );
     this.armParked();
     return true;
   }
@@ -405,7 +453,10 @@ export class RouteEngine {
           offline.add(r.target);
           if (this.now() - p.since < this.settings.busyMs) continue;
           drop();
-          this.fail(r, `gave up: ${this.targetNameOf(r)} stayed offline ${this.keptMinutes()} min (${err.message}); the text is in ${this.backend.spill(r, p.text)}`);
+          this.fail(
+            r,
+            `gave up: ${this.targetNameOf(r)} stayed offline ${this.keptMinutes()} min (${err.message}); the text is in ${this.backend.spill(r, p.text)}`,
+          );
         }
       }
     } finally {
@@ -425,7 +476,10 @@ export class RouteEngine {
     const part = async (key: 'last' | 'diff' | 'screen', get: () => Promise<string | undefined>): Promise<string> => {
       if (!template.includes(`{${key}}`)) return '';
       if (key === r.send) return (await get()) ?? '';
-      return get().then((v) => v ?? '', () => '');
+      return get().then(
+        (v) => v ?? '',
+        () => '',
+      );
     };
     return {
       last: await part('last', () => this.backend.answer(source, turn)),

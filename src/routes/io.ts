@@ -14,7 +14,10 @@ import { textRows } from '../shared/text.js';
 import type { TurnBounds } from '../state/turns.js';
 
 /** The record file that holds a job's answers, as its agent's module tells it (AgentModule.jobRecordFile). */
-export function jobRecordFile(job: Pick<JobFile, 'agent' | 'cwd' | 'sessionId' | 'resumeSessionId'>, env: NodeJS.ProcessEnv): string | undefined {
+export function jobRecordFile(
+  job: Pick<JobFile, 'agent' | 'cwd' | 'sessionId' | 'resumeSessionId'>,
+  env: NodeJS.ProcessEnv,
+): string | undefined {
   return agentModule(job.agent).jobRecordFile?.(job, env);
 }
 
@@ -58,7 +61,8 @@ export async function recordAnswer(
   for (let waited = 0; ; waited += RECORD_POLL_MS) {
     if (waited === 0 && !existsSync(file)) return undefined;
     const a = lastAnswer(agent, tailRecords(file));
-    if (a && (a.promptAt !== undefined ? turn.since === undefined || a.promptAt >= turn.since : a.text !== before)) return a.text;
+    if (a && (a.promptAt !== undefined ? turn.since === undefined || a.promptAt >= turn.since : a.text !== before))
+      return a.text;
     if (waited >= waitMs) return 'none';
     await sleep(RECORD_POLL_MS);
   }
@@ -119,7 +123,10 @@ export function gitWorkTreeProblem(cwd: string, env: NodeJS.ProcessEnv): string 
   if (!cwd || !path.isAbsolute(cwd)) return 'its folder is not known';
   try {
     const out = execFileSync('git', ['-C', cwd, 'rev-parse', '--is-inside-work-tree'], {
-      timeout: 2000, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { ...env, GIT_TERMINAL_PROMPT: '0' },
+      timeout: 2000,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...env, GIT_TERMINAL_PROMPT: '0' },
     });
     return out.trim() === 'true' ? undefined : `${cwd} is no git work tree`;
   } catch {
@@ -132,7 +139,11 @@ export function appendText(file: string, text: string): void {
   const linked = linkProblem(file);
   if (linked) throw new Error(linked);
   // Non-blocking: a FIFO without a reader fails at once instead of hanging.
-  const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
+  const fd = openSync(
+    file,
+    constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+    0o600,
+  );
   try {
     if (!fstatSync(fd).isFile()) throw new Error(`${file} is no regular file`);
     writeSync(fd, text);
@@ -148,4 +159,3 @@ export function spillFile(dir: string, route: Route, text: string): string {
   writeAtomic(file, text);
   return file;
 }
-

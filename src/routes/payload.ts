@@ -33,7 +33,11 @@ export function fill(template: string, vars: PayloadVars): string {
 }
 
 /** The template a route uses: one of the user's, a built-in one, or the plain part for `send`. */
-export function templateText(name: string, send: 'last' | 'diff' | 'screen', user: Readonly<Record<string, string>>): string | undefined {
+export function templateText(
+  name: string,
+  send: 'last' | 'diff' | 'screen',
+  user: Readonly<Record<string, string>>,
+): string | undefined {
   if (name === '') return PLAIN[send];
   if (Object.hasOwn(user, name)) return user[name];
   if (Object.hasOwn(BUILTIN_TEMPLATES, name)) return BUILTIN_TEMPLATES[name];

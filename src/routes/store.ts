@@ -25,8 +25,14 @@ export interface RouteEnds {
   source: IdKinds;
   target: IdKinds;
 }
-export const DAEMON_ENDS: RouteEnds = { source: { kinds: ['job'], remoteJobs: false }, target: { kinds: ['job', 'file'], remoteJobs: true } };
-export const NEOVIM_ENDS: RouteEnds = { source: { kinds: ['term', 'job'], remoteJobs: false }, target: { kinds: ['term', 'job', 'buf', 'file'], remoteJobs: true } };
+export const DAEMON_ENDS: RouteEnds = {
+  source: { kinds: ['job'], remoteJobs: false },
+  target: { kinds: ['job', 'file'], remoteJobs: true },
+};
+export const NEOVIM_ENDS: RouteEnds = {
+  source: { kinds: ['term', 'job'], remoteJobs: false },
+  target: { kinds: ['term', 'job', 'buf', 'file'], remoteJobs: true },
+};
 
 /** A remote host's job as a route's end (`job:<host>:<id>`): its host and id; undefined for the others. */
 export function remoteTarget(id: string): { host: string; short: string } | undefined {
@@ -41,9 +47,11 @@ export function routeOf(v: unknown, ends: RouteEnds = DAEMON_ENDS): Route | unde
   const id = s(v.id, 16);
   const source = s(v.source, 64);
   const target = s(v.target, 4096);
-  if (!id || !/^\w+$/.test(id) || !source || !idIsOf(source, ends.source) || !target || !idIsOf(target, ends.target)) return undefined;
+  if (!id || !/^\w+$/.test(id) || !source || !idIsOf(source, ends.source) || !target || !idIsOf(target, ends.target))
+    return undefined;
   if (!ROUTE_ONS.includes(v.on as RouteOn) || !ROUTE_SENDS.includes(v.send as RouteSend)) return undefined;
-  const hops = typeof v.hops === 'number' && Number.isInteger(v.hops) && v.hops >= 1 && v.hops <= MAX_HOPS ? v.hops : undefined;
+  const hops =
+    typeof v.hops === 'number' && Number.isInteger(v.hops) && v.hops >= 1 && v.hops <= MAX_HOPS ? v.hops : undefined;
   if (hops === undefined) return undefined;
   return {
     id,
@@ -91,7 +99,8 @@ export function loadRoutes(jobsDir: string, max: number): LoadedRoutes {
     } catch {
       why = 'not JSON (cut short?)';
     }
-    if (!why && (!isObj(v) || v.version !== VERSION || !Array.isArray(v.routes))) why = `not routes of version ${VERSION}`;
+    if (!why && (!isObj(v) || v.version !== VERSION || !Array.isArray(v.routes)))
+      why = `not routes of version ${VERSION}`;
   }
   if (why) return { routes: [], problems: [`routes.json could not be read (${why}): ${keepAside(file)}`] };
   const entries = (v as { routes: unknown[] }).routes;
@@ -102,21 +111,28 @@ export function loadRoutes(jobsDir: string, max: number): LoadedRoutes {
     const mode = statSync(file).mode & 0o777;
     if ((mode & 0o077) !== 0) {
       chmodSync(file, 0o600);
-      problems.push(`routes.json could be read or written by others (mode ${mode.toString(8).padStart(4, '0')}): now 0600`);
+      problems.push(
+        `routes.json could be read or written by others (mode ${mode.toString(8).padStart(4, '0')}): now 0600`,
+      );
     }
   } catch (err) {
     problems.push(`routes.json's mode cannot be read or set: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
-  if (routes.length < entries.length) problems.push(`${entries.length - routes.length} entries of routes.json are no routes: left out`);
+  if (routes.length < entries.length)
+    problems.push(`${entries.length - routes.length} entries of routes.json are no routes: left out`);
   if (routes.length > max) {
     // The file is written again at the next change: the routes past the bound are kept aside first, not lost.
     const aside = `${file}.past-${Date.now()}`;
     try {
       copyFileSync(file, aside);
       chmodSync(aside, 0o600);
-      problems.push(`${routes.length - max} routes of routes.json are past the bound of ${max} routes: left out (the whole file is kept as ${aside})`);
+      problems.push(
+        `${routes.length - max} routes of routes.json are past the bound of ${max} routes: left out (the whole file is kept as ${aside})`,
+      );
     } catch (err) {
-      problems.push(`${routes.length - max} routes of routes.json are past the bound of ${max} routes: left out, and the file could not be kept aside (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+      problems.push(
+        `${routes.length - max} routes of routes.json are past the bound of ${max} routes: left out, and the file could not be kept aside (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+      );
     }
   }
   return { routes: routes.slice(0, max), problems };

@@ -3,7 +3,8 @@
 
 export type Check = (v: unknown) => string | null;
 
-export const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObj = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A value read as a string: itself when it is one, else undefined. */
 export const strOf = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -24,7 +25,9 @@ export const num: Check = (v) => (typeof v === 'number' && Number.isFinite(v) ? 
 export const int =
   (min: number, max: number): Check =>
   (v) =>
-    typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? null : `a whole number from ${min} to ${max}`;
+    typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max
+      ? null
+      : `a whole number from ${min} to ${max}`;
 export const bool: Check = (v) => (typeof v === 'boolean' ? null : 'true or false');
 export const orNull =
   (c: Check): Check =>
@@ -42,7 +45,8 @@ export const pattern =
   (re: RegExp, what: string): Check =>
   (v) =>
     typeof v === 'string' && re.test(v) ? null : what;
-export const strings: Check = (v) => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? null : 'a list of strings');
+export const strings: Check = (v) =>
+  Array.isArray(v) && v.every((x) => typeof x === 'string') ? null : 'a list of strings';
 export const stringsMax =
   (max: number): Check =>
   (v) =>
@@ -69,7 +73,9 @@ export function firstProblem(value: Record<string, unknown>, schema: Record<stri
  * The guard of a protocol's requests: a request is a JSON object whose `op` names one of `schemas`
  * and whose fields pass that op's checks. Returns the request, or why the value is none.
  */
-export function requestGuard<R extends { op: string }>(schemas: Record<R['op'], Record<string, Check>>): (value: unknown) => R | string {
+export function requestGuard<R extends { op: string }>(
+  schemas: Record<R['op'], Record<string, Check>>,
+): (value: unknown) => R | string {
   return (value) => {
     if (!isObj(value)) return 'a request is a JSON object';
     const op = value.op;

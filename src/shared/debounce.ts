@@ -87,7 +87,10 @@ export function paced(later: () => void, ms: number | (() => number)): { due(): 
  * put when due is handed at once; values put sooner are kept (the newest only, the others dropped)
  * and handed as the wait ends.
  */
-export function newestPaced<T>(deliver: (value: T) => void, ms: number | (() => number)): { put(value: T): void; cancel(): void } {
+export function newestPaced<T>(
+  deliver: (value: T) => void,
+  ms: number | (() => number),
+): { put(value: T): void; cancel(): void } {
   let kept: { value: T } | undefined;
   const handKept = (): void => {
     if (!kept || !pace.due()) return;

@@ -1,7 +1,18 @@
 // Reading and writing the files of a job folder as hostile input: only regular files, never through
 // a link, never more than a bound; writes that a reader sees whole or not at all, 0600, and that
 // leave no temporary file behind when they fail.
-import { appendFileSync, closeSync, constants, fstatSync, fsyncSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 
@@ -35,13 +46,21 @@ function readRegular(file: string, maxBytes: number, tail: boolean, follow = fal
     fd = openSync(file, constants.O_RDONLY | (follow ? 0 : constants.O_NOFOLLOW) | constants.O_NONBLOCK);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? String(err);
-    return { ok: false, why: code === 'ELOOP' ? 'a link, not a file' : code, missing: code === 'ENOENT' || code === 'ENOTDIR' };
+    return {
+      ok: false,
+      why: code === 'ELOOP' ? 'a link, not a file' : code,
+      missing: code === 'ENOENT' || code === 'ENOTDIR',
+    };
   }
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) return { ok: false, why: 'not a regular file', missing: false };
     if (st.size > maxBytes && !tail) {
-      return { ok: false, why: `larger than ${Math.round(maxBytes / 1024)} KiB (${Math.round(st.size / 1024)} KiB)`, missing: false };
+      return {
+        ok: false,
+        why: `larger than ${Math.round(maxBytes / 1024)} KiB (${Math.round(st.size / 1024)} KiB)`,
+        missing: false,
+      };
     }
     const from = Math.max(0, st.size - maxBytes);
     const buf = Buffer.alloc(st.size - from);

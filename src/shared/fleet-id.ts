@@ -51,7 +51,8 @@ export function parseFleetId(id: string): FleetId | undefined {
   if ((m = EDITOR.exec(id))) return { kind: 'editor', pid: Number(m[1]), buf: Number(m[2]) };
   if ((m = BUF.exec(id))) return { kind: 'buf', buf: Number(m[1]) };
   if (id.startsWith('file:/')) return { kind: 'file', path: id.slice(5) };
-  if ((m = SESSION.exec(id)) && !(ID_KINDS as readonly string[]).includes(m[1]!)) return { kind: 'session', agent: m[1]!, session: m[2]! };
+  if ((m = SESSION.exec(id)) && !(ID_KINDS as readonly string[]).includes(m[1]!))
+    return { kind: 'session', agent: m[1]!, session: m[2]! };
   return undefined;
 }
 

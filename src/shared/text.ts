@@ -5,7 +5,10 @@
  * move the cursor, change the title, or answer terminal queries) become `?`.
  */
 export function safeText(text: string): string {
-  return text.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, '?').replace(BIDI, '').replace(/[\n\t]/g, ' ');
+  return text
+    .replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, '?')
+    .replace(BIDI, '')
+    .replace(/[\n\t]/g, ' ');
 }
 
 /**

@@ -25,7 +25,15 @@ export const INTERRUPTED = 'interrupted';
 export type AgentState = 'working' | 'idle' | 'waiting' | 'stopped' | 'completed' | 'failed' | 'exited';
 
 /** Every state, in the order the glossary gives them. */
-export const AGENT_STATES: readonly AgentState[] = ['working', 'idle', 'waiting', 'stopped', 'completed', 'failed', 'exited'];
+export const AGENT_STATES: readonly AgentState[] = [
+  'working',
+  'idle',
+  'waiting',
+  'stopped',
+  'completed',
+  'failed',
+  'exited',
+];
 
 const STATE_SET: ReadonlySet<string> = new Set(AGENT_STATES);
 
@@ -39,13 +47,37 @@ export const isAgentState = (v: unknown): v is AgentState => typeof v === 'strin
  * job's agent tells as it happens), the notifications it asks its terminal for (`notification`: OSC
  * 9, 777, 99).
  */
-export type StateSource = 'pty-scrape' | 'terminal' | 'session-file' | 'jsonl-watcher' | 'session-db' | 'event-stream' | 'hook' | 'notification';
+export type StateSource =
+  | 'pty-scrape'
+  | 'terminal'
+  | 'session-file'
+  | 'jsonl-watcher'
+  | 'session-db'
+  | 'event-stream'
+  | 'hook'
+  | 'notification';
 
 /** Every source (one list: a peer's entry names one of these or none). */
-export const STATE_SOURCES: readonly StateSource[] = ['pty-scrape', 'terminal', 'session-file', 'jsonl-watcher', 'session-db', 'event-stream', 'hook', 'notification'];
+export const STATE_SOURCES: readonly StateSource[] = [
+  'pty-scrape',
+  'terminal',
+  'session-file',
+  'jsonl-watcher',
+  'session-db',
+  'event-stream',
+  'hook',
+  'notification',
+];
 
 /** The sources that are the agent's own word: a state they say is confirmed (✓ in the winbar). */
-const CONFIRMED_SOURCES: ReadonlySet<string> = new Set<StateSource>(['session-file', 'jsonl-watcher', 'session-db', 'event-stream', 'hook', 'notification']);
+const CONFIRMED_SOURCES: ReadonlySet<string> = new Set<StateSource>([
+  'session-file',
+  'jsonl-watcher',
+  'session-db',
+  'event-stream',
+  'hook',
+  'notification',
+]);
 
 /** Whether a state read from `source` is confirmed by the agent's own records (the one place that says so). */
 export function isConfirmed(source: string): boolean {

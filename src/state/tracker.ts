@@ -1,6 +1,15 @@
 import { detectScreen, FALLBACK_AGENT, promptOf } from '../agents/index.js';
 import { isAgentState, isConfirmed } from '../shared/types.js';
-import type { AgentId, AgentState, Detection, PreviousReading, PushSignal, RecordSignal, Screen, StateSource } from '../shared/types.js';
+import type {
+  AgentId,
+  AgentState,
+  Detection,
+  PreviousReading,
+  PushSignal,
+  RecordSignal,
+  Screen,
+  StateSource,
+} from '../shared/types.js';
 import { PushState } from './push-state.js';
 import { decide } from './precedence.js';
 import type { SourcedState } from './precedence.js';
@@ -225,7 +234,8 @@ export class Tracker {
       rec.turn = undefined;
       rec.notified = undefined;
       // The screen's sticky identity belonged to the agent that left.
-      if (rec.screen && agent === null) rec.screen = { ...rec.screen, agent: FALLBACK_AGENT, state: 'idle', detail: '' };
+      if (rec.screen && agent === null)
+        rec.screen = { ...rec.screen, agent: FALLBACK_AGENT, state: 'idle', detail: '' };
     }
     return this.emit(rec, false, now);
   }
@@ -233,7 +243,8 @@ export class Tracker {
   /** The terminal's job ended. */
   exit(buf: number, status: number, now: number): StateChange | null {
     const record = this.terminals.get(buf);
-    const rec = record ?? this.create(buf, { agent: FALLBACK_AGENT, state: 'exited', source: 'terminal', detail: '' }, now);
+    const rec =
+      record ?? this.create(buf, { agent: FALLBACK_AGENT, state: 'exited', source: 'terminal', detail: '' }, now);
     rec.exitStatus = status;
     return this.emit(rec, record === undefined, now);
   }
@@ -245,7 +256,8 @@ export class Tracker {
   /** When the earliest held-back state is due (epoch ms), or undefined when none is held. */
   nextRelease(): number | undefined {
     let next: number | undefined;
-    for (const r of this.terminals.values()) if (r.heldSince !== undefined) next = Math.min(next ?? Infinity, r.heldSince + HOLD_MS);
+    for (const r of this.terminals.values())
+      if (r.heldSince !== undefined) next = Math.min(next ?? Infinity, r.heldSince + HOLD_MS);
     return next;
   }
 
@@ -271,7 +283,15 @@ export class Tracker {
       if (typeof v !== 'object' || v === null) continue;
       const r = v as Record<string, unknown>;
       const buf = typeof r.id === 'string' ? termBuf(r.id) : undefined;
-      if (buf === undefined || typeof r.agent !== 'string' || !isAgentState(r.state) || typeof r.since !== 'number' || !Number.isFinite(r.since) || r.since > now) continue;
+      if (
+        buf === undefined ||
+        typeof r.agent !== 'string' ||
+        !isAgentState(r.state) ||
+        typeof r.since !== 'number' ||
+        !Number.isFinite(r.since) ||
+        r.since > now
+      )
+        continue;
       this.restored.set(buf, { agent: r.agent, state: r.state, since: r.since });
     }
   }
@@ -314,7 +334,12 @@ export class Tracker {
     // A screen behind the record that ended the turn shows that turn still under way: older than any
     // record, it is no news (its late spinner would undo the end, and the end be told again).
     const sourced = decide({
-      screen: { state: screen.state, source: 'pty-scrape', detail: screen.detail, at: rec.screenBehind ? 0 : screen.at },
+      screen: {
+        state: screen.state,
+        source: 'pty-scrape',
+        detail: screen.detail,
+        at: rec.screenBehind ? 0 : screen.at,
+      },
       live: rec.live,
       turn: rec.turn,
     });
@@ -326,7 +351,12 @@ export class Tracker {
     let next = this.effective(rec, now);
     // Working → Idle by the live status while the turn's record says it works: held back a while
     // for the record that ends the turn (then Completed shows, not an Idle flash between).
-    const awaitingEnd = !isNew && rec.state === 'working' && next.state === 'idle' && next.source === 'session-file' && rec.turn?.state === 'working';
+    const awaitingEnd =
+      !isNew &&
+      rec.state === 'working' &&
+      next.state === 'idle' &&
+      next.source === 'session-file' &&
+      rec.turn?.state === 'working';
     if (!awaitingEnd) rec.heldSince = undefined;
     else {
       rec.heldSince ??= now;

@@ -38,7 +38,13 @@ function place(): { home: string; log: string; click: string; env: Record<string
   };
 }
 
-const runs = (log: string): Run[] => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Run) : []);
+const runs = (log: string): Run[] =>
+  existsSync(log)
+    ? readFileSync(log, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Run)
+    : [];
 const titleOf = (r: Run): string => r.argv[r.argv.indexOf('--') + 1] ?? '';
 const bodyOf = (r: Run): string => r.argv[r.argv.indexOf('--') + 2] ?? '';
 
@@ -54,8 +60,10 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
     await s.lua(`require('madohub').setup({ notify = ${notify} })`);
     return s;
   };
-  const send = (s: Session, buf: number, keys: string): Promise<void> => s.lua('vim.fn.chansend(vim.bo[...].channel, select(2, ...))', [buf, keys]);
-  const state = (s: Session, buf: number, st: string): Promise<boolean> => s.waitFor(`(require('madohub').state(${buf}) or {}).state == '${st}'`, 8000);
+  const send = (s: Session, buf: number, keys: string): Promise<void> =>
+    s.lua('vim.fn.chansend(vim.bo[...].channel, select(2, ...))', [buf, keys]);
+  const state = (s: Session, buf: number, st: string): Promise<boolean> =>
+    s.waitFor(`(require('madohub').state(${buf}) or {}).state == '${st}'`, 8000);
   const messages = (s: Session): Promise<string> => s.lua<string>(`return vim.fn.execute('messages')`);
   /** Waits (in Neovim, so that it runs) until the notifier has run `n` times, or a while. */
   const ran = async (s: Session, log: string, n: number, ms = 4000): Promise<Run[]> => {
@@ -132,7 +140,9 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
     expect(counted.at(-1)).toMatchObject({ done: 3, text: '3 done' });
     // The statusline of a window that shows no terminal says it, and so does the lualine component
     // (lualine's own component class stood in for: lualine is not installed here).
-    expect(await s.lua(`return vim.api.nvim_eval_statusline("%{%v:lua.require'madohub'.statusline()%}", {}).str`)).toBe('3 done');
+    expect(await s.lua(`return vim.api.nvim_eval_statusline("%{%v:lua.require'madohub'.statusline()%}", {}).str`)).toBe(
+      '3 done',
+    );
     const lualine = await s.lua<string>(`
       package.preload['lualine.component'] = function()
         local C = {}
@@ -146,7 +156,10 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
     // The summary's "Go there" clicked: the agent it names last (the last to finish: the three race)
     // is shown, in the first tab page.
     const lastName = bodyOf(summary).split('\n').at(-1)!.split(':')[0]!;
-    const lastBuf = await s.lua<number>(`for _, e in ipairs(require('madohub').agents()) do if e.name == ... then return e.buf end end`, [lastName]);
+    const lastBuf = await s.lua<number>(
+      `for _, e in ipairs(require('madohub').agents()) do if e.name == ... then return e.buf end end`,
+      [lastName],
+    );
     expect(bufs).toContain(lastBuf);
     writeFileSync(p.click, '');
     expect(await s.waitFor(`vim.api.nvim_get_current_buf() == ${lastBuf}`, 4000)).toBe(true);
@@ -158,7 +171,7 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
     const s = await start(p.env);
     const buf = await openTerminal(s, [FAKE_CLAUDE]);
     expect(await state(s, buf, 'idle')).toBe(true);
-    await s.nvim.feedKeys(':MadoMute\r', "mx", false);
+    await s.nvim.feedKeys(':MadoMute\r', 'mx', false);
     expect(await s.waitFor(`vim.fn.execute('messages'):find(': muted', 1, true) ~= nil`, 3000)).toBe(true);
     await s.lua(`vim.cmd('tabnew')`);
     await send(s, buf, 't');
@@ -168,7 +181,7 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
     expect(await messages(s)).not.toMatch(/Claude Code is/);
 
     // The picker shows it muted; m unmutes it.
-    await s.nvim.feedKeys(':MadoAgents\r', "mx", false);
+    await s.nvim.feedKeys(':MadoAgents\r', 'mx', false);
     const list = `(function() local p = require('madohub.picker').current
       return p and vim.api.nvim_get_current_win() == p.list_win and table.concat(vim.api.nvim_buf_get_lines(p.list_buf, 0, -1, false), '\\n') or '' end)()`;
     expect(await s.waitFor(`${list} ~= ''`, 3000)).toBe(true);
@@ -177,16 +190,18 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
     await s.nvim.feedKeys('m', 'mx', false);
     expect(await s.waitFor(`${list}:find('[muted]', 1, true) == nil`, 3000), await rowText()).toBe(true);
     expect(await rowText()).toMatch(/claude/);
-    await s.nvim.feedKeys('q', "mx", false);
+    await s.nvim.feedKeys('q', 'mx', false);
     await send(s, buf, 't');
     expect((await ran(s, p.log, 1)).length).toBe(1);
 
     // :MadoMute with a name and a state: only that state is silent.
     const name = await s.lua<string>(`return require('madohub').agents({ id = 'term:${buf}' })[1].name`);
     await s.lua('vim.wait(2500)');
-    await s.nvim.feedKeys(`:MadoMute! ${name}\r`, "mx", false);
-    await s.nvim.feedKeys(`:MadoMute ${name} completed stopped\r`, "mx", false);
-    expect(await s.waitFor(`vim.fn.execute('messages'):find('muted when completed, stopped', 1, true) ~= nil`, 3000)).toBe(true);
+    await s.nvim.feedKeys(`:MadoMute! ${name}\r`, 'mx', false);
+    await s.nvim.feedKeys(`:MadoMute ${name} completed stopped\r`, 'mx', false);
+    expect(
+      await s.waitFor(`vim.fn.execute('messages'):find('muted when completed, stopped', 1, true) ~= nil`, 3000),
+    ).toBe(true);
     await send(s, buf, 't');
     await s.lua('vim.wait(800)');
     expect(runs(p.log)).toHaveLength(1);
@@ -194,15 +209,28 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
 
   it(':MadoMute before any terminal, an unknown state word refused, mutes kept by a new Neovim and a restarted Node process', async () => {
     const p = place();
-    createJob(p.env.MADOHUB_JOBS_DIR!, { ...blankJob('0000abcd'), sessionId: newSessionId(), status: 'done', tempo: 'idle', intent: 'fix the parser', name: 'parser fix' });
+    createJob(p.env.MADOHUB_JOBS_DIR!, {
+      ...blankJob('0000abcd'),
+      sessionId: newSessionId(),
+      status: 'done',
+      tempo: 'idle',
+      intent: 'fix the parser',
+      name: 'parser fix',
+    });
     let s = await start(p.env);
     // No terminal yet: no Node process runs; the command starts the fleet and names the job in it.
     expect(await s.lua('return require("madohub.node").running()')).toBe(false);
     await s.nvim.feedKeys(':MadoMute parser fix done\r', 'mx', false);
-    expect(await s.waitFor(`vim.fn.execute('messages'):find('unknown state "done"', 1, true) ~= nil`, 5000), await messages(s)).toBe(true);
+    expect(
+      await s.waitFor(`vim.fn.execute('messages'):find('unknown state "done"', 1, true) ~= nil`, 5000),
+      await messages(s),
+    ).toBe(true);
     expect(await messages(s)).not.toMatch(/no agent "parser fix done"/);
     await s.nvim.feedKeys(':MadoMute parser fix waiting\r', 'mx', false);
-    expect(await s.waitFor(`vim.fn.execute('messages'):find('parser fix: muted when waiting', 1, true) ~= nil`, 5000), await messages(s)).toBe(true);
+    expect(
+      await s.waitFor(`vim.fn.execute('messages'):find('parser fix: muted when waiting', 1, true) ~= nil`, 5000),
+      await messages(s),
+    ).toBe(true);
     const buf = await openTerminal(s, [FAKE_CLAUDE]);
     expect(await state(s, buf, 'idle')).toBe(true);
     await s.nvim.feedKeys(':MadoMute\r', 'mx', false);
@@ -212,18 +240,29 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
     await s.nvim.feedKeys(':MadoRestart\r', 'mx', false);
     expect(await s.waitFor(`require('madohub.node').running() and #require('madohub').agents() >= 2`, 8000)).toBe(true);
     const mutes = `(function() local m = require('madohub.attention').mutes return vim.inspect({ m['term:${buf}'], m['job:0000abcd'] }) end)()`;
-    expect(await s.waitFor(`${mutes} == vim.inspect({ 'all', { 'waiting' } })`, 5000), await s.lua<string>(`return ${mutes}`)).toBe(true);
+    expect(
+      await s.waitFor(`${mutes} == vim.inspect({ 'all', { 'waiting' } })`, 5000),
+      await s.lua<string>(`return ${mutes}`),
+    ).toBe(true);
 
     // A new Neovim keeps the job's.
     await s.close();
     s = await start(p.env);
     await s.lua(`require('madohub.node').ensure()`);
-    expect(await s.waitFor(`vim.inspect(require('madohub.attention').mutes['job:0000abcd']) == vim.inspect({ 'waiting' })`, 8000)).toBe(true);
+    expect(
+      await s.waitFor(
+        `vim.inspect(require('madohub.attention').mutes['job:0000abcd']) == vim.inspect({ 'waiting' })`,
+        8000,
+      ),
+    ).toBe(true);
   });
 
   it('setup() again and :MadoRestart tell no turn end again (the records read anew are an old turn)', async () => {
     const p = place();
-    const s = await start({ ...p.env, CLAUDE_CONFIG_DIR: path.join(p.home, 'claude') }, '{ terminal = { bell = true } }');
+    const s = await start(
+      { ...p.env, CLAUDE_CONFIG_DIR: path.join(p.home, 'claude') },
+      '{ terminal = { bell = true } }',
+    );
     const buf = await openTerminal(s, [FAKE_CLAUDE]);
     expect(await state(s, buf, 'idle')).toBe(true);
     await s.lua(`vim.cmd('tabnew')`);
@@ -247,10 +286,14 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
 
   it('each channel by its setting: desktop off, or the quiet period, tells it inside Neovim only', async () => {
     const p = place();
-    const hm = (d: Date): string => `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+    const hm = (d: Date): string =>
+      `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
     const now = new Date();
     const later = new Date(now.getTime() + 2 * 3600 * 1000);
-    const s = await start(p.env, `{ quiet = { from = '${hm(new Date(now.getTime() - 3600 * 1000))}', to = '${hm(later)}' } }`);
+    const s = await start(
+      p.env,
+      `{ quiet = { from = '${hm(new Date(now.getTime() - 3600 * 1000))}', to = '${hm(later)}' } }`,
+    );
     const buf = await openTerminal(s, [FAKE_CLAUDE]);
     expect(await state(s, buf, 'idle')).toBe(true);
     await s.lua(`vim.cmd('tabnew')`);
@@ -258,7 +301,9 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
     expect(await s.waitFor(`vim.fn.execute('messages'):find('Claude Code is', 1, true) ~= nil`, 4000)).toBe(true);
     await s.lua('vim.wait(500)');
     expect(runs(p.log)).toHaveLength(0);
-    const health = await s.lua<string>(`vim.cmd('checkhealth madohub') return table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\\n')`);
+    const health = await s.lua<string>(
+      `vim.cmd('checkhealth madohub') return table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\\n')`,
+    );
     expect(health).toMatch(/madohub: notifications/);
     expect(health).toContain(`Desktop: ${NOTIFY_BIN}/notify-send`);
     expect(health).toMatch(/Quiet from \d\d:\d\d to \d\d:\d\d/);
@@ -280,7 +325,8 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
     mkdirSync(bin);
     for (const dir of [path.dirname(process.execPath), '/bin']) {
       for (const name of readdirSync(dir)) {
-        if (['notify-send', 'osascript', 'terminal-notifier'].includes(name) || existsSync(path.join(bin, name))) continue;
+        if (['notify-send', 'osascript', 'terminal-notifier'].includes(name) || existsSync(path.join(bin, name)))
+          continue;
         symlinkSync(path.join(dir, name), path.join(bin, name));
       }
     }
@@ -291,11 +337,17 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
     await send(s, buf, 't');
     expect(await s.waitFor(`vim.fn.execute('messages'):find('Claude Code is', 1, true) ~= nil`, 4000)).toBe(true);
     expect(await messages(s)).not.toMatch(/notify-send|E\d+:/);
-    const health = await s.lua<string>(`vim.cmd('checkhealth madohub') return table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\\n')`);
+    const health = await s.lua<string>(
+      `vim.cmd('checkhealth madohub') return table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\\n')`,
+    );
     expect(health).toMatch(/Desktop: no desktop notifier: notify-send .* is not on PATH/);
     // A notifier command that is a shell's script: said, with how the texts reach it.
     await s.lua(`require('madohub').setup({ notify = { desktop = { command = { 'sh', '-c', 'true {body}' } } } })`);
-    const shell = await s.lua<string>(`vim.cmd('checkhealth madohub') return table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\\n')`);
-    expect(shell).toContain('notify.desktop.command runs a shell: in its script {title}, {body} and {urgency} become "$MADOHUB_TITLE", "$MADOHUB_BODY" and "$MADOHUB_URGENCY"');
+    const shell = await s.lua<string>(
+      `vim.cmd('checkhealth madohub') return table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\\n')`,
+    );
+    expect(shell).toContain(
+      'notify.desktop.command runs a shell: in its script {title}, {body} and {urgency} become "$MADOHUB_TITLE", "$MADOHUB_BODY" and "$MADOHUB_URGENCY"',
+    );
   });
 });

@@ -26,13 +26,27 @@ describe.each(testNeovims())('Neovim $label: a background job’s news outside N
   it('is the daemon’s with no Neovim open, and the Neovim’s while one runs (the daemon then keeps quiet)', async () => {
     const log = path.join(h.base, 'notify.jsonl');
     const notifyEnv = { PATH: `${NOTIFY_BIN}:${process.env.PATH ?? ''}`, MADOHUB_FAKE_NOTIFY_LOG: log };
-    const runs = (): Run[] => (existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Run) : []);
+    const runs = (): Run[] =>
+      existsSync(log)
+        ? readFileSync(log, 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as Run)
+        : [];
     const titleOf = (r: Run): string => r.argv[r.argv.indexOf('--') + 1] ?? '';
     const bodyOf = (r: Run): string => r.argv[r.argv.indexOf('--') + 2] ?? '';
 
     // No Neovim: the job works, then asks; the daemon tells it once, with the way to it.
     const first = shortOf((await h.mado(['--bg', '--agent', 'asker', '-n', 'asks once'], undefined, notifyEnv)).stdout);
-    expect((await until(() => Promise.resolve(runs()), (r) => r.length >= 1, 8000)).length).toBe(1);
+    expect(
+      (
+        await until(
+          () => Promise.resolve(runs()),
+          (r) => r.length >= 1,
+          8000,
+        )
+      ).length,
+    ).toBe(1);
     const told = runs()[0]!;
     expect(titleOf(told)).toBe('asks once: Claude Code Waiting');
     expect(bodyOf(told)).toBe(`Do you want to proceed? — rm -rf build\nmado attach ${first}`);
@@ -47,13 +61,25 @@ describe.each(testNeovims())('Neovim $label: a background job’s news outside N
     await s.lua(`require('madohub').setup({}) require('madohub.node').ensure()`);
     expect(await s.waitFor(`#require('madohub').agents() >= 1`, 8000)).toBe(true);
     const nodePid = (await s.lua<{ pid: number }>('return require("madohub.node").request("health")')).pid;
-    const second = shortOf((await h.mado(['--bg', '--agent', 'asker', '-n', 'asks later'], undefined, notifyEnv)).stdout);
-    expect((await until(() => Promise.resolve(runs()), (r) => r.length >= 2, 8000)).length).toBe(2);
+    const second = shortOf(
+      (await h.mado(['--bg', '--agent', 'asker', '-n', 'asks later'], undefined, notifyEnv)).stdout,
+    );
+    expect(
+      (
+        await until(
+          () => Promise.resolve(runs()),
+          (r) => r.length >= 2,
+          8000,
+        )
+      ).length,
+    ).toBe(2);
     await s.lua('vim.wait(1500)');
     expect(runs()).toHaveLength(2);
     expect(titleOf(runs()[1]!)).toBe('asks later: Claude Code Waiting');
     expect(bodyOf(runs()[1]!)).toBe(`Do you want to proceed? — rm -rf build\nmado attach ${second}`);
     expect(runs()[1]!.ppid).toBe(nodePid);
-    expect(await s.lua<string>(`return vim.fn.execute('messages')`)).toMatch(/Claude Code is Waiting in job [0-9a-f]{8} \(asks later\)/);
+    expect(await s.lua<string>(`return vim.fn.execute('messages')`)).toMatch(
+      /Claude Code is Waiting in job [0-9a-f]{8} \(asks later\)/,
+    );
   });
 });

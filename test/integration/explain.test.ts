@@ -36,18 +36,28 @@ describe.each(testNeovims())('Neovim $label: :MadoExplain', ({ path: exe }) => {
     expect(buf.lines[0]).toBe(`buffer ${term}: claude, waiting, from pty-scrape`);
     expect(buf.lines).toContain('the screen:');
     expect(buf.lines.find((l) => l.startsWith('  agent:'))).toMatch(/^ {2}agent: +claude, by /);
-    expect(buf.lines.find((l) => l.startsWith('  decided:'))).toMatch(/^ {2}decided: (?:rule|shape) (?:claude|shared|shape)\/\S+, row \d+: /);
+    expect(buf.lines.find((l) => l.startsWith('  decided:'))).toMatch(
+      /^ {2}decided: (?:rule|shape) (?:claude|shared|shape)\/\S+, row \d+: /,
+    );
     // On the screen too, as the user reads it.
     expect(screen.text()).toMatch(/decided: (?:rule|shape) \S+, row \d+/);
 
     await screen.feed('q');
     await screen.waitForNoText('decided: ', 5000);
     expect(await s.lua<number>('return vim.api.nvim_get_current_win()')).toBe(termWin);
-    expect(await s.lua<number>(`return #vim.tbl_filter(function(b) return vim.api.nvim_buf_get_name(b):find('mado://explain/', 1, true) ~= nil end, vim.api.nvim_list_bufs())`)).toBe(0);
+    expect(
+      await s.lua<number>(
+        `return #vim.tbl_filter(function(b) return vim.api.nvim_buf_get_name(b):find('mado://explain/', 1, true) ~= nil end, vim.api.nvim_list_bufs())`,
+      ),
+    ).toBe(0);
 
     // :checkhealth gives each watched terminal's reading in a line.
-    const health = await s.lua<string>(`vim.cmd('checkhealth madohub') return table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\\n')`);
-    expect(health).toMatch(new RegExp(`buffer ${term}: claude waiting from pty-scrape; the screen: claude waiting by \\S+ \\(row \\d+\\)`));
+    const health = await s.lua<string>(
+      `vim.cmd('checkhealth madohub') return table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\\n')`,
+    );
+    expect(health).toMatch(
+      new RegExp(`buffer ${term}: claude waiting from pty-scrape; the screen: claude waiting by \\S+ \\(row \\d+\\)`),
+    );
   }, 40000);
 
   it('outside a terminal, says where it works', async () => {

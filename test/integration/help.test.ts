@@ -22,7 +22,9 @@ describe.each(testNeovims())('Neovim $label: help', ({ path: exe }) => {
     s = await startNeovim(exe);
     await s.lua('vim.cmd.helptags(...)', [doc]);
     expect(readFileSync(path.join(doc, 'tags'), 'utf8')).toBe(`${helpTags(doc).join('\n')}\n`);
-    expect(readFileSync(path.join(ROOT, 'doc', 'tags'), 'utf8')).toBe(`${helpTags(path.join(ROOT, 'doc')).join('\n')}\n`);
+    expect(readFileSync(path.join(ROOT, 'doc', 'tags'), 'utf8')).toBe(
+      `${helpTags(path.join(ROOT, 'doc')).join('\n')}\n`,
+    );
 
     await s.lua("vim.cmd('help madohub')");
     expect(await s.lua<string>('return vim.fn.expand("%:t")')).toBe('madohub.txt');
@@ -38,7 +40,12 @@ describe.each(testNeovims())('Neovim $label: help', ({ path: exe }) => {
     const doc = readFileSync(path.join(ROOT, 'doc', 'madohub.txt'), 'utf8').split('\n');
     // The `Defaults: >lua` block, read as Lua (its `keys = { ... }` is the table below).
     const from = doc.indexOf('Defaults: >lua') + 1;
-    const block = doc.slice(from, doc.indexOf('<', from)).join('\n').replace("require('madohub').setup(", 'return ').replace(/\)\s*$/, '').replace('keys = { ... },', '');
+    const block = doc
+      .slice(from, doc.indexOf('<', from))
+      .join('\n')
+      .replace("require('madohub').setup(", 'return ')
+      .replace(/\)\s*$/, '')
+      .replace('keys = { ... },', '');
     const same = await s.lua<[boolean, string]>(
       `local doc = assert(loadstring(...))()
        local defaults = vim.deepcopy(require('madohub.config').defaults)

@@ -12,14 +12,30 @@ const AGENT = path.join(FIX, 'agent.cjs');
 const h = useJobsHarness({
   replier: { command: ['node', path.join(FIX, 'bin/replier')], prompt: 'type' },
   // Comes up idle, works 0.8 s later (as an agent loading before its first prompt), ends its turn.
-  slowstart: { command: ['sh', '-c', `exec node ${AGENT} claude-real-idle claude-real-working claude-real-stopped --every 800`, 'sh'], prompt: 'arg' },
+  slowstart: {
+    command: [
+      'sh',
+      '-c',
+      `exec node ${AGENT} claude-real-idle claude-real-working claude-real-stopped --every 800`,
+      'sh',
+    ],
+    prompt: 'arg',
+  },
   // A resumed session: its old turn's completion line on the screen, nothing new.
   // (sh takes the resume arguments as $1 $2, and the fixture is drawn without them.)
-  resumed: { command: ['sh', '-c', `exec node ${AGENT} claude-real-stopped`, 'sh'], prompt: 'arg', resume: ['--resume', '{id}'] },
-  quits: { command: ['node', '-e', "process.stdout.write('bye\\r\\n'); setTimeout(() => process.exit(0), 300)"], prompt: 'type' },
+  resumed: {
+    command: ['sh', '-c', `exec node ${AGENT} claude-real-stopped`, 'sh'],
+    prompt: 'arg',
+    resume: ['--resume', '{id}'],
+  },
+  quits: {
+    command: ['node', '-e', "process.stdout.write('bye\\r\\n'); setTimeout(() => process.exit(0), 300)"],
+    prompt: 'type',
+  },
 });
 
-const rowOf = async (short: string): Promise<string> => (await h.mado(['agents'])).stdout.split('\n').find((l) => l.startsWith(short)) ?? '';
+const rowOf = async (short: string): Promise<string> =>
+  (await h.mado(['agents'])).stdout.split('\n').find((l) => l.startsWith(short)) ?? '';
 
 describe('the end of a job, in the list and the verbs', () => {
   it('an agent killed by SIGKILL is errored, killed by SIGKILL; never done', async () => {
@@ -53,7 +69,10 @@ async function watchJob(short: string, ms: number): Promise<string[]> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
     try {
-      const j = JSON.parse(readFileSync(path.join(h.base, 'jobs', short, 'job.json'), 'utf8')) as { status: string; tempo: string };
+      const j = JSON.parse(readFileSync(path.join(h.base, 'jobs', short, 'job.json'), 'utf8')) as {
+        status: string;
+        tempo: string;
+      };
       const now = `${j.status}/${j.tempo}`;
       if (seen[seen.length - 1] !== now) seen.push(now);
     } catch {
@@ -94,8 +113,12 @@ describe.each(testNeovims())('Neovim $label: a killed job', ({ path: exe }) => {
     expect(await s.waitFor(`(require('madohub.fleet').find('job:${short}') or {}).state == 'idle'`, 15000)).toBe(true);
     const host = JSON.parse(readFileSync(path.join(h.base, 'jobs', short, 'host.json'), 'utf8')) as { ptyPid: number };
     process.kill(host.ptyPid, 'SIGKILL');
-    expect(await s.waitFor(`(require('madohub.fleet').find('job:${short}') or {}).state == 'failed'`, 15000)).toBe(true);
-    expect(await s.lua<string>(`return require('madohub.fleet').find('job:${short}').detail`)).toBe('killed by SIGKILL');
+    expect(await s.waitFor(`(require('madohub.fleet').find('job:${short}') or {}).state == 'failed'`, 15000)).toBe(
+      true,
+    );
+    expect(await s.lua<string>(`return require('madohub.fleet').find('job:${short}').detail`)).toBe(
+      'killed by SIGKILL',
+    );
     expect(await s.waitFor(`vim.fn.execute('messages'):find('Failed', 1, true) ~= nil`, 5000)).toBe(true);
     expect(await s.lua<string>(`return vim.fn.execute('messages')`)).not.toMatch(/Stopped/);
   }, 60000);

@@ -45,7 +45,9 @@ describe.each(testNeovims())('Neovim $label: a job’s view', ({ path: exe }) =>
     await screen.type(':MadoAgents<CR>');
     await screen.waitForText('the writer', 8000);
     expect(screen.text()).not.toMatch(/Exited|■/);
-    expect(await s.lua<string[]>(`return vim.tbl_map(function(e) return e.id end, require('madohub').agents())`)).toEqual([`job:${short}`]);
+    expect(
+      await s.lua<string[]>(`return vim.tbl_map(function(e) return e.id end, require('madohub').agents())`),
+    ).toEqual([`job:${short}`]);
     const jobs = await h.jobs();
     expect(jobs.find((j) => j.short === short)).toMatchObject({ alive: true });
   }, 60000);
@@ -56,7 +58,9 @@ describe.each(testNeovims())('Neovim $label: a job’s view', ({ path: exe }) =>
     screen = await Screen.attach(s.nvim, 150, 40);
     await s.lua(`require('madohub').setup({})`);
     // A terminal agent above, in Terminal mode, the job's view opened below it.
-    const neighbour = await s.lua<number>(`vim.cmd('terminal node ${path.join(FIX, 'bin/replier')}') return vim.api.nvim_get_current_buf()`);
+    const neighbour = await s.lua<number>(
+      `vim.cmd('terminal node ${path.join(FIX, 'bin/replier')}') return vim.api.nvim_get_current_buf()`,
+    );
     await screen.type(`:MadoAttach ${short}<CR>`);
     await screen.waitForText('You said: first words', 10000);
     await screen.type('i');
@@ -69,6 +73,8 @@ describe.each(testNeovims())('Neovim $label: a job’s view', ({ path: exe }) =>
     await screen.type("zz:echo 'typed in Normal mode'<CR>");
     await screen.waitForText('typed in Normal mode', 5000);
     expect(await s.lua<number>('return vim.api.nvim_get_current_buf()')).toBe(neighbour);
-    expect(await s.lua<string>(`return table.concat(vim.api.nvim_buf_get_lines(${neighbour}, 0, -1, false), '\\n')`)).not.toMatch(/zz|typed in/);
+    expect(
+      await s.lua<string>(`return table.concat(vim.api.nvim_buf_get_lines(${neighbour}, 0, -1, false), '\\n')`),
+    ).not.toMatch(/zz|typed in/);
   }, 60000);
 });

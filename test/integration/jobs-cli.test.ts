@@ -10,8 +10,10 @@ import { PROTO } from '../../src/jobs/protocol/codec.js';
 import { FIX as FIXTURES, MADO, shortOf, until, useJobsHarness } from './jobs-harness.js';
 
 // Words joined by cursor moves, as Ink draws them; then a numbered count that scrolls, and an end.
-const SENTENCE = "process.stdout.write('Hello!\\x1b[1CI\\x1b[1Cam\\x1b[1Ca\\x1b[1Cmock\\x1b[1Cmodel.\\r\\n'); setInterval(() => {}, 1000)";
-const COUNT = "let n = 0; const t = setInterval(() => { process.stdout.write(`line ${++n}\\r\\n`); if (n === 150) { clearInterval(t); setTimeout(() => process.exit(0), 300); } }, 15)";
+const SENTENCE =
+  "process.stdout.write('Hello!\\x1b[1CI\\x1b[1Cam\\x1b[1Ca\\x1b[1Cmock\\x1b[1Cmodel.\\r\\n'); setInterval(() => {}, 1000)";
+const COUNT =
+  'let n = 0; const t = setInterval(() => { process.stdout.write(`line ${++n}\\r\\n`); if (n === 150) { clearInterval(t); setTimeout(() => process.exit(0), 300); } }, 15)';
 // An agent that takes no keys while it comes up (what is typed then is lost, as a real TUI drops it):
 // its banner names it and tells nothing more; then it shows Gemini CLI's idle input line and says
 // each line it gets.
@@ -58,7 +60,11 @@ describe('mado, strictly', () => {
     const rows = (await h.mado(['agents'])).stdout.trimEnd().split('\n');
     expect(rows[0]).toMatch(/^ID\s+STATUS\s+STATE\s+AGENT\s+AGE\s+NAME\s+FOLDER\s+DETAIL$/);
     expect(rows[1]).toMatch(new RegExp(`^${a}\\s+running\\s+\\w+\\s+\\w+\\s+\\d+s\\s+first\\s+\\S+`));
-    expect(rows[2]).toMatch(new RegExp(`^${b}\\s+running\\s+\\w+\\s+\\w+\\s+\\d+s\\s+second\\s+${h.base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    expect(rows[2]).toMatch(
+      new RegExp(
+        `^${b}\\s+running\\s+\\w+\\s+\\w+\\s+\\d+s\\s+second\\s+${h.base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,
+      ),
+    );
     // The job that changed last stays where it is.
     expect((await h.mado(['stop', a])).code).toBe(0);
     expect((await h.mado(['agents'])).stdout.split('\n')[1]).toMatch(new RegExp(`^${a}\\s+stopped\\s+exited`));
@@ -68,7 +74,10 @@ describe('mado, strictly', () => {
 describe('mado logs', () => {
   it('prints the text a person reads, -n the last lines, --raw the bytes; the same once the host is gone', async () => {
     const short = shortOf((await h.mado(['--bg', '--agent', 'sentence'])).stdout);
-    await until(async () => (await h.mado(['logs', short])).stdout, (t) => t.includes('model.'));
+    await until(
+      async () => (await h.mado(['logs', short])).stdout,
+      (t) => t.includes('model.'),
+    );
     const text = await h.mado(['logs', short]);
     expect(text).toMatchObject({ code: 0, stdout: 'Hello! I am a mock model.\n' });
     expect((await h.mado(['logs', '-n', '1', short])).stdout).toBe('Hello! I am a mock model.\n');
@@ -98,7 +107,13 @@ describe('mado logs -f, live', () => {
       for (let i = 1; i <= 3; i++) {
         expect((await h.mado(['send', short, `line number ${i}`])).code).toBe(0);
         // On the screen (a 40-row terminal: nothing has scrolled away), written while the job runs.
-        expect(await until(async () => out, (t) => t.includes(`You said: line number ${i}`), 8000)).toContain(`You said: line number ${i}`);
+        expect(
+          await until(
+            async () => out,
+            (t) => t.includes(`You said: line number ${i}`),
+            8000,
+          ),
+        ).toContain(`You said: line number ${i}`);
       }
     } finally {
       await h.mado(['kill', short]);
@@ -112,7 +127,11 @@ describe('mado logs -f, live', () => {
 describe('a typed task', () => {
   it('is typed once the agent’s screen says it is idle, not into the screens it draws while it comes up (blank, its banner)', async () => {
     const short = shortOf((await h.mado(['--bg', '--agent', 'gemini', 'fix the parser'])).stdout);
-    const logs = await until(async () => (await h.mado(['logs', short])).stdout, (t) => t.includes('got: '), 15000);
+    const logs = await until(
+      async () => (await h.mado(['logs', short])).stdout,
+      (t) => t.includes('got: '),
+      15000,
+    );
     expect(logs).toContain('got: fix the parser');
     expect((await h.mado(['kill', short])).code).toBe(0);
   });
@@ -122,10 +141,17 @@ describe('mado attach', () => {
   it('says how to detach, draws on the alternate screen, and gives the terminal back as it was', async () => {
     const short = shortOf((await h.mado(['--bg', '--agent', 'looper', 'x'])).stdout);
     await until(h.jobs, (j) => j[0]?.alive === true);
-    const term = pty.spawn(process.execPath, [MADO, 'attach', short], { cols: 90, rows: 30, env: h.env as Record<string, string> });
+    const term = pty.spawn(process.execPath, [MADO, 'attach', short], {
+      cols: 90,
+      rows: 30,
+      env: h.env as Record<string, string>,
+    });
     let seen = '';
     term.onData((d) => (seen += d));
-    await until(async () => seen, (t) => t.includes('Claude Code'));
+    await until(
+      async () => seen,
+      (t) => t.includes('Claude Code'),
+    );
     term.write('\x1d');
     expect(await new Promise<number>((resolve) => term.onExit(({ exitCode }) => resolve(exitCode)))).toBe(0);
     expect(seen).toContain(`[attached to ${short} · Ctrl-] detaches and leaves it running]`);
@@ -145,7 +171,6 @@ describe('mado attach', () => {
   });
 });
 
-
 describe('mado logs just after a turn', () => {
   const hs = useJobsHarness({ replier: { command: ['node', `${FIXTURES}/bin/replier`], prompt: 'type' } });
   it('has the turn’s answer the moment the job says the turn is done, 20 turns over', async () => {
@@ -155,7 +180,10 @@ describe('mado logs just after a turn', () => {
     for (let i = 1; i <= 20; i++) {
       expect(await hs.mado(['send', short, 'work'])).toMatchObject({ code: 0 });
       expect((await until(hs.jobs, (j) => j[0]?.tempo === 'active', 5000))[0]?.tempo, `turn ${i} works`).toBe('active');
-      expect((await until(hs.jobs, (j) => j[0]?.status === 'done' && j[0]?.tempo === 'idle', 5000))[0]?.status, `turn ${i} ends`).toBe('done');
+      expect(
+        (await until(hs.jobs, (j) => j[0]?.status === 'done' && j[0]?.tempo === 'idle', 5000))[0]?.status,
+        `turn ${i} ends`,
+      ).toBe('done');
       expect((await hs.mado(['logs', short])).stdout, `turn ${i}'s answer`).toContain(`Turn ${i} is done.`);
     }
   }, 120000);
@@ -168,8 +196,14 @@ describe('mado send', () => {
     resumer: { command: ['node', `${FIXTURES}/bin/replier`], prompt: 'arg', resume: ['--resumed', '{id}'] },
   });
   it('mado --bg --resume ID PROMPT resumes the session, then types the prompt into it once it is up', async () => {
-    const short = shortOf((await hs.mado(['--bg', '--agent', 'resumer', '--resume', 'sess-1', 'go', 'on', 'from', 'there'])).stdout);
-    const logs = await until(async () => (await hs.mado(['logs', short])).stdout, (t) => t.includes('You said: go on from there'), 10000);
+    const short = shortOf(
+      (await hs.mado(['--bg', '--agent', 'resumer', '--resume', 'sess-1', 'go', 'on', 'from', 'there'])).stdout,
+    );
+    const logs = await until(
+      async () => (await hs.mado(['logs', short])).stdout,
+      (t) => t.includes('You said: go on from there'),
+      10000,
+    );
     expect(logs.split('You said: go on from there').length - 1).toBe(1);
     expect((await hs.jobs())[0]).toMatchObject({ resumeSessionId: 'sess-1', intent: 'go on from there' });
   });
@@ -177,28 +211,54 @@ describe('mado send', () => {
     const short = shortOf((await hs.mado(['--bg', '--agent', 'approver'])).stdout);
     await until(hs.jobs, (j) => j[0]?.tempo === 'blocked');
     const held = await hs.mado(['send', short, 'use the other folder']);
-    expect(held).toMatchObject({ code: 0, stdout: `held for ${short}: it shows a menu; answer it with mado answer ${short} N, then this is sent\n` });
-    expect((await until(hs.jobs, (j) => j[0]?.pendingReply === 'held: menu'))[0]).toMatchObject({ pendingReply: 'held: menu' });
+    expect(held).toMatchObject({
+      code: 0,
+      stdout: `held for ${short}: it shows a menu; answer it with mado answer ${short} N, then this is sent\n`,
+    });
+    expect((await until(hs.jobs, (j) => j[0]?.pendingReply === 'held: menu'))[0]).toMatchObject({
+      pendingReply: 'held: menu',
+    });
     // Nothing was typed into the menu: it still asks.
     expect((await hs.mado(['logs', short])).stdout).not.toContain('chose');
-    expect(await hs.mado(['answer', short, '0'])).toMatchObject({ code: 2, stderr: "mado answer: N is a choice from 1 to 9, not '0'\n" });
+    expect(await hs.mado(['answer', short, '0'])).toMatchObject({
+      code: 2,
+      stderr: "mado answer: N is a choice from 1 to 9, not '0'\n",
+    });
     const answered = await hs.mado(['answer', short, '2']);
-    expect(answered).toMatchObject({ code: 0, stdout: expect.stringMatching(new RegExp(`^answered ${short}: 2\\. \\S`)) });
-    const logs = await until(async () => (await hs.mado(['logs', short])).stdout, (t) => t.includes('got: use the other folder'), 8000);
+    expect(answered).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(new RegExp(`^answered ${short}: 2\\. \\S`)),
+    });
+    const logs = await until(
+      async () => (await hs.mado(['logs', short])).stdout,
+      (t) => t.includes('got: use the other folder'),
+      8000,
+    );
     expect(logs.indexOf('chose 2')).toBeLessThan(logs.indexOf('got: use the other folder'));
     expect(logs.split('got: use the other folder').length - 1).toBe(1);
     // No menu now: an answer is refused with why.
-    expect(await hs.mado(['answer', short, '1'])).toMatchObject({ code: 1, stderr: expect.stringContaining('mado answer:') });
+    expect(await hs.mado(['answer', short, '1'])).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('mado answer:'),
+    });
   });
 
   it('a reply held for a menu goes in once the menu is answered, though the input line loses an Enter that comes too soon: 20 menus, each reply once', async () => {
-    const env = { MADOHUB_FIXTURE_ENTER_LOST_MS: '400', MADOHUB_FIXTURE_ASK_AGAIN_MS: '1500', MADOHUB_JOB_ENV: 'MADOHUB_FIXTURE_*' };
+    const env = {
+      MADOHUB_FIXTURE_ENTER_LOST_MS: '400',
+      MADOHUB_FIXTURE_ASK_AGAIN_MS: '1500',
+      MADOHUB_JOB_ENV: 'MADOHUB_FIXTURE_*',
+    };
     const short = shortOf((await hs.mado(['--bg', '--agent', 'approver'], undefined, env)).stdout);
     for (let i = 1; i <= 20; i++) {
       await until(hs.jobs, (j) => j.find((x) => x.short === short)?.tempo === 'blocked', 10000);
       expect((await hs.mado(['send', short, `reply number ${i}`])).stdout).toMatch(/^held for /);
       expect((await hs.mado(['answer', short, '1'])).code).toBe(0);
-      const logs = await until(async () => (await hs.mado(['logs', short])).stdout, (t) => t.includes(`got: reply number ${i}`), 8000);
+      const logs = await until(
+        async () => (await hs.mado(['logs', short])).stdout,
+        (t) => t.includes(`got: reply number ${i}`),
+        8000,
+      );
       expect(logs.split(`got: reply number ${i}`).length - 1, logs).toBe(1);
       expect(logs.indexOf(`chose 1 (answer ${i})`)).toBeLessThan(logs.indexOf(`got: reply number ${i}`));
     }
@@ -210,16 +270,31 @@ describe('mado send', () => {
     await until(hs.jobs, (j) => j[0]?.alive === true);
     await new Promise((r) => setTimeout(r, 300)); // its idle screen has been read
     expect(await hs.mado(['send', short, 'hello', 'there'])).toMatchObject({ code: 0, stdout: `sent to ${short}\n` });
-    await until(async () => (await hs.mado(['logs', short])).stdout, (t) => t.includes('You said: hello there'));
+    await until(
+      async () => (await hs.mado(['logs', short])).stdout,
+      (t) => t.includes('You said: hello there'),
+    );
     // Within half a second of the first, it waits that long (the first's answer drawn, no turn), then goes.
-    expect((await hs.mado(['send', short], 'work\n')).stdout).toMatch(new RegExp(`^(?:sent to ${short}|queued for ${short}: sent when its turn ends)\n$`));
+    expect((await hs.mado(['send', short], 'work\n')).stdout).toMatch(
+      new RegExp(`^(?:sent to ${short}|queued for ${short}: sent when its turn ends)\n$`),
+    );
     await until(hs.jobs, (j) => j[0]?.tempo === 'active');
-    expect(await hs.mado(['send', short, 'after'])).toMatchObject({ code: 0, stdout: `queued for ${short}: sent when its turn ends\n` });
+    expect(await hs.mado(['send', short, 'after'])).toMatchObject({
+      code: 0,
+      stdout: `queued for ${short}: sent when its turn ends\n`,
+    });
     // The job's row shows it waits (the job file's pendingReply), until it is sent.
     expect((await until(hs.jobs, (j) => j[0]?.pendingReply === 'queued'))[0]).toMatchObject({ pendingReply: 'queued' });
     // Another waits behind it: sent after it, in order, each once.
-    expect(await hs.mado(['send', short, 'again'])).toMatchObject({ code: 0, stdout: `queued for ${short}: sent when its turn ends\n` });
-    const logs = await until(async () => (await hs.mado(['logs', short])).stdout, (t) => t.includes('You said: again'), 8000);
+    expect(await hs.mado(['send', short, 'again'])).toMatchObject({
+      code: 0,
+      stdout: `queued for ${short}: sent when its turn ends\n`,
+    });
+    const logs = await until(
+      async () => (await hs.mado(['logs', short])).stdout,
+      (t) => t.includes('You said: again'),
+      8000,
+    );
     expect(logs.indexOf('You said: work')).toBeLessThan(logs.indexOf('You said: after'));
     expect(logs.indexOf('You said: after')).toBeLessThan(logs.indexOf('You said: again'));
     expect(logs.split('You said: again').length - 1).toBe(1);
@@ -227,9 +302,13 @@ describe('mado send', () => {
     expect(await hs.mado(['send', 'nope', 'x'])).toMatchObject({ code: 1, stderr: "mado send: no job 'nope'\n" });
     expect(await hs.mado(['send', short], 'y'.repeat(130 * 1024))).toMatchObject({
       code: 2,
-      stderr: 'mado send: the reply is 130 KiB, and a job takes at most 120 KiB: put the text in a file and name the file in the prompt\n',
+      stderr:
+        'mado send: the reply is 130 KiB, and a job takes at most 120 KiB: put the text in a file and name the file in the prompt\n',
     });
-    expect(await hs.mado(['send', short], '   ')).toMatchObject({ code: 2, stderr: 'mado send: a reply needs some text\n' });
+    expect(await hs.mado(['send', short], '   ')).toMatchObject({
+      code: 2,
+      stderr: 'mado send: a reply needs some text\n',
+    });
   });
 
   it('a reply sent while the job works is queued and goes once that turn ended, after its answer: 20 turns, each once, in order', async () => {
@@ -243,16 +322,28 @@ describe('mado send', () => {
       rmSync(done, { force: true });
       expect((await hs.mado(['send', short, 'work'])).code).toBe(0);
       await until(hs.jobs, (j) => mine(j)?.tempo === 'active', 5000);
-      expect(await hs.mado(['send', short, `reply ${i}`]), `turn ${i}`).toMatchObject({ code: 0, stdout: `queued for ${short}: sent when its turn ends\n` });
+      expect(await hs.mado(['send', short, `reply ${i}`]), `turn ${i}`).toMatchObject({
+        code: 0,
+        stdout: `queued for ${short}: sent when its turn ends\n`,
+      });
       expect((await hs.mado(['logs', short])).stdout, `turn ${i} at work`).not.toContain(`You said: reply ${i}\n`);
       writeFileSync(done, '');
-      const logs = await until(async () => (await hs.mado(['logs', short])).stdout, (t) => t.includes(`You said: reply ${i}\n`), 20000);
+      const logs = await until(
+        async () => (await hs.mado(['logs', short])).stdout,
+        (t) => t.includes(`You said: reply ${i}\n`),
+        20000,
+      );
       // Said with what the job showed and kept, should it not come.
-      const why = async (): Promise<string> => `turn ${i}: ${JSON.stringify(mine(await hs.jobs()))}\n${logs.split('\n').slice(-12).join('\n')}`;
+      const why = async (): Promise<string> =>
+        `turn ${i}: ${JSON.stringify(mine(await hs.jobs()))}\n${logs.split('\n').slice(-12).join('\n')}`;
       if (!logs.includes(`You said: reply ${i}\n`)) expect.fail(await why());
       expect(logs.split(`You said: reply ${i}\n`).length - 1, `turn ${i}`).toBe(1);
-      expect(logs.indexOf(`Turn ${i} is done.`), `turn ${i}'s answer first`).toBeLessThan(logs.indexOf(`You said: reply ${i}\n`));
-      expect(logs.indexOf(`Turn ${i} is done.`)).toBeGreaterThan(i > 1 ? logs.indexOf(`You said: reply ${i - 1}\n`) : -1);
+      expect(logs.indexOf(`Turn ${i} is done.`), `turn ${i}'s answer first`).toBeLessThan(
+        logs.indexOf(`You said: reply ${i}\n`),
+      );
+      expect(logs.indexOf(`Turn ${i} is done.`)).toBeGreaterThan(
+        i > 1 ? logs.indexOf(`You said: reply ${i - 1}\n`) : -1,
+      );
       await until(hs.jobs, (j) => mine(j)?.pendingReply === null && mine(j)?.tempo === 'idle', 5000);
     }
     expect((await hs.mado(['kill', short])).code).toBe(0);
@@ -262,27 +353,44 @@ describe('mado send', () => {
     const sh = (script: string): Promise<{ code: number; stdout: string; stderr: string }> =>
       new Promise((resolve) => {
         execFile('sh', ['-c', script], { env: hs.env, timeout: 30000 }, (err, stdout, stderr) =>
-          resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+          resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+        );
       });
     const bg = await sh(`(sleep 0.5; echo piped task words) | "${process.execPath}" "${MADO}" --bg --agent replier`);
     expect(bg.stderr).toBe('');
     const short = shortOf(bg.stdout);
-    await until(async () => (await hs.mado(['logs', short])).stdout, (t) => t.includes('You said: piped task words'), 10000);
+    await until(
+      async () => (await hs.mado(['logs', short])).stdout,
+      (t) => t.includes('You said: piped task words'),
+      10000,
+    );
     expect((await hs.mado(['logs', short])).stdout).toContain('You said: piped task words');
     await until(hs.jobs, (j) => j[0]?.tempo === 'idle');
     const sent = await sh(`(sleep 0.5; echo hi from a pipe) | "${process.execPath}" "${MADO}" send ${short}`);
     expect(sent).toMatchObject({ code: 0, stdout: `sent to ${short}\n` });
-    await until(async () => (await hs.mado(['logs', short])).stdout, (t) => t.includes('You said: hi from a pipe'), 10000);
+    await until(
+      async () => (await hs.mado(['logs', short])).stdout,
+      (t) => t.includes('You said: hi from a pipe'),
+      10000,
+    );
     expect((await hs.mado(['logs', short])).stdout).toContain('You said: hi from a pipe');
     // A pipe its caller keeps open and never writes is no input for a task on the line: no hang.
     const open = await new Promise<{ code: number; stdout: string }>((resolve) => {
-      const child = execFile(process.execPath, [MADO, '--bg', '--agent', 'replier', 'the task alone'], { env: hs.env, timeout: 20000 }, (err, stdout) =>
-        resolve({ code: err ? 1 : 0, stdout }));
+      const child = execFile(
+        process.execPath,
+        [MADO, '--bg', '--agent', 'replier', 'the task alone'],
+        { env: hs.env, timeout: 20000 },
+        (err, stdout) => resolve({ code: err ? 1 : 0, stdout }),
+      );
       child.stdin?.write('');
     });
     expect(open.code).toBe(0);
     const alone = shortOf(open.stdout);
-    await until(async () => (await hs.mado(['logs', alone])).stdout, (t) => t.includes('You said: the task alone'), 10000);
+    await until(
+      async () => (await hs.mado(['logs', alone])).stdout,
+      (t) => t.includes('You said: the task alone'),
+      10000,
+    );
   });
 
   it('holds a reply while a draft stands in the agent’s input line, and sends it once the line is empty', async () => {
@@ -292,12 +400,22 @@ describe('mado send', () => {
     // Someone attached types a draft.
     const { conn } = await Conn.open(info.socket);
     conn.send({ proto: PROTO, op: 'input', data: 'half' });
-    await until(async () => (await hs.mado(['logs', short])).stdout, (t) => t.includes('❯ half'));
-    expect(await hs.mado(['send', short, 'the reply'])).toMatchObject({ code: 0, stdout: `held: draft for ${short}: sent once its input line is empty\n` });
+    await until(
+      async () => (await hs.mado(['logs', short])).stdout,
+      (t) => t.includes('❯ half'),
+    );
+    expect(await hs.mado(['send', short, 'the reply'])).toMatchObject({
+      code: 0,
+      stdout: `held: draft for ${short}: sent once its input line is empty\n`,
+    });
     await new Promise((r) => setTimeout(r, 500));
     expect((await hs.mado(['logs', short])).stdout).not.toContain('You said');
     conn.send({ proto: PROTO, op: 'input', data: '\x7f\x7f\x7f\x7f' });
-    const logs = await until(async () => (await hs.mado(['logs', short])).stdout, (t) => t.includes('You said: the reply'), 8000);
+    const logs = await until(
+      async () => (await hs.mado(['logs', short])).stdout,
+      (t) => t.includes('You said: the reply'),
+      8000,
+    );
     expect(logs).toContain('You said: the reply');
     expect(logs).not.toContain('You said: half');
     conn.close();
@@ -306,7 +424,12 @@ describe('mado send', () => {
 
 describe("a working job's file", () => {
   // Its spinner row changes 6 times a second (its seconds tick every 150 ms), as a real one's frames.
-  const hs = useJobsHarness({ spinner: { command: ['env', 'MADOHUB_FIXTURE_TICK_MS=150', 'node', `${FIXTURES}/agent.cjs`, 'claude-working'], prompt: 'type' } });
+  const hs = useJobsHarness({
+    spinner: {
+      command: ['env', 'MADOHUB_FIXTURE_TICK_MS=150', 'node', `${FIXTURES}/agent.cjs`, 'claude-working'],
+      prompt: 'type',
+    },
+  });
   it('is written again for its spinner alone at most every 2 s, its last detail after', async () => {
     const short = shortOf((await hs.mado(['--bg', '--agent', 'spinner'])).stdout);
     const dir = path.join(hs.env.MADOHUB_JOBS_DIR!, short);
@@ -317,7 +440,11 @@ describe("a working job's file", () => {
     });
     const first = String((await hs.jobs())[0]?.detail);
     const t0 = Date.now();
-    await until(async () => Date.now() - t0, (ms) => ms >= 4500, 10000);
+    await until(
+      async () => Date.now() - t0,
+      (ms) => ms >= 4500,
+      10000,
+    );
     watcher.close();
     // About 30 frames in 4.5 s; a write (a rename into place) is one or two events: three writes at most.
     expect(events).toBeLessThanOrEqual(6);
@@ -337,13 +464,22 @@ describe('jobs of agents that tell their state in their records alone (Copilot C
     // Its records go to a home of the test's own.
     const env = { HOME: path.join(hs.base, 'home') };
     const short = shortOf((await hs.mado(['--bg', '--agent', agent], undefined, env)).stdout);
-    const job = async (): Promise<Record<string, unknown> | undefined> => (await hs.jobs()).find((j) => j.short === short);
+    const job = async (): Promise<Record<string, unknown> | undefined> =>
+      (await hs.jobs()).find((j) => j.short === short);
     await until(job, (j) => j?.agent === agent && j.tempo === 'idle');
     for (const n of [1, 2]) {
       expect((await hs.mado(['send', short, 't'], undefined, env)).code).toBe(0);
       // Done once its records end the turn: its screen after a turn reads Idle alone.
-      const done = await until(job, (j) => j?.status === 'done' && String(j.detail) === `${name} answer of turn ${n}.`, 8000);
-      expect(done).toMatchObject({ status: 'done', stateSource: 'jsonl-watcher', detail: `${name} answer of turn ${n}.` });
+      const done = await until(
+        job,
+        (j) => j?.status === 'done' && String(j.detail) === `${name} answer of turn ${n}.`,
+        8000,
+      );
+      expect(done).toMatchObject({
+        status: 'done',
+        stateSource: 'jsonl-watcher',
+        detail: `${name} answer of turn ${n}.`,
+      });
     }
   });
 });

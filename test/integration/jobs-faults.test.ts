@@ -1,7 +1,18 @@
 // Background jobs under hostile input and injected faults: secrets, planted sockets, hostile ids and
 // names, killed and stopped processes, FIFOs, huge files and messages, slow clients, held locks.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { connect, createServer } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,7 +26,12 @@ import { ROOT } from './neovim.js';
 
 /** A job file of a job whose agent runs, as the daemon writes it; its folder. */
 function createJobFile(jobs: string, short: string): string {
-  createJob(jobs, { ...blankJob(short), sessionId: '0b6c6f1e-6f1e-4c7e-9d51-3f0d5c1e2a13', status: 'running', tempo: 'active' });
+  createJob(jobs, {
+    ...blankJob(short),
+    sessionId: '0b6c6f1e-6f1e-4c7e-9d51-3f0d5c1e2a13',
+    status: 'running',
+    tempo: 'active',
+  });
   return path.join(jobs, short, 'job.json');
 }
 
@@ -24,7 +40,10 @@ const h = useJobsHarness({
   stubborn: { command: ['node', path.join(FIX, 'bin/stubborn'), '/dev/null'], prompt: 'type' },
   spew: { command: ['node', path.join(FIX, 'bin/spew')], prompt: 'type' },
   // 3 MB of output at once, then quiet.
-  burst: { command: ['node', '-e', "process.stdout.write('x'.repeat(3 * 1024 * 1024)); setInterval(() => {}, 1000)"], prompt: 'type' },
+  burst: {
+    command: ['node', '-e', "process.stdout.write('x'.repeat(3 * 1024 * 1024)); setInterval(() => {}, 1000)"],
+    prompt: 'type',
+  },
   // Exits at once, and well.
   quick: { command: ['true'], prompt: 'type' },
   missing: { command: ['no-such-agent-program'], prompt: 'type' },
@@ -39,7 +58,11 @@ const alive = (pid: number): boolean => {
   }
 };
 const hostInfo = (short: string): { pid: number; ptyPid: number; socket: string } =>
-  JSON.parse(readFileSync(path.join(h.base, 'jobs', short, 'host.json'), 'utf8')) as { pid: number; ptyPid: number; socket: string };
+  JSON.parse(readFileSync(path.join(h.base, 'jobs', short, 'host.json'), 'utf8')) as {
+    pid: number;
+    ptyPid: number;
+    socket: string;
+  };
 const sock = (): string => path.join(h.base, 'run', 'daemon.sock');
 /** A job of `agent`, up and listed alive. */
 async function started(agent: string, prompt = 'x'): Promise<string> {
@@ -49,11 +72,16 @@ async function started(agent: string, prompt = 'x'): Promise<string> {
   await until(h.jobs, (j) => j.some((x) => x.short === short && x.alive === true));
   return short;
 }
-const rssMiB = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+const rssMiB = (pid: number): number =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 describe('secrets and access', () => {
   it('no key or token is listed or stored; the agent has them; the daemon does not; every file of a job is 0600', async () => {
-    const secrets = { ANTHROPIC_API_KEY: 'sk-ant-secret-1', OPENAI_API_KEY: 'sk-openai-secret-2', CLAUDE_CODE_OAUTH_TOKEN: 'oauth-secret-3' };
+    const secrets = {
+      ANTHROPIC_API_KEY: 'sk-ant-secret-1',
+      OPENAI_API_KEY: 'sk-openai-secret-2',
+      CLAUDE_CODE_OAUTH_TOKEN: 'oauth-secret-3',
+    };
     const r = await h.mado(['--bg', '--agent', 'looper', 'x'], undefined, secrets);
     expect(r.code, r.stderr).toBe(0);
     const short = shortOf(r.stdout);
@@ -82,7 +110,13 @@ describe('secrets and access', () => {
     const daemonPid = Number(/pid (\d+)\)/.exec(readFileSync(path.join(h.base, 'run', 'daemon.log'), 'utf8'))![1]);
     expect(environ(daemonPid)).not.toContain('secret');
     // The job's files (a lock or a temporary file of a write under way may stand beside them: 0600 too).
-    expect(files.filter((f) => f !== 'job.lock' && !f.endsWith('.tmp')).sort()).toEqual(['host.json', 'host.log', 'job.json', 'launch.json', 'output.log']);
+    expect(files.filter((f) => f !== 'job.lock' && !f.endsWith('.tmp')).sort()).toEqual([
+      'host.json',
+      'host.log',
+      'job.json',
+      'launch.json',
+      'output.log',
+    ]);
     for (const f of files) {
       const mode = statSync(path.join(dir, f), { throwIfNoEntry: false })?.mode;
       if (mode !== undefined) expect([f, mode & 0o777]).toEqual([f, 0o600]);
@@ -99,12 +133,16 @@ describe('secrets and access', () => {
       chmodSync(run, 0o777);
       const open = await h.mado(['--bg', '--agent', 'looper', 'x'], undefined, { ANTHROPIC_API_KEY: 'k-1' });
       expect(open.code).toBe(1);
-      expect(open.stderr).toBe(`mado --bg: cannot reach the mado daemon: refusing the runtime folder: ${run} is open to others (mode 777); it must be 0700 (chmod 700 ${run})\n`);
+      expect(open.stderr).toBe(
+        `mado --bg: cannot reach the mado daemon: refusing the runtime folder: ${run} is open to others (mode 777); it must be 0700 (chmod 700 ${run})\n`,
+      );
       chmodSync(run, 0o700);
       chownSync(sock(), 65534, 65534);
       const theirs = await h.mado(['--bg', '--agent', 'looper', 'x'], undefined, { ANTHROPIC_API_KEY: 'k-1' });
       expect(theirs.code).toBe(1);
-      expect(theirs.stderr).toContain(`refusing to connect to ${sock()}: ${sock()} belongs to uid 65534, not to this user`);
+      expect(theirs.stderr).toContain(
+        `refusing to connect to ${sock()}: ${sock()} belongs to uid 65534, not to this user`,
+      );
       expect(heard).toEqual([]);
     } finally {
       planted.close();
@@ -117,7 +155,11 @@ describe('secrets and access', () => {
     mkdirSync(victim);
     for (const op of ['remove', 'stop', 'kill', 'respawn']) {
       const reply = await request(sock(), { op, short: '../../victim', force: true, env: {} });
-      expect(reply).toEqual({ proto: 2, type: 'error', error: `${op}: field 'short' must be a job id (8 lowercase hex digits)` });
+      expect(reply).toEqual({
+        proto: 2,
+        type: 'error',
+        error: `${op}: field 'short' must be a job id (8 lowercase hex digits)`,
+      });
     }
     expect(existsSync(victim)).toBe(true);
   });
@@ -125,19 +167,43 @@ describe('secrets and access', () => {
   it('a branch or a session id that reads as an option is refused; the repository is untouched', async () => {
     const { repo, git } = h.gitRepo();
     const before = git('config', '--list', '--local');
-    const r = await h.mado(['--bg', '--worktree=--set-upstream-to=main', '--agent', 'looper', 'x'], undefined, {}, repo);
-    expect(r).toMatchObject({ code: 2, stderr: "mado --bg: --worktree=BRANCH needs a branch name, not '--set-upstream-to=main'\n" });
-    expect((await h.mado(['--bg', '--resume=--some-flag'])).stderr).toBe("mado --bg: --resume needs a session id, not '--some-flag'\n");
+    const r = await h.mado(
+      ['--bg', '--worktree=--set-upstream-to=main', '--agent', 'looper', 'x'],
+      undefined,
+      {},
+      repo,
+    );
+    expect(r).toMatchObject({
+      code: 2,
+      stderr: "mado --bg: --worktree=BRANCH needs a branch name, not '--set-upstream-to=main'\n",
+    });
+    expect((await h.mado(['--bg', '--resume=--some-flag'])).stderr).toBe(
+      "mado --bg: --resume needs a session id, not '--some-flag'\n",
+    );
     await started('looper');
     // Straight to the daemon: git's own rule, and the session id to resume.
     const dispatch = (extra: object): Promise<unknown> =>
       request(sock(), {
-        op: 'dispatch', short: 'abcdef01', sessionId: '0b6c6f1e-6f1e-4c7e-9d51-3f0d5c1e2a11', createdAt: 1, origin: 'shell', cwd: repo,
-        launch: { mode: 'prompt', args: ['x'] }, respawnFlags: [], env: { PATH: process.env.PATH! }, agent: 'looper', seed: { intent: 'x' }, ...extra,
+        op: 'dispatch',
+        short: 'abcdef01',
+        sessionId: '0b6c6f1e-6f1e-4c7e-9d51-3f0d5c1e2a11',
+        createdAt: 1,
+        origin: 'shell',
+        cwd: repo,
+        launch: { mode: 'prompt', args: ['x'] },
+        respawnFlags: [],
+        env: { PATH: process.env.PATH! },
+        agent: 'looper',
+        seed: { intent: 'x' },
+        ...extra,
       });
     expect(await dispatch({ worktree: { branch: '-x' } })).toMatchObject({ error: "'-x' is not a valid branch name" });
-    expect(await dispatch({ worktree: { branch: 'a..b' } })).toMatchObject({ error: "'a..b' is not a valid branch name" });
-    expect(await dispatch({ launch: { mode: 'resume', sessionId: '--x', fork: false, flagArgs: [] } })).toMatchObject({ error: 'the session id to resume is not one' });
+    expect(await dispatch({ worktree: { branch: 'a..b' } })).toMatchObject({
+      error: "'a..b' is not a valid branch name",
+    });
+    expect(await dispatch({ launch: { mode: 'resume', sessionId: '--x', fork: false, flagArgs: [] } })).toMatchObject({
+      error: 'the session id to resume is not one',
+    });
     expect(git('config', '--list', '--local')).toBe(before);
     expect(existsSync(path.join(h.base, 'jobs', 'abcdef01'))).toBe(false);
   });
@@ -164,11 +230,15 @@ describe('nothing lost', () => {
     writeFileSync(path.join(wt, 'notes.txt'), 'a day of work');
     const dirty = await h.mado(['rm', short]);
     expect(dirty.code).toBe(1);
-    expect(dirty.stderr).toBe(`mado rm: job ${short}'s worktree ${wt} has 1 uncommitted change (notes.txt); commit or push them, or use --force\n`);
+    expect(dirty.stderr).toBe(
+      `mado rm: job ${short}'s worktree ${wt} has 1 uncommitted change (notes.txt); commit or push them, or use --force\n`,
+    );
     execFileSync('git', ['-C', wt, 'add', '.']);
     execFileSync('git', ['-C', wt, '-c', 'user.email=t@e.invalid', '-c', 'user.name=t', 'commit', '-qm', 'the work']);
     const unmerged = await h.mado(['rm', short]);
-    expect(unmerged.stderr).toMatch(new RegExp(`has commit on no other branch: [0-9a-f]+ the work; commit or push them, or use --force\\n$`));
+    expect(unmerged.stderr).toMatch(
+      new RegExp(`has commit on no other branch: [0-9a-f]+ the work; commit or push them, or use --force\\n$`),
+    );
     expect(existsSync(path.join(wt, 'notes.txt'))).toBe(true);
     // Merged elsewhere, nothing is lost: it goes.
     git('branch', 'keep', `mado/${short}`);
@@ -192,12 +262,22 @@ describe('nothing lost', () => {
     const short = await started('stubborn');
     const info = hostInfo(short);
     // The agent writes its pids once Node has started it (after its host is up).
-    await until(async () => existsSync(pids) && readFileSync(pids, 'utf8').endsWith('\n'), (ok) => ok, 5000);
+    await until(
+      async () => existsSync(pids) && readFileSync(pids, 'utf8').endsWith('\n'),
+      (ok) => ok,
+      5000,
+    );
     const [agent, child] = readFileSync(pids, 'utf8').trim().split(' ').map(Number);
     process.kill(info.pid, 'SIGKILL');
     const [job] = await until(h.jobs, (j) => j[0]?.status === 'errored');
     expect(job).toMatchObject({ status: 'errored', detail: 'its host died', alive: false });
-    expect(await until(async () => alive(agent!) || alive(child!), (a) => !a, 5000)).toBe(false);
+    expect(
+      await until(
+        async () => alive(agent!) || alive(child!),
+        (a) => !a,
+        5000,
+      ),
+    ).toBe(false);
     expect(existsSync(path.join(h.base, 'jobs', short, 'host.json'))).toBe(false);
     expect(existsSync(info.socket)).toBe(false);
     // The job can be respawned and removed.
@@ -209,7 +289,10 @@ describe('nothing lost', () => {
     const real = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
     process.kill(real.pid as number, 'SIGKILL');
     writeFileSync(file, JSON.stringify({ ...real, pid: process.pid, pidStart: '1' }));
-    expect((await until(h.jobs, (j) => j[0]?.status === 'errored'))[0]).toMatchObject({ detail: 'its host died', alive: false });
+    expect((await until(h.jobs, (j) => j[0]?.status === 'errored'))[0]).toMatchObject({
+      detail: 'its host died',
+      alive: false,
+    });
     expect(alive(process.pid)).toBe(true);
   });
 
@@ -217,7 +300,13 @@ describe('nothing lost', () => {
     const short = await started('looper');
     const info = hostInfo(short);
     rmSync(path.join(h.base, 'jobs', short), { recursive: true });
-    expect(await until(async () => alive(info.pid) || alive(info.ptyPid), (a) => !a, 5000)).toBe(false);
+    expect(
+      await until(
+        async () => alive(info.pid) || alive(info.ptyPid),
+        (a) => !a,
+        5000,
+      ),
+    ).toBe(false);
     const s2 = await started('looper');
     expect((await h.mado(['kill', s2])).code).toBe(0);
     const [respawned, removed] = await Promise.all([h.mado(['respawn', s2]), h.mado(['rm', '--force', s2])]);
@@ -255,7 +344,8 @@ describe('nothing lost', () => {
       expect([alive(info.pid), alive(info.ptyPid)]).toEqual([true, true]);
       // Once the disk has room again, the job file tells what happened, once.
       execFileSync('mount', ['-o', 'remount,size=16m', jobsDir]);
-      const jobFile = async (): Promise<{ problem: string | null }> => JSON.parse(readFileSync(path.join(dir, 'job.json'), 'utf8')) as { problem: string | null };
+      const jobFile = async (): Promise<{ problem: string | null }> =>
+        JSON.parse(readFileSync(path.join(dir, 'job.json'), 'utf8')) as { problem: string | null };
       expect((await until(jobFile, (j) => j.problem !== null, 5000)).problem).toBe('cannot write output.log: ENOSPC');
       expect((await h.mado(['agents'], undefined, small)).stdout).toContain('(! cannot write output.log: ENOSPC)');
       // Full again, to the last byte.
@@ -280,7 +370,13 @@ describe('nothing lost', () => {
       expect(JSON.parse(listed.stdout)[0]).toMatchObject({ short, alive: true });
       // Its agent ends while nothing can be written: the host leaves all the same.
       process.kill(info.ptyPid, 'SIGKILL');
-      expect(await until(async () => alive(info.pid), (a) => !a, 6000)).toBe(false);
+      expect(
+        await until(
+          async () => alive(info.pid),
+          (a) => !a,
+          6000,
+        ),
+      ).toBe(false);
       execFileSync('mount', ['-o', 'remount,rw', jobsDir]);
       // The disk still full: a new dispatch fails with the reason, and leaves no folder or temp file.
       const before = readdirSync(jobsDir).sort();
@@ -310,17 +406,23 @@ describe('no hang, bounded memory', () => {
     rude.close();
     expect(Date.now() - t).toBeLessThan(15000);
     expect(hung.code).toBe(1);
-    expect(hung.stderr).toMatch(/^mado --bg: the mado daemon ended before it answered: .* closed the connection before it answered\n$/);
+    expect(hung.stderr).toMatch(
+      /^mado --bg: the mado daemon ended before it answered: .* closed the connection before it answered\n$/,
+    );
 
     await started('looper');
-    const daemonPid = Number([...readFileSync(path.join(run, 'daemon.log'), 'utf8').matchAll(/pid (\d+)\)/g)].pop()![1]);
+    const daemonPid = Number(
+      [...readFileSync(path.join(run, 'daemon.log'), 'utf8').matchAll(/pid (\d+)\)/g)].pop()![1],
+    );
     process.kill(daemonPid, 'SIGSTOP');
     try {
       t = Date.now();
       const stopped = await h.mado(['--bg', '--agent', 'looper', 'y']);
       expect(Date.now() - t).toBeLessThan(15000);
       expect(stopped.code).toBe(1);
-      expect(stopped.stderr).toMatch(/^mado --bg: the mado daemon does not answer \(its process may be stopped, .*\): .* said nothing in 3 s\n$/);
+      expect(stopped.stderr).toMatch(
+        /^mado --bg: the mado daemon does not answer \(its process may be stopped, .*\): .* said nothing in 3 s\n$/,
+      );
       expect(stopped.stderr).not.toMatch(/\n\s+at /);
     } finally {
       process.kill(daemonPid, 'SIGCONT');
@@ -355,7 +457,10 @@ describe('no hang, bounded memory', () => {
   it('a stopped host: logs fall back to its output log, stop and kill to signals, attach says it cannot reach it', async () => {
     const short = await started('looper');
     // Its agent has drawn (and the host has logged it) before the host stops.
-    await until(async () => (await h.mado(['logs', short])).stdout, (t) => t.includes('Claude Code'));
+    await until(
+      async () => (await h.mado(['logs', short])).stdout,
+      (t) => t.includes('Claude Code'),
+    );
     const info = hostInfo(short);
     process.kill(info.pid, 'SIGSTOP');
     try {
@@ -371,7 +476,11 @@ describe('no hang, bounded memory', () => {
       }
       const attach = await h.mado(['attach', short]);
       expect(attach).toMatchObject({ code: 1 });
-      expect(attach.stderr).toMatch(new RegExp(`^mado attach: cannot reach the host of job ${short}: .*said nothing in 3 s \\(mado stop ${short} ends it\\)\\n$`));
+      expect(attach.stderr).toMatch(
+        new RegExp(
+          `^mado attach: cannot reach the host of job ${short}: .*said nothing in 3 s \\(mado stop ${short} ends it\\)\\n$`,
+        ),
+      );
       const stop = await h.mado(['stop', short]);
       expect(stop).toMatchObject({ code: 0, stdout: `stopped ${short}\n` });
       expect([alive(info.pid), alive(info.ptyPid)]).toEqual([false, false]);
@@ -394,10 +503,21 @@ describe('no hang, bounded memory', () => {
     mkdirSync(path.join(jobs, 'aaaaaaa3', 'job.json'));
     const listed = await h.mado(['agents', '--json']);
     expect(listed.code).toBe(0);
-    const byShort = new Map((JSON.parse(listed.stdout) as { short: string; status: string; detail: string }[]).map((j) => [j.short, j]));
-    expect(byShort.get('aaaaaaa1')).toMatchObject({ status: 'errored', detail: 'cannot read job.json: not a regular file' });
-    expect(byShort.get('aaaaaaa2')).toMatchObject({ status: 'errored', detail: 'cannot read job.json: larger than 256 KiB (204800 KiB)' });
-    expect(byShort.get('aaaaaaa3')).toMatchObject({ status: 'errored', detail: 'cannot read job.json: not a regular file' });
+    const byShort = new Map(
+      (JSON.parse(listed.stdout) as { short: string; status: string; detail: string }[]).map((j) => [j.short, j]),
+    );
+    expect(byShort.get('aaaaaaa1')).toMatchObject({
+      status: 'errored',
+      detail: 'cannot read job.json: not a regular file',
+    });
+    expect(byShort.get('aaaaaaa2')).toMatchObject({
+      status: 'errored',
+      detail: 'cannot read job.json: larger than 256 KiB (204800 KiB)',
+    });
+    expect(byShort.get('aaaaaaa3')).toMatchObject({
+      status: 'errored',
+      detail: 'cannot read job.json: not a regular file',
+    });
     // The daemon starts, lists and dispatches beside them.
     await started('looper');
     const reply = await request(sock(), { op: 'list' });
@@ -418,22 +538,30 @@ describe('no hang, bounded memory', () => {
     chmodSync(bundle, 0o644);
     let out: string;
     try {
-      out = execFileSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, bundle, 'agents', '--json'], {
-        env: { PATH: process.env.PATH, MADOHUB_JOBS_DIR: jobs, HOME: '/nonexistent' },
-        encoding: 'utf8',
-      });
+      out = execFileSync(
+        'setpriv',
+        ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, bundle, 'agents', '--json'],
+        {
+          env: { PATH: process.env.PATH, MADOHUB_JOBS_DIR: jobs, HOME: '/nonexistent' },
+          encoding: 'utf8',
+        },
+      );
     } catch (err) {
       if (process.getuid?.() !== 0) return console.warn('not root: cannot run as another user here; skipped');
       throw err;
     }
-    const byShort = new Map((JSON.parse(out) as { short: string; status: string; detail: string }[]).map((j) => [j.short, j]));
+    const byShort = new Map(
+      (JSON.parse(out) as { short: string; status: string; detail: string }[]).map((j) => [j.short, j]),
+    );
     expect(byShort.get('bbbbbbb1')).toMatchObject({ status: 'running' });
     expect(byShort.get('bbbbbbb2')).toMatchObject({ status: 'errored', detail: 'cannot read job.json: EACCES' });
   });
 
   it('a message larger than the bound is refused and closes the connection; the daemon stays small', async () => {
     await started('looper');
-    const daemonPid = Number([...readFileSync(path.join(h.base, 'run', 'daemon.log'), 'utf8').matchAll(/pid (\d+)\)/g)].pop()![1]);
+    const daemonPid = Number(
+      [...readFileSync(path.join(h.base, 'run', 'daemon.log'), 'utf8').matchAll(/pid (\d+)\)/g)].pop()![1],
+    );
     const text = await new Promise<string>((resolve) => {
       const c = connect(sock());
       let got = '';
@@ -468,13 +596,20 @@ describe('no hang, bounded memory', () => {
     const status = await request(info.socket, { op: 'status' });
     expect(status).toMatchObject({ type: 'status', clients: 1 });
     expect(status.type === 'status' && status.pendingBytes).toBeLessThan(MAX_PENDING_BYTES + 1024 * 1024);
-    const logged = ['output.log', 'output.log.1'].reduce((n, f) => n + (statSync(path.join(h.base, 'jobs', short, f), { throwIfNoEntry: false })?.size ?? 0), 0);
+    const logged = ['output.log', 'output.log.1'].reduce(
+      (n, f) => n + (statSync(path.join(h.base, 'jobs', short, f), { throwIfNoEntry: false })?.size ?? 0),
+      0,
+    );
     expect(logged).toBeGreaterThan(4 * 1024 * 1024);
     expect(rssMiB(info.pid) - before).toBeLessThan(200);
     let got = '';
     c.on('data', (d) => (got += String(d)));
     c.resume();
-    await until(async () => got, (g) => g.includes('"type":"screen"'), 5000);
+    await until(
+      async () => got,
+      (g) => g.includes('"type":"screen"'),
+      5000,
+    );
     expect(got).toContain('"type":"screen"');
     c.destroy();
   });
@@ -482,10 +617,23 @@ describe('no hang, bounded memory', () => {
   it('a prompt too large for a command line is refused at once, naming the limit; nothing is created', async () => {
     await started('looper');
     const reply = await request(sock(), {
-      op: 'dispatch', short: 'abcdef02', sessionId: '0b6c6f1e-6f1e-4c7e-9d51-3f0d5c1e2a12', createdAt: 1, origin: 'shell', cwd: h.base,
-      launch: { mode: 'prompt', args: ['p'.repeat(200 * 1024)] }, respawnFlags: [], env: { PATH: process.env.PATH! }, agent: 'looper', seed: { intent: 'x' },
+      op: 'dispatch',
+      short: 'abcdef02',
+      sessionId: '0b6c6f1e-6f1e-4c7e-9d51-3f0d5c1e2a12',
+      createdAt: 1,
+      origin: 'shell',
+      cwd: h.base,
+      launch: { mode: 'prompt', args: ['p'.repeat(200 * 1024)] },
+      respawnFlags: [],
+      env: { PATH: process.env.PATH! },
+      agent: 'looper',
+      seed: { intent: 'x' },
     });
-    expect(reply).toMatchObject({ type: 'error', error: 'the prompt is 200 KiB, and a job takes at most 120 KiB: put the text in a file and name the file in the prompt' });
+    expect(reply).toMatchObject({
+      type: 'error',
+      error:
+        'the prompt is 200 KiB, and a job takes at most 120 KiB: put the text in a file and name the file in the prompt',
+    });
     expect(existsSync(path.join(h.base, 'jobs', 'abcdef02'))).toBe(false);
   });
 
@@ -499,7 +647,11 @@ describe('no hang, bounded memory', () => {
     const onA = h.mado(['kill', a]).then((r) => order.push(`a:${r.code}`));
     // Once a's agent is killed, its host waits for the lock to write its end (not a sleep: under load
     // the kill of a may reach the daemon later than any fixed time).
-    await until(async () => existsSync(`/proc/${agentOfA.ptyPid}`), (alive) => !alive, 10000);
+    await until(
+      async () => existsSync(`/proc/${agentOfA.ptyPid}`),
+      (alive) => !alive,
+      10000,
+    );
     const onB = h.mado(['kill', b]).then((r) => order.push(`b:${r.code}`));
     const list = h.mado(['agents']).then((r) => order.push(`list:${r.code}`));
     await Promise.all([onA, onB, list]);
@@ -515,10 +667,14 @@ describe('what an agent does at once', () => {
     expect((await until(h.jobs, (j) => j[0]?.status !== 'running'))[0]).toMatchObject({ status: 'done' });
     const missing = await h.mado(['--bg', '--agent', 'missing', 'x']);
     expect(missing).toMatchObject({ code: 1 });
-    expect(missing.stderr).toBe("mado --bg: the agent program 'no-such-agent-program' is not on the job's PATH (install it, or name it in a template: see :help madohub-templates)\n");
+    expect(missing.stderr).toBe(
+      "mado --bg: the agent program 'no-such-agent-program' is not on the job's PATH (install it, or name it in a template: see :help madohub-templates)\n",
+    );
     const unknown = await h.mado(['--bg', '--agent', 'nosuch', 'x']);
     // The default first, then every other agent as registered, then the user's templates.
-    const known = ['claude', ...AGENT_MODULES.map((a) => a.id).filter((id) => id !== 'claude'), 'asker', 'looper'].join(', ');
+    const known = ['claude', ...AGENT_MODULES.map((a) => a.id).filter((id) => id !== 'claude'), 'asker', 'looper'].join(
+      ', ',
+    );
     expect(unknown.stderr).toMatch(new RegExp(`^mado --bg: unknown agent 'nosuch' \\(known: ${known}, .*\\)\n$`));
     expect((await h.jobs()).length).toBe(1);
   });

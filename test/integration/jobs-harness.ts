@@ -34,13 +34,37 @@ export interface JobsHarness {
 function templates(extra: Record<string, object>): Record<string, object> {
   return {
     asker: { command: ['node', path.join(FIX, 'bin/asker')], prompt: 'type' },
-    looper: { command: ['node', path.join(FIX, 'agent.cjs'), 'claude-idle', 'claude-working', '--every', '300', '--loop'], prompt: 'type' },
+    looper: {
+      command: ['node', path.join(FIX, 'agent.cjs'), 'claude-idle', 'claude-working', '--every', '300', '--loop'],
+      prompt: 'type',
+    },
     // Named like the agents, with their resume arguments: the fixtures ignore the arguments.
-    claude: { command: [path.join(FIX, 'bin/claude')], prompt: 'arg', resume: ['--resume', '{id}'], sessionId: ['--session-id', '{session}'] },
+    claude: {
+      command: [path.join(FIX, 'bin/claude')],
+      prompt: 'arg',
+      resume: ['--resume', '{id}'],
+      sessionId: ['--session-id', '{session}'],
+    },
     codex: { command: [path.join(FIX, 'bin/codex')], prompt: 'arg', resume: ['resume', '{id}'] },
     // Turn after turn: works, ends its turn (a completion line), works again, with the agent up.
-    turns: { command: ['node', path.join(FIX, 'agent.cjs'), 'claude-real-working', 'claude-real-stopped', '--every', '900', '--loop'], prompt: 'type' },
-    isolated: { command: ['node', path.join(FIX, 'agent.cjs'), 'claude-idle', '--loop'], prompt: 'type', isolation: 'worktree', resume: ['--resume', '{id}'] },
+    turns: {
+      command: [
+        'node',
+        path.join(FIX, 'agent.cjs'),
+        'claude-real-working',
+        'claude-real-stopped',
+        '--every',
+        '900',
+        '--loop',
+      ],
+      prompt: 'type',
+    },
+    isolated: {
+      command: ['node', path.join(FIX, 'agent.cjs'), 'claude-idle', '--loop'],
+      prompt: 'type',
+      isolation: 'worktree',
+      resume: ['--resume', '{id}'],
+    },
     ...extra,
   };
 }
@@ -86,9 +110,14 @@ export function useJobsHarness(extra: Record<string, object> = {}, scope: 'test'
   });
   const mado = (args: string[], input?: string, extraEnv: NodeJS.ProcessEnv = {}, cwd?: string): Promise<Run> =>
     new Promise((resolve) => {
-      const child = execFile(process.execPath, [MADO, ...args], { env: { ...h.env, ...extraEnv }, cwd, timeout: 30000, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-      });
+      const child = execFile(
+        process.execPath,
+        [MADO, ...args],
+        { env: { ...h.env, ...extraEnv }, cwd, timeout: 30000, maxBuffer: 64 * 1024 * 1024 },
+        (err, stdout, stderr) => {
+          resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+        },
+      );
       child.stdin!.on('error', () => undefined);
       child.stdin!.end(input);
     });
@@ -115,7 +144,14 @@ export function useJobsHarness(extra: Record<string, object> = {}, scope: 'test'
     killDaemon: () => killDaemonOf(h.base),
     neovimEnv() {
       const out: Record<string, string> = { XDG_STATE_HOME: path.join(h.base, 'state') };
-      for (const k of ['MADOHUB_TEMPLATES', 'MADOHUB_JOBS_DIR', 'MADOHUB_RUNTIME_DIR', 'CLAUDE_CONFIG_DIR', 'CODEX_HOME']) out[k] = h.env[k] as string;
+      for (const k of [
+        'MADOHUB_TEMPLATES',
+        'MADOHUB_JOBS_DIR',
+        'MADOHUB_RUNTIME_DIR',
+        'CLAUDE_CONFIG_DIR',
+        'CODEX_HOME',
+      ])
+        out[k] = h.env[k] as string;
       return out;
     },
   };
@@ -177,7 +213,10 @@ export function bridgesOf(jobs: string): number[] {
     .filter((p) => /^\d+$/.test(p))
     .filter((p) => {
       try {
-        return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('mado.js\0bridge') && readFileSync(`/proc/${p}/environ`, 'utf8').includes(`MADOHUB_JOBS_DIR=${jobs}\0`);
+        return (
+          readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('mado.js\0bridge') &&
+          readFileSync(`/proc/${p}/environ`, 'utf8').includes(`MADOHUB_JOBS_DIR=${jobs}\0`)
+        );
       } catch {
         return false;
       }

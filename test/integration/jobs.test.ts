@@ -1,7 +1,17 @@
 // Background jobs with real processes: the built `mado`, its daemon, one PTY host per job, and
 // fixture agents. Every test has its own jobs folder, runtime folder and templates.
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connect, createServer } from 'node:net';
@@ -32,15 +42,30 @@ describe('mado jobs', () => {
     expect(statSync(path.join(run, 'daemon.sock')).mode & 0o777).toBe(0o600);
     const blocked = await until(jobs, (j) => j[0]?.tempo === 'blocked');
     expect(statSync(path.join(run, `host-${short}.sock`)).mode & 0o777).toBe(0o600);
-    expect(blocked[0]).toMatchObject({ short, status: 'running', tempo: 'blocked', needs: 'Do you want to proceed? — rm -rf build', agent: 'claude', name: 'ask', intent: 'check the build' });
+    expect(blocked[0]).toMatchObject({
+      short,
+      status: 'running',
+      tempo: 'blocked',
+      needs: 'Do you want to proceed? — rm -rf build',
+      agent: 'claude',
+      name: 'ask',
+      intent: 'check the build',
+    });
     expect((blocked[0]!.block as { questions: { options: string[] }[] }).questions[0]!.options[0]).toBe('Yes');
 
     // Attach in a real terminal, answer, see the screen, detach with Ctrl-].
-    const term = pty.spawn(process.execPath, [MADO, 'attach', short.slice(0, 4)], { cols: 100, rows: 40, env: h.env as Record<string, string> });
+    const term = pty.spawn(process.execPath, [MADO, 'attach', short.slice(0, 4)], {
+      cols: 100,
+      rows: 40,
+      env: h.env as Record<string, string>,
+    });
     let seen = '';
     term.onData((d) => (seen += d));
     const exited = new Promise<number>((resolve) => term.onExit(({ exitCode }) => resolve(exitCode)));
-    await until(async () => seen, (s) => s.includes('Do you want to proceed?'));
+    await until(
+      async () => seen,
+      (s) => s.includes('Do you want to proceed?'),
+    );
     term.write('1');
     const done = await until(jobs, (j) => j[0]?.status === 'done');
     expect(done[0]).toMatchObject({ status: 'done', tempo: 'idle', needs: null });
@@ -70,7 +95,10 @@ describe('mado jobs', () => {
   it('respawn, rm refused while running, kill, rm', async () => {
     const short = shortOf((await mado(['--bg', '--agent', 'looper', 'x'])).stdout);
     await until(jobs, (j) => j[0]?.tempo === 'active');
-    expect(await mado(['respawn', short])).toMatchObject({ code: 1, stderr: `mado respawn: session is already running\n` });
+    expect(await mado(['respawn', short])).toMatchObject({
+      code: 1,
+      stderr: `mado respawn: session is already running\n`,
+    });
     expect((await mado(['rm', short])).stderr).toBe(`mado rm: job ${short} is running; stop it first or use --force\n`);
     expect((await mado(['kill', short])).code).toBe(0);
     await until(jobs, (j) => j[0]?.status !== 'running');
@@ -80,14 +108,26 @@ describe('mado jobs', () => {
     expect(await jobs()).toEqual([]);
     // Nothing runs and nobody is connected: the daemon leaves by itself a few seconds later.
     const sock = path.join(h.base, 'run', 'daemon.sock');
-    expect(await until(async () => existsSync(sock), (up) => !up, 15000)).toBe(false);
+    expect(
+      await until(
+        async () => existsSync(sock),
+        (up) => !up,
+        15000,
+      ),
+    ).toBe(false);
     expect(readFileSync(path.join(h.base, 'run', 'daemon.log'), 'utf8')).toMatch(/idle: exiting\n$/);
   });
 
   it('a job is done when its agent ends a turn, runs again when it works, and firstTerminalAt stays the first', async () => {
     const short = shortOf((await mado(['--bg', '--agent', 'turns', 'go'])).stdout);
     const [first] = await until(jobs, (j) => j[0]?.status === 'done');
-    expect(first).toMatchObject({ short, status: 'done', tempo: 'idle', alive: true, detail: expect.stringMatching(/for \d+s/) });
+    expect(first).toMatchObject({
+      short,
+      status: 'done',
+      tempo: 'idle',
+      alive: true,
+      detail: expect.stringMatching(/for \d+s/),
+    });
     const since = first!.firstTerminalAt as number;
     expect(since).toBeGreaterThan(0);
     expect((await until(jobs, (j) => j[0]?.status === 'running'))[0]).toMatchObject({ tempo: 'active', alive: true });
@@ -97,7 +137,12 @@ describe('mado jobs', () => {
     expect((await mado(['stop', short])).code).toBe(0);
     await until(jobs, (j) => j[0]?.status === 'stopped');
     await new Promise((r) => setTimeout(r, 1200));
-    expect((await jobs())[0]).toMatchObject({ status: 'stopped', detail: 'stopped', alive: false, firstTerminalAt: since });
+    expect((await jobs())[0]).toMatchObject({
+      status: 'stopped',
+      detail: 'stopped',
+      alive: false,
+      firstTerminalAt: since,
+    });
   });
 
   it('with no prompt and no agent, the job starts idle and shows as blocked', async () => {
@@ -120,12 +165,18 @@ describe('mado jobs', () => {
     mkdirSync(run, { recursive: true, mode: 0o700 });
     // A socket file nobody listens on: left by a daemon that was killed.
     const sock = path.join(run, 'daemon.sock');
-    const dead = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(sock)}, () => console.log('up'))`]);
+    const dead = spawn(process.execPath, [
+      '-e',
+      `require('net').createServer().listen(${JSON.stringify(sock)}, () => console.log('up'))`,
+    ]);
     await new Promise<void>((r) => dead.stdout!.once('data', () => r()));
     dead.kill('SIGKILL');
     await new Promise<void>((r) => dead.once('exit', () => r()));
     expect(existsSync(path.join(run, 'daemon.sock'))).toBe(true);
-    const [a, b] = await Promise.all([mado(['--bg', '--agent', 'looper', 'a']), mado(['--bg', '--agent', 'looper', 'b'])]);
+    const [a, b] = await Promise.all([
+      mado(['--bg', '--agent', 'looper', 'a']),
+      mado(['--bg', '--agent', 'looper', 'b']),
+    ]);
     expect([a.code, b.code]).toEqual([0, 0]);
     const all = await until(jobs, (j) => j.length === 2);
     expect(all.map((j) => j.intent).sort()).toEqual(['a', 'b']);
@@ -134,12 +185,17 @@ describe('mado jobs', () => {
   it('daemons started at once: exactly one is reached, the others leave, and a file in the way is kept', async () => {
     const run = path.join(h.base, 'run');
     mkdirSync(run, { recursive: true, mode: 0o700 });
-    const daemons = Array.from({ length: 4 }, () => spawn(process.execPath, [MADO, '__daemon'], { env: h.env, stdio: 'ignore' }));
+    const daemons = Array.from({ length: 4 }, () =>
+      spawn(process.execPath, [MADO, '__daemon'], { env: h.env, stdio: 'ignore' }),
+    );
     // Clients poll meanwhile: none may take a socket that is bound but not yet listening for a stale one.
     const [a, b, c] = await Promise.all(['a', 'b', 'c'].map((p) => mado(['--bg', '--agent', 'looper', p])));
     expect([a!.code, b!.code, c!.code], [a, b, c].map((r) => r!.stderr).join('')).toEqual([0, 0, 0]);
     // Of all the daemons started (these four, and any a client started), one listens and the rest leave.
-    const exited = await until(async () => daemons.filter((d) => d.exitCode !== null), (e) => e.length >= 3);
+    const exited = await until(
+      async () => daemons.filter((d) => d.exitCode !== null),
+      (e) => e.length >= 3,
+    );
     expect(exited.map((d) => d.exitCode)).toEqual(Array(exited.length).fill(0));
     const log = readFileSync(path.join(run, 'daemon.log'), 'utf8');
     expect(log.match(/listening on /g)).toHaveLength(1);
@@ -156,7 +212,9 @@ describe('mado jobs', () => {
     const r = await mado(['agents']);
     expect(r.code).toBe(0);
     const blocked = await mado(['--bg', '--agent', 'looper', 'd']);
-    expect(blocked.stderr).toMatch(/it did not start \(it exited with status 1; its log says: cannot listen on .*daemon\.sock: a file is in the way \(remove it\)\)/);
+    expect(blocked.stderr).toMatch(
+      /it did not start \(it exited with status 1; its log says: cannot listen on .*daemon\.sock: a file is in the way \(remove it\)\)/,
+    );
     expect(readFileSync(path.join(run, 'daemon.sock'), 'utf8')).toBe('mine');
   });
 
@@ -174,7 +232,9 @@ describe('mado jobs', () => {
     const [cj] = await until(jobs, (j) => j.length === 1);
     expect(launch(c).slice(1)).toEqual(['--session-id', cj!.sessionId, '--', 'hello']);
     const x = shortOf((await mado(['--bg', '--agent', 'codex', 'hi'])).stdout);
-    const withId = await until(jobs, (j) => j.some((job) => job.short === x && typeof job.resumeSessionId === 'string'));
+    const withId = await until(jobs, (j) =>
+      j.some((job) => job.short === x && typeof job.resumeSessionId === 'string'),
+    );
     const codexSession = withId.find((job) => job.short === x)!.resumeSessionId as string;
     expect(codexSession).toMatch(/^[0-9a-f-]{36}$/);
     for (const short of [c, x]) expect((await mado(['stop', short])).code).toBe(0);
@@ -187,15 +247,26 @@ describe('mado jobs', () => {
   it('detaching with Ctrl-] leaves the job running; closing the client too', async () => {
     const short = shortOf((await mado(['--bg', '--agent', 'looper', 'x'])).stdout);
     await until(jobs, (j) => j[0]?.tempo === 'active');
-    const term = pty.spawn(process.execPath, [MADO, 'attach', short], { cols: 90, rows: 30, env: h.env as Record<string, string> });
+    const term = pty.spawn(process.execPath, [MADO, 'attach', short], {
+      cols: 90,
+      rows: 30,
+      env: h.env as Record<string, string>,
+    });
     let seen = '';
     term.onData((d) => (seen += d));
-    await until(async () => seen, (t) => t.includes('Claude Code'));
+    await until(
+      async () => seen,
+      (t) => t.includes('Claude Code'),
+    );
     term.write('\x1d');
     const code = await new Promise<number>((resolve) => term.onExit(({ exitCode }) => resolve(exitCode)));
     expect(code).toBe(0);
     expect(seen).toContain(`[detached from ${short}; it keeps running]`);
-    const second = pty.spawn(process.execPath, [MADO, 'attach', short], { cols: 90, rows: 30, env: h.env as Record<string, string> });
+    const second = pty.spawn(process.execPath, [MADO, 'attach', short], {
+      cols: 90,
+      rows: 30,
+      env: h.env as Record<string, string>,
+    });
     await new Promise((r) => setTimeout(r, 500));
     second.kill('SIGKILL');
     await new Promise((r) => setTimeout(r, 300));
@@ -214,10 +285,22 @@ describe('mado jobs', () => {
       c.on('data', (d: Buffer) => (text += d.toString()));
       c.on('close', () => resolve(text));
     });
-    const [hello, refusal] = reply.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const [hello, refusal] = reply
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(hello).toMatchObject({ proto: 2, type: 'hello', role: 'daemon' });
-    expect(refusal).toMatchObject({ type: 'error', error: 'this client speaks protocol 99, this mado speaks protocol 2' });
-    const again = await request(sock, { op: 'dispatch', ...job, env: {}, launch: { mode: 'prompt', args: [] }, seed: { intent: '' } });
+    expect(refusal).toMatchObject({
+      type: 'error',
+      error: 'this client speaks protocol 99, this mado speaks protocol 2',
+    });
+    const again = await request(sock, {
+      op: 'dispatch',
+      ...job,
+      env: {},
+      launch: { mode: 'prompt', args: [] },
+      seed: { intent: '' },
+    });
     expect(again).toMatchObject({ type: 'error', error: 'session is already running' });
   });
 
@@ -266,14 +349,26 @@ describe('mado jobs', () => {
     const [job] = await until(jobs, (j) => j[0]?.alive === true);
     const dir = path.join(h.base, 'jobs', job!.short as string);
     const rewrite = (file: string, patch: object): void =>
-      writeFileSync(path.join(dir, file), JSON.stringify({ ...JSON.parse(readFileSync(path.join(dir, file), 'utf8')), ...patch }));
+      writeFileSync(
+        path.join(dir, file),
+        JSON.stringify({ ...JSON.parse(readFileSync(path.join(dir, file), 'utf8')), ...patch }),
+      );
     const again = (): Promise<Reply> =>
-      request(path.join(h.base, 'run', 'daemon.sock'), { op: 'dispatch', ...job, env: {}, launch: { mode: 'prompt', args: [] }, seed: { intent: '' } });
+      request(path.join(h.base, 'run', 'daemon.sock'), {
+        op: 'dispatch',
+        ...job,
+        env: {},
+        launch: { mode: 'prompt', args: [] },
+        seed: { intent: '' },
+      });
     rewrite('job.json', { status: 'done' });
     expect(await again()).toMatchObject({ type: 'error', error: 'session is already running' });
     // What the host writes first when its agent exits.
     rewrite('host.json', { endedAt: Date.now() });
-    expect(await again()).toMatchObject({ type: 'error', error: 'the previous session is still ending, try again shortly' });
+    expect(await again()).toMatchObject({
+      type: 'error',
+      error: 'the previous session is still ending, try again shortly',
+    });
   });
 
   it('an unreachable daemon: a message that says what to do', async () => {
@@ -302,7 +397,9 @@ describe('mado jobs', () => {
         `cannot listen on ${sock}: a folder is in the way (remove it)). ` +
         `See ${path.join(run, 'daemon.log')}, or run \`node ${MADO} __daemon\` in a terminal to see its errors.\n`,
     );
-    expect(readFileSync(path.join(run, 'daemon.log'), 'utf8')).toMatch(/cannot listen on .*daemon\.sock: a folder is in the way \(remove it\)\n$/);
+    expect(readFileSync(path.join(run, 'daemon.log'), 'utf8')).toMatch(
+      /cannot listen on .*daemon\.sock: a folder is in the way \(remove it\)\n$/,
+    );
     // What was in the way is left alone, and the daemon left nothing of its own behind.
     expect(readdirSync(run).sort()).toEqual(['daemon.log', 'daemon.sock']);
     expect(readdirSync(path.join(run, 'daemon.sock'))).toEqual(['keep']);
@@ -310,7 +407,9 @@ describe('mado jobs', () => {
     const job = path.join(h.base, 'jobs', 'abcd1234');
     mkdirSync(job, { recursive: true });
     expect((await mado(['__host', path.join(h.base, 'jobs'), 'abcd1234'])).code).toBe(1);
-    expect(readFileSync(path.join(job, 'host.log'), 'utf8')).toBe(readFileSync(path.join(job, 'host.log'), 'utf8').slice(0, 25) + 'cannot read launch.json: ENOENT\n');
+    expect(readFileSync(path.join(job, 'host.log'), 'utf8')).toBe(
+      readFileSync(path.join(job, 'host.log'), 'utf8').slice(0, 25) + 'cannot read launch.json: ENOENT\n',
+    );
     rmSync(job, { recursive: true });
     expect(existsSync(path.join(h.base, 'jobs')) ? readdirSync(path.join(h.base, 'jobs')) : []).toEqual([]);
   });
@@ -322,14 +421,21 @@ describe('mado jobs', () => {
     symlinkSync(MADO, path.join(bin, 'mado'));
     const viaLink = (args: string[]): Promise<Run> =>
       new Promise((resolve) => {
-        const e = { ...h.env, PATH: `${bin}${path.delimiter}${h.env.PATH}`, NODE_EXTRA_CA_CERTS: path.join(h.base, 'no-ca.pem') };
-        execFile('mado', args, { env: e }, (err, stdout, stderr) => resolve({ code: err ? 1 : 0, stdout, stderr })).stdin?.end();
+        const e = {
+          ...h.env,
+          PATH: `${bin}${path.delimiter}${h.env.PATH}`,
+          NODE_EXTRA_CA_CERTS: path.join(h.base, 'no-ca.pem'),
+        };
+        execFile('mado', args, { env: e }, (err, stdout, stderr) =>
+          resolve({ code: err ? 1 : 0, stdout, stderr }),
+        ).stdin?.end();
       });
     const listed = await viaLink(['agents']);
     expect(listed).toEqual({ code: 0, stdout: 'no jobs\n', stderr: '' });
     const detect = await viaLink(['detect', path.join(FIX, 'screens.json')]);
     // Node before 23 reads the CA file as it starts, and says when it cannot (later ones read it on first use).
-    if (Number(process.versions.node.split('.')[0]) < 23) expect(detect.stderr).toMatch(/Ignoring extra certs from `.*no-ca\.pem`/);
+    if (Number(process.versions.node.split('.')[0]) < 23)
+      expect(detect.stderr).toMatch(/Ignoring extra certs from `.*no-ca\.pem`/);
     const bg = await viaLink(['--bg', '--agent', 'looper', 'x']);
     expect(bg.code).toBe(0);
     const dir = path.join(h.base, 'jobs', shortOf(bg.stdout));
@@ -338,10 +444,15 @@ describe('mado jobs', () => {
     expect(state.env).toBeUndefined();
     // The daemon and the host speak only on local sockets and start without it; the agent has it.
     const [job] = await until(jobs, (j) => j[0]?.alive === true);
-    const { pid, ptyPid } = JSON.parse(readFileSync(path.join(dir, 'host.json'), 'utf8')) as { pid: number; ptyPid: number };
+    const { pid, ptyPid } = JSON.parse(readFileSync(path.join(dir, 'host.json'), 'utf8')) as {
+      pid: number;
+      ptyPid: number;
+    };
     const environ = (p: number): string[] => readFileSync(`/proc/${p}/environ`, 'utf8').split('\0');
     // Started by this `mado`, the daemon runs it by the link's path.
-    const daemonPid = Number(execFileSync('pgrep', ['-f', `${path.join(bin, 'mado')} __daemon`], { encoding: 'utf8' }).trim());
+    const daemonPid = Number(
+      execFileSync('pgrep', ['-f', `${path.join(bin, 'mado')} __daemon`], { encoding: 'utf8' }).trim(),
+    );
     expect(job).toMatchObject({ alive: true });
     expect(environ(daemonPid).filter((e) => e.startsWith('NODE_EXTRA_CA_CERTS='))).toEqual([]);
     expect(environ(pid).filter((e) => e.startsWith('NODE_EXTRA_CA_CERTS='))).toEqual([]);
@@ -369,10 +480,20 @@ describe('mado jobs', () => {
       });
     expect(await dispatch('1a1a1a1a', {})).toMatchObject({ type: 'ok' });
     expect(await dispatch('2b2b2b2b', { isolation: 'none' })).toMatchObject({ type: 'ok' });
-    expect(await dispatch('3c3c3c3c', { launch: { mode: 'resume', sessionId: 'abc', fork: false, flagArgs: [] } })).toMatchObject({ type: 'ok' });
-    expect(await dispatch('4d4d4d4d', { isolation: 'sandbox' })).toMatchObject({ type: 'error', error: "dispatch: field 'isolation' must be one of worktree|none" });
+    expect(
+      await dispatch('3c3c3c3c', { launch: { mode: 'resume', sessionId: 'abc', fork: false, flagArgs: [] } }),
+    ).toMatchObject({ type: 'ok' });
+    expect(await dispatch('4d4d4d4d', { isolation: 'sandbox' })).toMatchObject({
+      type: 'error',
+      error: "dispatch: field 'isolation' must be one of worktree|none",
+    });
     // A template that resumes no session is refused a resume (its agent would start a new one, unsaid).
-    expect(await dispatch('5e5e5e5e', { agent: 'looper', launch: { mode: 'resume', sessionId: 'abc', fork: false, flagArgs: [] } })).toMatchObject({
+    expect(
+      await dispatch('5e5e5e5e', {
+        agent: 'looper',
+        launch: { mode: 'resume', sessionId: 'abc', fork: false, flagArgs: [] },
+      }),
+    ).toMatchObject({
       type: 'error',
       error: "the template 'looper' resumes no session (see :help madohub-templates)",
     });
@@ -380,7 +501,11 @@ describe('mado jobs', () => {
     expect(await dispatch('6f6f6f6f', { check: true })).toMatchObject({ type: 'ok' });
     expect(existsSync(path.join(h.base, 'jobs', '6f6f6f6f'))).toBe(false);
     const byShort = new Map((await jobs()).map((j) => [j.short, j]));
-    expect(byShort.get('1a1a1a1a')).toMatchObject({ cwd: path.join(h.base, 'jobs', '1a1a1a1a', 'worktree'), originCwd: repo, worktreeBranch: 'mado/1a1a1a1a' });
+    expect(byShort.get('1a1a1a1a')).toMatchObject({
+      cwd: path.join(h.base, 'jobs', '1a1a1a1a', 'worktree'),
+      originCwd: repo,
+      worktreeBranch: 'mado/1a1a1a1a',
+    });
     expect(byShort.get('2b2b2b2b')).toMatchObject({ cwd: repo, worktreePath: null });
     expect(byShort.get('3c3c3c3c')).toMatchObject({ cwd: repo, worktreePath: null });
     expect(byShort.has('4d4d4d4d')).toBe(false);
@@ -413,4 +538,3 @@ describe('mado jobs', () => {
     expect(await jobs()).toEqual([]);
   });
 });
-

@@ -77,7 +77,18 @@ export async function startNeovim(exe: string, extraEnv: Record<string, string> 
   const home = mkdtempSync(path.join(tmpdir(), 'madohub-test-'));
   const proc = spawn(
     exe,
-    ['--embed', '--headless', '--clean', '-n', '-i', 'NONE', '--cmd', `set rtp^=${root}`, '--cmd', 'set lines=60 columns=200'],
+    [
+      '--embed',
+      '--headless',
+      '--clean',
+      '-n',
+      '-i',
+      'NONE',
+      '--cmd',
+      `set rtp^=${root}`,
+      '--cmd',
+      'set lines=60 columns=200',
+    ],
     {
       env: {
         ...process.env,
@@ -91,8 +102,7 @@ export async function startNeovim(exe: string, extraEnv: Record<string, string> 
     },
   );
   const nvim = attach({ proc });
-  const lua = async <T>(code: string, args: unknown[] = []): Promise<T> =>
-    (await nvim.lua(code, args as never[])) as T;
+  const lua = async <T>(code: string, args: unknown[] = []): Promise<T> => (await nvim.lua(code, args as never[])) as T;
   const session: Session = {
     nvim,
     proc,

@@ -51,10 +51,17 @@ let copy: string;
 let bin: string;
 let base: string;
 
-function mado(args: string[], env: NodeJS.ProcessEnv, input = ''): Promise<{ code: number; stdout: string; stderr: string }> {
+function mado(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  input = '',
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [path.join(copy, 'bin/mado'), ...args], { env, timeout: 30000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    const child = execFile(
+      process.execPath,
+      [path.join(copy, 'bin/mado'), ...args],
+      { env, timeout: 30000 },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
     child.stdin!.end(input);
   });
@@ -84,14 +91,20 @@ afterAll(() => {
 
 describe('a new agent module', () => {
   it('is in the registry, the help, the doc list and mado detect after one build, with no other file touched', async () => {
-    expect(readFileSync(path.join(copy, 'src/agents/registry.ts'), 'utf8')).toMatch(/import \{ zephyr \} from '\.\/zephyr\.js';[\s\S]*AGENT_MODULES[^\n]*zephyr/);
+    expect(readFileSync(path.join(copy, 'src/agents/registry.ts'), 'utf8')).toMatch(
+      /import \{ zephyr \} from '\.\/zephyr\.js';[\s\S]*AGENT_MODULES[^\n]*zephyr/,
+    );
     const env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
     expect((await mado(['--help'], env)).stdout).toMatch(/Agents \(--agent\):[\s\S]*shell,\s+zephyr,/);
     expect(readFileSync(path.join(copy, 'doc/madohub.txt'), 'utf8')).toMatch(/^ {4}`zephyr` {4}Zephyr {8}`zephyr`$/m);
     // By its screen alone, and read as its screen when named.
-    const bySceen = JSON.parse((await mado(['detect', '-'], env, 'ZEPHYR v1.0\n\n~ Gusting… (ctrl+g to calm)\n')).stdout) as Record<string, string>;
+    const bySceen = JSON.parse(
+      (await mado(['detect', '-'], env, 'ZEPHYR v1.0\n\n~ Gusting… (ctrl+g to calm)\n')).stdout,
+    ) as Record<string, string>;
     expect(bySceen).toMatchObject({ agent: 'zephyr', state: 'working' });
-    const named = JSON.parse((await mado(['detect', '--agent', 'zephyr', '-'], env, '~ Let it blow? [y/n]\n')).stdout) as Record<string, string>;
+    const named = JSON.parse(
+      (await mado(['detect', '--agent', 'zephyr', '-'], env, '~ Let it blow? [y/n]\n')).stdout,
+    ) as Record<string, string>;
     expect(named).toMatchObject({ agent: 'zephyr', state: 'waiting' });
   });
 
@@ -107,7 +120,12 @@ describe('a new agent module', () => {
     const r = await mado(['--bg', '--agent', 'zephyr', 'blow'], env);
     expect(r.stderr).toBe('');
     const jobs = await until(
-      async () => JSON.parse((await mado(['agents', '--json'], env)).stdout) as { agent: string; tempo: string; template: { name: string } }[],
+      async () =>
+        JSON.parse((await mado(['agents', '--json'], env)).stdout) as {
+          agent: string;
+          tempo: string;
+          template: { name: string };
+        }[],
       (j) => j[0]?.agent === 'zephyr' && j[0]?.tempo === 'active',
       15000,
     );
@@ -117,7 +135,15 @@ describe('a new agent module', () => {
   describe.each(testNeovims())('in Neovim $label', (nv) => {
     let s: Session;
     beforeAll(async () => {
-      s = await startNeovim(nv.path, { PATH: `${bin}:${process.env.PATH}`, MADOHUB_JOBS_DIR: path.join(base, 'nvim-jobs'), MADOHUB_RUNTIME_DIR: path.join(base, 'nvim-run') }, copy);
+      s = await startNeovim(
+        nv.path,
+        {
+          PATH: `${bin}:${process.env.PATH}`,
+          MADOHUB_JOBS_DIR: path.join(base, 'nvim-jobs'),
+          MADOHUB_RUNTIME_DIR: path.join(base, 'nvim-run'),
+        },
+        copy,
+      );
       await s.lua("require('madohub').setup({})");
     });
     afterAll(async () => {
@@ -138,9 +164,13 @@ describe('a new agent module', () => {
         // The picker, typed as a person types: `/`, the filter, Enter.
         await s.lua("vim.cmd('MadoAgents')");
         await screen.waitForText(/Zephyr/);
-        await s.lua("vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('/a:zephyr<CR>', true, false, true), 'mx', false)");
+        await s.lua(
+          "vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('/a:zephyr<CR>', true, false, true), 'mx', false)",
+        );
         await screen.waitForText(/1 shown · \/a:zephyr/);
-        await s.lua("vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('<Esc>/a:codex<CR>', true, false, true), 'mx', false)");
+        await s.lua(
+          "vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes('<Esc>/a:codex<CR>', true, false, true), 'mx', false)",
+        );
         await screen.waitForText(/nothing matches “a:codex”/);
       } finally {
         await screen.detach();

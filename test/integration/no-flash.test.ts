@@ -32,13 +32,18 @@ describe.each(testNeovims())('Neovim $label: no transient state', ({ path: exe }
     expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).source == 'session-file'`, 8000)).toBe(true);
     for (let i = 1; i <= 20; i++) {
       // Every other turn draws its end on the screen before the record (F), as Claude Code 2.1 does.
-      await s.lua(`_G.states, _G.rows = {}, {} vim.api.nvim_chan_send(vim.bo[${buf}].channel, '${i % 2 === 0 ? 'F' : 'T'}')`);
+      await s.lua(
+        `_G.states, _G.rows = {}, {} vim.api.nvim_chan_send(vim.bo[${buf}].channel, '${i % 2 === 0 ? 'F' : 'T'}')`,
+      );
       const ok = await s.waitFor(`(require('madohub').state(${buf}) or {}).state == 'completed'`, 5000);
       expect(ok, JSON.stringify(await s.lua('return { require("madohub").state(...), _G.states }', [buf]))).toBe(true);
       // Long enough for a held Idle to have shown, had it been one.
       await s.lua(`vim.wait(${HOLD_MS + 300})`);
       const seen = await s.lua<{ states: string[]; rows: string[] }>('return { states = _G.states, rows = _G.rows }');
-      const between = (xs: string[]): string[] => { const ys = xs.map((x) => x.split(':')[0]!); return ys.slice(ys.indexOf('working'), ys.lastIndexOf('completed')); };
+      const between = (xs: string[]): string[] => {
+        const ys = xs.map((x) => x.split(':')[0]!);
+        return ys.slice(ys.indexOf('working'), ys.lastIndexOf('completed'));
+      };
       for (const flash of ['idle', 'stopped']) {
         expect(between(seen.states), `turn ${i}: ${seen.states.join(' ')}`).not.toContain(flash);
         expect(between(seen.rows), `turn ${i}: ${seen.rows.join(' ')}`).not.toContain(flash);

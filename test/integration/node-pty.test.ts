@@ -17,7 +17,9 @@ describe('node-pty problems in words', () => {
     expect(nodePtyProblem(ABI_ERROR, 'v24.11.0', '/p')).toBe(
       'node-pty was built for another Node (module version 115; Node v24.11.0 needs 137): run `npm rebuild node-pty` in /p',
     );
-    expect(nodePtyProblem("Cannot find module 'node-pty'", 'v20.1.0', '/p')).toBe('node-pty is not installed: run `npm ci` in /p');
+    expect(nodePtyProblem("Cannot find module 'node-pty'", 'v20.1.0', '/p')).toBe(
+      'node-pty is not installed: run `npm ci` in /p',
+    );
   });
 });
 
@@ -31,11 +33,15 @@ describe.each(testNeovims())('Neovim $label: a node-pty built for another Node',
   it('is told once when the Node process starts, and by :checkhealth, with the fix', async () => {
     // The plugin as installed, with a node-pty that fails the way a build for another Node does.
     const root = mkdtempSync(path.join(tmpdir(), 'madohub-root-'));
-    for (const dir of ['lua', 'plugin', 'rplugin', 'doc']) cpSync(path.join(ROOT, dir), path.join(root, dir), { recursive: true });
+    for (const dir of ['lua', 'plugin', 'rplugin', 'doc'])
+      cpSync(path.join(ROOT, dir), path.join(root, dir), { recursive: true });
     const pty = path.join(root, 'node_modules', 'node-pty');
     mkdirSync(pty, { recursive: true });
     writeFileSync(path.join(pty, 'package.json'), JSON.stringify({ name: 'node-pty', main: 'index.js' }));
-    writeFileSync(path.join(pty, 'index.js'), `throw Object.assign(new Error(${JSON.stringify(ABI_ERROR)}), { code: 'ERR_DLOPEN_FAILED' });\n`);
+    writeFileSync(
+      path.join(pty, 'index.js'),
+      `throw Object.assign(new Error(${JSON.stringify(ABI_ERROR)}), { code: 'ERR_DLOPEN_FAILED' });\n`,
+    );
     s = await startNeovim(exe);
     await s.lua('vim.opt.rtp:remove(...) vim.opt.rtp:prepend(select(2, ...))', [ROOT, root]);
     await openTerminal(s, ['sh']);

@@ -16,13 +16,26 @@ describe.each(testNeovims())('Neovim $label: notifications an agent asks its ter
     s = undefined;
   });
 
-  it.each(['iterm2', 'ghostty', 'kitty'])('by %s: Waiting, from the notification, said in :MadoExplain', async (channel) => {
-    s = await startNeovim(exe);
-    await s.lua(`require('madohub').setup({})`);
-    const term = await openTerminal(s, ['node', NOTIFIER, 'claude-working', channel]);
-    expect(await s.waitFor(`(require('madohub').state(${term}) or {}).state == 'waiting'`, 8000)).toBe(true);
-    expect(await s.lua(`return require('madohub').state(${term})`)).toMatchObject({ agent: 'claude', state: 'waiting', source: 'notification', detail: 'needs your permission' });
-    const explained = await s.lua<string[]>(`vim.cmd('MadoExplain') return vim.api.nvim_buf_get_lines(0, 0, -1, false)`);
-    expect(explained.find((l) => l.startsWith('notifications:'))).toMatch(/^notifications: waiting \(\d+ s ago\): needs your permission$/);
-  }, 30000);
+  it.each(['iterm2', 'ghostty', 'kitty'])(
+    'by %s: Waiting, from the notification, said in :MadoExplain',
+    async (channel) => {
+      s = await startNeovim(exe);
+      await s.lua(`require('madohub').setup({})`);
+      const term = await openTerminal(s, ['node', NOTIFIER, 'claude-working', channel]);
+      expect(await s.waitFor(`(require('madohub').state(${term}) or {}).state == 'waiting'`, 8000)).toBe(true);
+      expect(await s.lua(`return require('madohub').state(${term})`)).toMatchObject({
+        agent: 'claude',
+        state: 'waiting',
+        source: 'notification',
+        detail: 'needs your permission',
+      });
+      const explained = await s.lua<string[]>(
+        `vim.cmd('MadoExplain') return vim.api.nvim_buf_get_lines(0, 0, -1, false)`,
+      );
+      expect(explained.find((l) => l.startsWith('notifications:'))).toMatch(
+        /^notifications: waiting \(\d+ s ago\): needs your permission$/,
+      );
+    },
+    30000,
+  );
 });

@@ -19,8 +19,19 @@ describe.each(testNeovims())('Neovim $label: background jobs', ({ path: exe }) =
     killJobsOf(env.MADOHUB_JOBS_DIR!);
   });
 
-  const agents = (): { short: string; name: string; status: string; alive: boolean; pinned: boolean; resumeSessionId: string | null; intent: string; template: { name: string } }[] =>
-    JSON.parse(execFileSync(process.execPath, [MADO, 'agents', '--json'], { env: { ...process.env, ...env }, encoding: 'utf8' }));
+  const agents = (): {
+    short: string;
+    name: string;
+    status: string;
+    alive: boolean;
+    pinned: boolean;
+    resumeSessionId: string | null;
+    intent: string;
+    template: { name: string };
+  }[] =>
+    JSON.parse(
+      execFileSync(process.execPath, [MADO, 'agents', '--json'], { env: { ...process.env, ...env }, encoding: 'utf8' }),
+    );
 
   it('backgrounds a Claude Code split, attaches to it, shows its logs, and it outlives Neovim', async () => {
     const base = mkdtempSync(path.join(tmpdir(), 'madohub-nvjobs-'));
@@ -52,7 +63,9 @@ describe.each(testNeovims())('Neovim $label: background jobs', ({ path: exe }) =
     await s.lua(`vim.api.nvim_chan_send(vim.bo[...].channel, 'q')`, [ended]);
     expect(await s.waitFor(`(require('madohub').state(${ended}) or {}).state == 'exited'`)).toBe(true);
     await s.lua(`vim.cmd('messages clear') vim.api.nvim_set_current_buf(...) vim.cmd('MadoBackground')`, [ended]);
-    expect(await s.lua<string>(`return vim.fn.execute('messages')`)).toMatch(/has exited and left no session to resume/);
+    expect(await s.lua<string>(`return vim.fn.execute('messages')`)).toMatch(
+      /has exited and left no session to resume/,
+    );
     expect(agents()).toEqual([]);
 
     // Gemini has no session to resume: the prompt it echoed is dispatched again.
@@ -62,19 +75,35 @@ describe.each(testNeovims())('Neovim $label: background jobs', ({ path: exe }) =
     const blocked = path.join(env.MADOHUB_RUNTIME_DIR!, 'daemon.sock');
     mkdirSync(blocked, { recursive: true, mode: 0o700 });
     writeFileSync(path.join(blocked, 'keep'), '');
-    await s.lua(`local b = ... vim.cmd('messages clear') vim.api.nvim_set_current_buf(b) vim.cmd('MadoBackground')`, [gem]);
-    expect(await s.waitFor(`vim.fn.execute('messages'):find('MadoBackground failed', 1, true) ~= nil`, 15000)).toBe(true);
-    expect(await s.lua<string>(`return vim.fn.execute('messages')`)).toMatch(/:MadoBackground failed: cannot reach the mado daemon at .*it did not start \(it exited with status 1; its log says: cannot listen on .*: a folder is in the way \(remove it\)\)/);
+    await s.lua(`local b = ... vim.cmd('messages clear') vim.api.nvim_set_current_buf(b) vim.cmd('MadoBackground')`, [
+      gem,
+    ]);
+    expect(await s.waitFor(`vim.fn.execute('messages'):find('MadoBackground failed', 1, true) ~= nil`, 15000)).toBe(
+      true,
+    );
+    expect(await s.lua<string>(`return vim.fn.execute('messages')`)).toMatch(
+      /:MadoBackground failed: cannot reach the mado daemon at .*it did not start \(it exited with status 1; its log says: cannot listen on .*: a folder is in the way \(remove it\)\)/,
+    );
     expect(await s.lua('return vim.api.nvim_buf_is_valid(...)', [gem])).toBe(true);
     expect(await s.lua('return vim.b[...].madohub_backgrounding', [gem])).toBe(null);
     rmSync(blocked, { recursive: true });
 
     // The name the split was given (R in the picker) goes with it.
-    await s.lua(`require('madohub.node').call('mark', { id = 'term:' .. ..., name = 'summary writer' }, function() end)`, [gem]);
-    expect(await s.waitFor(`(require('madohub.fleet').find('term:${gem}') or {}).name == 'summary writer'`, 5000)).toBe(true);
+    await s.lua(
+      `require('madohub.node').call('mark', { id = 'term:' .. ..., name = 'summary writer' }, function() end)`,
+      [gem],
+    );
+    expect(await s.waitFor(`(require('madohub.fleet').find('term:${gem}') or {}).name == 'summary writer'`, 5000)).toBe(
+      true,
+    );
     // The dispatch runs in the background: the editor goes on, and a second request meanwhile is refused.
-    await s.lua(`vim.cmd('messages clear') vim.api.nvim_set_current_buf(...) vim.cmd('MadoBackground') vim.cmd('MadoBackground')`, [gem]);
-    expect(await s.lua<string>(`return vim.fn.execute('messages')`)).toMatch(/this terminal is being backgrounded already/);
+    await s.lua(
+      `vim.cmd('messages clear') vim.api.nvim_set_current_buf(...) vim.cmd('MadoBackground') vim.cmd('MadoBackground')`,
+      [gem],
+    );
+    expect(await s.lua<string>(`return vim.fn.execute('messages')`)).toMatch(
+      /this terminal is being backgrounded already/,
+    );
     expect(await s.waitFor(`not vim.api.nvim_buf_is_valid(${gem})`, 15000)).toBe(true);
     const [g] = agents();
     expect(g).toMatchObject({ intent: 'summarize the README', name: 'summary writer', template: { name: 'gemini' } });
@@ -83,19 +112,28 @@ describe.each(testNeovims())('Neovim $label: background jobs', ({ path: exe }) =
     // A Claude Code that has exited: its session is resumed in the background.
     const gone = await openTerminal(s, [FAKE_CLAUDE]);
     expect(await s.waitFor(`(require('madohub').state(${gone}) or {}).source == 'session-file'`, 8000)).toBe(true);
-    const goneSession = await s.lua<{ sessionId: string }>('return require("madohub.node").request("session", { buf = ... })', [gone]);
+    const goneSession = await s.lua<{ sessionId: string }>(
+      'return require("madohub.node").request("session", { buf = ... })',
+      [gone],
+    );
     await s.lua(`vim.api.nvim_chan_send(vim.bo[...].channel, 'q')`, [gone]);
     expect(await s.waitFor(`(require('madohub').state(${gone}) or {}).state == 'exited'`)).toBe(true);
     await s.lua(`vim.api.nvim_set_current_buf(...) vim.cmd('MadoBackground')`, [gone]);
     // What :MadoBackground said, should the terminal stay (CI once saw it stay, on 0.12).
-    expect(await s.waitFor(`not vim.api.nvim_buf_is_valid(${gone})`, 15000), await s.lua<string>(`return vim.fn.execute('messages')`)).toBe(true);
+    expect(
+      await s.waitFor(`not vim.api.nvim_buf_is_valid(${gone})`, 15000),
+      await s.lua<string>(`return vim.fn.execute('messages')`),
+    ).toBe(true);
     const [resumed] = agents();
     expect(resumed).toMatchObject({ resumeSessionId: goneSession.sessionId });
     execFileSync(process.execPath, [MADO, 'rm', '--force', resumed!.short], { env: { ...process.env, ...env } });
 
     const buf = await openTerminal(s, [FAKE_CLAUDE]);
     expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).source == 'session-file'`, 8000)).toBe(true);
-    const session = await s.lua<{ sessionId: string }>('return require("madohub.node").request("session", { buf = ... })', [buf]);
+    const session = await s.lua<{ sessionId: string }>(
+      'return require("madohub.node").request("session", { buf = ... })',
+      [buf],
+    );
     expect(session.sessionId).toMatch(/^[0-9a-f-]{36}$/);
 
     await s.lua(`vim.api.nvim_set_current_buf(...) vim.cmd('MadoBackground')`, [buf]);
@@ -117,8 +155,12 @@ describe.each(testNeovims())('Neovim $label: background jobs', ({ path: exe }) =
     expect(await s.lua('return vim.api.nvim_buf_is_valid(...)', [attached])).toBe(true);
 
     await s.lua('vim.cmd("MadoLogs " .. ...)', [job!.short]);
-    expect(await s.waitFor(`vim.api.nvim_buf_get_name(0):find('mado://logs/${job!.short}', 1, true) ~= nil`, 15000)).toBe(true);
-    expect((await s.lua<string[]>('return vim.api.nvim_buf_get_lines(0, 0, -1, false)')).join('\n')).toMatch(/Claude Code/);
+    expect(
+      await s.waitFor(`vim.api.nvim_buf_get_name(0):find('mado://logs/${job!.short}', 1, true) ~= nil`, 15000),
+    ).toBe(true);
+    expect((await s.lua<string[]>('return vim.api.nvim_buf_get_lines(0, 0, -1, false)')).join('\n')).toMatch(
+      /Claude Code/,
+    );
 
     await s.close();
     s = undefined;
@@ -126,14 +168,21 @@ describe.each(testNeovims())('Neovim $label: background jobs', ({ path: exe }) =
 
     s = await startNeovim(exe, env);
     await s.lua(`vim.cmd('messages clear') vim.cmd('MadoStop ' .. ...)`, [job!.short]);
-    expect(await s.waitFor(`vim.fn.execute('messages'):find('stopped ${job!.short}', 1, true) ~= nil`, 15000)).toBe(true);
+    expect(await s.waitFor(`vim.fn.execute('messages'):find('stopped ${job!.short}', 1, true) ~= nil`, 15000)).toBe(
+      true,
+    );
     await s.lua(`vim.cmd('MadoStop nosuchjob')`);
-    expect(await s.waitFor(`vim.fn.execute('messages'):find(":MadoStop failed: no job 'nosuchjob'", 1, true) ~= nil`, 15000)).toBe(true);
+    expect(
+      await s.waitFor(`vim.fn.execute('messages'):find(":MadoStop failed: no job 'nosuchjob'", 1, true) ~= nil`, 15000),
+    ).toBe(true);
   });
   it('backgrounds a live Codex (which locks its session): its agent stopped first, the session resumed in the job, name and pin kept, nothing said to have ended', async () => {
     const base = mkdtempSync(path.join(tmpdir(), 'madohub-nvjobs-'));
     const templates = path.join(base, 'templates.json');
-    writeFileSync(templates, JSON.stringify({ codex: { command: [FAKE_CODEX], prompt: 'type', resume: ['resume', '{id}'] } }));
+    writeFileSync(
+      templates,
+      JSON.stringify({ codex: { command: [FAKE_CODEX], prompt: 'type', resume: ['resume', '{id}'] } }),
+    );
     env = {
       HOME: base,
       CODEX_HOME: path.join(base, 'codex'),
@@ -145,8 +194,14 @@ describe.each(testNeovims())('Neovim $label: background jobs', ({ path: exe }) =
     const buf = await openTerminal(s, [FAKE_CODEX]);
     const sessionKnown = `(function() local r = require('madohub.node').request('session', { buf = ${buf} }) return type(r) == 'table' and type(r.sessionId) == 'string' end)()`;
     expect(await s.waitFor(sessionKnown, 10000)).toBe(true);
-    const session = await s.lua<{ sessionId: string }>('return require("madohub.node").request("session", { buf = ... })', [buf]);
-    await s.lua(`require('madohub.node').call('mark', { id = 'term:' .. ..., name = 'parser fix', pinned = true }, function() end)`, [buf]);
+    const session = await s.lua<{ sessionId: string }>(
+      'return require("madohub.node").request("session", { buf = ... })',
+      [buf],
+    );
+    await s.lua(
+      `require('madohub.node').call('mark', { id = 'term:' .. ..., name = 'parser fix', pinned = true }, function() end)`,
+      [buf],
+    );
     expect(await s.waitFor(`(require('madohub.fleet').find('term:${buf}') or {}).pinned == true`, 5000)).toBe(true);
 
     // A dispatch that cannot start (its daemon cannot listen) leaves the agent running as it was.
@@ -155,19 +210,37 @@ describe.each(testNeovims())('Neovim $label: background jobs', ({ path: exe }) =
     writeFileSync(path.join(blocked, 'keep'), '');
     await s.lua(`vim.cmd('messages clear') vim.api.nvim_set_current_buf(...)`, [buf]);
     await s.lua(`vim.api.nvim_feedkeys(':MadoBackground\\r', 'mx', false)`);
-    expect(await s.waitFor(`vim.fn.execute('messages'):find('MadoBackground failed', 1, true) ~= nil`, 15000)).toBe(true);
+    expect(await s.waitFor(`vim.fn.execute('messages'):find('MadoBackground failed', 1, true) ~= nil`, 15000)).toBe(
+      true,
+    );
     expect(await s.lua('return vim.fn.jobwait({ vim.bo[...].channel }, 0)[1]', [buf])).toBe(-1);
     expect(await s.lua('return (require("madohub").state(...) or {}).state', [buf])).toBe('idle');
     rmSync(blocked, { recursive: true });
 
     await s.lua(`vim.cmd('messages clear') vim.api.nvim_set_current_buf(...)`, [buf]);
     await s.lua(`vim.api.nvim_feedkeys(':MadoBackground\\r', 'mx', false)`);
-    expect(await s.waitFor(`not vim.api.nvim_buf_is_valid(${buf})`, 15000), await s.lua<string>(`return vim.fn.execute('messages')`)).toBe(true);
+    expect(
+      await s.waitFor(`not vim.api.nvim_buf_is_valid(${buf})`, 15000),
+      await s.lua<string>(`return vim.fn.execute('messages')`),
+    ).toBe(true);
     const [job] = agents();
-    expect(job).toMatchObject({ status: 'running', alive: true, resumeSessionId: session.sessionId, name: 'parser fix', pinned: true });
+    expect(job).toMatchObject({
+      status: 'running',
+      alive: true,
+      resumeSessionId: session.sessionId,
+      name: 'parser fix',
+      pinned: true,
+    });
     // The job's Codex has the session: it shows its composer, not the lock's refusal.
-    const logs = (): string => execFileSync(process.execPath, [MADO, 'logs', job!.short], { env: { ...process.env, ...env }, encoding: 'utf8' });
-    expect(await s.waitFor(`vim.fn.system({ 'node', '${MADO}', 'logs', '${job!.short}' }):find('Ask Codex to do anything', 1, true) ~= nil`, 10000), logs()).toBe(true);
+    const logs = (): string =>
+      execFileSync(process.execPath, [MADO, 'logs', job!.short], { env: { ...process.env, ...env }, encoding: 'utf8' });
+    expect(
+      await s.waitFor(
+        `vim.fn.system({ 'node', '${MADO}', 'logs', '${job!.short}' }):find('Ask Codex to do anything', 1, true) ~= nil`,
+        10000,
+      ),
+      logs(),
+    ).toBe(true);
     expect(logs()).not.toMatch(/open in another app/);
     // Its terminal's agent was stopped to go on, not ended: no notice, nothing to see.
     const messages = await s.lua<string>(`return vim.fn.execute('messages')`);

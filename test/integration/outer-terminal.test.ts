@@ -47,10 +47,14 @@ async function startInTerminal(exe: string, env: Record<string, string>): Promis
     // No desktop notifier: the terminal is the channel here.
     PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin`,
   };
-  const server = spawn(exe, ['--headless', '--clean', '-n', '-i', 'NONE', '--listen', sock, '--cmd', `set rtp^=${ROOT}`], {
-    env: { ...base, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const server = spawn(
+    exe,
+    ['--headless', '--clean', '-n', '-i', 'NONE', '--listen', sock, '--cmd', `set rtp^=${ROOT}`],
+    {
+      env: { ...base, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   server.stderr!.setEncoding('utf8');
   server.stderr!.on('data', record);
   const end = Date.now() + 10000;
@@ -63,7 +67,8 @@ async function startInTerminal(exe: string, env: Record<string, string>): Promis
     nvim,
     proc: server,
     lua,
-    waitFor: (expr, timeoutMs = 5000) => lua<boolean>(`return vim.wait(${timeoutMs}, function() return ${expr} end, 10)`),
+    waitFor: (expr, timeoutMs = 5000) =>
+      lua<boolean>(`return vim.wait(${timeoutMs}, function() return ${expr} end, 10)`),
     close: async () => undefined,
   };
   expect(await s.waitFor('#vim.api.nvim_list_uis() > 0', 10000)).toBe(true);
@@ -71,7 +76,9 @@ async function startInTerminal(exe: string, env: Record<string, string>): Promis
     s,
     written: () => written,
     close: async () => {
-      const exited = new Promise<void>((resolve) => (server.exitCode !== null ? resolve() : server.once('exit', () => resolve())));
+      const exited = new Promise<void>((resolve) =>
+        server.exitCode !== null ? resolve() : server.once('exit', () => resolve()),
+      );
       nvim.notify('nvim_command', ['qa!']);
       const timer = setTimeout(() => server.kill('SIGKILL'), 5000);
       await exited;
@@ -101,7 +108,9 @@ describe.each(testNeovims())('Neovim $label: the terminal Neovim runs in', ({ pa
       await s.lua('vim.fn.chansend(vim.bo[...].channel, "n")', [buf]);
       expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).state == '${state}'`, 8000)).toBe(true);
     }
-    expect(await s.waitFor(`vim.fn.execute('messages'):find('Claude Code is Waiting', 1, true) ~= nil`, 4000)).toBe(true);
+    expect(await s.waitFor(`vim.fn.execute('messages'):find('Claude Code is Waiting', 1, true) ~= nil`, 4000)).toBe(
+      true,
+    );
     // What the TUI flushes comes on its next redraw.
     await s.lua('vim.cmd("redraw") vim.wait(500)');
     return o.written().slice(from);
@@ -113,7 +122,9 @@ describe.each(testNeovims())('Neovim $label: the terminal Neovim runs in', ({ pa
     const bytes = await waitingOutOfSight(outer);
     // The question and the command it asks to run; no buffer number nor editor command.
     expect(bytes).toContain('\x1b]777;notify;');
-    expect(bytes).toMatch(/\x1b\]777;notify;claude [^;\x1b]{0,80}: Claude Code Waiting;Do you want to proceed\? — rm -rf build\x1b\\/);
+    expect(bytes).toMatch(
+      /\x1b\]777;notify;claude [^;\x1b]{0,80}: Claude Code Waiting;Do you want to proceed\? — rm -rf build\x1b\\/,
+    );
     // The bell alone (not an OSC's terminator).
     expect(bytes.replaceAll(/\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g, '')).toContain('\x07');
     // The title, as Neovim sets it (its TUI writes it where the terminal's terminfo says it takes one).
@@ -124,11 +135,18 @@ describe.each(testNeovims())('Neovim $label: the terminal Neovim runs in', ({ pa
     // A tmux that says its client runs in Ghostty (as `tmux display-message -p` prints it).
     const bin = mkdtempSync(path.join(tmpdir(), 'madohub-tmux-'));
     writeFileSync(path.join(bin, 'tmux'), '#!/bin/sh\nprintf "xterm-ghostty\\tghostty 1.1.3\\n"\n', { mode: 0o755 });
-    outer = await startInTerminal(exe, { TMUX: '/tmp/tmux-0/default,1,0', TMUX_PANE: '%1', TERM_PROGRAM: 'tmux', PATH: `${bin}:${path.dirname(process.execPath)}:/usr/bin:/bin` });
+    outer = await startInTerminal(exe, {
+      TMUX: '/tmp/tmux-0/default,1,0',
+      TMUX_PANE: '%1',
+      TERM_PROGRAM: 'tmux',
+      PATH: `${bin}:${path.dirname(process.execPath)}:/usr/bin:/bin`,
+    });
     await outer.s.lua(`require('madohub').setup({ notify = { terminal = { osc = 'auto' } } })`);
     const bytes = await waitingOutOfSight(outer);
     expect(bytes).toContain('\x1bPtmux;\x1b\x1b]777;notify;');
-    const health = await outer.s.lua<string>(`vim.cmd('checkhealth madohub') local t = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\\n') vim.cmd('bwipeout') return t`);
+    const health = await outer.s.lua<string>(
+      `vim.cmd('checkhealth madohub') local t = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\\n') vim.cmd('bwipeout') return t`,
+    );
     expect(health).toContain('OSC 777 through tmux');
   });
 
@@ -140,7 +158,9 @@ describe.each(testNeovims())('Neovim $label: the terminal Neovim runs in', ({ pa
     await outer.close();
 
     outer = await startInTerminal(exe, { TERM_PROGRAM: 'WezTerm' });
-    await outer.s.lua(`require('madohub').setup({ notify = { terminal = { osc = false, bell = false, title = false } } })`);
+    await outer.s.lua(
+      `require('madohub').setup({ notify = { terminal = { osc = false, bell = false, title = false } } })`,
+    );
     const none = await waitingOutOfSight(outer);
     expect(none).not.toMatch(/\x1b\](?:9|777|99);/);
     expect(none).not.toContain('agents need you');
@@ -155,11 +175,18 @@ describe.each(testNeovims())('Neovim $label: the terminal Neovim runs in', ({ pa
     const focused = await waitingOutOfSight(outer);
     expect(focused).not.toMatch(/\x1b\](?:9|777|99);/);
     await outer.s.lua(`vim.api.nvim_exec_autocmds('FocusLost', {})`);
-    const buf = await outer.s.lua<number>(`for _, e in ipairs(require('madohub').agents()) do if e.kind == 'terminal' then return e.buf end end`);
+    const buf = await outer.s.lua<number>(
+      `for _, e in ipairs(require('madohub').agents()) do if e.kind == 'terminal' then return e.buf end end`,
+    );
     const from = outer.written().length;
     // A whole turn (past the first notice's burst): it ends Stopped or Completed, out of sight, without the focus.
     await outer.s.lua('vim.wait(2200) vim.fn.chansend(vim.bo[...].channel, "t")', [buf]);
-    expect(await outer.s.waitFor(`vim.tbl_contains({ 'stopped', 'completed' }, (require('madohub').state(${buf}) or {}).state)`, 8000)).toBe(true);
+    expect(
+      await outer.s.waitFor(
+        `vim.tbl_contains({ 'stopped', 'completed' }, (require('madohub').state(${buf}) or {}).state)`,
+        8000,
+      ),
+    ).toBe(true);
     await outer.s.lua('vim.cmd("redraw") vim.wait(500)');
     expect(outer.written().slice(from)).toMatch(/\x1b\]777;notify;claude [^;]*: Claude Code (?:Stopped|Completed);/);
   });

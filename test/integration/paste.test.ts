@@ -15,12 +15,31 @@ const END = '\x1b[201~';
 /** Hostile replies: an end mark and keys after it, nested and partial escapes, C0 and C1, NUL. */
 function hostileTexts(count: number): string[] {
   let seed = 42;
-  const r = (): number => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
-  const pieces = ['\x1b[201~', '\x03', '/exit', '\r', '\n', 'y', '\x1b', '\x1b[20', '\x9b201~', '\x00', '\x7f', '\x1b]0;x\x07', '\x04', '\x1a', '\t', 'words ', '日本 '];
+  const r = (): number => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+  const pieces = [
+    '\x1b[201~',
+    '\x03',
+    '/exit',
+    '\r',
+    '\n',
+    'y',
+    '\x1b',
+    '\x1b[20',
+    '\x9b201~',
+    '\x00',
+    '\x7f',
+    '\x1b]0;x\x07',
+    '\x04',
+    '\x1a',
+    '\t',
+    'words ',
+    '日本 ',
+  ];
   const out = [`please review\x1b[201~\x03/exit\ry\r`];
   for (let i = 1; i < count; i++) {
     let t = 'r' + i + ' ';
-    for (let k = 0; k < 12; k++) t += r() < 0.6 ? pieces[Math.floor(r() * pieces.length)] : String.fromCharCode(Math.floor(r() * 0xa0));
+    for (let k = 0; k < 12; k++)
+      t += r() < 0.6 ? pieces[Math.floor(r() * pieces.length)] : String.fromCharCode(Math.floor(r() * 0xa0));
     out.push(t);
   }
   return out;
@@ -59,7 +78,10 @@ describe.each(testNeovims())('Neovim $label: every reply is one paste', ({ path:
     await s.lua(`require('madohub').setup({})`);
     const buf = await openTerminal(s, ['node', path.join(FIX, 'bin/replier')]);
     expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).state == 'idle'`, 10000)).toBe(true);
-    const texts = [...hostileTexts(20), 'x'.repeat(50 * 1024) + '\x1b[201~' + '\x03'.repeat(10) + 'y'.repeat(50 * 1024)];
+    const texts = [
+      ...hostileTexts(20),
+      'x'.repeat(50 * 1024) + '\x1b[201~' + '\x03'.repeat(10) + 'y'.repeat(50 * 1024),
+    ];
     for (const [i, text] of texts.entries()) {
       const err = await s.lua<string>(
         `local done, err = false, nil
@@ -70,7 +92,11 @@ describe.each(testNeovims())('Neovim $label: every reply is one paste', ({ path:
       );
       expect(err).toBe('');
       // Sent at once (idle) and followed by its Enter.
-      const got = await until(async () => readFileSync(raw, 'latin1'), (v) => (v.match(/\x1b\[201~\r/g) ?? []).length === i + 1, 8000);
+      const got = await until(
+        async () => readFileSync(raw, 'latin1'),
+        (v) => (v.match(/\x1b\[201~\r/g) ?? []).length === i + 1,
+        8000,
+      );
       expect((got.match(/\x1b\[201~\r/g) ?? []).length).toBe(i + 1);
       expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).state == 'idle'`, 8000)).toBe(true);
     }
@@ -87,13 +113,21 @@ describe.each(testNeovims())('Neovim $label: every reply is one paste', ({ path:
     const env = { MADOHUB_FIXTURE_RAW: raw, MADOHUB_JOB_ENV: 'MADOHUB_FIXTURE_RAW' };
     const short = shortOf((await h.mado(['--bg', '--agent', 'replier', 'first words'], undefined, env)).stdout);
     // The typed prompt is a paste too.
-    await until(async () => readFileSync(raw, 'latin1'), (v) => v.includes('\r'), 10000);
+    await until(
+      async () => readFileSync(raw, 'latin1'),
+      (v) => v.includes('\r'),
+      10000,
+    );
     const texts = hostileTexts(20);
     for (const [i, text] of texts.entries()) {
       const r = await h.mado(['send', short], text, env);
       expect(r.stderr).toMatch(/^(mado: NUL bytes were dropped from the reply\n)?$/);
       expect(r.code).toBe(0);
-      const got = await until(async () => readFileSync(raw, 'latin1'), (v) => (v.match(/\x1b\[201~\r/g) ?? []).length === i + 2, 8000);
+      const got = await until(
+        async () => readFileSync(raw, 'latin1'),
+        (v) => (v.match(/\x1b\[201~\r/g) ?? []).length === i + 2,
+        8000,
+      );
       expect((got.match(/\x1b\[201~\r/g) ?? []).length).toBe(i + 2);
     }
     const bodies = pastesIn(readFileSync(raw, 'utf8'));

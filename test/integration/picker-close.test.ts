@@ -36,7 +36,9 @@ describe.each(testNeovims())('Neovim $label: closing :MadoAgents', ({ path: exe 
 
   /** The floating windows that are open. */
   const floats = (n: Session): Promise<number[]> =>
-    n.lua<number[]>(`return vim.tbl_filter(function(w) return vim.api.nvim_win_get_config(w).relative ~= '' end, vim.api.nvim_list_wins())`);
+    n.lua<number[]>(
+      `return vim.tbl_filter(function(w) return vim.api.nvim_win_get_config(w).relative ~= '' end, vim.api.nvim_list_wins())`,
+    );
 
   const openPicker = async (sc: Screen): Promise<void> => {
     await sc.type(':MadoAgents<CR>');

@@ -62,7 +62,11 @@ describe.each(testNeovims())('Neovim $label: the picker’s keys, typed', ({ pat
   it('down and up: j k <Down> <Up> <C-n> <C-p> move the cursor a row', async () => {
     TYPED.add('down').add('up');
     await goTo(/Waiting +claude/);
-    for (const [down, up] of [['j', 'k'], ['<Down>', '<Up>'], ['<C-n>', '<C-p>']] as const) {
+    for (const [down, up] of [
+      ['j', 'k'],
+      ['<Down>', '<Up>'],
+      ['<C-n>', '<C-p>'],
+    ] as const) {
       const at = screen.cursor.row;
       await screen.type(down);
       await screen.waitFor(() => screen.cursor.row > at, 2000, `${down} to move down`);
@@ -75,7 +79,8 @@ describe.each(testNeovims())('Neovim $label: the picker’s keys, typed', ({ pat
     TYPED.add('help');
     await screen.type('?');
     await screen.waitForText('MadoAgents keys');
-    for (const words of ['next row', 'close the picker', 'answer a numbered menu', 'start a job']) expect(screen.text()).toContain(words);
+    for (const words of ['next row', 'close the picker', 'answer a numbered menu', 'start a job'])
+      expect(screen.text()).toContain(words);
     await screen.type('?');
     await screen.waitForNoText('MadoAgents keys');
   });
@@ -254,7 +259,8 @@ describe.each(testNeovims())('Neovim $label: the picker’s keys, typed', ({ pat
     await screen.waitForText(/started job [0-9a-f]{8}/, 15000);
     await screen.waitForText('echo started from the picker', 10000);
     // `i` too, and an agent named with @: the fixture claude gets the task after `--`.
-    const started = async (): Promise<string[]> => [...(await messages()).matchAll(/started job ([0-9a-f]{8})/g)].map((m) => m[1]!);
+    const started = async (): Promise<string[]> =>
+      [...(await messages()).matchAll(/started job ([0-9a-f]{8})/g)].map((m) => m[1]!);
     const before = (await started()).length;
     await screen.type('i');
     await screen.waitForText('-- INSERT --');
@@ -270,7 +276,10 @@ describe.each(testNeovims())('Neovim $label: the picker’s keys, typed', ({ pat
     await screen.waitForText('-- INSERT --');
     await screen.type('-n "named here" echo named<CR>');
     const named = (await until(started, (v) => v.length > count)).pop()!;
-    const job = JSON.parse(readFileSync(path.join(h.base, 'jobs', named, 'job.json'), 'utf8')) as { name: string; intent: string };
+    const job = JSON.parse(readFileSync(path.join(h.base, 'jobs', named, 'job.json'), 'utf8')) as {
+      name: string;
+      intent: string;
+    };
     expect(job).toMatchObject({ name: 'named here', intent: 'echo named' });
     await screen.waitForText('named here', 10000);
   });
@@ -301,7 +310,10 @@ describe.each(testNeovims())('Neovim $label: the picker’s keys, typed', ({ pat
 describe('the typed tests', () => {
   it('type every action of picker/keys.lua', () => {
     const keysLua = readFileSync(path.join(__dirname, '../../lua/madohub/picker/keys.lua'), 'utf8');
-    const order = /M\.order = \{([^}]*)\}/.exec(keysLua)![1]!.match(/'([a-z_]+)'/g)!.map((a) => a.slice(1, -1));
+    const order = /M\.order = \{([^}]*)\}/
+      .exec(keysLua)![1]!
+      .match(/'([a-z_]+)'/g)!
+      .map((a) => a.slice(1, -1));
     expect(order.length).toBeGreaterThan(15);
     expect(order.filter((a) => !TYPED.has(a))).toEqual([]);
   });

@@ -44,7 +44,22 @@ describe.each(testNeovims())('Neovim $label: the picker model', ({ path: exe }) 
       E('a', 'job', 'idle'), E('b', 'terminal', 'working'), E('c', 'session', 'waiting'), E('d', 'job', 'stopped'),
       E('e', 'job', 'failed'), E('f', 'editor', 'exited'), E('g', 'job', 'completed', { pinned = true }), E('h', 'job', 'waiting'),
     })`);
-    expect(out.rows).toEqual(['# Pinned', 'g', '# Needs input', 'c', 'h', '# Working', 'b', '# Done', 'd', '# Idle', 'a', '# Ended (failed, exited)', 'e', 'f']);
+    expect(out.rows).toEqual([
+      '# Pinned',
+      'g',
+      '# Needs input',
+      'c',
+      'h',
+      '# Working',
+      'b',
+      '# Done',
+      'd',
+      '# Idle',
+      'a',
+      '# Ended (failed, exited)',
+      'e',
+      'f',
+    ]);
     expect(out.header).toBe('2 need input · 1 working · 2 done · 1 idle · 2 ended');
   });
 
@@ -54,26 +69,35 @@ describe.each(testNeovims())('Neovim $label: the picker model', ({ path: exe }) 
       E('m', 'job', 'waiting', { since = 1000, needs = { question = 'Proceed?', options = { 'Yes', 'No' } } }),
     }).rows`);
     expect(needs).toEqual(['# Needs input', 'm', 'q']);
-    const done = await s.lua<string[]>(`return build({ E('old', 'job', 'stopped', { since = 1 }), E('seen', 'job', 'stopped', { since = 9 }), E('new', 'job', 'stopped', { since = 5 }) },
+    const done = await s.lua<
+      string[]
+    >(`return build({ E('old', 'job', 'stopped', { since = 1 }), E('seen', 'job', 'stopped', { since = 9 }), E('new', 'job', 'stopped', { since = 5 }) },
       { seen = { seen = 9 } }).rows`);
     expect(done).toEqual(['# Done', 'new', 'old', 'seen']);
-    const idle = await s.lua<string[]>(`return build({ E('x', 'job', 'idle', { since = 9 }), E('y', 'job', 'idle', { order = 2 }), E('z', 'job', 'idle', { order = 1 }) }).rows`);
+    const idle = await s.lua<string[]>(
+      `return build({ E('x', 'job', 'idle', { since = 9 }), E('y', 'job', 'idle', { order = 2 }), E('z', 'job', 'idle', { order = 1 }) }).rows`,
+    );
     expect(idle).toEqual(['# Idle', 'z', 'y', 'x']);
   });
 
   it('groups by folder, this one first; folds a group', async () => {
-    const out = await s.lua<string[]>(`return build({ E('a', 'job', 'idle', { cwd = '/z' }), E('b', 'job', 'working', { cwd = '/p' }), E('c', 'job', 'idle', { cwd = '/a' }) },
+    const out = await s.lua<
+      string[]
+    >(`return build({ E('a', 'job', 'idle', { cwd = '/z' }), E('b', 'job', 'working', { cwd = '/p' }), E('c', 'job', 'idle', { cwd = '/a' }) },
       { group_by = 'dir', folded = { ['dir:/a'] = true } }).rows`);
     expect(out).toEqual(['# /p', 'b', '# /a +', '# /z', 'a']);
   });
 
   it('filters by words and a:, s:, k: tokens', async () => {
     const q = (filter: string): Promise<string[]> =>
-      s.lua<string[]>(`return vim.tbl_filter(function(r) return r:sub(1, 1) ~= '#' end, build({
+      s.lua<string[]>(
+        `return vim.tbl_filter(function(r) return r:sub(1, 1) ~= '#' end, build({
         E('job:1', 'job', 'waiting', { agent = 'codex', name = 'parser fix', intent = 'make the tokenizer linear', needs = { question = 'Run npm test?', options = {} } }),
         E('term:2', 'terminal', 'working', { name = 'docs', cwd = '/home/dev/site' }),
         E('claude:3', 'session', 'idle', { name = 'api' }),
-      }, { filter = ... }).rows)`, [filter]);
+      }, { filter = ... }).rows)`,
+        [filter],
+      );
     expect(await q('a:codex')).toEqual(['job:1']);
     expect(await q('a:claude')).toEqual(['term:2', 'claude:3']);
     expect(await q('s:wait')).toEqual(['job:1']);
@@ -154,7 +178,9 @@ describe.each(testNeovims())('Neovim $label: the picker model', ({ path: exe }) 
     expect(await load()).toEqual({ group_by: 'state', folded: [], filters: [] });
     writeFileSync(file, JSON.stringify({ group_by: 'x'.repeat(300 * 1024) }));
     expect(await load()).toEqual({ group_by: 'state', folded: [], filters: [] });
-    await s.lua(`require('madohub.picker.store').save({ group_by = 'dir', folded = {}, filters = { ['/w'] = 's:wait', ['/e'] = '' } })`);
+    await s.lua(
+      `require('madohub.picker.store').save({ group_by = 'dir', folded = {}, filters = { ['/w'] = 's:wait', ['/e'] = '' } })`,
+    );
     expect(await load()).toEqual({ group_by: 'dir', folded: [], filters: { '/w': 's:wait' } });
   });
 
@@ -204,10 +230,33 @@ describe.each(testNeovims())('Neovim $label: the picker model', ({ path: exe }) 
 
   it('open_on_start opens it when Neovim starts without files, not with one', async () => {
     const run = (files: string[]): string =>
-      execFileSync(exe, ['--headless', '--clean', '-n', '-i', 'NONE', '--cmd', `set rtp^=${ROOT}`, '--cmd', "lua require('madohub').setup({ picker = { open_on_start = true } })",
-        '-c', "lua vim.defer_fn(function() io.stdout:write(tostring(require('madohub.picker').current ~= nil)) vim.cmd('qa!') end, 300)", ...files], {
-        encoding: 'utf8', env: { ...process.env, XDG_STATE_HOME: state, MADOHUB_JOBS_DIR: path.join(state, 'jobs'), MADOHUB_RUNTIME_DIR: path.join(state, 'run') }, timeout: 20000,
-      });
+      execFileSync(
+        exe,
+        [
+          '--headless',
+          '--clean',
+          '-n',
+          '-i',
+          'NONE',
+          '--cmd',
+          `set rtp^=${ROOT}`,
+          '--cmd',
+          "lua require('madohub').setup({ picker = { open_on_start = true } })",
+          '-c',
+          "lua vim.defer_fn(function() io.stdout:write(tostring(require('madohub.picker').current ~= nil)) vim.cmd('qa!') end, 300)",
+          ...files,
+        ],
+        {
+          encoding: 'utf8',
+          env: {
+            ...process.env,
+            XDG_STATE_HOME: state,
+            MADOHUB_JOBS_DIR: path.join(state, 'jobs'),
+            MADOHUB_RUNTIME_DIR: path.join(state, 'run'),
+          },
+          timeout: 20000,
+        },
+      );
     expect(run([])).toBe('true');
     expect(run([path.join(state, 'notes.txt')])).toBe('false');
   });
@@ -233,7 +282,8 @@ describe.each(testNeovims())('Neovim $label: the picker model', ({ path: exe }) 
   });
 
   it('setup() refuses a key mapped to no action, naming it', async () => {
-    const err = await s.lua<string>(`local ok, e = pcall(require('madohub.config').merge, { picker = { keys = { ['<C-x>'] = 'explode' } } })
+    const err =
+      await s.lua<string>(`local ok, e = pcall(require('madohub.config').merge, { picker = { keys = { ['<C-x>'] = 'explode' } } })
       require('madohub.config').merge({})
       return e`);
     expect(err).toMatch(/picker\.keys\["<C-x>"\] is no action \(explode\)/);

@@ -87,8 +87,12 @@ describe.each(testNeovims())('Neovim $label: :MadoAgents', ({ path: exe }) => {
     const replier = await openTerminal(s, ['node', path.join(FIX, 'bin/replier')]);
     // Two shell jobs.
     const home = { HOME: path.join(h.base, 'home') };
-    const one = shortOf((await h.mado(['--bg', '--agent', 'shell', '-n', 'shell one', 'echo one'], undefined, home)).stdout);
-    const two = shortOf((await h.mado(['--bg', '--agent', 'shell', '-n', 'shell two', 'echo two'], undefined, home)).stdout);
+    const one = shortOf(
+      (await h.mado(['--bg', '--agent', 'shell', '-n', 'shell one', 'echo one'], undefined, home)).stdout,
+    );
+    const two = shortOf(
+      (await h.mado(['--bg', '--agent', 'shell', '-n', 'shell two', 'echo two'], undefined, home)).stdout,
+    );
     // A Claude Code session of a live process outside this Neovim.
     const sessions = path.join(h.env.CLAUDE_CONFIG_DIR as string, 'sessions');
     mkdirSync(sessions, { recursive: true });
@@ -97,14 +101,33 @@ describe.each(testNeovims())('Neovim $label: :MadoAgents', ({ path: exe }) => {
     const now = Date.now();
     writeFileSync(
       path.join(sessions, `${outside.pid}.json`),
-      JSON.stringify({ pid: outside.pid, sessionId, cwd: '/home/dev/api', startedAt: now, version: '2.1.197', kind: 'interactive', status: 'busy', updatedAt: now, statusUpdatedAt: now }),
+      JSON.stringify({
+        pid: outside.pid,
+        sessionId,
+        cwd: '/home/dev/api',
+        startedAt: now,
+        version: '2.1.197',
+        kind: 'interactive',
+        status: 'busy',
+        updatedAt: now,
+        statusUpdatedAt: now,
+      }),
     );
 
     // And a background session of Claude Code (claude --bg): <CR> attaches it with `claude attach`.
     const bgSessionId = '8d2f0c3e-1b2c-4d5e-8f90-123456789abc';
     writeFileSync(
       path.join(sessions, `${process.pid}.json`),
-      JSON.stringify({ pid: process.pid, sessionId: bgSessionId, cwd: '/home/dev/web', kind: 'bg', jobId: '387c1190', name: 'fix-readme', status: 'idle', updatedAt: now }),
+      JSON.stringify({
+        pid: process.pid,
+        sessionId: bgSessionId,
+        cwd: '/home/dev/web',
+        kind: 'bg',
+        jobId: '387c1190',
+        name: 'fix-readme',
+        status: 'idle',
+        updatedAt: now,
+      }),
     );
 
     await s.lua(`vim.cmd('MadoAgents')`);
@@ -115,19 +138,26 @@ describe.each(testNeovims())('Neovim $label: :MadoAgents', ({ path: exe }) => {
     expect(await s.waitFor(HAS_ROW('working', `claude:${sessionId}`), 10000)).toBe(true);
     expect(await s.waitFor(HAS_ROW('working', `nvim:${theirNode}:${theirs}`), 10000)).toBe(true);
     expect(await s.waitFor(HAS_ROW('idle', `claude:${bgSessionId}`), 10000)).toBe(true);
-    expect(await s.lua<string[]>(`return vim.tbl_filter(function(l) return l:sub(1, 1) == '#' end, (function() ${ROWS} end)())`)).toEqual([
-      '# needs',
-      '# working',
-      '# idle',
-    ]);
-    const title = await s.lua<string>(`return require('madohub.picker').current and vim.api.nvim_win_get_config(require('madohub.picker').current.list_win).title[1][1]`);
+    expect(
+      await s.lua<string[]>(
+        `return vim.tbl_filter(function(l) return l:sub(1, 1) == '#' end, (function() ${ROWS} end)())`,
+      ),
+    ).toEqual(['# needs', '# working', '# idle']);
+    const title = await s.lua<string>(
+      `return require('madohub.picker').current and vim.api.nvim_win_get_config(require('madohub.picker').current.list_win).title[1][1]`,
+    );
     expect(title).toMatch(/1 needs input · 2 working · 4 idle/);
     expect(await s.waitFor(HAS_ROW('idle', `claude:${bgSessionId}`), 10000)).toBe(true);
     expect(await s.lua<number>('return _G.fleet_changed')).toBeGreaterThan(0);
 
     // Filter: a:codex leaves the other Neovim's Codex only; Esc clears it.
     await keys(s, '/a:codex<CR>');
-    expect(await s.waitFor(`#vim.tbl_filter(function(l) return l:sub(1, 1) ~= '#' end, (function() ${ROWS} end)()) == 1`, 3000)).toBe(true);
+    expect(
+      await s.waitFor(
+        `#vim.tbl_filter(function(l) return l:sub(1, 1) ~= '#' end, (function() ${ROWS} end)()) == 1`,
+        3000,
+      ),
+    ).toBe(true);
     expect(await s.lua<string[]>(ROWS)).toEqual(['# working', `working nvim:${theirNode}:${theirs}`]);
     await keys(s, '<Esc>');
     expect(await s.waitFor(HAS_ROW('needs', `term:${approver}`), 3000)).toBe(true);
@@ -136,10 +166,17 @@ describe.each(testNeovims())('Neovim $label: :MadoAgents', ({ path: exe }) => {
     await s.lua(SELECT, [`job:${one}`]);
     await keys(s, '<Space>');
     const peekText = `(function() local p = require('madohub.picker').current return p.peek_buf and table.concat(vim.api.nvim_buf_get_lines(p.peek_buf, 0, -1, false), '\\n') or '' end)()`;
-    expect(await s.waitFor(`${peekText}:find('shell one', 1, true) ~= nil and ${peekText}:find('[$#] *\\n?$') ~= nil`, 8000)).toBe(true);
+    expect(
+      await s.waitFor(`${peekText}:find('shell one', 1, true) ~= nil and ${peekText}:find('[$#] *\\n?$') ~= nil`, 8000),
+    ).toBe(true);
     expect(await s.lua<string>(`return ${peekText}`)).not.toMatch(/\x1b/);
     await s.lua(SELECT, [`term:${approver}`]);
-    expect(await s.waitFor(`${peekText}:find('Asks: Do you want to proceed? — rm -rf build\\n  1. Yes', 1, true) ~= nil`, 3000)).toBe(true);
+    expect(
+      await s.waitFor(
+        `${peekText}:find('Asks: Do you want to proceed? — rm -rf build\\n  1. Yes', 1, true) ~= nil`,
+        3000,
+      ),
+    ).toBe(true);
     await keys(s, '<Esc>');
     expect(await s.lua<boolean>(`return require('madohub.picker').current.peek_win == nil`)).toBe(true);
 
@@ -154,7 +191,9 @@ describe.each(testNeovims())('Neovim $label: :MadoAgents', ({ path: exe }) => {
     await s.lua('vim.wait(200)');
     await s.lua(SELECT, [`term:${replier}`]);
     await keys(s, 'rhello there<CR>');
-    expect(await s.waitFor(`(require('madohub.fleet').find('term:${replier}') or {}).pending == 'held: draft'`, 5000)).toBe(true);
+    expect(
+      await s.waitFor(`(require('madohub.fleet').find('term:${replier}') or {}).pending == 'held: draft'`, 5000),
+    ).toBe(true);
     expect(await s.lua<boolean>(`return ${TERM_HAS(replier, 'You said: hello there')}`)).toBe(false);
     await s.lua(`vim.api.nvim_chan_send(vim.bo[${replier}].channel, '\\127\\127\\127')`);
     expect(await s.waitFor(TERM_HAS(replier, 'You said: hello there'), 8000)).toBe(true);
@@ -163,16 +202,22 @@ describe.each(testNeovims())('Neovim $label: :MadoAgents', ({ path: exe }) => {
     // Rename and pin a job: kept in its file, so they outlive this Neovim.
     await s.lua(SELECT, [`job:${two}`]);
     await keys(s, 'R');
-    await s.lua(`vim.api.nvim_buf_set_lines(require('madohub.picker').current.input_buf, 0, -1, false, { 'the second shell' })`);
+    await s.lua(
+      `vim.api.nvim_buf_set_lines(require('madohub.picker').current.input_buf, 0, -1, false, { 'the second shell' })`,
+    );
     await keys(s, '<CR>');
-    expect(await s.waitFor(`(require('madohub.fleet').find('job:${two}') or {}).name == 'the second shell'`, 8000)).toBe(true);
+    expect(
+      await s.waitFor(`(require('madohub.fleet').find('job:${two}') or {}).name == 'the second shell'`, 8000),
+    ).toBe(true);
     await s.lua(SELECT, [`job:${two}`]);
     await keys(s, 'p');
     expect(await s.waitFor(HAS_ROW('pinned', `job:${two}`), 8000)).toBe(true);
 
     // The input line starts a job (the default agent: shell).
     await keys(s, 'n');
-    await s.lua(`vim.api.nvim_buf_set_lines(require('madohub.picker').current.input_buf, 0, -1, false, { 'echo started from the picker' })`);
+    await s.lua(
+      `vim.api.nvim_buf_set_lines(require('madohub.picker').current.input_buf, 0, -1, false, { 'echo started from the picker' })`,
+    );
     await keys(s, '<CR>');
     expect(await s.waitFor(`#require('madohub').agents({ kind = 'job' }) == 3`, 15000)).toBe(true);
     expect(await s.waitFor(`vim.fn.execute('messages'):find('started job %x+') ~= nil`, 5000)).toBe(true);
@@ -182,7 +227,11 @@ describe.each(testNeovims())('Neovim $label: :MadoAgents', ({ path: exe }) => {
     await keys(s, 'x');
     await keys(s, 'x');
     const statusOf = async (short: string): Promise<string> =>
-      (JSON.parse(readFileSync(path.join(h.env.MADOHUB_JOBS_DIR as string, short, 'job.json'), 'utf8')) as { status: string }).status;
+      (
+        JSON.parse(readFileSync(path.join(h.env.MADOHUB_JOBS_DIR as string, short, 'job.json'), 'utf8')) as {
+          status: string;
+        }
+      ).status;
     expect(await s.waitFor(`(require('madohub.fleet').find('job:${one}') or {}).state == 'exited'`, 10000)).toBe(true);
     expect(await statusOf(one)).toBe('killed');
     // The kill's answer comes back after the fleet may already show the job ended: wait for it.
@@ -190,7 +239,12 @@ describe.each(testNeovims())('Neovim $label: :MadoAgents', ({ path: exe }) => {
     // An ended job's peek shows the last of its output (its host is gone).
     await s.lua(SELECT, [`job:${one}`]);
     await keys(s, '<Space>');
-    expect(await s.waitFor(`${peekText}:find('Exited', 1, true) ~= nil and ${peekText}:find('echo one', 1, true) ~= nil`, 8000)).toBe(true);
+    expect(
+      await s.waitFor(
+        `${peekText}:find('Exited', 1, true) ~= nil and ${peekText}:find('echo one', 1, true) ~= nil`,
+        8000,
+      ),
+    ).toBe(true);
     await keys(s, '<Esc>');
 
     // <CR> on the other Neovim's row makes it show its terminal.
@@ -211,18 +265,26 @@ describe.each(testNeovims())('Neovim $label: :MadoAgents', ({ path: exe }) => {
     await s.lua(`vim.cmd('MadoAgents')`);
     expect(await s.waitFor(`(function(...) ${SELECT} end)('claude:${bgSessionId}')`, 5000)).toBe(true);
     await keys(s, '<CR>');
-    expect(await s.waitFor(`vim.bo.buftype == 'terminal' and vim.api.nvim_get_current_buf() ~= ${attachBuf}`, 5000)).toBe(true);
+    expect(
+      await s.waitFor(`vim.bo.buftype == 'terminal' and vim.api.nvim_get_current_buf() ~= ${attachBuf}`, 5000),
+    ).toBe(true);
     const argv = await s.lua<string[]>(`return vim.api.nvim_get_chan_info(vim.bo.channel).argv`);
     expect([path.basename(argv[0]!), ...argv.slice(1)]).toEqual(['claude', 'attach', '387c1190']);
 
     // <M-CR> in the input line starts a job and attaches it at once.
     await s.lua(`vim.cmd('MadoAgents')`);
     await keys(s, 'n');
-    await s.lua(`vim.api.nvim_buf_set_lines(require('madohub.picker').current.input_buf, 0, -1, false, { 'echo attached at once' })`);
+    await s.lua(
+      `vim.api.nvim_buf_set_lines(require('madohub.picker').current.input_buf, 0, -1, false, { 'echo attached at once' })`,
+    );
     await keys(s, '<M-CR>');
-    expect(await s.waitFor(`#require('madohub').agents({ kind = 'job' }) == 4 and vim.b.madohub_job ~= nil`, 15000)).toBe(true);
+    expect(
+      await s.waitFor(`#require('madohub').agents({ kind = 'job' }) == 4 and vim.b.madohub_job ~= nil`, 15000),
+    ).toBe(true);
     const attachedJob = await s.lua<string>('return vim.b.madohub_job');
-    expect(await s.lua<string>(`return require('madohub.fleet').find('job:${attachedJob}').intent`)).toBe('echo attached at once');
+    expect(await s.lua<string>(`return require('madohub.fleet').find('job:${attachedJob}').intent`)).toBe(
+      'echo attached at once',
+    );
 
     // Another Neovim started afresh: the job's name and pin are still there.
     await s.close();
@@ -245,13 +307,23 @@ describe.each(testNeovims())('Neovim $label: :MadoAgents', ({ path: exe }) => {
     const listWin = await s.lua<number>(`return require('madohub.picker').current.list_win`);
     // A reply typed at once after r, as a person does: it reaches nothing, and no key of the list runs.
     await s.nvim.feedKeys('rnice work, ignore it\r', 'mx', false);
-    expect(await s.waitFor(`vim.fn.execute('messages'):find('no agent on this row: nothing sent', 1, true) ~= nil`, 3000), await s.lua<string>(`return vim.fn.execute('messages')`)).toBe(true);
+    expect(
+      await s.waitFor(`vim.fn.execute('messages'):find('no agent on this row: nothing sent', 1, true) ~= nil`, 3000),
+      await s.lua<string>(`return vim.fn.execute('messages')`),
+    ).toBe(true);
     expect(await s.lua('return vim.api.nvim_get_current_win()')).toBe(listWin);
     expect(await s.lua(`return #require('madohub').agents({ kind = 'job' })`)).toBe(0);
     expect(await s.lua<string>(`return vim.fn.execute('messages')`)).not.toMatch(/started job|renamed/);
     await s.nvim.feedKeys('Rnew name\r', 'mx', false);
-    expect(await s.waitFor(`#vim.split(vim.fn.execute('messages'), 'no agent on this row: nothing sent', { plain = true }) == 3`, 3000)).toBe(true);
-    expect(await s.lua(`return require('madohub').agents({ id = 'term:${interrupted}' })[1].name`)).not.toBe('new name');
+    expect(
+      await s.waitFor(
+        `#vim.split(vim.fn.execute('messages'), 'no agent on this row: nothing sent', { plain = true }) == 3`,
+        3000,
+      ),
+    ).toBe(true);
+    expect(await s.lua(`return require('madohub').agents({ id = 'term:${interrupted}' })[1].name`)).not.toBe(
+      'new name',
+    );
     await s.nvim.feedKeys('2', 'mx', false);
     expect(await s.waitFor(`vim.fn.execute('messages'):find('no agent on this row', 1, true) ~= nil`, 3000)).toBe(true);
     expect(await s.lua('return vim.api.nvim_get_current_win()')).toBe(listWin);

@@ -6,7 +6,16 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { FAKE_AMP, FAKE_CLAUDE, FAKE_CODEX, FAKE_GEMINI, FAKE_OPENCODE, openTerminal, startNeovim, testNeovims } from './neovim.js';
+import {
+  FAKE_AMP,
+  FAKE_CLAUDE,
+  FAKE_CODEX,
+  FAKE_GEMINI,
+  FAKE_OPENCODE,
+  openTerminal,
+  startNeovim,
+  testNeovims,
+} from './neovim.js';
 import type { Session } from './neovim.js';
 import { sqliteSupport } from '../../src/records/sqlite.js';
 
@@ -25,7 +34,14 @@ describe.each(runs)('Neovim $label, processes from $processes: confirmed states'
 
   const start = async (): Promise<Session> => {
     const home = mkdtempSync(path.join(tmpdir(), 'madohub-home-'));
-    s = await startNeovim(exe, { HOME: home, CLAUDE_CONFIG_DIR: '', CODEX_HOME: '', GEMINI_CLI_HOME: '', XDG_DATA_HOME: path.join(home, 'data'), MADOHUB_PROCESS_SOURCE: processes });
+    s = await startNeovim(exe, {
+      HOME: home,
+      CLAUDE_CONFIG_DIR: '',
+      CODEX_HOME: '',
+      GEMINI_CLI_HOME: '',
+      XDG_DATA_HOME: path.join(home, 'data'),
+      MADOHUB_PROCESS_SOURCE: processes,
+    });
     await s.lua(`
       _G.done = {}
       vim.api.nvim_create_autocmd('User', { pattern = 'MadoAgentDone', callback = function(ev) table.insert(_G.done, ev.data) end })`);
@@ -57,7 +73,9 @@ describe.each(runs)('Neovim $label, processes from $processes: confirmed states'
     expect(await is(s, buf, 'working', 'session-file')).toBe(true);
     await send(s, buf, 'n');
     expect(await is(s, buf, 'waiting', 'session-file')).toBe(true);
-    expect((await s.lua<{ detail: string }>('return require("madohub").state(...)', [buf])).detail).toBe('permission prompt');
+    expect((await s.lua<{ detail: string }>('return require("madohub").state(...)', [buf])).detail).toBe(
+      'permission prompt',
+    );
     await send(s, buf, 'n');
     expect(await is(s, buf, 'working', 'session-file')).toBe(true);
 
@@ -129,7 +147,9 @@ describe.each(runs)('Neovim $label, processes from $processes: confirmed states'
     expect(await is(s, buf, 'working', 'jsonl-watcher')).toBe(true);
     await send(s, buf, 'n');
     expect(await is(s, buf, 'completed', 'jsonl-watcher')).toBe(true);
-    expect((await s.lua<{ detail: string }>('return require("madohub").state(...)', [buf])).detail).toBe('Done: the change is made.');
+    expect((await s.lua<{ detail: string }>('return require("madohub").state(...)', [buf])).detail).toBe(
+      'Done: the change is made.',
+    );
     const bar = async (): Promise<string> =>
       s.lua<string>(
         `local win = vim.fn.win_findbuf(...)[1]
@@ -144,10 +164,15 @@ describe.each(runs)('Neovim $label, processes from $processes: confirmed states'
     expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).detail == 'interrupted'`)).toBe(true);
     expect(await bar()).toMatch(/Gemini Interrupted ✓/);
     await send(s, buf, 'n');
-    expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).detail:find('API Error', 1, true) ~= nil`)).toBe(true);
+    expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).detail:find('API Error', 1, true) ~= nil`)).toBe(
+      true,
+    );
     expect(await bar()).toMatch(/Gemini Error ✓/);
     // The session its chat names (Gemini's own id).
-    const session = await s.lua<{ sessionId?: string }>('return require("madohub.node").request("session", { buf = ... })', [buf]);
+    const session = await s.lua<{ sessionId?: string }>(
+      'return require("madohub.node").request("session", { buf = ... })',
+      [buf],
+    );
     expect(session.sessionId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-/);
   });
 
@@ -158,7 +183,10 @@ describe.each(runs)('Neovim $label, processes from $processes: confirmed states'
       expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).agent == 'gemini'`)).toBe(true);
       await send(s, buf, 'n');
       expect(await is(s, buf, 'working', 'jsonl-watcher')).toBe(true);
-      const session = await s.lua<{ agent: string; sessionId?: string }>('return require("madohub.node").request("session", { buf = ... })', [buf]);
+      const session = await s.lua<{ agent: string; sessionId?: string }>(
+        'return require("madohub.node").request("session", { buf = ... })',
+        [buf],
+      );
       expect(session).toMatchObject({ agent: 'gemini' });
       expect(session.sessionId ?? null).toBeNull();
     }
@@ -181,7 +209,10 @@ describe.each(runs)('Neovim $label, processes from $processes: confirmed states'
     expect(await is(s, buf, 'working', confirmed)).toBe(true);
     await send(s, buf, 'n');
     expect(await is(s, buf, sqlite ? 'completed' : 'stopped', confirmed)).toBe(true);
-    if (sqlite) expect((await s.lua<{ detail: string }>('return require("madohub").state(...)', [buf])).detail).toBe('Done: the change is made.');
+    if (sqlite)
+      expect((await s.lua<{ detail: string }>('return require("madohub").state(...)', [buf])).detail).toBe(
+        'Done: the change is made.',
+      );
     // One Escape: still working (the answer streams on); two: Failed, interrupted.
     await send(s, buf, 'n');
     expect(await is(s, buf, 'working', confirmed)).toBe(true);
@@ -189,7 +220,11 @@ describe.each(runs)('Neovim $label, processes from $processes: confirmed states'
     expect(await is(s, buf, 'failed', confirmed)).toBe(true);
     expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).detail == 'interrupted'`)).toBe(true);
     await send(s, buf, 'n');
-    expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).detail == '${sqlite ? 'Bad request from the mock' : 'error'}'`)).toBe(true);
+    expect(
+      await s.waitFor(
+        `(require('madohub').state(${buf}) or {}).detail == '${sqlite ? 'Bad request from the mock' : 'error'}'`,
+      ),
+    ).toBe(true);
     const bar = await s.lua<string>(
       `local win = vim.fn.win_findbuf(...)[1]
        return vim.api.nvim_eval_statusline(vim.wo[win].winbar, { winid = win, use_winbar = true }).str`,
@@ -198,7 +233,9 @@ describe.each(runs)('Neovim $label, processes from $processes: confirmed states'
     expect(bar).toMatch(sqlite ? /OpenCode Error ✓/ : /OpenCode Error(?! ✓)/);
     await s.lua("vim.cmd('checkhealth madohub')");
     const report = (await s.lua<string[]>('return vim.api.nvim_buf_get_lines(0, 0, -1, false)')).join('\n');
-    expect(report).toContain(sqlite ? "OpenCode's session store: read with node:sqlite" : "OpenCode's session store is not read: Node v");
+    expect(report).toContain(
+      sqlite ? "OpenCode's session store: read with node:sqlite" : "OpenCode's session store is not read: Node v",
+    );
   });
 
   it('follows an OpenCode started with --port through its event stream, on any Node: its permission is Waiting before the screen shows it', async () => {
@@ -220,7 +257,9 @@ describe.each(runs)('Neovim $label, processes from $processes: confirmed states'
     expect(await heard()).toBe(true);
     await send(s, buf, 'A');
     expect(await is(s, buf, 'waiting', 'event-stream')).toBe(true);
-    expect((await s.lua<{ detail: string }>('return require("madohub").state(...)', [buf])).detail).toBe('bash: touch mock-ran.txt');
+    expect((await s.lua<{ detail: string }>('return require("madohub").state(...)', [buf])).detail).toBe(
+      'bash: touch mock-ran.txt',
+    );
     await send(s, buf, 'R');
     expect(await is(s, buf, 'working', 'event-stream')).toBe(true);
     await send(s, buf, 'I');
@@ -242,9 +281,13 @@ describe.each(runs)('Neovim $label, processes from $processes: confirmed states'
     expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).agent == 'shell'`, 8000)).toBe(true);
     expect(await s.lua('return require("madohub").state(...).source', [buf])).toBe('pty-scrape');
     // :checkhealth says where processes are read from.
-    expect(await s.lua<{ processes: string }>('return require("madohub.node").request("health")')).toMatchObject({ processes });
+    expect(await s.lua<{ processes: string }>('return require("madohub.node").request("health")')).toMatchObject({
+      processes,
+    });
     await s.lua("vim.cmd('checkhealth madohub')");
     const report = (await s.lua<string[]>('return vim.api.nvim_buf_get_lines(0, 0, -1, false)')).join('\n');
-    expect(report).toContain(processes === 'ps' ? 'Processes: read with ps-list and lsof' : 'Processes: read from /proc');
+    expect(report).toContain(
+      processes === 'ps' ? 'Processes: read with ps-list and lsof' : 'Processes: read from /proc',
+    );
   });
 });

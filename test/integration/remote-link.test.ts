@@ -14,12 +14,20 @@ import { ROOT } from './neovim.js';
 const remote = useJobsHarness();
 /** The real `mado bridge`, through a shell that runs with the remote side's folders. */
 const shellHost = (extra: Partial<HostConfig> = {}): HostConfig => ({
-  command: ['env', ...['MADOHUB_TEMPLATES', 'MADOHUB_JOBS_DIR', 'MADOHUB_RUNTIME_DIR'].map((k) => `${k}=${remote.env[k]}`), 'sh'],
+  command: [
+    'env',
+    ...['MADOHUB_TEMPLATES', 'MADOHUB_JOBS_DIR', 'MADOHUB_RUNTIME_DIR'].map((k) => `${k}=${remote.env[k]}`),
+    'sh',
+  ],
   mado: `${process.execPath} ${path.join(ROOT, 'dist/mado.js')}`,
   ...extra,
 });
-const hostile = (mode: string): HostConfig => ({ command: [process.execPath, path.join(FIX, 'bin/hostile-bridge'), mode], mado: 'mado' });
-const open = (cfg: HostConfig, connectMs = 5000): Promise<Link> => Link.open('box', cfg, { env: process.env, connectMs });
+const hostile = (mode: string): HostConfig => ({
+  command: [process.execPath, path.join(FIX, 'bin/hostile-bridge'), mode],
+  mado: 'mado',
+});
+const open = (cfg: HostConfig, connectMs = 5000): Promise<Link> =>
+  Link.open('box', cfg, { env: process.env, connectMs });
 const failure = async (p: Promise<unknown>): Promise<LinkError> => {
   try {
     await p;
@@ -37,7 +45,10 @@ describe('a link to a host', () => {
     const link = await open(shellHost());
     try {
       expect(link.version).toMatch(/^\d+\.\d+\.\d+/);
-      const jobs = await until(() => link.list(5000), (js) => js[0]?.alive === true);
+      const jobs = await until(
+        () => link.list(5000),
+        (js) => js[0]?.alive === true,
+      );
       expect(jobs.map((j) => [j.short, j.name, j.alive])).toEqual([[short, 'parser', true]]);
       let out = '';
       const code = await link.verb(['send', 'parser', 'hello'], { onOut: (_fd, d) => (out += d) });
@@ -65,10 +76,20 @@ describe('a link to a host', () => {
     const link = await open(shellHost());
     try {
       const ask: AskDaemon = (request, ms) => link.daemon(request, ms);
-      const request = dispatchRequest({ agent: 'looper', prompt: 'go', forkSession: false, origin: 'fleet', cwd: '', name: 'over the link' }, {});
+      const request = dispatchRequest(
+        { agent: 'looper', prompt: 'go', forkSession: false, origin: 'fleet', cwd: '', name: 'over the link' },
+        {},
+      );
       expect(dispatched(request, await ask(request, SERVICE_MS.dispatch))).toEqual({ short: request.short });
-      const there = await until(() => link.list(5000), (js) => js.some((j) => j.short === request.short && j.alive));
-      expect(there.find((j) => j.short === request.short)).toMatchObject({ name: 'over the link', alive: true, cwd: process.cwd() });
+      const there = await until(
+        () => link.list(5000),
+        (js) => js.some((j) => j.short === request.short && j.alive),
+      );
+      expect(there.find((j) => j.short === request.short)).toMatchObject({
+        name: 'over the link',
+        alive: true,
+        cwd: process.cwd(),
+      });
       // Removing a running job is refused there, in that daemon's words.
       await expect(removeVia(ask, request.short, false)).rejects.toThrow(/^box: .*running/);
       expect(await stopVia(ask, request.short, 'stop')).toBe(true);
@@ -81,7 +102,9 @@ describe('a link to a host', () => {
     try {
       // A request the job service does not make is carried by no link.
       await expect(older.daemon({ op: 'list' }, 1000)).rejects.toThrow('list is not done on a remote host');
-      await expect(older.daemon({ op: 'stop', short: '0a0b0c0d' }, 1000)).rejects.toThrow("box's mado 0.1.0 takes no daemon requests: update MadoHub on box (see :help madohub-hosts)");
+      await expect(older.daemon({ op: 'stop', short: '0a0b0c0d' }, 1000)).rejects.toThrow(
+        "box's mado 0.1.0 takes no daemon requests: update MadoHub on box (see :help madohub-hosts)",
+      );
       expect(older.down).toBeUndefined();
     } finally {
       older.close();
@@ -93,12 +116,20 @@ describe('a link to a host', () => {
     const link = await Link.open('box', shellHost(), { env: { ...process.env, UNNAMED_HERE: 'x' }, connectMs: 5000 });
     try {
       let out = '';
-      const code = await link.verb(['--bg', '--agent', 'looper', '-n', 'envtest', 'go'], { env: { NAMED_FOR_JOB: 'crossed', MADOHUB_JOBS_DIR: '/elsewhere' }, onOut: (_fd, d) => (out += d) });
+      const code = await link.verb(['--bg', '--agent', 'looper', '-n', 'envtest', 'go'], {
+        env: { NAMED_FOR_JOB: 'crossed', MADOHUB_JOBS_DIR: '/elsewhere' },
+        onOut: (_fd, d) => (out += d),
+      });
       expect(code).toBe(0);
       const short = shortOf(out);
-      const jobs = await until(() => link.list(5000), (js) => js.some((j) => j.short === short && j.alive));
+      const jobs = await until(
+        () => link.list(5000),
+        (js) => js.some((j) => j.short === short && j.alive),
+      );
       expect(jobs.find((j) => j.short === short)?.alive).toBe(true);
-      const info = JSON.parse(readFileSync(path.join(remote.env.MADOHUB_JOBS_DIR!, short, 'host.json'), 'utf8')) as { ptyPid: number };
+      const info = JSON.parse(readFileSync(path.join(remote.env.MADOHUB_JOBS_DIR!, short, 'host.json'), 'utf8')) as {
+        ptyPid: number;
+      };
       const env = readFileSync(`/proc/${info.ptyPid}/environ`, 'utf8').split('\0');
       expect(env).toContain('NAMED_FOR_JOB=crossed');
       // This side's own settings never cross, nor what the job did not name.
@@ -130,22 +161,43 @@ describe('a link to a host', () => {
   });
 
   it('is refused, with why, when the other side is no bridge, another version, silent, or not there', async () => {
-    expect((await failure(open(hostile('garbage')))).message).toBe("box printed 201 lines that are no bridge's hello (is `mado bridge` MadoHub's?)");
-    expect((await failure(open(hostile('huge')))).message).toBe("box printed a line of over 256 KiB before its hello");
-    expect((await failure(open(hostile('newer')))).message).toBe("box's mado 9.0.0 speaks protocol 3, this mado speaks 2: update MadoHub here (see :help madohub-hosts)");
-    expect((await failure(open(hostile('older')))).message).toBe("box's mado 0.0.1 speaks protocol 1, this mado speaks 2: update MadoHub on box (see :help madohub-hosts)");
+    expect((await failure(open(hostile('garbage')))).message).toBe(
+      "box printed 201 lines that are no bridge's hello (is `mado bridge` MadoHub's?)",
+    );
+    expect((await failure(open(hostile('huge')))).message).toBe('box printed a line of over 256 KiB before its hello');
+    expect((await failure(open(hostile('newer')))).message).toBe(
+      "box's mado 9.0.0 speaks protocol 3, this mado speaks 2: update MadoHub here (see :help madohub-hosts)",
+    );
+    expect((await failure(open(hostile('older')))).message).toBe(
+      "box's mado 0.0.1 speaks protocol 1, this mado speaks 2: update MadoHub on box (see :help madohub-hosts)",
+    );
     const t0 = Date.now();
     const silent = await failure(open(hostile('silent'), 1000));
     expect([silent.reason, silent.message]).toEqual(['timeout', 'box did not answer in 1 s']);
     expect(Date.now() - t0).toBeLessThan(1900);
-    const refused = await failure(open({ command: ['sh', '-c', 'echo "root@127.0.0.1: Permission denied (publickey)." >&2; exit 255'], mado: 'mado' }));
-    expect([refused.reason, refused.message]).toEqual(['unreachable', 'the link to box ended with status 255: root@127.0.0.1: Permission denied (publickey).']);
+    const refused = await failure(
+      open({
+        command: ['sh', '-c', 'echo "root@127.0.0.1: Permission denied (publickey)." >&2; exit 255'],
+        mado: 'mado',
+      }),
+    );
+    expect([refused.reason, refused.message]).toEqual([
+      'unreachable',
+      'the link to box ended with status 255: root@127.0.0.1: Permission denied (publickey).',
+    ]);
     // Its last words come after its exit (a process of its own still writing them): they are waited for.
-    const late = await failure(open({ command: ['sh', '-c', '(sleep 0.1; echo "ssh: Could not resolve hostname box" >&2) & exit 255'], mado: 'mado' }));
+    const late = await failure(
+      open({
+        command: ['sh', '-c', '(sleep 0.1; echo "ssh: Could not resolve hostname box" >&2) & exit 255'],
+        mado: 'mado',
+      }),
+    );
     expect(late.message).toBe('the link to box ended with status 255: ssh: Could not resolve hostname box');
     const noMado = await failure(open(shellHost({ mado: 'mado-not-installed' })));
     expect(noMado.reason).toBe('no-mado');
-    expect(noMado.message).toMatch(/^box has no `mado-not-installed` to run: .*not found \(install MadoHub there, or set its "mado" in hosts.json: see :help madohub-hosts\)$/);
+    expect(noMado.message).toMatch(
+      /^box has no `mado-not-installed` to run: .*not found \(install MadoHub there, or set its "mado" in hosts.json: see :help madohub-hosts\)$/,
+    );
     const noCommand = await failure(open({ command: ['/nonexistent/ssh'], mado: 'mado' }));
     expect(noCommand.message).toBe('cannot run /nonexistent/ssh for box: spawn /nonexistent/ssh ENOENT');
   });
@@ -168,7 +220,9 @@ describe('a link to a host', () => {
     expect(refused.message).toMatch(/^box: a job it listed is none: /);
     const older = await open(hostile('old-list'));
     older.watch(() => shown++);
-    expect((await new Promise<LinkError>((resolve) => older.onDown(resolve))).message).toBe('box: box speaks protocol 1, this mado speaks protocol 2');
+    expect((await new Promise<LinkError>((resolve) => older.onDown(resolve))).message).toBe(
+      'box: box speaks protocol 1, this mado speaks protocol 2',
+    );
     expect(shown).toBe(0);
     const link = await open(hostile('huge-after'));
     const down = await new Promise<LinkError>((resolve) => link.onDown(resolve));
@@ -180,11 +234,17 @@ describe('a link to a host', () => {
     try {
       const shown: string[] = [];
       const watch = link.watch((jobs) => shown.push(`${jobs.length} ${jobs[0]?.detail ?? ''}`));
-      await until(async () => shown.length, (n) => n >= 1);
+      await until(
+        async () => shown.length,
+        (n) => n >= 1,
+      );
       const from = Date.now();
       const firstShown = shown.length;
       // Some 15 lists sent meanwhile (fewer when the machine is loaded): each shown would be 15.
-      await until(async () => Date.now() - from, (ms) => ms >= 1500);
+      await until(
+        async () => Date.now() - from,
+        (ms) => ms >= 1500,
+      );
       const elapsed = Date.now() - from;
       watch.close();
       expect(shown.length - firstShown).toBeLessThanOrEqual(Math.floor(elapsed / 500) + 1);
@@ -218,7 +278,10 @@ describe('a link to a host', () => {
     // The "ssh" leaves a sleeper behind with its output open, as a login script's agent may.
     const left = path.join(config, 'left.pid');
     const command = ['sh', '-c', `sleep 30 & echo $! > '${left}'; exec ${cfg.command.map((a) => `'${a}'`).join(' ')}`];
-    writeFileSync(path.join(config, 'madohub', 'hosts.json'), JSON.stringify({ box: { command, mado: cfg.mado, connect_ms: 20000 } }));
+    writeFileSync(
+      path.join(config, 'madohub', 'hosts.json'),
+      JSON.stringify({ box: { command, mado: cfg.mado, connect_ms: 20000 } }),
+    );
     const started = Date.now();
     const checked = await remote.mado(['host', 'check', 'box'], undefined, { XDG_CONFIG_HOME: config });
     const took = Date.now() - started;

@@ -11,7 +11,10 @@ import type { Session } from './neovim.js';
 import { Screen } from './screen.js';
 
 describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: exe }) => {
-  const templates = { approver: { command: ['node', path.join(FIX, 'bin/approver')], prompt: 'type' }, replier: { command: ['node', path.join(FIX, 'bin/replier')], prompt: 'type' } };
+  const templates = {
+    approver: { command: ['node', path.join(FIX, 'bin/approver')], prompt: 'type' },
+    replier: { command: ['node', path.join(FIX, 'bin/replier')], prompt: 'type' },
+  };
   const remote = useJobsHarness(templates, 'file');
   const local = useJobsHarness(templates, 'file');
   let s: Session;
@@ -38,10 +41,16 @@ describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: e
     mkdirSync(path.join(config, 'madohub'), { recursive: true });
     // A host that can be taken down: while the flag file is there, its "ssh" is refused.
     down = path.join(local.base, 'box-down');
-    const env = ['MADOHUB_TEMPLATES', 'MADOHUB_JOBS_DIR', 'MADOHUB_RUNTIME_DIR'].map((k) => `${k}='${remote.env[k]}'`).join(' ');
+    const env = ['MADOHUB_TEMPLATES', 'MADOHUB_JOBS_DIR', 'MADOHUB_RUNTIME_DIR']
+      .map((k) => `${k}='${remote.env[k]}'`)
+      .join(' ');
     // Each try of its link is counted (a line in box-tries).
     tries = path.join(local.base, 'box-tries');
-    shell = ['sh', '-c', `echo >> '${tries}'; if [ -e '${down}' ]; then echo 'ssh: connect to host box port 22: Connection refused' >&2; exit 255; fi; exec env ${env} sh`];
+    shell = [
+      'sh',
+      '-c',
+      `echo >> '${tries}'; if [ -e '${down}' ]; then echo 'ssh: connect to host box port 22: Connection refused' >&2; exit 255; fi; exec env ${env} sh`,
+    ];
     hostsJson = path.join(config, 'madohub', 'hosts.json');
     writeFileSync(hostsJson, JSON.stringify({ box: { command: shell, mado: MADO } }));
     s = await startNeovim(exe, { ...local.neovimEnv(), XDG_CONFIG_HOME: config });
@@ -54,13 +63,17 @@ describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: e
     await screen.waitForNoText(/close by/);
     expect(screen.text()).toMatch(/far away +Claude Code +job on box/);
     // Its row in agents(): the host named, its id the host's.
-    const e = await s.lua<{ id: string; host: string; short: string }[]>(`return vim.tbl_map(function(e) return { id = e.id, host = e.host, short = e.short } end, require('madohub').agents({ kind = 'job' }))`);
+    const e = await s.lua<{ id: string; host: string; short: string }[]>(
+      `return vim.tbl_map(function(e) return { id = e.id, host = e.host, short = e.short } end, require('madohub').agents({ kind = 'job' }))`,
+    );
     expect(e.find((x) => x.host === 'box')).toEqual({ id: `job:box:${short}`, host: 'box', short });
     // It began to wait while nothing followed the host (no Neovim, no link of the daemon's): told
     // now that this Neovim does, once (its own notice, or a burst's summary naming it).
     const told = `vim.fn.execute('messages'):find('Waiting in job box:${short} (far away)', 1, true) or vim.fn.execute('messages'):find('far away (Waiting)', 1, true)`;
     expect(await s.waitFor(`(${told}) ~= nil`, 10000), await messages()).toBe(true);
-    expect((await messages()).match(/Claude Code is Waiting in job box:\w+ \(far away\)/g) ?? []).toHaveLength((await messages()).includes('far away (Waiting)') ? 0 : 1);
+    expect((await messages()).match(/Claude Code is Waiting in job box:\w+ \(far away\)/g) ?? []).toHaveLength(
+      (await messages()).includes('far away (Waiting)') ? 0 : 1,
+    );
   }, 60000);
 
   it('peeks at it with <Space>, answers its menu with a digit, replies with r', async () => {
@@ -70,7 +83,13 @@ describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: e
     await screen.type('<Space>');
     await screen.type('1');
     await screen.waitForText(/answered far away: 1\. Yes/, 10000);
-    expect(await until(() => remote.mado(['logs', short]).then((r) => r.stdout), (t) => t.includes('chose 1'), 8000)).toContain('chose 1');
+    expect(
+      await until(
+        () => remote.mado(['logs', short]).then((r) => r.stdout),
+        (t) => t.includes('chose 1'),
+        8000,
+      ),
+    ).toContain('chose 1');
     await screen.type('r');
     await screen.waitForText('-- INSERT --');
     await screen.type('over the wire<CR>');
@@ -136,7 +155,11 @@ describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: e
     await goTo(row);
     await screen.type('x');
     await screen.waitForText(`killed ${name}`, 15000);
-    expect((await until(remote.jobs, (js) => js.find((j) => j.short === started.short)?.alive === false, 15000)).find((j) => j.short === started.short)?.alive).toBe(false);
+    expect(
+      (await until(remote.jobs, (js) => js.find((j) => j.short === started.short)?.alive === false, 15000)).find(
+        (j) => j.short === started.short,
+      )?.alive,
+    ).toBe(false);
     expect(await s.waitFor(`(require('madohub').agents({ id = '${id}' })[1] or {}).ended == true`, 10000)).toBe(true);
     // <CR> on it, ended: respawned there and attached at once (its start answered, though the host's
     // list may not say it runs yet).
@@ -144,7 +167,11 @@ describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: e
     await screen.type('<CR>');
     expect(await s.waitFor(`vim.b.madohub_job == 'box:${started.short}'`, 15000), await messages()).toBe(true);
     expect(await messages()).not.toMatch(/is not running/);
-    expect((await until(remote.jobs, (js) => js.find((j) => j.short === started.short)?.alive === true, 15000)).find((j) => j.short === started.short)?.alive).toBe(true);
+    expect(
+      (await until(remote.jobs, (js) => js.find((j) => j.short === started.short)?.alive === true, 15000)).find(
+        (j) => j.short === started.short,
+      )?.alive,
+    ).toBe(true);
     await s.lua(`vim.cmd('bwipeout!')`);
     await screen.type(':MadoAgents<CR>');
     await screen.waitForText(row, 10000);
@@ -157,7 +184,9 @@ describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: e
     await goTo(row);
     await screen.type('d');
     await screen.waitForText(`removed ${name}`, 15000);
-    expect(await until(remote.jobs, (js) => !js.some((j) => j.short === started.short), 15000)).not.toContainEqual(expect.objectContaining({ short: started.short }));
+    expect(await until(remote.jobs, (js) => !js.some((j) => j.short === started.short), 15000)).not.toContainEqual(
+      expect.objectContaining({ short: started.short }),
+    );
     await screen.waitForNoText(row, 10000);
     await screen.type('q');
     await screen.waitForNoText(/Agents · /);
@@ -169,17 +198,30 @@ describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: e
     const writer = await openTerminal(s, ['node', path.join(FIX, 'bin/replier')]);
     expect(await s.waitFor(`(require('madohub').state(${writer}) or {}).state == 'idle'`, 10000)).toBe(true);
     await s.lua(`vim.cmd('messages clear') vim.api.nvim_set_current_buf(${writer})`);
-    await s.lua(`vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(':MadoRoute box:reviewer<CR>', true, false, true), 'mx', false)`);
+    await s.lua(
+      `vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(':MadoRoute box:reviewer<CR>', true, false, true), 'mx', false)`,
+    );
     expect(await messages()).toMatch(/route \w+ +.+ → reviewer +on=done/);
     expect(await s.lua<string>(`return require('madohub').routes()[1].target`)).toBe(`job:box:${reviewer}`);
     await s.lua(`vim.api.nvim_chan_send(vim.bo[${writer}].channel, ...)`, ['work\r']);
-    const logs = await until(() => remote.mado(['logs', reviewer]).then((r) => r.stdout), (t) => t.includes('[mado route'), 20000);
+    const logs = await until(
+      () => remote.mado(['logs', reviewer]).then((r) => r.stdout),
+      (t) => t.includes('[mado route'),
+      20000,
+    );
     expect(logs).toMatch(/\[mado route .+ → reviewer · hop 1\/3\]/);
     await s.lua(`require('madohub').unroute(require('madohub').routes()[1].id)`);
   }, 60000);
 
   it('a hidden job there that starts waiting is told, as this machine’s are', async () => {
-    const asks = shortOf((await remote.mado(['--bg', '--agent', 'approver', '-n', 'asks again', 'go'], undefined, { MADOHUB_FIXTURE_ASK_AGAIN_MS: '2000', MADOHUB_JOB_ENV: 'MADOHUB_FIXTURE_*' })).stdout);
+    const asks = shortOf(
+      (
+        await remote.mado(['--bg', '--agent', 'approver', '-n', 'asks again', 'go'], undefined, {
+          MADOHUB_FIXTURE_ASK_AGAIN_MS: '2000',
+          MADOHUB_JOB_ENV: 'MADOHUB_FIXTURE_*',
+        })
+      ).stdout,
+    );
     // Answered in the picker, it asks again 2 s later, out of sight (the picker closed).
     await screen.type(':MadoAgents<CR>');
     await screen.waitForText(/◆ Waiting +asks again +Claude Code +job on box/, 15000);
@@ -209,26 +251,50 @@ describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: e
     await screen.waitForText(/far away +Claude Code +job on box +box offline: the link to box ended/, 4000);
     expect(Date.now() - t0).toBeLessThan(2500);
     // Each of its rows says so, a waiting one too (its question cannot be answered meanwhile).
-    const details = await s.lua<string[]>(`return vim.tbl_map(function(e) return e.detail end, require('madohub').agents({ kind = 'job' }))`);
+    const details = await s.lua<string[]>(
+      `return vim.tbl_map(function(e) return e.detail end, require('madohub').agents({ kind = 'job' }))`,
+    );
     const offline = details.filter((d) => d.startsWith('box offline: '));
     expect(offline).toHaveLength(before);
-    expect(offline[0]).toBe('box offline: the link to box ended with status 255: ssh: connect to host box port 22: Connection refused');
+    expect(offline[0]).toBe(
+      'box offline: the link to box ended with status 255: ssh: connect to host box port 22: Connection refused',
+    );
     expect(screen.text()).not.toMatch(/job on box +Do you want to proceed/);
     const health = `vim.cmd('checkhealth madohub') local t = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\\n') vim.cmd('tabclose') return t`;
-    expect(await s.lua<string>(health)).toMatch(/box: offline: the link to box ended with status 255: ssh: connect to host box port 22: Connection refused/);
+    expect(await s.lua<string>(health)).toMatch(
+      /box: offline: the link to box ended with status 255: ssh: connect to host box port 22: Connection refused/,
+    );
     // This machine's own rows are not held up.
     expect(details.some((d) => d.startsWith('box offline'))).toBe(true);
-    expect((await s.lua<{ detail: string }[]>(`return require('madohub').agents({ kind = 'job' })`)).filter((e) => !e.detail.startsWith('box offline'))).not.toHaveLength(0);
+    expect(
+      (await s.lua<{ detail: string }[]>(`return require('madohub').agents({ kind = 'job' })`)).filter(
+        (e) => !e.detail.startsWith('box offline'),
+      ),
+    ).not.toHaveLength(0);
     // Down long enough that a growing wait (1, 2, 4, 8 s) would be at its fourth: back, it is linked
     // within 2 s of answering (the next try), not at the end of a long wait.
     const at = triesSoFar();
-    expect((await until(async () => triesSoFar(), (n) => n >= at + 3, 15000)) >= at + 3).toBe(true);
+    expect(
+      (await until(
+        async () => triesSoFar(),
+        (n) => n >= at + 3,
+        15000,
+      )) >=
+        at + 3,
+    ).toBe(true);
     rmSync(down);
     const back = Date.now();
-    expect(await s.waitFor(`#vim.tbl_filter(function(e) return vim.startswith(e.detail, 'box offline') end, require('madohub').agents({ kind = 'job' })) == 0`, 15000)).toBe(true);
+    expect(
+      await s.waitFor(
+        `#vim.tbl_filter(function(e) return vim.startswith(e.detail, 'box offline') end, require('madohub').agents({ kind = 'job' })) == 0`,
+        15000,
+      ),
+    ).toBe(true);
     expect(Date.now() - back).toBeLessThan(3500);
     expect(await s.lua<string>(health)).toMatch(/box: linked \(mado \d+\.\d+\.\d+\)/);
-    const rows = await s.lua<string[]>(`return vim.tbl_map(function(e) return e.id end, require('madohub').agents({ kind = 'job' }))`);
+    const rows = await s.lua<string[]>(
+      `return vim.tbl_map(function(e) return e.id end, require('madohub').agents({ kind = 'job' }))`,
+    );
     expect(rows.filter((id) => id.startsWith('job:box:'))).toHaveLength(before);
     expect(new Set(rows).size).toBe(rows.length);
     expect(existsSync(down)).toBe(false);
@@ -239,23 +305,50 @@ describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: e
     // Down: retry tries it now, as typed.
     writeFileSync(down, '');
     for (const pid of bridges()) process.kill(pid, 'SIGKILL');
-    expect(await s.waitFor(`vim.iter(require('madohub').agents({ kind = 'job' })):any(function(e) return vim.startswith(e.detail, 'box offline') end)`, 5000)).toBe(true);
+    expect(
+      await s.waitFor(
+        `vim.iter(require('madohub').agents({ kind = 'job' })):any(function(e) return vim.startswith(e.detail, 'box offline') end)`,
+        5000,
+      ),
+    ).toBe(true);
     await screen.type(':MadoHosts<CR>');
-    await screen.waitForText(/^box  offline: the link to box (?:was killed by SIGKILL|ended with status 255: ssh: connect to host box port 22: Connection refused)$/m, 5000);
+    await screen.waitForText(
+      /^box  offline: the link to box (?:was killed by SIGKILL|ended with status 255: ssh: connect to host box port 22: Connection refused)$/m,
+      5000,
+    );
     const before = triesSoFar();
     await screen.type(':MadoHosts retry box<CR>');
     await screen.waitForText(/trying again: box|box is online or being tried now/, 5000);
-    expect(await until(async () => triesSoFar(), (n) => n > before, 3000)).toBeGreaterThan(before);
+    expect(
+      await until(
+        async () => triesSoFar(),
+        (n) => n > before,
+        3000,
+      ),
+    ).toBeGreaterThan(before);
     await screen.type(':MadoHosts retry nope<CR>');
     await screen.waitForText(/:MadoHosts retry: no host "nope"/, 5000);
     rmSync(down);
-    expect(await s.waitFor(`#vim.tbl_filter(function(e) return vim.startswith(e.detail, 'box offline') end, require('madohub').agents({ kind = 'job' })) == 0`, 10000)).toBe(true);
+    expect(
+      await s.waitFor(
+        `#vim.tbl_filter(function(e) return vim.startswith(e.detail, 'box offline') end, require('madohub').agents({ kind = 'job' })) == 0`,
+        10000,
+      ),
+    ).toBe(true);
     expect(await s.lua<string[]>(`return vim.fn.getcompletion('MadoHosts retry ', 'cmdline')`)).toEqual(['box']);
 
     // hosts.json names a second host while Neovim runs: it is followed, its jobs listed; a broken
     // file is said; the host left out of it is let go.
-    writeFileSync(hostsJson, JSON.stringify({ box: { command: shell, mado: MADO }, box2: { command: shell, mado: MADO } }));
-    expect(await s.waitFor(`vim.iter(require('madohub').agents({ kind = 'job' })):any(function(e) return e.host == 'box2' end)`, 10000)).toBe(true);
+    writeFileSync(
+      hostsJson,
+      JSON.stringify({ box: { command: shell, mado: MADO }, box2: { command: shell, mado: MADO } }),
+    );
+    expect(
+      await s.waitFor(
+        `vim.iter(require('madohub').agents({ kind = 'job' })):any(function(e) return e.host == 'box2' end)`,
+        10000,
+      ),
+    ).toBe(true);
     await screen.type(':MadoHosts<CR>');
     await screen.waitForText(/^box2  online  mado /m, 5000);
     // Two lines: Neovim's own hit-enter prompt.
@@ -263,11 +356,28 @@ describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: e
     await screen.type('<CR>');
     // Half written: said, and the hosts read before are kept.
     writeFileSync(hostsJson, '{ "box": ');
-    expect(await s.waitFor(`vim.fn.execute('messages'):find('hosts.json: not JSON', 1, true) ~= nil`, 5000), await messages()).toBe(true);
+    expect(
+      await s.waitFor(`vim.fn.execute('messages'):find('hosts.json: not JSON', 1, true) ~= nil`, 5000),
+      await messages(),
+    ).toBe(true);
     expect(await messages()).toMatch(/the hosts read before are kept/);
-    expect(await s.lua<boolean>(`return vim.iter(require('madohub').agents({ kind = 'job' })):any(function(e) return e.host == 'box2' end)`)).toBe(true);
+    expect(
+      await s.lua<boolean>(
+        `return vim.iter(require('madohub').agents({ kind = 'job' })):any(function(e) return e.host == 'box2' end)`,
+      ),
+    ).toBe(true);
     writeFileSync(hostsJson, JSON.stringify({ box: { command: shell, mado: MADO } }));
-    expect(await s.waitFor(`not vim.iter(require('madohub').agents({ kind = 'job' })):any(function(e) return e.host == 'box2' end)`, 10000)).toBe(true);
-    expect(await s.waitFor(`vim.iter(require('madohub').agents({ kind = 'job' })):any(function(e) return e.host == 'box' end)`, 10000)).toBe(true);
+    expect(
+      await s.waitFor(
+        `not vim.iter(require('madohub').agents({ kind = 'job' })):any(function(e) return e.host == 'box2' end)`,
+        10000,
+      ),
+    ).toBe(true);
+    expect(
+      await s.waitFor(
+        `vim.iter(require('madohub').agents({ kind = 'job' })):any(function(e) return e.host == 'box' end)`,
+        10000,
+      ),
+    ).toBe(true);
   }, 60000);
 });

@@ -19,7 +19,10 @@ export interface RoutesNeovim {
   /** The Neovim of the test under way (after `setup`). */
   readonly s: Session;
   /** A Neovim with two replier agents (each with the environment given), named writer and reviewer; their buffers. */
-  setup(cwd?: string, env?: { a?: Record<string, string>; b?: Record<string, string> }): Promise<{ a: number; b: number }>;
+  setup(
+    cwd?: string,
+    env?: { a?: Record<string, string>; b?: Record<string, string> },
+  ): Promise<{ a: number; b: number }>;
   /** Writes `text` into terminal `buf` as typed. */
   type(buf: number, text: string): Promise<unknown>;
 }
@@ -41,7 +44,11 @@ export function useRoutesNeovim(exe: string): RoutesNeovim {
     },
     async setup(cwd, env = {}) {
       const base = mkdtempSync(path.join(tmpdir(), 'madohub-routes-'));
-      const s = await startNeovim(exe, { MADOHUB_JOBS_DIR: path.join(base, 'jobs'), MADOHUB_RUNTIME_DIR: path.join(base, 'run'), CLAUDE_CONFIG_DIR: path.join(base, 'claude') });
+      const s = await startNeovim(exe, {
+        MADOHUB_JOBS_DIR: path.join(base, 'jobs'),
+        MADOHUB_RUNTIME_DIR: path.join(base, 'run'),
+        CLAUDE_CONFIG_DIR: path.join(base, 'claude'),
+      });
       session = s;
       // A template whose payload ends with `work`: the replier that gets it works, and ends a turn.
       await s.lua(`require('madohub').setup({ routes = { templates = { loop = 'Reply with: work\\nwork' } } })`);
@@ -55,11 +62,21 @@ export function useRoutesNeovim(exe: string): RoutesNeovim {
         );
       const a = await open(cwd, env.a);
       const b = await open(undefined, env.b);
-      expect(await s.waitFor(`#require('madohub').agents({ kind = 'terminal', state = 'idle' }) == 2`, 10000)).toBe(true);
-      for (const [buf, name] of [[a, 'writer'], [b, 'reviewer']] as const) {
+      expect(await s.waitFor(`#require('madohub').agents({ kind = 'terminal', state = 'idle' }) == 2`, 10000)).toBe(
+        true,
+      );
+      for (const [buf, name] of [
+        [a, 'writer'],
+        [b, 'reviewer'],
+      ] as const) {
         await s.lua(`require('madohub.node').call('mark', { id = 'term:${buf}', name = '${name}' }, function() end)`);
       }
-      expect(await s.waitFor(`(require('madohub.fleet').find('term:${b}') or {}).name == 'reviewer' and (require('madohub.fleet').find('term:${a}') or {}).name == 'writer'`, 5000)).toBe(true);
+      expect(
+        await s.waitFor(
+          `(require('madohub.fleet').find('term:${b}') or {}).name == 'reviewer' and (require('madohub.fleet').find('term:${a}') or {}).name == 'writer'`,
+          5000,
+        ),
+      ).toBe(true);
       await s.lua(`_G.fired, _G.held = {}, {}
         vim.api.nvim_create_autocmd('User', { pattern = 'MadoRouteFired', callback = function(ev) table.insert(_G.fired, ev.data) end })
         vim.api.nvim_create_autocmd('User', { pattern = 'MadoRouteHeld', callback = function(ev) table.insert(_G.held, ev.data.reason) end })`);

@@ -84,7 +84,10 @@ export class Screen {
           this.drawing = { row: a[1] as number, col: a[2] as number };
           break;
         case 'hl_attr_define':
-          this.hls.set(a[0] as number, { rgb: a[1] as Record<string, unknown>, cterm: a[2] as Record<string, unknown> });
+          this.hls.set(a[0] as number, {
+            rgb: a[1] as Record<string, unknown>,
+            cterm: a[2] as Record<string, unknown>,
+          });
           break;
         case 'grid_line':
           this.line(a[1] as number, a[2] as number, a[3] as unknown[][]);
@@ -132,7 +135,12 @@ export class Screen {
 
   /** The screen's rows as text, trailing blanks cut. */
   lines(): string[] {
-    return this.shown.map((row) => row.map((c) => c.text).join('').replace(/\s+$/, ''));
+    return this.shown.map((row) =>
+      row
+        .map((c) => c.text)
+        .join('')
+        .replace(/\s+$/, ''),
+    );
   }
 
   text(): string {
@@ -167,9 +175,12 @@ export class Screen {
       const target = this.lines().findIndex(has);
       await this.type(target >= 0 && target < this.cursor.row ? 'k' : 'j');
       const before = this.cursor.row;
-      await this.waitFor(() => this.cursor.row !== before || has(this.cursorLine()), 1000, 'the cursor to move').catch(() => undefined);
+      await this.waitFor(() => this.cursor.row !== before || has(this.cursorLine()), 1000, 'the cursor to move').catch(
+        () => undefined,
+      );
     }
-    if (!has(this.cursorLine())) throw new Error(`no row ${String(text)} under the cursor; the screen:\n${this.text()}`);
+    if (!has(this.cursorLine()))
+      throw new Error(`no row ${String(text)} under the cursor; the screen:\n${this.text()}`);
   }
 
   /** Waits, letting Neovim run, until `pred` holds of the screen; throws with the screen if it never does. */
@@ -177,19 +188,30 @@ export class Screen {
     const end = Date.now() + timeoutMs;
     for (;;) {
       if (pred(this)) return;
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}; the cursor at ${this.cursor.row}:${this.cursor.col}; the screen:\n${this.text()}`);
+      if (Date.now() > end)
+        throw new Error(
+          `timed out waiting for ${what}; the cursor at ${this.cursor.row}:${this.cursor.col}; the screen:\n${this.text()}`,
+        );
       await new Promise((r) => setTimeout(r, 15));
     }
   }
 
   /** Waits until the screen shows `text`. */
   async waitForText(text: string | RegExp, timeoutMs = 5000): Promise<void> {
-    await this.waitFor((s) => (typeof text === 'string' ? s.text().includes(text) : text.test(s.text())), timeoutMs, String(text));
+    await this.waitFor(
+      (s) => (typeof text === 'string' ? s.text().includes(text) : text.test(s.text())),
+      timeoutMs,
+      String(text),
+    );
   }
 
   /** Waits until the screen no longer shows `text`. */
   async waitForNoText(text: string | RegExp, timeoutMs = 5000): Promise<void> {
-    await this.waitFor((s) => !(typeof text === 'string' ? s.text().includes(text) : text.test(s.text())), timeoutMs, `no ${String(text)}`);
+    await this.waitFor(
+      (s) => !(typeof text === 'string' ? s.text().includes(text) : text.test(s.text())),
+      timeoutMs,
+      `no ${String(text)}`,
+    );
   }
 
   /**
@@ -202,6 +224,8 @@ export class Screen {
 
   /** Types keys through the real mappings with nvim_feedkeys ('mx': as typed, run before it returns). */
   async feed(keys: string): Promise<void> {
-    await this.nvim.lua(`vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(..., true, false, true), 'mx', false)`, [keys]);
+    await this.nvim.lua(`vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(..., true, false, true), 'mx', false)`, [
+      keys,
+    ]);
   }
 }

@@ -50,10 +50,14 @@ describe.skipIf(!SSHD && process.env.MADOHUB_NEED_SSHD !== '1')('remote hosts ov
 
   it('mado host check says what the other side has, and what a bare one lacks', async () => {
     const ok = await here(['host', 'check', 'box']);
-    expect(ok.stdout).toMatch(/^box: ssh -T -F none .*\n {2}Node {7}v\d+\.\d+\.\d+\n {2}mado {7}\d+\.\d+\.\d+ \(protocol 2\)\n {2}node-pty {3}loads\n {2}daemon {5}(running|not running \(it starts on first use\))\n {2}jobs {7}0\nbox is ready\n$/);
+    expect(ok.stdout).toMatch(
+      /^box: ssh -T -F none .*\n {2}Node {7}v\d+\.\d+\.\d+\n {2}mado {7}\d+\.\d+\.\d+ \(protocol 2\)\n {2}node-pty {3}loads\n {2}daemon {5}(running|not running \(it starts on first use\))\n {2}jobs {7}0\nbox is ready\n$/,
+    );
     expect(ok.code).toBe(0);
     const bare = await here(['host', 'check', 'bare']);
-    expect(bare.stdout).toMatch(/\n {2}Node {7}missing: install Node.js 20 or later.*\n {2}mado {7}missing: `mado` did not run .*install MadoHub there \(see :help madohub-hosts\) or set "mado" in hosts.json\nbare is not ready: see above\n$/);
+    expect(bare.stdout).toMatch(
+      /\n {2}Node {7}missing: install Node.js 20 or later.*\n {2}mado {7}missing: `mado` did not run .*install MadoHub there \(see :help madohub-hosts\) or set "mado" in hosts.json\nbare is not ready: see above\n$/,
+    );
     expect(bare.code).toBe(1);
   });
 
@@ -67,14 +71,24 @@ describe.skipIf(!SSHD && process.env.MADOHUB_NEED_SSHD !== '1')('remote hosts ov
     expect(await local.jobs()).toEqual([]);
     // host check lists the agents there: id, agent, state, name.
     const checked = await here(['host', 'check', 'box']);
-    expect(checked.stdout).toMatch(new RegExp(`\\n {2}jobs {7}1\\n {4}${short} {2}\\S+ +[a-z]+ {2}parser\\nbox is ready\\n$`));
+    expect(checked.stdout).toMatch(
+      new RegExp(`\\n {2}jobs {7}1\\n {4}${short} {2}\\S+ +[a-z]+ {2}parser\\nbox is ready\\n$`),
+    );
     const mine = shortOf((await here(['--bg', '--agent', 'looper', '-n', 'mine', 'go'])).stdout);
-    const all = await until(() => here(['agents', '--all']), (r) => / box +[0-9a-f]{8} +running/.test(`\n${r.stdout}`.replace(/\n/g, ' \n')) || r.stdout.includes(`box    ${short}  running`));
+    const all = await until(
+      () => here(['agents', '--all']),
+      (r) =>
+        / box +[0-9a-f]{8} +running/.test(`\n${r.stdout}`.replace(/\n/g, ' \n')) ||
+        r.stdout.includes(`box    ${short}  running`),
+    );
     expect(all.stdout).toMatch(new RegExp(`^HOST +ID +STATUS +STATE +AGENT +AGE +NAME +FOLDER +DETAIL\\n`));
     expect(all.stdout).toMatch(new RegExp(`\\nlocal +${mine} +running .* mine `));
     expect(all.stdout).toMatch(new RegExp(`\\nbox +${short} +running .* parser `));
     expect(all.stdout).toMatch(/\nnokey +- +offline .*Permission denied \(publickey/);
-    const json = JSON.parse((await here(['agents', '--all', '--json'])).stdout) as { jobs: { host: string; short: string }[]; hosts: { host: string; online: boolean }[] };
+    const json = JSON.parse((await here(['agents', '--all', '--json'])).stdout) as {
+      jobs: { host: string; short: string }[];
+      hosts: { host: string; online: boolean }[];
+    };
     expect(json.jobs.map((j) => [j.host, j.short])).toEqual([
       ['local', mine],
       ['box', short],
@@ -99,7 +113,9 @@ describe.skipIf(!SSHD && process.env.MADOHUB_NEED_SSHD !== '1')('remote hosts ov
     expect([missing.code, missing.stderr]).toEqual([1, "mado rm: no job 'nosuchjob'\n"]);
     expect((await here(['--host', 'box', 'rm', short])).stdout).toBe(`removed ${short}\n`);
     expect(await remote.jobs()).toEqual([]);
-    expect((await here(['--host', 'nobox', 'agents'])).stderr).toMatch(/^mado --host: no host 'nobox' in .*hosts\.json \(there are: box, nokey, bare\)\n$/);
+    expect((await here(['--host', 'nobox', 'agents'])).stderr).toMatch(
+      /^mado --host: no host 'nobox' in .*hosts\.json \(there are: box, nokey, bare\)\n$/,
+    );
   }, 60000);
 
   it('attaches through ssh; when sshd dies the view says so and the job runs on there', async () => {
@@ -112,15 +128,25 @@ describe.skipIf(!SSHD && process.env.MADOHUB_NEED_SSHD !== '1')('remote hosts ov
       });
       let seen = '';
       term.onData((d) => (seen += d));
-      return { seen: () => seen, term, exit: new Promise((resolve) => term.onExit(({ exitCode }) => resolve(exitCode))) };
+      return {
+        seen: () => seen,
+        term,
+        exit: new Promise((resolve) => term.onExit(({ exitCode }) => resolve(exitCode))),
+      };
     };
     const first = attach();
-    await until(async () => first.seen(), (t) => t.includes('Claude Code'));
+    await until(
+      async () => first.seen(),
+      (t) => t.includes('Claude Code'),
+    );
     first.term.write('\x1d');
     expect(await first.exit).toBe(0);
     expect(first.seen()).toContain('[detached from box:viewed; it keeps running]');
     const second = attach();
-    await until(async () => second.seen(), (t) => t.includes('Claude Code'));
+    await until(
+      async () => second.seen(),
+      (t) => t.includes('Claude Code'),
+    );
     sshd.stop();
     expect(await second.exit).toBe(1);
     expect(second.seen()).toMatch(/the link to box ended with status 255.*; the job runs on on box/);
@@ -135,7 +161,11 @@ describe.skipIf(!SSHD && process.env.MADOHUB_NEED_SSHD !== '1')('remote hosts ov
     writeHosts({ box: { command: sshd.ssh(remoteShell()), mado: madoThere } });
     // Back: the job is there once, as it was.
     const again = await here(['agents', '--all', '--json']);
-    expect((JSON.parse(again.stdout) as { jobs: { host: string; short: string }[] }).jobs.filter((j) => j.host === 'box').map((j) => j.short)).toEqual([short]);
+    expect(
+      (JSON.parse(again.stdout) as { jobs: { host: string; short: string }[] }).jobs
+        .filter((j) => j.host === 'box')
+        .map((j) => j.short),
+    ).toEqual([short]);
   }, 60000);
 
   it('an ssh that is stopped (SIGSTOP) is dropped within 2 s', async () => {

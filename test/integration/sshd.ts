@@ -32,7 +32,8 @@ function freePort(): Promise<number> {
   });
 }
 
-const keygen = (file: string): void => void execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', file], { stdio: 'ignore' });
+const keygen = (file: string): void =>
+  void execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', file], { stdio: 'ignore' });
 
 export async function startSshd(): Promise<Sshd> {
   if (!SSHD) throw new Error('no sshd: install openssh-server (.ci/run does)');
@@ -134,7 +135,7 @@ function descendants(pid: number): number[] {
   }
   const out: number[] = [];
   const walk = (p: number): void => {
-    for (const [child, pp] of parent) if (pp === p) (out.push(child), walk(child));
+    for (const [child, pp] of parent) if (pp === p) out.push(child), walk(child);
   };
   walk(pid);
   return out;

@@ -59,7 +59,14 @@ describe.each(neovims)('Neovim $label', ({ path: exe }) => {
   const nodePid = (): Promise<number | null> => s.lua('return require("madohub.node").pid()');
 
   it('follows agents in several splits through their states, with winbar text and highlight', async () => {
-    const claude = await openAgent(s, ['claude-idle', 'claude-working', 'claude-approval', 'claude-stopped', '--exit', '3']);
+    const claude = await openAgent(s, [
+      'claude-idle',
+      'claude-working',
+      'claude-approval',
+      'claude-stopped',
+      '--exit',
+      '3',
+    ]);
     const codex = await openAgent(s, ['codex-idle', 'codex-working', 'codex-approval', 'codex-stopped'], true);
     const shell = await s.lua<number>(`vim.cmd('new | terminal sh') return vim.api.nvim_get_current_buf()`);
     // The Node process starts with the first terminal, once.
@@ -72,8 +79,13 @@ describe.each(neovims)('Neovim $label', ({ path: exe }) => {
     expect((await state(codex))?.agent).toBe('codex');
     expect(await state(shell)).toMatchObject({ agent: 'shell', state: 'idle', source: 'pty-scrape' });
     // One Lua cache: state() is the fleet's entry of the terminal, field for field.
-    expect(await s.lua<boolean>(`local st, e = require('madohub').state(...), require('madohub.fleet').terminal(...)
-      return st.agent == e.agent and st.state == e.state and st.since == e.since and st.source == e.source and st.detail == e.detail`, [claude])).toBe(true);
+    expect(
+      await s.lua<boolean>(
+        `local st, e = require('madohub').state(...), require('madohub.fleet').terminal(...)
+      return st.agent == e.agent and st.state == e.state and st.since == e.since and st.source == e.source and st.detail == e.detail`,
+        [claude],
+      ),
+    ).toBe(true);
     let bar = await winbar(claude);
     expect(bar.text).toMatch(/Claude Code Idle \d+s/);
     expect(bar.groups).toContain('MadoIdle');
@@ -115,7 +127,12 @@ describe.each(neovims)('Neovim $label', ({ path: exe }) => {
 
     await send(claude, 'q');
     expect(await waitState(claude, 'exited')).toBe(true);
-    expect(await state(claude)).toMatchObject({ agent: 'claude', state: 'exited', source: 'terminal', detail: 'exit 3' });
+    expect(await state(claude)).toMatchObject({
+      agent: 'claude',
+      state: 'exited',
+      source: 'terminal',
+      detail: 'exit 3',
+    });
     bar = await winbar(claude);
     expect(bar.text).toMatch(/Claude Code Exited 3/);
     expect(bar.groups).toContain('MadoExited');
@@ -177,8 +194,14 @@ describe.each(neovims)('Neovim $label', ({ path: exe }) => {
     await send(buf, 'n');
     expect(await waitState(buf, 'idle', 'claude')).toBe(true);
     // The user scrolls the window back to the top, where the old spinner is; a redraw is read.
-    await s.lua(`local win = vim.fn.bufwinid(...) vim.api.nvim_win_call(win, function() vim.cmd('stopinsert') vim.cmd('normal! gg') end)`, [buf]);
-    const top = await s.lua<string>(`local win = vim.fn.bufwinid(...) return vim.api.nvim_win_call(win, function() return table.concat(vim.fn.getline(vim.fn.line('w0'), vim.fn.line('w$')), '\\n') end)`, [buf]);
+    await s.lua(
+      `local win = vim.fn.bufwinid(...) vim.api.nvim_win_call(win, function() vim.cmd('stopinsert') vim.cmd('normal! gg') end)`,
+      [buf],
+    );
+    const top = await s.lua<string>(
+      `local win = vim.fn.bufwinid(...) return vim.api.nvim_win_call(win, function() return table.concat(vim.fn.getline(vim.fn.line('w0'), vim.fn.line('w$')), '\\n') end)`,
+      [buf],
+    );
     expect(top).toContain('esc to interrupt');
     await s.lua(`vim.cmd('wincmd =') require('madohub.watch').touch(...)`, [buf]);
     await new Promise((r) => setTimeout(r, 600));
@@ -299,16 +322,23 @@ describe.each(neovims)('Neovim $label', ({ path: exe }) => {
     // up waiting keeps no verdict, and the next one asks again.
     const slowNode = path.join(mkdtempSync(path.join(tmpdir(), 'madohub-node-')), 'node');
     writeFileSync(slowNode, '#!/bin/sh\nsleep 1\necho v20.19.0\n', { mode: 0o755 });
-    const slow = await s.lua<[unknown, unknown]>(`
+    const slow = await s.lua<[unknown, unknown]>(
+      `
       local node, config = require('madohub.node_exe'), require('madohub.config')
       config.options.node = ...
       node.node_version, node.node_error, node.VERSION_WAIT_MS = nil, nil, 200
       local first = node.check_node()
       local kept = node.node_version
       node.VERSION_WAIT_MS = 5000
-      return { first or vim.NIL, kept or vim.NIL }`, [slowNode]);
+      return { first or vim.NIL, kept or vim.NIL }`,
+      [slowNode],
+    );
     expect(slow).toEqual([null, null]);
-    expect(await s.lua(`return { require('madohub.node_exe').check_node() or vim.NIL, require('madohub.node_exe').node_version }`)).toEqual([null, 'v20.19.0']);
+    expect(
+      await s.lua(
+        `return { require('madohub.node_exe').check_node() or vim.NIL, require('madohub.node_exe').node_version }`,
+      ),
+    ).toEqual([null, 'v20.19.0']);
     const old = await s.lua<string>(`
       local has = vim.fn.has
       vim.fn.has = function(f) if f == 'nvim-0.10' then return 0 end return has(f) end

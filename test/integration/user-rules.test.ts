@@ -21,7 +21,10 @@ describe.each(testNeovims())('Neovim $label: rules of your own', ({ path: exe })
     mkdirSync(dir, { recursive: true });
     const file = path.join(dir, 'claude.json');
     // Claude Code's idle screen, its footer taken for a new version's question; and a bad pattern.
-    writeFileSync(file, JSON.stringify({ waiting: [{ text: '? for shortcuts', name: 'new-question' }, { pattern: '(a+)+' }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({ waiting: [{ text: '? for shortcuts', name: 'new-question' }, { pattern: '(a+)+' }] }),
+    );
     s = await startNeovim(exe, { XDG_CONFIG_HOME: config });
     await s.lua(`
       _G.said = {}
@@ -32,17 +35,23 @@ describe.each(testNeovims())('Neovim $label: rules of your own', ({ path: exe })
     expect(await s.waitFor(`(require('madohub').state(${term}) or {}).state == 'waiting'`, 10000)).toBe(true);
     expect(await s.waitFor(`#_G.said > 0`, 5000)).toBe(true);
     const said = await s.lua<string[]>('return _G.said');
-    expect(said.filter((m) => m.includes('refused'))).toEqual(['madohub: claude.json: 1 refused (:checkhealth madohub)']);
+    expect(said.filter((m) => m.includes('refused'))).toEqual([
+      'madohub: claude.json: 1 refused (:checkhealth madohub)',
+    ]);
 
     const explained = await s.lua<string[]>(`
       vim.api.nvim_set_current_buf(${term})
       vim.cmd('MadoExplain')
       return vim.api.nvim_buf_get_lines(0, 0, -1, false)`);
     expect(explained).toContain(`           (your rule, from ${file})`);
-    expect(explained.find((l) => l.startsWith('  decided:'))).toMatch(/^ {2}decided: rule user\/claude\/new-question, row \d+: \? for shortcuts$/);
+    expect(explained.find((l) => l.startsWith('  decided:'))).toMatch(
+      /^ {2}decided: rule user\/claude\/new-question, row \d+: \? for shortcuts$/,
+    );
     await s.lua(`vim.cmd('close')`);
 
-    const health = await s.lua<string>(`vim.cmd('checkhealth madohub') local t = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\\n') vim.cmd('bwipe') return t`);
+    const health = await s.lua<string>(
+      `vim.cmd('checkhealth madohub') local t = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\\n') vim.cmd('bwipe') return t`,
+    );
     expect(health).toContain(`${file}: 1 rules; refused:`);
     expect(health).toContain('"waiting"[2]: pattern /(a+)+/');
 
@@ -54,7 +63,7 @@ describe.each(testNeovims())('Neovim $label: rules of your own', ({ path: exe })
     expect(await s.waitFor(`(require('madohub').state(${term}) or {}).state == 'failed'`, 8000)).toBe(true);
   }, 40000);
 
-  it("a change of a rule file keeps the time in state of a terminal whose state it leaves as it was", async () => {
+  it('a change of a rule file keeps the time in state of a terminal whose state it leaves as it was', async () => {
     const config = mkdtempSync(path.join(tmpdir(), 'madohub-rules-config-'));
     const dir = path.join(config, 'madohub', 'rules');
     mkdirSync(dir, { recursive: true });
@@ -62,8 +71,15 @@ describe.each(testNeovims())('Neovim $label: rules of your own', ({ path: exe })
     await s.lua(`require('madohub').setup({})`);
     const claude = await openAgent(s, ['claude-idle']);
     const codex = await openAgent(s, ['codex-idle']);
-    expect(await s.waitFor(`(require('madohub').state(${claude}) or {}).state == 'idle' and (require('madohub').state(${codex}) or {}).agent == 'codex'`, 10000)).toBe(true);
-    const before = await s.lua<{ since: number; winbar: string }>(`return { since = require('madohub').state(${claude}).since }`);
+    expect(
+      await s.waitFor(
+        `(require('madohub').state(${claude}) or {}).state == 'idle' and (require('madohub').state(${codex}) or {}).agent == 'codex'`,
+        10000,
+      ),
+    ).toBe(true);
+    const before = await s.lua<{ since: number; winbar: string }>(
+      `return { since = require('madohub').state(${claude}).since }`,
+    );
     // A rule of Codex's changes the Codex terminal's state: every terminal is read again.
     writeFileSync(path.join(dir, 'codex.json'), JSON.stringify({ waiting: ['create an AGENTS.md file'] }));
     expect(await s.waitFor(`(require('madohub').state(${codex}) or {}).state == 'waiting'`, 8000)).toBe(true);

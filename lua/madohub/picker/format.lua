@@ -106,7 +106,8 @@ function M.lines(rows, width, now, ui, names)
     if e then
       where_of[e.id] = M.where(e)
       local mark = e.confirmed and config.options.winbar.confirmed or ''
-      wword = math.max(wword, vim.fn.strdisplaywidth(label.word(e)) + (mark ~= '' and 1 + vim.fn.strdisplaywidth(mark) or 0))
+      wword =
+        math.max(wword, vim.fn.strdisplaywidth(label.word(e)) + (mark ~= '' and 1 + vim.fn.strdisplaywidth(mark) or 0))
       wname = math.max(wname, math.min(28, vim.fn.strdisplaywidth(e.name)))
       wagent = math.max(wagent, math.min(12, vim.fn.strdisplaywidth(names(e.agent))))
       wwhere = math.max(wwhere, math.min(14, vim.fn.strdisplaywidth(where_of[e.id])))

@@ -45,9 +45,16 @@ function M.toggle(p)
   end
   width = math.min(width + 2, vim.o.columns - 4)
   p.help_win = vim.api.nvim_open_win(buf, false, {
-    relative = 'editor', row = math.max(0, math.floor((vim.o.lines - #lines) / 2) - 1), col = math.max(0, math.floor((vim.o.columns - width) / 2)),
-    width = width, height = math.min(#lines, vim.o.lines - 4), style = 'minimal', border = layout.border(),
-    title = ' MadoAgents keys (:help madohub-picker) ', title_pos = 'center', zindex = 60,
+    relative = 'editor',
+    row = math.max(0, math.floor((vim.o.lines - #lines) / 2) - 1),
+    col = math.max(0, math.floor((vim.o.columns - width) / 2)),
+    width = width,
+    height = math.min(#lines, vim.o.lines - 4),
+    style = 'minimal',
+    border = layout.border(),
+    title = ' MadoAgents keys (:help madohub-picker) ',
+    title_pos = 'center',
+    zindex = 60,
   })
 end
 

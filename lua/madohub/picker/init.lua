@@ -76,7 +76,8 @@ function M.render(p)
     text[i] = l.text
   end
   if #text == 0 then
-    text[1] = p.ui.filter ~= '' and ('  nothing matches “%s”'):format(p.ui.filter) or '  no agents yet: n starts one'
+    text[1] = p.ui.filter ~= '' and ('  nothing matches “%s”'):format(p.ui.filter)
+      or '  no agents yet: n starts one'
   end
   vim.bo[p.list_buf].modifiable = true
   vim.api.nvim_buf_set_lines(p.list_buf, 0, -1, false, text)

@@ -29,7 +29,13 @@ function M.placeholder(p)
   vim.api.nvim_buf_clear_namespace(p.input_buf, ns, 0, -1)
   local line = vim.api.nvim_buf_get_lines(p.input_buf, 0, 1, false)[1] or ''
   if line == '' and p.input.mode == 'new' then
-    vim.api.nvim_buf_set_extmark(p.input_buf, ns, 0, 0, { virt_text = { { PLACEHOLDER, 'Comment' } }, virt_text_pos = 'overlay' })
+    vim.api.nvim_buf_set_extmark(
+      p.input_buf,
+      ns,
+      0,
+      0,
+      { virt_text = { { PLACEHOLDER, 'Comment' } }, virt_text_pos = 'overlay' }
+    )
   end
 end
 

@@ -30,8 +30,28 @@ M.actions = {
 
 ---The order `?` lists them in.
 M.order = {
-  'down', 'up', 'open', 'peek', 'reply', 'choose', 'filter', 'rename', 'pin', 'stop', 'remove', 'seen', 'mute',
-  'new', 'new_attach', 'group_by', 'fold', 'move_up', 'move_down', 'help', 'close', 'back',
+  'down',
+  'up',
+  'open',
+  'peek',
+  'reply',
+  'choose',
+  'filter',
+  'rename',
+  'pin',
+  'stop',
+  'remove',
+  'seen',
+  'mute',
+  'new',
+  'new_attach',
+  'group_by',
+  'fold',
+  'move_up',
+  'move_down',
+  'help',
+  'close',
+  'back',
 }
 
 return M

@@ -50,7 +50,12 @@ function H.peek_lines(p, e, height)
     local got = p.job_screens[e.id]
     screen = got and got.lines or { '(reading its screen…)' }
   else
-    screen = { ('It runs %s: its screen is not shown here.'):format(e.kind == 'session' and ('elsewhere (' .. e.where .. ')') or ('in ' .. e.where)), e.detail }
+    screen = {
+      ('It runs %s: its screen is not shown here.'):format(
+        e.kind == 'session' and ('elsewhere (' .. e.where .. ')') or ('in ' .. e.where)
+      ),
+      e.detail,
+    }
   end
   while #screen > 0 and vim.trim(screen[#screen]) == '' do
     screen[#screen] = nil
@@ -150,8 +155,16 @@ function M.toggle(p)
   picker().relayout(p, true)
   local g = layout.geometry(true).peek
   p.peek_win = vim.api.nvim_open_win(p.peek_buf, false, {
-    relative = 'editor', row = g.row, col = g.col, width = g.width, height = g.height,
-    style = 'minimal', border = layout.border(), title = ' Peek ', title_pos = 'center', zindex = 50,
+    relative = 'editor',
+    row = g.row,
+    col = g.col,
+    width = g.width,
+    height = g.height,
+    style = 'minimal',
+    border = layout.border(),
+    title = ' Peek ',
+    title_pos = 'center',
+    zindex = 50,
   })
   vim.wo[p.peek_win].wrap = false
   M.draw(p)

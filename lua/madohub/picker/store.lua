@@ -80,7 +80,11 @@ function M.save(saved)
     end
   end
   local folded = next(saved.folded) and saved.folded or vim.empty_dict()
-  local text = vim.json.encode({ group_by = saved.group_by, folded = folded, filters = next(filters) and filters or vim.empty_dict() })
+  local text = vim.json.encode({
+    group_by = saved.group_by,
+    folded = folded,
+    filters = next(filters) and filters or vim.empty_dict(),
+  })
   local ok, err = pcall(function()
     vim.fn.mkdir(vim.fn.fnamemodify(file, ':h'), 'p', tonumber('700', 8))
     local tmp = ('%s.%d.%x.tmp'):format(file, vim.uv.os_getpid(), math.random(0, 0x7fffffff))
@@ -99,7 +103,10 @@ function M.save(saved)
   end)
   if not ok and not M.warned then
     M.warned = true
-    require('madohub.util').notify(('cannot keep the picker state in %s: %s'):format(file, tostring(err)), vim.log.levels.WARN)
+    require('madohub.util').notify(
+      ('cannot keep the picker state in %s: %s'):format(file, tostring(err)),
+      vim.log.levels.WARN
+    )
   end
 end
 

@@ -26,19 +26,24 @@ function M.submit(p, mode, target, text, attach)
   end
   if mode == 'new' then
     -- The words stay in the line until the job has started (a failure leaves them to try again).
-    call('new agent', 'dispatch', { line = text, cwd = vim.fn.getcwd(), agent = config.options.picker.default_agent }, function(r)
-      -- A job started on a remote host (`--host NAME`) is named as :MadoAttach takes it: NAME:ID.
-      local id = type(r.host) == 'string' and (r.host .. ':' .. r.short) or r.short
-      picker.say(('started job %s'):format(id) .. (type(r.warning) == 'string' and (' (' .. r.warning .. ')') or ''))
-      if picker.current == p and vim.api.nvim_buf_is_valid(p.input_buf) and p.input.mode == 'new' then
-        vim.api.nvim_buf_set_lines(p.input_buf, 0, -1, false, { '' })
-        input.placeholder(p)
+    call(
+      'new agent',
+      'dispatch',
+      { line = text, cwd = vim.fn.getcwd(), agent = config.options.picker.default_agent },
+      function(r)
+        -- A job started on a remote host (`--host NAME`) is named as :MadoAttach takes it: NAME:ID.
+        local id = type(r.host) == 'string' and (r.host .. ':' .. r.short) or r.short
+        picker.say(('started job %s'):format(id) .. (type(r.warning) == 'string' and (' (' .. r.warning .. ')') or ''))
+        if picker.current == p and vim.api.nvim_buf_is_valid(p.input_buf) and p.input.mode == 'new' then
+          vim.api.nvim_buf_set_lines(p.input_buf, 0, -1, false, { '' })
+          input.placeholder(p)
+        end
+        if attach then
+          picker.close()
+          require('madohub.jobs').attach(id)
+        end
       end
-      if attach then
-        picker.close()
-        require('madohub.jobs').attach(id)
-      end
-    end)
+    )
     return input.leave(p)
   end
   if not target then

@@ -81,7 +81,11 @@ function M.parse_filter(filter)
   local out = {}
   for word in (filter or ''):gmatch('%S+') do
     local prefix, rest = word:match('^([askh]):(.*)$')
-    local field = prefix == 'a' and 'agent' or prefix == 's' and 'state' or prefix == 'k' and 'kind' or prefix == 'h' and 'host' or 'text'
+    local field = prefix == 'a' and 'agent'
+      or prefix == 's' and 'state'
+      or prefix == 'k' and 'kind'
+      or prefix == 'h' and 'host'
+      or 'text'
     out[#out + 1] = { field = field, value = (field == 'text' and word or rest):lower() }
   end
   return out
@@ -217,7 +221,8 @@ function M.build(entries, ui, names, words)
     for _, key in ipairs(order) do
       local cwd = key:sub(5)
       local remote = cwd:match('^[%w][%w._-]*:/')
-      groups[#groups + 1] = { key = key, label = cwd == '' and '(no folder)' or remote and cwd or vim.fn.fnamemodify(cwd, ':~') }
+      groups[#groups + 1] =
+        { key = key, label = cwd == '' and '(no folder)' or remote and cwd or vim.fn.fnamemodify(cwd, ':~') }
     end
   else
     groups = M.STATE_GROUPS

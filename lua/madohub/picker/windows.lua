@@ -13,13 +13,30 @@ function M.create(p)
   p.list_buf = layout.scratch('madohub_agents')
   p.input_buf = layout.scratch('madohub_input')
   p.list_win = vim.api.nvim_open_win(p.list_buf, true, {
-    relative = 'editor', row = g.list.row, col = g.list.col, width = g.list.width, height = g.list.height,
-    style = 'minimal', border = layout.border(), title = ' Agents ', title_pos = 'center',
-    footer = ' ? keys · / filter · n new · q close ', footer_pos = 'right', zindex = 50,
+    relative = 'editor',
+    row = g.list.row,
+    col = g.list.col,
+    width = g.list.width,
+    height = g.list.height,
+    style = 'minimal',
+    border = layout.border(),
+    title = ' Agents ',
+    title_pos = 'center',
+    footer = ' ? keys · / filter · n new · q close ',
+    footer_pos = 'right',
+    zindex = 50,
   })
   p.input_win = vim.api.nvim_open_win(p.input_buf, false, {
-    relative = 'editor', row = g.input.row, col = g.input.col, width = g.input.width, height = 1,
-    style = 'minimal', border = layout.border(), title = ' New agent ', title_pos = 'left', zindex = 50,
+    relative = 'editor',
+    row = g.input.row,
+    col = g.input.col,
+    width = g.input.width,
+    height = 1,
+    style = 'minimal',
+    border = layout.border(),
+    title = ' New agent ',
+    title_pos = 'left',
+    zindex = 50,
   })
   vim.wo[p.list_win].cursorline = true
   vim.wo[p.list_win].winhighlight = 'CursorLine:' .. require('madohub.ui.highlight').selected
@@ -32,10 +49,19 @@ end
 ---@param peek boolean
 function M.place(p, peek)
   local g = layout.geometry(peek)
-  vim.api.nvim_win_set_config(p.list_win, { relative = 'editor', row = g.list.row, col = g.list.col, width = g.list.width, height = g.list.height })
-  vim.api.nvim_win_set_config(p.input_win, { relative = 'editor', row = g.input.row, col = g.input.col, width = g.input.width, height = 1 })
+  vim.api.nvim_win_set_config(
+    p.list_win,
+    { relative = 'editor', row = g.list.row, col = g.list.col, width = g.list.width, height = g.list.height }
+  )
+  vim.api.nvim_win_set_config(
+    p.input_win,
+    { relative = 'editor', row = g.input.row, col = g.input.col, width = g.input.width, height = 1 }
+  )
   if p.peek_win and vim.api.nvim_win_is_valid(p.peek_win) then
-    vim.api.nvim_win_set_config(p.peek_win, { relative = 'editor', row = g.peek.row, col = g.peek.col, width = g.peek.width, height = g.peek.height })
+    vim.api.nvim_win_set_config(
+      p.peek_win,
+      { relative = 'editor', row = g.peek.row, col = g.peek.col, width = g.peek.width, height = g.peek.height }
+    )
   end
 end
 

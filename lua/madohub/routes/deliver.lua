@@ -49,11 +49,30 @@ function M.review(review, route, text)
   pcall(vim.api.nvim_buf_set_name, buf, ('mado://route/%s/%d'):format(route.id, review))
   vim.api.nvim_buf_set_lines(buf, 0, -1, false, vim.split(text, '\n', { plain = true }))
   vim.bo[buf].modified = false
-  vim.api.nvim_create_autocmd('BufWriteCmd', { buffer = buf, callback = function() decide(buf, true) end })
-  vim.api.nvim_create_autocmd('BufWipeout', { buffer = buf, callback = function() decide(buf, false) end })
-  vim.keymap.set('n', '<CR>', function() decide(buf, true) end, { buffer = buf, desc = 'MadoRoute: send' })
-  vim.keymap.set('n', 'q', function() decide(buf, false) end, { buffer = buf, desc = 'MadoRoute: drop this firing' })
-  util.notify(('route %s: edit what %s sends, then :w or <CR> sends it, q drops it'):format(route.id, require('madohub.routes').target_name(route)))
+  vim.api.nvim_create_autocmd('BufWriteCmd', {
+    buffer = buf,
+    callback = function()
+      decide(buf, true)
+    end,
+  })
+  vim.api.nvim_create_autocmd('BufWipeout', {
+    buffer = buf,
+    callback = function()
+      decide(buf, false)
+    end,
+  })
+  vim.keymap.set('n', '<CR>', function()
+    decide(buf, true)
+  end, { buffer = buf, desc = 'MadoRoute: send' })
+  vim.keymap.set('n', 'q', function()
+    decide(buf, false)
+  end, { buffer = buf, desc = 'MadoRoute: drop this firing' })
+  util.notify(
+    ('route %s: edit what %s sends, then :w or <CR> sends it, q drops it'):format(
+      route.id,
+      require('madohub.routes').target_name(route)
+    )
+  )
 end
 
 return M

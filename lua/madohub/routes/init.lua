@@ -106,7 +106,10 @@ local function add(source, target, opts)
   require('madohub').boot()
   local node = require('madohub.node')
   node.ensure()
-  local answer, err = node.request('route_add', vim.tbl_extend('force', here(), { source = source, target = target, opts = opts or {}, settings = settings() }))
+  local answer, err = node.request(
+    'route_add',
+    vim.tbl_extend('force', here(), { source = source, target = target, opts = opts or {}, settings = settings() })
+  )
   if type(answer) ~= 'table' then
     error('madohub.route: ' .. tostring(err), 0)
   end
@@ -167,7 +170,8 @@ function M.command(args)
   require('madohub').boot()
   local node = require('madohub.node')
   node.ensure()
-  local answer, err = node.request('route_command', vim.tbl_extend('force', here(), { args = args, settings = settings() }))
+  local answer, err =
+    node.request('route_command', vim.tbl_extend('force', here(), { args = args, settings = settings() }))
   if type(answer) ~= 'table' then
     return util.notify(':MadoRoute: ' .. tostring(err), vim.log.levels.ERROR)
   end
@@ -176,7 +180,10 @@ function M.command(args)
   elseif answer.route then
     return util.notify('route ' .. M.describe(answer.route))
   end
-  util.notify(answer.error and (':MadoRoute: ' .. answer.message) or answer.message, answer.error and vim.log.levels.ERROR or nil)
+  util.notify(
+    answer.error and (':MadoRoute: ' .. answer.message) or answer.message,
+    answer.error and vim.log.levels.ERROR or nil
+  )
 end
 
 ---Completion: what can follow the words before the cursor (a subcommand, a route's id after `rm`,

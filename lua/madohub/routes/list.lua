@@ -33,9 +33,15 @@ function M.open()
   local width = math.min(vim.o.columns - 4, 100)
   local height = math.min(vim.o.lines - 4, math.max(3, #shown))
   local win = vim.api.nvim_open_win(buf, true, {
-    relative = 'editor', row = math.floor((vim.o.lines - height) / 2), col = math.floor((vim.o.columns - width) / 2),
-    width = width, height = height, style = 'minimal', border = require('madohub.picker.layout').border(),
-    title = ' Routes · dd removes · q closes ', title_pos = 'center',
+    relative = 'editor',
+    row = math.floor((vim.o.lines - height) / 2),
+    col = math.floor((vim.o.columns - width) / 2),
+    width = width,
+    height = height,
+    style = 'minimal',
+    border = require('madohub.picker.layout').border(),
+    title = ' Routes · dd removes · q closes ',
+    title_pos = 'center',
   })
   open_win = win
   vim.keymap.set('n', 'dd', function()

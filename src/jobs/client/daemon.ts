@@ -79,7 +79,9 @@ export async function ask(io: Io, message: object, timeoutMs: number, maxMessage
     } catch (err) {
       if (err instanceof ReachError && err.reason === 'absent' && attempt === 0) continue;
       if (err instanceof ReachError && err.reason !== 'untrusted' && err.reason !== 'absent') throw err;
-      throw new JobError(`cannot reach the mado daemon at ${sock}: ${err instanceof Error ? err.message : String(err)}. See ${path.join(path.dirname(sock), 'daemon.log')}.`);
+      throw new JobError(
+        `cannot reach the mado daemon at ${sock}: ${err instanceof Error ? err.message : String(err)}. See ${path.join(path.dirname(sock), 'daemon.log')}.`,
+      );
     }
     if (reply.type === 'error') throw new JobError(safeText(reply.error));
     return reply;
@@ -89,7 +91,11 @@ export async function ask(io: Io, message: object, timeoutMs: number, maxMessage
 /** A ReachError of the daemon's, in words for a person. */
 export function unreachable(err: ReachError): JobError {
   const what =
-    err.reason === 'closed' ? 'ended before it answered' : err.reason === 'silent' ? 'does not answer (its process may be stopped, or be an older mado\'s daemon, which leaves once its jobs have ended)' : 'did not answer in time';
+    err.reason === 'closed'
+      ? 'ended before it answered'
+      : err.reason === 'silent'
+        ? "does not answer (its process may be stopped, or be an older mado's daemon, which leaves once its jobs have ended)"
+        : 'did not answer in time';
   return new JobError(`the mado daemon ${what}: ${err.message}`);
 }
 

@@ -102,7 +102,12 @@ async function askHost(io: Io, short: string, message: object): Promise<Reply> {
 }
 
 /** Sends a reply to a job's agent through its host; '' once sent, else why it waits (`queued`, `held: draft`). */
-export async function sendToJob(io: Io, short: string, text: string, terms: { waitMenus?: boolean; busyMs?: number; chain?: Chain } = {}): Promise<string> {
+export async function sendToJob(
+  io: Io,
+  short: string,
+  text: string,
+  terms: { waitMenus?: boolean; busyMs?: number; chain?: Chain } = {},
+): Promise<string> {
   if (text.trim() === '') throw new UsageError('a reply needs some text');
   const tooLarge = promptProblem(text);
   if (tooLarge) throw new UsageError(tooLarge.replace('the prompt', 'the reply'));

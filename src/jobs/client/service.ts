@@ -39,7 +39,11 @@ export interface JobSpec {
 }
 
 /** The dispatch of a new job (its id made here): `env` is what its agent gets; `size` its terminal's. */
-export function dispatchRequest(spec: JobSpec, env: Record<string, string>, size: { columns?: number; rows?: number } = {}): DispatchRequest {
+export function dispatchRequest(
+  spec: JobSpec,
+  env: Record<string, string>,
+  size: { columns?: number; rows?: number } = {},
+): DispatchRequest {
   return {
     op: 'dispatch',
     short: newShortId(),
@@ -49,7 +53,13 @@ export function dispatchRequest(spec: JobSpec, env: Record<string, string>, size
     cwd: spec.cwd,
     launch:
       spec.resume?.mode === 'id'
-        ? { mode: 'resume', sessionId: spec.resume.id, fork: spec.forkSession, flagArgs: [], ...(spec.prompt ? { prompt: spec.prompt } : {}) }
+        ? {
+            mode: 'resume',
+            sessionId: spec.resume.id,
+            fork: spec.forkSession,
+            flagArgs: [],
+            ...(spec.prompt ? { prompt: spec.prompt } : {}),
+          }
         : { mode: 'prompt', args: spec.prompt ? [spec.prompt] : [] },
     respawnFlags: spec.resume?.mode === 'continue' ? ['--continue'] : [],
     env,
@@ -71,7 +81,8 @@ export function dispatched(request: DispatchRequest, reply: Reply): { short: str
 export async function stopVia(ask: AskDaemon, short: string, op: 'stop' | 'kill', wait = true): Promise<boolean> {
   const reply = await ask({ op, short, ...(op === 'stop' ? { wait } : {}) }, SERVICE_MS[op]);
   const ended = reply.type === 'ok' && reply.ended === true;
-  if (op === 'stop' && wait && !ended) throw new JobError(`job ${short} did not stop in ${STOP_WAIT_MS / 1000} s; mado kill ${short} ends it`);
+  if (op === 'stop' && wait && !ended)
+    throw new JobError(`job ${short} did not stop in ${STOP_WAIT_MS / 1000} s; mado kill ${short} ends it`);
   return ended;
 }
 

@@ -43,7 +43,9 @@ export class ChainKeeper {
       writeChain(this.jobDir, chain, chain ? this.turns() : undefined);
       this.kept = chain !== undefined;
     } catch (err) {
-      this.say(`the route chain could not be kept (${err instanceof Error ? err.message : String(err)}): a route from this job starts a chain of its own`);
+      this.say(
+        `the route chain could not be kept (${err instanceof Error ? err.message : String(err)}): a route from this job starts a chain of its own`,
+      );
     }
   }
 }

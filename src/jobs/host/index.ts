@@ -67,7 +67,9 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   const env = await readEnvFromStdin(process.stdin);
   // Nothing that goes wrong in the host's own work may take the agent down with it.
   process.on('uncaughtException', (err) => say(`unexpected: ${err.stack ?? err.message}`));
-  process.on('unhandledRejection', (err) => say(`unexpected: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
+  process.on('unhandledRejection', (err) =>
+    say(`unexpected: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
+  );
 
   // The user's screen rules (|madohub-rules|), as the Neovim side reads them; what a file refused goes to the host's log.
   useUserRules(rulesDir({ ...process.env, ...env }), (rules) => {
@@ -155,8 +157,10 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     say,
     replied: (c) => chain.replied(c),
   });
-  const send = (text: string, terms: { waitMenus?: boolean; busyMs?: number; chain?: Chain }): { pending: string } | { error: string } =>
-    replies.send(text, terms, ending !== undefined);
+  const send = (
+    text: string,
+    terms: { waitMenus?: boolean; busyMs?: number; chain?: Chain },
+  ): { pending: string } | { error: string } => replies.send(text, terms, ending !== undefined);
   /**
    * Answers the menu on the screen with choice `choice`, read from the screen as it is now; a menu
    * not drawn yet (the job's row said Waiting from its agent's record first) is waited for a moment.
@@ -210,10 +214,13 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     const restKey = JSON.stringify(rest);
     const now = Date.now();
     if (restKey === writtenRest && now - writtenAt < DETAIL_EVERY_MS) {
-      paceTimer ??= setTimeout(() => {
-        paceTimer = undefined;
-        detectTimer ??= setTimeout(() => void runDetect(), 0);
-      }, writtenAt + DETAIL_EVERY_MS - now);
+      paceTimer ??= setTimeout(
+        () => {
+          paceTimer = undefined;
+          detectTimer ??= setTimeout(() => void runDetect(), 0);
+        },
+        writtenAt + DETAIL_EVERY_MS - now,
+      );
       return Promise.resolve();
     }
     written = key;
@@ -222,7 +229,11 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     const ended = patch.status === 'done' && writtenStatus !== undefined && writtenStatus !== 'done';
     writtenStatus = patch.status ?? writtenStatus;
     // A job between turns is `done` and runs again when its agent works; a stopped one stays so.
-    return writeJob((job) => (!ending && (job.status === 'running' || job.status === 'done') ? { ...patch, ...(ended ? { turnsEnded: job.turnsEnded + 1 } : {}) } : {}));
+    return writeJob((job) =>
+      !ending && (job.status === 'running' || job.status === 'done')
+        ? { ...patch, ...(ended ? { turnsEnded: job.turnsEnded + 1 } : {}) }
+        : {},
+    );
   };
 
   const stop = (graceful: boolean): void => {
@@ -245,11 +256,24 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   const unfocus = (): void => {
     if (own.unfocused && term.modes.sendFocusMode && clients.attachedCount() === 0) child.write('\x1b[O');
   };
-  const clients = serveHost({ term, child, output, info, title: () => title, stop, send, input, choose, log: say, detached: () => unfocus() });
+  const clients = serveHost({
+    term,
+    child,
+    output,
+    info,
+    title: () => title,
+    stop,
+    send,
+    input,
+    choose,
+    log: say,
+    detached: () => unfocus(),
+  });
   const server: Server = clients.server;
 
   // A job that never drew again after STARTING_MS is read once more then (it is idle, not starting).
-  if (launch.starting) setTimeout(() => (detectTimer ??= setTimeout(() => void runDetect(), DETECT_MS)), STARTING_MS + 50).unref();
+  if (launch.starting)
+    setTimeout(() => (detectTimer ??= setTimeout(() => void runDetect(), DETECT_MS)), STARTING_MS + 50).unref();
   child.onData((data) => {
     outputAt = Date.now();
     term.write(data, () => {

@@ -51,7 +51,14 @@ export function readLaunch(jobDir: string): Launch | string {
     return 'launch.json is not JSON';
   }
   const size = int(2, 1000);
-  if (!isObj(v) || strings(v.argv) || (v.argv as string[]).length === 0 || typeof v.cwd !== 'string' || size(v.cols) || size(v.rows)) {
+  if (
+    !isObj(v) ||
+    strings(v.argv) ||
+    (v.argv as string[]).length === 0 ||
+    typeof v.cwd !== 'string' ||
+    size(v.cols) ||
+    size(v.rows)
+  ) {
     return 'launch.json is not a launch';
   }
   return {
@@ -60,7 +67,13 @@ export function readLaunch(jobDir: string): Launch | string {
     cols: v.cols as number,
     rows: v.rows as number,
     typePrompt: typeof v.typePrompt === 'string' ? v.typePrompt : undefined,
-    typeInto: typeof v.typePrompt === 'string' && typeof v.typeInto === 'string' && v.typeInto !== '' && AGENT_ID.test(v.typeInto) ? v.typeInto : undefined,
+    typeInto:
+      typeof v.typePrompt === 'string' &&
+      typeof v.typeInto === 'string' &&
+      v.typeInto !== '' &&
+      AGENT_ID.test(v.typeInto)
+        ? v.typeInto
+        : undefined,
     awaitingPrompt: v.awaitingPrompt === true,
     starting: v.starting === true,
     resumes: v.resumes === true,

@@ -33,7 +33,8 @@ export class OutputLog {
       this.size += Buffer.byteLength(data);
       this.failing = false;
     } catch (err) {
-      if (!this.failing) this.onFailure(`cannot write output.log: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+      if (!this.failing)
+        this.onFailure(`cannot write output.log: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
       this.failing = true;
     }
   }

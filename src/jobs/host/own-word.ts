@@ -45,7 +45,9 @@ export function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -62,15 +64,32 @@ const none = (launch: Launch): OwnWord => ({
 });
 
 /** How the host of the job in `jobDir` asks its agent for its own word; `heard` runs when it says something. */
-export async function agentsOwnWord(launch: Launch, env: NodeJS.ProcessEnv, jobDir: string, say: (line: string) => void, heard: () => void): Promise<OwnWord> {
+export async function agentsOwnWord(
+  launch: Launch,
+  env: NodeJS.ProcessEnv,
+  jobDir: string,
+  say: (line: string) => void,
+  heard: () => void,
+): Promise<OwnWord> {
   const argv0 = launch.argv[0]!;
-  const program = agentOfProcess({ pid: 0, ppid: 0, comm: path.basename(argv0).slice(0, 15), argv: launch.argv, exe: '' });
+  const program = agentOfProcess({
+    pid: 0,
+    ppid: 0,
+    comm: path.basename(argv0).slice(0, 15),
+    argv: launch.argv,
+    exe: '',
+  });
   const module = program ? agentModule(program) : undefined;
   // The agent's own flags go after its entry point (`node …/cli.js --settings …`), never to its interpreter.
   const entry = entryPoint(launch.argv);
-  const withArgs = (args: readonly string[]): Launch => ({ ...launch, argv: [...launch.argv.slice(0, entry + 1), ...args, ...launch.argv.slice(entry + 1)] });
+  const withArgs = (args: readonly string[]): Launch => ({
+    ...launch,
+    argv: [...launch.argv.slice(0, entry + 1), ...args, ...launch.argv.slice(entry + 1)],
+  });
   if (module && entry < 0) {
-    say(`the agent runs as ${path.basename(argv0)} with no script named (${launch.argv.slice(1, 3).join(' ')} …): no flags of its own are added, the screen and its records tell`);
+    say(
+      `the agent runs as ${path.basename(argv0)} with no script named (${launch.argv.slice(1, 3).join(' ')} …): no flags of its own are added, the screen and its records tell`,
+    );
     return none(launch);
   }
   try {
@@ -83,7 +102,14 @@ export async function agentsOwnWord(launch: Launch, env: NodeJS.ProcessEnv, jobD
       const added = push.launch({ settings, events }, env);
       writeAtomic(settings, added.settings);
       const follower = new PushEvents(events, (event) => tell(state, push.signal(event), heard), say);
-      return { ...none(withArgs(added.args)), env: added.env ?? {}, state, start: () => follower.start(), poke: () => void follower.read(), stop: () => follower.stop() };
+      return {
+        ...none(withArgs(added.args)),
+        env: added.env ?? {},
+        state,
+        start: () => follower.start(),
+        poke: () => void follower.read(),
+        stop: () => follower.stop(),
+      };
     }
     if (module?.jobStream) {
       const js = module.jobStream;
@@ -110,7 +136,11 @@ export async function agentsOwnWord(launch: Launch, env: NodeJS.ProcessEnv, jobD
         stop: () => stream.stop(),
       };
     }
-    if (module?.jobNotifications && module.notification && (launch.resumes !== true || module.jobNotifications.onResume !== false)) {
+    if (
+      module?.jobNotifications &&
+      module.notification &&
+      (launch.resumes !== true || module.jobNotifications.onResume !== false)
+    ) {
       const read = module.notification;
       const state = new PushState('notification');
       const osc = (sequence: string): void => {
@@ -121,7 +151,9 @@ export async function agentsOwnWord(launch: Launch, env: NodeJS.ProcessEnv, jobD
     }
     if (program && module?.records) return recordsWord(launch, module, env, say, heard);
   } catch (err) {
-    say(`the agent's own word is not asked for: ${(err as NodeJS.ErrnoException).code ?? String(err)}; the screen alone tells`);
+    say(
+      `the agent's own word is not asked for: ${(err as NodeJS.ErrnoException).code ?? String(err)}; the screen alone tells`,
+    );
   }
   return none(launch);
 }
@@ -134,7 +166,22 @@ function canSeeListeners(): boolean {
 /** Interpreters an agent may run in (`node …/cli.js`): its flags go after the script they run. */
 const INTERPRETERS = new Set(['node', 'nodejs', 'bun']);
 /** The interpreters' options that take the next argument as their value. */
-const VALUED = new Set(['-r', '--require', '--import', '--loader', '--experimental-loader', '-C', '--conditions', '--env-file', '--title', '--cpu-prof-dir', '--heap-prof-dir', '--diagnostic-dir', '--redirect-warnings', '--stack-size']);
+const VALUED = new Set([
+  '-r',
+  '--require',
+  '--import',
+  '--loader',
+  '--experimental-loader',
+  '-C',
+  '--conditions',
+  '--env-file',
+  '--title',
+  '--cpu-prof-dir',
+  '--heap-prof-dir',
+  '--diagnostic-dir',
+  '--redirect-warnings',
+  '--stack-size',
+]);
 /** Options by which the interpreter runs a text, no script: the agent has no entry point of its own. */
 const EVAL = new Set(['-e', '--eval', '-p', '--print']);
 
@@ -163,7 +210,13 @@ const FIND_AGENT_MS = 1000;
  * An agent that tells nothing to its job but writes records (Copilot CLI's events, Qwen Code's chat,
  * Pi's session): they are followed as for a terminal, from its process, once the job's tree runs it.
  */
-function recordsWord(launch: Launch, module: AgentModule, env: NodeJS.ProcessEnv, say: (line: string) => void, heard: () => void): OwnWord {
+function recordsWord(
+  launch: Launch,
+  module: AgentModule,
+  env: NodeJS.ProcessEnv,
+  say: (line: string) => void,
+  heard: () => void,
+): OwnWord {
   const state = new PushState('jsonl-watcher');
   const folders = new FolderWatcher();
   let procs: (() => readonly ProcessInfo[]) | undefined;

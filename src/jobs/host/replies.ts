@@ -70,22 +70,35 @@ export class HostReplies {
 
   /** Whether the agent is still taken by the last write (its turn not yet shown, or under way); a write that showed no turn in time is said. */
   private taken(state: AgentState, agent: AgentId, lines: readonly string[]): boolean {
-    const taken = this.written.observe(state, Date.now(), { redrawn: lines.join('\n') !== this.writtenOver, draft: draftOf(agent, lines) !== undefined });
-    if (taken === 'no turn') this.host.say(`what was written last showed no turn within ${WRITE_TURN_MS / 1000} s: the agent takes text again`);
+    const taken = this.written.observe(state, Date.now(), {
+      redrawn: lines.join('\n') !== this.writtenOver,
+      draft: draftOf(agent, lines) !== undefined,
+    });
+    if (taken === 'no turn')
+      this.host.say(
+        `what was written last showed no turn within ${WRITE_TURN_MS / 1000} s: the agent takes text again`,
+      );
     const due = this.written.due(Date.now());
     clearTimeout(this.writtenTimer);
     if (due !== undefined && this.waiting.length > 0) {
-      this.writtenTimer = setTimeout(() => {
-        const now = this.host.reading();
-        this.flush(now.state, now.agent, this.host.lines());
-      }, Math.max(0, due - Date.now()) + 10);
+      this.writtenTimer = setTimeout(
+        () => {
+          const now = this.host.reading();
+          this.flush(now.state, now.agent, this.host.lines());
+        },
+        Math.max(0, due - Date.now()) + 10,
+      );
       this.writtenTimer.unref?.();
     }
     return taken === true;
   }
 
   /** A reply: sent now (`pending: ''`), or waiting (behind those that wait already, MAX_WAITING at most) and why; or why it cannot be. */
-  send(text: string, terms: { waitMenus?: boolean; busyMs?: number; chain?: Chain }, ending: boolean): { pending: string } | { error: string } {
+  send(
+    text: string,
+    terms: { waitMenus?: boolean; busyMs?: number; chain?: Chain },
+    ending: boolean,
+  ): { pending: string } | { error: string } {
     if (ending) return { error: 'the job is ending' };
     if (this.waiting.length >= MAX_WAITING) return { error: `${MAX_WAITING} replies wait to be sent already` };
     const { state, agent } = this.host.reading();
@@ -122,11 +135,18 @@ export class HostReplies {
     if (!r) return;
     const onScreen = screenVerdict(state, agent, lines, r);
     const verdict = onScreen === 'send' && taken ? 'queue' : onScreen;
-    const dropped = verdict === 'refuse' ? [...this.waiting] : this.waiting.filter((w) => (w !== r || verdict !== 'send') && w.expires !== undefined && Date.now() >= w.expires);
+    const dropped =
+      verdict === 'refuse'
+        ? [...this.waiting]
+        : this.waiting.filter(
+            (w) => (w !== r || verdict !== 'send') && w.expires !== undefined && Date.now() >= w.expires,
+          );
     for (const w of dropped) {
       clearTimeout(w.timer);
       this.waiting.splice(this.waiting.indexOf(w), 1);
-      this.host.say(`a reply that waited ${verdict === 'refuse' ? 'for an agent that exited' : 'too long'} was dropped`);
+      this.host.say(
+        `a reply that waited ${verdict === 'refuse' ? 'for an agent that exited' : 'too long'} was dropped`,
+      );
     }
     if (verdict === 'send' && this.waiting[0] === r) {
       clearTimeout(r.timer);
@@ -134,7 +154,9 @@ export class HostReplies {
       this.deliver(r.text);
     }
     // The next one waits at least for the turn this one starts.
-    this.showPending(this.waiting.length === 0 ? null : this.waiting[0] === r ? pendingWord(verdict) || 'queued' : 'queued');
+    this.showPending(
+      this.waiting.length === 0 ? null : this.waiting[0] === r ? pendingWord(verdict) || 'queued' : 'queued',
+    );
     if (this.waiting.length === 0) clearTimeout(this.writtenTimer);
   }
 

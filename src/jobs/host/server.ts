@@ -23,7 +23,10 @@ export interface HostParts {
   /** Ends the agent: gracefully (its interrupt, SIGTERM, SIGKILL) or at once. */
   stop(graceful: boolean): void;
   /** A reply to the agent: sent (`pending` ''), waiting (`queued`, `held: draft`), or why not. */
-  send(text: string, terms: { waitMenus?: boolean; busyMs?: number; chain?: Chain }): { pending: string } | { error: string };
+  send(
+    text: string,
+    terms: { waitMenus?: boolean; busyMs?: number; chain?: Chain },
+  ): { pending: string } | { error: string };
   /** What an attached client typed, written to the agent as it is. */
   input(data: string): void;
   /** Answers the menu on the screen with a choice (1-based): the choice's text, or why not. */
@@ -83,10 +86,20 @@ export function serveHost(h: HostParts): HostServer {
         return h.input(m.data);
       case 'send': {
         const sent = h.send(m.text, { waitMenus: m.waitMenus, busyMs: m.busyMs, chain: m.chain });
-        return peer.end('error' in sent ? { type: 'error', error: sent.error } : { type: 'ok', queued: sent.pending !== '', pending: sent.pending });
+        return peer.end(
+          'error' in sent
+            ? { type: 'error', error: sent.error }
+            : { type: 'ok', queued: sent.pending !== '', pending: sent.pending },
+        );
       }
       case 'choose':
-        void h.choose(m.choice).then((chosen) => peer.end('error' in chosen ? { type: 'error', error: chosen.error } : { type: 'ok', option: chosen.option }));
+        void h
+          .choose(m.choice)
+          .then((chosen) =>
+            peer.end(
+              'error' in chosen ? { type: 'error', error: chosen.error } : { type: 'ok', option: chosen.option },
+            ),
+          );
         return;
       case 'text':
         return peer.end({ type: 'text', ...textOf(h.term) });

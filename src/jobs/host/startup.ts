@@ -35,7 +35,10 @@ export class JobStartup {
    */
   typeDue(d: Pick<Detection, 'agent' | 'state' | 'kept'>, now: number): boolean {
     if (this.typed) return false;
-    const shown = this.launch.typeInto === undefined || (d.agent === this.launch.typeInto && !d.kept) || now - this.startedAt > STARTING_MS;
+    const shown =
+      this.launch.typeInto === undefined ||
+      (d.agent === this.launch.typeInto && !d.kept) ||
+      now - this.startedAt > STARTING_MS;
     if (!shown || (d.state !== 'idle' && d.state !== 'stopped')) return false;
     this.typed = true;
     this.typedAt = now;
@@ -53,7 +56,14 @@ export class JobStartup {
     // command runs and is done without a Working to see).
     const typing = this.typedAt === undefined || now - this.typedAt < TYPED_TAKEN_MS;
     const starting =
-      this.launch.starting === true && now - this.startedAt < STARTING_MS && (this.launch.typePrompt === undefined || typing);
-    return { ...read, status: 'running', tempo: starting ? 'active' : 'idle', ...(starting ? { detail: 'starting' } : {}) };
+      this.launch.starting === true &&
+      now - this.startedAt < STARTING_MS &&
+      (this.launch.typePrompt === undefined || typing);
+    return {
+      ...read,
+      status: 'running',
+      tempo: starting ? 'active' : 'idle',
+      ...(starting ? { detail: 'starting' } : {}),
+    };
   }
 }

@@ -84,10 +84,17 @@ export class Conn {
       // Not read on while its reader is behind: the peer's writes wait (what it keeps is its own bound).
       if (this.queue.length >= MAX_QUEUED) socket.pause();
     });
-    socket.on('close', () => this.fail(new ReachError(`${socketPath} closed the connection before it answered`, 'closed')));
+    socket.on('close', () =>
+      this.fail(new ReachError(`${socketPath} closed the connection before it answered`, 'closed')),
+    );
     socket.on('error', (err: NodeJS.ErrnoException) => {
       const absent = err.code === 'ENOENT' || err.code === 'ECONNREFUSED';
-      this.fail(new ReachError(absent ? `nothing listens at ${socketPath}` : `${socketPath}: ${err.message}`, absent ? 'absent' : 'closed'));
+      this.fail(
+        new ReachError(
+          absent ? `nothing listens at ${socketPath}` : `${socketPath}: ${err.message}`,
+          absent ? 'absent' : 'closed',
+        ),
+      );
     });
   }
 
@@ -105,7 +112,11 @@ export class Conn {
    * Connects to a trusted socket and waits up to `helloMs` for the peer's hello, which carries its
    * protocol version (another version is a ReachError that names both).
    */
-  static async open(socketPath: string, helloMs = HELLO_MS, maxMessageBytes?: number): Promise<{ conn: Conn; hello: Hello }> {
+  static async open(
+    socketPath: string,
+    helloMs = HELLO_MS,
+    maxMessageBytes?: number,
+  ): Promise<{ conn: Conn; hello: Hello }> {
     checkTrusted(socketPath);
     const socket = connect(socketPath);
     socket.setEncoding('utf8');
@@ -117,7 +128,8 @@ export class Conn {
       conn.close();
       // Hung up before its hello (a daemon that was leaving idle as we came): nothing was asked of
       // it, so it is as absent as one that had left, and may be asked again.
-      if (err instanceof ReachError && err.reason === 'closed') throw new ReachError(`${socketPath} closed the connection before its hello`, 'absent');
+      if (err instanceof ReachError && err.reason === 'closed')
+        throw new ReachError(`${socketPath} closed the connection before its hello`, 'absent');
       throw err;
     }
     if (first.type !== 'hello') {
@@ -138,7 +150,14 @@ export class Conn {
         ms > 0 && Number.isFinite(ms)
           ? setTimeout(() => {
               this.waiter = undefined;
-              reject(new ReachError(late === 'silent' ? `${this.socketPath} took the connection but said nothing in ${ms / 1000} s` : `no answer from ${this.socketPath} in ${ms / 1000} s`, late));
+              reject(
+                new ReachError(
+                  late === 'silent'
+                    ? `${this.socketPath} took the connection but said nothing in ${ms / 1000} s`
+                    : `no answer from ${this.socketPath} in ${ms / 1000} s`,
+                  late,
+                ),
+              );
             }, ms)
           : undefined;
       this.waiter = (r) => {
@@ -160,7 +179,12 @@ export class Conn {
 }
 
 /** One request, one reply: connects, says the request, waits up to `timeoutMs` for the answer. */
-export async function request(socketPath: string, message: object, timeoutMs = 5000, maxMessageBytes?: number): Promise<Reply> {
+export async function request(
+  socketPath: string,
+  message: object,
+  timeoutMs = 5000,
+  maxMessageBytes?: number,
+): Promise<Reply> {
   const { conn } = await Conn.open(socketPath, undefined, maxMessageBytes);
   try {
     conn.send(message);

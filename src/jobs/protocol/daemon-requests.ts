@@ -1,6 +1,21 @@
 // What a client asks the daemon, and the guard that every request passes before the daemon acts.
 import type { Check } from '../../shared/checks.js';
-import { bool, int, isObj, num, oneOf, optional, pattern, requestGuard, shape, str, strMax, stringMap, strings, stringsMax } from '../../shared/checks.js';
+import {
+  bool,
+  int,
+  isObj,
+  num,
+  oneOf,
+  optional,
+  pattern,
+  requestGuard,
+  shape,
+  str,
+  strMax,
+  stringMap,
+  strings,
+  stringsMax,
+} from '../../shared/checks.js';
 import { SHORT_ID, UUID } from '../types.js';
 import { HOST_NAME } from '../../shared/types.js';
 import type { JobOrigin } from '../types.js';
@@ -66,7 +81,10 @@ export interface RemoveRequest {
 }
 
 /** A route between jobs (or from a job to a file), kept by the daemon: see src/routes. */
-export type RouteAddRequest = { op: 'route-add'; /** The user's named templates. */ templates?: Record<string, string> } & Omit<RouteRequest, 'review'>;
+export type RouteAddRequest = {
+  op: 'route-add' /** The user's named templates. */;
+  templates?: Record<string, string>;
+} & Omit<RouteRequest, 'review'>;
 export interface RouteListRequest {
   op: 'route-list';
 }
@@ -98,11 +116,24 @@ export interface RemoteVerbRequest {
   env?: Record<string, string>;
 }
 
-export type DaemonRequest = DispatchRequest | ListRequest | StopRequest | RespawnRequest | RemoveRequest | RouteAddRequest | RouteListRequest | RouteRemoveRequest | RemoteListRequest | RemoteVerbRequest;
+export type DaemonRequest =
+  | DispatchRequest
+  | ListRequest
+  | StopRequest
+  | RespawnRequest
+  | RemoveRequest
+  | RouteAddRequest
+  | RouteListRequest
+  | RouteRemoveRequest
+  | RemoteListRequest
+  | RemoteVerbRequest;
 
 const short = pattern(SHORT_ID, 'a job id (8 lowercase hex digits)');
 const size = optional(int(2, 1000));
-const resumeLaunch = shape({ sessionId: str, fork: bool, flagArgs: strings, prompt: optional(str) }, 'a launch {mode: "resume", sessionId, fork, flagArgs, prompt?}');
+const resumeLaunch = shape(
+  { sessionId: str, fork: bool, flagArgs: strings, prompt: optional(str) },
+  'a launch {mode: "resume", sessionId, fork, flagArgs, prompt?}',
+);
 const launch: Check = (v) => {
   if (isObj(v) && v.mode === 'prompt') return strings(v.args) === null ? null : 'a launch {mode: "prompt", args}';
   if (isObj(v) && v.mode === 'resume') return resumeLaunch(v);

@@ -52,14 +52,27 @@ export interface StatusRequest {
   op: 'status';
 }
 
-export type HostRequest = AttachRequest | ResizeRequest | InputRequest | SendRequest | ChooseRequest | TextRequest | SignalRequest | StatusRequest;
+export type HostRequest =
+  | AttachRequest
+  | ResizeRequest
+  | InputRequest
+  | SendRequest
+  | ChooseRequest
+  | TextRequest
+  | SignalRequest
+  | StatusRequest;
 
 const cols = int(2, 1000);
 const SCHEMAS: Record<HostRequest['op'], Record<string, Check>> = {
   attach: { cols: optional(cols), rows: optional(cols) },
   resize: { cols, rows: cols },
   input: { data: str },
-  send: { text: strMax(MAX_REPLY_CHARS), waitMenus: optional(bool), busyMs: optional(int(1, 24 * 3600 * 1000)), chain: optional(chainCheck) },
+  send: {
+    text: strMax(MAX_REPLY_CHARS),
+    waitMenus: optional(bool),
+    busyMs: optional(int(1, 24 * 3600 * 1000)),
+    chain: optional(chainCheck),
+  },
   choose: { choice: int(1, 9) },
   text: {},
   stop: {},

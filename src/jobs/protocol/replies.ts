@@ -80,7 +80,19 @@ export interface HostsReply {
 
 export type Reply = Hello | Ok | ErrorReply | Jobs | ScreenReply | Output | Exit | Text | Status | Routes | HostsReply;
 
-const TYPES = new Set<Reply['type']>(['hello', 'ok', 'error', 'jobs', 'screen', 'output', 'exit', 'text', 'status', 'routes', 'hosts']);
+const TYPES = new Set<Reply['type']>([
+  'hello',
+  'ok',
+  'error',
+  'jobs',
+  'screen',
+  'output',
+  'exit',
+  'text',
+  'status',
+  'routes',
+  'hosts',
+]);
 
 /** The reply, or undefined when `value` is none (its fields are those its sender writes). */
 export function asReply(value: unknown): Reply | undefined {

@@ -34,7 +34,8 @@ export const DEFAULT_CONNECT_MS = 15_000;
 export const hostsFile = (env: NodeJS.ProcessEnv): string => path.join(configHome(env), 'madohub', HOSTS_FILE);
 
 /** Text that goes into the other side's shell line: printable, no newline, no NUL. */
-const lineSafe = (v: unknown, max: number): v is string => typeof v === 'string' && v.length > 0 && v.length <= max && !/[\x00-\x1f\x7f]/.test(v);
+const lineSafe = (v: unknown, max: number): v is string =>
+  typeof v === 'string' && v.length > 0 && v.length <= max && !/[\x00-\x1f\x7f]/.test(v);
 
 /** The hosts in `v` (the file's table, or Lua's), and what was wrong with each entry left out. */
 export function parseHosts(v: unknown, where: string): { hosts: Map<string, HostConfig>; problems: string[] } {
@@ -57,7 +58,12 @@ export function parseHosts(v: unknown, where: string): { hosts: Map<string, Host
       continue;
     }
     const cmd = entry.command;
-    if (!Array.isArray(cmd) || cmd.length === 0 || cmd.length > MAX_ARGS || !cmd.every((a) => typeof a === 'string' && a.length <= MAX_ARG && !a.includes('\0'))) {
+    if (
+      !Array.isArray(cmd) ||
+      cmd.length === 0 ||
+      cmd.length > MAX_ARGS ||
+      !cmd.every((a) => typeof a === 'string' && a.length <= MAX_ARG && !a.includes('\0'))
+    ) {
       say(`left out: command must be a list of 1 to ${MAX_ARGS} strings (["ssh", "-T", "box"])`);
       continue;
     }
@@ -74,11 +80,16 @@ export function parseHosts(v: unknown, where: string): { hosts: Map<string, Host
       continue;
     }
     const connect = entry.connect_ms;
-    if (connect !== undefined && !(typeof connect === 'number' && Number.isInteger(connect) && connect >= 500 && connect <= 120_000)) {
+    if (
+      connect !== undefined &&
+      !(typeof connect === 'number' && Number.isInteger(connect) && connect >= 500 && connect <= 120_000)
+    ) {
       say('left out: connect_ms must be a whole number of ms from 500 to 120000');
       continue;
     }
-    for (const k of Object.keys(entry)) if (!['command', 'mado', 'cwd', 'connect_ms'].includes(k)) say(`has an unknown field '${printable(k, 40)}' (passed over)`);
+    for (const k of Object.keys(entry))
+      if (!['command', 'mado', 'cwd', 'connect_ms'].includes(k))
+        say(`has an unknown field '${printable(k, 40)}' (passed over)`);
     hosts.set(name, {
       command: [...(cmd as string[])],
       mado: (entry.mado as string | undefined) ?? 'mado',
@@ -108,13 +119,20 @@ export function readHosts(env: NodeJS.ProcessEnv): { hosts: Map<string, HostConf
  * and hosts.json's own (`file`). `before`: hosts.json's hosts as read the last time; a file that now
  * gives none but says what is wrong (half written, not JSON) keeps them, and says so.
  */
-export function allHosts(env: NodeJS.ProcessEnv, fromSetup: unknown, before?: ReadonlyMap<string, HostConfig>): { hosts: Map<string, HostConfig>; file: Map<string, HostConfig>; problems: string[] } {
+export function allHosts(
+  env: NodeJS.ProcessEnv,
+  fromSetup: unknown,
+  before?: ReadonlyMap<string, HostConfig>,
+): { hosts: Map<string, HostConfig>; file: Map<string, HostConfig>; problems: string[] } {
   const read = readHosts(env);
   const keep = before !== undefined && before.size > 0 && read.hosts.size === 0 && read.problems.length > 0;
   const file = keep ? new Map(before) : read.hosts;
   const problems = keep ? read.problems.map((p) => `${p}; the hosts read before are kept`) : read.problems;
   // Lua's empty table comes as an empty list.
-  const setup = parseHosts(Array.isArray(fromSetup) && fromSetup.length === 0 ? undefined : fromSetup, 'setup({ hosts })');
+  const setup = parseHosts(
+    Array.isArray(fromSetup) && fromSetup.length === 0 ? undefined : fromSetup,
+    'setup({ hosts })',
+  );
   return { hosts: new Map([...file, ...setup.hosts]), file, problems: [...problems, ...setup.problems] };
 }
 
@@ -126,7 +144,9 @@ export function shownCommand(command: readonly string[]): string {
   return command
     .map((a) => {
       const eq = a.indexOf('=');
-      return eq > 0 && /^[A-Za-z_][A-Za-z0-9_]*$/.test(a.slice(0, eq)) && SECRET_NAME.test(a.slice(0, eq)) ? `${a.slice(0, eq)}=…` : a;
+      return eq > 0 && /^[A-Za-z_][A-Za-z0-9_]*$/.test(a.slice(0, eq)) && SECRET_NAME.test(a.slice(0, eq))
+        ? `${a.slice(0, eq)}=…`
+        : a;
     })
     .map((a) => safeText(a).slice(0, 200))
     .join(' ');
@@ -134,5 +154,10 @@ export function shownCommand(command: readonly string[]): string {
 
 /** A host as hosts.json writes it (what a client sends the daemon, which checks it again). */
 export function hostEntry(config: HostConfig): Record<string, unknown> {
-  return { command: config.command, mado: config.mado, ...(config.cwd === undefined ? {} : { cwd: config.cwd }), ...(config.connectMs === undefined ? {} : { connect_ms: config.connectMs }) };
+  return {
+    command: config.command,
+    mado: config.mado,
+    ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
+    ...(config.connectMs === undefined ? {} : { connect_ms: config.connectMs }),
+  };
 }

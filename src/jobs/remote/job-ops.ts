@@ -11,7 +11,10 @@ import { TargetOffline } from '../../shared/errors.js';
  * Runs `fn` with the host's link as `use` gives it (the Neovim side's followed link, the daemon's
  * pool); a link that cannot be had is TargetOffline: nothing was handed over, what was to go may wait.
  */
-export async function throughLink<T>(use: (fn: (link: Link) => Promise<T>) => Promise<T>, fn: (link: Link) => Promise<T>): Promise<T> {
+export async function throughLink<T>(
+  use: (fn: (link: Link) => Promise<T>) => Promise<T>,
+  fn: (link: Link) => Promise<T>,
+): Promise<T> {
   let linked = false;
   try {
     return await use((link) => {
@@ -42,7 +45,12 @@ export async function askRemoteJob(link: Link, short: string, message: object): 
 }
 
 /** Sends a reply (or a route's text, with its terms) to a job there: '' once sent, else why it waits. */
-export async function sendToRemoteJob(link: Link, short: string, text: string, terms: { waitMenus?: boolean; busyMs?: number; chain?: Chain } = {}): Promise<string> {
+export async function sendToRemoteJob(
+  link: Link,
+  short: string,
+  text: string,
+  terms: { waitMenus?: boolean; busyMs?: number; chain?: Chain } = {},
+): Promise<string> {
   const ok = await askRemoteJob(link, short, { op: 'send', text, ...terms });
   return typeof ok.pending === 'string' ? ok.pending : ok.queued === true ? 'queued' : '';
 }

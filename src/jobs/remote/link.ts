@@ -101,7 +101,11 @@ export class Link {
     private readonly opts: LinkOptions,
   ) {
     const [program, ...args] = config.command;
-    this.child = spawn(program!, args, { stdio: ['pipe', 'pipe', 'pipe'], env: opts.env, detached: opts.detached === true });
+    this.child = spawn(program!, args, {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: opts.env,
+      detached: opts.detached === true,
+    });
     this.child.stderr!.setEncoding('utf8');
     this.child.stderr!.on('data', (d: string) => {
       this.stderrTail = (this.stderrTail + d).slice(-MAX_STDERR);
@@ -125,7 +129,13 @@ export class Link {
       let noiseBytes = 0;
       let pending = '';
       let decoder: LineDecoder | undefined;
-      const timer = setTimeout(() => this.fail(new LinkError(`${this.name} did not answer in ${connectMs / 1000} s${this.stderrWords()}`, 'timeout')), connectMs);
+      const timer = setTimeout(
+        () =>
+          this.fail(
+            new LinkError(`${this.name} did not answer in ${connectMs / 1000} s${this.stderrWords()}`, 'timeout'),
+          ),
+        connectMs,
+      );
       this.downWaiters.push((err) => {
         clearTimeout(timer);
         if (!this.up) reject(err);
@@ -146,7 +156,12 @@ export class Link {
             noiseLines++;
             noiseBytes += line.length;
             if (noiseLines > MAX_NOISE_LINES || noiseBytes > MAX_NOISE_BYTES) {
-              return this.fail(new LinkError(`${this.name} printed ${noiseLines} lines that are no bridge's hello (is \`${safeText(this.config.mado)} bridge\` MadoHub's?)`, 'protocol'));
+              return this.fail(
+                new LinkError(
+                  `${this.name} printed ${noiseLines} lines that are no bridge's hello (is \`${safeText(this.config.mado)} bridge\` MadoHub's?)`,
+                  'protocol',
+                ),
+              );
             }
             continue;
           }
@@ -172,9 +187,22 @@ export class Link {
           if (pending) this.take(decoder, pending);
           pending = '';
         }
-        if (!decoder && pending.length > MAX_NOISE_BYTES) this.fail(new LinkError(`${this.name} printed a line of over ${MAX_NOISE_BYTES / 1024} KiB before its hello`, 'protocol'));
+        if (!decoder && pending.length > MAX_NOISE_BYTES)
+          this.fail(
+            new LinkError(
+              `${this.name} printed a line of over ${MAX_NOISE_BYTES / 1024} KiB before its hello`,
+              'protocol',
+            ),
+          );
       });
-      child.once('error', (err) => this.fail(new LinkError(`cannot run ${safeText(this.config.command[0]!)} for ${this.name}: ${err.message}`, 'unreachable')));
+      child.once('error', (err) =>
+        this.fail(
+          new LinkError(
+            `cannot run ${safeText(this.config.command[0]!)} for ${this.name}: ${err.message}`,
+            'unreachable',
+          ),
+        ),
+      );
       // Its standard error's last words (why ssh failed) may still be on their way when it exits:
       // its end is told once its output has closed ('close'), or 200 ms after its exit at the
       // latest (a process it left behind may hold the pipes).
@@ -204,7 +232,13 @@ export class Link {
       const ev = this.eventOf(line);
       if (typeof ev === 'string') return this.fail(new LinkError(`${this.name}: ${ev}`, 'protocol'));
       if (ev.type === 'pong') continue;
-      if (ev.ch === 0) return this.fail(new LinkError(`${this.name}'s bridge ended the link: ${safeText(ev.type === 'closed' ? (ev.error ?? '') : ev.type)}`, 'protocol'));
+      if (ev.ch === 0)
+        return this.fail(
+          new LinkError(
+            `${this.name}'s bridge ended the link: ${safeText(ev.type === 'closed' ? (ev.error ?? '') : ev.type)}`,
+            'protocol',
+          ),
+        );
       this.listeners.get(ev.ch)?.(ev);
     }
   }
@@ -225,7 +259,12 @@ export class Link {
     const deadMs = this.opts.deadMs ?? DEAD_MS;
     this.pinger = setInterval(() => {
       if (Date.now() - this.lastHeard > deadMs) {
-        this.fail(new LinkError(`${this.name} said nothing for ${deadMs / 1000} s (a frozen link, or a network that drops packets)`, 'frozen'));
+        this.fail(
+          new LinkError(
+            `${this.name} said nothing for ${deadMs / 1000} s (a frozen link, or a network that drops packets)`,
+            'frozen',
+          ),
+        );
         return;
       }
       this.write({ op: 'ping', ch: 0 });
@@ -246,7 +285,10 @@ export class Link {
   private endedError(code: number | null, signal: NodeJS.Signals | null): LinkError {
     const how = signal ? `was killed by ${signal}` : `ended with status ${code}`;
     if (code === 127 && /not found|No such file/i.test(this.stderrTail)) {
-      return new LinkError(`${this.name} has no \`${safeText(this.config.mado)}\` to run${this.stderrWords()} (install MadoHub there, or set its "mado" in hosts.json: see :help madohub-hosts)`, 'no-mado');
+      return new LinkError(
+        `${this.name} has no \`${safeText(this.config.mado)}\` to run${this.stderrWords()} (install MadoHub there, or set its "mado" in hosts.json: see :help madohub-hosts)`,
+        'no-mado',
+      );
     }
     return new LinkError(`the link to ${this.name} ${how}${this.stderrWords()}`, this.up ? 'closed' : 'unreachable');
   }
@@ -304,7 +346,8 @@ export class Link {
   /** Opens a channel: `fn` hears its events until it closes (a `closed` event comes last). */
   private open(fn: Listener): number {
     if (this.failure) throw this.failure;
-    if (this.listeners.size >= MAX_CHANNELS) throw new LinkError(`the link to ${this.name} has ${MAX_CHANNELS} channels open`, 'protocol');
+    if (this.listeners.size >= MAX_CHANNELS)
+      throw new LinkError(`the link to ${this.name} has ${MAX_CHANNELS} channels open`, 'protocol');
     const ch = this.nextCh++;
     this.listeners.set(ch, fn);
     return ch;
@@ -333,7 +376,8 @@ export class Link {
               reject(refused);
               this.fail(refused);
             } else resolve(jobs);
-          } else if (ev.type === 'closed') reject(this.failure ?? new LinkError(ev.error ?? `${this.name} closed the list`, 'closed'));
+          } else if (ev.type === 'closed')
+            reject(this.failure ?? new LinkError(ev.error ?? `${this.name} closed the list`, 'closed'));
           else reject(new LinkError(`${this.name} answered a list with ${ev.type}`, 'protocol'));
         });
       } catch (err) {
@@ -354,7 +398,8 @@ export class Link {
     const show = (list: string | BridgeEvent): void => {
       if (!this.listeners.has(ch)) return;
       const ev = typeof list === 'string' ? this.eventOf(list) : list;
-      const jobs = typeof ev === 'string' ? ev : ev.type === 'jobs' ? listedJobsOf(ev.jobs) : `a list that is ${ev.type}`;
+      const jobs =
+        typeof ev === 'string' ? ev : ev.type === 'jobs' ? listedJobsOf(ev.jobs) : `a list that is ${ev.type}`;
       if (typeof jobs === 'string') return this.fail(new LinkError(`${this.name}: ${jobs}`, 'protocol'));
       shownJobs = jobs.length;
       onJobs(jobs);
@@ -389,7 +434,14 @@ export class Link {
    */
   verb(
     argv: string[],
-    opts: { stdin?: string; cwd?: string; env?: Record<string, string>; signal?: AbortSignal; deadlineMs?: number; onOut(fd: 1 | 2, data: string): void },
+    opts: {
+      stdin?: string;
+      cwd?: string;
+      env?: Record<string, string>;
+      signal?: AbortSignal;
+      deadlineMs?: number;
+      onOut(fd: 1 | 2, data: string): void;
+    },
   ): Promise<number> {
     return new Promise((resolve, reject) => {
       let ch = 0;
@@ -400,7 +452,9 @@ export class Link {
         reject(err);
       };
       // Given up on here (its asker left): the channel closes, and the other side ends the verb.
-      opts.signal?.addEventListener('abort', () => give(new LinkError(`\`mado ${argv[0] ?? ''}\` on ${this.name} was given up`, 'closed')));
+      opts.signal?.addEventListener('abort', () =>
+        give(new LinkError(`\`mado ${argv[0] ?? ''}\` on ${this.name} was given up`, 'closed')),
+      );
       try {
         ch = this.open((ev) => {
           if (ev.type === 'out') opts.onOut(ev.fd, ev.data);
@@ -420,7 +474,10 @@ export class Link {
       // Its end may never come though the link lives (a host that answers pings, and ends the verb on another channel).
       if (opts.deadlineMs !== undefined) {
         const s = opts.deadlineMs / 1000;
-        deadline = setTimeout(() => give(new LinkError(`\`mado ${argv[0] ?? ''}\` on ${this.name} did not end in ${s} s`, 'timeout')), opts.deadlineMs);
+        deadline = setTimeout(
+          () => give(new LinkError(`\`mado ${argv[0] ?? ''}\` on ${this.name} did not end in ${s} s`, 'timeout')),
+          opts.deadlineMs,
+        );
       }
       const cwd = opts.cwd ?? this.config.cwd;
       this.write({
@@ -471,7 +528,16 @@ export class Link {
         if (q) return Promise.resolve(q);
         if (gone) return Promise.reject(gone);
         return new Promise((resolve, reject) => {
-          const timer = ms > 0 ? setTimeout(() => ((waiter = undefined), reject(new LinkError(`no answer from ${this.name} in ${ms / 1000} s`, 'timeout'))), ms) : undefined;
+          const timer =
+            ms > 0
+              ? setTimeout(
+                  () => (
+                    (waiter = undefined),
+                    reject(new LinkError(`no answer from ${this.name} in ${ms / 1000} s`, 'timeout'))
+                  ),
+                  ms,
+                )
+              : undefined;
           waiter = (r) => {
             if (timer) clearTimeout(timer);
             if (r instanceof LinkError) reject(r);
@@ -495,7 +561,12 @@ export class Link {
     }
     if (hello.type !== 'hello') {
       peer.close();
-      throw new LinkError(hello.type === 'error' ? safeText(hello.error) : `the host of ${safeText(id)} on ${this.name} did not say hello`, 'protocol');
+      throw new LinkError(
+        hello.type === 'error'
+          ? safeText(hello.error)
+          : `the host of ${safeText(id)} on ${this.name} did not say hello`,
+        'protocol',
+      );
     }
     return peer;
   }
@@ -508,18 +579,29 @@ export class Link {
    */
   daemon(request: DaemonRequest, timeoutMs: number): Promise<Reply> {
     if (!isServiceRequest(request)) return Promise.reject(new JobError(`${request.op} is not done on a remote host`));
-    if (!this.serves.includes('daemon')) return Promise.reject(new JobError(`${this.name}'s mado ${this.version} takes no daemon requests: update MadoHub on ${this.name} (see :help madohub-hosts)`));
+    if (!this.serves.includes('daemon'))
+      return Promise.reject(
+        new JobError(
+          `${this.name}'s mado ${this.version} takes no daemon requests: update MadoHub on ${this.name} (see :help madohub-hosts)`,
+        ),
+      );
     return new Promise((resolve, reject) => {
       let ch = 0;
       const timer = setTimeout(() => {
         this.closeChannel(ch);
-        reject(new LinkError(`${this.name}'s daemon did not answer \`${request.op}\` in ${Math.round(timeoutMs / 1000) + 5} s`, 'timeout'));
+        reject(
+          new LinkError(
+            `${this.name}'s daemon did not answer \`${request.op}\` in ${Math.round(timeoutMs / 1000) + 5} s`,
+            'timeout',
+          ),
+        );
       }, timeoutMs + 5000);
       try {
         ch = this.open((ev) => {
           clearTimeout(timer);
           this.listeners.delete(ch);
-          if (ev.type === 'closed') return reject(this.failure ?? new LinkError(ev.error ?? `${this.name} closed the request`, 'closed'));
+          if (ev.type === 'closed')
+            return reject(this.failure ?? new LinkError(ev.error ?? `${this.name} closed the request`, 'closed'));
           const reply = ev.type === 'msg' ? asReply(ev.msg) : undefined;
           if (!reply) return reject(new LinkError(`${this.name} answered \`${request.op}\` with no reply`, 'protocol'));
           if (reply.type === 'error') return reject(new JobError(`${this.name}: ${safeText(reply.error)}`));

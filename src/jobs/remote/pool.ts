@@ -38,7 +38,12 @@ export class LinkPool {
     if (!config) throw new LinkError(`no host '${host.slice(0, 40)}' in hosts.json`, 'closed');
     const key = `${host}\0${JSON.stringify(config)}`;
     let held = this.links.get(key);
-    const up = held && (await held.link.then((l) => !l.down, () => false));
+    const up =
+      held &&
+      (await held.link.then(
+        (l) => !l.down,
+        () => false,
+      ));
     if (!held || !up) {
       held = { link: Link.open(host, config, { env: this.env, detached: true }), busy: 0 };
       const mine = held;
@@ -75,7 +80,10 @@ export class LinkPool {
   private drop(key: string, h: { link: Promise<Link> }): void {
     if (this.links.get(key) !== h) return;
     this.links.delete(key);
-    void h.link.then((l) => l.close(), () => undefined);
+    void h.link.then(
+      (l) => l.close(),
+      () => undefined,
+    );
   }
 
   /** Whether a link is kept (the daemon stays while one is). */

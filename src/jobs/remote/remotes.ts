@@ -61,7 +61,15 @@ export class Remotes {
     }
     for (const [name, config] of hosts) {
       if (this.hosts.has(name)) continue;
-      const f: Followed = { config, jobs: [], status: { online: false, reason: '', version: '' }, retryMs: this.waits.minMs, connecting: false, upSince: 0, stopped: false };
+      const f: Followed = {
+        config,
+        jobs: [],
+        status: { online: false, reason: '', version: '' },
+        retryMs: this.waits.minMs,
+        connecting: false,
+        upSince: 0,
+        stopped: false,
+      };
       this.hosts.set(name, f);
       this.connect(name, f);
     }
@@ -83,7 +91,11 @@ export class Remotes {
   link(name: string): Link {
     const f = this.hosts.get(name);
     if (!f) throw new LinkError(`no host '${name.slice(0, 40)}' (see :help madohub-hosts)`, 'closed');
-    if (!f.link || f.link.down) throw new LinkError(`${name} is offline${f.status.reason ? `: ${f.status.reason}` : ' (still connecting)'}`, 'closed');
+    if (!f.link || f.link.down)
+      throw new LinkError(
+        `${name} is offline${f.status.reason ? `: ${f.status.reason}` : ' (still connecting)'}`,
+        'closed',
+      );
     return f.link;
   }
 
@@ -131,7 +143,12 @@ export class Remotes {
     f.timer = undefined;
     clearTimeout(f.slow);
     f.slow = setTimeout(() => {
-      if (!f.stopped && !f.status.online) this.set(name, f, { online: false, reason: `no answer in ${OFFLINE_AFTER_MS / 1000} s (still trying)`, version: '' });
+      if (!f.stopped && !f.status.online)
+        this.set(name, f, {
+          online: false,
+          reason: `no answer in ${OFFLINE_AFTER_MS / 1000} s (still trying)`,
+          version: '',
+        });
     }, OFFLINE_AFTER_MS);
     f.slow.unref();
     Link.open(name, f.config, { env: this.env, detached: true }).then(

@@ -3,7 +3,17 @@
 // MadoHub socket speaks (codec.ts), over the standard input and output of the host's command. One
 // link carries many channels: each request and each answer names its channel.
 import type { Check } from '../../shared/checks.js';
-import { int, isObj, optional, pattern, requestGuard, str, stringMap, strMax, stringsMax } from '../../shared/checks.js';
+import {
+  int,
+  isObj,
+  optional,
+  pattern,
+  requestGuard,
+  str,
+  stringMap,
+  strMax,
+  stringsMax,
+} from '../../shared/checks.js';
 import { HOST_NAME } from './hosts.js';
 import { printable } from '../../shared/text.js';
 import { validateJob } from '../validate.js';
@@ -89,7 +99,11 @@ export type BridgeRequest = ListOp | WatchOp | VerbOp | HostOp | DaemonOp | MsgO
 const object: Check = (v) => (isObj(v) ? null : 'an object');
 /** Variables of this side that a job names: 64 at most, each a name and a value of 64 KiB at most. */
 const variables: Check = (v) =>
-  stringMap(v) === null && Object.keys(v as object).length <= 64 && Object.entries(v as Record<string, string>).every(([k, x]) => /^[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(k) && x.length <= 65536)
+  stringMap(v) === null &&
+  Object.keys(v as object).length <= 64 &&
+  Object.entries(v as Record<string, string>).every(
+    ([k, x]) => /^[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(k) && x.length <= 65536,
+  )
     ? null
     : 'a table of at most 64 variables';
 const SCHEMAS: Record<BridgeRequest['op'], Record<string, Check>> = {

@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RecordSignal } from '../../../src/shared/types.js';
-import { claude, ClaudeRecords, claudeConfigDir, claudeHookSignal, claudeTranscriptPath } from '../../../src/agents/claude.js';
+import {
+  claude,
+  ClaudeRecords,
+  claudeConfigDir,
+  claudeHookSignal,
+  claudeTranscriptPath,
+} from '../../../src/agents/claude.js';
 import { FolderWatcher } from '../../../src/records/folders.js';
 import { appendCommand } from '../../../src/records/push-file.js';
 
@@ -35,14 +41,23 @@ describe('Claude Code records in a temporary HOME', () => {
     const records = new ClaudeRecords(config, 4242, folders, (s) => signals.push(s), quiet);
     records.start();
     const session = (sessionId: string, status: string): void =>
-      writeFileSync(path.join(config, 'sessions', '4242.json'), JSON.stringify({ pid: 4242, sessionId, cwd: '/p', status }));
+      writeFileSync(
+        path.join(config, 'sessions', '4242.json'),
+        JSON.stringify({ pid: 4242, sessionId, cwd: '/p', status }),
+      );
     // Another process's session file says nothing about this one.
-    writeFileSync(path.join(config, 'sessions', '999.json'), JSON.stringify({ pid: 999, sessionId: 'x', cwd: '/p', status: 'busy' }));
+    writeFileSync(
+      path.join(config, 'sessions', '999.json'),
+      JSON.stringify({ pid: 999, sessionId: 'x', cwd: '/p', status: 'busy' }),
+    );
     session('s1', 'busy');
     expect(await until(() => signals.some((s) => s.source === 'session-file' && s.state === 'working'))).toBe(true);
     const t1 = claudeTranscriptPath(config, '/p', 's1');
     mkdirSync(path.dirname(t1), { recursive: true });
-    appendFileSync(t1, '{"type":"user","message":{"content":"go"}}\nnot json\n{"type":"system","subtype":"turn_duration","durationMs":2000}\n');
+    appendFileSync(
+      t1,
+      '{"type":"user","message":{"content":"go"}}\nnot json\n{"type":"system","subtype":"turn_duration","durationMs":2000}\n',
+    );
     expect(await until(() => signals.some((s) => s.state === 'completed'))).toBe(true);
     expect(signals.filter((s) => s.source === 'jsonl-watcher').map((s) => s.state)).toEqual(['completed']);
     // /clear: a new session id, a new transcript.
@@ -60,7 +75,10 @@ describe('Claude Code records in a temporary HOME', () => {
 });
 
 describe("Claude Code's hooks (a job's own events)", () => {
-  const events = readFileSync(path.join(__dirname, '../../fixtures/records/claude-hooks.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const events = readFileSync(path.join(__dirname, '../../fixtures/records/claude-hooks.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   it('reads each event 2.1.332 wrote in a session: a prompt, an approval, a turn ended, a failed turn', () => {
     expect(events.map((e) => [e.hook_event_name, claudeHookSignal(e)])).toEqual([
       ['SessionStart', undefined],
@@ -82,14 +100,31 @@ describe("Claude Code's hooks (a job's own events)", () => {
   it("a sub-agent's event, and what is no event, tell nothing", () => {
     const approval = events.find((e) => e.hook_event_name === 'PermissionRequest')!;
     expect(claudeHookSignal({ ...approval, agent_id: 'a1', agent_type: 'Explore' })).toBeUndefined();
-    for (const bad of [null, 'Stop', [approval], { hook_event_name: 42 }, {}]) expect(claudeHookSignal(bad)).toBeUndefined();
-    expect(claudeHookSignal({ hook_event_name: 'Stop', last_assistant_message: 'x'.repeat(5000) })!.detail.length).toBeLessThanOrEqual(120);
+    for (const bad of [null, 'Stop', [approval], { hook_event_name: 42 }, {}])
+      expect(claudeHookSignal(bad)).toBeUndefined();
+    expect(
+      claudeHookSignal({ hook_event_name: 'Stop', last_assistant_message: 'x'.repeat(5000) })!.detail.length,
+    ).toBeLessThanOrEqual(120);
   });
   it("a job's launch: --settings naming the job's own file, a hook per event appending to the events file", () => {
-    const { args, settings } = claude.push!.launch({ settings: "/j/it's/push-settings.json", events: "/j/it's/push.jsonl" }, {});
+    const { args, settings } = claude.push!.launch(
+      { settings: "/j/it's/push-settings.json", events: "/j/it's/push.jsonl" },
+      {},
+    );
     expect(args).toEqual(['--settings', "/j/it's/push-settings.json"]);
-    const hooks = (JSON.parse(settings) as { hooks: Record<string, { hooks: { type: string; command: string; timeout: number }[] }[]> }).hooks;
-    expect(Object.keys(hooks)).toEqual(['UserPromptSubmit', 'PermissionRequest', 'Notification', 'Stop', 'StopFailure']);
-    for (const [, [group]] of Object.entries(hooks)) expect(group!.hooks).toEqual([{ type: 'command', command: appendCommand("/j/it's/push.jsonl"), timeout: 5 }]);
+    const hooks = (
+      JSON.parse(settings) as {
+        hooks: Record<string, { hooks: { type: string; command: string; timeout: number }[] }[]>;
+      }
+    ).hooks;
+    expect(Object.keys(hooks)).toEqual([
+      'UserPromptSubmit',
+      'PermissionRequest',
+      'Notification',
+      'Stop',
+      'StopFailure',
+    ]);
+    for (const [, [group]] of Object.entries(hooks))
+      expect(group!.hooks).toEqual([{ type: 'command', command: appendCommand("/j/it's/push.jsonl"), timeout: 5 }]);
   });
 });

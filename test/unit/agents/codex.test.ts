@@ -3,7 +3,15 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { codex, codexNotification, dayFolder, findRollout, readMeta, resumedSession, rolloutOf } from '../../../src/agents/codex.js';
+import {
+  codex,
+  codexNotification,
+  dayFolder,
+  findRollout,
+  readMeta,
+  resumedSession,
+  rolloutOf,
+} from '../../../src/agents/codex.js';
 import { oscNotification } from '../../../src/detect/osc.js';
 
 function rollout(home: string, name: string, cwd: string, startedAt: number, instructionsBytes = 0): string {
@@ -13,7 +21,12 @@ function rollout(home: string, name: string, cwd: string, startedAt: number, ins
   const meta = {
     timestamp: new Date(startedAt).toISOString(),
     type: 'session_meta',
-    payload: { id: name, timestamp: new Date(startedAt).toISOString(), cwd, base_instructions: { text: 'x'.repeat(instructionsBytes) } },
+    payload: {
+      id: name,
+      timestamp: new Date(startedAt).toISOString(),
+      cwd,
+      base_instructions: { text: 'x'.repeat(instructionsBytes) },
+    },
   };
   writeFileSync(file, `${JSON.stringify(meta)}\n{"type":"event_msg","payload":{"type":"task_started"}}\n`);
   return file;
@@ -82,13 +95,19 @@ describe('a resumed session (codex [options] resume ID): its own rollout, older 
     expect(rolloutOf(home, id)).toBe(old);
     // The process started long after its session: found by the id, not by the start time.
     expect(findRollout(home, { pids: [process.pid], cwd: '/p', startedAt: t0 + 60_000 }, new Set(), id)).toBe(old);
-    expect(findRollout(home, { pids: [process.pid], cwd: '/p', startedAt: t0 + 60_000 }, new Set([old]), id)).toBeUndefined();
+    expect(
+      findRollout(home, { pids: [process.pid], cwd: '/p', startedAt: t0 + 60_000 }, new Set([old]), id),
+    ).toBeUndefined();
     expect(rolloutOf(home, '01a243c1-0000-7002-811a-865629f86b3b')).toBeUndefined();
   });
 });
 
 describe("Codex's desktop notifications (OSC 9)", () => {
-  const captured = (JSON.parse(readFileSync(path.join(__dirname, '../../fixtures/records/codex-osc.json'), 'utf8')) as { osc9: string[] }).osc9;
+  const captured = (
+    JSON.parse(readFileSync(path.join(__dirname, '../../fixtures/records/codex-osc.json'), 'utf8')) as {
+      osc9: string[];
+    }
+  ).osc9;
   it('reads what 0.171.0 sent: an approval asked waits, a turn ended with its answer', () => {
     expect(captured.map((s) => codexNotification(oscNotification(s)!))).toEqual([
       { state: 'waiting', detail: 'touch mock-ran.txt' },
@@ -98,6 +117,11 @@ describe("Codex's desktop notifications (OSC 9)", () => {
     expect(codexNotification({ osc: 9, title: '', body: '   ' })).toBeUndefined();
   });
   it("a job asks for them in its launch, not in the user's config", () => {
-    expect(codex.jobNotifications?.args).toEqual(['-c', 'tui.notifications=true', '-c', 'tui.notification_method="osc9"']);
+    expect(codex.jobNotifications?.args).toEqual([
+      '-c',
+      'tui.notifications=true',
+      '-c',
+      'tui.notification_method="osc9"',
+    ]);
   });
 });

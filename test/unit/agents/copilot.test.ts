@@ -2,7 +2,14 @@ import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copilot, copilotEvent, copilotHome, CopilotRecords, eventsFile, sessionOfPids } from '../../../src/agents/copilot.js';
+import {
+  copilot,
+  copilotEvent,
+  copilotHome,
+  CopilotRecords,
+  eventsFile,
+  sessionOfPids,
+} from '../../../src/agents/copilot.js';
 import { agentOfProcess, detectScreen, draftOf, identifyScreen, promptOf } from '../../../src/agents/index.js';
 import { commandLine, DEFAULT_TEMPLATES } from '../../../src/jobs/templates.js';
 import type { RecordLog } from '../../../src/records/follow.js';
@@ -12,7 +19,10 @@ import { agentScreens, following, recordsOf, stateRuns, typeOf, until } from './
 
 const fixtures = agentScreens('copilot');
 const events = recordsOf('copilot-events.jsonl');
-const screenOf = (name: string): { lines: string[]; title: string } => ({ lines: fixtures[name]!.lines, title: fixtures[name]!.title });
+const screenOf = (name: string): { lines: string[]; title: string } => ({
+  lines: fixtures[name]!.lines,
+  title: fixtures[name]!.title,
+});
 const proc = (comm: string, argv: string[]): ProcessInfo => ({ pid: 2, ppid: 1, comm, argv, exe: argv[0]! });
 
 describe('GitHub Copilot CLI: its screens, as 1.0.102 draws them', () => {
@@ -37,9 +47,13 @@ describe('GitHub Copilot CLI: its screens, as 1.0.102 draws them', () => {
   });
 
   it('its process: the node loader, and the native binary it runs (whose comm is MainThread)', () => {
-    expect(agentOfProcess(proc('node', ['node', '/usr/lib/node_modules/.bin/copilot', '--session-id', 'x']))).toBe('copilot');
+    expect(agentOfProcess(proc('node', ['node', '/usr/lib/node_modules/.bin/copilot', '--session-id', 'x']))).toBe(
+      'copilot',
+    );
     expect(agentOfProcess(proc('node', ['node', '/n/node_modules/@github/copilot/npm-loader.js']))).toBe('copilot');
-    expect(agentOfProcess(proc('MainThread', ['/n/node_modules/@github/copilot-linux-x64/copilot', '--resume', 'x']))).toBe('copilot');
+    expect(
+      agentOfProcess(proc('MainThread', ['/n/node_modules/@github/copilot-linux-x64/copilot', '--resume', 'x'])),
+    ).toBe('copilot');
     expect(agentOfProcess(proc('node', ['node', '/n/node_modules/copilot-helper/index.js']))).toBeUndefined();
   });
 });
@@ -50,26 +64,58 @@ describe('GitHub Copilot CLI: its records', () => {
     // slow again; slow three (Ctrl+C); ask me (a malformed question, refused at once); ask me again
     // (answered); run it once more (approved with 2).
     expect(stateRuns(events, copilotEvent)).toEqual([
-      'working', 'completed', 'working', 'completed',
-      'working', 'waiting', 'working', 'completed',
-      'working', 'waiting', 'working', 'failed',
-      'working', 'failed',
-      'working', 'completed',
-      'working', 'failed',
-      'working', 'waiting', 'working', 'completed',
-      'working', 'waiting', 'working', 'completed',
-      'working', 'waiting', 'working', 'completed',
+      'working',
+      'completed',
+      'working',
+      'completed',
+      'working',
+      'waiting',
+      'working',
+      'completed',
+      'working',
+      'waiting',
+      'working',
+      'failed',
+      'working',
+      'failed',
+      'working',
+      'completed',
+      'working',
+      'failed',
+      'working',
+      'waiting',
+      'working',
+      'completed',
+      'working',
+      'waiting',
+      'working',
+      'completed',
+      'working',
+      'waiting',
+      'working',
+      'completed',
     ]);
   });
 
   it('what each state says', () => {
     const said = (type: string): RecordSignal | null => copilotEvent(events.find((e) => typeOf(e) === type));
-    expect(said('permission.requested')).toMatchObject({ state: 'waiting', detail: 'touch mock-ran.txt', source: 'jsonl-watcher' });
-    expect(said('session.error')).toMatchObject({ state: 'failed', detail: expect.stringMatching(/^Failed to get response from the AI model/) });
+    expect(said('permission.requested')).toMatchObject({
+      state: 'waiting',
+      detail: 'touch mock-ran.txt',
+      source: 'jsonl-watcher',
+    });
+    expect(said('session.error')).toMatchObject({
+      state: 'failed',
+      detail: expect.stringMatching(/^Failed to get response from the AI model/),
+    });
     expect(said('abort')).toMatchObject({ state: 'failed', detail: 'interrupted' });
-    expect(said('assistant.message')).toMatchObject({ state: 'completed', detail: expect.stringContaining('You said:') });
+    expect(said('assistant.message')).toMatchObject({
+      state: 'completed',
+      detail: expect.stringContaining('You said:'),
+    });
     expect(said('assistant.turn_end')).toBeNull();
-    for (const v of [null, 7, 'x', [], { type: 3 }, { type: 'permission.requested', data: 'no' }]) expect(() => copilotEvent(v)).not.toThrow();
+    for (const v of [null, 7, 'x', [], { type: 3 }, { type: 'permission.requested', data: 'no' }])
+      expect(() => copilotEvent(v)).not.toThrow();
   });
 
   it('a finished answer: the last message with text after the last prompt', () => {
@@ -84,15 +130,22 @@ describe('GitHub Copilot CLI: its records', () => {
   it('its folder, a job’s events file, and no path out of it', () => {
     expect(copilotHome({ HOME: '/h' })).toBe('/h/.copilot');
     expect(copilotHome({ HOME: '/h', COPILOT_HOME: '/c' })).toBe('/c');
-    expect(copilot.jobRecordFile!({ cwd: '/p', sessionId: 'abc', resumeSessionId: null }, { HOME: '/h' })).toBe('/h/.copilot/session-state/abc/events.jsonl');
-    expect(copilot.jobRecordFile!({ cwd: '/p', sessionId: 'abc', resumeSessionId: 'def' }, { HOME: '/h' })).toBe('/h/.copilot/session-state/def/events.jsonl');
+    expect(copilot.jobRecordFile!({ cwd: '/p', sessionId: 'abc', resumeSessionId: null }, { HOME: '/h' })).toBe(
+      '/h/.copilot/session-state/abc/events.jsonl',
+    );
+    expect(copilot.jobRecordFile!({ cwd: '/p', sessionId: 'abc', resumeSessionId: 'def' }, { HOME: '/h' })).toBe(
+      '/h/.copilot/session-state/def/events.jsonl',
+    );
     expect(eventsFile('/h', '../../etc')).toBeUndefined();
     expect(eventsFile('/h', '..')).toBeUndefined();
   });
 
   it('the session of a process: the folder that holds its inuse.<pid>.lock', () => {
     const home = mkdtempSync(path.join(tmpdir(), 'madohub-copilot-'));
-    for (const [id, pid] of [['a-1', 100], ['b-2', 200]] as const) {
+    for (const [id, pid] of [
+      ['a-1', 100],
+      ['b-2', 200],
+    ] as const) {
       mkdirSync(path.join(home, 'session-state', id), { recursive: true });
       writeFileSync(path.join(home, 'session-state', id, `inuse.${pid}.lock`), '');
     }
@@ -113,12 +166,24 @@ describe('GitHub Copilot CLI: its records', () => {
       writeFileSync(path.join(dir, `inuse.4242.lock`), '');
       const file = path.join(dir, 'events.jsonl');
       writeFileSync(file, '');
-      await until(() => follower.recordFile === file, () => follower.poke());
+      await until(
+        () => follower.recordFile === file,
+        () => follower.poke(),
+      );
       expect(follower.recordFile).toBe(file);
       expect(follower.sessionId).toBe('sess-1');
       const upToWaiting = events.findIndex((e) => typeOf(e) === 'permission.requested');
-      appendFileSync(file, `${events.slice(0, upToWaiting + 1).map((e) => JSON.stringify(e)).join('\n')}\n`);
-      await until(() => got.at(-1)?.state === 'waiting', () => follower.poke());
+      appendFileSync(
+        file,
+        `${events
+          .slice(0, upToWaiting + 1)
+          .map((e) => JSON.stringify(e))
+          .join('\n')}\n`,
+      );
+      await until(
+        () => got.at(-1)?.state === 'waiting',
+        () => follower.poke(),
+      );
       expect(got.at(-1)).toMatchObject({ state: 'waiting', detail: 'touch mock-ran.txt' });
     });
   });

@@ -22,11 +22,17 @@ export function agentScreens(id: string): Record<string, ScreenFixture> {
 
 /** The records of a JSONL fixture, one value per line. */
 export function recordsOf(file: string): unknown[] {
-  return readFileSync(path.join(FIX, 'records', file), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as unknown);
+  return readFileSync(path.join(FIX, 'records', file), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as unknown);
 }
 
 /** The states the records tell, in order, a state said again in a row kept once. */
-export function stateRuns(records: readonly unknown[], interpret: (record: unknown) => RecordSignal | null): AgentState[] {
+export function stateRuns(
+  records: readonly unknown[],
+  interpret: (record: unknown) => RecordSignal | null,
+): AgentState[] {
   const runs: AgentState[] = [];
   for (const r of records) {
     const s = interpret(r);

@@ -4,7 +4,14 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { chatFolders, findChat, gemini, geminiDir, geminiHookSignal, readChatHeader } from '../../../src/agents/gemini.js';
+import {
+  chatFolders,
+  findChat,
+  gemini,
+  geminiDir,
+  geminiHookSignal,
+  readChatHeader,
+} from '../../../src/agents/gemini.js';
 
 const t0 = Date.parse('2026-11-30T10:00:00Z');
 
@@ -25,9 +32,15 @@ function chat(folder: string, id: string, startedAt: number, kind = 'main'): str
 describe('Gemini CLI chats: which one is a process’s', () => {
   it('its folder: the registry’s short id, else the SHA-256 of the folder', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'madohub-gemini-'));
-    writeFileSync(path.join(dir, 'projects.json'), JSON.stringify({ projects: { '/p': 'proj-1', '/evil': '../../etc', '/dot': '..' } }));
+    writeFileSync(
+      path.join(dir, 'projects.json'),
+      JSON.stringify({ projects: { '/p': 'proj-1', '/evil': '../../etc', '/dot': '..' } }),
+    );
     const hash = createHash('sha256').update('/p').digest('hex');
-    expect(chatFolders(dir, '/p')).toEqual([path.join(dir, 'tmp', 'proj-1', 'chats'), path.join(dir, 'tmp', hash, 'chats')]);
+    expect(chatFolders(dir, '/p')).toEqual([
+      path.join(dir, 'tmp', 'proj-1', 'chats'),
+      path.join(dir, 'tmp', hash, 'chats'),
+    ]);
     // A short id that is no single path segment is not followed out of the folder.
     expect(chatFolders(dir, '/evil')).toHaveLength(1);
     expect(chatFolders(dir, '/dot')).toHaveLength(1);
@@ -36,7 +49,12 @@ describe('Gemini CLI chats: which one is a process’s', () => {
   });
 
   it('a registry that is not JSON, not an object, or huge is no registry', () => {
-    for (const text of ['{', '[]', '{"projects": 7}', JSON.stringify({ projects: { '/p': 'x' }, pad: 'y'.repeat(2 * 1024 * 1024) })]) {
+    for (const text of [
+      '{',
+      '[]',
+      '{"projects": 7}',
+      JSON.stringify({ projects: { '/p': 'x' }, pad: 'y'.repeat(2 * 1024 * 1024) }),
+    ]) {
       const dir = mkdtempSync(path.join(tmpdir(), 'madohub-gemini-'));
       writeFileSync(path.join(dir, 'projects.json'), text);
       expect(chatFolders(dir, '/p')).toHaveLength(1);
@@ -81,7 +99,10 @@ describe('Gemini CLI chats: which one is a process’s', () => {
 });
 
 describe("Gemini CLI's hooks (a job's own events)", () => {
-  const events = readFileSync(path.join(__dirname, '../../fixtures/records/gemini-hooks.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const events = readFileSync(path.join(__dirname, '../../fixtures/records/gemini-hooks.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   it('reads what 0.61.0 gave its hooks: a prompt, a permission, an answer; a turn with no answer (an API error, an interrupt) says nothing', () => {
     expect(events.map((e) => [e.hook_event_name, geminiHookSignal(e)])).toEqual([
       ['SessionStart', undefined],
@@ -95,22 +116,46 @@ describe("Gemini CLI's hooks (a job's own events)", () => {
       ['BeforeAgent', { state: 'working', detail: 'prompt sent' }],
       ['AfterAgent', undefined],
     ]);
-    for (const bad of [null, [], { hook_event_name: 'Notification', notification_type: 'Other' }]) expect(geminiHookSignal(bad)).toBeUndefined();
+    for (const bad of [null, [], { hook_event_name: 'Notification', notification_type: 'Other' }])
+      expect(geminiHookSignal(bad)).toBeUndefined();
   });
   it("a job's settings: the system defaults kept, the job's hooks added, named by a variable for the job only", () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'madohub-gemini-defaults-'));
     const defaults = path.join(dir, 'system-defaults.json');
-    writeFileSync(defaults, JSON.stringify({ ui: { theme: 'x' }, hooks: { AfterAgent: [{ hooks: [{ type: 'command', command: 'admin-hook' }] }] } }));
-    const { args, settings, env } = gemini.push!.launch({ settings: '/j/push-settings.json', events: '/j/push.jsonl' }, { GEMINI_CLI_SYSTEM_DEFAULTS_PATH: defaults });
+    writeFileSync(
+      defaults,
+      JSON.stringify({
+        ui: { theme: 'x' },
+        hooks: { AfterAgent: [{ hooks: [{ type: 'command', command: 'admin-hook' }] }] },
+      }),
+    );
+    const { args, settings, env } = gemini.push!.launch(
+      { settings: '/j/push-settings.json', events: '/j/push.jsonl' },
+      { GEMINI_CLI_SYSTEM_DEFAULTS_PATH: defaults },
+    );
     expect(args).toEqual([]);
     expect(env).toEqual({ GEMINI_CLI_SYSTEM_DEFAULTS_PATH: '/j/push-settings.json' });
-    const s = JSON.parse(settings) as { ui: unknown; hooks: Record<string, { hooks: { command: string; timeout: number }[] }[]> };
+    const s = JSON.parse(settings) as {
+      ui: unknown;
+      hooks: Record<string, { hooks: { command: string; timeout: number }[] }[]>;
+    };
     expect(s.ui).toEqual({ theme: 'x' });
     expect(Object.keys(s.hooks)).toEqual(['AfterAgent', 'BeforeAgent', 'Notification']);
-    expect(s.hooks.AfterAgent!.map((g) => g.hooks[0]!.command)).toEqual(['admin-hook', expect.stringContaining("'/j/push.jsonl'")]);
+    expect(s.hooks.AfterAgent!.map((g) => g.hooks[0]!.command)).toEqual([
+      'admin-hook',
+      expect.stringContaining("'/j/push.jsonl'"),
+    ]);
     expect(s.hooks.BeforeAgent![0]!.hooks[0]!.timeout).toBe(5000);
     // No defaults file (or a hostile one): the job's hooks alone.
     writeFileSync(defaults, '[1,2]');
-    expect(Object.keys((JSON.parse(gemini.push!.launch({ settings: 's', events: 'e' }, { GEMINI_CLI_SYSTEM_DEFAULTS_PATH: defaults }).settings) as { hooks: object }).hooks)).toEqual(['BeforeAgent', 'Notification', 'AfterAgent']);
+    expect(
+      Object.keys(
+        (
+          JSON.parse(
+            gemini.push!.launch({ settings: 's', events: 'e' }, { GEMINI_CLI_SYSTEM_DEFAULTS_PATH: defaults }).settings,
+          ) as { hooks: object }
+        ).hooks,
+      ),
+    ).toEqual(['BeforeAgent', 'Notification', 'AfterAgent']);
   });
 });

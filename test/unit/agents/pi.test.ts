@@ -2,7 +2,15 @@ import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findSessionFile, pi, piAgentDir, piRecord, PiRecords, sessionFileOf, sessionFolder } from '../../../src/agents/pi.js';
+import {
+  findSessionFile,
+  pi,
+  piAgentDir,
+  piRecord,
+  PiRecords,
+  sessionFileOf,
+  sessionFolder,
+} from '../../../src/agents/pi.js';
 import { agentOfProcess, detectScreen, draftOf, identifyScreen } from '../../../src/agents/index.js';
 import { lastBlock } from '../../../src/detect/index.js';
 import { commandLine, DEFAULT_TEMPLATES } from '../../../src/jobs/templates.js';
@@ -13,7 +21,10 @@ import { agentScreens, following, recordsOf, stateRuns, until } from './fixtures
 
 const fixtures = agentScreens('pi');
 const session = recordsOf('pi-session.jsonl');
-const screenOf = (name: string): { lines: string[]; title: string } => ({ lines: fixtures[name]!.lines, title: fixtures[name]!.title });
+const screenOf = (name: string): { lines: string[]; title: string } => ({
+  lines: fixtures[name]!.lines,
+  title: fixtures[name]!.title,
+});
 const linesOf = (name: string): string[] => fixtures[name]!.lines;
 
 describe('Pi: its screens, as 0.73.1 draws them', () => {
@@ -36,13 +47,26 @@ describe('Pi: its screens, as 0.73.1 draws them', () => {
 
   it('a draft is its input line between the rules, not its footer', () => {
     expect(draftOf('pi', linesOf('pi-real-draft'))).toBe('say hello');
-    for (const name of ['pi-real-idle', 'pi-real-done', 'pi-real-working', 'pi-real-tool-done']) expect(draftOf('pi', linesOf(name))).toBeUndefined();
+    for (const name of ['pi-real-idle', 'pi-real-done', 'pi-real-working', 'pi-real-tool-done'])
+      expect(draftOf('pi', linesOf(name))).toBeUndefined();
   });
 
   it('its process: it names itself `pi` (its command line too); node running its cli.js', () => {
-    expect(agentOfProcess({ pid: 2, ppid: 1, comm: 'pi', argv: ['pi'], exe: '/usr/bin/node' } satisfies ProcessInfo)).toBe('pi');
-    expect(agentOfProcess({ pid: 2, ppid: 1, comm: 'node', argv: ['node', '/n/node_modules/@mariozechner/pi-coding-agent/dist/cli.js'], exe: '/usr/bin/node' })).toBe('pi');
-    expect(agentOfProcess({ pid: 2, ppid: 1, comm: 'node', argv: ['node', '/n/pizza.js'], exe: '/usr/bin/node' })).toBeUndefined();
+    expect(
+      agentOfProcess({ pid: 2, ppid: 1, comm: 'pi', argv: ['pi'], exe: '/usr/bin/node' } satisfies ProcessInfo),
+    ).toBe('pi');
+    expect(
+      agentOfProcess({
+        pid: 2,
+        ppid: 1,
+        comm: 'node',
+        argv: ['node', '/n/node_modules/@mariozechner/pi-coding-agent/dist/cli.js'],
+        exe: '/usr/bin/node',
+      }),
+    ).toBe('pi');
+    expect(
+      agentOfProcess({ pid: 2, ppid: 1, comm: 'node', argv: ['node', '/n/pizza.js'], exe: '/usr/bin/node' }),
+    ).toBeUndefined();
   });
 });
 
@@ -50,16 +74,34 @@ describe('Pi: its records', () => {
   it('the session of a real run, replayed: each turn’s states in order', () => {
     // say hello; slow please; slow again (Escape); run (a tool); write (a tool); an API error (400);
     // API 500 retried three times.
-    expect(stateRuns(session, piRecord)).toEqual(['working', 'completed', 'working', 'completed', 'working', 'failed', 'working', 'completed', 'working', 'completed', 'working', 'failed', 'working', 'failed']);
+    expect(stateRuns(session, piRecord)).toEqual([
+      'working',
+      'completed',
+      'working',
+      'completed',
+      'working',
+      'failed',
+      'working',
+      'completed',
+      'working',
+      'completed',
+      'working',
+      'failed',
+      'working',
+      'failed',
+    ]);
     const aborted = session.find((r) => piRecord(r)?.detail === 'interrupted');
     expect(piRecord(aborted)).toMatchObject({ state: 'failed', source: 'jsonl-watcher' });
     expect(piRecord(session.at(-1))).toMatchObject({ state: 'failed', detail: '500 Mock overloaded' });
     expect(piRecord(session[0])).toBeNull();
-    for (const v of [null, 1, 'x', { type: 'message' }, { type: 'message', message: { role: 7 } }]) expect(() => piRecord(v)).not.toThrow();
+    for (const v of [null, 1, 'x', { type: 'message' }, { type: 'message', message: { role: 7 } }])
+      expect(() => piRecord(v)).not.toThrow();
   });
 
   it('a finished answer: the last text after the last prompt', () => {
-    const end = session.findIndex((r) => piRecord(r)?.state === 'completed' && JSON.stringify(r).includes('Done: ran it.'));
+    const end = session.findIndex(
+      (r) => piRecord(r)?.state === 'completed' && JSON.stringify(r).includes('Done: ran it.'),
+    );
     expect(pi.answerOf!(session.slice(0, end + 1))?.text).toBe('Done: ran it.');
     expect(pi.answerOf!(session)).toBeUndefined();
   });
@@ -76,7 +118,10 @@ describe('Pi: its records', () => {
     const t0 = Date.parse('2026-12-01T19:02:00Z');
     const file = (at: number, id: string, cwd = '/p'): string => {
       const f = path.join(folder, `${new Date(at).toISOString().replace(/[:.]/g, '-')}_${id}.jsonl`);
-      writeFileSync(f, `${JSON.stringify({ type: 'session', version: 3, id, timestamp: new Date(at).toISOString(), cwd })}\n`);
+      writeFileSync(
+        f,
+        `${JSON.stringify({ type: 'session', version: 3, id, timestamp: new Date(at).toISOString(), cwd })}\n`,
+      );
       return f;
     };
     file(t0 - 60_000, 'old-1');
@@ -99,11 +144,20 @@ describe('Pi: its records', () => {
       new PiRecords(env, process.pid, folders, new Set(), emit, log);
     await following(make, async (follower, got) => {
       const f = path.join(folder, `2026-12-01T19-02-25-194Z_01a232fc-9aa9.jsonl`);
-      writeFileSync(f, `${JSON.stringify({ type: 'session', version: 3, id: '01a232fc-9aa9', timestamp: new Date().toISOString(), cwd: process.cwd() })}\n`);
-      await until(() => follower.recordFile === f, () => follower.poke());
+      writeFileSync(
+        f,
+        `${JSON.stringify({ type: 'session', version: 3, id: '01a232fc-9aa9', timestamp: new Date().toISOString(), cwd: process.cwd() })}\n`,
+      );
+      await until(
+        () => follower.recordFile === f,
+        () => follower.poke(),
+      );
       expect(follower.sessionId).toBe('01a232fc-9aa9');
       appendFileSync(f, `${JSON.stringify(session[3])}\n`);
-      await until(() => got.at(-1)?.state === 'working', () => follower.poke());
+      await until(
+        () => got.at(-1)?.state === 'working',
+        () => follower.poke(),
+      );
       expect(got.at(-1)).toMatchObject({ state: 'working', detail: 'prompt' });
     });
   });

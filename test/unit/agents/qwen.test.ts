@@ -14,7 +14,10 @@ import { agentScreens, following, recordsOf, stateRuns, typeOf, until } from './
 const fixtures = agentScreens('qwen');
 const chat = recordsOf('qwen-chat.jsonl');
 const question = recordsOf('qwen-chat-question.jsonl');
-const screenOf = (name: string): { lines: string[]; title: string } => ({ lines: fixtures[name]!.lines, title: fixtures[name]!.title });
+const screenOf = (name: string): { lines: string[]; title: string } => ({
+  lines: fixtures[name]!.lines,
+  title: fixtures[name]!.title,
+});
 const linesOf = (name: string): string[] => fixtures[name]!.lines;
 const proc = (comm: string, argv: string[]): ProcessInfo => ({ pid: 2, ppid: 1, comm, argv, exe: '/usr/bin/node' });
 
@@ -26,7 +29,8 @@ describe('Qwen Code: its screens, as 0.24.4 draws them', () => {
   });
 
   it('is itself without its title too (its footer), though its input line is Gemini CLI’s', () => {
-    for (const name of ['qwen-real-idle', 'qwen-real-done', 'qwen-real-error']) expect(identifyScreen({ lines: linesOf(name), title: '' })).toBe('qwen');
+    for (const name of ['qwen-real-idle', 'qwen-real-done', 'qwen-real-error'])
+      expect(identifyScreen({ lines: linesOf(name), title: '' })).toBe('qwen');
   });
 
   it('says what it asks (the picker’s question and choices), and what failed', () => {
@@ -49,7 +53,9 @@ describe('Qwen Code: its screens, as 0.24.4 draws them', () => {
 
   it('its process: node running its cli.js (which runs itself again)', () => {
     expect(agentOfProcess(proc('node', ['node', '/n/node_modules/.bin/qwen']))).toBe('qwen');
-    expect(agentOfProcess(proc('node', ['/usr/bin/node', '--expose-gc', '/n/node_modules/@qwen-code/qwen-code/cli.js']))).toBe('qwen');
+    expect(
+      agentOfProcess(proc('node', ['/usr/bin/node', '--expose-gc', '/n/node_modules/@qwen-code/qwen-code/cli.js'])),
+    ).toBe('qwen');
     expect(agentOfProcess(proc('node', ['node', '/n/node_modules/qwen-helper/cli.js']))).toBeUndefined();
   });
 });
@@ -59,18 +65,47 @@ describe('Qwen Code: its records', () => {
     // The mode set; say hello; slow please; run (approved); write (Escape on its approval); slow two
     // (Escape while it works), this will fail (Escape), this will fail badly (an API error): no record
     // of these three but their prompts.
-    expect(stateRuns(chat, qwenChatRecord)).toEqual(['working', 'completed', 'working', 'completed', 'working', 'completed', 'working', 'failed', 'working']);
+    expect(stateRuns(chat, qwenChatRecord)).toEqual([
+      'working',
+      'completed',
+      'working',
+      'completed',
+      'working',
+      'completed',
+      'working',
+      'failed',
+      'working',
+    ]);
   });
 
   it('a question asked and answered, and what each state says', () => {
     expect(stateRuns(question, qwenChatRecord)).toEqual(['working', 'completed']);
-    const cancelled = chat.find((e) => typeOf(e) === 'tool_result' && JSON.stringify(e).includes('[Operation Cancelled]'));
-    expect(qwenChatRecord(cancelled)).toMatchObject({ state: 'failed', detail: 'interrupted', source: 'jsonl-watcher' });
-    expect(qwenChatRecord(chat.find((e) => typeOf(e) === 'assistant'))).toMatchObject({ state: 'completed', detail: 'You said: say hello' });
+    const cancelled = chat.find(
+      (e) => typeOf(e) === 'tool_result' && JSON.stringify(e).includes('[Operation Cancelled]'),
+    );
+    expect(qwenChatRecord(cancelled)).toMatchObject({
+      state: 'failed',
+      detail: 'interrupted',
+      source: 'jsonl-watcher',
+    });
+    expect(qwenChatRecord(chat.find((e) => typeOf(e) === 'assistant'))).toMatchObject({
+      state: 'completed',
+      detail: 'You said: say hello',
+    });
     expect(qwenChatRecord(chat.find((e) => typeOf(e) === 'system'))).toBeNull();
     // A call of a tool tells nothing new: its approval shows on the screen as it is written.
-    expect(qwenChatRecord(chat.find((e) => typeOf(e) === 'assistant' && JSON.stringify(e).includes('functionCall')))).toBeNull();
-    for (const v of [null, 3, 'x', [], { type: 'assistant', message: 'no' }, { type: 'tool_result', message: { parts: [7] } }]) expect(() => qwenChatRecord(v)).not.toThrow();
+    expect(
+      qwenChatRecord(chat.find((e) => typeOf(e) === 'assistant' && JSON.stringify(e).includes('functionCall'))),
+    ).toBeNull();
+    for (const v of [
+      null,
+      3,
+      'x',
+      [],
+      { type: 'assistant', message: 'no' },
+      { type: 'tool_result', message: { parts: [7] } },
+    ])
+      expect(() => qwenChatRecord(v)).not.toThrow();
   });
 
   it('a finished answer: the last text after the last prompt', () => {
@@ -85,11 +120,21 @@ describe('Qwen Code: its records', () => {
     expect(qwenHome({ HOME: '/h', QWEN_HOME: '/q' })).toBe('/q');
     expect(qwenChatPath('/h/.qwen', '/tmp/cap/qproj', 'abc')).toBe('/h/.qwen/projects/-tmp-cap-qproj/chats/abc.jsonl');
     expect(qwenChatPath('/h/.qwen', '/p', '../../x')).toBeUndefined();
-    expect(qwen.jobRecordFile!({ cwd: '/p', sessionId: 's', resumeSessionId: 'r' }, { HOME: '/h' })).toBe('/h/.qwen/projects/-p/chats/r.jsonl');
+    expect(qwen.jobRecordFile!({ cwd: '/p', sessionId: 's', resumeSessionId: 'r' }, { HOME: '/h' })).toBe(
+      '/h/.qwen/projects/-p/chats/r.jsonl',
+    );
   });
 
   it('a registry file names its own pid’s session; another pid’s, a newer schema or a relative folder is none', () => {
-    const entry = { schemaVersion: 1, pid: 15828, sessionId: '015b4505-6eb8-4edb-8f02-4cfcf14a7992', cwd: '/tmp/cap/qproj', name: 'qproj-86', kind: 'tui', ipcToken: 'x' };
+    const entry = {
+      schemaVersion: 1,
+      pid: 15828,
+      sessionId: '015b4505-6eb8-4edb-8f02-4cfcf14a7992',
+      cwd: '/tmp/cap/qproj',
+      name: 'qproj-86',
+      kind: 'tui',
+      ipcToken: 'x',
+    };
     expect(qwenSession(entry, 15828)).toEqual({ sessionId: entry.sessionId, cwd: entry.cwd });
     expect(qwenSession(entry, 1)).toBeUndefined();
     expect(qwenSession({ ...entry, schemaVersion: 2 }, 15828)).toBeUndefined();
@@ -103,7 +148,10 @@ describe('Qwen Code: its records', () => {
     const make = (folders: FolderWatcher, emit: (s: RecordSignal) => void, log: RecordLog): QwenRecords =>
       new QwenRecords(home, 4242, folders, emit, log);
     const register = (sessionId: string): string => {
-      writeFileSync(path.join(home, 'sessions', '4242.json'), JSON.stringify({ schemaVersion: 1, pid: 4242, sessionId, cwd: '/work/p' }));
+      writeFileSync(
+        path.join(home, 'sessions', '4242.json'),
+        JSON.stringify({ schemaVersion: 1, pid: 4242, sessionId, cwd: '/work/p' }),
+      );
       const file = qwenChatPath(home, '/work/p', sessionId)!;
       mkdirSync(path.dirname(file), { recursive: true });
       writeFileSync(file, '');

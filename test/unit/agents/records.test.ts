@@ -55,7 +55,13 @@ describe('Claude Code transcript', () => {
     type Said = { type?: string; message?: { stop_reason?: string; content?: { type: string; text?: string }[] } };
     const answers = (jsonl('claude-transcript-tools.jsonl') as Said[])
       .filter((r) => r.type === 'assistant' && r.message?.stop_reason === 'end_turn')
-      .map((r) => (r.message?.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join(' ').trim());
+      .map((r) =>
+        (r.message?.content ?? [])
+          .filter((c) => c.type === 'text')
+          .map((c) => c.text)
+          .join(' ')
+          .trim(),
+      );
     expect(ends.length).toBeGreaterThan(1);
     expect(ends).toHaveLength(answers.length);
     // Each end its own turn's answer (cut where long), not `turn ended after 5.3s`.
@@ -71,22 +77,37 @@ describe('Claude Code transcript', () => {
       .map((s) => (s.state === 'completed' ? 'completed' : `${s.state}: ${s.detail}`));
   it('2.1.332: a Write, an MCP tool and a question, each a turn that ends Completed', () => {
     expect(turns('claude-transcript-tools.jsonl')).toEqual([
-      'working: prompt', 'completed',
-      'working: prompt', 'working: running tools', 'completed',
-      'working: prompt', 'working: running tools', 'completed',
-      'working: prompt', 'working: running tools', 'completed',
+      'working: prompt',
+      'completed',
+      'working: prompt',
+      'working: running tools',
+      'completed',
+      'working: prompt',
+      'working: running tools',
+      'completed',
+      'working: prompt',
+      'working: running tools',
+      'completed',
     ]);
   });
   it('2.1.332: a refused plan is Failed (interrupted), a later turn Completed, an API error Failed', () => {
     expect(turns('claude-transcript-plan-error.jsonl')).toEqual([
-      'working: prompt', 'working: running tools', 'failed: interrupted',
-      'working: prompt', 'completed',
-      'working: prompt', 'completed',
-      'working: prompt', 'failed: API Error: 400 Bad request from the mock',
+      'working: prompt',
+      'working: running tools',
+      'failed: interrupted',
+      'working: prompt',
+      'completed',
+      'working: prompt',
+      'completed',
+      'working: prompt',
+      'failed: API Error: 400 Bad request from the mock',
     ]);
   });
   it('an interrupt is Failed', () => {
-    const r = { type: 'user', message: { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user]' }] } };
+    const r = {
+      type: 'user',
+      message: { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user]' }] },
+    };
     expect(claudeTranscriptRecord(r)).toMatchObject({ state: 'failed', detail: 'interrupted' });
     const s = { type: 'user', message: { role: 'user', content: '[Request interrupted by user for tool use]' } };
     expect(claudeTranscriptRecord(s)?.state).toBe('failed');
@@ -140,11 +161,15 @@ describe('Codex rollout', () => {
     expect(done?.detail).toBe('Hello from the mock. The parser looks fine.');
   });
   it('turn_aborted and error are Failed', () => {
-    expect(codexRolloutRecord({ type: 'event_msg', payload: { type: 'turn_aborted', reason: 'interrupted' } })).toMatchObject({
+    expect(
+      codexRolloutRecord({ type: 'event_msg', payload: { type: 'turn_aborted', reason: 'interrupted' } }),
+    ).toMatchObject({
       state: 'failed',
       detail: 'interrupted',
     });
-    expect(codexRolloutRecord({ type: 'event_msg', payload: { type: 'error', message: 'stream disconnected' } })).toMatchObject({
+    expect(
+      codexRolloutRecord({ type: 'event_msg', payload: { type: 'error', message: 'stream disconnected' } }),
+    ).toMatchObject({
       state: 'failed',
       detail: 'stream disconnected',
     });
@@ -174,7 +199,10 @@ describe('Gemini CLI chat (0.61.0, real files)', () => {
   });
 
   it('a prompt is Working, the answer Completed; the history set at start says nothing', () => {
-    expect(details('gemini-chat.jsonl')).toEqual(['working: prompt', 'completed: Hello from the mock. The parser looks fine.']);
+    expect(details('gemini-chat.jsonl')).toEqual([
+      'working: prompt',
+      'completed: Hello from the mock. The parser looks fine.',
+    ]);
   });
 
   it('a shell command and a file edit: the tool call and its results are Working, the text after them Completed; an Escape is Failed (interrupted)', () => {
@@ -199,13 +227,21 @@ describe('Gemini CLI chat (0.61.0, real files)', () => {
 
   it('an API error is Failed with its message; the note after it changes nothing', () => {
     const last = details('gemini-chat-error.jsonl');
-    expect(last.at(-1)).toBe('failed: [API Error: {"error":{"code":400,"message":"Internal error from the mock","status":"INVALID_ARGUMENT"}}]');
+    expect(last.at(-1)).toBe(
+      'failed: [API Error: {"error":{"code":400,"message":"Internal error from the mock","status":"INVALID_ARGUMENT"}}]',
+    );
   });
 
   it('ignores what is not a message', () => {
-    for (const v of [null, 'x', [], { $set: { lastUpdated: 'now' } }, { type: 'warning', content: 'w' }, { type: 'info', content: 'Compressed.' }]) {
+    for (const v of [
+      null,
+      'x',
+      [],
+      { $set: { lastUpdated: 'now' } },
+      { type: 'warning', content: 'w' },
+      { type: 'info', content: 'Compressed.' },
+    ]) {
       expect(geminiChatRecord(v)).toBeNull();
     }
   });
 });
-

@@ -58,7 +58,8 @@ describe('a draft in the input line', () => {
 
 describe('when a reply goes', () => {
   it('now to an agent that is not working; queued while it works; held while a draft stands or the user types', () => {
-    for (const state of ['idle', 'waiting', 'stopped', 'completed', 'failed'] as const) expect(replyVerdict({ state })).toBe('send');
+    for (const state of ['idle', 'waiting', 'stopped', 'completed', 'failed'] as const)
+      expect(replyVerdict({ state })).toBe('send');
     expect(replyVerdict({ state: 'working' })).toBe('queue');
     expect(replyVerdict({ state: 'idle', draft: 'half a thought' })).toBe('hold-draft');
     expect(replyVerdict({ state: 'working', draft: 'x' })).toBe('hold-draft');

@@ -4,7 +4,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { detectScreen, explainScreen, RULESET, useUserRules, userRulesNow } from '../../../src/agents/index.js';
-import { lineGate, loadUserRules, parseRulesFile, RECHECK_MS, rulesDir, UserRulesSource, withUserRules } from '../../../src/agents/user-rules.js';
+import {
+  lineGate,
+  loadUserRules,
+  parseRulesFile,
+  RECHECK_MS,
+  rulesDir,
+  UserRulesSource,
+  withUserRules,
+} from '../../../src/agents/user-rules.js';
 import { explanationText } from '../../../src/detect/explain.js';
 import type { Screen } from '../../../src/shared/types.js';
 
@@ -18,21 +26,40 @@ const rule = '─'.repeat(60);
 /** A Claude Code screen of a version whose approval uses words no built-in rule knows. */
 const NEW_PROMPT: Screen = {
   title: '',
-  lines: ['❯ add a test', '', '⏺ I will write test/a.test.ts.', '', 'Shall I write test/a.test.ts — accept / reject', '', rule, '❯ ', rule, '  ? for shortcuts'],
+  lines: [
+    '❯ add a test',
+    '',
+    '⏺ I will write test/a.test.ts.',
+    '',
+    'Shall I write test/a.test.ts — accept / reject',
+    '',
+    rule,
+    '❯ ',
+    rule,
+    '  ? for shortcuts',
+  ],
 };
 
 afterEach(() => useUserRules(undefined));
 
 describe('a rule file', () => {
   it('gives rules for each state, tried before the built-in ones, named user/<agent>/<name>', () => {
-    const { patch, errors } = parseRulesFile('claude', '/x/claude.json', JSON.stringify({
-      waiting: ['accept / reject', { pattern: '^Shall I .*\\?$', name: 'shall-i', ignoreCase: true }, { words: ['Write', 'accept', 'reject'], name: 'in-order' }],
-      working: [{ text: 'Pondering', hint: true }],
-      idle: ['Type here'],
-      failed: ['Gave up'],
-      completion: [{ pattern: '^Flew in \\d+s$' }],
-      markers: ['Claude Next'],
-    }));
+    const { patch, errors } = parseRulesFile(
+      'claude',
+      '/x/claude.json',
+      JSON.stringify({
+        waiting: [
+          'accept / reject',
+          { pattern: '^Shall I .*\\?$', name: 'shall-i', ignoreCase: true },
+          { words: ['Write', 'accept', 'reject'], name: 'in-order' },
+        ],
+        working: [{ text: 'Pondering', hint: true }],
+        idle: ['Type here'],
+        failed: ['Gave up'],
+        completion: [{ pattern: '^Flew in \\d+s$' }],
+        markers: ['Claude Next'],
+      }),
+    );
     expect(errors).toEqual([]);
     expect(patch.lines.map((r) => [r.name, r.state, r.hint === true, r.completion === true])).toEqual([
       ['user/claude/waiting-1', 'waiting', false, false],
@@ -52,12 +79,26 @@ describe('a rule file', () => {
   });
 
   it('refuses each bad entry with why, and keeps the good ones', () => {
-    const { patch, errors } = parseRulesFile('codex', '/x/codex.json', JSON.stringify({
-      waiting: ['fine', '', { pattern: '(a+)+$' }, { pattern: '(x)\\1' }, { pattern: '[' }, { text: 'a', pattern: 'b' }, 42, { text: 'x', color: 'red' }, { text: 'y', name: 'Bad Name' }],
-      wating: ['typo'],
-      idle: 'not a list',
-      disable: ['codex/approval', 'No Such Thing!'],
-    }));
+    const { patch, errors } = parseRulesFile(
+      'codex',
+      '/x/codex.json',
+      JSON.stringify({
+        waiting: [
+          'fine',
+          '',
+          { pattern: '(a+)+$' },
+          { pattern: '(x)\\1' },
+          { pattern: '[' },
+          { text: 'a', pattern: 'b' },
+          42,
+          { text: 'x', color: 'red' },
+          { text: 'y', name: 'Bad Name' },
+        ],
+        wating: ['typo'],
+        idle: 'not a list',
+        disable: ['codex/approval', 'No Such Thing!'],
+      }),
+    );
     expect(patch.lines.map((r) => r.name)).toEqual(['user/codex/waiting-1']);
     expect(patch.disable).toEqual(['codex/approval']);
     expect(errors).toEqual([
@@ -69,7 +110,9 @@ describe('a rule file', () => {
       '"waiting"[7]: an entry is a text or an object with "text", "words" or "pattern"; refused',
       '"waiting"[8]: unknown field "color"; refused',
       '"waiting"[9]: "name" is lower-case letters, digits, . and - (40 at most); refused',
-      expect.stringMatching(/^unknown key "wating" \(known: working, waiting, idle, failed, completion, markers, disable\)$/),
+      expect.stringMatching(
+        /^unknown key "wating" \(known: working, waiting, idle, failed, completion, markers, disable\)$/,
+      ),
       '"idle" is a list',
       '"disable"[2]: a built-in rule\'s name, as --explain shows it',
     ]);
@@ -83,7 +126,11 @@ describe('a rule file', () => {
   it('is quoted in its errors with no control character: an OSC 52 clipboard write, an OSC 0 title, a BEL, a right-to-left override', () => {
     const hostile = '\x1b]52;c;cm0gLXJmIH4=\x07\x1b]0;pwned\x07\u202e';
     const errors = [
-      ...parseRulesFile('claude', 'f', `{ "waiting": [{ "pattern": "${hostile.replace(/\x1b/g, '\\u001b').replace(/\x07/g, '\\u0007')}(" }] }`).errors,
+      ...parseRulesFile(
+        'claude',
+        'f',
+        `{ "waiting": [{ "pattern": "${hostile.replace(/\x1b/g, '\\u001b').replace(/\x07/g, '\\u0007')}(" }] }`,
+      ).errors,
       ...parseRulesFile('claude', 'f', `${hostile} not JSON`).errors,
       ...parseRulesFile('claude', 'f', JSON.stringify({ [hostile]: [] })).errors,
     ];
@@ -92,15 +139,46 @@ describe('a rule file', () => {
   });
 
   it('takes at most 32 entries a file, 2 patterns with a repeat that backtracks, and a taken name once', () => {
-    const { patch, errors } = parseRulesFile('claude', 'f', JSON.stringify({ waiting: [{ text: 'a', name: 'x' }, { text: 'b', name: 'x' }], idle: Array.from({ length: 40 }, (_, i) => `w${i}`), failed: ['z'] }));
+    const { patch, errors } = parseRulesFile(
+      'claude',
+      'f',
+      JSON.stringify({
+        waiting: [
+          { text: 'a', name: 'x' },
+          { text: 'b', name: 'x' },
+        ],
+        idle: Array.from({ length: 40 }, (_, i) => `w${i}`),
+        failed: ['z'],
+      }),
+    );
     expect(patch.lines.filter((r) => r.state === 'idle')).toHaveLength(30);
-    expect(errors).toEqual(['"waiting"[2]: the name user/claude/x is taken; refused', '"idle": 40 entries, 30 used (32 in a file at most)', '"failed": 1 entries, 0 used (32 in a file at most)']);
-    const costly = parseRulesFile('claude', 'f', JSON.stringify({ working: Array.from({ length: 10 }, (_, i) => ({ pattern: `^.*x${i}` })), idle: [{ pattern: '^\\s*ok\\d+$' }] }));
+    expect(errors).toEqual([
+      '"waiting"[2]: the name user/claude/x is taken; refused',
+      '"idle": 40 entries, 30 used (32 in a file at most)',
+      '"failed": 1 entries, 0 used (32 in a file at most)',
+    ]);
+    const costly = parseRulesFile(
+      'claude',
+      'f',
+      JSON.stringify({
+        working: Array.from({ length: 10 }, (_, i) => ({ pattern: `^.*x${i}` })),
+        idle: [{ pattern: '^\\s*ok\\d+$' }],
+      }),
+    );
     expect(costly.patch.lines).toHaveLength(3); // 2 costly ones and the linear one.
-    expect(costly.errors).toEqual([3, 4, 5, 6, 7, 8, 9, 10].map((n) => `"working"[${n}]: more than 2 patterns in a file with a repeat that can backtrack (they cost every row); refused`));
+    expect(costly.errors).toEqual(
+      [3, 4, 5, 6, 7, 8, 9, 10].map(
+        (n) =>
+          `"working"[${n}]: more than 2 patterns in a file with a repeat that can backtrack (they cost every row); refused`,
+      ),
+    );
   });
   it('"words" are 2 to 8 texts; a marker is a text or a pattern', () => {
-    const { errors } = parseRulesFile('claude', 'f', JSON.stringify({ waiting: [{ words: ['one'] }, { words: ['a', ''] }], markers: [{ words: ['a', 'b'] }] }));
+    const { errors } = parseRulesFile(
+      'claude',
+      'f',
+      JSON.stringify({ waiting: [{ words: ['one'] }, { words: ['a', ''] }], markers: [{ words: ['a', 'b'] }] }),
+    );
     expect(errors).toEqual([
       '"waiting"[1]: "words" is a list of 2 to 8 texts, found in that order; refused',
       '"waiting"[2]: "words": an empty text matches every line; refused',
@@ -124,7 +202,10 @@ describe("a file's rules asked of a line together", () => {
     expect(gate('nothing here')).toBe(false);
     // A group name twice: one alternation where the Node takes it (24), else each rule alone (20);
     // either way, no line a rule matches is kept from it.
-    const twice = lineGate([{ source: '(?<v>a)', ignoreCase: false }, { source: '(?<v>b)', ignoreCase: false }]);
+    const twice = lineGate([
+      { source: '(?<v>a)', ignoreCase: false },
+      { source: '(?<v>b)', ignoreCase: false },
+    ]);
     expect([twice('a'), twice('b')]).toEqual([true, true]);
   });
 
@@ -133,8 +214,15 @@ describe("a file's rules asked of a line together", () => {
       'claude',
       'claude.json',
       JSON.stringify({
-        waiting: [{ pattern: '^Zq\\d+$', name: 'zq' }, { text: 'Needs You', ignoreCase: true, name: 'needs' }, { words: ['keep', 'going?'], name: 'keep' }],
-        working: [{ pattern: '(?<n>Busy)', name: 'busy' }, { pattern: '(?<n>Churning)', name: 'churn' }],
+        waiting: [
+          { pattern: '^Zq\\d+$', name: 'zq' },
+          { text: 'Needs You', ignoreCase: true, name: 'needs' },
+          { words: ['keep', 'going?'], name: 'keep' },
+        ],
+        working: [
+          { pattern: '(?<n>Busy)', name: 'busy' },
+          { pattern: '(?<n>Churning)', name: 'churn' },
+        ],
       }),
     );
     expect(errors).toEqual([]);
@@ -168,9 +256,23 @@ describe('the rules folder', () => {
     expect(u.patches.map((p) => p.agent)).toEqual(['claude']);
     expect(u.files).toEqual([
       { file: path.join(dir, 'claude.json'), agent: 'claude', rules: 1, errors: [] },
-      { file: path.join(dir, 'codex.json'), agent: 'codex', rules: 0, errors: ['cannot read it: larger than 64 KiB (70 KiB)'] },
-      { file: path.join(dir, 'gemini.json'), agent: 'gemini', rules: 0, errors: ['cannot read it: not a regular file'] },
-      { file: path.join(dir, 'vim.json'), rules: 0, errors: [expect.stringMatching(/^no agent is named vim \(the file's name is the agent's: .*claude.*\)$/)] },
+      {
+        file: path.join(dir, 'codex.json'),
+        agent: 'codex',
+        rules: 0,
+        errors: ['cannot read it: larger than 64 KiB (70 KiB)'],
+      },
+      {
+        file: path.join(dir, 'gemini.json'),
+        agent: 'gemini',
+        rules: 0,
+        errors: ['cannot read it: not a regular file'],
+      },
+      {
+        file: path.join(dir, 'vim.json'),
+        rules: 0,
+        errors: [expect.stringMatching(/^no agent is named vim \(the file's name is the agent's: .*claude.*\)$/)],
+      },
     ]);
   });
   it('whose rules spend more than a frame a second matching is turned off, said in its errors, and matches nothing more', () => {
@@ -183,12 +285,19 @@ describe('the rules folder', () => {
     expect(errors).toEqual([]);
     // Each line costs 5 ms (the gate) + 5 ms (the rule) of the test's clock: the third is past 16 ms.
     rule.test.test('Shall I — accept / reject, again');
-    expect(errors).toEqual(['turned off: its rules took 20 ms of matching within a second (16 ms at most); save the file again to turn them on']);
+    expect(errors).toEqual([
+      'turned off: its rules took 20 ms of matching within a second (16 ms at most); save the file again to turn them on',
+    ]);
     expect(rule.test.test('Shall I — accept / reject')).toBe(false);
     expect(errors).toHaveLength(1);
     // Within budget (a second's window begins anew), a file's rules match as ever.
     let later = 0;
-    const quick = parseRulesFile('claude', 'f', JSON.stringify({ waiting: ['accept / reject'] }), () => (later += 0.001));
+    const quick = parseRulesFile(
+      'claude',
+      'f',
+      JSON.stringify({ waiting: ['accept / reject'] }),
+      () => (later += 0.001),
+    );
     for (let i = 0; i < 1000; i++) expect(quick.patch.lines[0]!.test.test(`accept / reject ${i}`)).toBe(true);
     expect(quick.errors).toEqual([]);
   });
@@ -220,7 +329,9 @@ describe("the user's rules with the built-in ones", () => {
     const claude = set.agents.find((a) => a.id === 'claude')!;
     expect(claude.lines[0]!.name).toBe('user/claude/idle-1');
     expect(claude.lines.some((r) => r.name === 'claude/prompt' || r.name === 'claude/spinner')).toBe(false);
-    expect(u.files[0]!.errors).toEqual(['"disable": no rule of claude is named claude/nope (mado detect --explain names them)']);
+    expect(u.files[0]!.errors).toEqual([
+      '"disable": no rule of claude is named claude/nope (mado detect --explain names them)',
+    ]);
     // Other agents keep theirs.
     expect(set.agents.find((a) => a.id === 'codex')).toBe(RULESET.agents.find((a) => a.id === 'codex'));
   });
@@ -230,7 +341,10 @@ describe("the user's rules with the built-in ones", () => {
     const dir = folder();
     const file = write(dir, 'claude.json', { waiting: [{ text: 'accept / reject', name: 'accept-reject' }] });
     useUserRules(dir);
-    expect(detectScreen(NEW_PROMPT, undefined, 'claude')).toMatchObject({ state: 'waiting', rule: 'user/claude/accept-reject' });
+    expect(detectScreen(NEW_PROMPT, undefined, 'claude')).toMatchObject({
+      state: 'waiting',
+      rule: 'user/claude/accept-reject',
+    });
     const e = explainScreen(NEW_PROMPT, undefined, 'claude');
     expect(e.decided).toMatchObject({ by: 'rule', rule: 'user/claude/accept-reject', origin: file });
     expect(explanationText(e)).toContain(`         (your rule, from ${file})`);
@@ -251,7 +365,11 @@ describe('reading the folder again', () => {
     const dir = folder();
     let now = 0;
     const heard: number[] = [];
-    const source = new UserRulesSource(dir, (u) => heard.push(u.patches.length), () => now);
+    const source = new UserRulesSource(
+      dir,
+      (u) => heard.push(u.patches.length),
+      () => now,
+    );
     expect(source.current().patches).toHaveLength(0);
     mkdirSync(dir, { recursive: true });
     write(dir, 'claude.json', { waiting: ['a'] });

@@ -18,7 +18,11 @@ function helpStates(): Map<string, string[]> {
   const rows = new Map<string, string[]>();
   for (const line of lines.slice(from, lines.indexOf(STATES_END, from))) {
     const m = /^ {4}`([a-z]+)` +.+? {2,}((?:`[a-z]+` ?)+)$/.exec(line);
-    if (m) rows.set(m[1]!, [...m[2]!.matchAll(/`([a-z]+)`/g)].map((w) => w[1]!));
+    if (m)
+      rows.set(
+        m[1]!,
+        [...m[2]!.matchAll(/`([a-z]+)`/g)].map((w) => w[1]!),
+      );
   }
   return rows;
 }

@@ -12,9 +12,16 @@ describe('mado --bg arguments', () => {
     expect(parseBgArgs(['fix', 'the', 'tests'])).toEqual({ forkSession: false, prompt: 'fix the tests', warnings: [] });
   });
   it('every flag, in both spellings', () => {
-    expect(parseBgArgs(['--agent', 'codex', '-n', 'fixer', 'go'])).toMatchObject({ agent: 'codex', name: 'fixer', prompt: 'go' });
+    expect(parseBgArgs(['--agent', 'codex', '-n', 'fixer', 'go'])).toMatchObject({
+      agent: 'codex',
+      name: 'fixer',
+      prompt: 'go',
+    });
     expect(parseBgArgs(['--agent=gemini', '--name=x'])).toMatchObject({ agent: 'gemini', name: 'x', prompt: '' });
-    expect(parseBgArgs(['--resume', 'abc', '--fork-session'])).toMatchObject({ resume: { mode: 'id', id: 'abc' }, forkSession: true });
+    expect(parseBgArgs(['--resume', 'abc', '--fork-session'])).toMatchObject({
+      resume: { mode: 'id', id: 'abc' },
+      forkSession: true,
+    });
     expect(parseBgArgs(['-c'])).toMatchObject({ resume: { mode: 'continue' } });
     expect(parseBgArgs(['--continue', 'more'])).toMatchObject({ resume: { mode: 'continue' }, prompt: 'more' });
   });
@@ -45,8 +52,14 @@ describe('mado --bg arguments', () => {
     // A session id or a branch that would be read as an option by the agent or by git.
     [['--resume=--some-flag', 'go'], "--resume needs a session id, not '--some-flag'"],
     [['--resume', 'a b'], "--resume needs a session id, not 'a b'"],
-    [['--worktree=--set-upstream-to=main', 'go'], "--worktree=BRANCH needs a branch name, not '--set-upstream-to=main'"],
-    [['x'.repeat(130 * 1024)], 'the prompt is 130 KiB, and a job takes at most 120 KiB: put the text in a file and name the file in the prompt'],
+    [
+      ['--worktree=--set-upstream-to=main', 'go'],
+      "--worktree=BRANCH needs a branch name, not '--set-upstream-to=main'",
+    ],
+    [
+      ['x'.repeat(130 * 1024)],
+      'the prompt is 130 KiB, and a job takes at most 120 KiB: put the text in a file and name the file in the prompt',
+    ],
   ])('%j is refused: %s', (argv, message) => {
     expect(() => parseBgArgs(argv)).toThrow(UsageError);
     expect(() => parseBgArgs(argv)).toThrow(message);
@@ -55,7 +68,9 @@ describe('mado --bg arguments', () => {
 
 describe('standard input', () => {
   it('is appended to the prompt', () => {
-    expect(withStdin(parseBgArgs(['review', 'this']), 'diff --git a b\n').prompt).toBe('review this\n\ndiff --git a b\n');
+    expect(withStdin(parseBgArgs(['review', 'this']), 'diff --git a b\n').prompt).toBe(
+      'review this\n\ndiff --git a b\n',
+    );
     expect(withStdin(parseBgArgs([]), 'only stdin').prompt).toBe('only stdin');
     expect(withStdin(parseBgArgs(['x']), '  \n').prompt).toBe('x');
   });

@@ -52,11 +52,28 @@ describe('mado bridge, its peer no longer reading', () => {
       c.on('error', () => undefined);
     });
     await new Promise<void>((r) => server!.listen(socket, r));
-    writeFileSync(path.join(jobs, short, 'host.json'), JSON.stringify({ proto: PROTO, pid: process.pid, pidStart: processStamp(process.pid) ?? '', ptyPid: process.pid, ptyStart: '', socket, startedAt: Date.now() }));
+    writeFileSync(
+      path.join(jobs, short, 'host.json'),
+      JSON.stringify({
+        proto: PROTO,
+        pid: process.pid,
+        pidStart: processStamp(process.pid) ?? '',
+        ptyPid: process.pid,
+        ptyStart: '',
+        socket,
+        startedAt: Date.now(),
+      }),
+    );
     // The peer: it reads nothing (a frozen ssh, a suspended link).
     const output = new Writable({ highWaterMark: 64 * 1024, write: () => undefined });
     const input = new PassThrough();
-    const done = runBridge({ input, output, env: { ...process.env, MADOHUB_JOBS_DIR: jobs, MADOHUB_RUNTIME_DIR: run }, script: 'mado', version: '0.0.0' });
+    const done = runBridge({
+      input,
+      output,
+      env: { ...process.env, MADOHUB_JOBS_DIR: jobs, MADOHUB_RUNTIME_DIR: run },
+      script: 'mado',
+      version: '0.0.0',
+    });
     input.write(encode({ proto: PROTO, op: 'host', ch: 1, id: short }));
     // Given time to pile up (the host sends as fast as it can).
     const until = Date.now() + 1500;
@@ -89,7 +106,13 @@ describe('mado bridge, following the jobs of a busy host', () => {
       },
     });
     const input = new PassThrough();
-    const done = runBridge({ input, output, env: { ...process.env, MADOHUB_JOBS_DIR: jobs, MADOHUB_RUNTIME_DIR: run }, script: 'mado', version: '0.0.0' });
+    const done = runBridge({
+      input,
+      output,
+      env: { ...process.env, MADOHUB_JOBS_DIR: jobs, MADOHUB_RUNTIME_DIR: run },
+      script: 'mado',
+      version: '0.0.0',
+    });
     input.write(encode({ proto: PROTO, op: 'watch', ch: 1 }));
     while (lists.length === 0) await new Promise((r) => setTimeout(r, 20));
     // A job changes every 40 ms for 3 s: the folder's watch reads the 2,000 again and again.
@@ -100,7 +123,8 @@ describe('mado bridge, following the jobs of a busy host', () => {
       await new Promise((r) => setTimeout(r, 40));
     }
     // Its last change is sent, once the wait is over.
-    for (const end = Date.now() + 5000; lists.at(-1) !== `change ${changes}` && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
+    for (const end = Date.now() + 5000; lists.at(-1) !== `change ${changes}` && Date.now() < end; )
+      await new Promise((r) => setTimeout(r, 20));
     expect(lists.at(-1)).toBe(`change ${changes}`);
     expect(lists.length - 1).toBeLessThanOrEqual(Math.ceil((Date.now() - from) / 500) + 1);
     input.end();
@@ -113,14 +137,38 @@ describe('mado bridge, following the jobs of a busy host', () => {
 });
 
 describe('mado bridge, a daemon request from the other side', () => {
-  const op = (req: Record<string, unknown>, extra: { cwd?: string; env?: Record<string, string> } = {}) => ({ op: 'daemon' as const, ch: 3, req, ...extra });
-  const dispatch = { op: 'dispatch', short: '0a1b2c3d', sessionId: '01234567-89ab-4def-8123-456789abcdef', createdAt: 1, origin: 'fleet', cwd: '', launch: { mode: 'prompt', args: ['go'] }, respawnFlags: [], env: { SECRET_OF_THE_OTHER_SIDE: 'x' }, seed: { intent: 'go' } };
+  const op = (req: Record<string, unknown>, extra: { cwd?: string; env?: Record<string, string> } = {}) => ({
+    op: 'daemon' as const,
+    ch: 3,
+    req,
+    ...extra,
+  });
+  const dispatch = {
+    op: 'dispatch',
+    short: '0a1b2c3d',
+    sessionId: '01234567-89ab-4def-8123-456789abcdef',
+    createdAt: 1,
+    origin: 'fleet',
+    cwd: '',
+    launch: { mode: 'prompt', args: ['go'] },
+    respawnFlags: [],
+    env: { SECRET_OF_THE_OTHER_SIDE: 'x' },
+    seed: { intent: 'go' },
+  };
 
   it('is one of the job service’s: a route, a list or a remote verb is refused with why', () => {
-    expect(daemonRequestThere(op({ op: 'route-add', source: 'job:0a1b2c3d', target: 'file:/tmp/x' }), {})).toBe('the daemon is asked for "route-add" through a link: only dispatch, stop, kill, respawn, remove');
-    expect(daemonRequestThere(op({ op: 'remote-verb', host: 'b', config: {}, argv: ['x'] }), {})).toMatch(/^the daemon is asked for "remote-verb"/);
+    expect(daemonRequestThere(op({ op: 'route-add', source: 'job:0a1b2c3d', target: 'file:/tmp/x' }), {})).toBe(
+      'the daemon is asked for "route-add" through a link: only dispatch, stop, kill, respawn, remove',
+    );
+    expect(daemonRequestThere(op({ op: 'remote-verb', host: 'b', config: {}, argv: ['x'] }), {})).toMatch(
+      /^the daemon is asked for "remote-verb"/,
+    );
     expect(daemonRequestThere(op({ op: 'stop', short: '../../etc' }), {})).toMatch(/short/);
-    expect(daemonRequestThere(op({ op: 'stop', short: '0a1b2c3d', wait: false }), {})).toEqual({ op: 'stop', short: '0a1b2c3d', wait: false });
+    expect(daemonRequestThere(op({ op: 'stop', short: '0a1b2c3d', wait: false }), {})).toEqual({
+      op: 'stop',
+      short: '0a1b2c3d',
+      wait: false,
+    });
   });
 
   it('a dispatch gets this machine’s variables (and those the job names of the other side’s), and the host’s folder', () => {

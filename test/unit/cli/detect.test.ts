@@ -14,7 +14,12 @@ const codexApproval = screens['codex-approval'];
 
 describe('mado detect (in process)', () => {
   it('parses FILE and --title', () => {
-    expect(parseDetectArgs(['a.txt', '--title', 'T'])).toEqual({ file: 'a.txt', title: 'T', explain: false, json: false });
+    expect(parseDetectArgs(['a.txt', '--title', 'T'])).toEqual({
+      file: 'a.txt',
+      title: 'T',
+      explain: false,
+      json: false,
+    });
     expect(parseDetectArgs(['--title=T'])).toEqual({ title: 'T', explain: false, json: false });
     expect(parseDetectArgs(['--explain', '--json'])).toEqual({ title: '', explain: true, json: true });
     expect(() => parseDetectArgs(['--title'])).toThrow(UsageError);
@@ -24,10 +29,15 @@ describe('mado detect (in process)', () => {
   it('--agent reads the screen as that agent: an approval menu alone, with no footer that names Codex', () => {
     expect(parseDetectArgs(['--agent', 'codex'])).toMatchObject({ title: '', agent: 'codex' });
     expect(parseDetectArgs(['--agent=gemini', 'a.txt'])).toMatchObject({ title: '', agent: 'gemini', file: 'a.txt' });
-    expect(() => parseDetectArgs(['--agent', 'vim'])).toThrow(`--agent vim is no agent (${AGENT_MODULES.map((a) => a.id).join(', ')})`);
+    expect(() => parseDetectArgs(['--agent', 'vim'])).toThrow(
+      `--agent vim is no agent (${AGENT_MODULES.map((a) => a.id).join(', ')})`,
+    );
     expect(() => parseDetectArgs(['--agent'])).toThrow('--agent needs a value');
     const menu = codexApproval.lines.slice(codexApproval.lines.findIndex((l) => l.includes('Would you like to run')));
-    expect(JSON.parse(runDetect(['--agent', 'codex'], () => menu.join('\n')))).toMatchObject({ agent: 'codex', state: 'waiting' });
+    expect(JSON.parse(runDetect(['--agent', 'codex'], () => menu.join('\n')))).toMatchObject({
+      agent: 'codex',
+      state: 'waiting',
+    });
   });
   it('trims trailing blank rows and CRs', () => {
     expect(screenLines('a\r\nb\n\n  \n')).toEqual(['a', 'b']);
@@ -45,23 +55,39 @@ describe('mado detect (in process)', () => {
   it('names the rule that decided, null when none did', () => {
     expect(JSON.parse(runDetect([], () => 'just some text'))).toMatchObject({ agent: 'shell', rule: null });
     const stopped = screens['claude-stopped'];
-    expect(JSON.parse(runDetect(['--title', stopped.title], () => stopped.lines.join('\n')))).toMatchObject({ state: 'stopped', rule: 'shared/completion' });
+    expect(JSON.parse(runDetect(['--title', stopped.title], () => stopped.lines.join('\n')))).toMatchObject({
+      state: 'stopped',
+      rule: 'shared/completion',
+    });
   });
   it('--explain says why: the agent and how it was told, the rule and its line, the rules passed over', () => {
     const text = runDetect(['--explain', '--title', codexApproval.title], () => codexApproval.lines.join('\n'));
     const lines = text.split('\n');
     expect(lines[0]).toMatch(/^agent: +codex, by its marker in the title \(\/.+Action Required.+\/\)$/);
-    expect(runDetect(['--explain'], () => codexApproval.lines.join('\n')).split('\n')[0]).toMatch(/^agent: +codex, by its marker on the screen \(row \d+: \/.+\/\)$/);
+    expect(runDetect(['--explain'], () => codexApproval.lines.join('\n')).split('\n')[0]).toMatch(
+      /^agent: +codex, by its marker on the screen \(row \d+: \/.+\/\)$/,
+    );
     expect(lines[1]).toBe('state:   waiting (pty-scrape): Press enter to confirm or esc to cancel');
     expect(lines[2]).toMatch(/^decided: rule codex\/approval, row \d+: Press enter to confirm or esc to cancel$/);
     expect(lines).toContain('passed over:');
-    const json = JSON.parse(runDetect(['--explain', '--json', '--agent', 'codex'], () => codexApproval.lines.join('\n')));
-    expect(json).toMatchObject({ agent: 'codex', state: 'waiting', rule: 'codex/approval', identity: { by: 'told' }, decided: { by: 'rule', rule: 'codex/approval' } });
+    const json = JSON.parse(
+      runDetect(['--explain', '--json', '--agent', 'codex'], () => codexApproval.lines.join('\n')),
+    );
+    expect(json).toMatchObject({
+      agent: 'codex',
+      state: 'waiting',
+      rule: 'codex/approval',
+      identity: { by: 'told' },
+      decided: { by: 'rule', rule: 'codex/approval' },
+    });
     expect(() => runDetect(['--json'], () => '')).toThrow('--json goes with --explain');
   });
   it('reads the end of a screen file bigger than 1 MiB', () => {
     const big = `${'x'.repeat(80)}\n`.repeat(20_000) + codexApproval.lines.join('\n');
-    expect(JSON.parse(runDetect(['--title', codexApproval.title], () => big))).toMatchObject({ agent: 'codex', state: 'waiting' });
+    expect(JSON.parse(runDetect(['--title', codexApproval.title], () => big))).toMatchObject({
+      agent: 'codex',
+      state: 'waiting',
+    });
   });
 });
 
@@ -90,10 +116,15 @@ describe('mado detect (the built command)', () => {
     writeFileSync(path.join(config, 'madohub', 'rules', 'claude.json'), JSON.stringify({ working }));
     const file = path.join(dir, 'letters.txt');
     writeFileSync(file, Array.from({ length: 150 }, (_, row) => `${row} zQ${'a'.repeat(390)}`).join('\n'));
-    const r = spawnSync('node', [mado, 'detect', '--agent', 'claude', '--explain', file], { encoding: 'utf8', env: { ...process.env, XDG_CONFIG_HOME: config } });
+    const r = spawnSync('node', [mado, 'detect', '--agent', 'claude', '--explain', file], {
+      encoding: 'utf8',
+      env: { ...process.env, XDG_CONFIG_HOME: config },
+    });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout, r.stderr).toMatch(/^decided: no rule matched/m);
-    expect(r.stderr).toMatch(/^mado detect: .*claude\.json: turned off: its rules took \d+ ms of matching within a second \(16 ms at most\); save the file again to turn them on$/m);
+    expect(r.stderr).toMatch(
+      /^mado detect: .*claude\.json: turned off: its rules took \d+ ms of matching within a second \(16 ms at most\); save the file again to turn them on$/m,
+    );
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
   it('an unreadable path (a folder) is exit 2', () => {

@@ -31,7 +31,10 @@ describe('mado logs -f: lines from the screen', () => {
     expect(settledOnScreen(a, a, []).print).toEqual(['head', 'partial']);
     // Changed under what was shown: from the change on, once it stands still.
     expect(settledOnScreen(b, a, ['head', 'partial'])).toEqual({ print: [], shown: ['head'] });
-    expect(settledOnScreen(b, b, ['head'])).toEqual({ print: ['partial and more'], shown: ['head', 'partial and more'] });
+    expect(settledOnScreen(b, b, ['head'])).toEqual({
+      print: ['partial and more'],
+      shown: ['head', 'partial and more'],
+    });
   });
 
   it('the scrollback that only grew is read on from where it was printed, though the same frame stands in it many times', () => {

@@ -24,19 +24,25 @@ describe('the daemon’s notification settings', () => {
     daemon.jobs([]);
     daemon.jobs([]);
     expect(said).toHaveLength(1);
-    expect(said[0]).toMatch(/^notifications: notify\.json could not be read \(not a JSON object \(cut short\?\)\): kept aside as .*notify\.json\.bad-\d+; the settings read before are kept$/);
+    expect(said[0]).toMatch(
+      /^notifications: notify\.json could not be read \(not a JSON object \(cut short\?\)\): kept aside as .*notify\.json\.bad-\d+; the settings read before are kept$/,
+    );
     expect(existsSync(path.join(dir, NOTIFY_FILE))).toBe(false);
     expect(readdirSync(dir).filter((n) => n.startsWith(`${NOTIFY_FILE}.bad-`))).toHaveLength(1);
     // A good file again is read.
     writeNotifyFile(dir, DEFAULT_NOTIFY, new Map(), () => undefined);
     daemon.jobs([]);
-    expect(said.slice(1)).toEqual(['notifications: no desktop notifier: notify-send (Debian, Ubuntu: apt install libnotify-bin) is not on PATH']);
+    expect(said.slice(1)).toEqual([
+      'notifications: no desktop notifier: notify-send (Debian, Ubuntu: apt install libnotify-bin) is not on PATH',
+    ]);
     daemon.stop();
   });
 
   it('readNotifyFile: none is the defaults, said by nothing; a file that is no settings is a problem', () => {
     expect(readNotifyFile(dir).problem).toBeUndefined();
     writeFileSync(path.join(dir, NOTIFY_FILE), '[1, 2]');
-    expect(readNotifyFile(dir).problem).toMatch(/^notify\.json could not be read \(not a JSON object \(cut short\?\)\): kept aside as /);
+    expect(readNotifyFile(dir).problem).toMatch(
+      /^notify\.json could not be read \(not a JSON object \(cut short\?\)\): kept aside as /,
+    );
   });
 });

@@ -22,7 +22,13 @@ let cwd: string;
 beforeEach(() => {
   const base = mkdtempSync(path.join(tmpdir(), 'madohub-daemon-unit-'));
   const said: string[] = [];
-  ctx = { jobsDir: path.join(base, 'jobs'), runtime: path.join(base, 'run'), script: '/nonexistent/mado', say: (m) => said.push(m), said };
+  ctx = {
+    jobsDir: path.join(base, 'jobs'),
+    runtime: path.join(base, 'run'),
+    script: '/nonexistent/mado',
+    say: (m) => said.push(m),
+    said,
+  };
   mkdirSync(ctx.jobsDir);
   cwd = path.join(base, 'proj');
   mkdirSync(cwd);
@@ -46,11 +52,25 @@ const dispatch = (patch: Partial<DispatchRequest> = {}): DispatchRequest => ({
 
 describe('dispatch', () => {
   it('refuses, before any job is made: an unknown agent, a missing folder, a program not on the PATH, a bad branch, a session id that is none', async () => {
-    expect(await handleDispatch(ctx, dispatch({ agent: 'nosuch' }))).toMatchObject({ type: 'error', error: expect.stringMatching(/^unknown agent 'nosuch' \(known: claude, /) });
-    expect(await handleDispatch(ctx, dispatch({ cwd: '/nonexistent/folder' }))).toEqual({ type: 'error', error: 'no folder /nonexistent/folder' });
-    expect(await handleDispatch(ctx, dispatch())).toMatchObject({ type: 'error', error: expect.stringContaining("the agent program 'claude' is not on the job's PATH") });
+    expect(await handleDispatch(ctx, dispatch({ agent: 'nosuch' }))).toMatchObject({
+      type: 'error',
+      error: expect.stringMatching(/^unknown agent 'nosuch' \(known: claude, /),
+    });
+    expect(await handleDispatch(ctx, dispatch({ cwd: '/nonexistent/folder' }))).toEqual({
+      type: 'error',
+      error: 'no folder /nonexistent/folder',
+    });
+    expect(await handleDispatch(ctx, dispatch())).toMatchObject({
+      type: 'error',
+      error: expect.stringContaining("the agent program 'claude' is not on the job's PATH"),
+    });
     expect(await handleDispatch(ctx, dispatch({ worktree: { branch: '-rf' } }))).toMatchObject({ type: 'error' });
-    expect(await handleDispatch(ctx, dispatch({ launch: { mode: 'resume', sessionId: '--dangerously', fork: false, flagArgs: [] } }))).toEqual({ type: 'error', error: 'the session id to resume is not one' });
+    expect(
+      await handleDispatch(
+        ctx,
+        dispatch({ launch: { mode: 'resume', sessionId: '--dangerously', fork: false, flagArgs: [] } }),
+      ),
+    ).toEqual({ type: 'error', error: 'the session id to resume is not one' });
     expect(existsSync(path.join(ctx.jobsDir, '3fa2c1d0'))).toBe(false);
   });
 
@@ -62,16 +82,29 @@ describe('dispatch', () => {
 
 describe('list and remove', () => {
   it('list every job, a job file that is none as an errored job; remove an ended one, and say no to one not there', async () => {
-    createJob(ctx.jobsDir, { ...blankJob('3fa2c1d0', 1), sessionId: '0b6c6f1e-6f1e-4c7e-9d51-3f0d5c1e2a13', status: 'done' });
+    createJob(ctx.jobsDir, {
+      ...blankJob('3fa2c1d0', 1),
+      sessionId: '0b6c6f1e-6f1e-4c7e-9d51-3f0d5c1e2a13',
+      status: 'done',
+    });
     mkdirSync(path.join(ctx.jobsDir, 'aaaaaaaa'));
     writeFileSync(path.join(ctx.jobsDir, 'aaaaaaaa', 'job.json'), '{ not json');
     const listed = await handleList(ctx);
     expect(listed).toMatchObject({ type: 'jobs' });
     const jobs = (listed as { jobs: { short: string; status: string }[] }).jobs;
-    expect(jobs.map((j) => [j.short, j.status]).sort()).toEqual([['3fa2c1d0', 'done'], ['aaaaaaaa', 'errored']]);
-    expect(await handleRemove(ctx, { op: 'remove', short: '3fa2c1d0', force: false })).toEqual({ type: 'ok', short: '3fa2c1d0' });
+    expect(jobs.map((j) => [j.short, j.status]).sort()).toEqual([
+      ['3fa2c1d0', 'done'],
+      ['aaaaaaaa', 'errored'],
+    ]);
+    expect(await handleRemove(ctx, { op: 'remove', short: '3fa2c1d0', force: false })).toEqual({
+      type: 'ok',
+      short: '3fa2c1d0',
+    });
     expect(existsSync(path.join(ctx.jobsDir, '3fa2c1d0'))).toBe(false);
-    expect(await handleRemove(ctx, { op: 'remove', short: 'bbbbbbbb', force: false })).toEqual({ type: 'error', error: "no job 'bbbbbbbb'" });
+    expect(await handleRemove(ctx, { op: 'remove', short: 'bbbbbbbb', force: false })).toEqual({
+      type: 'error',
+      error: "no job 'bbbbbbbb'",
+    });
     expect(ctx.said).toContain('removed 3fa2c1d0');
   });
 });

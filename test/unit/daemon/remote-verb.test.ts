@@ -37,7 +37,12 @@ let pool: LinkPool | undefined;
 afterEach(() => pool?.close());
 
 describe('the daemon’s verb on a host', () => {
-  const request = (argv: string[]) => ({ op: 'remote-verb' as const, host: 'box', config: { command: [process.execPath, BRIDGE, 'wrong-channel'], mado: 'mado' }, argv });
+  const request = (argv: string[]) => ({
+    op: 'remote-verb' as const,
+    host: 'box',
+    config: { command: [process.execPath, BRIDGE, 'wrong-channel'], mado: 'mado' },
+    argv,
+  });
 
   it('one whose end never comes is given up at its deadline, and the client told why', async () => {
     pool = new LinkPool(process.env);

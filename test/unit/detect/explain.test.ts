@@ -33,7 +33,12 @@ const BOX = ['──────────────────────
 describe('explain: the rule that decided and its line', () => {
   it('names the rule, its row (from 1) and its line; the JSON names the rule too', () => {
     const e = explain(SET, screen(['KITE v1', '> fly', '◆ Soaring… 3s', ...BOX]));
-    expect(e).toMatchObject({ agent: 'kite', state: 'working', rule: 'kite/spinner', decided: { by: 'rule', rule: 'kite/spinner', row: 3, line: '◆ Soaring… 3s' } });
+    expect(e).toMatchObject({
+      agent: 'kite',
+      state: 'working',
+      rule: 'kite/spinner',
+      decided: { by: 'rule', rule: 'kite/spinner', row: 3, line: '◆ Soaring… 3s' },
+    });
     expect(e.turn).toEqual({ from: 2, box: [5, 5] });
   });
   it('says one decision: a rule that decided is no fallback too', () => {
@@ -43,14 +48,27 @@ describe('explain: the rule that decided and its line', () => {
   });
   it('a question over a choice menu is the shape that decided', () => {
     const e = explain(SET, screen(['KITE v1', '> fly', '◆ Ready to go', 'Which way?', '❯ 1. North', '  2. South']));
-    expect(e).toMatchObject({ state: 'waiting', rule: 'shape/choice-menu', decided: { by: 'shape', row: 4, line: 'Which way?' } });
+    expect(e).toMatchObject({
+      state: 'waiting',
+      rule: 'shape/choice-menu',
+      decided: { by: 'shape', row: 4, line: 'Which way?' },
+    });
     const yn = explain(SET, screen(['KITE v1', '> fly', 'Go on anyway? (y/n)']));
     expect(yn).toMatchObject({ state: 'waiting', decided: { by: 'shape', rule: 'shape/yes-no', row: 3 } });
   });
   it('the title that decided', () => {
     const e = explain(SET, screen(['KITE v1', '> fly', '◆ Some answer'], 'kite: busy'));
-    expect(e).toMatchObject({ state: 'working', decided: { by: 'title', rule: 'kite/title-busy', line: 'kite: busy' } });
-    expect(e.passed).toContainEqual(expect.objectContaining({ rule: 'kite/any-diamond', row: 3, why: 'the title (kite/title-busy) tells what happens now' }));
+    expect(e).toMatchObject({
+      state: 'working',
+      decided: { by: 'title', rule: 'kite/title-busy', line: 'kite: busy' },
+    });
+    expect(e.passed).toContainEqual(
+      expect.objectContaining({
+        rule: 'kite/any-diamond',
+        row: 3,
+        why: 'the title (kite/title-busy) tells what happens now',
+      }),
+    );
   });
   it('no rule: the state read before is kept, and it says so', () => {
     const e = explain(SET, screen(['KITE v1', 'nothing known']), { agent: 'kite', state: 'working' });
@@ -63,11 +81,27 @@ describe('explain: the rule that decided and its line', () => {
 describe('explain: how the agent was told', () => {
   it.each([
     ['told', explain(SET, screen(['anything']), undefined, 'kite'), { agent: 'kite', by: 'told' }],
-    ['a marker on a row', explain(SET, screen(['x', 'KITE v2', 'y'])), { agent: 'kite', by: 'marker', row: 2, marker: '^KITE v\\d' }],
-    ['a marker in the title', explain(SET, screen(['x'], 'kite: idle')), { agent: 'kite', by: 'title-marker', marker: '^kite:' }],
-    ['read before, no marker now', explain(SET, screen(['plain text']), { agent: 'kite', state: 'idle' }), { agent: 'kite', by: 'previous' }],
+    [
+      'a marker on a row',
+      explain(SET, screen(['x', 'KITE v2', 'y'])),
+      { agent: 'kite', by: 'marker', row: 2, marker: '^KITE v\\d' },
+    ],
+    [
+      'a marker in the title',
+      explain(SET, screen(['x'], 'kite: idle')),
+      { agent: 'kite', by: 'title-marker', marker: '^kite:' },
+    ],
+    [
+      'read before, no marker now',
+      explain(SET, screen(['plain text']), { agent: 'kite', state: 'idle' }),
+      { agent: 'kite', by: 'previous' },
+    ],
     ['nothing', explain(SET, screen(['plain text'])), { agent: 'shell', by: 'none' }],
-    ['the shell prompt back', explain(SET, screen(['KITE v1', 'user@box:~$ ']), { agent: 'kite', state: 'idle' }), { agent: 'shell', by: 'shell-prompt', row: 2 }],
+    [
+      'the shell prompt back',
+      explain(SET, screen(['KITE v1', 'user@box:~$ ']), { agent: 'kite', state: 'idle' }),
+      { agent: 'shell', by: 'shell-prompt', row: 2 },
+    ],
   ])('%s', (_what, e, identity) => {
     expect(e.identity).toEqual(identity);
   });
@@ -75,24 +109,44 @@ describe('explain: how the agent was told', () => {
 
 describe('explain: the rules passed over, with why', () => {
   it('a spinner in an earlier turn, above the current prompt', () => {
-    const e = explain(SET, screen(['KITE v1', '> first', '◆ Soaring… 2s', '◆ Flew for 2s', '> second', '◆ Landed here']));
+    const e = explain(
+      SET,
+      screen(['KITE v1', '> first', '◆ Soaring… 2s', '◆ Flew for 2s', '> second', '◆ Landed here']),
+    );
     expect(e.decided).toMatchObject({ rule: 'kite/any-diamond', row: 6 });
-    expect(e.passed).toContainEqual(expect.objectContaining({ rule: 'kite/spinner', row: 3, why: "above the current turn: an earlier turn's" }));
+    expect(e.passed).toContainEqual(
+      expect.objectContaining({ rule: 'kite/spinner', row: 3, why: "above the current turn: an earlier turn's" }),
+    );
   });
   it('a spinner pasted into the input box: a draft tells nothing', () => {
-    const e = explain(SET, screen(['KITE v1', '> fly', '◆ Flew for 3s', BOX[0]!, '> a draft', '  ◆ Gliding… pasted', BOX[2]!]));
+    const e = explain(
+      SET,
+      screen(['KITE v1', '> fly', '◆ Flew for 3s', BOX[0]!, '> a draft', '  ◆ Gliding… pasted', BOX[2]!]),
+    );
     expect(e).toMatchObject({ state: 'stopped', rule: 'kite/done', turn: { box: [5, 6] } });
-    expect(e.passed).toContainEqual(expect.objectContaining({ rule: 'kite/spinner', row: 6, why: 'inside the input box: a draft tells nothing' }));
+    expect(e.passed).toContainEqual(
+      expect.objectContaining({ rule: 'kite/spinner', row: 6, why: 'inside the input box: a draft tells nothing' }),
+    );
   });
   it('a rule that matched a line another rule took first', () => {
     const e = explain(SET, screen(['KITE v1', '> fly', '◆ Soaring… 3s']));
-    expect(e.passed).toContainEqual(expect.objectContaining({ rule: 'kite/any-diamond', row: 3, why: 'kite/spinner matched this line first' }));
+    expect(e.passed).toContainEqual(
+      expect.objectContaining({ rule: 'kite/any-diamond', row: 3, why: 'kite/spinner matched this line first' }),
+    );
   });
   it('a hint under an event, an older event under a question', () => {
     const e = explain(SET, screen(['KITE v1', '> fly', '◆ Soaring… 3s', 'Let kite run rm -rf /? [y/n]', '> ']));
     expect(e.decided).toMatchObject({ rule: 'kite/approval', row: 4 });
-    expect(e.passed).toContainEqual(expect.objectContaining({ rule: 'kite/prompt', row: 5, why: 'a hint: it tells only when no line of an event does' }));
-    expect(e.passed).toContainEqual(expect.objectContaining({ rule: 'kite/spinner', row: 3, why: 'a question waits: it comes first' }));
+    expect(e.passed).toContainEqual(
+      expect.objectContaining({
+        rule: 'kite/prompt',
+        row: 5,
+        why: 'a hint: it tells only when no line of an event does',
+      }),
+    );
+    expect(e.passed).toContainEqual(
+      expect.objectContaining({ rule: 'kite/spinner', row: 3, why: 'a question waits: it comes first' }),
+    );
     // The yes/no shape saw the same question.
     expect(e.passed).toContainEqual(expect.objectContaining({ rule: 'shape/yes-no', row: 4 }));
   });

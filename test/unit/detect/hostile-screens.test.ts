@@ -26,15 +26,18 @@ describe('hostile screens', () => {
     expect(msg!.title).toHaveLength(MAX_TITLE);
   });
 
-  it.each(HOSTILE_SCREENS.map((s) => [s.name, s] as const))('%s: read with a short detail, no prompt or question invented', (_, s) => {
-    const d = detect(s.screen);
-    expect(d.detail.length).toBeLessThanOrEqual(120);
-    // Read as each agent's too (as when its process runs in the terminal): every rule of every module.
-    for (const { id } of AGENT_MODULES) {
-      expect(detect(s.screen, undefined, id).detail.length).toBeLessThanOrEqual(120);
-      expect(promptOf(id, boundScreen(s.screen).lines)?.length ?? 0).toBeLessThanOrEqual(MAX_LINE);
-    }
-    expect(questionOf(boundScreen(s.screen).lines)?.length ?? 0).toBeLessThanOrEqual(MAX_LINE);
-    expect(optionsOf(boundScreen(s.screen).lines).length).toBeLessThanOrEqual(MAX_ROWS);
-  });
+  it.each(HOSTILE_SCREENS.map((s) => [s.name, s] as const))(
+    '%s: read with a short detail, no prompt or question invented',
+    (_, s) => {
+      const d = detect(s.screen);
+      expect(d.detail.length).toBeLessThanOrEqual(120);
+      // Read as each agent's too (as when its process runs in the terminal): every rule of every module.
+      for (const { id } of AGENT_MODULES) {
+        expect(detect(s.screen, undefined, id).detail.length).toBeLessThanOrEqual(120);
+        expect(promptOf(id, boundScreen(s.screen).lines)?.length ?? 0).toBeLessThanOrEqual(MAX_LINE);
+      }
+      expect(questionOf(boundScreen(s.screen).lines)?.length ?? 0).toBeLessThanOrEqual(MAX_LINE);
+      expect(optionsOf(boundScreen(s.screen).lines).length).toBeLessThanOrEqual(MAX_ROWS);
+    },
+  );
 });

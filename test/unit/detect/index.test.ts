@@ -53,11 +53,16 @@ describe('4a: states of the specification', () => {
     const f = fixtures['claude-332-working']!;
     expect(detect({ lines: f.lines, title: f.title })).toMatchObject({ state: 'working', detail: '✢ Noodling…' });
     // With no spinner row in reach, the footer says only that it works.
-    expect(detect(claude('❯ go\n● Reading the parser\n\n  ⏵⏵ auto mode on (shift+tab to cycle) · esc to interrupt'))).toMatchObject({ state: 'working', detail: 'working' });
+    expect(
+      detect(claude('❯ go\n● Reading the parser\n\n  ⏵⏵ auto mode on (shift+tab to cycle) · esc to interrupt')),
+    ).toMatchObject({ state: 'working', detail: 'working' });
     // Nor is the idle footer a detail worth showing.
     expect(detect(claude('❯ \n  ? for shortcuts'))).toMatchObject({ state: 'idle', detail: 'idle' });
     // An older spinner row that says it itself is its own detail.
-    expect(detect(claude('✶ Baking… (3s · esc to interrupt)'))).toMatchObject({ state: 'working', detail: '✶ Baking… (3s · esc to interrupt)' });
+    expect(detect(claude('✶ Baking… (3s · esc to interrupt)'))).toMatchObject({
+      state: 'working',
+      detail: '✶ Baking… (3s · esc to interrupt)',
+    });
   });
   it.each(['✽ Thinking…', '⏺ Reading files...'])('%s (glyph and an ellipsis) is Working', (line) => {
     expect(detect(claude(line)).state).toBe('working');
@@ -65,28 +70,38 @@ describe('4a: states of the specification', () => {
   it('? for shortcuts is Idle', () => {
     expect(detect(claude('  ? for shortcuts')).state).toBe('idle');
   });
-  it.each(['Allow once', 'Allow always', 'Deny', 'Do you want to proceed?', 'Overwrite? (y/n)', 'This command requires approval'])(
-    '%s is Waiting',
-    (line) => {
-      expect(detect(claude(line)).state).toBe('waiting');
-    },
-  );
-  it.each(['✽ Worked for 2m 30s', '✶ Churned for 1h 2m 3s', '· Baked for 45s', '* Brewed for 3s', 'Sautéed for 12s', 'Cogitated for 1m 5s'])(
-    '%s is a completion (Stopped)',
-    (line) => {
-      expect(COMPLETION.test(line)).toBe(true);
-      const d = detect(claude(line));
-      expect(d.state).toBe('stopped');
-      expect(d.detail).toBe(line);
-      expect(d.completion).toBe(line.slice(line.indexOf(' for ') + 1));
-    },
-  );
-  it.each(['The upload Retried for 3s before giving up', 'It Worked for 2 hours', 'Paused for 5 minutes', '✽ Working for 3s'])(
-    'no false completion on prose: %s',
-    (line) => {
-      expect(COMPLETION.test(line)).toBe(false);
-    },
-  );
+  it.each([
+    'Allow once',
+    'Allow always',
+    'Deny',
+    'Do you want to proceed?',
+    'Overwrite? (y/n)',
+    'This command requires approval',
+  ])('%s is Waiting', (line) => {
+    expect(detect(claude(line)).state).toBe('waiting');
+  });
+  it.each([
+    '✽ Worked for 2m 30s',
+    '✶ Churned for 1h 2m 3s',
+    '· Baked for 45s',
+    '* Brewed for 3s',
+    'Sautéed for 12s',
+    'Cogitated for 1m 5s',
+  ])('%s is a completion (Stopped)', (line) => {
+    expect(COMPLETION.test(line)).toBe(true);
+    const d = detect(claude(line));
+    expect(d.state).toBe('stopped');
+    expect(d.detail).toBe(line);
+    expect(d.completion).toBe(line.slice(line.indexOf(' for ') + 1));
+  });
+  it.each([
+    'The upload Retried for 3s before giving up',
+    'It Worked for 2 hours',
+    'Paused for 5 minutes',
+    '✽ Working for 3s',
+  ])('no false completion on prose: %s', (line) => {
+    expect(COMPLETION.test(line)).toBe(false);
+  });
   it('✻ (U+273B) is in the completion class', () => {
     expect(COMPLETION.test('✻ Baked for 10s')).toBe(true);
   });
@@ -100,22 +115,58 @@ describe('4b: screens the agents print today', () => {
   });
 
   it.each(['·', '✢', '*', '✶', '✻', '✽', '✳'])('Claude Code spinner %s before <Verb>ing… is Working', (glyph) => {
-    const d = detect({ lines: ['Claude Code', '> go', `${glyph} Pondering… (4s · ↓ 12 tokens)`, '─'.repeat(20), '❯ '], title: '' });
+    const d = detect({
+      lines: ['Claude Code', '> go', `${glyph} Pondering… (4s · ↓ 12 tokens)`, '─'.repeat(20), '❯ '],
+      title: '',
+    });
     expect(d.state).toBe('working');
   });
 
   it('a short Claude Code turn ends without a completion line: the prompt alone is Idle', () => {
-    const d = detect({ lines: ['Claude Code', '> hi', '● Hello!', '─'.repeat(20), '❯ ', '─'.repeat(20)], title: '✳ Claude Code' }, { agent: 'claude', state: 'working' });
+    const d = detect(
+      { lines: ['Claude Code', '> hi', '● Hello!', '─'.repeat(20), '❯ ', '─'.repeat(20)], title: '✳ Claude Code' },
+      { agent: 'claude', state: 'working' },
+    );
     expect(d.state).toBe('idle');
   });
 
-  it("only the current turn counts: an old spinner or question above the last prompt decides nothing", () => {
+  it('only the current turn counts: an old spinner or question above the last prompt decides nothing', () => {
     const rule = '─'.repeat(20);
-    const stale = ['Claude Code', '❯ first', '✶ Baking… (3s · esc to interrupt)', '❯ second', '● Done.', rule, '❯ ', rule, '  ? for shortcuts'];
+    const stale = [
+      'Claude Code',
+      '❯ first',
+      '✶ Baking… (3s · esc to interrupt)',
+      '❯ second',
+      '● Done.',
+      rule,
+      '❯ ',
+      rule,
+      '  ? for shortcuts',
+    ];
     expect(detect({ lines: stale, title: '' })).toMatchObject({ agent: 'claude', state: 'idle' });
-    const oldQuestion = ['Claude Code', '❯ first', ' Do you want to proceed?', ' ❯ 1. Yes', '   2. No', '❯ second', '● Done.', rule, '❯ ', rule];
+    const oldQuestion = [
+      'Claude Code',
+      '❯ first',
+      ' Do you want to proceed?',
+      ' ❯ 1. Yes',
+      '   2. No',
+      '❯ second',
+      '● Done.',
+      rule,
+      '❯ ',
+      rule,
+    ];
     expect(detect({ lines: oldQuestion, title: '' }).state).not.toBe('waiting');
-    const codex = ['>_ OpenAI Codex (v0.171.0)', '› first', '• Working (3s • esc to interrupt)', '› second', '• The tests ran.', '', '› Ask Codex to do anything', '  ? for shortcuts'];
+    const codex = [
+      '>_ OpenAI Codex (v0.171.0)',
+      '› first',
+      '• Working (3s • esc to interrupt)',
+      '› second',
+      '• The tests ran.',
+      '',
+      '› Ask Codex to do anything',
+      '  ? for shortcuts',
+    ];
     expect(detect({ lines: codex, title: '' })).toMatchObject({ agent: 'codex', state: 'idle' });
     // The live spinner of the current turn still counts, and so does a draft typed below it.
     const live = ['Claude Code', '❯ second', '✶ Baking… (3s · esc to interrupt)', rule, '❯ a draft', rule];
@@ -241,7 +292,9 @@ describe('Amp (the real CLI): its approval box alone, and only the current turn'
     expect(detect({ lines: box(name), title: '' })).toMatchObject({ agent: 'amp', state: 'waiting' });
   });
   it('an error box alone (Retry, Dismiss) is Amp failed', () => {
-    const lines = fixtures['amp-real-error']!.lines.filter((l) => l.startsWith('│') || l.startsWith('╭') || l.startsWith('╰'));
+    const lines = fixtures['amp-real-error']!.lines.filter(
+      (l) => l.startsWith('│') || l.startsWith('╭') || l.startsWith('╰'),
+    );
     expect(detect({ lines, title: '' })).toMatchObject({ agent: 'amp', state: 'failed', detail: 'error' });
   });
   it('its border saying Waiting (for the model) is Working, not Waiting', () => {
@@ -260,7 +313,10 @@ describe('a screen that tells no state', () => {
   it('keeps the state read before (Idle at first), and says it was kept', () => {
     // Gemini CLI's banner alone, as it comes up: it names the agent and tells nothing more.
     expect(detect(screen('Gemini CLI v0.61.0'))).toMatchObject({ agent: 'gemini', state: 'idle', kept: true });
-    expect(detect(screen('Gemini CLI v0.61.0'), { agent: 'gemini', state: 'working' })).toMatchObject({ state: 'working', kept: true });
+    expect(detect(screen('Gemini CLI v0.61.0'), { agent: 'gemini', state: 'working' })).toMatchObject({
+      state: 'working',
+      kept: true,
+    });
     expect(detect(screen(' >   Type your message or @path/to/file\nGemini CLI')).kept).toBeUndefined();
   });
 });
@@ -270,38 +326,76 @@ describe('a prompt echoed on several lines (a relayed payload, a pasted paragrap
   const claudeDone = fixtures['claude-stopped']!.lines;
   const claudeEarlier = claudeDone.slice(0, claudeDone.findIndex((l) => l.startsWith('✻')) + 1);
   const claudeInput = claudeDone.slice(claudeDone.findIndex((l) => l.startsWith('✻')) + 1);
-  const payload = ['❯ [mado route writer → reviewer · hop 1/3]', '  Review the change in src/parser.ts.', '', '  Point out bugs, risks and missing tests.'];
+  const payload = [
+    '❯ [mado route writer → reviewer · hop 1/3]',
+    '  Review the change in src/parser.ts.',
+    '',
+    '  Point out bugs, risks and missing tests.',
+  ];
 
   it("starts the turn: the earlier turn's completion line is not this turn's (Claude Code)", () => {
-    const under = detect({ lines: [...claudeEarlier, '', ...payload, '', '● Reading the change.', ...claudeInput], title: '' });
+    const under = detect({
+      lines: [...claudeEarlier, '', ...payload, '', '● Reading the change.', ...claudeInput],
+      title: '',
+    });
     expect(under.completion).toBeUndefined();
     expect(under.state).not.toBe('stopped');
-    const done = detect({ lines: [...claudeEarlier, '', ...payload, '', '● No bugs found.', '', '✻ Worked for 3s', ...claudeInput], title: '' });
+    const done = detect({
+      lines: [...claudeEarlier, '', ...payload, '', '● No bugs found.', '', '✻ Worked for 3s', ...claudeInput],
+      title: '',
+    });
     expect(done).toMatchObject({ agent: 'claude', state: 'stopped', completion: 'for 3s' });
   });
 
   it("starts the turn: the earlier turn's completion line is not this turn's (Codex 0.171.0)", () => {
     const turns = fixtures['codex-real-stopped-turns']!.lines;
     const input = turns.slice(turns.findIndex((l) => l === '› Ask Codex to do anything'));
-    const earlier = turns.slice(0, turns.findIndex((l) => l === '› Ask Codex to do anything'));
-    const prompt = ['› [mado route writer → reviewer · hop 1/3]', '  Review the change in src/parser.ts.', '  Point out bugs.', '', ''];
-    const under = detect({ lines: [...earlier, ...prompt, '• I will read the change first.', '', ...input], title: '' }, { agent: 'codex', state: 'working' });
+    const earlier = turns.slice(
+      0,
+      turns.findIndex((l) => l === '› Ask Codex to do anything'),
+    );
+    const prompt = [
+      '› [mado route writer → reviewer · hop 1/3]',
+      '  Review the change in src/parser.ts.',
+      '  Point out bugs.',
+      '',
+      '',
+    ];
+    const under = detect(
+      { lines: [...earlier, ...prompt, '• I will read the change first.', '', ...input], title: '' },
+      { agent: 'codex', state: 'working' },
+    );
     expect(under.completion).toBeUndefined();
     expect(under.state).not.toBe('stopped');
   });
 
-  it("its other lines are no part of the answer the screen shows", async () => {
+  it('its other lines are no part of the answer the screen shows', async () => {
     const { screenAnswer } = await import('../../../src/agents/index.js');
-    expect(screenAnswer('claude', [...claudeEarlier, '', ...payload, '', '● No bugs found.', '', '✻ Worked for 3s', ...claudeInput])).toBe('No bugs found.');
+    expect(
+      screenAnswer('claude', [
+        ...claudeEarlier,
+        '',
+        ...payload,
+        '',
+        '● No bugs found.',
+        '',
+        '✻ Worked for 3s',
+        ...claudeInput,
+      ]),
+    ).toBe('No bugs found.');
   });
 });
 
 describe("a numbered approval's highlighted row", () => {
   it('is no draft (Codex 0.96 and 0.150: `› 1. Yes, proceed (y)` is its input line’s shape); a typed `1. fix it` with no menu is one', async () => {
     const { draftOf } = await import('../../../src/agents/index.js');
-    const versions = (await import('../../fixtures/screens/versions/codex.json')).default as unknown as Record<string, { lines: string[] }> | { name: string; lines: string[] }[];
-    const named = (n: string): string[] => (Array.isArray(versions) ? versions.find((v) => v.name === n)! : versions[n]!).lines;
-    for (const n of ['cx096-shell-approval', 'cx0150-shell-approval']) expect(draftOf('codex', named(n))).toBeUndefined();
+    const versions = (await import('../../fixtures/screens/versions/codex.json')).default as unknown as
+      | Record<string, { lines: string[] }>
+      | { name: string; lines: string[] }[];
+    const named = (n: string): string[] =>
+      (Array.isArray(versions) ? versions.find((v) => v.name === n)! : versions[n]!).lines;
+    for (const n of ['cx096-shell-approval', 'cx0150-shell-approval'])
+      expect(draftOf('codex', named(n))).toBeUndefined();
     const idle = fixtures['codex-stopped']!.lines.map((l) => (l === '› Ask Codex to do anything' ? '› 1. fix it' : l));
     expect(draftOf('codex', idle)).toBe('1. fix it');
   });

@@ -33,7 +33,11 @@ describe("a user's pattern", () => {
     ['a top-level | unanchors', '^x.*y|w', /not anchored/],
     ['a big bounded repeat counts as unbounded', 'a.{0,300}b', /not anchored/],
     // Small repeats chained: each is bounded, together they try a million splits of a line.
-    ['twenty optional characters', `${'.?'.repeat(20)}X`, /over a million ways to split a line between them, 16 at most/],
+    [
+      'twenty optional characters',
+      `${'.?'.repeat(20)}X`,
+      /over a million ways to split a line between them, 16 at most/,
+    ],
     ['six small bounded repeats', `${'.{0,8}'.repeat(6)}X`, /531441 ways/],
     ['five optional characters, anchored', '^.?.?.?.?.?d', /32 ways to split/],
     ['a pattern that matches every line: ^', '^', /matches every line/],

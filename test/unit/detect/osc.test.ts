@@ -6,7 +6,9 @@ import captured from '../../fixtures/records/claude-osc.json';
 describe('a desktop notification a terminal program asks for', () => {
   it("reads Claude Code 2.1.332's, by each of its channels (OSC 9, 777, 99 in tmux's passthrough)", () => {
     expect(captured.iterm2.map(oscNotification)).toEqual([{ osc: 9, title: '', body: 'Claude needs your permission' }]);
-    expect(captured.ghostty.map(oscNotification)).toEqual([{ osc: 777, title: 'Claude Code', body: 'Claude needs your permission' }]);
+    expect(captured.ghostty.map(oscNotification)).toEqual([
+      { osc: 777, title: 'Claude Code', body: 'Claude needs your permission' },
+    ]);
     expect(captured['kitty-in-tmux'].map(oscNotification)).toEqual([
       { osc: 99, title: 'Claude Code', body: '' },
       { osc: 99, title: '', body: 'Claude needs your permission' },
@@ -19,11 +21,25 @@ describe('a desktop notification a terminal program asks for', () => {
     expect(oscNotification('\u001b]777;notify;T;a;b\u001b\\')).toEqual({ osc: 777, title: 'T', body: 'a;b' });
   });
   it("kitty's base64 payload", () => {
-    expect(oscNotification(`\u001b]99;i=1:e=1:p=body;${btoa('Fertig ✓'.replace(/✓/, 'ok'))}`)).toEqual({ osc: 99, title: '', body: 'Fertig ok' });
+    expect(oscNotification(`\u001b]99;i=1:e=1:p=body;${btoa('Fertig ✓'.replace(/✓/, 'ok'))}`)).toEqual({
+      osc: 99,
+      title: '',
+      body: 'Fertig ok',
+    });
     expect(oscNotification('\u001b]99;e=1;@@@not base64')).toBeUndefined();
   });
   it('is none: ConEmu commands (progress), other OSCs, empty texts, unknown parts', () => {
-    for (const s of ['\u001b]9;4;1;50', '\u001b]9;1;2', '\u001b]0;title', '\u001b]777;other;x', '\u001b]9;   ', '\u001b]99;p=icon;x', '\u001b]99;nosemicolon', '', '\u001b]777;notify;;'])
+    for (const s of [
+      '\u001b]9;4;1;50',
+      '\u001b]9;1;2',
+      '\u001b]0;title',
+      '\u001b]777;other;x',
+      '\u001b]9;   ',
+      '\u001b]99;p=icon;x',
+      '\u001b]99;nosemicolon',
+      '',
+      '\u001b]777;notify;;',
+    ])
       expect(oscNotification(s), JSON.stringify(s)).toBeUndefined();
   });
   it('carries no control character, and is bounded', () => {
@@ -35,7 +51,11 @@ describe('a desktop notification a terminal program asks for', () => {
   it("Claude Code's module: its permission notification waits (a repeat of the dialog); others tell nothing", () => {
     const claude = agentModule('claude');
     for (const seq of [...captured.iterm2, ...captured.ghostty, captured['kitty-in-tmux'][1]!]) {
-      expect(claude.notification!(oscNotification(seq)!)).toEqual({ state: 'waiting', detail: 'needs your permission', repeat: true });
+      expect(claude.notification!(oscNotification(seq)!)).toEqual({
+        state: 'waiting',
+        detail: 'needs your permission',
+        repeat: true,
+      });
     }
     expect(claude.notification!({ osc: 9, title: '', body: 'Claude is waiting for your input' })).toBeUndefined();
   });

@@ -1,5 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Attention, DEFAULT_ATTENTION, inQuiet, minutesOf, QUESTION_MS, SETTLE_MS } from '../../../src/fleet/attention.js';
+import {
+  Attention,
+  DEFAULT_ATTENTION,
+  inQuiet,
+  minutesOf,
+  QUESTION_MS,
+  SETTLE_MS,
+} from '../../../src/fleet/attention.js';
 import type { Notice } from '../../../src/fleet/attention.js';
 import type { FleetEntry } from '../../../src/fleet/entry.js';
 import { UNPLACED } from '../../../src/fleet/entry.js';
@@ -40,7 +47,14 @@ describe('Attention', () => {
     vi.useFakeTimers();
     told = [];
     minutes = 12 * 60;
-    a = new Attention({ agentName: () => 'Codex', howTo: (i) => (i.kind === 'job' ? `mado attach ${i.short}` : ''), minutesNow: () => minutes }, (n) => told.push(n));
+    a = new Attention(
+      {
+        agentName: () => 'Codex',
+        howTo: (i) => (i.kind === 'job' ? `mado attach ${i.short}` : ''),
+        minutesNow: () => minutes,
+      },
+      (n) => told.push(n),
+    );
     a.configure({ ...DEFAULT_ATTENTION, words: { waiting: 'Waiting', completed: 'Completed' } });
   });
   afterEach(() => {
@@ -51,10 +65,18 @@ describe('Attention', () => {
   it('an entry first seen is no news; its next need is told once, with its question and the way there', () => {
     expect(a.entries([entry('term:3', 'waiting')])).toEqual([]);
     a.entries([entry('term:3', 'working')]);
-    const wanted = a.entries([entry('term:3', 'waiting', { needs: { question: 'Allow rm -rf build?', options: ['Yes', 'No'] } })]);
+    const wanted = a.entries([
+      entry('term:3', 'waiting', { needs: { question: 'Allow rm -rf build?', options: ['Yes', 'No'] } }),
+    ]);
     expect(wanted).toEqual(['term:3']);
     expect(told).toHaveLength(1);
-    expect(told[0]).toMatchObject({ title: 'codex term:3: Codex Waiting', urgent: true, jump: 'term:3', replaces: null, quiet: false });
+    expect(told[0]).toMatchObject({
+      title: 'codex term:3: Codex Waiting',
+      urgent: true,
+      jump: 'term:3',
+      replaces: null,
+      quiet: false,
+    });
     // No buffer number nor editor command on a desktop (a click goes there).
     expect(told[0]!.body).toBe('Allow rm -rf build?');
     expect(told[0]!.message).toBe('Codex is Waiting in buffer 3 (codex term:3): Allow rm -rf build? — :MadoJump');
@@ -77,7 +99,12 @@ describe('Attention', () => {
     a.entries([entry('term:3', 'waiting', { detail: 'permission prompt', needs: null })]);
     expect(told).toHaveLength(0);
     vi.advanceTimersByTime(200);
-    a.entries([entry('term:3', 'waiting', { detail: 'permission prompt', needs: { question: 'Do you want to proceed?', options: ['Yes', 'No'] } })]);
+    a.entries([
+      entry('term:3', 'waiting', {
+        detail: 'permission prompt',
+        needs: { question: 'Do you want to proceed?', options: ['Yes', 'No'] },
+      }),
+    ]);
     expect(told).toHaveLength(1);
     expect(told[0]!.body).toBe('Do you want to proceed?');
     vi.advanceTimersByTime(QUESTION_MS);
@@ -123,7 +150,9 @@ describe('Attention', () => {
     a.entries([entry('term:3', 'working')]);
     a.entries([entry('term:3', 'stopped', { detail: '✻ Worked for 10s' })]);
     expect(told).toHaveLength(0);
-    a.entries([entry('term:3', 'completed', { confirmed: true, source: 'jsonl-watcher', detail: 'Fixed the parser.' })]);
+    a.entries([
+      entry('term:3', 'completed', { confirmed: true, source: 'jsonl-watcher', detail: 'Fixed the parser.' }),
+    ]);
     expect(told).toHaveLength(1);
     expect(told[0]).toMatchObject({ title: 'codex term:3: Codex Completed', body: 'Fixed the parser.' });
     vi.advanceTimersByTime(3000);
@@ -193,7 +222,12 @@ describe('Attention', () => {
     };
     // A Neovim opens: a job there waits on a question no teller followed: told, once.
     const first = fresh();
-    const asks = entry('job:box:1a2b3c4d', 'waiting', { host: 'box', short: '1a2b3c4d', turns: 2, needs: { question: 'Run rm -rf build?', options: ['Yes', 'No'] } });
+    const asks = entry('job:box:1a2b3c4d', 'waiting', {
+      host: 'box',
+      short: '1a2b3c4d',
+      turns: 2,
+      needs: { question: 'Run rm -rf build?', options: ['Yes', 'No'] },
+    });
     first.entries([asks, entry('term:3', 'waiting')]);
     first.entries([asks]);
     expect(told.map((n) => n.title)).toEqual(['codex job:box:1a2b3c4d: Codex Waiting']);
@@ -245,10 +279,16 @@ describe('Attention', () => {
   });
 
   it('a job you stopped or killed while it waited or worked exits with no word; one whose agent left on its own is told', () => {
-    a.entries([entry('job:1a2b3c4d', 'waiting', { needs: { question: 'Proceed?', options: [] } }), entry('job:2a2b3c4d', 'working')]);
+    a.entries([
+      entry('job:1a2b3c4d', 'waiting', { needs: { question: 'Proceed?', options: [] } }),
+      entry('job:2a2b3c4d', 'working'),
+    ]);
     vi.advanceTimersByTime(3000);
     const before = told.length;
-    a.entries([entry('job:1a2b3c4d', 'exited', { interrupted: true }), entry('job:2a2b3c4d', 'exited', { interrupted: true })]);
+    a.entries([
+      entry('job:1a2b3c4d', 'exited', { interrupted: true }),
+      entry('job:2a2b3c4d', 'exited', { interrupted: true }),
+    ]);
     vi.advanceTimersByTime(3000);
     expect(told).toHaveLength(before);
     a.entries([entry('job:3a2b3c4d', 'working')]);
@@ -278,7 +318,12 @@ describe('Attention', () => {
     vi.advanceTimersByTime(2000);
     expect(told).toHaveLength(2);
     const [first, summary] = told;
-    expect(summary).toMatchObject({ title: '10 agents need you', replaces: first!.seq, burst: first!.seq, jump: 'term:10' });
+    expect(summary).toMatchObject({
+      title: '10 agents need you',
+      replaces: first!.seq,
+      burst: first!.seq,
+      jump: 'term:10',
+    });
     expect(summary!.items.map((i) => i.id)).toEqual(Array.from({ length: 10 }, (_, i) => `term:${i + 1}`));
     expect(summary!.body.split('\n')[0]).toBe('and 2 more');
     // Quiet again: the next need is a notice of its own.
@@ -336,7 +381,12 @@ describe('Attention', () => {
     a.configure({ ...DEFAULT_ATTENTION, quiet: { from: 22 * 60, to: 8 * 60 } });
     minutes = 23 * 60;
     a.entries([entry('term:3', 'working', { name: 'evil\x1b]0;pwned\x07name' })]);
-    a.entries([entry('term:3', 'waiting', { name: 'evil\x1b]0;pwned\x07name', needs: { question: 'ok?\x1b[2J\r\nrm', options: [] } })]);
+    a.entries([
+      entry('term:3', 'waiting', {
+        name: 'evil\x1b]0;pwned\x07name',
+        needs: { question: 'ok?\x1b[2J\r\nrm', options: [] },
+      }),
+    ]);
     expect(told[0]!.quiet).toBe(true);
     expect(JSON.stringify(told[0])).not.toMatch(/\\u001b|\\u0007|\\r/);
     expect(told[0]!.title).toContain('evil ]0;pwned name');

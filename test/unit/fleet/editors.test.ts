@@ -10,7 +10,18 @@ describe("another Neovim's summary", () => {
       server: '/run/nvim.sock',
       agentPids: [1, 'x'],
       terminals: [
-        { id: 'term:3', agent: 'codex', state: 'waiting', name: 'n'.repeat(500), detail: 7, since: 'soon', needs: { question: 'Proceed?', options: ['Yes', 2, 'No'] }, cwd: '/p', evil: 'x', confirmed: true },
+        {
+          id: 'term:3',
+          agent: 'codex',
+          state: 'waiting',
+          name: 'n'.repeat(500),
+          detail: 7,
+          since: 'soon',
+          needs: { question: 'Proceed?', options: ['Yes', 2, 'No'] },
+          cwd: '/p',
+          evil: 'x',
+          confirmed: true,
+        },
         { id: 'term:4', agent: 'rm -rf', state: 'idle' },
         { id: 'term:5', agent: 'claude', state: 'sleeping' },
         { id: '../x', agent: 'claude', state: 'idle' },
@@ -19,16 +30,57 @@ describe("another Neovim's summary", () => {
     expect(summary.terminals).toHaveLength(1);
     const e = editorEntry(summary, summary.terminals[0]!);
     expect(e).toEqual({
-      id: 'nvim:4711:3', kind: 'editor', name: 'n'.repeat(120), named: false, intent: '', agent: 'codex', state: 'waiting', source: 'pty-scrape', confirmed: false, since: 0, cwd: '/p', detail: '',
-      needs: { question: 'Proceed?', options: ['Yes', 'No'] }, where: 'nvim 4711', pinned: false, order: 0, pending: '', server: '/run/nvim.sock', attach: [],
-      buf: null, short: '', host: '', pid: 4711, peerBuf: 3, tty: '', exit: null, interrupted: false, shows: '', turns: 0, ended: false,
+      id: 'nvim:4711:3',
+      kind: 'editor',
+      name: 'n'.repeat(120),
+      named: false,
+      intent: '',
+      agent: 'codex',
+      state: 'waiting',
+      source: 'pty-scrape',
+      confirmed: false,
+      since: 0,
+      cwd: '/p',
+      detail: '',
+      needs: { question: 'Proceed?', options: ['Yes', 'No'] },
+      where: 'nvim 4711',
+      pinned: false,
+      order: 0,
+      pending: '',
+      server: '/run/nvim.sock',
+      attach: [],
+      buf: null,
+      short: '',
+      host: '',
+      pid: 4711,
+      peerBuf: 3,
+      tty: '',
+      exit: null,
+      interrupted: false,
+      shows: '',
+      turns: 0,
+      ended: false,
     });
     expect(summary.agentPids).toEqual([1]);
   });
   it("keeps a source that is the agent's own word (its event stream, its hooks, its notifications): confirmed there too", () => {
-    const summary = parseSummary({ pid: 1, pidStart: '1', server: '', agentPids: [], terminals: ['event-stream', 'hook', 'notification', 'made-up'].map((source, i) => ({ id: `term:${i + 1}`, agent: 'opencode', state: 'waiting', source })) })!;
+    const summary = parseSummary({
+      pid: 1,
+      pidStart: '1',
+      server: '',
+      agentPids: [],
+      terminals: ['event-stream', 'hook', 'notification', 'made-up'].map((source, i) => ({
+        id: `term:${i + 1}`,
+        agent: 'opencode',
+        state: 'waiting',
+        source,
+      })),
+    })!;
     expect(summary.terminals.map((t) => editorEntry(summary, t)).map((e) => [e.source, e.confirmed])).toEqual([
-      ['event-stream', true], ['hook', true], ['notification', true], ['pty-scrape', false],
+      ['event-stream', true],
+      ['hook', true],
+      ['notification', true],
+      ['pty-scrape', false],
     ]);
   });
 });

@@ -36,11 +36,19 @@ afterEach(() => {
 function startHub(): { hub: FleetHub; jobs: Map<string, FleetEntry> } {
   const jobs = new Map<string, FleetEntry>();
   const tracker = new Tracker();
-  const watchers = new TerminalWatchers({ process: () => undefined, record: () => undefined, place: () => undefined }, quiet);
-  const h = new FleetHub(tracker, watchers, (change: FleetChange) => {
-    for (const e of change.put) if (e.kind === 'job') jobs.set(e.id, e);
-    for (const id of change.removed) jobs.delete(id);
-  }, quiet);
+  const watchers = new TerminalWatchers(
+    { process: () => undefined, record: () => undefined, place: () => undefined },
+    quiet,
+  );
+  const h = new FleetHub(
+    tracker,
+    watchers,
+    (change: FleetChange) => {
+      for (const e of change.put) if (e.kind === 'job') jobs.set(e.id, e);
+      for (const id of change.removed) jobs.delete(id);
+    },
+    quiet,
+  );
   h.start();
   hub = h;
   return { hub: h, jobs };
@@ -55,7 +63,14 @@ async function until(pred: () => boolean, ms = 5000): Promise<void> {
 }
 
 const job = (short: string, name: string): void => {
-  createJob(path.join(root, 'jobs'), { ...blankJob(short), status: 'stopped', name, agent: 'shell', cwd: root, originCwd: root });
+  createJob(path.join(root, 'jobs'), {
+    ...blankJob(short),
+    status: 'stopped',
+    name,
+    agent: 'shell',
+    cwd: root,
+    originCwd: root,
+  });
 };
 
 describe('the fleet hub', () => {
@@ -66,15 +81,26 @@ describe('the fleet hub', () => {
     await until(() => jobs.size === 2);
     const pushes: number[][] = [];
     const seen = (): number[] => [jobs.get('job:0000000a')!.order, jobs.get('job:0000000b')!.order];
-    await h.reorder([{ id: 'job:0000000a', order: 2 }, { id: 'job:0000000b', order: 1 }]);
+    await h.reorder([
+      { id: 'job:0000000a', order: 2 },
+      { id: 'job:0000000b', order: 1 },
+    ]);
     pushes.push(seen());
     // At once, both: no half-moved group, no wait on the watcher (a second move would undo the first).
     expect(pushes[0]).toEqual([2, 1]);
     // A second move at once builds on the first.
-    await h.reorder([{ id: 'job:0000000a', order: 1 }, { id: 'job:0000000b', order: 2 }]);
+    await h.reorder([
+      { id: 'job:0000000a', order: 1 },
+      { id: 'job:0000000b', order: 2 },
+    ]);
     expect(seen()).toEqual([1, 2]);
     // An entry gone meanwhile is the move's error; the others' orders are kept and shown.
-    await expect(h.reorder([{ id: 'job:0000000a', order: 2 }, { id: 'term:99', order: 1 }])).rejects.toThrow("no agent 'term:99'");
+    await expect(
+      h.reorder([
+        { id: 'job:0000000a', order: 2 },
+        { id: 'term:99', order: 1 },
+      ]),
+    ).rejects.toThrow("no agent 'term:99'");
     expect(seen()).toEqual([2, 2]);
   });
 
@@ -104,7 +130,15 @@ describe('the fleet hub', () => {
     await until(() => jobs.has('job:0000000d'));
     expect(jobs.get('job:0000000d')!.state).toBe('failed');
     // Then its file, made a moment before that listing (the daemon's clock read before it wrote).
-    const made = { ...blankJob('0000000d', Date.now() - 500), status: 'running', tempo: 'active', intent: 'echo attached at once', agent: 'shell', cwd: root, originCwd: root };
+    const made = {
+      ...blankJob('0000000d', Date.now() - 500),
+      status: 'running',
+      tempo: 'active',
+      intent: 'echo attached at once',
+      agent: 'shell',
+      cwd: root,
+      originCwd: root,
+    };
     writeFileSync(path.join(root, 'jobs', '0000000d', 'job.json'), JSON.stringify(made));
     await until(() => jobs.get('job:0000000d')!.intent === 'echo attached at once');
     expect(jobs.get('job:0000000d')!.intent).toBe('echo attached at once');
@@ -113,13 +147,24 @@ describe('the fleet hub', () => {
 
 describe('a terminal’s question in the fleet', () => {
   it('is none while its screen shows no question yet (the agent’s own word that it waits came first), then the screen’s', () => {
-    const screens = JSON.parse(readFileSync(path.join(__dirname, '../../fixtures/screens.json'), 'utf8')) as Record<string, { lines: string[]; title: string }>;
+    const screens = JSON.parse(readFileSync(path.join(__dirname, '../../fixtures/screens.json'), 'utf8')) as Record<
+      string,
+      { lines: string[]; title: string }
+    >;
     const terms = new Map<string, FleetEntry>();
     const tracker = new Tracker();
-    const watchers = new TerminalWatchers({ process: () => undefined, record: () => undefined, place: () => undefined }, quiet);
-    hub = new FleetHub(tracker, watchers, (change: FleetChange) => {
-      for (const e of change.put) if (e.kind === 'terminal') terms.set(e.id, e);
-    }, quiet);
+    const watchers = new TerminalWatchers(
+      { process: () => undefined, record: () => undefined, place: () => undefined },
+      quiet,
+    );
+    hub = new FleetHub(
+      tracker,
+      watchers,
+      (change: FleetChange) => {
+        for (const e of change.put) if (e.kind === 'terminal') terms.set(e.id, e);
+      },
+      quiet,
+    );
     const show = (name: string): void => {
       const s = screens[name]!;
       tracker.screen(3, { lines: s.lines, title: s.title }, Date.now());
@@ -132,6 +177,9 @@ describe('a terminal’s question in the fleet', () => {
     show('claude-idle');
     expect(terms.get('term:3')).toMatchObject({ state: 'waiting', detail: 'permission prompt', needs: null });
     show('claude-approval');
-    expect(terms.get('term:3')).toMatchObject({ state: 'waiting', needs: { question: 'Do you want to proceed? — rm -rf build' } });
+    expect(terms.get('term:3')).toMatchObject({
+      state: 'waiting',
+      needs: { question: 'Do you want to proceed? — rm -rf build' },
+    });
   });
 });

@@ -4,7 +4,12 @@ import type { ListedJob } from '../../../src/jobs/protocol/replies.js';
 import { blankJob } from '../../../src/jobs/store.js';
 
 describe('the jobs as the hub shows them', () => {
-  const listed = (short: string, name: string, updatedAt: number): ListedJob => ({ ...blankJob(short, updatedAt), name, updatedAt, alive: true });
+  const listed = (short: string, name: string, updatedAt: number): ListedJob => ({
+    ...blankJob(short, updatedAt),
+    name,
+    updatedAt,
+    alive: true,
+  });
 
   it('a job read fine is never taken back to an older file (a listing read before a write may end after it); a job whose file could not be read takes it', () => {
     const known = [listed('a', 'written', 20)];
@@ -20,8 +25,15 @@ describe('the jobs as the hub shows them', () => {
 
   it('a job’s row keeps the time its state began across rewrites of its file; a new state and a job gone are told', () => {
     const told: string[] = [];
-    const jobs = new JobListing({ stateChanged: (id, from, to, ended) => told.push(`${id} ${from}>${to}${ended ? ' ended' : ''}`), gone: (id) => told.push(`${id} gone`) });
-    const job = (updatedAt: number, tempo: 'active' | 'idle'): ListedJob => ({ ...listed('0123abcd', 'x', updatedAt), status: 'running', tempo });
+    const jobs = new JobListing({
+      stateChanged: (id, from, to, ended) => told.push(`${id} ${from}>${to}${ended ? ' ended' : ''}`),
+      gone: (id) => told.push(`${id} gone`),
+    });
+    const job = (updatedAt: number, tempo: 'active' | 'idle'): ListedJob => ({
+      ...listed('0123abcd', 'x', updatedAt),
+      status: 'running',
+      tempo,
+    });
     jobs.list([job(10, 'active')]);
     expect(jobs.rows(() => undefined).map((e) => [e.state, e.since])).toEqual([['working', 10]]);
     // Renamed: the file is rewritten, the state is the same, and began at 10 still.
@@ -37,16 +49,36 @@ describe('the jobs as the hub shows them', () => {
 
   it('a turn ended is told once per turn its file counts, its Working seen or not', () => {
     const told: string[] = [];
-    const jobs = new JobListing({ stateChanged: (_id, from, to, ended) => told.push(`${from}>${to}${ended ? ' ended' : ''}`), gone: () => undefined });
-    const job = (updatedAt: number, status: 'running' | 'done', turnsEnded: number): ListedJob => ({ ...listed('0123abcd', 'x', updatedAt), status, tempo: status === 'running' ? 'active' : 'idle', turnsEnded });
+    const jobs = new JobListing({
+      stateChanged: (_id, from, to, ended) => told.push(`${from}>${to}${ended ? ' ended' : ''}`),
+      gone: () => undefined,
+    });
+    const job = (updatedAt: number, status: 'running' | 'done', turnsEnded: number): ListedJob => ({
+      ...listed('0123abcd', 'x', updatedAt),
+      status,
+      tempo: status === 'running' ? 'active' : 'idle',
+      turnsEnded,
+    });
     const since: number[] = [];
-    for (const [at, status, turns] of [[10, 'running', 0], [20, 'done', 1], [30, 'done', 2], [40, 'done', 2], [50, 'running', 2], [60, 'done', 3]] as const) {
+    for (const [at, status, turns] of [
+      [10, 'running', 0],
+      [20, 'done', 1],
+      [30, 'done', 2],
+      [40, 'done', 2],
+      [50, 'running', 2],
+      [60, 'done', 3],
+    ] as const) {
       jobs.list([job(at, status, turns)]);
       since.push(jobs.rows(() => undefined)[0]!.since);
     }
     // A new turn's end begins its time anew; a rewrite of the file in the same turn does not.
     expect(since).toEqual([10, 20, 30, 30, 50, 60]);
     // The second turn's Working was never read (done, then done a turn later): its end is told still.
-    expect(told).toEqual(['working>stopped ended', 'stopped>stopped ended', 'stopped>working', 'working>stopped ended']);
+    expect(told).toEqual([
+      'working>stopped ended',
+      'stopped>stopped ended',
+      'stopped>working',
+      'working>stopped ended',
+    ]);
   });
 });

@@ -8,8 +8,12 @@ describe('the marks a user gives an entry', () => {
   });
 
   it('a terminal’s marks back from Lua: checked field by field, none from a hostile value', () => {
-    expect(keptMarks({ id: 'term:12', name: ' main ', pinned: true, order: 2 })).toEqual({ id: 'term:12', marks: { name: 'main', pinned: true, order: 2 } });
+    expect(keptMarks({ id: 'term:12', name: ' main ', pinned: true, order: 2 })).toEqual({
+      id: 'term:12',
+      marks: { name: 'main', pinned: true, order: 2 },
+    });
     expect(keptMarks({ id: 'term:12', name: '   ', pinned: 'yes', order: Infinity })).toBeUndefined();
-    for (const v of [null, 'term:1', [], { id: 'job:abc', name: 'x' }, { id: 'term:1e9999', name: 'x' }]) expect(keptMarks(v)).toBeUndefined();
+    for (const v of [null, 'term:1', [], { id: 'job:abc', name: 'x' }, { id: 'term:1e9999', name: 'x' }])
+      expect(keptMarks(v)).toBeUndefined();
   });
 });

@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Mute } from '../../../src/fleet/attention.js';
-import { DEFAULT_NOTIFY, NOTIFY_FILE, parseNotifySettings, readNotifyFile, writeNotifyFile } from '../../../src/fleet/notify-settings.js';
+import {
+  DEFAULT_NOTIFY,
+  NOTIFY_FILE,
+  parseNotifySettings,
+  readNotifyFile,
+  writeNotifyFile,
+} from '../../../src/fleet/notify-settings.js';
 
 let dir: string;
 beforeEach(() => {
@@ -15,17 +21,33 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 describe('the user’s notify settings', () => {
   it('none: the defaults, nothing said', () => {
     expect(parseNotifySettings(undefined)).toEqual({ settings: DEFAULT_NOTIFY, problems: [] });
-    expect(parseNotifySettings({})).toMatchObject({ settings: { terminal: { osc: 'auto', bell: false, title: false }, desktop: { enabled: true, command: null } }, problems: [] });
+    expect(parseNotifySettings({})).toMatchObject({
+      settings: { terminal: { osc: 'auto', bell: false, title: false }, desktop: { enabled: true, command: null } },
+      problems: [],
+    });
   });
 
   it('each field read as given', () => {
     const { settings, problems } = parseNotifySettings(
-      { enabled: true, states: { waiting: true, completed: false }, burst_ms: 500, quiet: { from: '22:00', to: '08:00' }, desktop: { enabled: false, command: ['my-notify', '{title}'] }, terminal: { osc: 777, bell: true, title: true } },
+      {
+        enabled: true,
+        states: { waiting: true, completed: false },
+        burst_ms: 500,
+        quiet: { from: '22:00', to: '08:00' },
+        desktop: { enabled: false, command: ['my-notify', '{title}'] },
+        terminal: { osc: 777, bell: true, title: true },
+      },
       { waiting: 'Needs you' },
     );
     expect(problems).toEqual([]);
     expect(settings).toEqual({
-      attention: { enabled: true, states: { waiting: true, completed: false }, words: { waiting: 'Needs you' }, burstMs: 500, quiet: { from: 22 * 60, to: 8 * 60 } },
+      attention: {
+        enabled: true,
+        states: { waiting: true, completed: false },
+        words: { waiting: 'Needs you' },
+        burstMs: 500,
+        quiet: { from: 22 * 60, to: 8 * 60 },
+      },
       desktop: { enabled: false, command: ['my-notify', '{title}'] },
       terminal: { osc: '777', bell: true, title: true },
     });
@@ -63,7 +85,10 @@ describe('the user’s notify settings', () => {
 
 describe('the settings kept for the daemon', () => {
   it('are read back as written, with the mutes of jobs only', () => {
-    const { settings } = parseNotifySettings({ burst_ms: 700, quiet: { from: '23:30', to: '07:05' }, desktop: { command: ['n'] } }, { waiting: 'Waits' });
+    const { settings } = parseNotifySettings(
+      { burst_ms: 700, quiet: { from: '23:30', to: '07:05' }, desktop: { command: ['n'] } },
+      { waiting: 'Waits' },
+    );
     const mutes = new Map<string, Mute>([
       ['job:1a2b3c4d', 'all'],
       ['job:0000ffff', new Set(['completed', 'stopped'] as const)],
@@ -83,7 +108,10 @@ describe('the settings kept for the daemon', () => {
     expect(readNotifyFile(dir).settings).toEqual(DEFAULT_NOTIFY);
     writeFileSync(file, JSON.stringify({ burst_ms: 5, pad: 'x'.repeat(200_000) }));
     expect(readNotifyFile(dir).settings).toEqual(DEFAULT_NOTIFY);
-    writeFileSync(file, JSON.stringify({ mutes: { '../../etc': 'all', 'job:1a2b3c4d': ['waiting', 'asleep'], 'job:zzzzzzzz': 'all' } }));
+    writeFileSync(
+      file,
+      JSON.stringify({ mutes: { '../../etc': 'all', 'job:1a2b3c4d': ['waiting', 'asleep'], 'job:zzzzzzzz': 'all' } }),
+    );
     const { mutes } = readNotifyFile(dir);
     expect([...mutes.keys()]).toEqual(['job:1a2b3c4d']);
     expect(mutes.get('job:1a2b3c4d')).toEqual(new Set(['waiting']));

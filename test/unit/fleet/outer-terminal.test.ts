@@ -31,8 +31,12 @@ describe('the notification written to the terminal Neovim runs in', () => {
   });
 
   it('OSC 9, 777 and 99 carry the title and body, each terminated', () => {
-    expect(oscNotification('9', 'claude main: Claude Code Waiting', 'Do you want to proceed?', 1, {})).toBe('\x1b]9;claude main: Claude Code Waiting: Do you want to proceed?\x1b\\');
-    expect(oscNotification('777', 'claude main: Waiting', 'Do you want to proceed?', 1, {})).toBe('\x1b]777;notify;claude main: Waiting;Do you want to proceed?\x1b\\');
+    expect(oscNotification('9', 'claude main: Claude Code Waiting', 'Do you want to proceed?', 1, {})).toBe(
+      '\x1b]9;claude main: Claude Code Waiting: Do you want to proceed?\x1b\\',
+    );
+    expect(oscNotification('777', 'claude main: Waiting', 'Do you want to proceed?', 1, {})).toBe(
+      '\x1b]777;notify;claude main: Waiting;Do you want to proceed?\x1b\\',
+    );
     const kitty = oscNotification('99', 'the title', 'the body', 1003, {});
     expect(kitty).toBe('\x1b]99;i=madohub3:d=0:p=title;the title\x1b\\\x1b]99;i=madohub3:d=1:p=body;the body\x1b\\');
   });
@@ -64,6 +68,8 @@ describe('the notification written to the terminal Neovim runs in', () => {
       expect(seq.slice('\x1b]9;'.length), name).not.toMatch(/^\d+;/);
       expect(seq, name).toContain('Codex Waiting: Run it?');
     }
-    expect(oscNotification('9', 'writer: Codex Waiting', 'Run it?', 1, {})).toBe('\x1b]9;writer: Codex Waiting: Run it?\x1b\\');
+    expect(oscNotification('9', 'writer: Codex Waiting', 'Run it?', 1, {})).toBe(
+      '\x1b]9;writer: Codex Waiting: Run it?\x1b\\',
+    );
   });
 });

@@ -40,7 +40,10 @@ function setup(answer: () => string = () => '') {
 }
 /** A reply as it is written: a bracketed paste (the screens are Claude Code's, which asks for one). */
 const pasted = (text: string): string => `\x1b[200~${text}\x1b[201~`;
-const drafted = (text: string) => (l: string): string => (/^❯ ?$/.test(l) ? `❯ ${text}` : l);
+const drafted =
+  (text: string) =>
+  (l: string): string =>
+    /^❯ ?$/.test(l) ? `❯ ${text}` : l;
 
 describe('replies to a terminal', () => {
   it('go at once, pasted, to an idle agent', async () => {
@@ -66,7 +69,10 @@ describe('replies to a terminal', () => {
     await t.show('claude-real-working');
     expect(t.writes).toHaveLength(1);
     await t.show('claude-real-stopped');
-    expect(t.writes).toEqual([{ data: pasted('first'), how: 'paste' }, { data: pasted('second'), how: 'paste' }]);
+    expect(t.writes).toEqual([
+      { data: pasted('first'), how: 'paste' },
+      { data: pasted('second'), how: 'paste' },
+    ]);
   });
 
   it('wait for the end of the turn while the agent works', async () => {
@@ -166,7 +172,9 @@ describe('menu answers to a terminal', () => {
     t.tracker.record(BUF, { state: 'waiting', source: 'session-file', detail: 'waiting' }, 5000);
     expect(t.tracker.get(BUF)?.state).toBe('waiting');
     const asked = Date.now();
-    const answered = t.replies.choose(BUF, 2, (screens['claude-real-working'] as { lines: string[] }).lines).then(() => Date.now());
+    const answered = t.replies
+      .choose(BUF, 2, (screens['claude-real-working'] as { lines: string[] }).lines)
+      .then(() => Date.now());
     await new Promise((r) => setTimeout(r, 300));
     expect(t.writes).toEqual([]);
     const drawn = Date.now();

@@ -13,9 +13,21 @@ const chain = { id: 'a1b2c3', hop: 2, visited: ['job:0000000a', 'term:4', 'job:0
 describe('a job’s route chain', () => {
   it('is read as hostile input: a chain that is none reads as no chain', () => {
     expect(chainOf(chain)).toEqual(chain);
-    for (const bad of [null, [], 'x', { ...chain, id: 'x'.repeat(40) }, { ...chain, id: 'XY' }, { ...chain, hop: 0 }, { ...chain, hop: 101 }, { ...chain, hop: 1.5 },
-      { ...chain, visited: ['one'] }, { ...chain, visited: [1, 2] }, { ...chain, visited: ['', 'x'] }, { ...chain, visited: Array.from({ length: 102 }, () => 'x') },
-      { ...chain, visited: ['x', 'y'.repeat(301)] }]) {
+    for (const bad of [
+      null,
+      [],
+      'x',
+      { ...chain, id: 'x'.repeat(40) },
+      { ...chain, id: 'XY' },
+      { ...chain, hop: 0 },
+      { ...chain, hop: 101 },
+      { ...chain, hop: 1.5 },
+      { ...chain, visited: ['one'] },
+      { ...chain, visited: [1, 2] },
+      { ...chain, visited: ['', 'x'] },
+      { ...chain, visited: Array.from({ length: 102 }, () => 'x') },
+      { ...chain, visited: ['x', 'y'.repeat(301)] },
+    ]) {
       expect(chainOf(bad)).toBeUndefined();
     }
   });
@@ -50,7 +62,11 @@ describe('a job’s route chain', () => {
     createJob(jobs, { ...blankJob('0000000b'), turnsEnded: 3 });
     const dir = path.join(jobs, '0000000b');
     // The host keeps it with the turns its job had ended when the route's text came.
-    const keeper = new ChainKeeper(dir, () => undefined, () => 3);
+    const keeper = new ChainKeeper(
+      dir,
+      () => undefined,
+      () => 3,
+    );
     keeper.replied(chain);
     expect(JSON.parse(readFileSync(path.join(dir, CHAIN_FILE), 'utf8'))).toEqual({ ...chain, turnsAt: 3 });
     // Under way (3 ended), and at its end (4): the route's; past it (5), no chain: its end is news, its routes start a chain of their own.

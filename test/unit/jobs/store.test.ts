@@ -77,8 +77,15 @@ describe('job records', () => {
     bad.tempo = 'sleepy';
     writeFileSync(path.join(dir, b.short, 'job.json'), JSON.stringify(bad));
     const views = new Map(listJobs(dir).map((v) => [v.job.short, v]));
-    expect(views.get(a.short)).toMatchObject({ ok: false, error: 'job.json is corrupt (not JSON)', job: { status: 'errored' } });
-    expect(views.get(b.short)).toMatchObject({ ok: false, error: "job.json: field 'tempo' must be one of active|idle|blocked" });
+    expect(views.get(a.short)).toMatchObject({
+      ok: false,
+      error: 'job.json is corrupt (not JSON)',
+      job: { status: 'errored' },
+    });
+    expect(views.get(b.short)).toMatchObject({
+      ok: false,
+      error: "job.json: field 'tempo' must be one of active|idle|blocked",
+    });
     expect(views.get(b.short)!.job.detail).toBe("job.json: field 'tempo' must be one of active|idle|blocked");
     expect(views.get(c.short)).toMatchObject({ ok: true });
     await expect(updateJob(dir, a.short, { pinned: true })).rejects.toThrow(/corrupt/);
@@ -117,7 +124,14 @@ describe('job records', () => {
   it('two writers at once lose no field: 2 processes × 150 updates of different fields', async () => {
     const job = createJob(dir, { ...sample(), sortOrder: 0, stateSortOrder: 0 });
     const bundle = path.join(dir, 'store.cjs');
-    buildSync({ entryPoints: [path.resolve(__dirname, '../../../src/jobs/store.ts')], bundle: true, platform: 'node', format: 'cjs', outfile: bundle, logLevel: 'silent' });
+    buildSync({
+      entryPoints: [path.resolve(__dirname, '../../../src/jobs/store.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      outfile: bundle,
+      logLevel: 'silent',
+    });
     const writer = (field: 'sortOrder' | 'stateSortOrder'): Promise<number> =>
       new Promise((resolve) => {
         const code = `const s = require(${JSON.stringify(bundle)});
@@ -156,7 +170,10 @@ describe('job ids', () => {
     expect(matchJob(shorts, 'a', names)).toEqual({ ok: true, short: 'a0000001' });
     expect(reads).toBe(0);
     expect(matchJob(shorts, 'parser fix', names)).toEqual({ ok: true, short: '3fa2c1d0' });
-    expect(matchJob(shorts, 'docs', names)).toEqual({ ok: false, error: "2 jobs are named 'docs': 3fb70011, a0000001" });
+    expect(matchJob(shorts, 'docs', names)).toEqual({
+      ok: false,
+      error: "2 jobs are named 'docs': 3fb70011, a0000001",
+    });
     expect(matchJob(shorts, 'parser', names)).toEqual({ ok: false, error: "no job 'parser'" });
     expect(matchJob(shorts, '3f', names)).toEqual({ ok: false, error: "'3f' matches 2 jobs" });
   });

@@ -15,10 +15,22 @@ describe('a job file', () => {
 
   it('is refused, naming the field, when a field is wrong or missing', () => {
     expect(validateJob('{}')).toMatchObject({ ok: false });
-    expect(validateJob({ ...job, agent: '../../x' })).toEqual({ ok: false, error: "field 'agent' must be an agent id" });
-    expect(validateJob({ ...job, short: 'ZZZZZZZZ' })).toMatchObject({ ok: false, error: expect.stringContaining("field 'short'") });
-    expect(validateJob({ ...job, status: 'partying' })).toMatchObject({ ok: false, error: expect.stringContaining("field 'status' must be one of") });
-    expect(validateJob({ ...job, detail: 'x'.repeat(10_000) })).toMatchObject({ ok: false, error: expect.stringContaining("field 'detail' must be a string of at most") });
+    expect(validateJob({ ...job, agent: '../../x' })).toEqual({
+      ok: false,
+      error: "field 'agent' must be an agent id",
+    });
+    expect(validateJob({ ...job, short: 'ZZZZZZZZ' })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("field 'short'"),
+    });
+    expect(validateJob({ ...job, status: 'partying' })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("field 'status' must be one of"),
+    });
+    expect(validateJob({ ...job, detail: 'x'.repeat(10_000) })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("field 'detail' must be a string of at most"),
+    });
     const { cwd: _, ...noCwd } = job;
     expect(validateJob(noCwd)).toMatchObject({ ok: false, error: "field 'cwd' is missing" });
   });

@@ -9,7 +9,13 @@ const LUA = path.join(__dirname, '../../../lua/madohub');
 
 /** Every Lua file of the plugin, read. */
 function luaFiles(dir = LUA): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? luaFiles(path.join(dir, e.name)) : e.name.endsWith('.lua') ? [readFileSync(path.join(dir, e.name), 'utf8')] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory()
+      ? luaFiles(path.join(dir, e.name))
+      : e.name.endsWith('.lua')
+        ? [readFileSync(path.join(dir, e.name), 'utf8')]
+        : [],
+  );
 }
 
 describe('messages from Lua', () => {
@@ -20,12 +26,22 @@ describe('messages from Lua', () => {
     expect(parseFromLua('screen')).toBe('a request is a JSON object');
     expect(parseFromLua({ op: 'call', method: 'stop' })).toBe('unknown op "call"');
     expect(parseFromLua({ op: '__proto__' })).toBe('unknown op "__proto__"');
-    expect(parseFromLua({ op: 'screen', buf: 0, lines: [] })).toBe("screen: field 'buf' must be a whole number from 1 to 2147483647");
-    expect(parseFromLua({ op: 'screen', buf: 2, lines: ['a', 3] })).toBe("screen: field 'lines' must be a list of strings");
+    expect(parseFromLua({ op: 'screen', buf: 0, lines: [] })).toBe(
+      "screen: field 'buf' must be a whole number from 1 to 2147483647",
+    );
+    expect(parseFromLua({ op: 'screen', buf: 2, lines: ['a', 3] })).toBe(
+      "screen: field 'lines' must be a list of strings",
+    );
     expect(parseFromLua({ op: 'exit', buf: 2 })).toBe("exit: field 'status' is missing");
-    expect(parseFromLua({ op: 'choose', id: 'x', choice: 10 })).toBe("choose: field 'choice' must be a whole number from 1 to 9");
-    expect(parseFromLua({ op: 'stop', id: 'x', ask: 'soon' })).toBe("stop: field 'ask' must be a whole number from 1 to 9007199254740991");
-    expect(parseFromLua({ op: 'route_add', target: { evil: true } })).toBe("route_add: field 'target' must be a name or a buffer number");
+    expect(parseFromLua({ op: 'choose', id: 'x', choice: 10 })).toBe(
+      "choose: field 'choice' must be a whole number from 1 to 9",
+    );
+    expect(parseFromLua({ op: 'stop', id: 'x', ask: 'soon' })).toBe(
+      "stop: field 'ask' must be a whole number from 1 to 9007199254740991",
+    );
+    expect(parseFromLua({ op: 'route_add', target: { evil: true } })).toBe(
+      "route_add: field 'target' must be a name or a buffer number",
+    );
     // Lua's empty table comes as an empty list.
     expect(parseFromLua({ op: 'route_add', target: 'x', opts: [] })).toMatchObject({ op: 'route_add', opts: [] });
     expect(parseFromLua({ op: 'route_add', target: 'x', opts: [1] })).toBe("route_add: field 'opts' must be a table");
@@ -34,7 +50,8 @@ describe('messages from Lua', () => {
   it('are only ops the Node side knows: every node.notify/call/request of the Lua side names one', () => {
     const ops = new Set<string>();
     for (const text of luaFiles()) {
-      for (const m of text.matchAll(/(?:node|require\('madohub\.node'\))\.(?:notify|call|request)\('([a-z_]+)'/g)) ops.add(m[1]!);
+      for (const m of text.matchAll(/(?:node|require\('madohub\.node'\))\.(?:notify|call|request)\('([a-z_]+)'/g))
+        ops.add(m[1]!);
       // The jobs module's and the picker's helpers: call(what, op, …).
       for (const m of text.matchAll(/\bcall\('[^']*', '([a-z_]+)'/g)) ops.add(m[1]!);
     }

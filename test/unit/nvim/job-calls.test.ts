@@ -15,6 +15,8 @@ describe('a job call that names a host', () => {
   });
 
   it('a dispatch to a host that is none is said', async () => {
-    await expect(jobCall('dispatch', { line: '@claude --host nobox go', cwd: dir }, env, none)).rejects.toThrow("no host 'nobox'");
+    await expect(jobCall('dispatch', { line: '@claude --host nobox go', cwd: dir }, env, none)).rejects.toThrow(
+      "no host 'nobox'",
+    );
   });
 });

@@ -11,20 +11,72 @@ import type { TerminalState } from '../../../src/state/tracker.js';
 const LUA = path.join(__dirname, '../../../lua/madohub');
 
 const FLEET_ENTRY = {
-  id: 1, kind: 1, name: 1, named: 1, intent: 1, agent: 1, state: 1, source: 1, confirmed: 1, since: 1, cwd: 1, detail: 1, needs: 1, where: 1,
-  buf: 1, short: 1, host: 1, pid: 1, peerBuf: 1, tty: 1, exit: 1, interrupted: 1, shows: 1, pinned: 1, order: 1, pending: 1, turns: 1, ended: 1, server: 1, attach: 1,
+  id: 1,
+  kind: 1,
+  name: 1,
+  named: 1,
+  intent: 1,
+  agent: 1,
+  state: 1,
+  source: 1,
+  confirmed: 1,
+  since: 1,
+  cwd: 1,
+  detail: 1,
+  needs: 1,
+  where: 1,
+  buf: 1,
+  short: 1,
+  host: 1,
+  pid: 1,
+  peerBuf: 1,
+  tty: 1,
+  exit: 1,
+  interrupted: 1,
+  shows: 1,
+  pinned: 1,
+  order: 1,
+  pending: 1,
+  turns: 1,
+  ended: 1,
+  server: 1,
+  attach: 1,
 } satisfies Record<keyof FleetEntry, 1>;
 /** A terminal's state as `madohub.state()` gives it: the buffer is the argument, not a field. */
-const STATE = { agent: 1, state: 1, source: 1, confirmed: 1, since: 1, detail: 1, exit: 1, interrupted: 1 } satisfies Record<Exclude<keyof TerminalState, 'buf'>, 1>;
+const STATE = {
+  agent: 1,
+  state: 1,
+  source: 1,
+  confirmed: 1,
+  since: 1,
+  detail: 1,
+  exit: 1,
+  interrupted: 1,
+} satisfies Record<Exclude<keyof TerminalState, 'buf'>, 1>;
 const ROUTE = {
-  id: 1, source: 1, target: 1, targetName: 1, on: 1, send: 1, template: 1, hops: 1, once: 1, review: 1, paused: 1, createdAt: 1, keeper: 1, options: 1,
+  id: 1,
+  source: 1,
+  target: 1,
+  targetName: 1,
+  on: 1,
+  send: 1,
+  template: 1,
+  hops: 1,
+  once: 1,
+  review: 1,
+  paused: 1,
+  createdAt: 1,
+  keeper: 1,
+  options: 1,
 } satisfies Record<keyof ListedRoute, 1>;
 const AGENT = { id: 1, name: 1, fallback: 1 } satisfies Record<keyof AgentInfo, 1>;
 
 /** The `---@field` names of `---@class name` in a Lua file (up to the next blank or non-comment line). */
 function luaFields(file: string, name: string): string[] {
   const lines = readFileSync(path.join(LUA, file), 'utf8').split('\n');
-  const at = lines.findIndex((l) => l === `---@class ${name}` || l.startsWith(`---@class ${name}:`) || l.startsWith(`---@class ${name} `));
+  const at = lines.findIndex(
+    (l) => l === `---@class ${name}` || l.startsWith(`---@class ${name}:`) || l.startsWith(`---@class ${name} `),
+  );
   if (at < 0) throw new Error(`no ---@class ${name} in ${file}`);
   const out: string[] = [];
   for (const line of lines.slice(at + 1)) {

@@ -7,14 +7,16 @@ import { describe, expect, it } from 'vitest';
 const ROOT = path.join(__dirname, '../../..');
 
 function files(dir: string, ext: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name), ext) : e.name.endsWith(ext) ? [path.join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(path.join(dir, e.name), ext) : e.name.endsWith(ext) ? [path.join(dir, e.name)] : [],
+  );
 }
 
 /** The `type` literals of a TypeScript union named `name` in `text`. */
 function unionTypes(text: string, name: string): string[] {
   const start = text.indexOf(`export type ${name} =`);
   const body = text.slice(start, text.indexOf(';\n\n', start));
-  return [...body.matchAll(/\{ type: '([a-z_]+)'/g)].map((m) => m[1]!);
+  return [...body.matchAll(/\{\s*type: '([a-z_]+)'/g)].map((m) => m[1]!);
 }
 
 /** The keys of a Lua table literal named `name` in `text`. */
@@ -35,7 +37,9 @@ describe('the wire to Lua', () => {
   });
 
   it('is the one place of Node that names Lua', () => {
-    const naming = files(path.join(ROOT, 'src'), '.ts').filter((f) => /require\(["']madohub/.test(readFileSync(f, 'utf8')));
+    const naming = files(path.join(ROOT, 'src'), '.ts').filter((f) =>
+      /require\(["']madohub/.test(readFileSync(f, 'utf8')),
+    );
     expect(naming.map((f) => path.relative(ROOT, f))).toEqual(['src/nvim/lua-wire.ts']);
   });
 });

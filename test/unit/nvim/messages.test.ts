@@ -17,7 +17,11 @@ describe('a terminal’s screen from Lua', () => {
   it('refuses what is not a screen, and keeps only strings of its lines', () => {
     expect(parseScreen({ buf: 0, lines: [] })).toBeNull();
     expect(parseScreen([1, 2])).toBeNull();
-    expect(parseScreen({ buf: 3, lines: ['a', 7, 'b'], pid: -1 })).toMatchObject({ buf: 3, lines: ['a', 'b'], pid: undefined });
+    expect(parseScreen({ buf: 3, lines: ['a', 7, 'b'], pid: -1 })).toMatchObject({
+      buf: 3,
+      lines: ['a', 'b'],
+      pid: undefined,
+    });
     expect(parseExit({ buf: 'x' })).toBeNull();
     expect(parseForget(null)).toBeNull();
   });

@@ -18,10 +18,26 @@ describe('agentOfProcess', () => {
   it.each<[string, ProcessInfo, string | undefined]>([
     ['native claude', proc(10, 'claude', ['claude'], '/home/u/.local/share/claude/versions/2.1.200'), 'claude'],
     ['claude.exe under a claude link', proc(10, 'claude.exe', ['/home/u/.local/bin/claude']), 'claude'],
-    ['npm claude (node + bin/claude)', proc(10, 'node', ['node', '/usr/lib/node_modules/.bin/claude'], '/usr/bin/node'), 'claude'],
-    ['npm claude cli.js', proc(10, 'node', ['node', '/x/node_modules/@anthropic-ai/claude-code/cli.js', '--resume'], '/usr/bin/node'), 'claude'],
-    ['codex launcher (node …/bin/codex.js)', proc(10, 'node', ['node', '/x/node_modules/@openai/codex/bin/codex.js'], '/usr/bin/node'), 'codex'],
-    ['codex native child', proc(11, 'codex', ['/x/node_modules/@openai/codex-linux-x64/vendor/codex/codex'], '/x/codex'), 'codex'],
+    [
+      'npm claude (node + bin/claude)',
+      proc(10, 'node', ['node', '/usr/lib/node_modules/.bin/claude'], '/usr/bin/node'),
+      'claude',
+    ],
+    [
+      'npm claude cli.js',
+      proc(10, 'node', ['node', '/x/node_modules/@anthropic-ai/claude-code/cli.js', '--resume'], '/usr/bin/node'),
+      'claude',
+    ],
+    [
+      'codex launcher (node …/bin/codex.js)',
+      proc(10, 'node', ['node', '/x/node_modules/@openai/codex/bin/codex.js'], '/usr/bin/node'),
+      'codex',
+    ],
+    [
+      'codex native child',
+      proc(11, 'codex', ['/x/node_modules/@openai/codex-linux-x64/vendor/codex/codex'], '/x/codex'),
+      'codex',
+    ],
     ['gemini (node …/gemini)', proc(10, 'node', ['node', '/usr/local/bin/gemini'], '/usr/bin/node'), 'gemini'],
     ['opencode', proc(10, 'opencode', ['opencode'], '/x/opencode'), 'opencode'],
     ['amp', proc(10, 'node', ['node', '/usr/local/bin/amp'], '/usr/bin/node'), 'amp'],
@@ -114,7 +130,11 @@ describe.each([
     const dir = mkdtempSync(path.join(tmpdir(), 'madohub-proc-'));
     const held = path.join(dir, 'held.jsonl');
     writeFileSync(held, '');
-    const child = spawn('node', ['-e', `require('fs').openSync(${JSON.stringify(held)}, 'r'); setInterval(() => {}, 1000)`], { cwd: dir, stdio: 'ignore' });
+    const child = spawn(
+      'node',
+      ['-e', `require('fs').openSync(${JSON.stringify(held)}, 'r'); setInterval(() => {}, 1000)`],
+      { cwd: dir, stdio: 'ignore' },
+    );
     children.push(child);
     const started = Date.now();
     const tree = newTree();
@@ -136,14 +156,23 @@ describe('the portable source, told what ps-list and lsof print', () => {
   it('builds the tree from the list, splits command lines, reads lsof -F n', async () => {
     const list = async (): Promise<ProcessDescriptor[]> => [
       { pid: 10, ppid: 1, name: 'zsh', cmd: '-zsh' },
-      { pid: 11, ppid: 10, name: 'node', cmd: 'node /opt/homebrew/lib/node_modules/@anthropic-ai/claude-code/cli.js --resume x', path: '/opt/homebrew/bin/node', startTime: new Date(5000) },
+      {
+        pid: 11,
+        ppid: 10,
+        name: 'node',
+        cmd: 'node /opt/homebrew/lib/node_modules/@anthropic-ai/claude-code/cli.js --resume x',
+        path: '/opt/homebrew/bin/node',
+        startTime: new Date(5000),
+      },
       { pid: 12, ppid: 11, name: 'rg', cmd: 'rg foo' },
       { pid: 20, ppid: 1, name: 'other', cmd: 'other' },
     ];
     const asked: string[][] = [];
     const tree = new PsTree(list, async (args) => {
       asked.push(args);
-      return args.includes('cwd') ? 'p11\nfcwd\nn/Users/dev/proj\n' : 'p11\nf3\nn/Users/dev/.claude/projects/x.jsonl\nf4\nnpipe\n';
+      return args.includes('cwd')
+        ? 'p11\nfcwd\nn/Users/dev/proj\n'
+        : 'p11\nf3\nn/Users/dev/.claude/projects/x.jsonl\nf4\nnpipe\n';
     });
     await tree.refresh();
     expect(tree.walk(10).map((p) => p.pid)).toEqual([10, 11, 12]);
@@ -156,7 +185,10 @@ describe('the portable source, told what ps-list and lsof print', () => {
     tree.openFiles(11);
     await new Promise((r) => setTimeout(r, 10));
     expect(tree.openFiles(11)).toEqual(['/Users/dev/.claude/projects/x.jsonl']);
-    expect(asked).toEqual([['-a', '-p', '11', '-d', 'cwd', '-Fn'], ['-p', '11', '-Fn']]);
+    expect(asked).toEqual([
+      ['-a', '-p', '11', '-d', 'cwd', '-Fn'],
+      ['-p', '11', '-Fn'],
+    ]);
     expect(lsofNames('p1\nn/a\nn/b c\n')).toEqual(['/a', '/b c']);
   });
 

@@ -14,7 +14,13 @@ describe('the SSE parser', () => {
   it('makes an event of data lines up to a blank line, in any chunks; other fields and comments are passed over', () => {
     const got: string[] = [];
     const p = new SseParser((d) => got.push(d));
-    for (const chunk of ['data: {"a"', ':1}\n\n: comment\nevent: x\nid: 3\r\ndata: one\r\ndata: two\r\n\r', '\ndata:', 'x\n\n']) p.push(chunk);
+    for (const chunk of [
+      'data: {"a"',
+      ':1}\n\n: comment\nevent: x\nid: 3\r\ndata: one\r\ndata: two\r\n\r',
+      '\ndata:',
+      'x\n\n',
+    ])
+      p.push(chunk);
     expect(got).toEqual(['{"a":1}', 'one\ntwo', 'x']);
   });
   it('drops an event larger than MAX_EVENT, and reads the next', () => {
@@ -40,7 +46,13 @@ describe('an event stream at the loopback address', () => {
       server.listen(0, '127.0.0.1', () => resolve((server!.address() as AddressInfo).port));
     });
   const follow = (port: number, events: unknown[], log: string[] = []): EventStream => {
-    stream = new EventStream({ port, path: '/event', greeting: (e) => (e as { type?: string }).type === 'hello', onEvent: (e) => events.push(e), log: (l) => log.push(l) });
+    stream = new EventStream({
+      port,
+      path: '/event',
+      greeting: (e) => (e as { type?: string }).type === 'hello',
+      onEvent: (e) => events.push(e),
+      log: (l) => log.push(l),
+    });
     stream.start();
     return stream;
   };

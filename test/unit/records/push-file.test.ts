@@ -3,7 +3,14 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, statSync, symlin
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appendCommand, MAX_EVENT_BYTES, MAX_EVENTS_FILE, PushEvents, resetEventsFile, shellQuote } from '../../../src/records/push-file.js';
+import {
+  appendCommand,
+  MAX_EVENT_BYTES,
+  MAX_EVENTS_FILE,
+  PushEvents,
+  resetEventsFile,
+  shellQuote,
+} from '../../../src/records/push-file.js';
 
 const folder = (): string => mkdtempSync(path.join(tmpdir(), "madohub-push-it's "));
 const run = (command: string, input: string): void => void execFileSync('/bin/sh', ['-c', command], { input });
@@ -12,11 +19,15 @@ describe("a hook's command", () => {
   it('appends its event as one line, whatever the path and the payload hold', () => {
     const file = path.join(folder(), 'push.jsonl');
     resetEventsFile(file);
-    const event = { hook_event_name: 'Stop', last_assistant_message: "it's \"done\"\n$(rm -rf ~) `x`" };
+    const event = { hook_event_name: 'Stop', last_assistant_message: 'it\'s "done"\n$(rm -rf ~) `x`' };
     run(appendCommand(file), JSON.stringify(event, null, 2)); // Even a pretty-printed event.
     run(appendCommand(file), JSON.stringify({ hook_event_name: 'UserPromptSubmit' }));
     const lines = readFileSync(file, 'utf8').split('\n');
-    expect(lines.map((l) => (l ? (JSON.parse(l) as unknown) : l))).toEqual([event, { hook_event_name: 'UserPromptSubmit' }, '']);
+    expect(lines.map((l) => (l ? (JSON.parse(l) as unknown) : l))).toEqual([
+      event,
+      { hook_event_name: 'UserPromptSubmit' },
+      '',
+    ]);
   });
   it('takes at most MAX_EVENT_BYTES of an event', () => {
     const file = path.join(folder(), 'push.jsonl');
@@ -59,7 +70,11 @@ describe('the events file', () => {
     const file = path.join(folder(), 'push.jsonl');
     resetEventsFile(file);
     const seen: unknown[] = [];
-    const events = new PushEvents(file, (e) => seen.push(e), () => undefined);
+    const events = new PushEvents(
+      file,
+      (e) => seen.push(e),
+      () => undefined,
+    );
     appendFileSync(file, `{"a":1}\nnot json\n${'z'.repeat(MAX_EVENT_BYTES + 10)}\n{"b":2}\n`);
     await events.read();
     expect(seen).toEqual([{ a: 1 }, { b: 2 }]);
@@ -75,13 +90,21 @@ describe('the events file', () => {
     const file = path.join(folder(), 'push.jsonl');
     resetEventsFile(file);
     const seen: unknown[] = [];
-    const events = new PushEvents(file, (e) => seen.push(e), () => undefined);
+    const events = new PushEvents(
+      file,
+      (e) => seen.push(e),
+      () => undefined,
+    );
     const big = `${JSON.stringify({ pad: 'p'.repeat(60_000) })}\n`;
     for (let i = 0; i < Math.ceil(MAX_EVENTS_FILE / big.length) + 1; i++) appendFileSync(file, big);
     // Read and emptied; then, before the next read, events land past the old offset: the whole file is new.
     await events.read();
     const before = seen.length;
-    const burst = Array.from({ length: Math.ceil(MAX_EVENTS_FILE / big.length) + 3 }, (_, i) => ({ hook_event_name: 'Notification', n: i, pad: 'p'.repeat(60_000) }));
+    const burst = Array.from({ length: Math.ceil(MAX_EVENTS_FILE / big.length) + 3 }, (_, i) => ({
+      hook_event_name: 'Notification',
+      n: i,
+      pad: 'p'.repeat(60_000),
+    }));
     for (const e of burst) appendFileSync(file, `${JSON.stringify(e)}\n`);
     await events.read();
     expect(seen.slice(before).map((e) => (e as { n: number }).n)).toEqual(burst.map((e) => e.n));
@@ -94,7 +117,11 @@ describe('the events file', () => {
     symlinkSync(elsewhere, file);
     const seen: unknown[] = [];
     const said: string[] = [];
-    const events = new PushEvents(file, (e) => seen.push(e), (l) => said.push(l));
+    const events = new PushEvents(
+      file,
+      (e) => seen.push(e),
+      (l) => said.push(l),
+    );
     await events.read();
     await events.read();
     expect(seen).toEqual([]);

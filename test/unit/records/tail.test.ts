@@ -131,7 +131,12 @@ describe('JsonlTail', () => {
     writeFileSync(file, `{"n":1}\n${'y'.repeat(3000)}\n{"n":2}\n`);
     const records: unknown[] = [];
     const bad: string[] = [];
-    const tail = new JsonlTail(file, { onRecord: (v) => records.push(v), onBadLine: (l) => bad.push(l), maxLineBytes: 1000, chunkBytes: 512 });
+    const tail = new JsonlTail(file, {
+      onRecord: (v) => records.push(v),
+      onBadLine: (l) => bad.push(l),
+      maxLineBytes: 1000,
+      chunkBytes: 512,
+    });
     await tail.read();
     expect(records).toEqual([{ n: 1 }, { n: 2 }]);
     expect(bad).toHaveLength(1);

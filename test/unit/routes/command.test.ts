@@ -9,7 +9,9 @@ describe(':MadoRoute words', () => {
     expect(parseRouteCommand(['list'])).toEqual({ kind: 'list' });
     expect(parseRouteCommand(['rm', 'a1b2c3'])).toEqual({ kind: 'rm', id: 'a1b2c3' });
     expect(parseRouteCommand(['reviewer'])).toEqual({ kind: 'add', target: 'reviewer', options: {} });
-    expect(parseRouteCommand(['writer', 'reviewer', 'on=turn', 'send=diff', 'template=review', 'hops=5', 'once', 'review'])).toEqual({
+    expect(
+      parseRouteCommand(['writer', 'reviewer', 'on=turn', 'send=diff', 'template=review', 'hops=5', 'once', 'review']),
+    ).toEqual({
       kind: 'add',
       source: 'writer',
       target: 'reviewer',
@@ -20,15 +22,26 @@ describe(':MadoRoute words', () => {
   });
 
   it('refuse what they cannot be, saying why', () => {
-    expect(parseRouteCommand([])).toMatchObject({ kind: 'error', message: expect.stringMatching(/^usage: :MadoRoute/) });
-    expect(parseRouteCommand(['x', 'colour=red'])).toEqual({ kind: 'error', message: 'unknown option colour= (on=, send=, template=, hops=, once, review)' });
+    expect(parseRouteCommand([])).toMatchObject({
+      kind: 'error',
+      message: expect.stringMatching(/^usage: :MadoRoute/),
+    });
+    expect(parseRouteCommand(['x', 'colour=red'])).toEqual({
+      kind: 'error',
+      message: 'unknown option colour= (on=, send=, template=, hops=, once, review)',
+    });
     expect(parseRouteCommand(['x', 'hops=many'])).toEqual({ kind: 'error', message: 'hops=many is no number' });
-    expect(parseRouteCommand(['a', 'b', 'c'])).toEqual({ kind: 'error', message: 'name a target, or a source and a target' });
+    expect(parseRouteCommand(['a', 'b', 'c'])).toEqual({
+      kind: 'error',
+      message: 'name a target, or a source and a target',
+    });
     expect(parseRouteCommand(['once'])).toEqual({ kind: 'error', message: 'name a target, or a source and a target' });
   });
 
   it("say a route's options in words", () => {
-    expect(routeOptionWords({ on: 'done', send: 'last', hops: 3, template: '', once: true, review: false, paused: true })).toBe('on=done send=last hops=3 once paused');
+    expect(
+      routeOptionWords({ on: 'done', send: 'last', hops: 3, template: '', once: true, review: false, paused: true }),
+    ).toBe('on=done send=last hops=3 once paused');
   });
 });
 
@@ -42,11 +55,42 @@ describe(':MadoRoute completion offers only what can work where the cursor is', 
     { id: 'term:9', name: 'twin', remote: false, ended: false },
     { id: 'term:10', name: 'two words', remote: false, ended: false },
   ];
-  const complete = (line: string, routes: string[] = []): string[] => routeCompletion(completionAt(line), ends, ['mine'], routes);
+  const complete = (line: string, routes: string[] = []): string[] =>
+    routeCompletion(completionAt(line), ends, ['mine'], routes);
 
   it('first: the subcommands, the live agents (a shared or spaced name by its id only), file: and the options', () => {
     const words = complete('MadoRoute ');
-    expect(words).toEqual(expect.arrayContaining(['list', 'clear', 'pause', 'resume', 'rm', 'term:3', 'writer', 'job:1a2b3c4d', 'critic', 'job:box:5e6f7a8b', 'far', 'term:8', 'term:9', 'term:10', 'file:', 'on=done', 'on=turn', 'on=waiting', 'send=last', 'send=diff', 'send=screen', 'template=review', 'template=continue', 'template=mine', 'hops=', 'once', 'review']));
+    expect(words).toEqual(
+      expect.arrayContaining([
+        'list',
+        'clear',
+        'pause',
+        'resume',
+        'rm',
+        'term:3',
+        'writer',
+        'job:1a2b3c4d',
+        'critic',
+        'job:box:5e6f7a8b',
+        'far',
+        'term:8',
+        'term:9',
+        'term:10',
+        'file:',
+        'on=done',
+        'on=turn',
+        'on=waiting',
+        'send=last',
+        'send=diff',
+        'send=screen',
+        'template=review',
+        'template=continue',
+        'template=mine',
+        'hops=',
+        'once',
+        'review',
+      ]),
+    );
     for (const never of ['term:7', 'gone', 'twin', 'two words', 'two']) expect(words).not.toContain(never);
     expect(complete('MadoRoute wr')).toEqual(['writer']);
   });
@@ -54,7 +98,20 @@ describe(':MadoRoute completion offers only what can work where the cursor is', 
   it('after a source: targets and options, no subcommand; after two ends or a remote job: the options not given yet', () => {
     expect(complete('MadoRoute writer ')).not.toContain('list');
     expect(complete('MadoRoute writer c')).toEqual(['critic']);
-    expect(complete('MadoRoute writer critic ')).toEqual(['on=done', 'on=turn', 'on=waiting', 'send=last', 'send=diff', 'send=screen', 'template=review', 'template=continue', 'template=mine', 'hops=', 'once', 'review']);
+    expect(complete('MadoRoute writer critic ')).toEqual([
+      'on=done',
+      'on=turn',
+      'on=waiting',
+      'send=last',
+      'send=diff',
+      'send=screen',
+      'template=review',
+      'template=continue',
+      'template=mine',
+      'hops=',
+      'once',
+      'review',
+    ]);
     expect(complete('MadoRoute writer critic on=turn once s')).toEqual(['send=last', 'send=diff', 'send=screen']);
     expect(complete('MadoRoute writer critic on=turn once ')).not.toContain('once');
     expect(complete('MadoRoute far ')).not.toContain('critic');

@@ -28,7 +28,10 @@ describe('chains', () => {
     expect(nextChain(abc, 'C', 'D', 2, id)).toEqual({ drop: 'the chain has made 2 of its 2 hops' });
   });
   it('a new route that closes a cycle is known', () => {
-    const routes = [{ source: 'A', target: 'B' }, { source: 'B', target: 'C' }];
+    const routes = [
+      { source: 'A', target: 'B' },
+      { source: 'B', target: 'C' },
+    ];
     expect(closesCycle(routes, { source: 'C', target: 'A' })).toBe(true);
     expect(closesCycle(routes, { source: 'C', target: 'D' })).toBe(false);
     expect(closesCycle(routes, { source: 'B', target: 'A' })).toBe(true);
@@ -36,13 +39,26 @@ describe('chains', () => {
 });
 
 describe('payloads', () => {
-  const vars = { last: 'the answer {diff}', diff: 'D', screen: 'S', name: 'writer', agent: 'Claude Code', cwd: '/p', state: 'stopped', hop: 2 };
+  const vars = {
+    last: 'the answer {diff}',
+    diff: 'D',
+    screen: 'S',
+    name: 'writer',
+    agent: 'Claude Code',
+    cwd: '/p',
+    state: 'stopped',
+    hop: 2,
+  };
   it('fills the places once (a value is never read as a place); unknown places stay', () => {
-    expect(fill('{name} ({agent}) in {cwd}, hop {hop}: {last} {nope} {{x}', vars)).toBe('writer (Claude Code) in /p, hop 2: the answer {diff} {nope} {x}');
+    expect(fill('{name} ({agent}) in {cwd}, hop {hop}: {last} {nope} {{x}', vars)).toBe(
+      'writer (Claude Code) in /p, hop 2: the answer {diff} {nope} {x}',
+    );
   });
   it('plain sends, built-in and user templates', () => {
     expect(templateText('', 'diff', {})).toBe('{diff}');
-    expect(templateText('review', 'last', {})).toMatch(/^Review the following change made by \{name\} \(\{agent\}\) in \{cwd\}/);
+    expect(templateText('review', 'last', {})).toMatch(
+      /^Review the following change made by \{name\} \(\{agent\}\) in \{cwd\}/,
+    );
     expect(templateText('continue', 'last', {})).toContain('{last}');
     expect(templateText('mine', 'last', { mine: 'Check: {last}' })).toBe('Check: {last}');
     expect(templateText('toString', 'last', {})).toBeUndefined();
@@ -51,7 +67,9 @@ describe('payloads', () => {
     expect(provenance('writer', 'reviewer', 1, 3)).toBe('[mado route writer → reviewer · hop 1/3]');
     const big = Array.from({ length: 100 }, (_, i) => `line ${i}`).join('\n');
     const out = spilled('[head]', '/s/r.txt', big, 3);
-    expect(out).toBe(`[head]\nThe whole text (${Buffer.byteLength(big)} bytes) is in /s/r.txt; its first lines:\n\nline 0\nline 1\nline 2`);
+    expect(out).toBe(
+      `[head]\nThe whole text (${Buffer.byteLength(big)} bytes) is in /s/r.txt; its first lines:\n\nline 0\nline 1\nline 2`,
+    );
   });
 });
 
@@ -99,7 +117,9 @@ describe('the route engine', () => {
     const e = new RouteEngine(h.host, undefined, c.now);
     e.add({ source: 'term:1', target: 'term:2' });
     await e.finished('term:1', 'done');
-    expect(h.delivered).toEqual([{ target: 'term:2', text: '[mado route writer → reviewer · hop 1/3]\nDone: fixed the parser.' }]);
+    expect(h.delivered).toEqual([
+      { target: 'term:2', text: '[mado route writer → reviewer · hop 1/3]\nDone: fixed the parser.' },
+    ]);
     h.setAnswer('Second answer.');
     c.tick(500);
     await e.finished('term:1', 'done');
@@ -136,7 +156,9 @@ describe('the route engine', () => {
     await settle();
     expect(turns).toEqual([1_000_000 - 5000, 1_003_000]);
     expect(h.delivered.map((d) => d.text)).toEqual(['[mado route writer → reviewer · hop 1/3]\nanswer after 995000']);
-    expect(h.said).toContainEqual(expect.stringMatching(/^route \w+ \(writer → reviewer\): no answer recorded for this turn$/));
+    expect(h.said).toContainEqual(
+      expect.stringMatching(/^route \w+ \(writer → reviewer\): no answer recorded for this turn$/),
+    );
   });
 
   it('refuses, when a route is made, a twin of a route, send=diff where there is no git work tree, and a file target under a link', async () => {
@@ -146,11 +168,15 @@ describe('the route engine', () => {
     expect(() => e.add({ source: 'term:1', target: 'term:2' })).toThrow(`route ${first.id} does that already`);
     // Another kind of payload to the same target is another route.
     expect(() => e.add({ source: 'term:1', target: 'term:2', send: 'screen' })).not.toThrow();
-    expect(() => e.add({ source: 'term:1', target: 'job:0000000c', send: 'diff' })).toThrow('send=diff: /p is no git work tree');
+    expect(() => e.add({ source: 'term:1', target: 'job:0000000c', send: 'diff' })).toThrow(
+      'send=diff: /p is no git work tree',
+    );
     const dir = mkdtempSync(path.join(tmpdir(), 'madohub-route-link-'));
     mkdirSync(path.join(dir, 'real'));
     symlinkSync(path.join(dir, 'real'), path.join(dir, 'linked'));
-    expect(() => e.add({ source: 'term:1', target: `file:${path.join(dir, 'linked', 'notes.md')}` })).toThrow(`${path.join(dir, 'linked')} is a link`);
+    expect(() => e.add({ source: 'term:1', target: `file:${path.join(dir, 'linked', 'notes.md')}` })).toThrow(
+      `${path.join(dir, 'linked')} is a link`,
+    );
     expect(() => e.add({ source: 'term:1', target: `file:${path.join(dir, 'real', 'notes.md')}` })).not.toThrow();
     expect(() => appendText(path.join(dir, 'linked', 'notes.md'), 'x')).toThrow('is a link');
     expect(existsSync(path.join(dir, 'real', 'notes.md'))).toBe(false);
@@ -200,11 +226,15 @@ describe('the route engine', () => {
     const c = clock();
     const e = new RouteEngine(h.host, undefined, c.now);
     e.add({ source: 'term:1', target: 'term:2' });
-    expect(() => e.add({ source: 'term:2', target: 'term:1' })).toThrow('this route closes a cycle (writer leads back to reviewer); give hops=N to allow it');
+    expect(() => e.add({ source: 'term:2', target: 'term:1' })).toThrow(
+      'this route closes a cycle (writer leads back to reviewer); give hops=N to allow it',
+    );
     // The daemon's routes are given their hops as mado route add takes them.
     const d = new RouteEngine({ ...h.host, hopsOption: '--hops N' });
     d.add({ source: 'term:1', target: 'term:2' });
-    expect(() => d.add({ source: 'term:2', target: 'term:1' })).toThrow('this route closes a cycle (writer leads back to reviewer); give --hops N to allow it');
+    expect(() => d.add({ source: 'term:2', target: 'term:1' })).toThrow(
+      'this route closes a cycle (writer leads back to reviewer); give --hops N to allow it',
+    );
     e.add({ source: 'term:2', target: 'term:1', hops: 5 });
     await e.finished('term:1', 'done');
     c.tick(3000);
@@ -237,11 +267,16 @@ describe('the route engine', () => {
     e.add({ source: 'job:0000000c', target: 'term:1' });
     e.add({ source: 'term:1', target: 'term:2', hops: 5 });
     await e.finished('job:0000000c', 'done');
-    expect(h.delivered.at(-1)).toMatchObject({ target: 'term:1', text: expect.stringMatching(/^\[mado route third → writer · hop 2\/3\]/) });
+    expect(h.delivered.at(-1)).toMatchObject({
+      target: 'term:1',
+      text: expect.stringMatching(/^\[mado route third → writer · hop 2\/3\]/),
+    });
     c.tick(3000);
     await e.finished('term:1', 'done');
     expect(h.delivered).toHaveLength(1);
-    expect(h.said.at(-1)).toMatch(/not sent: term:2 is in this chain already \(term:2 → job:0000000c → term:1 → term:2\)/);
+    expect(h.said.at(-1)).toMatch(
+      /not sent: term:2 is in this chain already \(term:2 → job:0000000c → term:1 → term:2\)/,
+    );
     // What this place delivers to a job is kept by its host, not here: the user's reply there ends it.
     e.add({ source: 'term:2', target: 'job:0000000c', hops: 5 });
     c.tick(3000);
@@ -252,7 +287,10 @@ describe('the route engine', () => {
     c.tick(3000);
     h.setAnswer('A new turn.');
     await e.finished('job:0000000c', 'done');
-    expect(h.delivered.at(-1)).toMatchObject({ target: 'term:1', text: expect.stringMatching(/hop 1\/3\]\nA new turn\.$/) });
+    expect(h.delivered.at(-1)).toMatchObject({
+      target: 'term:1',
+      text: expect.stringMatching(/hop 1\/3\]\nA new turn\.$/),
+    });
   });
 
   it('refuses what is no route, saying why', () => {
@@ -261,19 +299,31 @@ describe('the route engine', () => {
     expect(() => e.add({ source: 'term:9', target: 'term:1' })).toThrow("no agent 'term:9'");
     expect(() => e.add({ source: 'buf:3', target: 'term:1' })).toThrow("a route's source is a terminal or a job");
     expect(() => e.add({ source: 'term:1', target: 'term:7' })).toThrow("no target 'term:7'");
-    expect(() => e.add({ source: 'term:1', target: 'term:2', on: 'sometimes' })).toThrow('on=sometimes is none of done, turn, waiting');
-    expect(() => e.add({ source: 'term:1', target: 'term:2', send: 'all' })).toThrow('send=all is none of last, diff, screen');
+    expect(() => e.add({ source: 'term:1', target: 'term:2', on: 'sometimes' })).toThrow(
+      'on=sometimes is none of done, turn, waiting',
+    );
+    expect(() => e.add({ source: 'term:1', target: 'term:2', send: 'all' })).toThrow(
+      'send=all is none of last, diff, screen',
+    );
     expect(() => e.add({ source: 'term:1', target: 'term:2', template: 'nope' })).toThrow("no template 'nope'");
     expect(() => e.add({ source: 'term:1', target: 'term:2', hops: 0 })).toThrow('hops must be 1 to 20');
   });
 
   it('once goes after it fired; review may edit or drop; a large payload goes to a file; templates fill', async () => {
-    const h = fakeHost({ review: async (_r: Route, text: string) => (text.includes('drop me') ? null : text.replace('parser', 'lexer')) });
+    const h = fakeHost({
+      review: async (_r: Route, text: string) => (text.includes('drop me') ? null : text.replace('parser', 'lexer')),
+    });
     const c = clock();
-    const e = new RouteEngine(h.host, { templates: { check: 'Check {name} at hop {hop}: {last}' }, maxBytes: 200, busyMs: 1000 }, c.now);
+    const e = new RouteEngine(
+      h.host,
+      { templates: { check: 'Check {name} at hop {hop}: {last}' }, maxBytes: 200, busyMs: 1000 },
+      c.now,
+    );
     const once = e.add({ source: 'term:1', target: 'term:2', once: true, review: true, template: 'check' });
     await e.finished('term:1', 'done');
-    expect(h.delivered[0]!.text).toBe('[mado route writer → reviewer · hop 1/3]\nCheck writer at hop 1: Done: fixed the lexer.');
+    expect(h.delivered[0]!.text).toBe(
+      '[mado route writer → reviewer · hop 1/3]\nCheck writer at hop 1: Done: fixed the lexer.',
+    );
     expect(e.list().map((r) => r.id)).not.toContain(once.id);
     e.add({ source: 'term:1', target: 'job:0000000c', review: true });
     h.setAnswer('drop me');
@@ -286,7 +336,9 @@ describe('the route engine', () => {
     h.setAnswer('x'.repeat(500));
     c.tick(3000);
     await e.finished('term:1', 'done');
-    expect(h.delivered.at(-1)!.text).toMatch(/^\[mado route writer → file:\/tmp\/x · hop 1\/3\]\nThe whole text \(\d+ bytes\) is in \/state\/routes\/r\.txt; its first lines:/);
+    expect(h.delivered.at(-1)!.text).toMatch(
+      /^\[mado route writer → file:\/tmp\/x · hop 1\/3\]\nThe whole text \(\d+ bytes\) is in \/state\/routes\/r\.txt; its first lines:/,
+    );
   });
 
   it("review: the diff and the answer; a part that is not the route's send may fail (left empty), its send may not", async () => {
@@ -334,7 +386,12 @@ describe('a route to a target whose host is offline', () => {
     let down = true;
     const h = fakeHost({
       targetExists: () => true,
-      end: (id) => (id === 'term:1' ? { id, name: 'writer', agent: 'Claude Code', cwd: '/p', state: 'stopped' } : id === FAR ? { id, name: 'far', agent: 'Codex', cwd: '/q', state: 'idle' } : undefined),
+      end: (id) =>
+        id === 'term:1'
+          ? { id, name: 'writer', agent: 'Claude Code', cwd: '/p', state: 'stopped' }
+          : id === FAR
+            ? { id, name: 'far', agent: 'Codex', cwd: '/q', state: 'idle' }
+            : undefined,
     });
     const deliver = h.host.deliver;
     h.host.deliver = async (target, text, busyMs, chain) => {
@@ -352,7 +409,9 @@ describe('a route to a target whose host is offline', () => {
     expect(h.delivered).toEqual([]);
     expect(e.parkedCount).toBe(3);
     expect(h.held.filter((r) => r === 'target offline')).toHaveLength(3);
-    expect(h.said[0]).toMatch(/^route \w+ \(writer → far\): box is offline: the link to box ended with status 255; kept, sent once it is back \(10 min at most\)$/);
+    expect(h.said[0]).toMatch(
+      /^route \w+ \(writer → far\): box is offline: the link to box ended with status 255; kept, sent once it is back \(10 min at most\)$/,
+    );
     // Still down: nothing goes, nothing is lost.
     await e.retryParked();
     expect(h.delivered).toEqual([]);
@@ -367,14 +426,20 @@ describe('a route to a target whose host is offline', () => {
     // Online again: the next turn goes at once.
     h.setAnswer('Fourth answer.');
     await e.finished('term:1', 'done');
-    expect(h.delivered.map((d) => d.text.split('\n')[1])).toEqual(['First answer.', 'Second answer.', 'Third answer.', 'Fourth answer.']);
+    expect(h.delivered.map((d) => d.text.split('\n')[1])).toEqual([
+      'First answer.',
+      'Second answer.',
+      'Third answer.',
+      'Fourth answer.',
+    ]);
   });
 
   it('gives up past busyMs, with the file that holds the text; keeps at most 8 for one target; a removed route’s is dropped, said', async () => {
     const spilled: string[] = [];
     const h = fakeHost({
       targetExists: () => true,
-      end: (id) => (id === 'term:1' ? { id, name: 'writer', agent: 'Claude Code', cwd: '/p', state: 'stopped' } : undefined),
+      end: (id) =>
+        id === 'term:1' ? { id, name: 'writer', agent: 'Claude Code', cwd: '/p', state: 'stopped' } : undefined,
       deliver: async () => {
         throw new TargetOffline('box is offline');
       },
@@ -395,12 +460,16 @@ describe('a route to a target whose host is offline', () => {
     // The oldest gave up (the host stayed offline), the rest wait behind it, to give up in turn.
     expect(spilled).toHaveLength(1);
     expect(spilled[0]).toContain('Answer 1.');
-    expect(h.said.at(-1)).toMatch(/gave up: job:box:0000000b stayed offline 10 min \(box is offline\); the text is in \/state\/routes\/kept\.txt$/);
+    expect(h.said.at(-1)).toMatch(
+      /gave up: job:box:0000000b stayed offline 10 min \(box is offline\); the text is in \/state\/routes\/kept\.txt$/,
+    );
     expect(e.parkedCount).toBe(MAX_PARKED - 1);
     e.remove(r.id);
     await e.retryParked();
     expect(e.parkedCount).toBe(0);
-    expect(h.said.filter((m) => /was removed: its payload kept for job:box:0000000b is dropped/.test(m))).toHaveLength(MAX_PARKED - 1);
+    expect(h.said.filter((m) => /was removed: its payload kept for job:box:0000000b is dropped/.test(m))).toHaveLength(
+      MAX_PARKED - 1,
+    );
   });
 });
 
@@ -411,7 +480,20 @@ describe("routes' files, read and written as hostile input", () => {
     const path = await import('node:path');
     const { readRoutes, writeRoutes, routesFile } = await import('../../../src/routes/store.js');
     const dir = mkdtempSync(path.join(tmpdir(), 'madohub-routes-file-'));
-    const good = { id: 'ab12cd', source: 'job:0000000a', target: 'job:0000000b', targetName: 'reviewer', on: 'done', send: 'last', template: '', hops: 3, once: false, review: false, paused: false, createdAt: 1 };
+    const good = {
+      id: 'ab12cd',
+      source: 'job:0000000a',
+      target: 'job:0000000b',
+      targetName: 'reviewer',
+      on: 'done',
+      send: 'last',
+      template: '',
+      hops: 3,
+      once: false,
+      review: false,
+      paused: false,
+      createdAt: 1,
+    };
     writeRoutes(dir, [good as Route]);
     expect(statSync(routesFile(dir)).mode & 0o777).toBe(0o600);
     expect(readRoutes(dir)).toEqual([good]);
@@ -426,7 +508,10 @@ describe("routes' files, read and written as hostile input", () => {
       'nonsense',
       null,
     ];
-    writeFileSync(routesFile(dir), JSON.stringify({ version: 1, routes: [...bad, { ...good, review: true, id: 'ok2' }] }));
+    writeFileSync(
+      routesFile(dir),
+      JSON.stringify({ version: 1, routes: [...bad, { ...good, review: true, id: 'ok2' }] }),
+    );
     // Only the good one is kept; a daemon's route never opens a review.
     expect(readRoutes(dir)).toEqual([{ ...good, id: 'ok2', review: false }]);
     writeFileSync(routesFile(dir), JSON.stringify({ version: 2, routes: [good] }));

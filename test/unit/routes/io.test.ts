@@ -10,7 +10,10 @@ import type { AgentId } from '../../../src/shared/types.js';
 import screens from '../../fixtures/screens.json';
 
 const records = (file: string): Record<string, unknown>[] =>
-  readFileSync(path.join(__dirname, '../../fixtures/records', file), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  readFileSync(path.join(__dirname, '../../fixtures/records', file), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 const screen = (name: keyof typeof screens): [AgentId, string[]] => {
   const s = screens[name] as { lines: string[]; expect: { agent: AgentId } };
   return [s.expect.agent, s.lines];
@@ -40,7 +43,22 @@ describe('the answer on the screen', () => {
   });
 
   it('keeps an answer of several lines and paragraphs, without the marks and indents', () => {
-    const lines = ['❯ explain', '', '● First paragraph,', '  continued.', '', '  Second paragraph.', '● Read(src/a.ts)', '  ⎿  Read 12 lines', '● Done.', '', '✻ Worked for 3s', '────────', '❯ ', '────────'];
+    const lines = [
+      '❯ explain',
+      '',
+      '● First paragraph,',
+      '  continued.',
+      '',
+      '  Second paragraph.',
+      '● Read(src/a.ts)',
+      '  ⎿  Read 12 lines',
+      '● Done.',
+      '',
+      '✻ Worked for 3s',
+      '────────',
+      '❯ ',
+      '────────',
+    ];
     expect(screenAnswer('claude', lines)).toBe('First paragraph,\ncontinued.\n\nSecond paragraph.\nDone.');
   });
 });
@@ -48,7 +66,10 @@ describe('the answer on the screen', () => {
 describe('the answer in the records', () => {
   // The captured session ends with a prompt that had no answer yet ("one more"): read up to it.
   const whole = records('claude-transcript.jsonl');
-  const transcript = whole.slice(0, whole.findIndex((r) => JSON.stringify(r).includes('"one more"')));
+  const transcript = whole.slice(
+    0,
+    whole.findIndex((r) => JSON.stringify(r).includes('"one more"')),
+  );
   it('Claude Code: the text of the message that ended the turn, all its records, without thinking', () => {
     expect(lastAnswer('claude', transcript)?.text).toBe('Hello! How can I help?');
     // The last prompt's turn has none yet: not the one before's.
@@ -61,11 +82,17 @@ describe('the answer in the records', () => {
       { ...last, message: { ...message, content: [{ type: 'text', text: 'Part one.' }] } },
       { ...last, message: { ...message, content: [{ type: 'text', text: 'Part two.' }] } },
     ];
-    expect(lastAnswer('claude', [...transcript.filter((r) => r !== last), ...split])?.text).toBe('Part one.\n\nPart two.');
+    expect(lastAnswer('claude', [...transcript.filter((r) => r !== last), ...split])?.text).toBe(
+      'Part one.\n\nPart two.',
+    );
   });
 
   it("Claude Code: a sub-agent's records (its sidechain) are not the answer; a turn that ends in a tool call has none", () => {
-    const sidechain = { type: 'assistant', isSidechain: true, message: { id: 'msg_sub', stop_reason: 'end_turn', content: [{ type: 'text', text: 'sub-agent report' }] } };
+    const sidechain = {
+      type: 'assistant',
+      isSidechain: true,
+      message: { id: 'msg_sub', stop_reason: 'end_turn', content: [{ type: 'text', text: 'sub-agent report' }] },
+    };
     expect(lastAnswer('claude', [...transcript, sidechain])?.text).toBe('Hello! How can I help?');
     expect(lastAnswer('claude', transcript.slice(0, 5))).toBeUndefined();
   });
@@ -77,8 +104,10 @@ describe('the answer in the records', () => {
 
 describe('an answer whose record lands after the screen showed the end', () => {
   const at = (ms: number): string => new Date(ms).toISOString();
-  const started = (ms: number): string => `${JSON.stringify({ timestamp: at(ms), type: 'event_msg', payload: { type: 'task_started' } })}\n`;
-  const done = (ms: number, text: string): string => `${JSON.stringify({ timestamp: at(ms), type: 'event_msg', payload: { type: 'task_complete', last_agent_message: text } })}\n`;
+  const started = (ms: number): string =>
+    `${JSON.stringify({ timestamp: at(ms), type: 'event_msg', payload: { type: 'task_started' } })}\n`;
+  const done = (ms: number, text: string): string =>
+    `${JSON.stringify({ timestamp: at(ms), type: 'event_msg', payload: { type: 'task_complete', last_agent_message: text } })}\n`;
 
   it("is waited for (bounded), and is this turn's: an answer whose prompt came before the turn is none", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'madohub-late-'));
@@ -100,14 +129,17 @@ describe('an answer whose record lands after the screen showed the end', () => {
     expect(await recordAnswer(file, 'codex', { since: t0 + 5000 }, 'second turn', 0)).toBe('second turn');
     // No file at all: undefined at once.
     const t2 = Date.now();
-    expect(await recordAnswer(path.join(dir, 'none.jsonl'), 'codex', { since: undefined }, undefined, 3000)).toBeUndefined();
+    expect(
+      await recordAnswer(path.join(dir, 'none.jsonl'), 'codex', { since: undefined }, undefined, 3000),
+    ).toBeUndefined();
     expect(Date.now() - t2).toBeLessThan(1000);
   });
 
   it('records that say no time: a new answer is one that differs from the one taken before', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'madohub-late-'));
     const file = path.join(dir, 'rollout.jsonl');
-    const untimed = (text: string): string => `${JSON.stringify({ type: 'event_msg', payload: { type: 'task_complete', last_agent_message: text } })}\n`;
+    const untimed = (text: string): string =>
+      `${JSON.stringify({ type: 'event_msg', payload: { type: 'task_complete', last_agent_message: text } })}\n`;
     writeFileSync(file, untimed('first turn'));
     expect(await recordAnswer(file, 'codex', { since: Date.now() }, undefined, 0)).toBe('first turn');
     expect(await recordAnswer(file, 'codex', { since: Date.now() }, 'first turn', 200)).toBe('none');
@@ -121,14 +153,26 @@ describe("a job's record file", () => {
     for (const day of ['2026/11/29', '2026/11/30']) mkdirSync(path.join(home, 'sessions', day), { recursive: true });
     const rollout = path.join(home, 'sessions', '2026/11/29', `rollout-2026-11-29T10-00-00-${id}.jsonl`);
     writeFileSync(rollout, '');
-    writeFileSync(path.join(home, 'sessions', '2026/11/30', 'rollout-2026-11-30T10-00-00-0199a1b2-0000-0000-0000-000000000000.jsonl'), '');
+    writeFileSync(
+      path.join(
+        home,
+        'sessions',
+        '2026/11/30',
+        'rollout-2026-11-30T10-00-00-0199a1b2-0000-0000-0000-000000000000.jsonl',
+      ),
+      '',
+    );
     const env = { CODEX_HOME: home, CLAUDE_CONFIG_DIR: '/c' };
     const job = { cwd: '/home/dev/proj', sessionId: '9f20f47d-cc3d-4e6d-87b3-695a2d35486a', resumeSessionId: null };
     expect(jobRecordFile({ ...job, agent: 'codex', resumeSessionId: id }, env)).toBe(rollout);
-    expect(jobRecordFile({ ...job, agent: 'codex', resumeSessionId: '0199a1b2-ffff-ffff-ffff-ffffffffffff' }, env)).toBeUndefined();
+    expect(
+      jobRecordFile({ ...job, agent: 'codex', resumeSessionId: '0199a1b2-ffff-ffff-ffff-ffffffffffff' }, env),
+    ).toBeUndefined();
     expect(jobRecordFile({ ...job, agent: 'codex', resumeSessionId: '../../etc/passwd' }, env)).toBeUndefined();
     expect(jobRecordFile({ ...job, agent: 'codex' }, env)).toBeUndefined();
-    expect(jobRecordFile({ ...job, agent: 'claude' }, env)).toBe('/c/projects/-home-dev-proj/9f20f47d-cc3d-4e6d-87b3-695a2d35486a.jsonl');
+    expect(jobRecordFile({ ...job, agent: 'claude' }, env)).toBe(
+      '/c/projects/-home-dev-proj/9f20f47d-cc3d-4e6d-87b3-695a2d35486a.jsonl',
+    );
     expect(jobRecordFile({ ...job, agent: 'gemini' }, env)).toBeUndefined();
   });
 });

@@ -18,7 +18,10 @@ function plant(files: Record<string, string>): string {
   const dir = path.join(work, String(n++));
   mkdirSync(dir);
   copyFileSync(path.join(root, '.dependency-cruiser.cjs'), path.join(dir, '.dependency-cruiser.cjs'));
-  writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext' } }));
+  writeFileSync(
+    path.join(dir, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext' } }),
+  );
   for (const [file, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     writeFileSync(path.join(dir, file), text);
@@ -29,7 +32,11 @@ function plant(files: Record<string, string>): string {
 /** Runs the layer check on a tree of `files`; the rules it broke. */
 function check(files: Record<string, string>): string[] {
   const dir = plant(files);
-  const json = execFileSync(depcruise, ['--config', '.dependency-cruiser.cjs', '--output-type', 'json', 'src'], { cwd: dir, encoding: 'utf8', stdio: 'pipe' });
+  const json = execFileSync(depcruise, ['--config', '.dependency-cruiser.cjs', '--output-type', 'json', 'src'], {
+    cwd: dir,
+    encoding: 'utf8',
+    stdio: 'pipe',
+  });
   const out = JSON.parse(json) as { summary: { violations: { rule: { name: string } }[] } };
   return [...new Set(out.summary.violations.map((v) => v.rule.name))].sort();
 }
@@ -43,10 +50,17 @@ const base = {
 describe('the layer check', () => {
   it('passes a tree that keeps the layers; a violation fails the command as `npm test` runs it', () => {
     expect(check(base)).toEqual([]);
-    const dir = plant({ ...base, 'src/shared/bad.ts': "import { hub } from '../fleet/hub.js';\nexport const b = hub;\n" });
+    const dir = plant({
+      ...base,
+      'src/shared/bad.ts': "import { hub } from '../fleet/hub.js';\nexport const b = hub;\n",
+    });
     let failed: { status: number; stdout: string } | undefined;
     try {
-      execFileSync(depcruise, ['--config', '.dependency-cruiser.cjs', 'src'], { cwd: dir, stdio: 'pipe', encoding: 'utf8' });
+      execFileSync(depcruise, ['--config', '.dependency-cruiser.cjs', 'src'], {
+        cwd: dir,
+        stdio: 'pipe',
+        encoding: 'utf8',
+      });
     } catch (err) {
       failed = err as { status: number; stdout: string };
     }
@@ -55,21 +69,50 @@ describe('the layer check', () => {
   });
 
   it('fails an upward import, a type-only one as well', () => {
-    expect(check({ ...base, 'src/shared/bad.ts': "import { hub } from '../fleet/hub.js';\nexport const b = hub;\n" })).toEqual(['no-upward-from-shared']);
-    expect(check({ ...base, 'src/agents/bad.ts': "import type { Hub } from '../fleet/types.js';\nexport type B = Hub;\n", 'src/fleet/types.ts': 'export type Hub = string;\n' })).toEqual([
-      'no-upward-from-agents',
-    ]);
+    expect(
+      check({ ...base, 'src/shared/bad.ts': "import { hub } from '../fleet/hub.js';\nexport const b = hub;\n" }),
+    ).toEqual(['no-upward-from-shared']);
+    expect(
+      check({
+        ...base,
+        'src/agents/bad.ts': "import type { Hub } from '../fleet/types.js';\nexport type B = Hub;\n",
+        'src/fleet/types.ts': 'export type Hub = string;\n',
+      }),
+    ).toEqual(['no-upward-from-agents']);
   });
 
   it('fails jobs that use routes, and one side that uses another', () => {
-    const files = { ...base, 'src/routes/engine.ts': 'export const e = 1;\n', 'src/jobs/store.ts': "import { e } from '../routes/engine.js';\nexport const s = e;\n" };
+    const files = {
+      ...base,
+      'src/routes/engine.ts': 'export const e = 1;\n',
+      'src/jobs/store.ts': "import { e } from '../routes/engine.js';\nexport const s = e;\n",
+    };
     expect(check(files)).toEqual(['no-jobs-to-routes']);
-    expect(check({ ...base, 'src/cli/main.ts': 'export const m = 1;\n', 'src/nvim/server.ts': "import { m } from '../cli/main.js';\nexport const s = m;\n" })).toEqual(['no-nvim-to-cli-daemon']);
+    expect(
+      check({
+        ...base,
+        'src/cli/main.ts': 'export const m = 1;\n',
+        'src/nvim/server.ts': "import { m } from '../cli/main.js';\nexport const s = m;\n",
+      }),
+    ).toEqual(['no-nvim-to-cli-daemon']);
   });
 
   it('fails a cycle, a file outside the layers, and a Node module in the detect engine', () => {
-    expect(check({ ...base, 'src/agents/a.ts': "import { b } from './b.js';\nexport const a = b;\n", 'src/agents/b.ts': "import type { a } from './a.js';\nexport const b = 1 as typeof a;\n" })).toEqual(['no-cycle']);
-    expect(check({ ...base, 'src/misc/x.ts': "import { clip } from '../shared/text.js';\nexport const x = clip('');\n" })).toEqual(['no-outside-layers']);
-    expect(check({ ...base, 'src/detect/engine.ts': "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n" })).toEqual(['pure-detect']);
+    expect(
+      check({
+        ...base,
+        'src/agents/a.ts': "import { b } from './b.js';\nexport const a = b;\n",
+        'src/agents/b.ts': "import type { a } from './a.js';\nexport const b = 1 as typeof a;\n",
+      }),
+    ).toEqual(['no-cycle']);
+    expect(
+      check({ ...base, 'src/misc/x.ts': "import { clip } from '../shared/text.js';\nexport const x = clip('');\n" }),
+    ).toEqual(['no-outside-layers']);
+    expect(
+      check({
+        ...base,
+        'src/detect/engine.ts': "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n",
+      }),
+    ).toEqual(['pure-detect']);
   });
 });

@@ -15,9 +15,36 @@ function rng(seed: number): () => number {
 }
 
 const PIECES = [
-  '\x1b[201~', '\x1b[200~', '\x1b[20', '\x1b[201', '\x1b', '\x03', '\x04', '\r', '\n', '\r\n', '\t', '\x00', '\x7f', '\x9b', '\x9b201~',
-  '\x1b]0;title\x07', '\x1bP', '\x90', '\x9c', '\x1b[A', '\x1b[1;5D', '/exit', 'y', '\x1b\x1b[201~\x1b[201~', '\ud800', '\udfff',
-  'plain words ', '✶ Baking… ', '日本語', '🙂',
+  '\x1b[201~',
+  '\x1b[200~',
+  '\x1b[20',
+  '\x1b[201',
+  '\x1b',
+  '\x03',
+  '\x04',
+  '\r',
+  '\n',
+  '\r\n',
+  '\t',
+  '\x00',
+  '\x7f',
+  '\x9b',
+  '\x9b201~',
+  '\x1b]0;title\x07',
+  '\x1bP',
+  '\x90',
+  '\x9c',
+  '\x1b[A',
+  '\x1b[1;5D',
+  '/exit',
+  'y',
+  '\x1b\x1b[201~\x1b[201~',
+  '\ud800',
+  '\udfff',
+  'plain words ',
+  '✶ Baking… ',
+  '日本語',
+  '🙂',
 ];
 
 function randomText(r: () => number, length: number): string {
@@ -25,7 +52,8 @@ function randomText(r: () => number, length: number): string {
   while (out.length < length) {
     const k = r();
     if (k < 0.5) out += PIECES[Math.floor(r() * PIECES.length)];
-    else if (k < 0.8) out += String.fromCharCode(Math.floor(r() * 0xa0)); // every C0, ASCII, DEL, every C1
+    else if (k < 0.8)
+      out += String.fromCharCode(Math.floor(r() * 0xa0)); // every C0, ASCII, DEL, every C1
     else out += String.fromCharCode(0x20 + Math.floor(r() * 0xffd0));
   }
   return out;
@@ -51,7 +79,9 @@ function checkPaste(bytes: string, bracketed: boolean): void {
 
 describe('pasteBytes', () => {
   it('keeps text as it is: words, newlines and tabs inside a bracketed paste', () => {
-    expect(pasteBytes('fix the parser\n\tthen test', true)).toBe(`${PASTE_START}fix the parser\n\tthen test${PASTE_END}`);
+    expect(pasteBytes('fix the parser\n\tthen test', true)).toBe(
+      `${PASTE_START}fix the parser\n\tthen test${PASTE_END}`,
+    );
     expect(pasteBytes('a\r\nb\rc', true)).toBe(`${PASTE_START}a\nb\nc${PASTE_END}`);
   });
 

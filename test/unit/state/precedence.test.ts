@@ -13,14 +13,18 @@ describe('precedence of sources', () => {
   });
 
   it('2: a Completed turn outranks the screen and an idle session file of the same turn', () => {
-    expect(decide({ screen: screen('stopped', 30), live: live('idle', 40), turn: turn('completed', 20) })).toMatchObject({
+    expect(
+      decide({ screen: screen('stopped', 30), live: live('idle', 40), turn: turn('completed', 20) }),
+    ).toMatchObject({
       state: 'completed',
       source: 'jsonl-watcher',
     });
   });
 
   it('2: the session file going busy after the turn ended starts a new turn', () => {
-    expect(decide({ screen: screen('stopped', 30), live: live('working', 50), turn: turn('completed', 20) })).toMatchObject({
+    expect(
+      decide({ screen: screen('stopped', 30), live: live('working', 50), turn: turn('completed', 20) }),
+    ).toMatchObject({
       state: 'working',
       source: 'session-file',
     });
@@ -34,7 +38,9 @@ describe('precedence of sources', () => {
   });
 
   it('2: an old sign of work on the screen does not undo a newer Completed', () => {
-    expect(decide({ screen: screen('working', 10), turn: turn('completed', 20) })).toMatchObject({ state: 'completed' });
+    expect(decide({ screen: screen('working', 10), turn: turn('completed', 20) })).toMatchObject({
+      state: 'completed',
+    });
   });
 
   it('2: Failed (an interrupt, an API error) holds like Completed', () => {
@@ -69,10 +75,15 @@ describe('precedence of sources', () => {
   });
 
   it('4: a failure on the screen after a record of work shows (Qwen Code writes no record of an API error)', () => {
-    expect(decide({ screen: screen('failed', 40), turn: turn('working', 30) })).toMatchObject({ state: 'failed', source: 'pty-scrape' });
+    expect(decide({ screen: screen('failed', 40), turn: turn('working', 30) })).toMatchObject({
+      state: 'failed',
+      source: 'pty-scrape',
+    });
     // Not an older one, and not over the live status (which tells the turn's end itself).
     expect(decide({ screen: screen('failed', 20), turn: turn('working', 30) })).toMatchObject({ state: 'working' });
-    expect(decide({ screen: screen('failed', 40), live: live('working', 30), turn: turn('working', 30) })).toMatchObject({ state: 'working' });
+    expect(
+      decide({ screen: screen('failed', 40), live: live('working', 30), turn: turn('working', 30) }),
+    ).toMatchObject({ state: 'working' });
   });
 
   it('4: work on the screen after a confirmed Idle shows', () => {

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { PushState } from '../../../src/state/push-state.js';
 import type { AgentState, Detection } from '../../../src/shared/types.js';
 
-const screen = (state: AgentState, detail = ''): Detection => ({ agent: 'claude', state, source: 'pty-scrape', detail });
+const screen = (state: AgentState, detail = ''): Detection => ({
+  agent: 'claude',
+  state,
+  source: 'pty-scrape',
+  detail,
+});
 
 describe("a job's state from its agent's events beside its screen", () => {
   it('no event: the screen', () => {
@@ -12,9 +17,17 @@ describe("a job's state from its agent's events beside its screen", () => {
     const p = new PushState();
     p.combine(screen('working'), 0);
     p.record({ state: 'waiting', detail: 'Bash: rm -rf build' }, 10);
-    expect(p.combine(screen('working'), 20)).toEqual({ agent: 'claude', state: 'waiting', source: 'hook', detail: 'Bash: rm -rf build' });
+    expect(p.combine(screen('working'), 20)).toEqual({
+      agent: 'claude',
+      state: 'waiting',
+      source: 'hook',
+      detail: 'Bash: rm -rf build',
+    });
     // The screen shows the dialog: its question stays the detail, the hook the source.
-    expect(p.combine(screen('waiting', 'Do you want to proceed?'), 30)).toEqual({ ...screen('waiting', 'Do you want to proceed?'), source: 'hook' });
+    expect(p.combine(screen('waiting', 'Do you want to proceed?'), 30)).toEqual({
+      ...screen('waiting', 'Do you want to proceed?'),
+      source: 'hook',
+    });
     // Answered: the screen works again, and no hook says so (2.1.332 has none for it). The screen wins.
     expect(p.combine(screen('working'), 40)).toEqual(screen('working'));
     // Its Notification repeats the wait later: it tells nothing now.

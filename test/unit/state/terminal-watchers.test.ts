@@ -24,7 +24,11 @@ describe('a terminal’s process tree', () => {
     copyFileSync('/bin/sleep', claude);
     const child = spawn(claude, ['30'], { stdio: 'ignore', cwd: process.cwd() });
     const told: (AgentId | null)[] = [];
-    const watchers = new TerminalWatchers({ process: (_buf, agent) => told.push(agent), record: () => undefined }, quiet, { HOME: dir });
+    const watchers = new TerminalWatchers(
+      { process: (_buf, agent) => told.push(agent), record: () => undefined },
+      quiet,
+      { HOME: dir },
+    );
     stops.push(async () => {
       child.kill('SIGKILL');
       await watchers.close();
@@ -53,7 +57,11 @@ describe('a terminal’s process tree', () => {
     // A shell that runs the agent, then stays.
     const shell = spawn('/bin/sh', ['-c', `"${claude}" 30; sleep 30`], { stdio: 'ignore' });
     const told: (AgentId | null)[] = [];
-    const watchers = new TerminalWatchers({ process: (_buf, agent) => told.push(agent), record: () => undefined }, quiet, { HOME: dir });
+    const watchers = new TerminalWatchers(
+      { process: (_buf, agent) => told.push(agent), record: () => undefined },
+      quiet,
+      { HOME: dir },
+    );
     stops.push(async () => {
       shell.kill('SIGKILL');
       await watchers.close();

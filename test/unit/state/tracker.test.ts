@@ -5,15 +5,29 @@ import screens from '../../fixtures/screens.json';
 
 const rule = '─'.repeat(40);
 const idle: Screen = { lines: ['Claude Code', rule, '❯ ', rule, '  ? for shortcuts'], title: '✳ Claude Code' };
-const working: Screen = { lines: ['Claude Code', '> go', '✶ Baking… (2s · esc to interrupt)', rule, '❯ ', rule], title: '' };
+const working: Screen = {
+  lines: ['Claude Code', '> go', '✶ Baking… (2s · esc to interrupt)', rule, '❯ ', rule],
+  title: '',
+};
 const done = (line: string): Screen => ({ lines: ['Claude Code', '> go', '● ok', line, rule, '❯ ', rule], title: '' });
-const asking: Screen = { lines: ['Claude Code', '✻ Baked for 10s', ' Do you want to proceed?', ' ❯ 1. Yes'], title: '' };
+const asking: Screen = {
+  lines: ['Claude Code', '✻ Baked for 10s', ' Do you want to proceed?', ' ❯ 1. Yes'],
+  title: '',
+};
 
 describe('Tracker', () => {
   it('reports the first state and then only changes', () => {
     const t = new Tracker();
     const first = t.screen(1, idle, 1000);
-    expect(first).toMatchObject({ buf: 1, agent: 'claude', state: 'idle', previous: null, since: 1000, source: 'pty-scrape', confirmed: false });
+    expect(first).toMatchObject({
+      buf: 1,
+      agent: 'claude',
+      state: 'idle',
+      previous: null,
+      since: 1000,
+      source: 'pty-scrape',
+      confirmed: false,
+    });
     expect(t.screen(1, idle, 2000)).toBeNull();
     const next = t.screen(1, working, 3000);
     expect(next).toMatchObject({ state: 'working', previous: 'idle', since: 3000 });
@@ -96,7 +110,13 @@ describe('Tracker', () => {
     const t = new Tracker();
     t.screen(1, working, 1000);
     const e = t.exit(1, 3, 2000);
-    expect(e).toMatchObject({ agent: 'claude', state: 'exited', source: 'terminal', detail: 'exit 3', previous: 'working' });
+    expect(e).toMatchObject({
+      agent: 'claude',
+      state: 'exited',
+      source: 'terminal',
+      detail: 'exit 3',
+      previous: 'working',
+    });
     expect(t.screen(1, idle, 3000)).toBeNull();
     expect(t.get(1)?.state).toBe('exited');
   });
@@ -121,7 +141,12 @@ describe('Tracker', () => {
     });
     t.screen(1, working, 1200);
     const end = t.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'turn ended after 5.0s' }, 1300);
-    expect(end).toMatchObject({ state: 'completed', source: 'jsonl-watcher', confirmed: true, done: { line: 'turn ended after 5.0s' } });
+    expect(end).toMatchObject({
+      state: 'completed',
+      source: 'jsonl-watcher',
+      confirmed: true,
+      done: { line: 'turn ended after 5.0s' },
+    });
     // The screen's completion line of the same turn: no second event, and Completed stays.
     const line = t.screen(1, done('✻ Baked for 5s'), 1400);
     expect(line?.done).toBeUndefined();
@@ -137,7 +162,9 @@ describe('Tracker', () => {
     a.screen(1, idle, 1000);
     a.record(1, { state: 'working', source: 'session-file', detail: 'busy' }, 1100);
     a.screen(1, working, 1200);
-    expect(a.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'turn ended after 5.0s' }, 1300)?.done).toBeDefined();
+    expect(
+      a.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'turn ended after 5.0s' }, 1300)?.done,
+    ).toBeDefined();
     const tick = { ...working, lines: working.lines.map((l) => l.replace('2s', '3s')) };
     expect(a.screen(1, tick, 1350)?.done).toBeUndefined();
     a.record(1, { state: 'working', source: 'session-file', detail: 'busy' }, 1380); // the same file read again
@@ -150,7 +177,9 @@ describe('Tracker', () => {
     c.record(1, { state: 'working', source: 'session-file', detail: 'busy' }, 1100);
     c.screen(1, working, 1150);
     c.screen(1, asking, 1200);
-    expect(c.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'turn ended after 5.0s' }, 1300)?.done).toBeDefined();
+    expect(
+      c.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'turn ended after 5.0s' }, 1300)?.done,
+    ).toBeDefined();
     c.screen(1, working, 1350);
     expect(c.screen(1, done('✻ Baked for 5s'), 1400)?.done).toBeUndefined();
     // Once the screen has shown the end, its next Working is new work, told by the screen alone.
@@ -164,7 +193,10 @@ describe('Tracker', () => {
     d.process(1, 'claude', 1000);
     d.record(1, { state: 'working', source: 'session-file', detail: 'busy', at: 900 }, 1100);
     d.screen(1, working, 1150);
-    expect(d.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'turn ended after 5.0s', at: 1250 }, 1300)?.done).toBeDefined();
+    expect(
+      d.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'turn ended after 5.0s', at: 1250 }, 1300)
+        ?.done,
+    ).toBeDefined();
     d.process(1, null, 1310);
     d.process(1, 'claude', 1320);
     d.record(1, { state: 'working', source: 'session-file', detail: 'busy', at: 900 }, 1330);
@@ -172,7 +204,10 @@ describe('Tracker', () => {
     // A session file written after the end is new work.
     d.record(1, { state: 'idle', source: 'session-file', detail: 'idle', at: 1260 }, 1450);
     d.record(1, { state: 'working', source: 'session-file', detail: 'busy', at: 1500 }, 1500);
-    expect(d.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'turn ended after 1.0s', at: 1600 }, 1600)?.done).toBeDefined();
+    expect(
+      d.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'turn ended after 1.0s', at: 1600 }, 1600)
+        ?.done,
+    ).toBeDefined();
 
     // The screen ends it first; a session file read again, then the transcript's end, come after.
     const b = new Tracker();
@@ -181,12 +216,16 @@ describe('Tracker', () => {
     b.screen(1, working, 1200);
     expect(b.screen(1, done('✻ Baked for 5s'), 1300)?.done).toEqual({ line: '✻ Baked for 5s' });
     b.record(1, { state: 'working', source: 'session-file', detail: 'busy' }, 1350);
-    expect(b.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'turn ended after 5.0s' }, 1400)?.done).toBeUndefined();
+    expect(
+      b.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'turn ended after 5.0s' }, 1400)?.done,
+    ).toBeUndefined();
 
     // A real next turn still fires: the session file goes from idle to working, or the screen starts working.
     b.record(1, { state: 'idle', source: 'session-file', detail: 'idle' }, 1500);
     b.record(1, { state: 'working', source: 'session-file', detail: 'busy' }, 1600);
-    expect(b.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'turn ended after 2.0s' }, 1700)?.done).toEqual({
+    expect(
+      b.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'turn ended after 2.0s' }, 1700)?.done,
+    ).toEqual({
       line: 'turn ended after 2.0s',
     });
     b.screen(1, working, 1800);
@@ -206,7 +245,9 @@ describe('Tracker', () => {
     feed(t.screen(1, working, 1150));
     feed(t.screen(1, asking, 1200));
     feed(t.record(1, { state: 'working', source: 'session-file', detail: 'busy', at: 1250 }, 1260));
-    feed(t.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'turn ended after 10.0s', at: 1300 }, 1310));
+    feed(
+      t.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'turn ended after 10.0s', at: 1300 }, 1310),
+    );
     feed(t.screen(1, working, 1320));
     feed(t.record(1, { state: 'idle', source: 'session-file', detail: 'idle', at: 1300 }, 1330));
     feed(t.screen(1, done('✻ Baked for 10s'), 1350));
@@ -257,7 +298,11 @@ describe('Tracker', () => {
 
   it('remembers the first prompt the agent echoed (its intent), for the agent that echoed it', () => {
     const t = new Tracker();
-    t.screen(1, { lines: ['Gemini CLI', '> summarize the README', '', '⠙ Thinking... (esc to cancel, 2s)'], title: '' }, 1);
+    t.screen(
+      1,
+      { lines: ['Gemini CLI', '> summarize the README', '', '⠙ Thinking... (esc to cancel, 2s)'], title: '' },
+      1,
+    );
     expect(t.intentOf(1)).toBe('summarize the README');
     t.screen(1, { lines: ['Gemini CLI', '> and the docs', '', '✦ The docs…'], title: '' }, 2);
     expect(t.intentOf(1)).toBe('summarize the README');
@@ -288,7 +333,11 @@ describe('Tracker', () => {
     expect(t.record(1, { state: 'idle', source: 'session-file', detail: 'idle' }, 2000)).toBeNull();
     expect(t.screen(1, done('✻ Baked for 1s'), 2050)).toBeNull();
     expect(t.get(1)?.state).toBe('working');
-    expect(t.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'end_turn' }, 2110)).toMatchObject({ state: 'completed', previous: 'working', done: { line: 'end_turn' } });
+    expect(t.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'end_turn' }, 2110)).toMatchObject({
+      state: 'completed',
+      previous: 'working',
+      done: { line: 'end_turn' },
+    });
     expect(t.nextRelease()).toBeUndefined();
     expect(t.release(5000)).toEqual([]);
   });
@@ -300,7 +349,9 @@ describe('Tracker', () => {
     t.record(1, { state: 'idle', source: 'session-file', detail: 'idle' }, 2000);
     expect(t.screen(1, done('✻ Baked for 1s'), 2050)).toBeNull();
     expect(t.release(2000 + HOLD_MS - 1)).toEqual([]);
-    expect(t.release(2000 + HOLD_MS)).toMatchObject([{ state: 'stopped', source: 'pty-scrape', previous: 'working', done: { line: '✻ Baked for 1s' } }]);
+    expect(t.release(2000 + HOLD_MS)).toMatchObject([
+      { state: 'stopped', source: 'pty-scrape', previous: 'working', done: { line: '✻ Baked for 1s' } },
+    ]);
     // The record that comes after is the same turn's end, not a second one.
     const end = t.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'end_turn' }, 4000);
     expect(end).toMatchObject({ state: 'completed', previous: 'stopped' });
@@ -324,7 +375,12 @@ describe('Tracker: what the agent notified its terminal of (OSC 9, 777, 99)', ()
     const t = new Tracker();
     t.screen(1, working, 1000);
     const waiting = t.notification(1, { state: 'waiting', detail: 'needs your permission', repeat: true }, 2000);
-    expect(waiting).toMatchObject({ state: 'waiting', source: 'notification', confirmed: true, detail: 'needs your permission' });
+    expect(waiting).toMatchObject({
+      state: 'waiting',
+      source: 'notification',
+      confirmed: true,
+      detail: 'needs your permission',
+    });
     expect(t.sourcesOf(1)?.notified).toMatchObject({ state: 'waiting', at: 2000 });
     // The screen ends the turn after it: the screen's state.
     expect(t.screen(1, done('✻ Worked for 5s'), 3000)).toMatchObject({ state: 'stopped', source: 'pty-scrape' });

@@ -1,6 +1,12 @@
 // Each entry's turns: the bound a finished turn's prompt is recorded after.
 import { describe, expect, it } from 'vitest';
-import { PROMPT_BEFORE_START_MS, TurnBook, WRITE_TAKEN_MS, WRITE_TURN_MS, WrittenTurn } from '../../../src/state/turns.js';
+import {
+  PROMPT_BEFORE_START_MS,
+  TurnBook,
+  WRITE_TAKEN_MS,
+  WRITE_TURN_MS,
+  WrittenTurn,
+} from '../../../src/state/turns.js';
 
 describe('TurnBook', () => {
   it('a turn that ended is bounded by the end of the one before; the first seen by its start less a margin; nothing known: no bound', () => {

@@ -11,12 +11,14 @@ function M.open(_, e)
     vim.cmd('botright new')
     require('madohub.util').termopen(e.attach)
   else
-    picker.say(('%s runs outside this Neovim: %s, in %s%s'):format(
-      e.name,
-      e.where,
-      vim.fn.fnamemodify(e.cwd, ':~'),
-      e.tty ~= '' and (', on ' .. e.tty) or ''
-    ))
+    picker.say(
+      ('%s runs outside this Neovim: %s, in %s%s'):format(
+        e.name,
+        e.where,
+        vim.fn.fnamemodify(e.cwd, ':~'),
+        e.tty ~= '' and (', on ' .. e.tty) or ''
+      )
+    )
   end
 end
 

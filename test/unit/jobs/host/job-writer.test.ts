@@ -8,7 +8,7 @@ import { JobWriter } from '../../../../src/jobs/host/job-writer.js';
 import { blankJob, createJob } from '../../../../src/jobs/store.js';
 
 describe("a host's job writer", () => {
-  it('writes changes; tells a file it could not write once, as the job\'s problem with the next write', async () => {
+  it("writes changes; tells a file it could not write once, as the job's problem with the next write", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'madohub-writer-'));
     createJob(dir, { ...blankJob('3fa2c1d0', 1), sessionId: '0b6c6f1e-6f1e-4c7e-9d51-3f0d5c1e2a13' });
     const said: string[] = [];

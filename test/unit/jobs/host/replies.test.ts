@@ -9,7 +9,10 @@ import screens from '../../../fixtures/screens.json';
 
 const lines = (name: keyof typeof screens): string[] => (screens[name] as { lines: string[] }).lines;
 
-function host(state: AgentState, screen: readonly string[]): ReplyHost & { written: string[]; file: unknown[]; said: string[]; set(s: AgentState, l: readonly string[]): void } {
+function host(
+  state: AgentState,
+  screen: readonly string[],
+): ReplyHost & { written: string[]; file: unknown[]; said: string[]; set(s: AgentState, l: readonly string[]): void } {
   let now = { state, lines: screen };
   const h = {
     written: [] as string[],
@@ -127,7 +130,7 @@ describe("a host's replies", () => {
     expect(h.written[1]).toBe('\x1b[200~another\x1b[201~');
   });
 
-  it('are refused by an agent that exited or a job that ends; a route\'s is dropped once it waited its busyMs', () => {
+  it("are refused by an agent that exited or a job that ends; a route's is dropped once it waited its busyMs", () => {
     expect(new HostReplies(host('exited', [])).send('x', {}, false)).toEqual({ error: 'the agent has exited' });
     expect(new HostReplies(host('idle', [])).send('x', {}, true)).toEqual({ error: 'the job is ending' });
     const h = host('working', lines('claude-working'));

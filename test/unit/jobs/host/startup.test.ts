@@ -30,17 +30,28 @@ describe('a job coming up', () => {
 
   it('started with a task it reads Working (starting) until its agent works; then as its screen says', () => {
     const s = new JobStartup({ starting: true }, 0);
-    expect(s.patch(seen('claude', 'idle'), [], 100)).toMatchObject({ status: 'running', tempo: 'active', detail: 'starting' });
+    expect(s.patch(seen('claude', 'idle'), [], 100)).toMatchObject({
+      status: 'running',
+      tempo: 'active',
+      detail: 'starting',
+    });
     // A resumed session's old completion line is no turn of this job.
     expect(s.patch(seen('claude', 'stopped'), [], 200)).toMatchObject({ status: 'running', tempo: 'active' });
-    expect(s.patch(seen('claude', 'working'), [], 300)).toMatchObject({ status: 'running', tempo: 'active', detail: 'working' });
+    expect(s.patch(seen('claude', 'working'), [], 300)).toMatchObject({
+      status: 'running',
+      tempo: 'active',
+      detail: 'working',
+    });
     expect(s.patch(seen('claude', 'stopped'), [], 400)).toMatchObject({ status: 'done', tempo: 'idle' });
   });
 
   it('a task typed and taken with no Working to see is idle a while after it was typed', () => {
     const s = new JobStartup({ starting: true, typePrompt: 'ls' }, 0);
     expect(s.typeDue(seen('shell', 'idle'), 100)).toBe(true);
-    expect(s.patch(seen('shell', 'idle'), [], 100 + TYPED_TAKEN_MS - 1)).toMatchObject({ tempo: 'active', detail: 'starting' });
+    expect(s.patch(seen('shell', 'idle'), [], 100 + TYPED_TAKEN_MS - 1)).toMatchObject({
+      tempo: 'active',
+      detail: 'starting',
+    });
     const after = s.patch(seen('shell', 'idle'), [], 100 + TYPED_TAKEN_MS);
     expect(after).toMatchObject({ status: 'running', tempo: 'idle' });
     expect(after.detail).not.toBe('starting');
@@ -54,7 +65,9 @@ describe('a job coming up', () => {
   it('started with no prompt it is blocked on a prompt until it first works; a question is still a question', () => {
     const s = new JobStartup({ awaitingPrompt: true }, 0);
     expect(s.patch(seen('claude', 'idle'), [], 10)).toMatchObject({ tempo: 'blocked', needs: 'a prompt' });
-    expect(s.patch(seen('claude', 'waiting'), ['Do you trust this folder?', '❯ 1. Yes'], 20)).toMatchObject({ tempo: 'blocked' });
+    expect(s.patch(seen('claude', 'waiting'), ['Do you trust this folder?', '❯ 1. Yes'], 20)).toMatchObject({
+      tempo: 'blocked',
+    });
     expect(s.patch(seen('claude', 'waiting'), [], 20).needs).not.toBe('a prompt');
     expect(s.patch(seen('claude', 'idle'), [], 30)).toMatchObject({ tempo: 'blocked', needs: 'a prompt' });
     s.patch(seen('claude', 'working'), [], 40);

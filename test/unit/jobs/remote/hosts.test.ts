@@ -10,13 +10,23 @@ describe('hosts.json', () => {
     const { hosts, problems } = parseHosts(
       {
         box: { command: ['ssh', '-T', 'box'] },
-        'dev.vm_2': { command: ['docker', 'exec', '-i', 'dev', 'sh'], mado: 'node /opt/madohub/dist/mado.js', cwd: '~/src/app', connect_ms: 5000 },
+        'dev.vm_2': {
+          command: ['docker', 'exec', '-i', 'dev', 'sh'],
+          mado: 'node /opt/madohub/dist/mado.js',
+          cwd: '~/src/app',
+          connect_ms: 5000,
+        },
       },
       'hosts.json',
     );
     expect(problems).toEqual([]);
     expect(hosts.get('box')).toEqual({ command: ['ssh', '-T', 'box'], mado: 'mado' });
-    expect(hosts.get('dev.vm_2')).toEqual({ command: ['docker', 'exec', '-i', 'dev', 'sh'], mado: 'node /opt/madohub/dist/mado.js', cwd: '~/src/app', connectMs: 5000 });
+    expect(hosts.get('dev.vm_2')).toEqual({
+      command: ['docker', 'exec', '-i', 'dev', 'sh'],
+      mado: 'node /opt/madohub/dist/mado.js',
+      cwd: '~/src/app',
+      connectMs: 5000,
+    });
   });
 
   it('leaves out a wrong entry with why, and keeps the others', () => {
@@ -42,9 +52,9 @@ describe('hosts.json', () => {
     expect(problems).toEqual([
       "F: host 'bad name' left out: a name is letters, digits, '.', '_' or '-' (at most 32, not 'local')",
       "F: host 'local' left out: a name is letters, digits, '.', '_' or '-' (at most 32, not 'local')",
-      "F: host 'nocommand' left out: command must be a list of 1 to 64 strings ([\"ssh\", \"-T\", \"box\"])",
-      "F: host 'emptycommand' left out: command must be a list of 1 to 64 strings ([\"ssh\", \"-T\", \"box\"])",
-      "F: host 'notstrings' left out: command must be a list of 1 to 64 strings ([\"ssh\", \"-T\", \"box\"])",
+      'F: host \'nocommand\' left out: command must be a list of 1 to 64 strings (["ssh", "-T", "box"])',
+      'F: host \'emptycommand\' left out: command must be a list of 1 to 64 strings (["ssh", "-T", "box"])',
+      'F: host \'notstrings\' left out: command must be a list of 1 to 64 strings (["ssh", "-T", "box"])',
       "F: host 'noprogram' left out: its command names no program",
       "F: host 'injected' left out: mado must be a command line of at most 1024 printable characters",
       "F: host 'control' left out: cwd must be a folder of at most 1024 printable characters",
@@ -82,8 +92,19 @@ describe('hosts.json', () => {
 
 describe('a host’s command shown to a person', () => {
   it('keeps no secret given as NAME=value, and no control character', () => {
-    expect(shownCommand(['ssh', '-T', 'box', 'env', 'ANTHROPIC_API_KEY=sk-ant-1234', 'GH_TOKEN=ghp_x', 'HOME=/h', 'db_password=p', 'a\u001b[2Jb', 'sh'])).toBe(
-      'ssh -T box env ANTHROPIC_API_KEY=… GH_TOKEN=… HOME=/h db_password=… a?[2Jb sh',
-    );
+    expect(
+      shownCommand([
+        'ssh',
+        '-T',
+        'box',
+        'env',
+        'ANTHROPIC_API_KEY=sk-ant-1234',
+        'GH_TOKEN=ghp_x',
+        'HOME=/h',
+        'db_password=p',
+        'a\u001b[2Jb',
+        'sh',
+      ]),
+    ).toBe('ssh -T box env ANTHROPIC_API_KEY=… GH_TOKEN=… HOME=/h db_password=… a?[2Jb sh');
   });
 });

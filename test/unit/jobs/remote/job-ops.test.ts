@@ -14,15 +14,38 @@ describe('throughLink', () => {
       handed = true;
       return '';
     };
-    await expect(throughLink(async () => { throw new LinkError('box is offline', 'closed'); }, send)).rejects.toBeInstanceOf(TargetOffline);
-    await expect(throughLink(() => Promise.reject(new LinkError('refused', 'unreachable')), send)).rejects.toThrow('refused');
+    await expect(
+      throughLink(async () => {
+        throw new LinkError('box is offline', 'closed');
+      }, send),
+    ).rejects.toBeInstanceOf(TargetOffline);
+    await expect(throughLink(() => Promise.reject(new LinkError('refused', 'unreachable')), send)).rejects.toThrow(
+      'refused',
+    );
     expect(handed).toBe(false);
   });
   it('the link lost while the text goes, or another failure: said as it is', async () => {
-    const lost = throughLink(async (fn) => fn(link), async () => { throw new LinkError('the link to box ended', 'closed'); });
+    const lost = throughLink(
+      async (fn) => fn(link),
+      async () => {
+        throw new LinkError('the link to box ended', 'closed');
+      },
+    );
     await expect(lost).rejects.toBeInstanceOf(LinkError);
     await expect(lost).rejects.not.toBeInstanceOf(TargetOffline);
-    await expect(throughLink(async () => { throw new Error('bad'); }, async () => '')).rejects.not.toBeInstanceOf(TargetOffline);
-    expect(await throughLink(async (fn) => fn(link), async () => 'queued')).toBe('queued');
+    await expect(
+      throughLink(
+        async () => {
+          throw new Error('bad');
+        },
+        async () => '',
+      ),
+    ).rejects.not.toBeInstanceOf(TargetOffline);
+    expect(
+      await throughLink(
+        async (fn) => fn(link),
+        async () => 'queued',
+      ),
+    ).toBe('queued');
   });
 });

@@ -28,10 +28,25 @@ describe('Remotes: tries again', () => {
     const tries = path.join(dir, 'tries');
     const count = (): number => (existsSync(tries) ? readFileSync(tries, 'utf8').length : 0);
     const statuses: string[] = [];
-    remotes = new Remotes(process.env, (host) => statuses.push(`${host}:${remotes?.status(host)?.reason ?? ''}`), quiet, { minMs: 60_000, maxMs: 60_000, stableMs: 10_000 });
-    remotes.configure(new Map([['box', { command: ['sh', '-c', `printf x >> '${tries}'; echo 'Connection refused' >&2; exit 255`], mado: 'mado' }]]));
+    remotes = new Remotes(
+      process.env,
+      (host) => statuses.push(`${host}:${remotes?.status(host)?.reason ?? ''}`),
+      quiet,
+      { minMs: 60_000, maxMs: 60_000, stableMs: 10_000 },
+    );
+    remotes.configure(
+      new Map([
+        [
+          'box',
+          { command: ['sh', '-c', `printf x >> '${tries}'; echo 'Connection refused' >&2; exit 255`], mado: 'mado' },
+        ],
+      ]),
+    );
     expect(await until(() => count() === 1 && (remotes?.status('box')?.reason ?? '') !== '')).toBe(true);
-    expect(remotes.status('box')).toMatchObject({ online: false, reason: expect.stringContaining('Connection refused') });
+    expect(remotes.status('box')).toMatchObject({
+      online: false,
+      reason: expect.stringContaining('Connection refused'),
+    });
     expect(remotes.retry('nope')).toEqual([]);
     expect(remotes.retry()).toEqual(['box']);
     // Being tried: not tried twice.
@@ -47,7 +62,17 @@ describe('Remotes: tries again', () => {
     const count = (): number => (existsSync(tries) ? readFileSync(tries, 'utf8').length : 0);
     remotes = new Remotes(process.env, () => undefined, quiet, { minMs: 100, maxMs: 3200, stableMs: 60_000 });
     const bridge = path.join(__dirname, '../../../fixtures/bin/hostile-bridge');
-    remotes.configure(new Map([['box', { command: ['sh', '-c', `printf x >> '${tries}'; exec '${process.execPath}' '${bridge}' drops`], mado: 'mado' }]]));
+    remotes.configure(
+      new Map([
+        [
+          'box',
+          {
+            command: ['sh', '-c', `printf x >> '${tries}'; exec '${process.execPath}' '${bridge}' drops`],
+            mado: 'mado',
+          },
+        ],
+      ]),
+    );
     // Waits of 0.1, 0.2, 0.4, 0.8, 1.6 s after each drop (with each link's own life): 6 tries in some 3.5 s;
     // begun again at each hello, 0.1 s each, it would be tried some 15 times.
     expect(await until(() => count() >= 4, 8000)).toBe(true);

@@ -7,7 +7,12 @@ const job = { ...blankJob('0123abcd', 1), alive: true };
 describe('the link’s wire', () => {
   it('takes the bridge’s events, each checked', () => {
     expect(parseBridgeEvent({ type: 'pong', ch: 0 })).toEqual({ type: 'pong', ch: 0 });
-    expect(parseBridgeEvent({ type: 'out', ch: 3, fd: 2, data: 'x' })).toEqual({ type: 'out', ch: 3, fd: 2, data: 'x' });
+    expect(parseBridgeEvent({ type: 'out', ch: 3, fd: 2, data: 'x' })).toEqual({
+      type: 'out',
+      ch: 3,
+      fd: 2,
+      data: 'x',
+    });
     expect(parseBridgeEvent({ type: 'exit', ch: 3, code: 1 })).toEqual({ type: 'exit', ch: 3, code: 1 });
     expect(parseBridgeEvent({ type: 'jobs', ch: 1, jobs: [job] })).toEqual({ type: 'jobs', ch: 1, jobs: [job] });
     expect(parseBridgeEvent({ type: 'closed', ch: 0, error: 'bye' })).toEqual({ type: 'closed', ch: 0, error: 'bye' });
@@ -18,7 +23,9 @@ describe('the link’s wire', () => {
     expect(parseBridgeEvent({ type: 'out', fd: 1, data: 'x' })).toBe("a message 'out' with no channel");
     expect(parseBridgeEvent({ type: 'out', ch: 1, fd: 3, data: 'x' })).toBe('output with no fd or data');
     expect(parseBridgeEvent({ type: 'exit', ch: 1, code: 'x' })).toBe('an exit with no status');
-    expect(parseBridgeEvent({ type: 'jobs', ch: 1, jobs: new Array(2001).fill(job) })).toBe('a list of at most 2000 jobs');
+    expect(parseBridgeEvent({ type: 'jobs', ch: 1, jobs: new Array(2001).fill(job) })).toBe(
+      'a list of at most 2000 jobs',
+    );
     expect(parseBridgeEvent({ type: 'jobs', ch: 1, jobs: 'all' })).toBe('a list of at most 2000 jobs');
     // A list's jobs are checked as it is shown (the newest of a burst): one job that is none spoils
     // the list, refused whole.
@@ -27,19 +34,34 @@ describe('the link’s wire', () => {
     expect(listedJobsOf([job])).toEqual([expect.objectContaining({ short: job.short, alive: true })]);
     expect(parseBridgeEvent({ type: 'launch', ch: 1 })).toBe("an unknown message 'launch'");
     expect(parseBridgeEvent({ type: 'msg', ch: 1, msg: 'x' })).toBe('a channel message that is no object');
-    expect((parseBridgeEvent({ type: 'closed', ch: 1, error: 'e'.repeat(9000) }) as { error: string }).error).toHaveLength(500);
+    expect(
+      (parseBridgeEvent({ type: 'closed', ch: 1, error: 'e'.repeat(9000) }) as { error: string }).error,
+    ).toHaveLength(500);
   });
 
   it('knows a bridge’s hello, and no other', () => {
-    expect(bridgeHelloOf({ type: 'hello', role: 'bridge', pid: 7, version: '0.1.0', proto: 2 })).toEqual({ version: '0.1.0', proto: 2, pid: 7, ops: [] });
-    expect(bridgeHelloOf({ type: 'hello', role: 'bridge', pid: 7, version: '0.1.0', proto: 2, ops: ['list', 7, 'daemon'] })!.ops).toEqual(['list', 'daemon']);
+    expect(bridgeHelloOf({ type: 'hello', role: 'bridge', pid: 7, version: '0.1.0', proto: 2 })).toEqual({
+      version: '0.1.0',
+      proto: 2,
+      pid: 7,
+      ops: [],
+    });
+    expect(
+      bridgeHelloOf({ type: 'hello', role: 'bridge', pid: 7, version: '0.1.0', proto: 2, ops: ['list', 7, 'daemon'] })!
+        .ops,
+    ).toEqual(['list', 'daemon']);
     expect(bridgeHelloOf({ type: 'hello', role: 'daemon', pid: 7 })).toBeUndefined();
     expect(bridgeHelloOf({ type: 'hello', role: 'bridge', version: 'v'.repeat(100) })!.version).toHaveLength(40);
     expect(bridgeHelloOf({ type: 'hello', role: 'bridge', version: '1.0\u001b]0;x\u0007' })!.version).toBe('1.0?]0;x?');
   });
 
   it('lets through only the requests a bridge serves', () => {
-    expect(parseBridgeRequest({ op: 'verb', ch: 1, argv: ['agents'], as: 'box' })).toEqual({ op: 'verb', ch: 1, argv: ['agents'], as: 'box' });
+    expect(parseBridgeRequest({ op: 'verb', ch: 1, argv: ['agents'], as: 'box' })).toEqual({
+      op: 'verb',
+      ch: 1,
+      argv: ['agents'],
+      as: 'box',
+    });
     expect(parseBridgeRequest({ op: 'verb', ch: 1, argv: ['x'], as: 'a b' })).toMatch(/as/);
     expect(parseBridgeRequest({ op: 'verb', ch: 1, argv: new Array(300).fill('x') })).toMatch(/argv/);
     expect(parseBridgeRequest({ op: 'exec', ch: 1 })).toMatch(/exec/);
