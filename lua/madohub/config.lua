@@ -15,10 +15,12 @@
 
 ---@class madohub.NotifyDesktopConfig
 ---@field enabled boolean Desktop notifications (notify-send, osascript, terminal-notifier).
----@field command string[]|nil Your notifier, its program first (`{title}`, `{body}`, `{urgency}` stand for the notice's); nil finds the system's.
+---Your notifier, its program first (`{title}`, `{body}`, `{urgency}` stand for the notice's).
+---@field command string[]|nil Your notifier; nil finds the system's.
 
 ---@class madohub.NotifyTerminalConfig
----@field osc 'auto'|9|777|99|false The notification written to the terminal Neovim runs in ('auto': by what the terminal is).
+---The notification written to the terminal Neovim runs in ('auto': by what the terminal is).
+---@field osc 'auto'|9|777|99|false
 ---@field bell boolean Ring the terminal's bell.
 ---@field title boolean The title says how many agents need you.
 
@@ -39,11 +41,13 @@
 ---@field height number Of the editor's lines: a fraction (0-1) or a count.
 ---@field border string|string[]|nil The float's border; nil follows 'winborder' (Neovim 0.11+), else `rounded`.
 ---@field open_on_start boolean Open :MadoAgents when Neovim starts with no file arguments.
----@field default_agent madohub.Agent|nil The agent of a job the input line starts without `@agent`; nil: the default agent (Claude Code).
----@field keys table<string, string|false> Keys of the list: key → action (false: not mapped). See |madohub-picker-keys|.
+---The agent of a job the input line starts without `@agent`; nil: the default agent (Claude Code).
+---@field default_agent madohub.Agent|nil
+---@field keys table<string, string|false> Keys of the list: key → action (false: not mapped). |madohub-picker-keys|
 
 ---@class madohub.RoutesConfig
----@field templates table<string, string> Your named templates (`{last}`, `{diff}`, `{screen}`, `{name}`, `{agent}`, `{cwd}`, `{state}`, `{hop}`).
+---Your named templates (`{last}`, `{diff}`, `{screen}`, `{name}`, `{agent}`, `{cwd}`, `{state}`, `{hop}`).
+---@field templates table<string, string>
 ---@field max_bytes integer A larger payload goes to a file; the target gets its path and first lines.
 ---@field busy_ms integer A target busy this long gets no payload (a message says so).
 
@@ -56,7 +60,7 @@
 ---@field highlight { enabled: boolean } Colour the window (separator) of a terminal by its state.
 ---@field notify madohub.NotifyConfig
 ---@field labels table<madohub.Agent, string> Your names for agents (the agents' own display names come from Node).
----@field words table<string, string> Display words of the states (and of a Failed turn's reason: `interrupted`, `error`).
+---@field words table<string, string> Display words of the states (and of a Failed turn's `interrupted`, `error`).
 ---@field picker madohub.PickerConfig
 ---@field routes madohub.RoutesConfig
 ---@field hosts table<string, madohub.HostConfig> Remote hosts by name, beside hosts.json's (|madohub-hosts|).

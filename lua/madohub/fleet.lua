@@ -6,11 +6,13 @@ local M = {}
 ---@alias madohub.FleetKind "terminal"|"job"|"session"|"editor"
 
 ---@class madohub.FleetEntry
----@field id string `term:<buf>`, `job:<id>` (`job:<host>:<id>` on a remote host), `claude:<session id>` or `nvim:<pid>:<buf>`.
+---`term:<buf>`, `job:<id>` (`job:<host>:<id>` on a remote host), `claude:<session id>` or `nvim:<pid>:<buf>`.
+---@field id string
 ---@field kind madohub.FleetKind
 ---@field name string
 ---@field named boolean The user gave `name` (`R`, `mado --bg -n`): the winbar shows it.
----@field intent string What the agent was asked to do (a job's intent, the prompt a terminal's agent echoed); '' when unknown.
+---What the agent was asked to do (a job's intent, the prompt a terminal's agent echoed); '' when unknown.
+---@field intent string
 ---@field agent madohub.Agent
 ---@field state madohub.StateName
 ---@field source string Where the state was read (`job-file` for a job).
@@ -24,8 +26,10 @@ local M = {}
 ---@field order number The user's order within a group (a job's `sortOrder`): lower first, 0 when never moved.
 ---@field pending string A reply that waits to be sent (`queued`, `held: draft`, `held: Terminal mode`); '' when none.
 ---@field server string Another Neovim's server address (`editor` entries); '' for the others.
----@field attach string[] The command that attaches a terminal to a background session (its agent's, from Node); empty for the others.
----@field buf integer|vim.NIL This Neovim's terminal buffer that shows it: a terminal's own, the one a job is attached in.
+---The command that attaches a terminal to a background session (its agent's, from Node); empty for the others.
+---@field attach string[]
+---This Neovim's terminal buffer that shows it: a terminal's own, the one a job is attached in.
+---@field buf integer|vim.NIL
 ---@field short string A job's short id; '' for the other kinds.
 ---@field host string The remote host a job runs on (|madohub-hosts|); '' for this machine's.
 ---@field pid integer|vim.NIL The process of a session elsewhere, or of another Neovim (`editor`).
@@ -35,7 +39,9 @@ local M = {}
 ---@field interrupted boolean A Failed state that is the user's interrupt, not an error.
 ---@field turns integer The turns it ended, as its owner counts them (a job's host); 0 where nothing counts them.
 ---@field ended boolean Its program is gone (an exited terminal; a job that exited or failed): no write, view or stop.
----@field shows string A terminal that shows a job (`mado attach`): the job's id; in this cache for its winbar, in no list. ''.
+---A terminal that shows a job (`mado attach`): the job's id ('' for the others); in this cache for its winbar,
+---in no list.
+---@field shows string
 
 ---@class madohub.FleetFilter
 ---@field kind? madohub.FleetKind
@@ -104,7 +110,8 @@ end
 ---What this Neovim keeps of its terminals for a new Node process (they live as long as this Neovim):
 ---the user's names, pins and order, and each terminal's state and since when (a terminal read again
 ---in the same state keeps its `since`).
----@return { id: string, name: string|nil, pinned: boolean|nil, order: number|nil, agent: string, state: string, since: number }[]
+---@return { id: string, name: string|nil, pinned: boolean|nil, order: number|nil, agent: string, state: string,
+---  since: number }[]
 function M.terminal_marks()
   local out = {}
   for id, e in pairs(entries) do

@@ -6,7 +6,9 @@ local M = {}
 ---@class madohub.State
 ---@field agent madohub.Agent
 ---@field state madohub.StateName
----@field source string Where the state was read: `pty-scrape` (the screen), `terminal` (the job's exit), `session-file`, `jsonl-watcher` or `session-db` (the agent's records), `event-stream` or `notification` (its own word).
+---Where the state was read: `pty-scrape` (the screen), `terminal` (the job's exit), `session-file`,
+---`jsonl-watcher` or `session-db` (the agent's records), `event-stream` or `notification` (its own word).
+---@field source string
 ---@field confirmed boolean The agent's own records say this state (the Node side says which sources are records).
 ---@field since number Epoch milliseconds when this state began.
 ---@field detail string The line that decided the state.

@@ -16,7 +16,10 @@ import type { AgentState, PushSignal, RecordSignal } from '../shared/types.js';
 import { arrowsTo } from './menus.js';
 import type { AgentModule, SessionElsewhere } from './types.js';
 
-/** The hooks a job's Claude Code runs (2.1: `UserPromptSubmit`, `PermissionRequest`, `Notification`, `Stop`, `StopFailure`). */
+/**
+ * The hooks a job's Claude Code runs (2.1: `UserPromptSubmit`, `PermissionRequest`, `Notification`, `Stop`,
+ * `StopFailure`).
+ */
 const HOOK_EVENTS = ['UserPromptSubmit', 'PermissionRequest', 'Notification', 'Stop', 'StopFailure'] as const;
 
 /**
@@ -191,7 +194,10 @@ export const claude: AgentModule = {
   answerOf: (records) => answerOfLastPrompt(records, isClaudePrompt, claudeAnswerAt),
 };
 
-/** A prompt the user (or a write into the terminal) gave: a `user` record of the main conversation with text, not a tool's result. */
+/**
+ * A prompt the user (or a write into the terminal) gave: a `user` record of the main conversation with
+ * text, not a tool's result.
+ */
 function isClaudePrompt(r: unknown): boolean {
   if (!isObj(r) || r.type !== 'user' || r.isSidechain === true || r.isMeta === true || !isObj(r.message)) return false;
   const content = r.message.content;

@@ -25,7 +25,10 @@ import { digitOf } from './menus.js';
 import type { AgentModule } from './types.js';
 import { answerOfLastPrompt } from './recorded-answer.js';
 
-/** Its approvals (`│ Do you want to run this command?`, `│ Do you want to create /p/new.txt?`) and the folder trust dialog at start. */
+/**
+ * Its approvals (`│ Do you want to run this command?`, `│ Do you want to create /p/new.txt?`) and the
+ * folder trust dialog at start.
+ */
 const APPROVAL = /^│ Do you want to .{1,400}\?|^│ Do you trust the files in this folder\?/;
 
 /** The footer of its menus (approvals, trust, /commands' lists). */
@@ -80,7 +83,8 @@ export const copilot: AgentModule = {
       inputEnd: /^─{8,}$/,
     },
   },
-  // `node …/@github/copilot/npm-loader.js`, which runs the native `…/copilot-linux-x64/copilot` (its comm is `MainThread`).
+  // `node …/@github/copilot/npm-loader.js`, which runs the native `…/copilot-linux-x64/copilot` (its comm
+  // is `MainThread`).
   process: { names: ['copilot', 'copilot.exe'], script: /(?:^|\/)copilot(?:\.js)?$|@github\/copilot(?:-[\w-]+)?\// },
   template: {
     description: 'GitHub Copilot CLI',

@@ -267,7 +267,7 @@ export function findChat(
       const file = path.join(folder, name);
       if (claimed.has(file)) continue;
       const header = readChatHeader(file);
-      if (!header || header.kind !== 'main' || header.startedAt === undefined) continue;
+      if (header?.kind !== 'main' || header.startedAt === undefined) continue;
       // A second of slack for the clocks.
       if (header.startedAt < startedAt - 1000) continue;
       if (!best || header.startedAt < best.startedAt) best = { file, startedAt: header.startedAt };

@@ -140,7 +140,10 @@ export function screenAnswer(agent: AgentId, lines: readonly string[]): string |
  * before its screen shows the question (Claude Code's transcript does).
  */
 export const MENU_WAIT_MS = 3000;
-/** How long a menu must have been on the screen before keys answer it, for an agent that does not say (AgentModule.menuStandMs). */
+/**
+ * How long a menu must have been on the screen before keys answer it, for an agent that does not say
+ * (AgentModule.menuStandMs).
+ */
 export const MENU_STAND_MS = 150;
 
 /** How long `agent`'s menu must have been on the screen before keys answer it. */
@@ -167,7 +170,10 @@ export function menuKeys(
   return { keys: how(choice, highlighted) };
 }
 
-/** The answer of the last prompt among an agent's records (parsed lines, oldest first), or undefined (AgentModule.answerOf). */
+/**
+ * The answer of the last prompt among an agent's records (parsed lines, oldest first), or undefined
+ * (AgentModule.answerOf).
+ */
 export function lastAnswer(agent: AgentId, records: readonly unknown[]): RecordedAnswer | undefined {
   return agentModule(agent).answerOf?.(records);
 }

@@ -8,7 +8,10 @@ import type { ChangeWaiters } from '../shared/change-waiters.js';
 import type { AgentId } from '../shared/types.js';
 import { MENU_WAIT_MS, menuKeys, menuStandMs } from './index.js';
 
-/** Where the menu is: the agent while it waits (undefined once it does not), its screen, since when a menu shows on it. */
+/**
+ * Where the menu is: the agent while it waits (undefined once it does not), its screen, since when a menu
+ * shows on it.
+ */
 export interface MenuScreen {
   waitingAgent(): AgentId | undefined;
   lines(): readonly string[];

@@ -5,7 +5,7 @@ const UP = '\x1b[A';
 /** From the highlighted choice to `choice` with the arrow keys, then Enter. */
 export function arrowsTo(choice: number, highlighted: number): string {
   const steps = choice - highlighted;
-  return (steps > 0 ? DOWN.repeat(steps) : UP.repeat(-steps)) + '\r';
+  return `${steps > 0 ? DOWN.repeat(steps) : UP.repeat(-steps)}\r`;
 }
 
 /** The choice's own digit: menus that pick a numbered choice at its key (Codex, Gemini CLI). */

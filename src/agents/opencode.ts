@@ -57,12 +57,12 @@ export const opencode: AgentModule = {
     // another box (a tool's output, an error). The input box is alike but ends in `┃  Build · <model>`;
     // a prompt typed while it works shows `┃   QUEUED` under it.
     prompt: {
-      line: /^\s*┃  (?!.*\s·\s)(\S.*)$/,
-      answered: /^ {5}\S|^\s*┃  (?!.*\s·\s)(?!\s*QUEUED\s*$)\S/,
+      line: /^\s*┃ {2}(?!.*\s·\s)(\S.*)$/,
+      answered: /^ {5}\S|^\s*┃ {2}(?!.*\s·\s)(?!\s*QUEUED\s*$)\S/,
       // The placeholder, and the agent line of the input box in layouts without `·` (`Build  <model>`).
       not: /^Ask anything…|^(?:Build|Plan) {2}\S/,
       skip: /^\s*┃\s*$/,
-      inputEnd: /^\s*┃  \S.*\s·\s/,
+      inputEnd: /^\s*┃ {2}\S.*\s·\s/,
     },
     // Below `┃  the prompt`, the answer indented five columns, then `▣  Build · model · 10.8s`.
     answer: {
@@ -197,10 +197,10 @@ export interface StoreReading {
 }
 
 /**
- * One read of the store for the OpenCode process started at `startedAt` in `cwd` (`place`, used only
- * when no session is given): its session (the given one, else the earliest top-level session of that folder created with the process or after it
- * that no other terminal claimed: OpenCode creates it with the first prompt), then that session's
- * latest messages and its last step's text.
+ * One read of the store for the OpenCode process started at `startedAt` in `cwd` (`place`, used only when
+ * no session is given): its session (the given one, else the earliest top-level session of that folder
+ * created with the process or after it that no other terminal claimed: OpenCode creates it with the first
+ * prompt), then that session's latest messages and its last step's text.
  */
 export function readStore(
   db: string,

@@ -27,7 +27,10 @@ import { answerOfLastPrompt } from './recorded-answer.js';
 /** The rules around its input box. */
 const RULE = /^─{8,}$/;
 
-/** Its footer of the context in use: `0.0%/128k (auto)`, with the tokens sent and received before it once it has worked. */
+/**
+ * Its footer of the context in use: `0.0%/128k (auto)`, with the tokens sent and received before it once it
+ * has worked.
+ */
 const CONTEXT = /^(?:↑\d+\S* ↓\d+\S* )?(?:\$[\d.]+ )?[\d.]+%\/\d+k\b/;
 
 export const pi: AgentModule = {

@@ -203,9 +203,11 @@ export function parseRulesFile(
   clock: () => number = () => performance.now(),
 ): { patch: RulesPatch; errors: string[] } {
   const read = readRulesFile(agent, file, text);
-  // What a message quotes of the file (a JSON parser's excerpt, an engine's reason) is printed: no control character passes.
+  // What a message quotes of the file (a JSON parser's excerpt, an engine's reason) is printed: no control
+  // character passes.
   const errors = read.errors.map(noControl);
-  // Bounded by time as well as by shape: a file whose rules spend more than a frame a second matching is turned off, said in its errors.
+  // Bounded by time as well as by shape: a file whose rules spend more than a frame a second matching is
+  // turned off, said in its errors.
   const budget = new MatchBudget(clock, (ms) =>
     errors.push(
       `turned off: its rules took ${Math.round(ms)} ms of matching within a second (${BUDGET_MS} ms at most); save the file again to turn them on`,

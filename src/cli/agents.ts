@@ -77,16 +77,13 @@ export function jobTable(
   }
   const all = [header, ...rows];
   const widths = header.map((_, i) => Math.max(...all.map((r) => r[i]!.length)));
-  return (
-    all
-      .map((r) =>
-        r
-          .map((c, i) => (i < r.length - 1 ? c.padEnd(widths[i]!) : c))
-          .join('  ')
-          .trimEnd(),
-      )
-      .join('\n') + '\n'
+  const lines = all.map((r) =>
+    r
+      .map((c, i) => (i < r.length - 1 ? c.padEnd(widths[i]!) : c))
+      .join('  ')
+      .trimEnd(),
   );
+  return `${lines.join('\n')}\n`;
 }
 
 /** `mado agents [--json]`. */

@@ -101,7 +101,7 @@ export async function attachPeer(
   });
   process.stdout.on('resize', onResize);
   for (;;) {
-    let m;
+    let m: Awaited<ReturnType<typeof conn.next>>;
     try {
       m = await conn.next(0);
     } catch (err) {

@@ -133,5 +133,5 @@ export function hintBlock(short: string, host?: string): string {
     [`${mado} stop ${short}`, 'stop this job'],
   ];
   const width = Math.max(...rows.map(([c]) => c.length));
-  return [`backgrounded · ${short}`, ...rows.map(([c, d]) => `  ${c.padEnd(width)}  ${d}`)].join('\n') + '\n';
+  return `${[`backgrounded · ${short}`, ...rows.map(([c, d]) => `  ${c.padEnd(width)}  ${d}`)].join('\n')}\n`;
 }

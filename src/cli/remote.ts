@@ -14,6 +14,7 @@ import { DEFAULT_CONNECT_MS, HOST_NAME, hostEntry, hostsFile, readHosts, shownCo
 import { Conn, ReachError } from '../jobs/protocol/client.js';
 import type { HostConfig } from '../jobs/remote/hosts.js';
 import { Link, LinkError } from '../jobs/remote/link.js';
+import type { MessagePeer } from '../jobs/remote/link.js';
 import type { Io } from '../jobs/client/daemon.js';
 import { JobError, UsageError } from '../shared/errors.js';
 import { printable, safeText } from '../shared/text.js';
@@ -61,7 +62,10 @@ async function openLink(io: Io, name: string, cfg: HostConfig, connectMs?: numbe
   }
 }
 
-/** The verbs that run on a host as they run here (every job verb); `attach` and `agents` are this side's, over the link. */
+/**
+ * The verbs that run on a host as they run here (every job verb); `attach` and `agents` are this side's,
+ * over the link.
+ */
 const REMOTE_VERBS = new Set(JOB_VERBS);
 
 /** `mado --host NAME [-C DIR] VERB …`: the verb's exit status. */
@@ -91,7 +95,7 @@ export async function runOnHost(io: Io, argv: string[]): Promise<number> {
   const link = await openLink(io, name, cfg);
   try {
     const id = parseArgs(args, [], ['ID']).positional[0]!;
-    let peer;
+    let peer: MessagePeer;
     try {
       peer = await link.host(id, VERB_HELLO_MS);
     } catch (err) {
@@ -232,7 +236,10 @@ export async function agentsAll(io: Io, argv: string[]): Promise<void> {
   );
 }
 
-/** `mado host check NAME`: what the other side has (Node, mado, node-pty, the daemon) and what is missing; 0 when it is ready. */
+/**
+ * `mado host check NAME`: what the other side has (Node, mado, node-pty, the daemon) and what is missing; 0
+ * when it is ready.
+ */
 export async function hostCheck(io: Io, name: string): Promise<number> {
   const cfg = hostNamed(io, name);
   const [program, ...args] = cfg.command;
@@ -249,13 +256,17 @@ export async function hostCheck(io: Io, name: string): Promise<number> {
       child.kill('SIGKILL');
       resolve(`no answer in ${checkMs / 1000} s`);
     }, checkMs);
+    const end = (why: string | undefined): void => {
+      clearTimeout(timer);
+      resolve(why);
+    };
     // Done once the report is in: a process the host command left behind may hold its output open.
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
       if (out.length < MAX) out += d;
-      if (out.includes(CHECK_END)) clearTimeout(timer), resolve(undefined);
+      if (out.includes(CHECK_END)) end(undefined);
     });
-    child.once('error', (e) => (clearTimeout(timer), resolve(`cannot run ${safeText(program!)}: ${e.message}`)));
-    child.once('close', () => (clearTimeout(timer), resolve(undefined)));
+    child.once('error', (e) => end(`cannot run ${safeText(program!)}: ${e.message}`));
+    child.once('close', () => end(undefined));
   });
   // Nothing of the command is waited for past its report.
   child.stdout.destroy();

@@ -12,7 +12,10 @@ import { localJobShort } from '../shared/fleet-id.js';
 export class DaemonRoutes {
   private readonly backend: DaemonRouteBackend;
   private readonly engine: RouteEngine;
-  /** The jobs as the last check read them: a state that changed or a turn that ended sets routes off, as in the fleet. */
+  /**
+   * The jobs as the last check read them: a state that changed or a turn that ended sets routes off, as in
+   * the fleet.
+   */
   private readonly listing = new JobListing({
     stateChanged: (id, from, to, turnEnded) => this.engine.changed(id, from, to, turnEnded),
     gone: (id) => this.engine.gone(id),

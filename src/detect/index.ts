@@ -180,7 +180,10 @@ export function lastBlock(border: RegExp, lines: readonly string[]): number {
 /** How far above a chrome line the line that tells its state is looked for. */
 const CHROME_REACH = 12;
 
-/** What a hit says for a person: its line; for chrome, the nearest line at or above it that tells the same state (CHROME_REACH rows at most). */
+/**
+ * What a hit says for a person: its line; for chrome, the nearest line at or above it that tells the same
+ * state (CHROME_REACH rows at most).
+ */
 function detailOf(rules: AgentRules, lines: readonly string[], hit: Hit, from: number): string {
   if (!hit.rule.chrome) return hit.rule.detail ?? lineDetail(hit.line);
   for (let row = hit.row; row >= Math.max(0, from) && row > hit.row - CHROME_REACH; row--) {
@@ -203,7 +206,10 @@ function fromHit(agent: AgentId, hit: Hit, detail: string): Detection {
   return detection;
 }
 
-/** What decided a reading: a rule on a row, a shape, a title rule, the state read before (`kept`), or the fallback agent. */
+/**
+ * What decided a reading: a rule on a row, a shape, a title rule, the state read before (`kept`), or the
+ * fallback agent.
+ */
 export interface Decision {
   by: 'rule' | 'shape' | 'title' | 'kept' | 'fallback';
   /** The rule's or the shape's name. */

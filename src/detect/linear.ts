@@ -94,13 +94,19 @@ export function patternProblem(source: string, flags = ''): string | null {
 /** Lines unlike each other: a pattern that matches them all matches every line. */
 const UNLIKE_LINES = ['', 'x', ' ', '\u2500\u2500 42 \u276f'];
 
-/** Whether `source` matches every line (`^`, `(?:)`, `x?`, `\b|\B`): an empty text matches it, and so do lines unlike each other. */
+/**
+ * Whether `source` matches every line (`^`, `(?:)`, `x?`, `\b|\B`): an empty text matches it, and so do
+ * lines unlike each other.
+ */
 function matchesEveryLine(source: string, flags: string): boolean {
   const re = new RegExp(source, `${flags}u`);
   return UNLIKE_LINES.every((l) => re.test(l));
 }
 
-/** Why `source` is refused (see patternProblem), or how many free repeats it has (0 or 1): a pattern with one costs a line's length. */
+/**
+ * Why `source` is refused (see patternProblem), or how many free repeats it has (0 or 1): a pattern with
+ * one costs a line's length.
+ */
 export function patternShape(source: string, flags = ''): string | { free: number } {
   if (source.length === 0) return 'an empty pattern matches every line';
   if (source.length > MAX_PATTERN) return `longer than ${MAX_PATTERN} characters`;

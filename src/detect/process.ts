@@ -27,7 +27,10 @@ function nodeScript(p: ProcessInfo): string | undefined {
   return p.argv.slice(1).find((a) => !a.startsWith('-'));
 }
 
-/** The agent a single process is, or undefined: by its names, else by the script Node runs (see each agent's module). */
+/**
+ * The agent a single process is, or undefined: by its names, else by the script Node runs (see each agent's
+ * module).
+ */
 export function agentOfProcess(agents: readonly IdentifiedAgent[], p: ProcessInfo): AgentId | undefined {
   const names = [p.comm, base(p.exe), base(p.argv[0])];
   const script = nodeScript(p);

@@ -10,7 +10,10 @@ const OPTION = /^(?:[❯›>●]\s*)?(\d+)\.\s+(.+?)$/;
  */
 const QUESTION_REACH = 8;
 
-/** The row of the last choice `1.` on the screen: the dialog is at the bottom, a numbered list in an answer above it. */
+/**
+ * The row of the last choice `1.` on the screen: the dialog is at the bottom, a numbered list in an answer
+ * above it.
+ */
 function firstChoice(lines: readonly string[]): number {
   for (let i = lines.length - 1; i >= 0; i--) if (OPTION.exec(unframed(lines[i]!))?.[1] === '1') return i;
   return -1;
@@ -95,7 +98,10 @@ export function highlightedOf(lines: readonly string[]): number | undefined {
   return undefined;
 }
 
-/** Since when `lines` show a menu (epoch ms): `since` while it stays, `now` when it has just come, undefined when none shows. */
+/**
+ * Since when `lines` show a menu (epoch ms): `since` while it stays, `now` when it has just come, undefined
+ * when none shows.
+ */
 export function menuSince(since: number | undefined, lines: readonly string[], now: number): number | undefined {
   return highlightedOf(lines) === undefined ? undefined : (since ?? now);
 }

@@ -163,7 +163,8 @@ export function choiceMenu(
     if (inBox(row) || (box !== undefined && box[1] >= row) || !NAV_FOOTER.test(lines[row]!) || !LEAVE.test(lines[row]!))
       continue;
     for (let up = row - 1; up >= start && up >= row - 12; up--) {
-      // A box between the choices and the footer is another thing's (a search field: Claude Code's history search, a list the user opened).
+      // A box between the choices and the footer is another thing's (a search field: Claude Code's history
+      // search, a list the user opened).
       if (BORDER.test(lines[up]!)) break;
       if (inBox(up) || !CURSOR_ROW.test(unframed(lines[up]!))) continue;
       let first = up;
@@ -208,7 +209,7 @@ function questionAbove(lines: readonly string[], first: number, start: number): 
     const text = unframed(lines[row]!).replace(/^\?\s+/, '');
     if (text === '' || BORDER.test(lines[row]!)) continue;
     seen++;
-    if (/\?\s*$|\?\s+[(\[]/.test(text)) return { shape: 'shape/choice-menu', row, line: text };
+    if (/\?\s*$|\?\s+[([]/.test(text)) return { shape: 'shape/choice-menu', row, line: text };
   }
   return undefined;
 }

@@ -283,7 +283,7 @@ export class Attention {
     const timer = this.setTimer(() => {
       const held = this.held.get(e.id);
       this.held.delete(e.id);
-      if (held && held.kind.tells(held.entry) && this.told(held.entry, held.route)) this.add(this.item(held.entry));
+      if (held?.kind.tells(held.entry) && this.told(held.entry, held.route)) this.add(this.item(held.entry));
     }, kind.ms);
     this.held.set(e.id, { kind, entry: e, route, timer });
   }
@@ -358,7 +358,7 @@ export class Attention {
     // A route's own delivery: its end goes on by the route; a question or a failure in it needs the user.
     if ((e.state === 'completed' || e.state === 'stopped') && (route || this.deps.routed?.(e) === true)) return false;
     const mute = this.mutes.get(e.id);
-    if (mute === 'all' || (mute && mute.has(e.state))) return false;
+    if (mute === 'all' || mute?.has(e.state)) return false;
     // In sight while the editor has the focus (or its terminal never tells focus): seen where it is.
     return !(e.buf !== null && this.sightBufs.has(e.buf) && this.focused !== false);
   }

@@ -136,7 +136,10 @@ export function liveEditors(dir: string): { pid: number; focusedAt: number }[] {
   return out;
 }
 
-/** Whether the Neovim `self` (its pid and focus time) is the one that tells shared news: focused last, else the lowest pid. */
+/**
+ * Whether the Neovim `self` (its pid and focus time) is the one that tells shared news: focused last, else
+ * the lowest pid.
+ */
 export function tellsShared(
   self: { pid: number; focusedAt: number },
   others: readonly { pid: number; focusedAt: number }[],

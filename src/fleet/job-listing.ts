@@ -21,7 +21,10 @@ export function newestJobs(known: readonly ListedJob[], listed: readonly ListedJ
   });
 }
 
-/** Who hears of a job's rows: a state that changed or a turn that ended (routes fire on it), a job gone from the folder. */
+/**
+ * Who hears of a job's rows: a state that changed or a turn that ended (routes fire on it), a job gone from
+ * the folder.
+ */
 export interface JobNews {
   stateChanged(id: string, from: FleetEntry['state'], to: FleetEntry['state'], turnEnded: boolean): void;
   gone(id: string): void;
@@ -48,7 +51,10 @@ export class JobListing {
     this.listed = newestJobs(this.listed, listed);
   }
 
-  /** A job's file as the hub wrote it: shown so, not once the watcher reads it back (a second move before then would undo the first). */
+  /**
+   * A job's file as the hub wrote it: shown so, not once the watcher reads it back (a second move before
+   * then would undo the first).
+   */
   wrote(job: JobFile): void {
     this.listed = this.listed.map((j) => (j.short === job.short ? { ...j, ...job } : j));
   }

@@ -107,7 +107,10 @@ export function parseNotifySettings(v: unknown, words: unknown = {}): { settings
 /** Mutes as kept in the file: an entry's id → `all` or its states. */
 type KeptMutes = Record<string, 'all' | AgentState[]>;
 
-/** Keeps the settings and the jobs' mutes for the daemon. Never throws (a full disk costs the daemon its settings, not Neovim anything). */
+/**
+ * Keeps the settings and the jobs' mutes for the daemon. Never throws (a full disk costs the daemon its
+ * settings, not Neovim anything).
+ */
 export function writeNotifyFile(
   jobsDir: string,
   settings: NotifySettings,

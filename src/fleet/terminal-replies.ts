@@ -20,7 +20,10 @@ import { enterAgain } from '../state/enter-again.js';
  */
 export type TerminalWrite = (buf: number, data: string, how: 'paste' | 'keys') => Promise<string>;
 
-/** How a reply waits: a user's goes into a menu's text box too; a route's waits for a menu to go, and for at most `busyMs`. */
+/**
+ * How a reply waits: a user's goes into a menu's text box too; a route's waits for a menu to go, and for at
+ * most `busyMs`.
+ */
 export interface ReplyTerms {
   waitMenus?: boolean;
   busyMs?: number;
@@ -51,20 +54,29 @@ interface WaitingReply {
 export class TerminalReplies {
   /** Each terminal's last screen (for a draft in its input line). */
   private readonly screens = new Map<number, readonly string[]>();
-  /** The replies that wait for each terminal, first first (MAX_WAITING at most), and whether the user types in its window. */
+  /**
+   * The replies that wait for each terminal, first first (MAX_WAITING at most), and whether the user types
+   * in its window.
+   */
   private readonly replies = new Map<number, WaitingReply[]>();
   /** Since when each terminal's screen shows a menu. */
   private readonly menuSeen = new Map<number, number>();
   /** Answers that wait for a menu to be drawn, poked by each screen. */
   private readonly screenChanged = new ChangeWaiters();
-  /** The turn each terminal's last written reply started: no more text goes in until it has ended (or showed none in time). */
+  /**
+   * The turn each terminal's last written reply started: no more text goes in until it has ended (or showed
+   * none in time).
+   */
   private readonly written = new Map<number, { turn: WrittenTurn; over: string; timer?: NodeJS.Timeout }>();
   /** The terminals whose window the user types in (Terminal mode). */
   private readonly typingIn = new Set<number>();
   /** Stops the Enter given again to each terminal's last reply (see enterAgain). */
   private readonly stopEnters = new Map<number, () => void>();
 
-  /** `changed` is told when what waits for a terminal changed (its row shows it); `expired` when a reply waited too long. */
+  /**
+   * `changed` is told when what waits for a terminal changed (its row shows it); `expired` when a reply
+   * waited too long.
+   */
   constructor(
     private readonly tracker: Tracker,
     private readonly write: TerminalWrite,
@@ -161,7 +173,10 @@ export class TerminalReplies {
     this.changed(buf);
   }
 
-  /** Answers the menu on a terminal's screen (`lines`, read just before) with a choice: the keys to write; the choice's text. */
+  /**
+   * Answers the menu on a terminal's screen (`lines`, read just before) with a choice: the keys to write;
+   * the choice's text.
+   */
   async choose(buf: number, choice: number, lines: readonly string[]): Promise<string> {
     const st = this.tracker.get(buf);
     if (!st) throw new Error(`buffer ${buf} is no terminal MadoHub watches`);
@@ -196,7 +211,10 @@ export class TerminalReplies {
     w.over = (this.screens.get(buf) ?? []).join('\n');
   }
 
-  /** The reply just written (Lua gave it its Enter): its Enter again while it stands in the input line, not while the user types there. */
+  /**
+   * The reply just written (Lua gave it its Enter): its Enter again while it stands in the input line, not
+   * while the user types there.
+   */
   private enterAgain(buf: number, text: string): void {
     this.stopEnters.get(buf)?.();
     const stop = enterAgain(

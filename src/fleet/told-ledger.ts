@@ -34,7 +34,10 @@ function readKeys(file: string): string[] {
   return v.waits.filter((k): k is string => typeof k === 'string' && k.length <= MAX_KEY).slice(-MAX_TOLD);
 }
 
-/** The record in `<jobs folder>/told.json`: read at each question (another teller may have written), written at each new wait. */
+/**
+ * The record in `<jobs folder>/told.json`: read at each question (another teller may have written), written
+ * at each new wait.
+ */
 export class ToldLedger implements ToldWaits {
   private readonly file: string;
 

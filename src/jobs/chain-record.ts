@@ -33,7 +33,10 @@ export function chainOf(v: unknown): Chain | undefined {
 /** The protocol's check of a chain. */
 export const chainCheck: Check = (v) => (chainOf(v) ? null : 'a chain ({ id, hop, visited })');
 
-/** The chain that reached the job of `jobDir` last, and the turns its job had ended then (undefined in an older file). */
+/**
+ * The chain that reached the job of `jobDir` last, and the turns its job had ended then (undefined in an
+ * older file).
+ */
 function readChainRecord(jobDir: string): { chain: Chain; turnsAt: number | undefined } | undefined {
   const v = readJsonBounded(path.join(jobDir, CHAIN_FILE), 16 * 1024);
   const chain = chainOf(v);

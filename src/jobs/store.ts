@@ -2,6 +2,7 @@
 // lock whose wait never blocks the process (the daemon serves other jobs meanwhile). A job of an
 // older mado has `state.json` (version 1): it is read, and replaced by job.json at the next write.
 import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -43,7 +44,7 @@ const oldJobFile = (dir: string, short: string): string => `${dir}${path.sep}${s
  * than LOCK_STALE_MS; undefined while it is held (or gone: then it is simply tried again).
  */
 function abandonedLock(lock: string): number | undefined {
-  let st;
+  let st: Stats;
   try {
     st = statSync(lock);
   } catch {

@@ -158,7 +158,10 @@ export class NvimAttention {
     this.engine.routeDelivered(target);
   }
 
-  /** Mutes an entry (`states`: all of them when empty), or unmutes it (`on` false). Answers the entry's mute in words. */
+  /**
+   * Mutes an entry (`states`: all of them when empty), or unmutes it (`on` false). Answers the entry's mute
+   * in words.
+   */
   mute(id: string, states: readonly string[], on: boolean): string {
     const bad = states.find((s) => !isAgentState(s));
     if (bad !== undefined)

@@ -97,7 +97,8 @@ export function luaHandlers({
       })),
     hosts_retry: (m) => ({ tried: hub.retryHosts(typeof m.host === 'string' ? m.host : undefined) }),
     sight: (m) => attention.sight(m.bufs as number[], m.focused as boolean | undefined, m.gained === true),
-    // This Neovim's names and pins of its terminals, and their states since when, back after the Node process started again.
+    // This Neovim's names and pins of its terminals, and their states since when, back after the Node
+    // process started again.
     restore: (m) => {
       tracker.restore(m.marks);
       hub.restoreMarks(m.marks);

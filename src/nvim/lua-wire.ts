@@ -47,7 +47,10 @@ export type ToLua =
   | { type: 'rescreen' }
   /** A message for the user (`warn`: something did not happen). */
   | { type: 'say'; message: string; warn: boolean }
-  /** The replies that wait for a terminal, first first, kept by Lua so that a new Node process gets them back ([]: none waits). */
+  /**
+   * The replies that wait for a terminal, first first, kept by Lua so that a new Node process gets them
+   * back ([]: none waits).
+   */
   | { type: 'kept'; buf: number; replies: KeptReply[] }
   /** Every route, after a change. */
   | { type: 'routes'; routes: ListedRoute[] }

@@ -24,7 +24,10 @@ export interface BufferFacts {
 
 export type End = { id: string } | { error: string };
 
-/** `what` as a route's source or target: its fleet id (`term:12`, `job:1a2b3c4d`, `buf:3`, `file:/abs`), or why it names none. */
+/**
+ * `what` as a route's source or target: its fleet id (`term:12`, `job:1a2b3c4d`, `buf:3`, `file:/abs`), or
+ * why it names none.
+ */
 export async function resolveEnd(what: string | number, role: 'source' | 'target', ctx: EndContext): Promise<End> {
   const entries = ctx.hub.all();
   if (typeof what === 'number' || /^\d{1,9}$/.test(what)) {

@@ -12,7 +12,10 @@ export function processSource(env: NodeJS.ProcessEnv = process.env): ProcessSour
   return shared;
 }
 
-/** Where and when a process started: its working folder and start time (epoch ms); undefined while either is unknown. */
+/**
+ * Where and when a process started: its working folder and start time (epoch ms); undefined while either is
+ * unknown.
+ */
 export function processPlace(pid: number): { cwd: string; startedAt: number } | undefined {
   const source = processSource();
   const cwd = source.cwd(pid);

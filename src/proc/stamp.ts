@@ -136,7 +136,10 @@ export function orphanedGroupLives(pgid: number): boolean {
   return false;
 }
 
-/** The terminal a process reads from (`/dev/pts/3`, its standard input's link in /proc), or '' when it cannot be read. */
+/**
+ * The terminal a process reads from (`/dev/pts/3`, its standard input's link in /proc), or '' when it
+ * cannot be read.
+ */
 export function ttyOf(pid: number): string {
   if (!Number.isInteger(pid) || pid <= 0 || !useProc()) return '';
   try {

@@ -79,7 +79,8 @@ export class RegistryRecords {
     // A regular file of a bounded size only (a FIFO would block): undefined while it is not there.
     const value = readJsonBounded(this.spec.registryFile, MAX_REGISTRY_BYTES);
     const text = value === undefined ? undefined : JSON.stringify(value);
-    if (text === undefined || text === this.lastText) return; // Not there, or the re-read of a file that did not change.
+    // Not there, or the re-read of a file that did not change.
+    if (text === undefined || text === this.lastText) return;
     const entry = this.spec.entryOf(value);
     if (!entry) return;
     this.lastText = text;

@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { lstat, open, stat } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 
@@ -88,7 +89,7 @@ export class JsonlTail {
   }
 
   private async readOnce(): Promise<number> {
-    let info;
+    let info: Stats;
     try {
       info = await (this.options.noFollow ? lstat : stat)(this.file);
     } catch {

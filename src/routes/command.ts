@@ -125,7 +125,10 @@ export function routeCompletion(
   return words.filter((w) => w.startsWith(lead));
 }
 
-/** The words typed before the one at the cursor of a command line (`MadoRoute a b c`, cut at the cursor), and that one. */
+/**
+ * The words typed before the one at the cursor of a command line (`MadoRoute a b c`, cut at the cursor),
+ * and that one.
+ */
 export function completionAt(line: string): RouteCompletionAt {
   const words = line.split(/\s+/);
   const lead = words.pop() ?? '';

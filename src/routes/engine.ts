@@ -28,7 +28,10 @@ export interface RouteEnd {
   state: string;
 }
 
-/** A delivery made: by which route, from and to which end, the chain's hop, its size, and when the finished turn was known (epoch ms). */
+/**
+ * A delivery made: by which route, from and to which end, the chain's hop, its size, and when the finished
+ * turn was known (epoch ms).
+ */
 export interface RouteFired {
   route: string;
   source: string;
@@ -39,7 +42,10 @@ export interface RouteFired {
 }
 
 export interface RouteBackend {
-  /** How this place's routes are given a hop count, for its messages: `hops=N` (:MadoRoute, the default), `--hops N` (mado route add). */
+  /**
+   * How this place's routes are given a hop count, for its messages: `hops=N` (:MadoRoute, the default),
+   * `--hops N` (mado route add).
+   */
   readonly hopsOption?: string;
   /** Why this place cannot keep such a route (the daemon opens no review), or undefined. */
   refuse?(req: RouteRequest): string | undefined;
@@ -59,7 +65,10 @@ export interface RouteBackend {
   diffProblem?(source: string): string | undefined;
   /** Routes kept elsewhere that payloads travel too (a Neovim's view of the daemon's): a cycle through them is one. */
   otherRoutes?(): readonly Pick<Route, 'source' | 'target'>[];
-  /** Delivers the text on its chain; answers '' once sent, else why it waits (`queued`, `held: draft`); throws why it cannot. */
+  /**
+   * Delivers the text on its chain; answers '' once sent, else why it waits (`queued`, `held: draft`);
+   * throws why it cannot.
+   */
   deliver(target: string, text: string, busyMs: number, chain: Chain): Promise<string>;
   /**
    * The chain that reached an entry whose chains are kept outside this place (a job's host keeps its
@@ -138,7 +147,10 @@ interface Parked {
 
 export class RouteEngine {
   private readonly routes = new Map<string, Route>();
-  /** The chain that reached each entry last (a payload it was given), but for those kept by the backend (chainOf); the user's own input ends it. */
+  /**
+   * The chain that reached each entry last (a payload it was given), but for those kept by the backend
+   * (chainOf); the user's own input ends it.
+   */
   private readonly reached = new Map<string, Chain>();
   /** The last body each target was given (the same one twice in a row is not sent). */
   private readonly lastBody = new Map<string, string>();
@@ -395,7 +407,10 @@ export class RouteEngine {
     return this.backend.end(r.target)?.name ?? r.targetName;
   }
 
-  /** Keeps a payload its target cannot take now (its host offline): tried again every 2 s, `busyMs` at most. False when it is not kept. */
+  /**
+   * Keeps a payload its target cannot take now (its host offline): tried again every 2 s, `busyMs` at most.
+   * False when it is not kept.
+   */
   private park(r: Route, text: string, chain: Chain, knownAt: number, why: string): boolean {
     const waiting = this.parked.filter((p) => p.route.target === r.target).length;
     if (waiting >= MAX_PARKED) {

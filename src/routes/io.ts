@@ -110,7 +110,10 @@ export function gitDiff(cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
   });
 }
 
-/** Why `send=diff` cannot work for a route's source (the engine's RouteBackend.diffProblem), or undefined when it is gone. */
+/**
+ * Why `send=diff` cannot work for a route's source (the engine's RouteBackend.diffProblem), or undefined
+ * when it is gone.
+ */
 export function diffProblemOf(source: { cwd: string } | undefined, env: NodeJS.ProcessEnv): string | undefined {
   return source === undefined ? undefined : gitWorkTreeProblem(source.cwd, env);
 }

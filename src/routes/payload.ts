@@ -24,7 +24,10 @@ const PLAIN: Record<'last' | 'diff' | 'screen', string> = { last: '{last}', diff
 
 const KEYS = new Set(['last', 'diff', 'screen', 'name', 'agent', 'cwd', 'state', 'hop']);
 
-/** Fills `{key}` places; an unknown key stays as written (`{{` writes `{`). One pass: a value is never read as a place. */
+/**
+ * Fills `{key}` places; an unknown key stays as written (`{{` writes `{`). One pass: a value is never read
+ * as a place.
+ */
 export function fill(template: string, vars: PayloadVars): string {
   return template.replace(/\{\{|\{([a-z]+)\}/g, (all, key: string | undefined) => {
     if (all === '{{') return '{';
@@ -44,7 +47,10 @@ export function templateText(
   return undefined;
 }
 
-/** The first line of every payload: where it comes from, so that neither agent nor user reads it as the user's words. */
+/**
+ * The first line of every payload: where it comes from, so that neither agent nor user reads it as the
+ * user's words.
+ */
 export function provenance(source: string, target: string, hop: number, hops: number): string {
   return `[mado route ${source} → ${target} · hop ${hop}/${hops}]`;
 }

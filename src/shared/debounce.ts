@@ -51,9 +51,10 @@ export function throttled(fn: () => void, ms: number): { soon(): void; cancel():
 }
 
 /**
- * Lets a costly look run at most once every `ms` (or as long as `ms()` says at each ask): `due()` is true when it may run now (and counts
- * that run); asked sooner, it is false and `later` is called once, when `ms` has passed since the
- * last run (asks in between gather into that one call). The timer never keeps the process alive.
+ * Lets a costly look run at most once every `ms` (or as long as `ms()` says at each ask): `due()` is true
+ * when it may run now (and counts that run); asked sooner, it is false and `later` is called once, when
+ * `ms` has passed since the last run (asks in between gather into that one call). The timer never keeps the
+ * process alive.
  */
 export function paced(later: () => void, ms: number | (() => number)): { due(): boolean; cancel(): void } {
   let lastRun = Number.NEGATIVE_INFINITY;

@@ -1,6 +1,9 @@
 // A route: when one agent finishes a turn, what of it goes to which other agent (or buffer, or file).
 
-/** When a route fires: each finished turn (`done`: Stopped or Completed), also a failed one (`turn`), or when the source starts waiting. */
+/**
+ * When a route fires: each finished turn (`done`: Stopped or Completed), also a failed one (`turn`), or
+ * when the source starts waiting.
+ */
 export type RouteOn = 'done' | 'turn' | 'waiting';
 export const ROUTE_ONS: readonly RouteOn[] = ['done', 'turn', 'waiting'];
 /** What is sent: the source's final answer of the turn, its working tree's diff, or its last screen. */

@@ -26,7 +26,10 @@ export function clip(text: string, max = MAX_DETAIL): string {
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
-/** `text` with its control characters (C0, DEL, C1) made spaces and its bidirectional controls dropped: what an agent prints, shown on one line by `clip`. */
+/**
+ * `text` with its control characters (C0, DEL, C1) made spaces and its bidirectional controls dropped: what
+ * an agent prints, shown on one line by `clip`.
+ */
 export function noControl(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').replace(BIDI, '');
 }

@@ -5,7 +5,10 @@ import { existsSync, statSync, watch } from 'node:fs';
 import type { FSWatcher } from 'node:fs';
 import path from 'node:path';
 
-/** Watches `target` (a folder: what changes in it; a file: its own changes); `changed` runs once after a burst. Returns how to stop. */
+/**
+ * Watches `target` (a folder: what changes in it; a file: its own changes); `changed` runs once after a
+ * burst. Returns how to stop.
+ */
 export function watchPath(target: string, delayMs: number, changed: () => void): () => void {
   let watcher: FSWatcher | undefined;
   let watched = '';

@@ -1,6 +1,7 @@
-// An agent's own word (a job's hooks, event stream or notifications, a terminal's notifications)
-// beside what the other sources read (the screen, the records). Pure, with the time given. The newer
-// of the two decides: an event tells what happens now, and so does a reading that changed after it. Two exceptions keep a missed or late event from leaving a stale state:
+// An agent's own word (a job's hooks, event stream or notifications, a terminal's notifications) beside
+// what the other sources read (the screen, the records). Pure, with the time given. The newer of the two
+// decides: an event tells what happens now, and so does a reading that changed after it. Two exceptions
+// keep a missed or late event from leaving a stale state:
 //   - a turn an event ended (Completed, Failed) stays ended through the idle screen that follows; a
 //     screen that works or asks after it is a new turn;
 //   - an event that repeats a wait told already (and perhaps answered since) tells nothing.

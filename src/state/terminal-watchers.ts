@@ -39,9 +39,9 @@ interface Watched {
 }
 
 /**
- * What watches every terminal for confirmed sources of its state: which agent its process tree
- * runs, and that agent's own records. Scans happen when a terminal opens, when its screen changes after a quiet spell (or shows
- * another agent; at most every MIN_SCAN_MS), and once when a burst of changes is over. Nothing
+ * What watches every terminal for confirmed sources of its state: which agent its process tree runs, and
+ * that agent's own records. Scans happen when a terminal opens, when its screen changes after a quiet spell
+ * (or shows another agent; at most every MIN_SCAN_MS), and once when a burst of changes is over. Nothing
  * runs while nothing happens: the only timer is the settling one, armed by a screen change.
  */
 export class TerminalWatchers {

@@ -3,7 +3,10 @@
 // follows a prompt of *that* turn: one recorded at or after `since`. Pure: fed changes with the time.
 import type { AgentState } from '../shared/types.js';
 
-/** What is known of the turn that just ended: a prompt recorded at or after `since` (epoch ms) is of it; undefined: nothing is known. */
+/**
+ * What is known of the turn that just ended: a prompt recorded at or after `since` (epoch ms) is of it;
+ * undefined: nothing is known.
+ */
 export interface TurnBounds {
   since: number | undefined;
 }
@@ -98,7 +101,10 @@ export class WrittenTurn {
     return 'no turn';
   }
 
-  /** When a write not yet shown is looked at again (epoch ms): the end of its first bound, else of its last; undefined when none waits. */
+  /**
+   * When a write not yet shown is looked at again (epoch ms): the end of its first bound, else of its last;
+   * undefined when none waits.
+   */
   due(now: number): number | undefined {
     if (this.at === undefined || this.started) return undefined;
     return now < this.at + WRITE_TAKEN_MS ? this.at + WRITE_TAKEN_MS : this.at + WRITE_TURN_MS;

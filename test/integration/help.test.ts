@@ -68,7 +68,7 @@ describe.each(testNeovims())('Neovim $label: help', ({ path: exe }) => {
       if (!m) continue;
       const keys = m[1] === '1 … 9' ? ['1', '2', '3', '4', '5', '6', '7', '8', '9'] : m[1]!.split(' ');
       const actions = m[2]!.split('/');
-      keys.forEach((k, i) => (table[actions.length > 1 ? actions[i]! : actions[0]!] ??= []).push(k));
+      for (const [i, k] of keys.entries()) (table[actions.length > 1 ? actions[i]! : actions[0]!] ??= []).push(k);
     }
     const lua = await s.lua<{ keys: Record<string, string>; order: string[] }>(
       "return { keys = require('madohub.config').defaults.picker.keys, order = require('madohub.picker.keys').order }",

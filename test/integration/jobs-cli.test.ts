@@ -13,6 +13,7 @@ import { FIX as FIXTURES, MADO, shortOf, until, useJobsHarness } from './jobs-ha
 const SENTENCE =
   "process.stdout.write('Hello!\\x1b[1CI\\x1b[1Cam\\x1b[1Ca\\x1b[1Cmock\\x1b[1Cmodel.\\r\\n'); setInterval(() => {}, 1000)";
 const COUNT =
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the source of a program node runs
   'let n = 0; const t = setInterval(() => { process.stdout.write(`line ${++n}\\r\\n`); if (n === 150) { clearInterval(t); setTimeout(() => process.exit(0), 300); } }, 15)';
 // An agent that takes no keys while it comes up (what is typed then is lost, as a real TUI drops it):
 // its banner names it and tells nothing more; then it shows Gemini CLI's idle input line and says
@@ -21,6 +22,7 @@ const SLOW_START = [
   "let ready = false; let got = '';",
   "process.stdin.setRawMode(true); process.stdout.write('Gemini CLI is loading\\r\\n');",
   "setTimeout(() => { ready = true; process.stdout.write(' >   Type your message or @path/to/file\\r\\n'); }, 1500);",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the source of a program node runs
   "process.stdin.on('data', (d) => { if (!ready) return; got += d; if (/\\r/.test(got)) { process.stdout.write(`got: ${got.trim()}\\r\\n`); got = ''; } });",
   'setInterval(() => {}, 1000);',
 ].join(' ');

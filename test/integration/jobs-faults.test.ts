@@ -237,7 +237,7 @@ describe('nothing lost', () => {
     execFileSync('git', ['-C', wt, '-c', 'user.email=t@e.invalid', '-c', 'user.name=t', 'commit', '-qm', 'the work']);
     const unmerged = await h.mado(['rm', short]);
     expect(unmerged.stderr).toMatch(
-      new RegExp(`has commit on no other branch: [0-9a-f]+ the work; commit or push them, or use --force\\n$`),
+      /has commit on no other branch: [0-9a-f]+ the work; commit or push them, or use --force\n$/,
     );
     expect(existsSync(path.join(wt, 'notes.txt'))).toBe(true);
     // Merged elsewhere, nothing is lost: it goes.

@@ -34,7 +34,7 @@ describe('mado jobs', () => {
   it('dispatch → running → blocked on a question → answered through attach → done', async () => {
     const r = await mado(['--bg', '--agent', 'asker', '-n', 'ask', 'check', 'the', 'build']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^backgrounded · [0-9a-f]{8}\n  mado jobs  /);
+    expect(r.stdout).toMatch(/^backgrounded · [0-9a-f]{8}\n {2}mado jobs {2}/);
     const short = shortOf(r.stdout);
     // The runtime folder is private, and so are the sockets in it.
     const run = path.join(h.base, 'run');
@@ -408,7 +408,7 @@ describe('mado jobs', () => {
     mkdirSync(job, { recursive: true });
     expect((await mado(['__host', path.join(h.base, 'jobs'), 'abcd1234'])).code).toBe(1);
     expect(readFileSync(path.join(job, 'host.log'), 'utf8')).toBe(
-      readFileSync(path.join(job, 'host.log'), 'utf8').slice(0, 25) + 'cannot read launch.json: ENOENT\n',
+      `${readFileSync(path.join(job, 'host.log'), 'utf8').slice(0, 25)}cannot read launch.json: ENOENT\n`,
     );
     rmSync(job, { recursive: true });
     expect(existsSync(path.join(h.base, 'jobs')) ? readdirSync(path.join(h.base, 'jobs')) : []).toEqual([]);

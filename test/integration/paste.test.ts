@@ -37,7 +37,7 @@ function hostileTexts(count: number): string[] {
   ];
   const out = [`please review\x1b[201~\x03/exit\ry\r`];
   for (let i = 1; i < count; i++) {
-    let t = 'r' + i + ' ';
+    let t = `r${i} `;
     for (let k = 0; k < 12; k++)
       t += r() < 0.6 ? pieces[Math.floor(r() * pieces.length)] : String.fromCharCode(Math.floor(r() * 0xa0));
     out.push(t);
@@ -80,7 +80,7 @@ describe.each(testNeovims())('Neovim $label: every reply is one paste', ({ path:
     expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).state == 'idle'`, 10000)).toBe(true);
     const texts = [
       ...hostileTexts(20),
-      'x'.repeat(50 * 1024) + '\x1b[201~' + '\x03'.repeat(10) + 'y'.repeat(50 * 1024),
+      `${'x'.repeat(50 * 1024)}\x1b[201~${'\x03'.repeat(10)}${'y'.repeat(50 * 1024)}`,
     ];
     for (const [i, text] of texts.entries()) {
       const err = await s.lua<string>(

@@ -173,7 +173,7 @@ describe.each(testNeovims())('Neovim $label: the picker’s keys, typed', ({ pat
     TYPED.add('move_up').add('move_down');
     // The rows of the list (the footer and the messages may name an entry too), by name, in screen order.
     const names = (): string[] =>
-      screen.lines().flatMap((l) => /│ {1,3}•?[○●◆◉✗■] +\S+ +(\S+(?: \S+)*)  /.exec(l)?.[1] ?? []);
+      screen.lines().flatMap((l) => /│ {1,3}•?[○●◆◉✗■] +\S+ +(\S+(?: \S+)*) {2}/.exec(l)?.[1] ?? []);
     // Whether `a` is the row just above `b` (rows of another group in between are a header apart).
     const above = (a: string, b: string): boolean => {
       const n = names();

@@ -106,7 +106,7 @@ describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: e
     await goTo(/far and wide/);
     await screen.type('p');
     await screen.waitForText('Pinned (1)', 8000);
-    expect(screen.text()).toMatch(/Pinned \(1\)[^]*far and wide +Claude Code +job on box/);
+    expect(screen.text()).toMatch(/Pinned \(1\)[\s\S]*far and wide +Claude Code +job on box/);
     await goTo(/far and wide/);
     await screen.type('<C-t>');
     await screen.waitForNoText('Pinned (1)', 8000);
@@ -301,7 +301,7 @@ describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: e
   }, 60000);
   it(':MadoHosts shows each host; retry tries an offline one at once; a changed hosts.json is followed', async () => {
     await screen.type(':MadoHosts<CR>');
-    await screen.waitForText(/^box  online  mado \d+\.\d+\.\d+  \d+ jobs?$/m, 5000);
+    await screen.waitForText(/^box {2}online {2}mado \d+\.\d+\.\d+ {2}\d+ jobs?$/m, 5000);
     // Down: retry tries it now, as typed.
     writeFileSync(down, '');
     for (const pid of bridges()) process.kill(pid, 'SIGKILL');
@@ -313,7 +313,7 @@ describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: e
     ).toBe(true);
     await screen.type(':MadoHosts<CR>');
     await screen.waitForText(
-      /^box  offline: the link to box (?:was killed by SIGKILL|ended with status 255: ssh: connect to host box port 22: Connection refused)$/m,
+      /^box {2}offline: the link to box (?:was killed by SIGKILL|ended with status 255: ssh: connect to host box port 22: Connection refused)$/m,
       5000,
     );
     const before = triesSoFar();
@@ -350,7 +350,7 @@ describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: e
       ),
     ).toBe(true);
     await screen.type(':MadoHosts<CR>');
-    await screen.waitForText(/^box2  online  mado /m, 5000);
+    await screen.waitForText(/^box2 {2}online {2}mado /m, 5000);
     // Two lines: Neovim's own hit-enter prompt.
     await screen.waitForText(/Press ENTER/);
     await screen.type('<CR>');

@@ -56,7 +56,7 @@ describe.each(testNeovims())('Neovim $label: routes', ({ path: exe }) => {
       `vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(':MadoRoute reviewer on=turn hops=5<CR>', true, false, true), 'mx', false)`,
     );
     expect(await r.s.lua<string>(`return vim.fn.execute('messages')`)).toMatch(
-      /route \w+  writer → reviewer  on=turn send=last hops=5/,
+      /route \w+ {2}writer → reviewer {2}on=turn send=last hops=5/,
     );
     await r.s.lua(
       `vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(':MadoRoute nobody<CR>', true, false, true), 'mx', false)`,
@@ -131,7 +131,7 @@ describe.each(testNeovims())('Neovim $label: routes', ({ path: exe }) => {
     const { a, b } = await setup();
     await r.s.lua(`vim.api.nvim_set_current_buf(${a}) vim.cmd('MadoRoute term:${b}')`);
     expect(await r.s.lua<string>(`return vim.fn.execute('messages')`)).toMatch(
-      /route \w+  writer → reviewer  on=done send=last hops=3/,
+      /route \w+ {2}writer → reviewer {2}on=done send=last hops=3/,
     );
     const routes = await r.s.lua<{ source: string; target: string }[]>(`return require('madohub').routes()`);
     expect(routes).toMatchObject([{ source: `term:${a}`, target: `term:${b}`, on: 'done', send: 'last', hops: 3 }]);

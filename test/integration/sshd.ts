@@ -74,7 +74,10 @@ export async function startSshd(): Promise<Sshd> {
   for (;;) {
     const up = await new Promise<boolean>((resolve) => {
       const s = connect(port, '127.0.0.1');
-      s.once('connect', () => (s.destroy(), resolve(true)));
+      s.once('connect', () => {
+        s.destroy();
+        resolve(true);
+      });
       s.once('error', () => resolve(false));
     });
     if (up) break;
@@ -135,7 +138,11 @@ function descendants(pid: number): number[] {
   }
   const out: number[] = [];
   const walk = (p: number): void => {
-    for (const [child, pp] of parent) if (pp === p) out.push(child), walk(child);
+    for (const [child, pp] of parent) {
+      if (pp !== p) continue;
+      out.push(child);
+      walk(child);
+    }
   };
   walk(pid);
   return out;

@@ -30,7 +30,8 @@ local H = {}
 ---@field input { mode: "new"|"reply"|"filter"|"rename", target: string|nil, attach: boolean }
 ---@field peek_id string|nil The entry the peek pane shows.
 ---@field followed integer|nil The terminal buffer whose changes redraw the peek pane.
----@field job_screens table<string, { key: string, lines: string[], fetching: boolean|nil }> Jobs' screens as last fetched.
+---Jobs' screens as last fetched.
+---@field job_screens table<string, { key: string, lines: string[], fetching: boolean|nil }>
 ---@field last_stop { id: string, at: number }|nil
 ---@field unsubscribe fun()
 ---@field timer uv_timer_t

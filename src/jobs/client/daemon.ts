@@ -99,7 +99,10 @@ export function unreachable(err: ReachError): JobError {
   return new JobError(`the mado daemon ${what}: ${err.message}`);
 }
 
-/** Asks the daemon as `ask` does; a daemon that hung up, fell silent or was late is a JobError in words for a person. */
+/**
+ * Asks the daemon as `ask` does; a daemon that hung up, fell silent or was late is a JobError in words for
+ * a person.
+ */
 export async function askOrSay(io: Io, message: object, timeoutMs: number, maxMessageBytes?: number): Promise<Reply> {
   try {
     return await ask(io, message, timeoutMs, maxMessageBytes);

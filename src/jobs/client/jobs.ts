@@ -115,7 +115,10 @@ export async function sendToJob(
   return reply.type === 'ok' ? (reply.pending ?? (reply.queued ? 'queued' : '')) : '';
 }
 
-/** Answers the menu on a job's screen with a choice (1-9), checked against the screen as it is now; the choice's text. */
+/**
+ * Answers the menu on a job's screen with a choice (1-9), checked against the screen as it is now; the
+ * choice's text.
+ */
 export async function chooseInJob(io: Io, short: string, choice: number): Promise<string> {
   const reply = await askHost(io, short, { op: 'choose', choice });
   return reply.type === 'ok' && typeof reply.option === 'string' ? safeText(reply.option).slice(0, 200) : '';

@@ -96,7 +96,10 @@ export async function removeVia(ask: AskDaemon, short: string, force: boolean): 
   await ask({ op: 'remove', short, force }, SERVICE_MS.remove);
 }
 
-/** The requests of the job service: all a link carries to a remote host's daemon (its routes and hosts stay its own). */
+/**
+ * The requests of the job service: all a link carries to a remote host's daemon (its routes and hosts stay
+ * its own).
+ */
 export const SERVICE_OPS = Object.keys(SERVICE_MS);
 
 /** A request of the job service. */

@@ -71,7 +71,8 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     say(`unexpected: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
   );
 
-  // The user's screen rules (|madohub-rules|), as the Neovim side reads them; what a file refused goes to the host's log.
+  // The user's screen rules (|madohub-rules|), as the Neovim side reads them; what a file refused goes to
+  // the host's log.
   useUserRules(rulesDir({ ...process.env, ...env }), (rules) => {
     for (const f of rules.files) for (const e of f.errors) say(`${f.file}: ${e}`);
   });
@@ -93,7 +94,8 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   });
   const spawnLaunch = own.launch;
   const pushState = own.state;
-  // The desktop notifications the agent asks its terminal for (OSC 9, 777, 99): its own word, where its module reads them.
+  // The desktop notifications the agent asks its terminal for (OSC 9, 777, 99): its own word, where its
+  // module reads them.
   for (const code of [9, 777, 99]) {
     term.parser.registerOscHandler(code, (data) => {
       own.osc(`${code};${data.slice(0, 1024)}`);

@@ -26,7 +26,10 @@ export interface OwnWord {
   env: Record<string, string>;
   /** What it said, combined with each screen's reading. */
   state: PushState;
-  /** A notification the agent asked its terminal (the host) for, as its OSC sequence; whether the agent notifies only without focus. */
+  /**
+   * A notification the agent asked its terminal (the host) for, as its OSC sequence; whether the agent
+   * notifies only without focus.
+   */
   osc(sequence: string): void;
   unfocused: boolean;
   /**
@@ -123,7 +126,8 @@ export async function agentsOwnWord(
         greeting: js.greeting,
         onEvent: (event) => tell(state, read(event), heard),
         log: say,
-        // The port is on the agent's command line, for any user to read: a server of someone else's there is no agent's.
+        // The port is on the agent's command line, for any user to read: a server of someone else's there
+        // is no agent's.
         owned: () => !canSeeListeners() || (procs?.() ?? []).some((p) => listeningPorts(p.pid).includes(port)),
       });
       return {
@@ -158,7 +162,10 @@ export async function agentsOwnWord(
   return none(launch);
 }
 
-/** Whether this system tells which process listens on a port (Linux's /proc): elsewhere the stream is taken as the agent's. */
+/**
+ * Whether this system tells which process listens on a port (Linux's /proc): elsewhere the stream is taken
+ * as the agent's.
+ */
 function canSeeListeners(): boolean {
   return existsSync('/proc/net/tcp');
 }

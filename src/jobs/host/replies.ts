@@ -68,7 +68,10 @@ export class HostReplies {
     this.writtenOver = this.host.lines().join('\n');
   }
 
-  /** Whether the agent is still taken by the last write (its turn not yet shown, or under way); a write that showed no turn in time is said. */
+  /**
+   * Whether the agent is still taken by the last write (its turn not yet shown, or under way); a write that
+   * showed no turn in time is said.
+   */
   private taken(state: AgentState, agent: AgentId, lines: readonly string[]): boolean {
     const taken = this.written.observe(state, Date.now(), {
       redrawn: lines.join('\n') !== this.writtenOver,
@@ -93,7 +96,10 @@ export class HostReplies {
     return taken === true;
   }
 
-  /** A reply: sent now (`pending: ''`), or waiting (behind those that wait already, MAX_WAITING at most) and why; or why it cannot be. */
+  /**
+   * A reply: sent now (`pending: ''`), or waiting (behind those that wait already, MAX_WAITING at most) and
+   * why; or why it cannot be.
+   */
   send(
     text: string,
     terms: { waitMenus?: boolean; busyMs?: number; chain?: Chain },
@@ -128,7 +134,10 @@ export class HostReplies {
     return { pending };
   }
 
-  /** Sends the first reply that waits when it may go; drops those that waited too long, or all once the agent exited. */
+  /**
+   * Sends the first reply that waits when it may go; drops those that waited too long, or all once the
+   * agent exited.
+   */
   flush(state: AgentState, agent: AgentId, lines: readonly string[]): void {
     const taken = this.taken(state, agent, lines);
     const r = this.waiting[0];

@@ -139,7 +139,10 @@ export class Conn {
     return { conn, hello: first };
   }
 
-  /** The next reply, within `ms` (0: no limit); a ReachError on a close, an error or no reply in time (the connection stays open then). */
+  /**
+   * The next reply, within `ms` (0: no limit); a ReachError on a close, an error or no reply in time (the
+   * connection stays open then).
+   */
   next(ms: number, late: ReachFailure = 'timeout'): Promise<Reply> {
     const queued = this.queue.shift();
     if (this.queue.length < MAX_QUEUED / 2 && this.socket.isPaused()) this.socket.resume();

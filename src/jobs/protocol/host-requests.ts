@@ -33,7 +33,10 @@ export interface SendRequest {
   waitMenus?: boolean;
   /** A route's text is dropped when it has waited this long (ms). */
   busyMs?: number;
-  /** A route's text: the chain it goes on (the host keeps it for the routes that fire from this job). None: the user's own reply, which ends the chain. */
+  /**
+   * A route's text: the chain it goes on (the host keeps it for the routes that fire from this job). None:
+   * the user's own reply, which ends the chain.
+   */
   chain?: Chain;
 }
 /** Answers the menu on the agent's screen with a choice, if the screen shows one now. */

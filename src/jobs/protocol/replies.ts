@@ -69,7 +69,10 @@ export interface Routes {
   problems?: string[];
 }
 
-/** One machine's part of a listing of every host: its jobs (and its mado's version), or why they could not be listed. */
+/**
+ * One machine's part of a listing of every host: its jobs (and its mado's version), or why they could not
+ * be listed.
+ */
 export type HostListing = { host: string; jobs: ListedJob[]; version?: string } | { host: string; offline: string };
 
 /** Every remote host's jobs, as the daemon's links listed them. */

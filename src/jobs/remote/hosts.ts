@@ -17,7 +17,10 @@ export interface HostConfig {
   mado: string;
   /** The folder on the other side the host's verbs run in (`--bg` starts its job there); none: the shell's. */
   cwd?: string;
-  /** How long the link may take to come up (ms); none: DEFAULT_CONNECT_MS for a verb, 2 s for a listing of every host. */
+  /**
+   * How long the link may take to come up (ms); none: DEFAULT_CONNECT_MS for a verb, 2 s for a listing of
+   * every host.
+   */
   connectMs?: number;
 }
 

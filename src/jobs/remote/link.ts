@@ -530,13 +530,10 @@ export class Link {
         return new Promise((resolve, reject) => {
           const timer =
             ms > 0
-              ? setTimeout(
-                  () => (
-                    (waiter = undefined),
-                    reject(new LinkError(`no answer from ${this.name} in ${ms / 1000} s`, 'timeout'))
-                  ),
-                  ms,
-                )
+              ? setTimeout(() => {
+                  waiter = undefined;
+                  reject(new LinkError(`no answer from ${this.name} in ${ms / 1000} s`, 'timeout'));
+                }, ms)
               : undefined;
           waiter = (r) => {
             if (timer) clearTimeout(timer);
@@ -572,10 +569,10 @@ export class Link {
   }
 
   /**
-   * Asks the host's daemon one request of the job service (its bridge carries it as it is): its reply;
-   * an error reply is thrown as a JobError in the daemon's words, named by the host. `timeoutMs`: the daemon's own bound,
-   * and the link's time to carry it (5 s) on top. A dispatch's empty `cwd` is the host's setting there.
-   * A request the service does not make (a route, a list) is refused here: the link carries none.
+   * Asks the host's daemon one request of the job service (its bridge carries it as it is): its reply; an
+   * error reply is thrown as a JobError in the daemon's words, named by the host. `timeoutMs`: the daemon's
+   * own bound, and the link's time to carry it (5 s) on top. A dispatch's empty `cwd` is the host's setting
+   * there. A request the service does not make (a route, a list) is refused here: the link carries none.
    */
   daemon(request: DaemonRequest, timeoutMs: number): Promise<Reply> {
     if (!isServiceRequest(request)) return Promise.reject(new JobError(`${request.op} is not done on a remote host`));

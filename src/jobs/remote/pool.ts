@@ -6,7 +6,10 @@ import { readHosts } from './hosts.js';
 import type { HostConfig } from './hosts.js';
 import { Link, LinkError } from './link.js';
 
-/** How long a listing of every host waits for one: a host silent that long shows offline (its link goes on coming up). */
+/**
+ * How long a listing of every host waits for one: a host silent that long shows offline (its link goes on
+ * coming up).
+ */
 export const LIST_WAIT_MS = 2000;
 
 export const POOL_IDLE_MS = 60_000;

@@ -1,8 +1,8 @@
-// The remote hosts a long-lived process follows (the Neovim side): one link per host, opened at
-// start, its jobs followed live, kept while it lives; a link that goes down is said (offline, with
-// why) and tried again after 1 s, then every 2 s (begun again once a link has stayed up 10 s, not
-// at each hello: a bridge that drops at once is not redialled at the first wait for ever), so that a host back after an outage is linked
-// within 2 s of answering again (`retry` tries at once); a host that has not answered in 2 s is said
+// The remote hosts a long-lived process follows (the Neovim side): one link per host, opened at start, its
+// jobs followed live, kept while it lives; a link that goes down is said (offline, with why) and tried
+// again after 1 s, then every 2 s (begun again once a link has stayed up 10 s, not at each hello: a bridge
+// that drops at once is not redialled at the first wait for ever), so that a host back after an outage is
+// linked within 2 s of answering again (`retry` tries at once); a host that has not answered in 2 s is said
 // offline while it is still tried. Calls go through the host's link while it is up.
 import type { ListedJob } from '../protocol/replies.js';
 import type { HostConfig } from './hosts.js';

@@ -60,7 +60,10 @@ export interface VerbOp {
   /** Variables of this side that the job names ($MADOHUB_JOB_ENV): nothing else of this side's environment crosses. */
   env?: Record<string, string>;
 }
-/** Opens a connection to a job's host there (by id, prefix or name), which then speaks the host protocol through `msg`. */
+/**
+ * Opens a connection to a job's host there (by id, prefix or name), which then speaks the host protocol
+ * through `msg`.
+ */
 export interface HostOp {
   op: 'host';
   ch: number;

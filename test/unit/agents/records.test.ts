@@ -65,7 +65,7 @@ describe('Claude Code transcript', () => {
     expect(ends.length).toBeGreaterThan(1);
     expect(ends).toHaveLength(answers.length);
     // Each end its own turn's answer (cut where long), not `turn ended after 5.3s`.
-    ends.forEach((d, i) => expect(answers[i]!.startsWith(d.replace(/…$/, ''))).toBe(true));
+    for (const [i, d] of ends.entries()) expect(answers[i]!.startsWith(d.replace(/…$/, ''))).toBe(true);
   });
   // 2.1.332's transcripts (their large attachment records and request copies left out): a file
   // written, an MCP tool called, a question asked; a plan refused, an interrupt, a queued prompt, an

@@ -20,7 +20,7 @@ const typed = (name: keyof typeof screens, text: string): { agent: AgentId; line
 const typedOpenCode = (text: string): { agent: AgentId; lines: string[] } => {
   const s = of('opencode-real-done');
   // The input box: `┃`, the text's row, `┃`, `┃  Build · <model> <provider>`.
-  const agentRow = s.lines.map((l) => /^\s*┃  Build · /.test(l)).lastIndexOf(true);
+  const agentRow = s.lines.map((l) => /^\s*┃ {2}Build · /.test(l)).lastIndexOf(true);
   const box = agentRow - 2;
   return { ...s, lines: s.lines.map((l, i) => (i === box ? `  ┃  ${text}` : l)) };
 };

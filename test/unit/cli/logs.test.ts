@@ -1,7 +1,7 @@
 // `mado logs -f`: a line is written once it stands still on the screen above the rows its agent
 // redraws, once only, and not again when it scrolls into the scrollback.
 import { describe, expect, it } from 'vitest';
-import { after, LIVE_ROWS, printedEnd, settledOnScreen } from '../../../src/cli/logs.js';
+import { after as printedAfter, LIVE_ROWS, printedEnd, settledOnScreen } from '../../../src/cli/logs.js';
 
 const chrome = Array.from({ length: LIVE_ROWS }, (_, i) => `chrome ${i}`);
 
@@ -43,13 +43,13 @@ describe('mado logs -f: lines from the screen', () => {
     // The frame drawn again and again: its text alone would anchor at the last copy.
     const now = [...before, ...frame, 'You said: two', ...frame];
     expect(printedEnd(now, before.slice(-3), before.length)).toBe(before.length);
-    expect(after(now, frame)).toBe(now.length);
+    expect(printedAfter(now, frame)).toBe(now.length);
     // A scrollback at its bound dropped its head: found by its text.
     expect(printedEnd(now.slice(1), before.slice(-3), before.length)).toBe(before.length - 1);
   });
 
   it('after() finds where the lines printed last end', () => {
-    expect(after(['a', 'b', 'c', 'd'], ['b', 'c'])).toBe(3);
-    expect(after(['a', 'b'], ['x'])).toBe(0);
+    expect(printedAfter(['a', 'b', 'c', 'd'], ['b', 'c'])).toBe(3);
+    expect(printedAfter(['a', 'b'], ['x'])).toBe(0);
   });
 });

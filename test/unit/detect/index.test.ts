@@ -349,11 +349,8 @@ describe('a prompt echoed on several lines (a relayed payload, a pasted paragrap
 
   it("starts the turn: the earlier turn's completion line is not this turn's (Codex 0.171.0)", () => {
     const turns = fixtures['codex-real-stopped-turns']!.lines;
-    const input = turns.slice(turns.findIndex((l) => l === '› Ask Codex to do anything'));
-    const earlier = turns.slice(
-      0,
-      turns.findIndex((l) => l === '› Ask Codex to do anything'),
-    );
+    const input = turns.slice(turns.indexOf('› Ask Codex to do anything'));
+    const earlier = turns.slice(0, turns.indexOf('› Ask Codex to do anything'));
     const prompt = [
       '› [mado route writer → reviewer · hop 1/3]',
       '  Review the change in src/parser.ts.',

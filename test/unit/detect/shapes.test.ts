@@ -84,17 +84,15 @@ describe('a question over a choice menu', () => {
 describe('the input box', () => {
   it('is the rows between the two borders at the bottom whose first row is an input line', () => {
     expect(inputBoxRows(['x', rule, '> fix it', rule, '  ? for shortcuts'], 4)).toEqual([2, 2]);
-    expect(inputBoxRows(['╭' + rule + '╮', '│ > fix it │', '╰' + rule + '╯'], 2)).toEqual([1, 1]);
+    expect(inputBoxRows([`╭${rule}╮`, '│ > fix it │', `╰${rule}╯`], 2)).toEqual([1, 1]);
     // A dialog's box or an error's has no input line: it is none.
-    expect(
-      inputBoxRows(['╭' + rule + '╮', '│ Model Provider Overloaded │', '│ ‣ Retry │', '╰' + rule + '╯'], 3),
-    ).toBeUndefined();
+    expect(inputBoxRows([`╭${rule}╮`, '│ Model Provider Overloaded │', '│ ‣ Retry │', `╰${rule}╯`], 3)).toBeUndefined();
     expect(inputBoxRows(['just text'], 0)).toBeUndefined();
   });
 
   it('a draft that is a numbered list under a question of the answer is no menu', () => {
-    const top = '╭' + rule + '╮';
-    const bottom = '╰' + rule + '╯';
+    const top = `╭${rule}╮`;
+    const bottom = `╰${rule}╯`;
     const lines = [
       '> plan it',
       '● Which should I do first?',

@@ -214,7 +214,13 @@ describe('Attention', () => {
   it('a job first seen waiting is news when no teller of this machine knew of its wait; told once, by whichever tells first', () => {
     const kept = new Set<string>();
     const writes: string[] = [];
-    const toldWaits = { has: (k: string) => kept.has(k), add: (k: string) => (writes.push(k), kept.add(k)) };
+    const toldWaits = {
+      has: (k: string) => kept.has(k),
+      add: (k: string) => {
+        writes.push(k);
+        return kept.add(k);
+      },
+    };
     const fresh = (): Attention => {
       const e = new Attention({ agentName: () => 'Codex', howTo: () => '', toldWaits }, (n) => told.push(n));
       e.configure({ ...DEFAULT_ATTENTION, words: { waiting: 'Waiting' } });

@@ -71,7 +71,10 @@ const ROUTE = {
 } satisfies Record<keyof ListedRoute, 1>;
 const AGENT = { id: 1, name: 1, fallback: 1 } satisfies Record<keyof AgentInfo, 1>;
 
-/** The `---@field` names of `---@class name` in a Lua file (up to the next blank or non-comment line). */
+/**
+ * The `---@field` names of `---@class name` in a Lua file (up to the next blank or non-comment line; a
+ * `---` line between them is the next field's description).
+ */
 function luaFields(file: string, name: string): string[] {
   const lines = readFileSync(path.join(LUA, file), 'utf8').split('\n');
   const at = lines.findIndex(
@@ -80,6 +83,7 @@ function luaFields(file: string, name: string): string[] {
   if (at < 0) throw new Error(`no ---@class ${name} in ${file}`);
   const out: string[] = [];
   for (const line of lines.slice(at + 1)) {
+    if (/^---(?!@)/.test(line)) continue;
     const m = /^---@field (\w+)/.exec(line);
     if (!m) break;
     out.push(m[1]!);

@@ -81,7 +81,7 @@ describe.each([
     const shell = spawn('sh', ['-c', `${claude} & wait`], { stdio: 'ignore' });
     children.push(shell);
     const tree = newTree();
-    let found;
+    let found: ReturnType<typeof agentOfTree>;
     for (let i = 0; i < 100 && !found; i++) {
       await new Promise((r) => setTimeout(r, 20));
       found = agentOfTree(tree.walk(shell.pid!));
@@ -112,7 +112,7 @@ describe.each([
     expect(tree.walk(shell.pid!).map((p) => p.pid)).toEqual([shell.pid]);
     expect(agentOfTree(tree.walk(shell.pid!))).toBeUndefined();
     shell.stdin!.write('\n');
-    let found;
+    let found: ReturnType<typeof agentOfTree>;
     for (let i = 0; i < 100 && found?.agent !== 'claude'; i++) {
       await new Promise((r) => setTimeout(r, 20));
       found = agentOfTree(tree.walk(shell.pid!));

@@ -443,7 +443,10 @@ describe('a route to a target whose host is offline', () => {
       deliver: async () => {
         throw new TargetOffline('box is offline');
       },
-      spill: (_r, text) => (spilled.push(text), '/state/routes/kept.txt'),
+      spill: (_r, text) => {
+        spilled.push(text);
+        return '/state/routes/kept.txt';
+      },
     });
     const c = clock();
     const e = new RouteEngine(h.host, undefined, c.now);
