@@ -263,6 +263,11 @@ export class Desktop {
     if (this.ids.size > 64) this.ids.delete(this.ids.keys().next().value!);
   }
 
+  /** The notifier's id of a notice, once read back from its output (what a summary replaces). */
+  notifierId(seq: number): string | undefined {
+    return this.ids.get(seq);
+  }
+
   /** How many runs wait for a click now. */
   get waitingRuns(): number {
     return this.waiting.size;

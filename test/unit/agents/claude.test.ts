@@ -12,12 +12,8 @@ import {
 } from '../../../src/agents/claude.js';
 import { FolderWatcher } from '../../../src/records/folders.js';
 import { appendCommand } from '../../../src/records/push-file.js';
+import { holds, until } from '../../helpers/wait.js';
 
-const until = async (check: () => boolean, ms = 3000): Promise<boolean> => {
-  const end = Date.now() + ms;
-  while (Date.now() < end && !check()) await new Promise((r) => setTimeout(r, 10));
-  return check();
-};
 const quiet = { debug: () => {} };
 
 describe('Claude Code records in a temporary HOME', () => {
@@ -63,14 +59,13 @@ describe('Claude Code records in a temporary HOME', () => {
     // /clear: a new session id, a new transcript.
     session('s2', 'idle');
     const t2 = claudeTranscriptPath(config, '/p', 's2');
-    await new Promise((r) => setTimeout(r, 200));
+    expect(await until(() => records.recordFile === t2)).toBe(true);
     appendFileSync(t2, '{"type":"user","message":{"content":"[Request interrupted by user]"}}\n');
     expect(await until(() => signals.some((s) => s.state === 'failed'))).toBe(true);
     records.stop();
     const count = signals.length;
     session('s2', 'busy');
-    await new Promise((r) => setTimeout(r, 300));
-    expect(signals.length).toBe(count);
+    expect(await holds(() => signals.length === count, 300)).toBe(true);
   });
 });
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { RecordLog } from '../../../src/records/follow.js';
 import { FolderWatcher } from '../../../src/records/folders.js';
 import type { AgentState, RecordSignal } from '../../../src/shared/types.js';
+import { until as untilHolds } from '../../helpers/wait.js';
 
 export interface ScreenFixture {
   title: string;
@@ -46,10 +47,11 @@ export const typeOf = (record: unknown): string => (record as { type: string }).
 
 /** Waits (3 s at most) for `pred`, calling `poke` between looks. */
 export async function until(pred: () => boolean, poke?: () => void): Promise<void> {
-  for (let i = 0; i < 150 && !pred(); i++) {
+  await untilHolds(() => {
+    if (pred()) return true;
     poke?.();
-    await new Promise((r) => setTimeout(r, 20));
-  }
+    return false;
+  }, 3000);
 }
 
 /** What a follower of an agent's records is to a test: started, poked, stopped. */

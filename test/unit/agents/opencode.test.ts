@@ -11,6 +11,7 @@ import type { OpenCodeMessage } from '../../../src/agents/opencode.js';
 import { opencodeDataDir, readStore } from '../../../src/agents/opencode.js';
 import { sqliteSupport } from '../../../src/records/sqlite.js';
 import messages from '../../fixtures/records/opencode-messages.json';
+import { until } from '../../helpers/wait.js';
 
 const FIX = path.resolve(__dirname, '../../fixtures/records');
 const quiet = { debug: (): void => undefined };
@@ -253,9 +254,7 @@ describe("OpenCode's event stream (its server's GET /event)", () => {
     );
     try {
       stream.start();
-      const end = Date.now() + 5000;
-      while (Date.now() < end && !got.some((s) => s.detail === 'interrupted'))
-        await new Promise((r) => setTimeout(r, 20));
+      await until(() => got.some((s) => s.detail === 'interrupted'));
       expect(looks).toBe(2);
       expect(got.map((s) => s.state)).toContain('waiting');
       expect(got.at(-1)).toMatchObject({ state: 'failed', detail: 'interrupted', source: 'event-stream' });

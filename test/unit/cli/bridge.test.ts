@@ -12,6 +12,7 @@ import { encode, PROTO } from '../../../src/jobs/protocol/codec.js';
 import { listGapMs } from '../../../src/jobs/remote/wire.js';
 import { blankJob, createJob, updateJob } from '../../../src/jobs/store.js';
 import { processStamp } from '../../../src/proc/stamp.js';
+import { elapse, until, waitFor } from '../../helpers/wait.js';
 
 let server: Server | undefined;
 let base = '';
@@ -76,9 +77,7 @@ describe('mado bridge, its peer no longer reading', () => {
     });
     input.write(encode({ proto: PROTO, op: 'host', ch: 1, id: short }));
     // Given time to pile up (the host sends as fast as it can).
-    const until = Date.now() + 1500;
-    while (Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-    expect(sent).toBeGreaterThan(8 * 1024 * 1024);
+    expect(await until(() => sent > 8 * 1024 * 1024, 10000)).toBe(true);
     // What waits for the peer: its bound (4 MiB) and a message or so, not what the host sent.
     expect(output.writableLength).toBeLessThan(6 * 1024 * 1024);
     input.end();
@@ -114,17 +113,16 @@ describe('mado bridge, following the jobs of a busy host', () => {
       version: '0.0.0',
     });
     input.write(encode({ proto: PROTO, op: 'watch', ch: 1 }));
-    while (lists.length === 0) await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => lists.length > 0, 10000, 'the first list');
     // A job changes every 40 ms for 3 s: the folder's watch reads the 2,000 again and again.
     const from = Date.now();
     let changes = 0;
     while (Date.now() - from < 3000) {
       await updateJob(jobs, short, { detail: `change ${++changes}` });
-      await new Promise((r) => setTimeout(r, 40));
+      await elapse(40);
     }
     // Its last change is sent, once the wait is over.
-    for (const end = Date.now() + 5000; lists.at(-1) !== `change ${changes}` && Date.now() < end; )
-      await new Promise((r) => setTimeout(r, 20));
+    await until(() => lists.at(-1) === `change ${changes}`);
     expect(lists.at(-1)).toBe(`change ${changes}`);
     expect(lists.length - 1).toBeLessThanOrEqual(Math.ceil((Date.now() - from) / 500) + 1);
     input.end();

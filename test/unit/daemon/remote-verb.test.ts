@@ -7,6 +7,7 @@ import { remoteVerb } from '../../../src/daemon/remote-verb.js';
 import type { Reply } from '../../../src/jobs/protocol/replies.js';
 import type { Peer } from '../../../src/jobs/protocol/serve.js';
 import { LinkPool } from '../../../src/jobs/remote/pool.js';
+import { holds } from '../../helpers/wait.js';
 
 const BRIDGE = path.join(__dirname, '../../fixtures/bin/hostile-bridge');
 
@@ -58,9 +59,7 @@ describe('the daemon’s verb on a host', () => {
     const peer = new Client();
     let over = false;
     const running = remoteVerb(request(['logs', '-f', 'parser']), peer, pool, 300).then(() => (over = true));
-    const until = Date.now() + 1500;
-    while (Date.now() < until && !over) await new Promise((r) => setTimeout(r, 50));
-    expect(over).toBe(false);
+    expect(await holds(() => !over, 1500)).toBe(true);
     peer.leave();
     await running;
     expect(peer.ended?.type).toBe('error');

@@ -13,6 +13,7 @@ import {
 } from '../../../src/fleet/desktop.js';
 import type { Notifier } from '../../../src/fleet/desktop.js';
 import type { Notice } from '../../../src/fleet/attention.js';
+import { holds, until } from '../../helpers/wait.js';
 
 const notice = (more: Partial<Notice> = {}): Notice => ({
   seq: 1,
@@ -181,12 +182,6 @@ describe('a notifier’s arguments', () => {
 });
 
 describe('Desktop', () => {
-  const until = async (ok: () => boolean, ms = 4000): Promise<boolean> => {
-    const end = Date.now() + ms;
-    while (!ok() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-    return ok();
-  };
-
   it('runs the notifier once a notice; "Go there" read back; a summary replaces its burst’s first by its id', async () => {
     const log = path.join(dir, 'runs');
     const click = path.join(dir, 'click');
@@ -208,7 +203,7 @@ case "$*" in *jump=*) i=0; while [ ! -e '${click}' ] && [ $i -lt 200 ]; do sleep
     expect(await until(() => d.waitingRuns === 1 && runs().length === 1 && runs()[0]!.includes('jump=Go there'))).toBe(
       true,
     );
-    await new Promise((r) => setTimeout(r, 200));
+    expect(await until(() => d.notifierId(1) === '42')).toBe(true);
     d.show(notice({ seq: 2, replaces: 1, jump: 'term:4' }));
     expect(await until(() => runs().length === 2)).toBe(true);
     expect(runs()[1]).toContain('-r 42');
@@ -324,8 +319,7 @@ case "$*" in *jump=*) i=0; while [ ! -e '${click}' ] && [ $i -lt 200 ]; do sleep
     d.show(notice());
     d.show(notice({ seq: 2 }));
     expect(await until(() => warned.length > 0)).toBe(true);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(warned).toHaveLength(1);
+    expect(await holds(() => warned.length === 1, 100)).toBe(true);
     expect(warned[0]).toMatch(/desktop notifier .*gone: .*ENOENT/);
   });
 });

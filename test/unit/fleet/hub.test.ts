@@ -8,6 +8,7 @@ import { FleetHub } from '../../../src/fleet/hub.js';
 import { TerminalWatchers } from '../../../src/state/terminal-watchers.js';
 import { Tracker } from '../../../src/state/tracker.js';
 import { blankJob, createJob, updateJob } from '../../../src/jobs/store.js';
+import { elapse, holds, waitFor } from '../../helpers/wait.js';
 
 const quiet = { debug: () => undefined, warn: () => undefined };
 
@@ -54,14 +55,6 @@ function startHub(): { hub: FleetHub; jobs: Map<string, FleetEntry> } {
   return { hub: h, jobs };
 }
 
-async function until(pred: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!pred()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 const job = (short: string, name: string): void => {
   createJob(path.join(root, 'jobs'), {
     ...blankJob(short),
@@ -78,7 +71,7 @@ describe('the fleet hub', () => {
     job('0000000a', 'first');
     job('0000000b', 'second');
     const { hub: h, jobs } = startHub();
-    await until(() => jobs.size === 2);
+    await waitFor(() => jobs.size === 2);
     const pushes: number[][] = [];
     const seen = (): number[] => [jobs.get('job:0000000a')!.order, jobs.get('job:0000000b')!.order];
     await h.reorder([
@@ -109,25 +102,25 @@ describe('the fleet hub', () => {
     const file = path.join(root, 'jobs', '0000000c', 'job.json');
     const before = readFileSync(file, 'utf8');
     const { hub: h, jobs } = startHub();
-    await until(() => jobs.size === 1);
+    await waitFor(() => jobs.size === 1);
     await h.mark('job:0000000c', { name: 'renamed' });
     expect(jobs.get('job:0000000c')!.name).toBe('renamed');
     // What a listing that read the file before the write would have: older, it is not shown.
     writeFileSync(file, before);
-    await new Promise((r) => setTimeout(r, 800));
-    expect(jobs.get('job:0000000c')!.name).toBe('renamed');
+    expect(await holds(() => jobs.get('job:0000000c')!.name === 'renamed', 800)).toBe(true);
     // The file as another writer changes it later: newer, it shows.
     await updateJob(path.join(root, 'jobs'), '0000000c', { name: 'from the CLI', nameSource: 'user' });
-    await until(() => jobs.get('job:0000000c')!.name === 'from the CLI');
+    await waitFor(() => jobs.get('job:0000000c')!.name === 'from the CLI');
     expect(jobs.get('job:0000000c')!.name).toBe('from the CLI');
   });
 
   it('a job listed while its file is being made shows its file once made, whatever its time', async () => {
     const { jobs } = startHub();
-    await new Promise((r) => setTimeout(r, 300));
+    // After the hub's first listing (of no job).
+    await elapse(300);
     // Its folder first: listed as a job whose file cannot be read (its time: now).
     mkdirSync(path.join(root, 'jobs', '0000000d'));
-    await until(() => jobs.has('job:0000000d'));
+    await waitFor(() => jobs.has('job:0000000d'));
     expect(jobs.get('job:0000000d')!.state).toBe('failed');
     // Then its file, made a moment before that listing (the daemon's clock read before it wrote).
     const made = {
@@ -140,7 +133,7 @@ describe('the fleet hub', () => {
       originCwd: root,
     };
     writeFileSync(path.join(root, 'jobs', '0000000d', 'job.json'), JSON.stringify(made));
-    await until(() => jobs.get('job:0000000d')!.intent === 'echo attached at once');
+    await waitFor(() => jobs.get('job:0000000d')!.intent === 'echo attached at once');
     expect(jobs.get('job:0000000d')!.intent).toBe('echo attached at once');
   });
 });

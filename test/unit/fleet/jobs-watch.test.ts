@@ -9,8 +9,8 @@ import { JobsWatch } from '../../../src/fleet/jobs-watch.js';
 import { newShortId } from '../../../src/jobs/ids.js';
 import type { ListedJob } from '../../../src/jobs/protocol/replies.js';
 import { blankJob, createJob, updateJob } from '../../../src/jobs/store.js';
+import { elapse, until, untilValue } from '../../helpers/wait.js';
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 let stop: (() => Promise<void>) | undefined;
 afterEach(async () => {
   await stop?.();
@@ -27,7 +27,8 @@ describe('the jobs watch', () => {
       await watch.stop();
       rmSync(dir, { recursive: true, force: true });
     };
-    await sleep(300);
+    // The watch is up (its first read of the empty folder done).
+    await elapse(300);
     const missed: string[] = [];
     for (let i = 0; i < 4; i++) {
       const short = newShortId();
@@ -35,12 +36,16 @@ describe('the jobs watch', () => {
       createJob(dir, { ...blankJob(short), intent: 'made' });
       // A change told 85 ms in (the window of the read still open), then one 20 ms later: chokidar
       // tells no second change of a file within 50 ms, and the read at 100 ms came before it.
-      await sleep(85);
+      await elapse(85);
       await updateJob(dir, short, { intent: 'working' });
-      await sleep(20);
+      await elapse(20);
       await updateJob(dir, short, { intent: 'idle' });
-      await sleep(400);
-      const seen = listed.find((j) => j.short === short)?.intent;
+      // Read within 400 ms of the write, though the watcher told none of it.
+      const seen = await untilValue(
+        () => listed.find((j) => j.short === short)?.intent,
+        (intent) => intent === 'idle',
+        400,
+      );
       if (seen !== 'idle') missed.push(`${short}: ${seen}`);
     }
     expect(missed).toEqual([]);
@@ -69,13 +74,13 @@ describe('the jobs watch, started while a job is being made', () => {
       rmSync(dir, { recursive: true, force: true });
     };
     watch.start();
-    const until = Date.now() + 5000;
-    while (listed.length === 0 && Date.now() < until) await sleep(20);
+    await until(() => listed.length > 0);
     expect(listed.map((j) => j.intent)).toEqual(['made']);
-    await sleep(300);
+    // The folder's watch is up once its first listing is in.
+    await elapse(300);
     // Its changes from then on are seen.
     await updateJob(dir, short, { intent: 'working' });
-    await sleep(500);
+    await until(() => listed[0]?.intent === 'working');
     expect(listed.map((j) => j.intent)).toEqual(['working']);
   });
 });

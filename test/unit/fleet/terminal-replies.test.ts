@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { TerminalReplies } from '../../../src/fleet/terminal-replies.js';
 import { Tracker } from '../../../src/state/tracker.js';
 import screens from '../../fixtures/screens.json';
+import { holds } from '../../helpers/wait.js';
 
 type Name = keyof typeof screens;
 const BUF = 4;
@@ -175,8 +176,7 @@ describe('menu answers to a terminal', () => {
     const answered = t.replies
       .choose(BUF, 2, (screens['claude-real-working'] as { lines: string[] }).lines)
       .then(() => Date.now());
-    await new Promise((r) => setTimeout(r, 300));
-    expect(t.writes).toEqual([]);
+    expect(await holds(() => t.writes.length === 0, 300)).toBe(true);
     const drawn = Date.now();
     await t.show('claude-real-approval');
     const at = await answered;

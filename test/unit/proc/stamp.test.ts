@@ -2,8 +2,7 @@
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { leadsGroup, orphanedGroupLives, processStamp, sameProcess } from '../../../src/proc/stamp.js';
-
-const wait = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+import { elapse, until } from '../../helpers/wait.js';
 
 describe.each(['proc', 'ps'])('process stamps read from %s', (source) => {
   const before = process.env.MADOHUB_PROCESS_SOURCE;
@@ -15,10 +14,12 @@ describe.each(['proc', 'ps'])('process stamps read from %s', (source) => {
   it('a running process has one stamp; once it is gone it has none, and its pid is no longer it', async () => {
     process.env.MADOHUB_PROCESS_SOURCE = source;
     const child = spawn('sleep', ['30'], { stdio: 'ignore' });
-    await wait(300);
+    // Listed (ps's list is made anew every 200 ms; '' is a process alive but not listed yet).
+    await until(() => !!processStamp(child.pid!), 3000);
     const stamp = processStamp(child.pid!);
     expect(stamp).toMatch(source === 'proc' ? /^\d+$/ : /\d{4}$/);
-    await wait(250);
+    // Read again after ps's list (kept 200 ms) was made anew.
+    await elapse(250);
     expect(processStamp(child.pid!)).toBe(stamp);
     expect(sameProcess(child.pid!, stamp!)).toBe(true);
     expect(sameProcess(child.pid!, source === 'proc' ? '1' : 'Thu Jan  1 00:00:01 1970')).toBe(false);
@@ -26,7 +27,7 @@ describe.each(['proc', 'ps'])('process stamps read from %s', (source) => {
     expect(sameProcess(child.pid!, source === 'proc' ? 'Mon Nov 30 05:52:52 2026' : '12345')).toBe(true);
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
-    await wait(250);
+    await until(() => processStamp(child.pid!) === undefined, 3000);
     expect(processStamp(child.pid!)).toBeUndefined();
     expect(sameProcess(child.pid!, stamp!)).toBe(false);
     expect(processStamp(-1)).toBeUndefined();
@@ -36,7 +37,7 @@ describe.each(['proc', 'ps'])('process stamps read from %s', (source) => {
     process.env.MADOHUB_PROCESS_SOURCE = source;
     const leader = spawn('sleep', ['30'], { stdio: 'ignore', detached: true });
     const member = spawn('sleep', ['30'], { stdio: 'ignore' });
-    await wait(300);
+    await until(() => !!processStamp(leader.pid!) && !!processStamp(member.pid!), 3000);
     try {
       expect(leadsGroup(leader.pid!, processStamp(leader.pid!)!)).toBe(true);
       expect(leadsGroup(member.pid!, processStamp(member.pid!)!)).toBe(false);

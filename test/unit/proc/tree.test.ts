@@ -11,6 +11,7 @@ import { PsTree, lsofNames } from '../../../src/proc/ps-tree.js';
 import { sourceKind } from '../../../src/proc/source.js';
 import type { ProcessSource } from '../../../src/proc/source.js';
 import type { ProcessDescriptor } from 'ps-list';
+import { elapse, until, untilValue } from '../../helpers/wait.js';
 
 const proc = (pid: number, comm: string, argv: string[], exe = ''): ProcessInfo => ({ pid, ppid: 1, comm, argv, exe });
 
@@ -81,11 +82,11 @@ describe.each([
     const shell = spawn('sh', ['-c', `${claude} & wait`], { stdio: 'ignore' });
     children.push(shell);
     const tree = newTree();
-    let found: ReturnType<typeof agentOfTree>;
-    for (let i = 0; i < 100 && !found; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      found = agentOfTree(tree.walk(shell.pid!));
-    }
+    const found = await untilValue(
+      () => agentOfTree(tree.walk(shell.pid!)),
+      (f) => f !== undefined,
+      2000,
+    );
     expect(found?.agent).toBe('claude');
     expect(found?.pid).not.toBe(shell.pid);
     const procs = tree.walk(shell.pid!);
@@ -93,9 +94,11 @@ describe.each([
     // (Under load the walk may still see `/usr/bin/env node …claude` before env execs node.)
     expect(procs.some((p) => p.argv.includes(claude))).toBe(true);
     process.kill(found!.pid, 'SIGKILL');
-    await new Promise((r) => setTimeout(r, 100));
-    await tree.refresh();
-    expect(agentOfTree(tree.walk(shell.pid!))).toBeUndefined();
+    const gone = async (): Promise<boolean> => {
+      await tree.refresh();
+      return agentOfTree(tree.walk(shell.pid!)) === undefined;
+    };
+    expect(await until(gone, 3000)).toBe(true);
   });
 
   it('sees a process that execs another program in its place (same pid, same start time)', async () => {
@@ -106,17 +109,20 @@ describe.each([
     const shell = spawn('sh', ['-c', `read go; exec ${claude}`], { stdio: ['pipe', 'ignore', 'ignore'] });
     children.push(shell);
     const tree = newTree();
-    await new Promise((r) => setTimeout(r, 100));
-    await tree.refresh();
+    // The shell alone once it runs (not the fork that execs it).
+    await until(async () => {
+      await tree.refresh();
+      return tree.walk(shell.pid!)[0]?.argv.join(' ').includes('read go') === true;
+    }, 3000);
     // The shell alone (`sh`; ps names it by its executable, `dash` on Debian).
     expect(tree.walk(shell.pid!).map((p) => p.pid)).toEqual([shell.pid]);
     expect(agentOfTree(tree.walk(shell.pid!))).toBeUndefined();
     shell.stdin!.write('\n');
-    let found: ReturnType<typeof agentOfTree>;
-    for (let i = 0; i < 100 && found?.agent !== 'claude'; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      found = agentOfTree(tree.walk(shell.pid!));
-    }
+    const found = await untilValue(
+      () => agentOfTree(tree.walk(shell.pid!)),
+      (f) => f?.agent === 'claude',
+      2000,
+    );
     expect(found).toMatchObject({ agent: 'claude', pid: shell.pid });
   });
 
@@ -140,12 +146,12 @@ describe.each([
     const tree = newTree();
     let cwd: string | undefined;
     let files: string[] = [];
-    for (let i = 0; i < 100 && (cwd !== dir || !files.includes(held)); i++) {
-      await new Promise((r) => setTimeout(r, 50));
+    await until(async () => {
       await tree.refresh();
       cwd = tree.cwd(child.pid!);
       files = tree.openFiles(child.pid!);
-    }
+      return cwd === dir && files.includes(held);
+    }, 5000);
     expect(cwd).toBe(dir);
     expect(files).toContain(held);
     expect(Math.abs(tree.startMs(child.pid!)! - started)).toBeLessThan(3000);
@@ -180,10 +186,11 @@ describe('the portable source, told what ps-list and lsof print', () => {
     expect(tree.startMs(11)).toBe(5000);
     // Folders and files come from lsof in the background: asked once, known at the next question.
     expect(tree.cwd(11)).toBeUndefined();
-    await new Promise((r) => setTimeout(r, 10));
+    // The fake lsof answers within a tick.
+    await elapse(10);
     expect(tree.cwd(11)).toBe('/Users/dev/proj');
     tree.openFiles(11);
-    await new Promise((r) => setTimeout(r, 10));
+    await elapse(10);
     expect(tree.openFiles(11)).toEqual(['/Users/dev/.claude/projects/x.jsonl']);
     expect(asked).toEqual([
       ['-a', '-p', '11', '-d', 'cwd', '-Fn'],

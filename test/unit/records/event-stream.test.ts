@@ -3,12 +3,7 @@ import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EventStream, MAX_EVENT, SseParser } from '../../../src/records/event-stream.js';
-
-const until = async (check: () => boolean, ms = 4000): Promise<boolean> => {
-  const end = Date.now() + ms;
-  while (Date.now() < end && !check()) await new Promise((r) => setTimeout(r, 10));
-  return check();
-};
+import { holds, until } from '../../helpers/wait.js';
 
 describe('the SSE parser', () => {
   it('makes an event of data lines up to a blank line, in any chunks; other fields and comments are passed over', () => {
@@ -104,7 +99,7 @@ describe('an event stream at the loopback address', () => {
     server = undefined;
     const log: string[] = [];
     follow(port, [], log);
-    await new Promise((r) => setTimeout(r, 2500));
+    expect(await holds(() => log.length <= 3, 2500)).toBe(true);
     expect(log.length).toBe(3);
     expect(log[0]).toMatch(/ECONNREFUSED/);
     stream!.stop();

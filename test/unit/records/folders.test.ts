@@ -4,15 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FolderWatcher } from '../../../src/records/folders.js';
 import type { FolderEvent } from '../../../src/records/folders.js';
-
-const until = async (check: () => boolean, ms = 3000): Promise<boolean> => {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (check()) return true;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return check();
-};
+import { elapse, until } from '../../helpers/wait.js';
 
 describe('FolderWatcher', () => {
   const watchers: FolderWatcher[] = [];
@@ -29,7 +21,8 @@ describe('FolderWatcher', () => {
     expect(await until(() => events.some(([, e]) => e === 'ready'))).toBe(true);
     writeFileSync(path.join(dir, 'a.jsonl'), '1\n');
     expect(await until(() => events.some(([f, e]) => f === 'a.jsonl' && e === 'add'))).toBe(true);
-    await new Promise((r) => setTimeout(r, 80));
+    // The watcher drops a change within 50 ms of the add before it: this one comes later.
+    await elapse(80);
     appendFileSync(path.join(dir, 'a.jsonl'), '2\n');
     expect(await until(() => events.some(([f, e]) => f === 'a.jsonl' && e === 'change'))).toBe(true);
   });
@@ -41,7 +34,8 @@ describe('FolderWatcher', () => {
     watchers.push(w);
     const events: FolderEvent[] = [];
     w.watch(dir, (_file, event) => events.push(event));
-    await new Promise((r) => setTimeout(r, 150));
+    // The folder appears once its ancestor is watched (had it come before, the watch's first look finds it).
+    await elapse(150);
     mkdirSync(dir, { recursive: true });
     expect(await until(() => events.includes('ready'))).toBe(true);
     writeFileSync(path.join(dir, 's.jsonl'), '{}\n');

@@ -9,12 +9,7 @@ import { FolderWatcher } from '../../../src/records/folders.js';
 import { RegistryRecords } from '../../../src/records/registry.js';
 import type { RegistrySpec } from '../../../src/records/registry.js';
 import type { RecordSignal } from '../../../src/shared/types.js';
-
-const until = async (check: () => boolean, ms = 3000): Promise<boolean> => {
-  const end = Date.now() + ms;
-  while (Date.now() < end && !check()) await new Promise((r) => setTimeout(r, 10));
-  return check();
-};
+import { holds, until } from '../../helpers/wait.js';
 
 /** A registry `{pid, session}` naming `<dir>/<session>.jsonl`; each record `{state}` is one signal. */
 function spec(dir: string, pid: number): RegistrySpec {
@@ -64,8 +59,7 @@ describe('RegistryRecords', () => {
     // The first file is followed no longer.
     const count = got.length;
     appendFileSync(path.join(dir, 'one.jsonl'), '{"state":"failed"}\n');
-    await new Promise((r) => setTimeout(r, 300));
-    expect(got.length).toBe(count);
+    expect(await holds(() => got.length === count, 300)).toBe(true);
   });
 
   it('a registry file that is a FIFO, too large, not JSON or another process’s names nothing, and nothing hangs', async () => {
@@ -77,7 +71,12 @@ describe('RegistryRecords', () => {
     writeFileSync(path.join(dir, 'sessions', '11.json'), JSON.stringify({ pid: 99, session: 'other' }));
     const got: RecordSignal[] = [];
     const all = [8, 9, 10, 11].map((pid) => start(dir, pid, got));
-    await new Promise((r) => setTimeout(r, 400));
+    const none = (): boolean =>
+      all.every((f) => {
+        f.poke();
+        return f.recordFile === undefined && f.sessionId === undefined;
+      });
+    expect(await holds(none, 400)).toBe(true);
     for (const f of all) {
       f.poke();
       expect(f.recordFile).toBeUndefined();

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TerminalWatchers } from '../../../src/state/terminal-watchers.js';
 import type { AgentId } from '../../../src/shared/types.js';
+import { until } from '../../helpers/wait.js';
 
 const quiet = { debug: () => undefined };
 
@@ -68,17 +69,17 @@ describe('a terminal’s process tree', () => {
     });
     watchers.screen(8, shell.pid, Date.now(), false);
     // Scanned until the shell has started the agent.
-    for (let i = 0; i < 150 && told.at(-1) !== 'claude'; i++) {
-      await new Promise((r) => setTimeout(r, 20));
+    await until(() => {
       watchers.scan(8, Date.now());
-    }
+      return told.at(-1) === 'claude';
+    }, 3000);
     expect(told.at(-1)).toBe('claude');
     const agent = Number(readFileSync(`/proc/${shell.pid}/task/${shell.pid}/children`, 'utf8').trim().split(' ')[0]);
     process.kill(agent, 'SIGTERM');
-    for (let i = 0; i < 150 && told.at(-1) !== null; i++) {
-      await new Promise((r) => setTimeout(r, 20));
+    await until(() => {
       watchers.scan(8, Date.now());
-    }
+      return told.at(-1) === null;
+    }, 3000);
     expect(told.at(-1)).toBeNull();
   });
 });

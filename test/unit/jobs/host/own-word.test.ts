@@ -6,6 +6,7 @@ import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { agentsOwnWord, entryPoint } from '../../../../src/jobs/host/own-word.js';
+import { until } from '../../../helpers/wait.js';
 
 let dir: string;
 beforeEach(() => {
@@ -50,12 +51,6 @@ describe('an OpenCode job’s event stream', () => {
     await new Promise((r) => (server ? server.close(r) : r(undefined)));
     server = undefined;
   });
-  /** Waits for `ok` (20 ms a look), 5 s at most. */
-  const until = async (ok: () => boolean): Promise<boolean> => {
-    const end = Date.now() + 5000;
-    while (!ok() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-    return ok();
-  };
   /** Listens on the job's port first (as another user may, reading it from the command line): greets as OpenCode, then asks to run a script. */
   const squat = (port: number): Promise<void> =>
     new Promise((resolve) => {

@@ -5,19 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Remotes } from '../../../../src/jobs/remote/remotes.js';
+import { holds, until } from '../../../helpers/wait.js';
 
 const quiet = { debug: (): void => undefined };
-
-/** Waits for `ok` (10 ms a look), `ms` at most; whether it held. */
-async function until(ok: () => boolean, ms = 5000): Promise<boolean> {
-  const end = Date.now() + ms;
-  for (;;) {
-    // Asked once a look: `ok` may act (a retry).
-    if (ok()) return true;
-    if (Date.now() > end) return false;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe('Remotes: tries again', () => {
   let remotes: Remotes | undefined;
@@ -76,8 +66,6 @@ describe('Remotes: tries again', () => {
     // Waits of 0.1, 0.2, 0.4, 0.8, 1.6 s after each drop (with each link's own life): 6 tries in some 3.5 s;
     // begun again at each hello, 0.1 s each, it would be tried some 15 times.
     expect(await until(() => count() >= 4, 8000)).toBe(true);
-    const at = Date.now();
-    await until(() => Date.now() - at > 2500, 3000);
-    expect(count()).toBeLessThanOrEqual(6);
+    expect(await holds(() => count() <= 6, 2500)).toBe(true);
   });
 });
