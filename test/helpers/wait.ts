@@ -13,36 +13,44 @@ export function elapse(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Waits until `check()` holds, at most `ms`; whether it held. */
-export async function until(check: Check, ms = 5000): Promise<boolean> {
+/** Waits until `check()` holds, at most `ms`, looking every `pollMs`; whether it held. */
+export async function until(check: Check, ms = 5000, pollMs = POLL_MS): Promise<boolean> {
   const end = Date.now() + ms;
   for (;;) {
     if (await check()) return true;
     if (Date.now() >= end) return false;
-    await elapse(POLL_MS);
-  }
-}
-
-/** Reads `read()` until `ok` holds of what it gives, at most `ms`; the last value read. */
-export async function untilValue<T>(read: () => T | Promise<T>, ok: (value: T) => boolean, ms = 10000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (ok(value) || Date.now() >= end) return value;
-    await elapse(POLL_MS);
+    await elapse(pollMs);
   }
 }
 
 /**
- * Whether `check()` holds all through `ms` (looked at every POLL_MS, and once more at the end): what
+ * Reads `read()` until `ok` holds of what it gives, at most `ms`, every `pollMs` (a read that runs a
+ * program looks less often); the last value read.
+ */
+export async function untilValue<T>(
+  read: () => T | Promise<T>,
+  ok: (value: T) => boolean,
+  ms = 10000,
+  pollMs = POLL_MS,
+): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (ok(value) || Date.now() >= end) return value;
+    await elapse(pollMs);
+  }
+}
+
+/**
+ * Whether `check()` holds all through `ms` (looked at every `pollMs`, and once more at the end): what
  * must not happen within a window does not. False the moment it fails.
  */
-export async function holds(check: Check, ms: number): Promise<boolean> {
+export async function holds(check: Check, ms: number, pollMs = POLL_MS): Promise<boolean> {
   const end = Date.now() + ms;
   for (;;) {
     if (!(await check())) return false;
     if (Date.now() >= end) return true;
-    await elapse(Math.min(POLL_MS, Math.max(0, end - Date.now())));
+    await elapse(Math.min(pollMs, Math.max(0, end - Date.now())));
   }
 }
 

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { shortOf, until, useJobsHarness } from './jobs-harness.js';
 import { ROOT, startNeovim, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
+import { holds } from '../helpers/wait.js';
 
 const NOTIFY_BIN = path.join(ROOT, 'test/fixtures/notify-bin');
 
@@ -52,8 +53,7 @@ describe.each(testNeovims())('Neovim $label: a background job’s news outside N
     expect(bodyOf(told)).toBe(`Do you want to proceed? — rm -rf build\nmado attach ${first}`);
     const daemonPid = told.ppid;
     expect(readFileSync(path.join(h.base, 'run', 'daemon.log'), 'utf8')).toContain(`pid ${daemonPid}`);
-    await new Promise((r) => setTimeout(r, 1500));
-    expect(runs()).toHaveLength(1);
+    expect(await holds(() => runs().length === 1, 1500)).toBe(true);
 
     // A Neovim runs MadoHub: the next job's question is told by it, and by it alone.
     s = await startNeovim(exe, { ...h.neovimEnv(), ...notifyEnv });

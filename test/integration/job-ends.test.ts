@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FIX, shortOf, until, useJobsHarness } from './jobs-harness.js';
 import { startNeovim, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
+import { elapse } from '../helpers/wait.js';
 
 const AGENT = path.join(FIX, 'agent.cjs');
 const h = useJobsHarness({
@@ -78,7 +79,8 @@ async function watchJob(short: string, ms: number): Promise<string[]> {
     } catch {
       // Being written.
     }
-    await new Promise((r) => setTimeout(r, 25));
+    // Sampled every 25 ms, as a reader of the file would.
+    await elapse(25);
   }
   return seen;
 }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import * as pty from 'node-pty';
 import { describe, expect, it } from 'vitest';
 import { FIX, MADO, shortOf, until, useJobsHarness } from './jobs-harness.js';
+import { elapse, holds } from '../helpers/wait.js';
 
 const h = useJobsHarness({
   opencode: { command: [path.join(FIX, 'bin/opencode')], prompt: 'type' },
@@ -31,15 +32,26 @@ async function started(
   };
 }
 
-/** Types keys into job `short` through `mado attach`, as a person does, then detaches. */
-async function attached(short: string, keys: (write: (k: string) => void) => Promise<void>): Promise<void> {
+/** `mado attach short` in a terminal, once it has drawn the job's screen (on the alternate screen). */
+async function attach(short: string): Promise<pty.IPty> {
   const term = pty.spawn(process.execPath, [MADO, 'attach', short], {
     cols: 100,
     rows: 30,
     env: h.env as Record<string, string>,
   });
+  let seen = '';
+  term.onData((d) => (seen += d));
+  await until(
+    async () => seen,
+    (s) => /\x1b\[\?1049h[\s\S]*[A-Za-z]{3}/.test(s),
+  );
+  return term;
+}
+
+/** Types keys into job `short` through `mado attach`, as a person does, then detaches. */
+async function attached(short: string, keys: (write: (k: string) => void) => Promise<void>): Promise<void> {
+  const term = await attach(short);
   try {
-    await new Promise((r) => setTimeout(r, 500));
     await keys((k) => term.write(k));
   } finally {
     term.kill();
@@ -160,19 +172,17 @@ describe('a job told by its agent’s hooks', () => {
     // Attached, the client's own terminal has the focus: nothing is notified; once it leaves, the host says it has none.
     await attached(short, async (write) => {
       write('\x1b[I');
-      await new Promise((r) => setTimeout(r, 300));
+      // The focus report reaches the host before the client goes.
+      await elapse(300);
     });
-    await new Promise((r) => setTimeout(r, 300));
+    // The host has seen the client go (and says the agent has no focus) before the next one comes.
+    await elapse(300);
     // Keys through `mado send` would paste: P and S go to the agent as typed, through a client that sends no focus report.
     const keys = async (k: string): Promise<void> => {
-      const c = pty.spawn(process.execPath, [MADO, 'attach', short], {
-        cols: 100,
-        rows: 30,
-        env: h.env as Record<string, string>,
-      });
-      await new Promise((r) => setTimeout(r, 400));
+      const c = await attach(short);
       c.write(k);
-      await new Promise((r) => setTimeout(r, 200));
+      // The key reaches the host before the client goes.
+      await elapse(200);
       c.kill();
     };
     await keys('P');
@@ -204,7 +214,8 @@ describe('a job told by its agent’s hooks', () => {
       await until(
         async () => {
           write('B');
-          await new Promise((r) => setTimeout(r, 300));
+          // One key every 300 ms, as a person types them.
+          await elapse(300);
           return job();
         },
         (j) => j.tempo === 'active' && j.stateSource === 'event-stream',
@@ -248,10 +259,16 @@ describe('a job told by its agent’s hooks', () => {
     appendFileSync(events, `not json\n${'{'.repeat(200_000)}\n${sub}\n`);
     for (let i = 0; i < 20; i++)
       appendFileSync(events, `${JSON.stringify({ hook_event_name: 'Bogus', n: i, pad: 'p'.repeat(60_000) })}\n`);
-    await new Promise((r) => setTimeout(r, 1000));
-    const job = JSON.parse(readFileSync(path.join(dir, 'job.json'), 'utf8')) as Record<string, unknown>;
-    expect(job.tempo).not.toBe('blocked');
-    expect(job.stateSource).not.toBe('hook');
+    // Read: past its bound the file is emptied.
+    expect(
+      await until(
+        async () => readFileSync(events, 'utf8').length,
+        (n) => n < 1024 * 1024,
+      ),
+    ).toBeLessThan(1024 * 1024);
+    const job = (): Record<string, unknown> =>
+      JSON.parse(readFileSync(path.join(dir, 'job.json'), 'utf8')) as Record<string, unknown>;
+    expect(await holds(() => job().tempo !== 'blocked' && job().stateSource !== 'hook', 500)).toBe(true);
     // Past its bound the file is emptied (what was in it was read).
     const after = readFileSync(events, 'utf8').length;
     expect(after).toBeLessThan(1024 * 1024);

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { Conn } from '../../src/jobs/protocol/client.js';
 import { PROTO } from '../../src/jobs/protocol/codec.js';
 import { FIX as FIXTURES, MADO, shortOf, until, useJobsHarness } from './jobs-harness.js';
+import { elapse, holds } from '../helpers/wait.js';
 
 // Words joined by cursor moves, as Ink draws them; then a numbered count that scrolls, and an end.
 const SENTENCE =
@@ -56,7 +57,8 @@ describe('mado, strictly', () => {
 
   it('agents: a header, oldest first whatever changes, the folder', async () => {
     const a = shortOf((await h.mado(['--bg', '--agent', 'looper', '-n', 'first', 'x'])).stdout);
-    await new Promise((r) => setTimeout(r, 20));
+    // Made later, if only just.
+    await elapse(20);
     const b = shortOf((await h.mado(['--bg', '--agent', 'looper', '-n', 'second', 'y'], undefined, {}, h.base)).stdout);
     await until(h.jobs, (j) => j.length === 2 && j.every((x) => x.alive === true));
     const rows = (await h.mado(['agents'])).stdout.trimEnd().split('\n');
@@ -269,8 +271,8 @@ describe('mado send', () => {
 
   it('pastes a reply at once while the agent waits for one, and queues one while it works until its turn ends', async () => {
     const short = shortOf((await hs.mado(['--bg', '--agent', 'replier'])).stdout);
-    await until(hs.jobs, (j) => j[0]?.alive === true);
-    await new Promise((r) => setTimeout(r, 300)); // its idle screen has been read
+    // Up, its idle screen read.
+    await until(hs.jobs, (j) => j[0]?.alive === true && j[0]?.tempo === 'idle');
     expect(await hs.mado(['send', short, 'hello', 'there'])).toMatchObject({ code: 0, stdout: `sent to ${short}\n` });
     await until(
       async () => (await hs.mado(['logs', short])).stdout,
@@ -410,8 +412,8 @@ describe('mado send', () => {
       code: 0,
       stdout: `held: draft for ${short}: sent once its input line is empty\n`,
     });
-    await new Promise((r) => setTimeout(r, 500));
-    expect((await hs.mado(['logs', short])).stdout).not.toContain('You said');
+    const noReply = async (): Promise<boolean> => !(await hs.mado(['logs', short])).stdout.includes('You said');
+    expect(await holds(noReply, 500, 100)).toBe(true);
     conn.send({ proto: PROTO, op: 'input', data: '\x7f\x7f\x7f\x7f' });
     const logs = await until(
       async () => (await hs.mado(['logs', short])).stdout,

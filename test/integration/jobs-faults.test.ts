@@ -23,6 +23,7 @@ import { processStamp } from '../../src/proc/stamp.js';
 import { blankJob, createJob } from '../../src/jobs/store.js';
 import { FIX, shortOf, until, useJobsHarness } from './jobs-harness.js';
 import { ROOT } from './neovim.js';
+import { holds } from '../helpers/wait.js';
 
 /** A job file of a job whose agent runs, as the daemon writes it; its folder. */
 function createJobFile(jobs: string, short: string): string {
@@ -311,16 +312,22 @@ describe('nothing lost', () => {
     expect((await h.mado(['kill', s2])).code).toBe(0);
     const [respawned, removed] = await Promise.all([h.mado(['respawn', s2]), h.mado(['rm', '--force', s2])]);
     expect([respawned.code, removed.code]).toContain(0);
-    // Whatever order they ran in, no host runs without its folder.
-    await new Promise((r) => setTimeout(r, 1500));
-    let hosts = '';
-    try {
-      hosts = execFileSync('pgrep', ['-f', `__host ${path.join(h.base, 'jobs')} ${s2}`], { encoding: 'utf8' }).trim();
-    } catch {
-      // pgrep found none.
-    }
-    if (existsSync(path.join(h.base, 'jobs', s2))) expect(hosts).not.toBe('');
-    else expect(hosts).toBe('');
+    // Whatever order they ran in, no host runs without its folder (once the loser has seen it lost).
+    const hostsOf = (): string => {
+      try {
+        return execFileSync('pgrep', ['-f', `__host ${path.join(h.base, 'jobs')} ${s2}`], { encoding: 'utf8' }).trim();
+      } catch {
+        return ''; // pgrep found none.
+      }
+    };
+    const settled = (): boolean => existsSync(path.join(h.base, 'jobs', s2)) === (hostsOf() !== '');
+    expect(
+      await until(
+        async () => settled(),
+        (ok) => ok,
+        10000,
+      ),
+    ).toBe(true);
   });
 
   it('a full or read-only disk does not kill a job, and a dispatch that fails leaves nothing', async () => {
@@ -339,9 +346,9 @@ describe('nothing lost', () => {
       const short = shortOf(r.stdout);
       const dir = path.join(jobsDir, short);
       // Its output fills the disk at once: the host and its agent live on.
-      await new Promise((res) => setTimeout(res, 1500));
+      await until(async () => existsSync(path.join(dir, 'host.json')), (there) => there, 5000);
       const info = JSON.parse(readFileSync(path.join(dir, 'host.json'), 'utf8')) as { pid: number; ptyPid: number };
-      expect([alive(info.pid), alive(info.ptyPid)]).toEqual([true, true]);
+      expect(await holds(() => alive(info.pid) && alive(info.ptyPid), 1500)).toBe(true);
       // Once the disk has room again, the job file tells what happened, once.
       execFileSync('mount', ['-o', 'remount,size=16m', jobsDir]);
       const jobFile = async (): Promise<{ problem: string | null }> =>
@@ -364,8 +371,7 @@ describe('nothing lost', () => {
         5000,
       );
       expect(readFileSync('/proc/mounts', 'utf8')).toMatch(new RegExp(`${jobsDir} tmpfs ro[,\\s]`));
-      await new Promise((res) => setTimeout(res, 500));
-      expect([alive(info.pid), alive(info.ptyPid)]).toEqual([true, true]);
+      expect(await holds(() => alive(info.pid) && alive(info.ptyPid), 500)).toBe(true);
       const listed = await h.mado(['agents', '--json'], undefined, small);
       expect(JSON.parse(listed.stdout)[0]).toMatchObject({ short, alive: true });
       // Its agent ends while nothing can be written: the host leaves all the same.
@@ -427,7 +433,8 @@ describe('no hang, bounded memory', () => {
     } finally {
       process.kill(daemonPid, 'SIGCONT');
     }
-    await new Promise((r) => setTimeout(r, 1000));
+    // Its request, held while it was stopped, is not carried out a second time once it goes on.
+    expect(await holds(async () => (await h.jobs()).length <= 1, 1000, 100)).toBe(true);
     expect((await h.jobs()).map((j) => j.intent)).toEqual(['x']);
   });
 
@@ -590,17 +597,25 @@ describe('no hang, bounded memory', () => {
     const c = connect(info.socket);
     c.write(`${JSON.stringify({ proto: 2, op: 'attach', cols: 120, rows: 40 })}\n`);
     c.pause();
-    await new Promise((r) => setTimeout(r, 4000));
+    // The agent writes on (its output logged) while the client reads nothing.
+    const logged = (): number =>
+      ['output.log', 'output.log.1'].reduce(
+        (n, f) => n + (statSync(path.join(h.base, 'jobs', short, f), { throwIfNoEntry: false })?.size ?? 0),
+        0,
+      );
+    expect(
+      await until(
+        async () => logged(),
+        (n) => n > 4 * 1024 * 1024,
+        20000,
+      ),
+    ).toBeGreaterThan(4 * 1024 * 1024);
     // What waits for it stays under the bound (1 MiB, and the one message that crossed it), while the
     // agent wrote far more; the host's memory does not follow the agent's output.
     const status = await request(info.socket, { op: 'status' });
     expect(status).toMatchObject({ type: 'status', clients: 1 });
     expect(status.type === 'status' && status.pendingBytes).toBeLessThan(MAX_PENDING_BYTES + 1024 * 1024);
-    const logged = ['output.log', 'output.log.1'].reduce(
-      (n, f) => n + (statSync(path.join(h.base, 'jobs', short, f), { throwIfNoEntry: false })?.size ?? 0),
-      0,
-    );
-    expect(logged).toBeGreaterThan(4 * 1024 * 1024);
+    expect(logged()).toBeGreaterThan(4 * 1024 * 1024);
     expect(rssMiB(info.pid) - before).toBeLessThan(200);
     let got = '';
     c.on('data', (d) => (got += String(d)));

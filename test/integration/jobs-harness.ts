@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { ROOT } from './neovim.js';
 import { readHostInfo, signalAgentGroup } from '../../src/jobs/hostinfo.js';
 import { sameProcess } from '../../src/proc/stamp.js';
+import { untilValue } from '../helpers/wait.js';
 
 export const MADO = path.join(ROOT, 'bin/mado');
 export const FIX = path.join(ROOT, 'test/fixtures');
@@ -69,15 +70,9 @@ function templates(extra: Record<string, object>): Record<string, object> {
   };
 }
 
-export async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 10000): Promise<T> {
-  const end = Date.now() + ms;
-  let v = await fn();
-  while (!ok(v) && Date.now() < end) {
-    await new Promise((r) => setTimeout(r, 100));
-    v = await fn();
-  }
-  return v;
-}
+/** untilValue for reads that run `mado` (a process each): one every 100 ms. */
+export const until = <T>(read: () => Promise<T>, ok: (value: T) => boolean, ms = 10000): Promise<T> =>
+  untilValue(read, ok, ms, 100);
 
 export const shortOf = (out: string): string => /backgrounded · ([0-9a-f]{8})/.exec(out)![1]!;
 

@@ -21,6 +21,7 @@ import { request } from '../../src/jobs/protocol/client.js';
 import type { Reply } from '../../src/jobs/protocol/replies.js';
 import { FIX, MADO, shortOf, until, useJobsHarness } from './jobs-harness.js';
 import type { Run } from './jobs-harness.js';
+import { holds } from '../helpers/wait.js';
 
 const h = useJobsHarness();
 const { mado, jobs, gitRepo, killDaemon } = {
@@ -136,7 +137,7 @@ describe('mado jobs', () => {
     // Stopped between turns, it stays stopped.
     expect((await mado(['stop', short])).code).toBe(0);
     await until(jobs, (j) => j[0]?.status === 'stopped');
-    await new Promise((r) => setTimeout(r, 1200));
+    expect(await holds(async () => (await jobs())[0]?.status === 'stopped', 1200, 100)).toBe(true);
     expect((await jobs())[0]).toMatchObject({
       status: 'stopped',
       detail: 'stopped',
@@ -148,8 +149,8 @@ describe('mado jobs', () => {
   it('with no prompt and no agent, the job starts idle and shows as blocked', async () => {
     const r = await mado(['--bg']);
     expect(r.code, r.stderr).toBe(0);
-    await new Promise((res) => setTimeout(res, 800)); // its screen has been read meanwhile
-    const [job] = await until(jobs, (j) => j.length === 1);
+    // Its screen read: blocked on a prompt.
+    const [job] = await until(jobs, (j) => j.length === 1 && j[0]?.tempo === 'blocked');
     expect(job).toMatchObject({ status: 'running', tempo: 'blocked', needs: 'a prompt', agent: 'claude' });
   });
 
@@ -267,10 +268,19 @@ describe('mado jobs', () => {
       rows: 30,
       env: h.env as Record<string, string>,
     });
-    await new Promise((r) => setTimeout(r, 500));
+    let secondSeen = '';
+    second.onData((d) => (secondSeen += d));
+    // Attached (the job's screen drawn), then killed: the job runs on.
+    await until(
+      async () => secondSeen,
+      (t) => t.includes('Claude Code'),
+    );
     second.kill('SIGKILL');
-    await new Promise((r) => setTimeout(r, 300));
-    expect((await jobs())[0]).toMatchObject({ status: 'running', alive: true });
+    const runsOn = async (): Promise<boolean> => {
+      const [j] = await jobs();
+      return j?.status === 'running' && j.alive === true;
+    };
+    expect(await holds(runsOn, 300, 100)).toBe(true);
   });
 
   it('the daemon refuses another protocol version and a short id already alive', async () => {

@@ -12,6 +12,7 @@ import * as pty from 'node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FAKE_CLAUDE, ROOT, openTerminal, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
+import { until } from '../helpers/wait.js';
 
 interface Outer {
   /** Everything Neovim wrote to its terminal so far. */
@@ -57,8 +58,7 @@ async function startInTerminal(exe: string, env: Record<string, string>): Promis
   );
   server.stderr!.setEncoding('utf8');
   server.stderr!.on('data', record);
-  const end = Date.now() + 10000;
-  while (!existsSync(sock) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+  await until(() => existsSync(sock), 10000, 50);
   const term = pty.spawn(exe, ['--remote-ui', '--server', sock], { cols: 120, rows: 40, env: base });
   term.onData(record);
   const nvim: NeovimClient = attach({ socket: sock });

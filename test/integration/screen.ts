@@ -3,6 +3,7 @@
 // Floating windows, the winbar and the message area are all drawn into that one grid, so a test
 // reads the screen as it is, not the Lua state behind it.
 import type { NeovimClient } from 'neovim';
+import { until } from '../helpers/wait.js';
 
 /** One highlight as the UI was told it: its GUI and its cterm attributes. */
 export interface HlAttrs {
@@ -185,15 +186,10 @@ export class Screen {
 
   /** Waits, letting Neovim run, until `pred` holds of the screen; throws with the screen if it never does. */
   async waitFor(pred: (s: Screen) => boolean, timeoutMs = 5000, what = 'the screen'): Promise<void> {
-    const end = Date.now() + timeoutMs;
-    for (;;) {
-      if (pred(this)) return;
-      if (Date.now() > end)
-        throw new Error(
-          `timed out waiting for ${what}; the cursor at ${this.cursor.row}:${this.cursor.col}; the screen:\n${this.text()}`,
-        );
-      await new Promise((r) => setTimeout(r, 15));
-    }
+    if (await until(() => pred(this), timeoutMs)) return;
+    throw new Error(
+      `timed out waiting for ${what}; the cursor at ${this.cursor.row}:${this.cursor.col}; the screen:\n${this.text()}`,
+    );
   }
 
   /** Waits until the screen shows `text`. */

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { connect, createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
+import { until } from '../helpers/wait.js';
 
 export const SSHD = ['/usr/sbin/sshd', '/usr/local/sbin/sshd'].find((p) => existsSync(p));
 
@@ -70,9 +71,8 @@ export async function startSshd(): Promise<Sshd> {
   let log = '';
   proc.stderr!.on('data', (d: Buffer) => (log += d.toString()));
   // Listening: a connection is taken.
-  const deadline = Date.now() + 10000;
-  for (;;) {
-    const up = await new Promise<boolean>((resolve) => {
+  const listening = (): Promise<boolean> =>
+    new Promise<boolean>((resolve) => {
       const s = connect(port, '127.0.0.1');
       s.once('connect', () => {
         s.destroy();
@@ -80,10 +80,8 @@ export async function startSshd(): Promise<Sshd> {
       });
       s.once('error', () => resolve(false));
     });
-    if (up) break;
-    if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`sshd did not start: ${log}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const up = await until(async () => (await listening()) || proc.exitCode !== null, 10000, 50);
+  if (!up || proc.exitCode !== null) throw new Error(`sshd did not start: ${log}`);
   const base = (key: string): string[] => [
     'ssh',
     '-T',

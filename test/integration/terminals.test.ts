@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openAgent, startNeovim, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
+import { holds } from '../helpers/wait.js';
 
 interface StateView {
   agent: string;
@@ -204,8 +205,7 @@ describe.each(neovims)('Neovim $label', ({ path: exe }) => {
     );
     expect(top).toContain('esc to interrupt');
     await s.lua(`vim.cmd('wincmd =') require('madohub.watch').touch(...)`, [buf]);
-    await new Promise((r) => setTimeout(r, 600));
-    expect((await state(buf))!.state).toBe('idle');
+    expect(await holds(async () => (await state(buf))?.state === 'idle', 600, 50)).toBe(true);
   });
 
   it('recovers after the Node process is killed', async () => {

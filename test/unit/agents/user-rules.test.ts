@@ -15,6 +15,7 @@ import {
 } from '../../../src/agents/user-rules.js';
 import { explanationText } from '../../../src/detect/explain.js';
 import type { Screen } from '../../../src/shared/types.js';
+import { elapse } from '../../helpers/wait.js';
 
 const folder = (): string => mkdtempSync(path.join(tmpdir(), 'madohub-rules-'));
 const write = (dir: string, name: string, value: unknown): string => {
@@ -393,7 +394,8 @@ describe('reading the folder again', () => {
     useUserRules(dir);
     expect(detectScreen(NEW_PROMPT, undefined, 'claude').state).toBe('idle');
     write(dir, 'claude.json', { waiting: ['accept / reject'] });
-    await new Promise((r) => setTimeout(r, RECHECK_MS + 50));
+    // Looked at again once its recheck time has passed.
+    await elapse(RECHECK_MS + 50);
     expect(detectScreen(NEW_PROMPT, undefined, 'claude').state).toBe('waiting');
     expect(userRulesNow()?.files).toHaveLength(1);
   });

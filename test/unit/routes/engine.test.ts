@@ -10,6 +10,7 @@ import { TargetOffline } from '../../../src/shared/errors.js';
 import type { RouteEnd, RouteBackend } from '../../../src/routes/engine.js';
 import { fill, provenance, spilled, templateText } from '../../../src/routes/payload.js';
 import type { Chain, Route } from '../../../src/shared/route-types.js';
+import { elapse } from '../../helpers/wait.js';
 
 describe('chains', () => {
   let n = 0;
@@ -143,7 +144,7 @@ describe('the route engine', () => {
     const c = clock();
     const e = new RouteEngine(h.host, undefined, c.now);
     e.add({ source: 'term:1', target: 'term:2' });
-    const settle = () => new Promise((r) => setTimeout(r, 0));
+    const settle = (): Promise<void> => elapse(0);
     e.changed('term:1', 'idle', 'working', false);
     c.tick(3000);
     e.changed('term:1', 'working', 'stopped', true);
@@ -188,7 +189,7 @@ describe('the route engine', () => {
     // Two sources whose answers are the same text, fired at once, to one slow target.
     let slow = 0;
     h.host.deliver = async (target, text) => {
-      await new Promise((r) => setTimeout(r, 20 + slow++ * 5));
+      await elapse(20 + slow++ * 5);
       h.delivered.push({ target, text });
       return '';
     };
