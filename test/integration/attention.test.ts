@@ -9,6 +9,7 @@ import { FAKE_CLAUDE, openTerminal, ROOT, startNeovim, testNeovims } from './neo
 import type { Session } from './neovim.js';
 import { blankJob, createJob } from '../../src/jobs/store.js';
 import { newSessionId } from '../../src/jobs/ids.js';
+import { untilValue } from '../helpers/wait.js';
 
 const NOTIFY_BIN = path.join(ROOT, 'test/fixtures/notify-bin');
 
@@ -65,12 +66,13 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
   const state = (s: Session, buf: number, st: string): Promise<boolean> =>
     s.waitFor(`(require('madohub').state(${buf}) or {}).state == '${st}'`, 8000);
   const messages = (s: Session): Promise<string> => s.lua<string>(`return vim.fn.execute('messages')`);
-  /** Waits (in Neovim, so that it runs) until the notifier has run `n` times, or a while. */
-  const ran = async (s: Session, log: string, n: number, ms = 4000): Promise<Run[]> => {
-    const end = Date.now() + ms;
-    while (runs(log).length < n && Date.now() < end) await s.lua('vim.wait(50)');
-    return runs(log);
-  };
+  /** Waits until the notifier has run `n` times, or a while; its runs. */
+  const ran = (log: string, n: number, ms = 4000): Promise<Run[]> =>
+    untilValue(
+      () => runs(log),
+      (r) => r.length >= n,
+      ms,
+    );
 
   it('a hidden terminal that starts waiting is told once with its question; in sight it is not, unless Neovim lost the focus', async () => {
     const p = place();
@@ -83,7 +85,7 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
     expect(await state(s, buf, 'working')).toBe(true);
     await send(s, buf, 'n');
     expect(await state(s, buf, 'waiting')).toBe(true);
-    const told = await ran(s, p.log, 1);
+    const told = await ran(p.log, 1);
     expect(told).toHaveLength(1);
     expect(titleOf(told[0]!)).toMatch(/^claude [^:]+: Claude Code Waiting$/);
     expect(bodyOf(told[0]!)).toMatch(/permission prompt|proceed/);
@@ -109,7 +111,7 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
     await s.lua(`vim.api.nvim_exec_autocmds('FocusLost', {})`);
     await s.lua('vim.wait(100)');
     await send(s, buf, 't');
-    const again = await ran(s, p.log, 2);
+    const again = await ran(p.log, 2);
     expect(again).toHaveLength(2);
     expect(titleOf(again[1]!)).toMatch(/Claude Code (Completed|Stopped)$/);
     // What the statusline and the event count: the turn not looked at while Neovim was away.
@@ -127,7 +129,7 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
       _G.attention = {}
       vim.api.nvim_create_autocmd('User', { pattern = 'MadoAttention', callback = function(ev) table.insert(_G.attention, ev.data) end })`);
     for (const b of bufs) await send(s, b, 't');
-    const told = await ran(s, p.log, 2, 6000);
+    const told = await ran(p.log, 2, 6000);
     expect(told).toHaveLength(2);
     const first = told[0]!;
     const summary = told[1]!;
@@ -192,7 +194,7 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
     expect(await rowText()).toMatch(/claude/);
     await s.nvim.feedKeys('q', 'mx', false);
     await send(s, buf, 't');
-    expect((await ran(s, p.log, 1)).length).toBe(1);
+    expect((await ran(p.log, 1)).length).toBe(1);
 
     // :MadoMute with a name and a state: only that state is silent.
     const name = await s.lua<string>(`return require('madohub').agents({ id = 'term:${buf}' })[1].name`);
@@ -267,7 +269,7 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
     expect(await state(s, buf, 'idle')).toBe(true);
     await s.lua(`vim.cmd('tabnew')`);
     await send(s, buf, 't');
-    expect((await ran(s, p.log, 1)).length).toBe(1);
+    expect((await ran(p.log, 1)).length).toBe(1);
     expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).confirmed == true`, 5000)).toBe(true);
     await s.lua('vim.wait(2500)'); // past the burst of the first notice
     await s.nvim.feedKeys(':MadoRestart\r', 'mx', false);
@@ -281,7 +283,7 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
     expect((await messages(s)).match(/Claude Code is (?:Completed|Stopped)/g)).toHaveLength(1);
     // The next turn is news.
     await send(s, buf, 't');
-    expect((await ran(s, p.log, 2)).length).toBe(2);
+    expect((await ran(p.log, 2)).length).toBe(2);
   });
 
   it('each channel by its setting: desktop off, or the quiet period, tells it inside Neovim only', async () => {

@@ -346,7 +346,11 @@ describe('nothing lost', () => {
       const short = shortOf(r.stdout);
       const dir = path.join(jobsDir, short);
       // Its output fills the disk at once: the host and its agent live on.
-      await until(async () => existsSync(path.join(dir, 'host.json')), (there) => there, 5000);
+      await until(
+        async () => existsSync(path.join(dir, 'host.json')),
+        (there) => there,
+        5000,
+      );
       const info = JSON.parse(readFileSync(path.join(dir, 'host.json'), 'utf8')) as { pid: number; ptyPid: number };
       expect(await holds(() => alive(info.pid) && alive(info.ptyPid), 1500)).toBe(true);
       // Once the disk has room again, the job file tells what happened, once.
