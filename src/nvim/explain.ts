@@ -6,7 +6,8 @@ import { explanationText } from '../detect/explain.js';
 import type { SourcedState } from '../state/precedence.js';
 import type { Tracker } from '../state/tracker.js';
 import { clip } from '../shared/text.js';
-import { parseScreen } from './messages.js';
+import { screenOf } from './messages.js';
+import type { SentScreen } from './messages.js';
 
 const ago = (at: number, now: number): string => `${Math.max(0, Math.round((now - at) / 1000))} s ago`;
 const sourced = (what: string, s: SourcedState | undefined, now: number): string =>
@@ -19,9 +20,8 @@ export interface TerminalExplanation {
 }
 
 /** The explanation of terminal `m.buf`'s state; `m` is a screen as the watcher sends it. */
-export function explainTerminal(tracker: Tracker, m: unknown, now = Date.now()): TerminalExplanation {
-  const msg = parseScreen(m);
-  if (!msg) return { lines: ['no terminal screen to explain'], summary: 'no terminal screen to explain' };
+export function explainTerminal(tracker: Tracker, m: SentScreen, now = Date.now()): TerminalExplanation {
+  const msg = screenOf(m);
   const state = tracker.get(msg.buf);
   const sources = tracker.sourcesOf(msg.buf);
   const process = sources?.processAgent;

@@ -2,21 +2,40 @@
 // named by its `op`, each with its guard (the fields it must have, checked before any handler runs).
 // A message is a notification (no answer), a call (`ask`: answered later by an `answer` message, Lua
 // does not wait), or a request (answered at once; Lua waits: :checkhealth, commands).
-import type { Check } from '../shared/checks.js';
-import { bool, int, isObj, optional, orNull, requestGuard, str, strings } from '../shared/checks.js';
+import type { Check, MessagesOf } from '../shared/checks.js';
+import { bool, int, isObj, messageGuard, num, optional, orNull, str, strings } from '../shared/checks.js';
 
 const buf = int(1, 2 ** 31 - 1);
-const list: Check = (v) => (Array.isArray(v) ? null : 'a list');
+const list: Check<unknown[]> = (v) => (Array.isArray(v) ? null : 'a list');
 /** Buffer numbers, at most a few thousand (the windows of one tab page). */
-const ints: Check = (v) =>
+const ints: Check<number[]> = (v) =>
   Array.isArray(v) && v.length <= 4096 && v.every((x) => Number.isInteger(x) && x > 0 && x < 2 ** 31)
     ? null
     : 'a list of buffer numbers';
 /** A table: Lua's empty one comes as an empty list (msgpack cannot tell them apart). */
-const table: Check = (v) => (isObj(v) || (Array.isArray(v) && v.length === 0) ? null : 'a table');
+const table: Check<Record<string, unknown> | []> = (v) =>
+  isObj(v) || (Array.isArray(v) && v.length === 0) ? null : 'a table';
 /** A route end as the user named it: a name, an id, `file:PATH`, or a buffer number. */
-const end: Check = (v) =>
+const end: Check<string | number> = (v) =>
   typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v)) ? null : 'a name or a buffer number';
+/** A remote host's name, where a job is one of its. */
+const host = optional(str);
+/** A terminal's rows or columns. */
+const size = optional(int(2, 1000));
+/** Each entry's new place in its group: `{ id, order }`, an order a whole number from 1. */
+const orders: Check<{ id: string; order: number }[]> = (v) =>
+  Array.isArray(v) &&
+  v.length <= 10_000 &&
+  v.every((o) => isObj(o) && typeof o.id === 'string' && Number.isInteger(o.order) && Number(o.order) >= 1)
+    ? null
+    : 'a list of { id, order }';
+/** A reply kept while a Node process before this one let it wait: its terms. */
+const kept: Check<{ waitMenus?: boolean; busyMs?: number }> = (v) =>
+  isObj(v) &&
+  (v.waitMenus === undefined || typeof v.waitMenus === 'boolean') &&
+  (v.busyMs === undefined || (typeof v.busyMs === 'number' && Number.isFinite(v.busyMs)))
+    ? null
+    : "a reply's terms ({ waitMenus, busyMs })";
 
 /** Each operation and the fields it must have (others are let through: each handler reads its own). */
 export const FROM_LUA = {
@@ -42,21 +61,28 @@ export const FROM_LUA = {
   route_review: { review: int(1, Number.MAX_SAFE_INTEGER), text: orNull(str) },
   route_gone: { target: str },
   // Calls: job operations and replies, answered when done.
-  background: { cwd: str },
-  stop: { id: str },
-  kill: { id: str },
-  respawn: { id: str },
-  remove: { id: str },
-  send: { id: str, text: str },
-  choose: { id: str, choice: int(1, 9) },
-  screen_of: { id: str },
-  dispatch: { line: str, cwd: str },
-  logs: { id: str },
-  terminal_reply: { buf, text: str },
+  background: {
+    cwd: str,
+    agent: optional(str),
+    prompt: optional(str),
+    resume: optional(str),
+    name: optional(str),
+    check: optional(bool),
+  },
+  stop: { id: str, host, wait: optional(bool) },
+  kill: { id: str, host },
+  respawn: { id: str, host },
+  remove: { id: str, host },
+  send: { id: str, host, text: str },
+  choose: { id: str, host, choice: int(1, 9) },
+  screen_of: { id: str, host, cols: size, rows: size },
+  dispatch: { line: str, cwd: str, agent: optional(str) },
+  logs: { id: str, host },
+  terminal_reply: { buf, text: str, typing: optional(bool), kept: optional(kept) },
   terminal_choose: { buf, choice: int(1, 9), lines: strings },
-  mark: { id: str },
+  mark: { id: str, name: optional(str), pinned: optional(bool), order: optional(num) },
   mute: { id: str, states: strings, on: bool },
-  reorder: { orders: list },
+  reorder: { orders },
   editor_show: { server: str, buf },
   // Requests: answered at once.
   health: {},
@@ -76,16 +102,37 @@ export const FROM_LUA = {
 
 export type FromLuaOp = keyof typeof FROM_LUA;
 
-/** A message from Lua whose fields passed its op's guard; `ask` numbers a call. */
-export type FromLua = { op: FromLuaOp; ask?: number } & Record<string, unknown>;
+/** The message of each op, typed by its checks; `ask` numbers a call. */
+export type LuaMessages = { [Op in FromLuaOp]: MessagesOf<typeof FROM_LUA>[Op] & { ask?: number } };
 
-const guard = requestGuard<FromLua>(FROM_LUA as Record<FromLuaOp, Record<string, Check>>);
+/** A message from Lua whose fields passed its op's guard (of op `Op`, or of any). */
+export type FromLua<Op extends FromLuaOp = FromLuaOp> = LuaMessages[Op];
+
+/** The ops that act on a job (this machine's, or a remote host's). */
+export type JobOp =
+  | 'background'
+  | 'stop'
+  | 'kill'
+  | 'respawn'
+  | 'remove'
+  | 'send'
+  | 'choose'
+  | 'screen_of'
+  | 'logs'
+  | 'dispatch';
+
+/** A job call: its op's message as its guard let it through. */
+export type JobCall = FromLua<JobOp>;
+
+const guard = messageGuard(FROM_LUA);
 const askCheck = optional(int(1, Number.MAX_SAFE_INTEGER));
 
 /** The message, or why it is none (an unknown op, a field that fails its check). */
 export function parseFromLua(value: unknown): FromLua | string {
   const msg = guard(value);
   if (typeof msg === 'string') return msg;
-  const bad = askCheck(msg.ask);
-  return bad ? `${msg.op}: field 'ask' must be ${bad}` : msg;
+  const ask = isObj(value) ? value.ask : undefined;
+  const bad = askCheck(ask);
+  if (bad) return `${msg.op}: field 'ask' must be ${bad}`;
+  return typeof ask === 'number' ? { ...msg, ask } : msg;
 }

@@ -8,11 +8,11 @@ import { stateDir } from '../jobs/store.js';
 import type { TerminalWatchers } from '../state/terminal-watchers.js';
 import type { StateChange, Tracker } from '../state/tracker.js';
 import { explainTerminal } from './explain.js';
-import { fleetCall } from './fleet-calls.js';
+import { editorShow, mark, reorder, terminalChoose, terminalReply } from './fleet-calls.js';
 import type { FromLua, FromLuaOp } from './from-lua.js';
 import type { Health } from './health.js';
 import { jobCall } from './job-calls.js';
-import { parseExit, parseForget, parseScreen } from './messages.js';
+import { screenOf } from './messages.js';
 import type { RoutesRpc } from './routes-rpc.js';
 import type { NvimAttention } from './attention.js';
 import { jobId, termId } from '../shared/fleet-id.js';
@@ -28,21 +28,27 @@ export interface HandlerContext {
 }
 
 /** One op's handler: `changes` gathers the state changes of one message, pushed to Lua as one. */
-export type Handler = (m: FromLua, changes: StateChange[]) => unknown;
+export type Handler<Op extends FromLuaOp = FromLuaOp> = (m: FromLua<Op>, changes: StateChange[]) => unknown;
+
+/** Each op's handler, given its op's message. */
+export type Handlers = { [Op in FromLuaOp]: Handler<Op> };
+
+/** Runs the handler of a message's op. */
+export function runHandler<Op extends FromLuaOp>(
+  handlers: Handlers,
+  op: Op,
+  m: FromLua<Op>,
+  changes: StateChange[],
+): unknown {
+  const handler: Handler<Op> = handlers[op];
+  return handler(m, changes);
+}
 
 /** The handler of every op. */
-export function luaHandlers({
-  tracker,
-  watchers,
-  hub,
-  routes,
-  attention,
-  health,
-}: HandlerContext): Record<FromLuaOp, Handler> {
+export function luaHandlers({ tracker, watchers, hub, routes, attention, health }: HandlerContext): Handlers {
   return {
     screen: (m, changes) => {
-      const msg = parseScreen(m);
-      if (!msg) return;
+      const msg = screenOf(m);
       const now = Date.now();
       const before = tracker.agentOf(msg.buf);
       const change = tracker.screen(msg.buf, msg, now);
@@ -53,35 +59,31 @@ export function luaHandlers({
       else hub.placeTerminal(msg.buf);
     },
     exit: (m, changes) => {
-      const msg = parseExit(m);
-      if (!msg) return;
-      watchers.end(msg.buf);
-      const change = tracker.exit(msg.buf, msg.status, Date.now());
+      watchers.end(m.buf);
+      const change = tracker.exit(m.buf, m.status, Date.now());
       if (change) changes.push(change);
     },
     forget: (m) => {
-      const msg = parseForget(m);
-      if (!msg) return;
-      watchers.forget(msg.buf);
-      tracker.forget(msg.buf);
-      hub.forgetTerminal(msg.buf);
+      watchers.forget(m.buf);
+      tracker.forget(m.buf);
+      hub.forgetTerminal(m.buf);
     },
     // A notification the terminal's program asked for (OSC 9, 777, 99): what its agent's module makes of it.
     osc: (m, changes) => {
-      const n = oscNotification(m.sequence as string);
-      const agent = tracker.agentOf(m.buf as number);
+      const n = oscNotification(m.sequence);
+      const agent = tracker.agentOf(m.buf);
       const signal = n && agent !== undefined ? agentModule(agent).notification?.(n) : undefined;
       if (!signal) return;
-      const change = tracker.notification(m.buf as number, signal, Date.now());
+      const change = tracker.notification(m.buf, signal, Date.now());
       if (change) changes.push(change);
     },
     // The user entered or left Terminal mode in a window of a terminal: a reply waits, a chain ends.
     typing: (m) => {
-      hub.replies.typing(m.buf as number, m.typing === true);
-      if (m.typing === true) routes.notify('user_input', { id: termId(m.buf as number) });
+      hub.replies.typing(m.buf, m.typing);
+      if (m.typing) routes.notify('user_input', { id: termId(m.buf) });
     },
     // Lua says who this Neovim is: its server address, for other Neovims.
-    hello: (m) => hub.hello(m.server as string),
+    hello: (m) => hub.hello(m.server),
     // The user's notification settings (setup()), and what is in sight: attention outside the editor.
     notify_settings: (m) => attention.configure(m.notify, m.words),
     // The remote hosts of setup() (hosts.json's beside them): followed from now on.
@@ -95,8 +97,8 @@ export function luaHandlers({
         version: status.version,
         jobs,
       })),
-    hosts_retry: (m) => ({ tried: hub.retryHosts(typeof m.host === 'string' ? m.host : undefined) }),
-    sight: (m) => attention.sight(m.bufs as number[], m.focused as boolean | undefined, m.gained === true),
+    hosts_retry: (m) => ({ tried: hub.retryHosts(m.host) }),
+    sight: (m) => attention.sight(m.bufs, m.focused, m.gained === true),
     // This Neovim's names and pins of its terminals, and their states since when, back after the Node
     // process started again.
     restore: (m) => {
@@ -107,35 +109,35 @@ export function luaHandlers({
     route_restore: (m) => routes.notify('route_restore', m),
     route_review: (m) => routes.notify('route_review', m),
     route_gone: (m) => routes.notify('route_gone', m),
-    background: (m) => jobCall('background', m),
-    stop: (m) => jobCall('stop', m, process.env, hub.remotes),
-    kill: (m) => jobCall('kill', m, process.env, hub.remotes),
-    respawn: (m) => jobCall('respawn', m, process.env, hub.remotes),
-    remove: (m) => jobCall('remove', m, process.env, hub.remotes),
+    background: (m) => jobCall(m),
+    stop: (m) => jobCall(m, process.env, hub.remotes),
+    kill: (m) => jobCall(m, process.env, hub.remotes),
+    respawn: (m) => jobCall(m, process.env, hub.remotes),
+    remove: (m) => jobCall(m, process.env, hub.remotes),
     // A reply the user writes ends the chain of routed text that reached its agent.
     send: (m) => {
-      routes.notify('user_input', { id: jobId(m.id as string, typeof m.host === 'string' ? m.host : '') });
-      return jobCall('send', m, process.env, hub.remotes);
+      routes.notify('user_input', { id: jobId(m.id, m.host ?? '') });
+      return jobCall(m, process.env, hub.remotes);
     },
-    choose: (m) => jobCall('choose', m, process.env, hub.remotes),
-    screen_of: (m) => jobCall('screen', m, process.env, hub.remotes),
-    dispatch: (m) => jobCall('dispatch', m, process.env, hub.remotes),
-    logs: (m) => jobCall('logs', m, process.env, hub.remotes),
+    choose: (m) => jobCall(m, process.env, hub.remotes),
+    screen_of: (m) => jobCall(m, process.env, hub.remotes),
+    dispatch: (m) => jobCall(m, process.env, hub.remotes),
+    logs: (m) => jobCall(m, process.env, hub.remotes),
     terminal_reply: (m) => {
-      routes.notify('user_input', { id: termId(m.buf as number) });
-      return fleetCall(hub, 'terminal_reply', m);
+      routes.notify('user_input', { id: termId(m.buf) });
+      return terminalReply(hub, m);
     },
-    terminal_choose: (m) => fleetCall(hub, 'terminal_choose', m),
-    mark: (m) => fleetCall(hub, 'mark', m),
-    mute: (m) => attention.mute(m.id as string, m.states as string[], m.on === true),
-    reorder: (m) => fleetCall(hub, 'reorder', m),
-    editor_show: (m) => fleetCall(hub, 'editor_show', m),
+    terminal_choose: (m) => terminalChoose(hub, m),
+    mark: (m) => mark(hub, m),
+    mute: (m) => attention.mute(m.id, m.states, m.on),
+    reorder: (m) => reorder(hub, m),
+    editor_show: (m) => editorShow(hub, m),
     health: () => health(),
     states: () => tracker.all(),
     fleet: () => hub.all(),
-    job: (m) => hub.job(m.id as string),
+    job: (m) => hub.job(m.id),
     session: (m) => {
-      const b = m.buf as number;
+      const b = m.buf;
       const session = watchers.sessionOf(b);
       // Resumable: its agent's job template can resume a session, and its records named one.
       const resumable =

@@ -12,6 +12,7 @@ import { matchJob } from '../jobs/ids.js';
 import { safeText } from '../shared/text.js';
 import { dispatched, dispatchRequest, removeVia, respawnVia, SERVICE_MS, stopVia } from '../jobs/client/service.js';
 import type { AskDaemon } from '../jobs/client/service.js';
+import type { JobCall } from './from-lua.js';
 
 /** How long a remote verb may take (a dispatch starts an agent there; a stop waits for it). */
 const VERB_MS = 40_000;
@@ -49,32 +50,27 @@ async function verb(link: Link, argv: string[], stdin?: string): Promise<string>
 
 const lines = (text: string): string[] => text.replace(/\n$/, '').split('\n').map(safeText);
 
-/** A job call for job `id` (a short id) of remote host `host`. */
-export async function remoteJobCall(
-  remotes: Remotes,
-  host: string,
-  method: string,
-  args: Record<string, unknown>,
-): Promise<unknown> {
+/** A job call of the Lua side (`m`, as its guard let it through) for a job of remote host `host`. */
+export async function remoteJobCall(remotes: Remotes, host: string, m: JobCall): Promise<unknown> {
   const link = remotes.link(host);
   // The job by its id, a unique prefix or its name, among the host's as last listed.
   let id = '';
-  if (method !== 'dispatch') {
+  if ('id' in m) {
     const jobs = remotes.jobs(host);
-    const m = matchJob(
+    const found = matchJob(
       jobs.map((j) => j.short),
-      typeof args.id === 'string' ? args.id : '',
+      m.id,
       () => jobs,
     );
-    if (!m.ok) throw new Error(`${host}: ${safeText(m.error)}`);
-    id = m.short;
+    if (!found.ok) throw new Error(`${host}: ${safeText(found.error)}`);
+    id = found.short;
   }
   // That machine's daemon, as this machine's is asked (the same requests, the same answers).
   const daemon: AskDaemon = (request, timeoutMs) => link.daemon(request, timeoutMs);
-  switch (method) {
+  switch (m.op) {
     case 'stop':
     case 'kill':
-      return { short: id, ended: await stopVia(daemon, id, method, method === 'stop' ? args.wait !== false : true) };
+      return { short: id, ended: await stopVia(daemon, id, m.op, m.op === 'stop' ? m.wait !== false : true) };
     case 'respawn':
       // Its agent's variables are that machine's (filled there).
       await respawnVia(daemon, id, {});
@@ -83,16 +79,16 @@ export async function remoteJobCall(
       await removeVia(daemon, id, false);
       return { short: id };
     case 'send': {
-      const text = typeof args.text === 'string' ? args.text : '';
+      const text = m.text;
       if (text.trim() === '') throw new Error('a reply needs some text');
       if (text.length > MAX_REPLY_CHARS) throw new Error(`the reply is longer than ${MAX_REPLY_CHARS / 1024} KiB`);
       return { short: id, pending: await sendToRemoteJob(link, id, text) };
     }
     case 'choose': {
-      const ok = await askRemoteJob(link, id, { op: 'choose', choice: args.choice });
+      const ok = await askRemoteJob(link, id, { op: 'choose', choice: m.choice });
       return { short: id, option: typeof ok.option === 'string' ? safeText(ok.option).slice(0, 200) : '' };
     }
-    case 'screen': {
+    case 'screen_of': {
       // A running job's screen from its host there; an ended one's last lines from its log there.
       try {
         return { short: id, lines: await remoteJobScreen(link, id) };
@@ -103,10 +99,7 @@ export async function remoteJobCall(
     case 'logs':
       return { short: id, lines: lines(await verb(link, ['logs', id])) };
     case 'dispatch': {
-      const line = parseDispatchLine(
-        typeof args.line === 'string' ? args.line : '',
-        typeof args.agent === 'string' ? args.agent : DEFAULT_AGENT,
-      );
+      const line = parseDispatchLine(m.line, m.agent ?? DEFAULT_AGENT);
       if ('error' in line) throw new Error(line.error);
       // Its folder and its agent's variables are that machine's (filled there).
       const request = dispatchRequest(
@@ -123,7 +116,7 @@ export async function remoteJobCall(
       );
       return { ...dispatched(request, await daemon(request, SERVICE_MS.dispatch)), host };
     }
-    default:
-      throw new Error(`${method} is not done on a remote host`);
+    case 'background':
+      throw new Error('a terminal goes on as a job of this machine, not of a remote host');
   }
 }

@@ -15,7 +15,7 @@ import { Tracker } from '../state/tracker.js';
 import type { StateChange } from '../state/tracker.js';
 import { parseFromLua } from './from-lua.js';
 import { routesRpc } from './routes-rpc.js';
-import { luaHandlers } from './handlers.js';
+import { luaHandlers, runHandler } from './handlers.js';
 import { healthOf } from './health.js';
 import type { Health } from './health.js';
 import { checkNodePty } from '../jobs/node-pty-check.js';
@@ -135,7 +135,7 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
     const m = parseFromLua(raw);
     if (typeof m === 'string') throw new Error(`madohub: ${m}`);
     const changes: StateChange[] = [];
-    const answer = handlers[m.op](m, changes);
+    const answer = runHandler(handlers, m.op, m, changes);
     push(changes);
     return answer;
   };

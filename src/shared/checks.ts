@@ -1,7 +1,25 @@
 // Small checks of untrusted JSON values (job files, protocol messages): each says what a value
-// must be, or null when it is that.
+// must be, or null when it is that. A check carries the type of what passes it (`Check<string>`), so
+// that a schema of checks makes the type of what it lets through (`Checked`, `Fields`): no cast and
+// no second look after a guard.
 
-export type Check = (v: unknown) => string | null;
+declare const passes: unique symbol;
+
+/** What `v` must be, or null when it is that; what passes it is a T. */
+export type Check<T = unknown> = ((v: unknown) => string | null) & { readonly [passes]?: T };
+
+/** The type of what passes a check. */
+export type Checked<C> = C extends Check<infer T> ? T : never;
+
+/**
+ * The fields a schema (field → check) lets through, each of the type its check passes; those whose
+ * check passes undefined may be left out.
+ */
+export type Fields<S> = {
+  [K in keyof S as undefined extends Checked<S[K]> ? never : K]: Checked<S[K]>;
+} & {
+  [K in keyof S as undefined extends Checked<S[K]> ? K : never]?: Checked<S[K]>;
+};
 
 export const isObj = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -16,42 +34,42 @@ export function timeOf(v: unknown): number | undefined {
   const t = Date.parse(v);
   return Number.isNaN(t) ? undefined : t;
 }
-export const str: Check = (v) => (typeof v === 'string' ? null : 'a string');
+export const str: Check<string> = (v) => (typeof v === 'string' ? null : 'a string');
 export const strMax =
-  (max: number): Check =>
+  (max: number): Check<string> =>
   (v) =>
     typeof v === 'string' && v.length <= max ? null : `a string of at most ${max} characters`;
-export const num: Check = (v) => (typeof v === 'number' && Number.isFinite(v) ? null : 'a number');
+export const num: Check<number> = (v) => (typeof v === 'number' && Number.isFinite(v) ? null : 'a number');
 export const int =
-  (min: number, max: number): Check =>
+  (min: number, max: number): Check<number> =>
   (v) =>
     typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max
       ? null
       : `a whole number from ${min} to ${max}`;
-export const bool: Check = (v) => (typeof v === 'boolean' ? null : 'true or false');
+export const bool: Check<boolean> = (v) => (typeof v === 'boolean' ? null : 'true or false');
 export const orNull =
-  (c: Check): Check =>
+  <T>(c: Check<T>): Check<T | null> =>
   (v) =>
     v === null ? null : c(v) && `${c(v)} or null`;
 export const optional =
-  (c: Check): Check =>
+  <T>(c: Check<T>): Check<T | undefined> =>
   (v) =>
     v === undefined ? null : c(v);
 export const oneOf =
-  (...values: string[]): Check =>
+  <V extends string>(...values: V[]): Check<V> =>
   (v) =>
-    typeof v === 'string' && values.includes(v) ? null : `one of ${values.join('|')}`;
+    typeof v === 'string' && values.some((x) => x === v) ? null : `one of ${values.join('|')}`;
 export const pattern =
-  (re: RegExp, what: string): Check =>
+  (re: RegExp, what: string): Check<string> =>
   (v) =>
     typeof v === 'string' && re.test(v) ? null : what;
-export const strings: Check = (v) =>
+export const strings: Check<string[]> = (v) =>
   Array.isArray(v) && v.every((x) => typeof x === 'string') ? null : 'a list of strings';
 export const stringsMax =
-  (max: number): Check =>
+  (max: number): Check<string[]> =>
   (v) =>
     strings(v) === null && (v as string[]).length <= max ? null : `a list of at most ${max} strings`;
-export const stringMap: Check = (v) =>
+export const stringMap: Check<Record<string, string>> = (v) =>
   isObj(v) && Object.values(v).every((x) => typeof x === 'string') ? null : 'a table of strings';
 
 /** An object whose fields pass their checks (fields not named are let through). */
@@ -67,6 +85,20 @@ export function firstProblem(value: Record<string, unknown>, schema: Record<stri
     if (problem) return field in value ? `field '${field}' must be ${problem}` : `field '${field}' is missing`;
   }
   return null;
+}
+
+/** Each op of `schemas` as the message its checks let through: `{ op, ...its fields }`. */
+export type MessagesOf<S> = { [Op in keyof S & string]: { op: Op } & Fields<S[Op]> };
+
+/**
+ * The guard of messages by their `op` (a schema of checks for each): the message, typed by its op's
+ * schema, or why the value is none. The one place a value that passed its checks becomes their type.
+ */
+export function messageGuard<S extends Record<string, Record<string, Check>>>(
+  schemas: S,
+): (value: unknown) => MessagesOf<S>[keyof S & string] | string {
+  const guard = requestGuard<MessagesOf<S>[keyof S & string]>(schemas);
+  return guard;
 }
 
 /**

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { boundScreen, MAX_LINE, MAX_ROWS, MAX_TITLE } from '../../../src/detect/index.js';
 import { optionsOf, questionOf } from '../../../src/detect/question.js';
-import { parseScreen } from '../../../src/nvim/messages.js';
+import { screenOf } from '../../../src/nvim/messages.js';
 import { HOSTILE_SCREENS } from '../../../scripts/hostile.js';
 import { AGENT_MODULES, detectScreen as detect, promptOf } from '../../../src/agents/index.js';
 
@@ -21,7 +21,7 @@ describe('hostile screens', () => {
   });
 
   it('are bounded from the Lua watcher on', () => {
-    const msg = parseScreen({ buf: 1, lines: ['y'.repeat(50_000)], title: '⠋ '.repeat(50_000) });
+    const msg = screenOf({ buf: 1, lines: ['y'.repeat(50_000)], title: '⠋ '.repeat(50_000) });
     expect(msg!.lines[0]).toHaveLength(MAX_LINE);
     expect(msg!.title).toHaveLength(MAX_TITLE);
   });

@@ -11,11 +11,13 @@ describe('a job call that names a host', () => {
   const none = new Remotes(env, () => undefined, { debug: () => undefined });
 
   it('that is no host is this machine’s job of that name (a name with a colon)', async () => {
-    await expect(jobCall('logs', { id: ' parser', host: 'fix' }, env, none)).rejects.toThrow("no job 'fix: parser'");
+    await expect(jobCall({ op: 'logs', id: ' parser', host: 'fix' }, env, none)).rejects.toThrow(
+      "no job 'fix: parser'",
+    );
   });
 
   it('a dispatch to a host that is none is said', async () => {
-    await expect(jobCall('dispatch', { line: '@claude --host nobox go', cwd: dir }, env, none)).rejects.toThrow(
+    await expect(jobCall({ op: 'dispatch', line: '@claude --host nobox go', cwd: dir }, env, none)).rejects.toThrow(
       "no host 'nobox'",
     );
   });
