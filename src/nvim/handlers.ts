@@ -80,7 +80,7 @@ export function luaHandlers({ tracker, watchers, hub, routes, attention, health 
     // The user entered or left Terminal mode in a window of a terminal: a reply waits, a chain ends.
     typing: (m) => {
       hub.replies.typing(m.buf, m.typing);
-      if (m.typing) routes.notify('user_input', { id: termId(m.buf) });
+      if (m.typing) routes.userInput(termId(m.buf));
     },
     // Lua says who this Neovim is: its server address, for other Neovims.
     hello: (m) => hub.hello(m.server),
@@ -105,10 +105,10 @@ export function luaHandlers({ tracker, watchers, hub, routes, attention, health 
       tracker.restore(m.marks);
       hub.restoreMarks(m.marks);
     },
-    route_rm: (m) => routes.notify('route_rm', m),
-    route_restore: (m) => routes.notify('route_restore', m),
-    route_review: (m) => routes.notify('route_review', m),
-    route_gone: (m) => routes.notify('route_gone', m),
+    route_rm: (m) => routes.remove(m.id),
+    route_restore: (m) => routes.restore(m.routes),
+    route_review: (m) => routes.reviewed(m.review, m.text),
+    route_gone: (m) => routes.gone(m.target),
     background: (m) => jobCall(m),
     stop: (m) => jobCall(m, process.env, hub.remotes),
     kill: (m) => jobCall(m, process.env, hub.remotes),
@@ -116,7 +116,7 @@ export function luaHandlers({ tracker, watchers, hub, routes, attention, health 
     remove: (m) => jobCall(m, process.env, hub.remotes),
     // A reply the user writes ends the chain of routed text that reached its agent.
     send: (m) => {
-      routes.notify('user_input', { id: jobId(m.id, m.host ?? '') });
+      routes.userInput(jobId(m.id, m.host ?? ''));
       return jobCall(m, process.env, hub.remotes);
     },
     choose: (m) => jobCall(m, process.env, hub.remotes),
@@ -124,7 +124,7 @@ export function luaHandlers({ tracker, watchers, hub, routes, attention, health 
     dispatch: (m) => jobCall(m, process.env, hub.remotes),
     logs: (m) => jobCall(m, process.env, hub.remotes),
     terminal_reply: (m) => {
-      routes.notify('user_input', { id: termId(m.buf) });
+      routes.userInput(termId(m.buf));
       return terminalReply(hub, m);
     },
     terminal_choose: (m) => terminalChoose(hub, m),
@@ -148,10 +148,10 @@ export function luaHandlers({ tracker, watchers, hub, routes, attention, health 
     },
     // :MadoExplain: why this terminal has its state.
     explain: (m) => explainTerminal(tracker, m),
-    route_add: (m) => routes.request('route_add', [m]),
-    route_command: (m) => routes.request('route_command', [m]),
-    route_complete: (m) => routes.request('route_complete', [m]),
-    route_list: () => routes.request('route_list', []),
+    route_add: (m) => routes.add(m),
+    route_command: (m) => routes.command(m),
+    route_complete: (m) => routes.complete(m),
+    route_list: () => routes.list(),
     // Where MadoHub keeps its state (the picker's own file is there): Lua builds no path of its own.
     paths: () => ({ stateDir: stateDir() }),
   };

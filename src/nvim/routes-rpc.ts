@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { NeovimClient } from 'neovim';
 import { quietIo } from '../jobs/client/daemon.js';
 import type { FleetHub } from '../fleet/hub.js';
-import { isObj } from '../shared/checks.js';
+import type { FromLua } from './from-lua.js';
 import type { TerminalWatchers } from '../state/terminal-watchers.js';
 import { RouteEngine } from '../routes/engine.js';
 import type { RouteRequest, RouteSettings } from '../routes/engine.js';
@@ -26,11 +26,26 @@ import { idIsOf, SHORT_ID, termId } from '../shared/fleet-id.js';
 /** The `mado` script beside this bundle, which starts the daemon when a job is asked for. */
 const MADO = path.resolve(__dirname, '..', '..', '..', 'bin', 'mado');
 
+/** What the Lua side asks of routes, each with its op's message as its guard let it through. */
 export interface RoutesRpc {
-  /** Answers a request of the Lua side about routes; undefined when `method` is none of theirs. */
-  request(method: string, args: unknown[]): Promise<unknown> | undefined;
-  /** Takes a notification of the Lua side about routes; false when `method` is none of theirs. */
-  notify(method: string, item: unknown): boolean;
+  /** `madohub.route(source, target, opts)`: the ends as the user named them, made ids here. */
+  add(m: FromLua<'route_add'>): Promise<unknown>;
+  /** `:MadoRoute …` as typed: parsed here, and done; Lua shows what it answers. */
+  command(m: FromLua<'route_command'>): Promise<unknown>;
+  /** What can follow the words before the cursor of `:MadoRoute`. */
+  complete(m: FromLua<'route_complete'>): Promise<string[]>;
+  /** Every route, this Neovim's and the daemon's. */
+  list(): ListedRoute[];
+  /** Removes a route: this Neovim's, else the daemon's. */
+  remove(id: string): void;
+  /** This Neovim's routes, as Lua kept them, back after the Node process started again. */
+  restore(routes: unknown[]): void;
+  /** The user's word on a delivery held for review (`null`: dropped). */
+  reviewed(review: number, text: string | null): void;
+  /** A route's target is gone (its buffer wiped). */
+  gone(target: string): void;
+  /** The user typed into an entry (Terminal mode) or replied to it: a new chain starts there. */
+  userInput(id: string): void;
   /** Terminals' state changes: finished turns set routes off. */
   changes(changes: readonly StateChange[]): void;
 }
@@ -102,11 +117,11 @@ export function routesRpc(
       };
     },
   };
-  const contextOf = (m: Record<string, unknown>): EndContext => ({
+  const contextOf = (m: { buf?: number; cwd?: string }): EndContext => ({
     hub,
     buffers,
-    current: typeof m.buf === 'number' ? m.buf : 0,
-    cwd: typeof m.cwd === 'string' && path.isAbsolute(m.cwd) ? m.cwd : process.cwd(),
+    current: m.buf ?? 0,
+    cwd: m.cwd !== undefined && path.isAbsolute(m.cwd) ? m.cwd : process.cwd(),
   });
 
   /** Adds a route between ends named as the user named them (no source: the current buffer); the route, or why not. */
@@ -192,83 +207,43 @@ export function routesRpc(
   };
 
   return {
-    request(method, args) {
-      switch (method) {
-        case 'route_add': {
-          // `madohub.route(source, target, opts)`: the ends as the user named them, made ids here.
-          const m = isObj(args[0]) ? args[0] : {};
-          return addRoute(
-            contextOf(m),
-            endArg(m.source),
-            endArg(m.target) ?? '',
-            optionsOf(m.opts),
-            settingsOf(m.settings),
-          );
-        }
-        case 'route_command': {
-          // `:MadoRoute …` as typed: parsed here, and done; Lua shows what it answers.
-          const m = isObj(args[0]) ? args[0] : {};
-          return routeCommand(parseRouteCommand(commandWords(m.args)), contextOf(m), settingsOf(m.settings));
-        }
-        case 'route_complete': {
-          const m = isObj(args[0]) ? args[0] : {};
-          const lead = typeof m.lead === 'string' ? m.lead : '';
-          const templates = isObj(m.settings) && isObj(m.settings.templates) ? Object.keys(m.settings.templates) : [];
-          // Where the cursor is (the line cut there): what can follow the words before it.
-          const at = typeof m.line === 'string' ? completionAt(m.line.slice(0, 4096)) : { before: [], lead };
-          const ends = hub
-            .all()
-            .filter((e) => e.kind === 'terminal' || e.kind === 'job')
-            .map((e) => ({ id: e.id, name: e.name, remote: e.host !== '', ended: e.ended }));
-          return Promise.resolve(
-            routeCompletion(
-              { before: at.before, lead },
-              ends,
-              templates,
-              all().map((r) => r.id),
-            ),
-          );
-        }
-        case 'route_list':
-          return Promise.resolve(all());
-        default:
-          return undefined;
-      }
+    add: (m) =>
+      addRoute(contextOf(m), endArg(m.source), endArg(m.target) ?? '', optionsOf(m.opts), settingsOf(m.settings)),
+    command: (m) => routeCommand(parseRouteCommand(commandWords(m.args)), contextOf(m), settingsOf(m.settings)),
+    complete: (m) => {
+      const templates = Object.keys(settingsOf(m.settings).templates);
+      // Where the cursor is (the line cut there): what can follow the words before it.
+      const at = m.line !== undefined ? completionAt(m.line.slice(0, 4096)) : { before: [], lead: m.lead };
+      const ends = hub
+        .all()
+        .filter((e) => e.kind === 'terminal' || e.kind === 'job')
+        .map((e) => ({ id: e.id, name: e.name, remote: e.host !== '', ended: e.ended }));
+      return Promise.resolve(
+        routeCompletion(
+          { before: at.before, lead: m.lead },
+          ends,
+          templates,
+          all().map((r) => r.id),
+        ),
+      );
     },
-    notify(method, item) {
-      const m = isObj(item) ? item : {};
-      switch (method) {
-        case 'route_rm':
-          if (typeof m.id === 'string' && !engine.remove(m.id)) {
-            // Not this Neovim's: the daemon's.
-            ask(io, { op: 'route-remove', id: m.id }, 5000).then(
-              () => push(),
-              (err: unknown) =>
-                lua.send({ type: 'say', message: err instanceof Error ? err.message : String(err), warn: true }),
-            );
-          }
-          return true;
-        case 'route_restore': {
-          // This Neovim's routes, as Lua kept them, back after the Node process started again.
-          const list = Array.isArray(m.routes) ? m.routes : [];
-          engine.restore(list.map((v) => routeOf(v, NEOVIM_ENDS)).filter((r): r is Route => r !== undefined));
-          push();
-          return true;
-        }
-        case 'route_review':
-          if (typeof m.review === 'number') backend.reviewed(m.review, typeof m.text === 'string' ? m.text : null);
-          return true;
-        case 'route_gone':
-          if (typeof m.target === 'string') engine.gone(m.target);
-          return true;
-        case 'user_input':
-          // The user typed into an entry (Terminal mode) or replied to it: a new chain starts there.
-          if (typeof m.id === 'string') engine.userInput(m.id);
-          return true;
-        default:
-          return false;
-      }
+    list: () => all(),
+    remove: (id) => {
+      if (engine.remove(id)) return;
+      // Not this Neovim's: the daemon's.
+      ask(io, { op: 'route-remove', id }, 5000).then(
+        () => push(),
+        (err: unknown) =>
+          lua.send({ type: 'say', message: err instanceof Error ? err.message : String(err), warn: true }),
+      );
     },
+    restore: (routes) => {
+      engine.restore(routes.map((v) => routeOf(v, NEOVIM_ENDS)).filter((r): r is Route => r !== undefined));
+      push();
+    },
+    reviewed: (review, text) => backend.reviewed(review, text),
+    gone: (target) => engine.gone(target),
+    userInput: (id) => engine.userInput(id),
     changes(changes) {
       for (const c of changes) {
         engine.changed(termId(c.buf), c.previous, c.state, c.done !== undefined);
