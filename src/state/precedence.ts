@@ -33,7 +33,9 @@ const active = (s: AgentState): boolean => s === 'working' || s === 'waiting';
  * 4. The screen still wins with news the records lack: work or a question that showed after an
  *    Idle, a question that showed after Working (Codex writes no record for an approval), and a
  *    failure (an API error, an interrupt) that showed after a record of work (Qwen Code writes no
- *    record of either); not after the live status, which tells the turn's end itself.
+ *    record of either); not after the live status, which tells the turn's end itself. A question on
+ *    the screen is not hidden by a transcript's record of work whenever that record was read: the
+ *    agent records its tool call before it asks, and a busy machine reads the record last.
  */
 export function decide({ screen, live, turn }: Sources): SourcedState {
   let confirmed: SourcedState | undefined;
@@ -43,6 +45,7 @@ export function decide({ screen, live, turn }: Sources): SourcedState {
     confirmed = live ?? turn;
   }
   if (!confirmed) return screen;
+  if (screen.state === 'waiting' && confirmed === turn && turn.state === 'working') return screen;
   if (screen.state === 'failed' && confirmed === turn && turn.state === 'working' && screen.at > turn.at) return screen;
   if (active(screen.state) && screen.at > confirmed.at) {
     if (ended(confirmed.state) || confirmed.state === 'idle') return screen;

@@ -74,6 +74,18 @@ describe('precedence of sources', () => {
     });
   });
 
+  it('4: a question on the screen is not hidden by a record of work read after it (records land after the screen)', () => {
+    // Gemini CLI records its tool call, then asks on the screen; under load the record is read last.
+    expect(decide({ screen: screen('waiting', 30), turn: turn('working', 40) })).toMatchObject({
+      state: 'waiting',
+      source: 'pty-scrape',
+    });
+    // The live status still tells (Claude Code's session file says when it waits).
+    expect(
+      decide({ screen: screen('waiting', 30), live: live('working', 40), turn: turn('working', 40) }),
+    ).toMatchObject({ state: 'working' });
+  });
+
   it('4: a failure on the screen after a record of work shows (Qwen Code writes no record of an API error)', () => {
     expect(decide({ screen: screen('failed', 40), turn: turn('working', 30) })).toMatchObject({
       state: 'failed',
