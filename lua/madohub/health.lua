@@ -103,17 +103,6 @@ function M.check()
   else
     h.ok('Processes: read from /proc')
   end
-  if info.sqlite and info.sqlite.ok then
-    h.ok("OpenCode's session store: read with node:sqlite")
-  elseif info.sqlite then
-    -- Information for OpenCode's users, not a warning for everyone.
-    h.info(
-      "OpenCode's session store is not read: "
-        .. tostring(info.sqlite.reason)
-        .. '; its states come from its screen only'
-    )
-    h.info('  For OpenCode, point `node` in setup() at Node 22.13 or newer (24 LTS)')
-  end
 
   -- Every agent the Node side knows (its modules), and whether its program is here to run jobs with.
   h.start('madohub: agents')
@@ -128,6 +117,14 @@ function M.check()
           a.program
         )
       )
+    end
+    -- What its module says of it (what this machine lets it read): information for its users.
+    for _, note in ipairs(a.notes or {}) do
+      if note.level == 'ok' then
+        h.ok(note.text)
+      else
+        h.info(note.text)
+      end
     end
   end
 

@@ -19,6 +19,18 @@ import { EventStream } from '../records/event-stream.js';
 const FOOTER_DONE = /^\s*▣\s+\S.*·\s*(?:\d+(?:\.\d+)?(?:ms|s|m|h)\s*)+$/;
 
 export const opencode: AgentModule = {
+  // Its store is read with node:sqlite (Node 22.13 and later); else its states are its screen's.
+  health: () => {
+    const support = sqliteSupport();
+    if (support.ok) return [{ level: 'ok', text: "OpenCode's session store: read with node:sqlite" }];
+    return [
+      {
+        level: 'info',
+        text: `OpenCode's session store is not read: ${support.reason}; its states come from its screen only`,
+      },
+      { level: 'info', text: '  For OpenCode, point `node` in setup() at Node 22.13 or newer (24 LTS)' },
+    ];
+  },
   id: 'opencode',
   displayName: 'OpenCode',
   bracketedPaste: true,

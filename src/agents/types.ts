@@ -199,6 +199,14 @@ export interface AgentModule {
    * undefined when the last prompt has no finished answer yet (or there is none).
    */
   answerOf?(records: readonly unknown[]): RecordedAnswer | undefined;
+  /** What :checkhealth says of it beyond its program (what this machine lets it read), in its own words. */
+  health?(): AgentHealthNote[];
+}
+
+/** A line :checkhealth shows of an agent: `ok`, or `info` for its users (no warning for everyone). */
+export interface AgentHealthNote {
+  level: 'ok' | 'info';
+  text: string;
 }
 
 /**

@@ -3,13 +3,12 @@
 import { AGENT_MODULES, userRulesNow } from '../agents/index.js';
 import { rulesDir } from '../agents/user-rules.js';
 import type { RulesFileReport } from '../agents/user-rules.js';
+import type { AgentHealthNote } from '../agents/types.js';
 import type { FleetHub } from '../fleet/hub.js';
 import { programProblem } from '../jobs/program.js';
 import { daemonSocket, runtimeDir } from '../jobs/paths.js';
 import { socketLive } from '../jobs/protocol/socket.js';
 import { jobsDir } from '../jobs/store.js';
-import { sqliteSupport } from '../records/sqlite.js';
-import type { SqliteSupport } from '../records/sqlite.js';
 import type { TerminalWatchers } from '../state/terminal-watchers.js';
 import type { Tracker } from '../state/tracker.js';
 import { checkNodePty } from '../jobs/node-pty-check.js';
@@ -34,8 +33,6 @@ export interface Health {
   foldersWatched: number;
   /** Where processes are read from: `proc` (/proc) or `ps` (ps-list and lsof, where there is no /proc). */
   processes: 'proc' | 'ps';
-  /** Whether this Node reads SQLite (OpenCode's session store), and if not, why. */
-  sqlite: SqliteSupport;
   jobsDir: string;
   fleet: { terminals: number; jobs: number; sessions: number; editors: number };
   /** `running` (its socket answers), `not running`, or why it cannot be asked. */
@@ -44,8 +41,11 @@ export interface Health {
   rssBytes: number;
   /** The user's rule files (|madohub-rules|): the folder, and each file's rules and errors. */
   rules: { dir: string; files: RulesFileReport[] };
-  /** Every agent module, and whether the program of its jobs is on this Neovim's PATH (`problem`: why not). */
-  agents: { id: string; name: string; program: string; problem: string | null }[];
+  /**
+   * Every agent module, whether the program of its jobs is on this Neovim's PATH (`problem`: why not),
+   * and what its module says of it (`notes`: what this machine lets it read).
+   */
+  agents: { id: string; name: string; program: string; problem: string | null; notes: AgentHealthNote[] }[];
   /** The notification channels outside the editor (|madohub-notify|). */
   notify: AttentionHealth;
   /** Each remote host (|madohub-hosts|): whether its link is up, its mado's version, or why it is offline. */
@@ -66,7 +66,6 @@ export async function healthOf(
     nodePty: checkNodePty(),
     foldersWatched: watchers.folders.size,
     processes: watchers.tree.kind,
-    sqlite: sqliteSupport(),
     scans: watchers.scans,
     rssBytes: process.memoryUsage().rss,
     jobsDir: jobsDir(),
@@ -85,6 +84,7 @@ export async function healthOf(
         name: a.displayName,
         program,
         problem: programProblem(program, process.env.PATH, process.cwd()),
+        notes: a.health?.() ?? [],
       };
     }),
     notify: attention.health(),
