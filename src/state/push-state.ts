@@ -5,6 +5,9 @@
 //   - a turn an event ended (Completed, Failed) stays ended through the idle screen that follows; a
 //     screen that works or asks after it is a new turn;
 //   - an event that repeats a wait told already (and perhaps answered since) tells nothing.
+// A notice the agent wrote into its output (a job's OSC 9) has its place among the screen's changes:
+// it is newer than the screen it followed, and older than any other state the screen shows after it,
+// whenever the screen is read (a busy machine reads it after more output came).
 import type { AgentState, Detection, PushSignal, RecordSignal, StateSource } from '../shared/types.js';
 import { clip, noControl } from '../shared/text.js';
 
@@ -14,8 +17,15 @@ export type PushSource = Extract<StateSource, 'hook' | 'notification' | 'event-s
 const ended = (s: AgentState): boolean => s === 'completed' || s === 'failed';
 const active = (s: AgentState): boolean => s === 'working' || s === 'waiting';
 
+/** How an event was told: what it is from, when not the state's own source; the screen's state when it came. */
+export interface Told {
+  source?: PushSource;
+  /** Told in the output: the screen's state as the output before it left it. */
+  screen?: AgentState;
+}
+
 export class PushState {
-  private last: (PushSignal & { at: number; source: PushSource }) | undefined;
+  private last: (PushSignal & { at: number; source: PushSource; screen?: AgentState; overtaken?: boolean }) | undefined;
   /** The other sources' state and since when they read so. */
   private screen: { state: AgentState; at: number } | undefined;
 
@@ -27,11 +37,17 @@ export class PushState {
     return this.last;
   }
 
-  /** An event's signal, received at `now`; `source`: what it is from, when not this one's own. */
-  record(signal: PushSignal, now: number, source: PushSource = this.source): void {
+  /** An event's signal, received at `now`, told as `told` says. */
+  record(signal: PushSignal, now: number, told: Told = {}): void {
     if (signal.repeat && this.last?.state === 'waiting') return;
     // Nothing an agent prints reaches a job's detail as a control character.
-    this.last = { state: signal.state, detail: clip(noControl(signal.detail)), at: now, source };
+    this.last = {
+      state: signal.state,
+      detail: clip(noControl(signal.detail)),
+      at: now,
+      source: told.source ?? this.source,
+      ...(told.screen ? { screen: told.screen } : {}),
+    };
   }
 
   /** The screen's reading `d` at `now`, with the events': what the job is. */
@@ -39,10 +55,13 @@ export class PushState {
     if (!this.screen || this.screen.state !== d.state) this.screen = { state: d.state, at: now };
     const push = this.last;
     if (!push || d.state === 'exited') return d;
+    // A notice in the output is overtaken once the screen shows another state than the one it followed.
+    if (push.screen !== undefined && d.state !== push.screen) push.overtaken = true;
+    const screenNewer = push.screen !== undefined ? push.overtaken === true : this.screen.at > push.at;
     const fromPush: Detection = { agent: d.agent, state: push.state, source: push.source, detail: push.detail };
-    if (ended(push.state)) return active(d.state) && this.screen.at > push.at ? d : fromPush;
+    if (ended(push.state)) return active(d.state) && screenNewer ? d : fromPush;
     // A wait the screen shows too is confirmed; the screen's question stays its detail.
     if (push.state === 'waiting' && d.state === 'waiting') return { ...d, source: push.source };
-    return this.screen.at > push.at ? d : fromPush;
+    return screenNewer ? d : fromPush;
   }
 }

@@ -6,6 +6,7 @@ import { existsSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs
 import path from 'node:path';
 import * as pty from 'node-pty';
 import { describe, expect, it } from 'vitest';
+import { request } from '../../src/jobs/protocol/client.js';
 import { FIX, MADO, shortOf, until, useJobsHarness } from './jobs-harness.js';
 import { elapse, holds } from '../helpers/wait.js';
 
@@ -48,14 +49,41 @@ async function attach(short: string): Promise<pty.IPty> {
   return term;
 }
 
-/** Types keys into job `short` through `mado attach`, as a person does, then detaches. */
+/** Job `short`'s host's count of attached clients. */
+async function clientsOf(dir: string): Promise<number> {
+  const info = JSON.parse(readFileSync(path.join(dir, 'host.json'), 'utf8')) as { socket: string };
+  const status = await request(info.socket, { op: 'status' });
+  return status.type === 'status' ? status.clients : -1;
+}
+
+/**
+ * Types keys into job `short` through `mado attach`, as a person does, then detaches with Ctrl-]: what
+ * was typed reaches the host before the view goes (one connection, in order), and the host has seen
+ * it go (it then tells an agent that asked for focus reports it has none) when this returns.
+ */
 async function attached(short: string, keys: (write: (k: string) => void) => Promise<void>): Promise<void> {
   const term = await attach(short);
+  let exitCode: number | undefined;
+  term.onExit((e) => (exitCode = e.exitCode));
   try {
     await keys((k) => term.write(k));
+    term.write('\x1d');
+    expect(
+      await until(
+        async () => exitCode,
+        (c) => c !== undefined,
+      ),
+    ).toBe(0);
   } finally {
     term.kill();
   }
+  const dir = path.join(h.base, 'jobs', short);
+  expect(
+    await until(
+      () => clientsOf(dir),
+      (n) => n === 0,
+    ),
+  ).toBe(0);
 }
 
 describe('a job told by its agent’s hooks', () => {
@@ -169,22 +197,11 @@ describe('a job told by its agent’s hooks', () => {
       async () => job(),
       (j) => j.tempo !== undefined,
     );
-    // Attached, the client's own terminal has the focus: nothing is notified; once it leaves, the host says it has none.
-    await attached(short, async (write) => {
-      write('\x1b[I');
-      // The focus report reaches the host before the client goes.
-      await elapse(300);
-    });
-    // The host has seen the client go (and says the agent has no focus) before the next one comes.
-    await elapse(300);
+    // Attached, the client's own terminal has the focus: nothing is notified; once it leaves, the host
+    // says it has none (the helper returns once the host has seen it go).
+    await attached(short, async (write) => write('\x1b[I'));
     // Keys through `mado send` would paste: P and S go to the agent as typed, through a client that sends no focus report.
-    const keys = async (k: string): Promise<void> => {
-      const c = await attach(short);
-      c.write(k);
-      // The key reaches the host before the client goes.
-      await elapse(200);
-      c.kill();
-    };
+    const keys = (k: string): Promise<void> => attached(short, async (write) => write(k));
     await keys('P');
     expect(
       await until(

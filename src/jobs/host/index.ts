@@ -16,6 +16,7 @@ import { boundScreen } from '../../detect/index.js';
 import { agentModule, detectScreen, FALLBACK_AGENT, useUserRules } from '../../agents/index.js';
 import { rulesDir } from '../../agents/user-rules.js';
 import type { Detection } from '../../detect/index.js';
+import type { AgentState } from '../../shared/types.js';
 import { processStamp } from '../../proc/stamp.js';
 import { processSource } from '../../proc/shared.js';
 import { writeAtomic } from '../../shared/files.js';
@@ -44,6 +45,8 @@ import { serveHost } from './server.js';
 import { ChangeWaiters } from '../../shared/change-waiters.js';
 
 const DETECT_MS = 100;
+/** A notice's screen is read afresh at most this often (see the OSC handlers). */
+const NOTICE_READ_MS = 20;
 /** How often a job's file is written for a change of its detail alone (a spinner's frame). */
 export const DETAIL_EVERY_MS = 2000;
 /** How often the host looks whether its job's folder is still there. */
@@ -96,9 +99,20 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   const pushState = own.state;
   // The desktop notifications the agent asks its terminal for (OSC 9, 777, 99): its own word, where its
   // module reads them.
+  // Each is read with the screen's state as the output before it left it (its place among the screen's
+  // changes): read afresh at most every NOTICE_READ_MS, so that an agent's flood of notices costs no
+  // more than its screens do (an agent notifies once a turn or a question, never twice in that time).
+  let noticeRead: { at: number; state: AgentState } | undefined;
+  const screenAtNotice = (): AgentState => {
+    const now = Date.now();
+    if (noticeRead && now - noticeRead.at < NOTICE_READ_MS) return noticeRead.state;
+    const { lines, cursor } = boundScreen({ ...screenOf(term), title });
+    noticeRead = { at: now, state: detectScreen({ lines, title, cursor }, previous).state };
+    return noticeRead.state;
+  };
   for (const code of [9, 777, 99]) {
     term.parser.registerOscHandler(code, (data) => {
-      own.osc(`${code};${data.slice(0, 1024)}`);
+      own.osc(`${code};${data.slice(0, 1024)}`, screenAtNotice);
       return true;
     });
   }

@@ -15,9 +15,9 @@ import { EventStream } from '../../records/event-stream.js';
 import { listeningPorts } from '../../proc/listening.js';
 import { PUSH_EVENTS, PUSH_SETTINGS, PushEvents, resetEventsFile } from '../../records/push-file.js';
 import { writeAtomic } from '../../shared/files.js';
-import type { ProcessInfo, PushSignal } from '../../shared/types.js';
+import type { AgentState, ProcessInfo, PushSignal } from '../../shared/types.js';
 import { PushState } from '../../state/push-state.js';
-import type { PushSource } from '../../state/push-state.js';
+import type { Told } from '../../state/push-state.js';
 import type { Launch } from './launch.js';
 
 export interface OwnWord {
@@ -27,10 +27,11 @@ export interface OwnWord {
   /** What it said, combined with each screen's reading. */
   state: PushState;
   /**
-   * A notification the agent asked its terminal (the host) for, as its OSC sequence; whether the agent
-   * notifies only without focus.
+   * A notification the agent asked its terminal (the host) for, as its OSC sequence, with the screen's
+   * state as the output before it left it (read only for a notification this agent tells); whether the
+   * agent notifies only without focus.
    */
-  osc(sequence: string): void;
+  osc(sequence: string, screen: () => AgentState): void;
   unfocused: boolean;
   /**
    * Starts following once the agent runs (`procs`: the job's processes, the agent's among them),
@@ -147,9 +148,10 @@ export async function agentsOwnWord(
     ) {
       const read = module.notification;
       const state = new PushState('notification');
-      const osc = (sequence: string): void => {
+      const osc = (sequence: string, screen: () => AgentState): void => {
         const n = oscNotification(sequence);
-        if (n) tell(state, read(n), heard);
+        const signal = n && read(n);
+        if (signal) tell(state, signal, heard, { screen: screen() });
       };
       return { ...none(withArgs(module.jobNotifications.args)), state, osc, unfocused: true };
     }
@@ -241,7 +243,7 @@ function recordsWord(
       argv: all.find((p) => p.pid === found.pid)?.argv,
       folders,
       claims: new Set(),
-      emit: (signal) => tell(state, signal, heard, signal.source),
+      emit: (signal) => tell(state, signal, heard, { source: signal.source }),
       log: { debug: () => undefined },
     });
     follower?.start();
@@ -266,8 +268,8 @@ function recordsWord(
   };
 }
 
-function tell(state: PushState, signal: PushSignal | undefined, heard: () => void, source?: PushSource): void {
+function tell(state: PushState, signal: PushSignal | undefined, heard: () => void, told: Told = {}): void {
   if (!signal) return;
-  state.record(signal, Date.now(), source);
+  state.record(signal, Date.now(), told);
   heard();
 }

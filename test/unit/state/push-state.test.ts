@@ -60,4 +60,23 @@ describe("a job's state from its agent's events beside its screen", () => {
     expect(p.combine(screen('working'), 0).detail).toBe('a [31mred one');
     expect(p.combine(screen('exited'), 20).state).toBe('exited');
   });
+  it('a notice in the output is newer than the screen it followed, however late the screen is read', () => {
+    // Codex draws Working, then notifies its approval (OSC 9): the screen showed Working when the notice
+    // came. The host reads the screen only after the spinner's next frame came (a busy machine): the
+    // screen's change is no newer than the notice for it.
+    const p = new PushState('notification');
+    p.combine(screen('idle'), 0);
+    p.record({ state: 'waiting', detail: 'touch mock-ran.txt' }, 10, { screen: 'working' });
+    expect(p.combine(screen('working'), 30)).toMatchObject({ state: 'waiting', source: 'notification' });
+    expect(p.combine(screen('working'), 40)).toMatchObject({ state: 'waiting', source: 'notification' });
+    // The screen shows the dialog: confirmed; answered, it works again: the screen's change is after the notice.
+    expect(p.combine(screen('waiting', 'Run touch?'), 50)).toMatchObject({ state: 'waiting', source: 'notification' });
+    expect(p.combine(screen('working'), 60)).toEqual(screen('working'));
+    // Its turn's end, told before the screen went idle: Completed through the idle screen.
+    p.record({ state: 'completed', detail: 'Done: ran it.' }, 70, { screen: 'working' });
+    expect(p.combine(screen('idle'), 80)).toMatchObject({ state: 'completed', source: 'notification' });
+    // A new turn on the screen, read after another notice-free frame: the screen's.
+    expect(p.combine(screen('working'), 90)).toEqual(screen('working'));
+    expect(p.combine(screen('working'), 100)).toEqual(screen('working'));
+  });
 });
