@@ -2,6 +2,7 @@
 //
 //   bin/                       entry points: the Neovim-side process, `mado`, `mado agents`
 //   nvim/  cli/  daemon/       the Neovim side, the command line, the daemon (none imports another)
+//   ops/                       the operations, one file each, and their registry (issue 28)
 //   fleet/                     every agent of every kind, one list
 //   routes/  jobs/             routes (which may use jobs), background jobs (which may not use routes)
 //   state/                     each terminal's state, from its screen and its records
@@ -18,6 +19,7 @@ const LAYERS = [
   ['state'],
   ['jobs', 'routes'],
   ['fleet'],
+  ['ops'],
   ['nvim', 'cli', 'daemon'],
   ['bin'],
 ];

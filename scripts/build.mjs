@@ -6,6 +6,7 @@ import path from 'node:path';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { writeAgentRegistry } from './agent-registry.mjs';
+import { writeOpRegistry } from './op-registry.mjs';
 import { writeHelpTags } from './helptags.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -39,6 +40,8 @@ if (process.argv.includes('--bench')) {
 
 // The list of agent modules: every file of src/agents/ that exports one (a new agent is its file).
 writeAgentRegistry(path.join(root, 'src', 'agents'));
+// The list of operations: every file of src/ops/ that defines one (a new operation is its file).
+writeOpRegistry(path.join(root, 'src', 'ops'));
 
 // The doc's lists of agents and of state words, from the code (bundled to run here).
 await build({
@@ -49,10 +52,12 @@ await build({
   external: ['node-pty', 'neovim', 'chokidar', 'ps-list', '@xterm/headless'],
 });
 {
-  const { withAgentList, withStateWords } = createRequire(import.meta.url)(path.join(root, '.cache', 'doc-agents.cjs'));
+  const { withAgentList, withOpList, withStateWords } = createRequire(import.meta.url)(
+    path.join(root, '.cache', 'doc-agents.cjs'),
+  );
   const docFile = path.join(root, 'doc', 'madohub.txt');
   const doc = readFileSync(docFile, 'utf8');
-  const written = withStateWords(withAgentList(doc));
+  const written = withOpList(withStateWords(withAgentList(doc)));
   if (written !== doc) writeFileSync(docFile, written);
 }
 

@@ -1,6 +1,7 @@
 // The lists in doc/madohub.txt that the code holds, written by `npm run build`: the agents
 // (`*madohub-known-agents*`, from the agent modules) and the state words (`*madohub-state-words*`),
-// so that the doc names every agent and state the code knows, as it prints them, and no other.
+// and the operations (`*madohub-operations*`, from src/ops/), so that the doc names every agent,
+// state and operation the code knows, as it prints them, and no other.
 import { AGENT_MODULES, DEFAULT_AGENT, FALLBACK_AGENT } from '../src/agents/index.js';
 import { statusWord } from '../src/cli/agents.js';
 import { agentStateOfJob } from '../src/fleet/entry.js';
@@ -8,6 +9,8 @@ import { JOB_STATE_SOURCES, JOB_STATUSES, JOB_TEMPOS } from '../src/jobs/types.j
 import type { ListedJob } from '../src/jobs/protocol/replies.js';
 import { AGENT_STATES } from '../src/shared/types.js';
 import type { AgentState } from '../src/shared/types.js';
+import { OPS } from '../src/ops/index.js';
+import { wrapWords } from '../src/shared/text.js';
 
 export const BEGIN = '                                                       *madohub-known-agents*';
 export const END = '(This list is written by the build from src/agents/.)';
@@ -122,4 +125,31 @@ export function stateWordList(): string[] {
 /** `doc` with its list of state words replaced by `lines`; throws when the doc has none. */
 export function withStateWords(doc: string, lines: readonly string[] = stateWordList()): string {
   return withBlock(doc, STATES_BEGIN, STATES_END, lines, 'madohub-state-words');
+}
+
+export const OPS_BEGIN = '                                                         *madohub-operations*';
+export const OPS_END = '(This list is written by the build from src/ops/.)';
+
+/** The lines of the list of operations, from its tag line to its last line. */
+export function opList(): string[] {
+  return [
+    OPS_BEGIN,
+    'Operations ~',
+    'Each is one file of src/ops/: `mado NAME`, `mado --host HOST NAME` and the',
+    'picker run the same entry, and `mado --host` gets its result back as data.',
+    '',
+    ...OPS.flatMap((o) => [
+      `    mado ${o.usage}`,
+      ...wrapWords(o.summary, 68)
+        .split('\n')
+        .map((l) => `        ${l}`),
+    ]),
+    '',
+    OPS_END,
+  ];
+}
+
+/** `doc` with its list of operations replaced by `lines`. */
+export function withOpList(doc: string, lines: readonly string[] = opList()): string {
+  return withBlock(doc, OPS_BEGIN, OPS_END, lines, 'madohub-operations');
 }

@@ -5,7 +5,7 @@ import { runDaemon } from '../daemon/index.js';
 import { runHost } from '../jobs/host/index.js';
 import { appendEntry } from '../jobs/joblog.js';
 import { runtimeDir, runtimePath } from '../jobs/paths.js';
-import { safeText } from '../cli/args.js';
+import { safeText } from '../shared/args.js';
 import { jobsDir } from '../jobs/store.js';
 import { SHORT_ID } from '../jobs/types.js';
 import { runDetect } from '../cli/detect.js';
@@ -13,7 +13,9 @@ import { rulesDir } from '../agents/user-rules.js';
 import { JobError, UsageError } from '../shared/errors.js';
 import { JOB_VERBS, runJobVerb } from '../cli/jobs.js';
 import { bridgeCheck, runBridge } from '../cli/bridge.js';
-import { agentsAll, hostCheck, hostList, runOnHost } from '../cli/remote.js';
+import { agentsAll, HOST_VERBS, hostCheck, hostList, runOnHost } from '../cli/remote.js';
+import { opNamed, opsHelp } from '../ops/index.js';
+import { wrapWords } from '../shared/text.js';
 import { agentViewDisabled } from '../cli/switch.js';
 import type { Io } from '../cli/jobs.js';
 
@@ -22,19 +24,6 @@ declare const MADOHUB_VERSION: string;
 /** Every agent's id, the default one marked: `amp, claude (default), codex, …`. */
 function agentList(): string {
   return AGENT_MODULES.map((a) => (a.id === DEFAULT_AGENT ? `${a.id} (default)` : a.id)).join(', ');
-}
-
-/** `text` broken at spaces into lines of at most `width` characters. */
-function wrap(text: string, width = 100): string {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line !== '' && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line === '' ? word : `${line} ${word}`;
-  }
-  return [...lines, line].join('\n');
 }
 
 const HELP = `mado — MadoHub's command line
@@ -61,7 +50,7 @@ Usage:
   mado answer ID N          Pick choice N (1-9) of the approval or question a job's agent shows.
   mado stop [--no-wait] ID  Stop a job gracefully (the agent's interrupt, then SIGTERM, then
                             SIGKILL) and wait until it has ended (at most 8 s).
-  mado kill ID              Kill a job and its processes (SIGKILL).
+${opsHelp()}
   mado respawn ID           Start an ended job again, resuming its session where the agent can,
                             with this shell's environment.
   mado rm [-f|--force] ID   Remove a job's folder and worktree. Refused for a running job, or a
@@ -74,10 +63,7 @@ Usage:
   mado route ls [--json]    List the daemon's routes.
   mado route rm ID          Remove a route.
   mado --host NAME [-C DIR] VERB …
-                            Run a verb (--bg, jobs, agents, logs, attach, send, answer, stop,
-                            kill, respawn, rm, route) on the host NAME of hosts.json, through its
-                            command (ssh -T NAME, docker exec -i …) and \`mado bridge\` there;
-                            -C runs it in DIR there.
+${wrapWords(`Run a verb (${HOST_VERBS.join(', ')}) on the host NAME of hosts.json, through its command (ssh -T NAME, docker exec -i …) and \`mado bridge\` there; -C runs it in DIR there.`, 70).replace(/^/gm, ' '.repeat(28))}
   mado agents --all [--json]
                             List this machine's jobs and every host's, with a HOST column (a host
                             that does not answer in 2 s shows offline, with why).
@@ -91,7 +77,7 @@ Usage:
       --explain says why: the agent and how it was told, the rule that decided and its line,
       the rules passed over (--json: as JSON).
 
-${wrap(`IDs are a job's short id, a unique prefix of it, or its name. Agents (--agent): ${agentList()}, and those of $MADOHUB_TEMPLATES or ~/.config/madohub/templates.json.`)}
+${wrapWords(`IDs are a job's short id, a unique prefix of it, or its name. Agents (--agent): ${agentList()}, and those of $MADOHUB_TEMPLATES or ~/.config/madohub/templates.json.`)}
 MADOHUB_DISABLE_AGENT_VIEW=1 (or agent_view = false in ~/.config/madohub/settings.json) turns
 the job verbs off. Jobs live in $XDG_STATE_HOME/madohub/jobs (MADOHUB_JOBS_DIR overrides).
 `;
@@ -196,7 +182,8 @@ async function main(argv: string[]): Promise<number> {
       verb === '--host' ||
       verb === 'host' ||
       ((verb === 'agents' || verb === 'jobs') && (rest.includes('--all') || rest.includes('-a')));
-    if (JOB_VERBS.includes(verb) || remote) {
+    const op = opNamed(verb);
+    if (JOB_VERBS.includes(verb) || op || remote) {
       const io: Io = {
         out: (t) => process.stdout.write(t),
         err: (t) => process.stderr.write(t),
@@ -206,7 +193,7 @@ async function main(argv: string[]): Promise<number> {
         columns: process.stdout.columns,
         rows: process.stdout.rows,
       };
-      if (remote && agentViewDisabled(io.env))
+      if ((remote || op) && agentViewDisabled(io.env))
         throw new JobError(
           'the agent view is off (MADOHUB_DISABLE_AGENT_VIEW=1 or agent_view = false in settings.json)',
         );
@@ -221,6 +208,10 @@ async function main(argv: string[]): Promise<number> {
       }
       if (remote) {
         await agentsAll(io, rest);
+        return 0;
+      }
+      if (op) {
+        io.out(op.show(await op.run({ io }, op.fromArgv(rest))));
         return 0;
       }
       await runJobVerb(io, verb, rest);

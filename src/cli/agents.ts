@@ -4,7 +4,7 @@ import { agentStateOfJob, confirmedJob } from '../fleet/entry.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import { listedJobs } from '../jobs/listed.js';
 import { jobsDir } from '../jobs/store.js';
-import { parseArgs, safeText } from './args.js';
+import { parseArgs, safeText } from '../shared/args.js';
 
 function age(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));

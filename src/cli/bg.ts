@@ -2,7 +2,7 @@
 import type { Resume } from '../jobs/templates.js';
 import { promptProblem } from '../jobs/templates.js';
 import { SESSION_REF } from '../shared/types.js';
-import { safeText } from './args.js';
+import { safeText } from '../shared/args.js';
 import { UsageError } from '../shared/errors.js';
 
 export interface BgArgs {

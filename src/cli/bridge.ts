@@ -30,6 +30,7 @@ import { quietIo } from '../jobs/client/daemon.js';
 import { isServiceRequest, SERVICE_MS, SERVICE_OPS } from '../jobs/client/service.js';
 import type { ServiceRequest } from '../jobs/client/service.js';
 import { jobEnv } from '../jobs/env.js';
+import { opNamed } from '../ops/index.js';
 import type { BridgeEvent, BridgeRequest } from '../jobs/remote/wire.js';
 
 /** What may wait for the other side to read before a verb's output is paused. */
@@ -116,17 +117,33 @@ export function runBridge(io: BridgeIo): Promise<void> {
 
   /** Daemon requests under way, by channel (a channel counts as open while its answer is awaited). */
   const asking = new Set<number>();
-  const daemon = async (req: Extract<BridgeRequest, { op: 'daemon' }>): Promise<void> => {
-    asking.add(req.ch);
-    const answer = (reply: object): void => {
-      asking.delete(req.ch);
-      say({ type: 'msg', ch: req.ch, msg: { ...reply, proto: PROTO } });
-      say({ type: 'closed', ch: req.ch });
+  /** Channel `ch`'s one answer, to come: it counts as open until `answer` says it, then closes. */
+  const answerOnce = (ch: number): ((msg: object) => void) => {
+    asking.add(ch);
+    return (msg) => {
+      asking.delete(ch);
+      say({ type: 'msg', ch, msg: { ...msg, proto: PROTO } });
+      say({ type: 'closed', ch });
     };
+  };
+  const daemon = async (req: Extract<BridgeRequest, { op: 'daemon' }>): Promise<void> => {
+    const answer = answerOnce(req.ch);
     const request = daemonRequestThere(req, io.env);
     if (typeof request === 'string') return answer({ type: 'error', error: request });
     try {
       answer(await localDaemon(quietIo(io.env, io.script))(request, SERVICE_MS[request.op]));
+    } catch (err) {
+      answer({ type: 'error', error: err instanceof Error ? err.message : String(err) });
+    }
+  };
+
+  /** An operation of this machine's registry, run here as `mado NAME` runs it: its result is data. */
+  const run = async (req: Extract<BridgeRequest, { op: 'run' }>): Promise<void> => {
+    const answer = answerOnce(req.ch);
+    const op = opNamed(req.name);
+    if (!op) return answer({ type: 'error', error: `mado ${io.version} has no operation ${JSON.stringify(req.name)}` });
+    try {
+      answer({ type: 'result', result: await op.run({ io: quietIo(io.env, io.script) }, req.args) });
     } catch (err) {
       answer({ type: 'error', error: err instanceof Error ? err.message : String(err) });
     }
@@ -233,6 +250,11 @@ export function runBridge(io: BridgeIo): Promise<void> {
         if (open() >= MAX_CHANNELS)
           return say({ type: 'closed', ch: req.ch, error: `${MAX_CHANNELS} channels are open` });
         void daemon(req);
+        return;
+      case 'run':
+        if (open() >= MAX_CHANNELS)
+          return say({ type: 'closed', ch: req.ch, error: `${MAX_CHANNELS} channels are open` });
+        void run(req);
         return;
       case 'msg':
         hosts.get(req.ch)?.send(req.msg);

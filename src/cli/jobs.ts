@@ -1,4 +1,5 @@
-// The job verbs of `mado`: --bg, agents, logs, attach, stop, kill, respawn, rm.
+// The job verbs of `mado` that are no operation of their own (src/ops/): --bg, agents, logs, attach,
+// send, answer, stop, respawn, rm, route.
 import path from 'node:path';
 import { jobsDir } from '../jobs/store.js';
 import {
@@ -13,7 +14,7 @@ import {
 import type { Io } from '../jobs/client/daemon.js';
 import { JobError, UsageError } from '../shared/errors.js';
 import { agents } from './agents.js';
-import { parseArgs, safeText } from './args.js';
+import { parseArgs, safeText } from '../shared/args.js';
 import { attach } from './attach.js';
 import { BG_STDIN_FIRST_BYTE_MS, hintBlock, parseBgArgs, withStdin } from './bg.js';
 import { printLogs } from './logs.js';
@@ -51,12 +52,12 @@ async function logs(io: Io, argv: string[]): Promise<void> {
   );
 }
 
-async function stopOrKill(io: Io, op: 'stop' | 'kill', argv: string[]): Promise<void> {
-  const args = parseArgs(argv, op === 'stop' ? [{ names: ['--no-wait'] }] : [], ['ID']);
+async function stop(io: Io, argv: string[]): Promise<void> {
+  const args = parseArgs(argv, [{ names: ['--no-wait'] }], ['ID']);
   const short = resolveId(io, args.positional[0]!);
   const wait = !args.flags.has('--no-wait');
-  await stopJob(io, short, op, wait);
-  io.out(op === 'kill' ? `killed ${short}\n` : wait ? `stopped ${short}\n` : `stopping ${short}\n`);
+  await stopJob(io, short, 'stop', wait);
+  io.out(wait ? `stopped ${short}\n` : `stopping ${short}\n`);
 }
 
 async function respawn(io: Io, argv: string[]): Promise<void> {
@@ -129,8 +130,7 @@ export async function runJobVerb(io: Io, verb: string, argv: string[]): Promise<
     case 'answer':
       return answer(io, argv);
     case 'stop':
-    case 'kill':
-      return stopOrKill(io, verb, argv);
+      return stop(io, argv);
     case 'respawn':
       return respawn(io, argv);
     case 'rm':

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { readTail } from '../shared/files.js';
 import { outputLog } from '../jobs/host/output-log.js';
 import { hostText, jobText, logText } from '../jobs/job-text.js';
-import { safeText } from './args.js';
+import { safeText } from '../shared/args.js';
 
 const FOLLOW_MS = 500;
 const RAW_BYTES = 256 * 1024;

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { routeOptionWords } from '../routes/command.js';
 import type { Route } from '../shared/route-types.js';
-import { parseArgs, safeText } from './args.js';
+import { parseArgs, safeText } from '../shared/args.js';
 import { answerMs, askOrSay } from '../jobs/client/daemon.js';
 import type { Io } from '../jobs/client/daemon.js';
 import { UsageError } from '../shared/errors.js';

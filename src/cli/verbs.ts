@@ -1,4 +1,5 @@
-// The job verbs of `mado`, one list: run here (cli/jobs.ts) and on a host as they run here (cli/remote.ts).
+// The job verbs of `mado` not yet operations of their own (src/ops/), one list: run here (cli/jobs.ts)
+// and on a host as they run here (cli/remote.ts).
 export const JOB_VERBS = [
   '--bg',
   '--background',
@@ -9,7 +10,6 @@ export const JOB_VERBS = [
   'send',
   'answer',
   'stop',
-  'kill',
   'respawn',
   'rm',
   'route',

@@ -3,7 +3,7 @@
 // A message is a notification (no answer), a call (`ask`: answered later by an `answer` message, Lua
 // does not wait), or a request (answered at once; Lua waits: :checkhealth, commands).
 import type { Check, MessagesOf } from '../shared/checks.js';
-import { bool, int, isObj, messageGuard, num, optional, orNull, str, strings } from '../shared/checks.js';
+import { bool, int, isObj, messageGuard, num, optional, orNull, str, strings, strMax } from '../shared/checks.js';
 
 const buf = int(1, 2 ** 31 - 1);
 const list: Check<unknown[]> = (v) => (Array.isArray(v) ? null : 'a list');
@@ -70,7 +70,8 @@ export const FROM_LUA = {
     check: optional(bool),
   },
   stop: { id: str, host, wait: optional(bool) },
-  kill: { id: str, host },
+  // An operation of the registry (src/ops/) by name: its arguments are checked by its own schema.
+  run: { name: strMax(64), args: table, host },
   respawn: { id: str, host },
   remove: { id: str, host },
   send: { id: str, host, text: str },
@@ -119,7 +120,6 @@ export type FromLua<Op extends FromLuaOp = FromLuaOp> = LuaMessages[Op];
 export type JobOp =
   | 'background'
   | 'stop'
-  | 'kill'
   | 'respawn'
   | 'remove'
   | 'send'

@@ -12,6 +12,7 @@ import { editorShow, mark, reorder, terminalChoose, terminalReply } from './flee
 import type { FromLua, FromLuaOp } from './from-lua.js';
 import type { Health } from './health.js';
 import { jobCall } from './job-calls.js';
+import { opCall } from './op-calls.js';
 import { screenOf } from './messages.js';
 import type { RoutesRpc } from './routes-rpc.js';
 import type { NvimAttention } from './attention.js';
@@ -111,7 +112,7 @@ export function luaHandlers({ tracker, watchers, hub, routes, attention, health 
     route_gone: (m) => routes.gone(m.target),
     background: (m) => jobCall(m),
     stop: (m) => jobCall(m, process.env, hub.remotes),
-    kill: (m) => jobCall(m, process.env, hub.remotes),
+    run: (m) => opCall(m, hub.remotes),
     respawn: (m) => jobCall(m, process.env, hub.remotes),
     remove: (m) => jobCall(m, process.env, hub.remotes),
     // A reply the user writes ends the chain of routed text that reached its agent.

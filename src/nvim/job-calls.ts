@@ -23,7 +23,7 @@ import { remoteJobCall } from './remote-calls.js';
 import type { JobCall } from './from-lua.js';
 
 /** The `mado` script beside this bundle (rplugin/node/madohub/index.js → bin/mado): it starts the daemon. */
-const MADO = path.resolve(__dirname, '..', '..', '..', 'bin', 'mado');
+export const MADO = path.resolve(__dirname, '..', '..', '..', 'bin', 'mado');
 
 /** The most lines of an ended job's output the peek pane gets. */
 const SCREEN_LINES = 150;
@@ -57,10 +57,9 @@ export async function jobCall(m: JobCall, env: NodeJS.ProcessEnv = process.env, 
         check: m.check === true,
       });
     }
-    case 'stop':
-    case 'kill': {
+    case 'stop': {
       const short = resolveId(io, named);
-      return { short, ended: await stopJob(io, short, m.op, m.op === 'stop' ? m.wait !== false : true) };
+      return { short, ended: await stopJob(io, short, 'stop', m.wait !== false) };
     }
     case 'respawn': {
       const short = resolveId(io, named);

@@ -69,8 +69,7 @@ export async function remoteJobCall(remotes: Remotes, host: string, m: JobCall):
   const daemon: AskDaemon = (request, timeoutMs) => link.daemon(request, timeoutMs);
   switch (m.op) {
     case 'stop':
-    case 'kill':
-      return { short: id, ended: await stopVia(daemon, id, m.op, m.op === 'stop' ? m.wait !== false : true) };
+      return { short: id, ended: await stopVia(daemon, id, 'stop', m.wait !== false) };
     case 'respawn':
       // Its agent's variables are that machine's (filled there).
       await respawnVia(daemon, id, {});

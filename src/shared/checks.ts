@@ -87,6 +87,19 @@ export function firstProblem(value: Record<string, unknown>, schema: Record<stri
   return null;
 }
 
+/** Whether `v` passes check `c`: the one way a checked value takes its check's type. */
+export function holdsCheck<T>(c: Check<T>, v: unknown): v is T {
+  return c(v) === null;
+}
+
+/** The guard of an object whose fields pass `schema`'s checks: the object as their type, or why it is none. */
+export function fieldsGuard<S extends Record<string, Check>>(schema: S): (value: unknown) => Fields<S> | string {
+  return (value) => {
+    if (!isObj(value)) return 'a table of arguments';
+    return firstProblem(value, schema) ?? (value as Fields<S>);
+  };
+}
+
 /** Each op of `schemas` as the message its checks let through: `{ op, ...its fields }`. */
 export type MessagesOf<S> = { [Op in keyof S & string]: { op: Op } & Fields<S[Op]> };
 

@@ -45,3 +45,16 @@ export function textRows(lines: readonly string[]): number {
   while (end > 0 && lines[end - 1]!.trim() === '') end--;
   return end;
 }
+
+/** `text` broken at spaces into lines of at most `width` characters. */
+export function wrapWords(text: string, width = 100): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  return [...lines, line].join('\n');
+}

@@ -2,13 +2,13 @@
 // picked up by every consumer — the registry, the CLI's help, `mado detect` (by its screen and when
 // named), a job of its template (the daemon's detectors read its screen), the doc's list, and in a
 // real Neovim its terminal's winbar (its process names it), :checkhealth and the picker's filter.
-import { execFile, execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killDaemonOf, killJobsOf, until } from './jobs-harness.js';
-import { openTerminal, ROOT, startNeovim, testNeovims } from './neovim.js';
+import { openTerminal, startNeovim, testNeovims } from './neovim.js';
+import { builtCopy, madoOf } from '../helpers/files.js';
 import type { Session } from './neovim.js';
 import { Screen } from './screen.js';
 
@@ -51,32 +51,12 @@ let copy: string;
 let bin: string;
 let base: string;
 
-function mado(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  input = '',
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [path.join(copy, 'bin/mado'), ...args],
-      { env, timeout: 30000 },
-      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-    child.stdin!.end(input);
-  });
-}
+const mado = (args: string[], env: NodeJS.ProcessEnv, input = ''): ReturnType<typeof madoOf> =>
+  madoOf(copy, args, env, input);
 
 beforeAll(() => {
   base = mkdtempSync(path.join(tmpdir(), 'madohub-new-agent-'));
-  copy = path.join(base, 'madohub');
-  mkdirSync(copy);
-  for (const part of ['src', 'lua', 'plugin', 'scripts', 'doc', 'bin', 'package.json', 'tsconfig.json']) {
-    cpSync(path.join(ROOT, part), path.join(copy, part), { recursive: true });
-  }
-  symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'));
-  writeFileSync(path.join(copy, 'src/agents/zephyr.ts'), ZEPHYR);
-  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: copy, stdio: 'pipe' });
+  copy = builtCopy(base, { 'src/agents/zephyr.ts': ZEPHYR });
   bin = path.join(base, 'bin');
   mkdirSync(bin);
   writeFileSync(path.join(bin, 'zephyr'), PROGRAM);

@@ -576,10 +576,45 @@ export class Link {
    */
   daemon(request: DaemonRequest, timeoutMs: number): Promise<Reply> {
     if (!isServiceRequest(request)) return Promise.reject(new JobError(`${request.op} is not done on a remote host`));
-    if (!this.serves.includes('daemon'))
+    const cwd = this.config.cwd;
+    return this.once(
+      'daemon',
+      (ch) => ({ op: 'daemon', ch, req: { ...request }, ...(cwd === undefined ? {} : { cwd }) }),
+      (msg) => {
+        const reply = asReply(msg);
+        return reply && reply.type !== 'error' ? { value: reply } : undefined;
+      },
+      { what: `${this.name}'s daemon`, name: request.op, ms: timeoutMs + 5000 },
+    );
+  }
+
+  /**
+   * Runs operation `name` of that machine's registry with `args` (checked there, as its own are): its
+   * result as it sent it (the caller checks it with the operation's schema), or its error, thrown.
+   */
+  run(name: string, args: Record<string, unknown>, timeoutMs: number): Promise<unknown> {
+    return this.once(
+      'run',
+      (ch) => ({ op: 'run', ch, name, args }),
+      (msg) => (msg.type === 'result' && 'result' in msg ? { value: msg.result } : undefined),
+      { what: this.name, name, ms: timeoutMs },
+    );
+  }
+
+  /**
+   * One request on a channel of its own, answered by one message: `accept`'s value, or an error message's
+   * words thrown as a JobError named by the host; the bridge must serve `op`, and answer within `bound.ms`.
+   */
+  private once<T>(
+    op: BridgeRequest['op'],
+    request: (ch: number) => BridgeRequest,
+    accept: (msg: Record<string, unknown>) => { value: T } | undefined,
+    bound: { what: string; name: string; ms: number },
+  ): Promise<T> {
+    if (!this.serves.includes(op))
       return Promise.reject(
         new JobError(
-          `${this.name}'s mado ${this.version} takes no daemon requests: update MadoHub on ${this.name} (see :help madohub-hosts)`,
+          `${this.name}'s mado ${this.version} takes no ${op} requests: update MadoHub on ${this.name} (see :help madohub-hosts)`,
         ),
       );
     return new Promise((resolve, reject) => {
@@ -588,28 +623,30 @@ export class Link {
         this.closeChannel(ch);
         reject(
           new LinkError(
-            `${this.name}'s daemon did not answer \`${request.op}\` in ${Math.round(timeoutMs / 1000) + 5} s`,
+            `${bound.what} did not answer \`${bound.name}\` in ${Math.round(bound.ms / 1000)} s`,
             'timeout',
           ),
         );
-      }, timeoutMs + 5000);
+      }, bound.ms);
       try {
         ch = this.open((ev) => {
           clearTimeout(timer);
           this.listeners.delete(ch);
           if (ev.type === 'closed')
             return reject(this.failure ?? new LinkError(ev.error ?? `${this.name} closed the request`, 'closed'));
-          const reply = ev.type === 'msg' ? asReply(ev.msg) : undefined;
-          if (!reply) return reject(new LinkError(`${this.name} answered \`${request.op}\` with no reply`, 'protocol'));
-          if (reply.type === 'error') return reject(new JobError(`${this.name}: ${safeText(reply.error)}`));
-          resolve(reply);
+          const msg = ev.type === 'msg' ? ev.msg : undefined;
+          if (msg?.type === 'error' && typeof msg.error === 'string')
+            return reject(new JobError(`${this.name}: ${safeText(msg.error)}`));
+          const accepted = msg ? accept(msg) : undefined;
+          if (!accepted)
+            return reject(new LinkError(`${this.name} answered \`${bound.name}\` with no reply`, 'protocol'));
+          resolve(accepted.value);
         });
       } catch (err) {
         clearTimeout(timer);
         return reject(err);
       }
-      const cwd = this.config.cwd;
-      this.write({ op: 'daemon', ch, req: { ...request }, ...(cwd === undefined ? {} : { cwd }) });
+      this.write(request(ch));
     });
   }
 

@@ -82,6 +82,17 @@ export interface DaemonOp {
   cwd?: string;
   env?: Record<string, string>;
 }
+/**
+ * One operation of that machine's registry (src/ops/), by name, with its arguments as they are: its
+ * result comes as one `msg` (`{ type: 'result', result }`, or `{ type: 'error', error }`), then the
+ * channel closes.
+ */
+export interface RunOp {
+  op: 'run';
+  ch: number;
+  name: string;
+  args: Record<string, unknown>;
+}
 /** A message on an open host channel. */
 export interface MsgOp {
   op: 'msg';
@@ -97,7 +108,7 @@ export interface PingOp {
   ch: number;
 }
 
-export type BridgeRequest = ListOp | WatchOp | VerbOp | HostOp | DaemonOp | MsgOp | CloseOp | PingOp;
+export type BridgeRequest = ListOp | WatchOp | VerbOp | HostOp | DaemonOp | RunOp | MsgOp | CloseOp | PingOp;
 
 const object: Check = (v) => (isObj(v) ? null : 'an object');
 /** Variables of this side that a job names: 64 at most, each a name and a value of 64 KiB at most. */
@@ -122,6 +133,7 @@ const SCHEMAS: Record<BridgeRequest['op'], Record<string, Check>> = {
   },
   host: { ch, id: strMax(200) },
   daemon: { ch, req: object, cwd: optional(strMax(4096)), env: optional(variables) },
+  run: { ch, name: strMax(64), args: object },
   msg: { ch, msg: object },
   close: { ch },
   ping: { ch: int(0, 1_000_000_000) },

@@ -1,22 +1,8 @@
 // The Lua side's messages: each op has its guard; a message that is none is refused with why, and
 // the Lua side sends no op the Node side does not know.
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FROM_LUA, parseFromLua } from '../../../src/nvim/from-lua.js';
-
-const LUA = path.join(__dirname, '../../../lua/madohub');
-
-/** Every Lua file of the plugin, read. */
-function luaFiles(dir = LUA): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory()
-      ? luaFiles(path.join(dir, e.name))
-      : e.name.endsWith('.lua')
-        ? [readFileSync(path.join(dir, e.name), 'utf8')]
-        : [],
-  );
-}
+import { luaFiles } from '../../helpers/files.js';
 
 describe('messages from Lua', () => {
   it('pass their op’s guard, or are refused with why', () => {

@@ -34,7 +34,8 @@ function M.stop(p, e)
   p.last_stop = { id = e.id, at = now }
   if again then
     p.last_stop = nil
-    call('kill', 'kill', jobs.ref(e), function()
+    local ref = jobs.ref(e)
+    call('kill', 'run', require('madohub.ops').message('kill', { id = ref.id }, ref.host), function()
       picker.say(('killed %s'):format(e.name))
     end)
   else

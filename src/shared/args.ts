@@ -1,6 +1,6 @@
 // Strict arguments for the job verbs: an unknown flag or an extra argument is a usage error.
-import { UsageError } from '../shared/errors.js';
-import { safeText } from '../shared/text.js';
+import { UsageError } from './errors.js';
+import { safeText } from './text.js';
 
 export interface FlagSpec {
   /** Every spelling of the flag (`-n`, `--lines`). */

@@ -1,0 +1,2 @@
+export function opRegistry(opsDir: string): string;
+export function writeOpRegistry(opsDir: string): boolean;

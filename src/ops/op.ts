@@ -1,0 +1,78 @@
+// An operation is one entry (issue 28): one file of src/ops/ holds a verb's name, its arguments'
+// and its result's schemas, its command-line form and what it does. The generated registry
+// (registry.ts) feeds every place that runs it: `mado VERB`, `mado --host NAME VERB` (the arguments
+// go over the link as they are, its bridge runs the same entry there and sends the result back as
+// data), the Lua side (lua/madohub/ops.lua, by name), the help. Its result is data; only `show`
+// makes words of it, at the edge.
+import type { Io } from '../jobs/client/daemon.js';
+import type { Check, Fields } from '../shared/checks.js';
+import { fieldsGuard, holdsCheck } from '../shared/checks.js';
+import { JobError, UsageError } from '../shared/errors.js';
+
+/** How long an operation may take unless it says. */
+const OP_WAIT_MS = 30_000;
+
+/** Where an operation runs: this machine's jobs and daemon, through `io` (quiet for Neovim and a bridge). */
+export interface OpContext {
+  io: Io;
+}
+
+/** An operation as its file defines it: `S` its arguments' schema, `R` its result. */
+export interface OpDefinition<S extends Record<string, Check>, R> {
+  /** Its verb: `mado NAME`, and the name Lua calls it by. */
+  name: string;
+  /** What follows `mado ` in its usage line (`kill ID`). */
+  usage: string;
+  /** What it does, in the help's words. */
+  summary: string;
+  /** Its arguments, as Lua and the link give them: checked before it runs. */
+  args: S;
+  /** How long it may take (another machine's answer is waited for this long, and the link's time). */
+  waitMs?: number;
+  /** Its result, checked when another machine sends it. */
+  result: Check<R>;
+  /** Its arguments from the command line's words after the verb (a UsageError when they are none). */
+  fromArgv(argv: readonly string[]): Fields<S>;
+  /** Does it here. */
+  run(ctx: OpContext, args: Fields<S>): Promise<R>;
+  /** Its result in words, as `mado` prints it. */
+  show(result: R): string;
+}
+
+/** An operation of the registry: its types closed over, its arguments and results checked at its door. */
+export interface Op {
+  readonly name: string;
+  readonly usage: string;
+  readonly summary: string;
+  readonly waitMs: number;
+  /** Its arguments from the command line (a UsageError when they are none). */
+  fromArgv(argv: readonly string[]): object;
+  /** Runs it here on arguments from anywhere (checked first: a UsageError names the field). */
+  run(ctx: OpContext, args: unknown): Promise<unknown>;
+  /** Why a result from anywhere (another machine's too) is none of its, or null. */
+  resultProblem(result: unknown): string | null;
+  /** A result from anywhere, checked, in words. */
+  show(result: unknown): string;
+}
+
+/** The entry of an operation's file: `export const NAME = defineOp({ … })`. */
+export function defineOp<S extends Record<string, Check>, R>(def: OpDefinition<S, R>): Op {
+  const guard = fieldsGuard(def.args);
+  return {
+    name: def.name,
+    usage: def.usage,
+    summary: def.summary,
+    waitMs: def.waitMs ?? OP_WAIT_MS,
+    fromArgv: (argv) => def.fromArgv(argv),
+    run: (ctx, args) => {
+      const checked = guard(args);
+      if (typeof checked === 'string') return Promise.reject(new UsageError(checked));
+      return def.run(ctx, checked);
+    },
+    resultProblem: (result) => def.result(result),
+    show: (result) => {
+      if (!holdsCheck(def.result, result)) throw new JobError(`${def.name}'s result is none: ${def.result(result)}`);
+      return def.show(result);
+    },
+  };
+}

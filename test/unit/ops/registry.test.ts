@@ -1,0 +1,38 @@
+// The operations' registry (src/ops/, one file each): what Lua calls by name is in it, and every
+// operation is in `mado --help` and `:help`, as its file says.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { OPS, opNamed } from '../../../src/ops/index.js';
+import { opRegistry } from '../../../scripts/op-registry.mjs';
+import { luaFiles, ROOT } from '../../helpers/files.js';
+
+describe('the operations', () => {
+  it('are the files of src/ops/ as the build lists them, each name once, its usage its name first', () => {
+    expect(readFileSync(path.join(ROOT, 'src/ops/registry.ts'), 'utf8')).toBe(opRegistry(path.join(ROOT, 'src/ops')));
+    const names = OPS.map((o) => o.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const o of OPS) expect(o.usage.split(' ')[0]).toBe(o.name);
+    expect(opNamed('kill')).toBeDefined();
+    expect(opNamed('nothing')).toBeUndefined();
+  });
+
+  it('every one Lua calls by name is one', () => {
+    const called = new Set<string>();
+    for (const text of luaFiles())
+      for (const m of text.matchAll(/require\('madohub\.ops'\)\.(?:message|call)\('([a-z_]+)'/g)) called.add(m[1]!);
+    expect(called.size).toBeGreaterThan(0);
+    for (const name of called) expect(OPS.map((o) => o.name)).toContain(name);
+  });
+
+  it('every one is in mado --help and in :help, with its usage', () => {
+    const help = execFileSync(process.execPath, [path.join(ROOT, 'bin/mado'), '--help'], { encoding: 'utf8' });
+    const doc = readFileSync(path.join(ROOT, 'doc/madohub.txt'), 'utf8');
+    for (const o of OPS) {
+      expect(help).toContain(`  mado ${o.usage}`);
+      expect(help).toMatch(new RegExp(`--host NAME[\\s\\S]*Run a verb \\([^)]*\\b${o.name}\\b`));
+      expect(doc).toContain(`    mado ${o.usage}\n        ${o.summary.split(' ')[0]}`);
+    }
+  });
+});
