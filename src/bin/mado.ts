@@ -53,9 +53,6 @@ Usage:
 ${opsHelp()}
   mado respawn ID           Start an ended job again, resuming its session where the agent can,
                             with this shell's environment.
-  mado rm [-f|--force] ID   Remove a job's folder and worktree. Refused for a running job, or a
-                            worktree with uncommitted changes or commits on no other branch,
-                            unless --force.
   mado route add [--on done|turn|waiting] [--send last|diff|screen] [--template NAME] [--hops N]
             [--once] SOURCE TARGET
                             When job SOURCE ends a turn, hand its result to job TARGET (or to

@@ -1,16 +1,8 @@
 // The job verbs of `mado` that are no operation of their own (src/ops/): --bg, agents, logs, attach,
-// send, answer, stop, respawn, rm, route.
+// send, answer, stop, respawn, route.
 import path from 'node:path';
 import { jobsDir } from '../jobs/store.js';
-import {
-  chooseInJob,
-  dispatchJob,
-  removeJobVia,
-  resolveId,
-  respawnJob,
-  sendToJob,
-  stopJob,
-} from '../jobs/client/jobs.js';
+import { chooseInJob, dispatchJob, resolveId, respawnJob, sendToJob, stopJob } from '../jobs/client/jobs.js';
 import type { Io } from '../jobs/client/daemon.js';
 import { JobError, UsageError } from '../shared/errors.js';
 import { agents } from './agents.js';
@@ -64,13 +56,6 @@ async function respawn(io: Io, argv: string[]): Promise<void> {
   const short = resolveId(io, parseArgs(argv, [], ['ID']).positional[0]!);
   await respawnJob(io, short);
   io.out(`respawned ${short}\n`);
-}
-
-async function rm(io: Io, argv: string[]): Promise<void> {
-  const args = parseArgs(argv, [{ names: ['--force', '-f'] }], ['ID']);
-  const short = resolveId(io, args.positional[0]!);
-  await removeJobVia(io, short, args.flags.has('--force'));
-  io.out(`removed ${short}\n`);
 }
 
 async function send(io: Io, argv: string[]): Promise<void> {
@@ -133,8 +118,6 @@ export async function runJobVerb(io: Io, verb: string, argv: string[]): Promise<
       return stop(io, argv);
     case 'respawn':
       return respawn(io, argv);
-    case 'rm':
-      return rm(io, argv);
     case 'route':
       return routeVerb(io, argv);
     default:

@@ -11,6 +11,5 @@ export const JOB_VERBS = [
   'answer',
   'stop',
   'respawn',
-  'rm',
   'route',
 ];

@@ -114,7 +114,6 @@ export function luaHandlers({ tracker, watchers, hub, routes, attention, health 
     stop: (m) => jobCall(m, process.env, hub.remotes),
     run: (m) => opCall(m, hub.remotes),
     respawn: (m) => jobCall(m, process.env, hub.remotes),
-    remove: (m) => jobCall(m, process.env, hub.remotes),
     // A reply the user writes ends the chain of routed text that reached its agent.
     send: (m) => {
       routes.userInput(jobId(m.id, m.host ?? ''));

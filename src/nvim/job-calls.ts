@@ -3,16 +3,7 @@
 // error message for a person.
 import path from 'node:path';
 import { DEFAULT_AGENT, FALLBACK_AGENT } from '../agents/index.js';
-import {
-  chooseInJob,
-  dispatchJob,
-  jobScreen,
-  removeJobVia,
-  resolveId,
-  respawnJob,
-  sendToJob,
-  stopJob,
-} from '../jobs/client/jobs.js';
+import { chooseInJob, dispatchJob, jobScreen, resolveId, respawnJob, sendToJob, stopJob } from '../jobs/client/jobs.js';
 import { quietIo } from '../jobs/client/daemon.js';
 import { jobText } from '../jobs/job-text.js';
 import { jobsDir } from '../jobs/store.js';
@@ -64,12 +55,6 @@ export async function jobCall(m: JobCall, env: NodeJS.ProcessEnv = process.env, 
     case 'respawn': {
       const short = resolveId(io, named);
       await respawnJob(io, short);
-      return { short };
-    }
-    case 'remove': {
-      // Never with force from here: unsaved work in a worktree keeps the job (mado rm --force removes it).
-      const short = resolveId(io, named);
-      await removeJobVia(io, short, false);
       return { short };
     }
     case 'send': {

@@ -10,7 +10,7 @@ import { askRemoteJob, remoteJobScreen, sendToRemoteJob } from '../jobs/remote/j
 import { MAX_REPLY_CHARS } from '../jobs/protocol/host-requests.js';
 import { matchJob } from '../jobs/ids.js';
 import { safeText } from '../shared/text.js';
-import { dispatched, dispatchRequest, removeVia, respawnVia, SERVICE_MS, stopVia } from '../jobs/client/service.js';
+import { dispatched, dispatchRequest, respawnVia, SERVICE_MS, stopVia } from '../jobs/client/service.js';
 import type { AskDaemon } from '../jobs/client/service.js';
 import type { JobCall } from './from-lua.js';
 
@@ -73,9 +73,6 @@ export async function remoteJobCall(remotes: Remotes, host: string, m: JobCall):
     case 'respawn':
       // Its agent's variables are that machine's (filled there).
       await respawnVia(daemon, id, {});
-      return { short: id };
-    case 'remove':
-      await removeVia(daemon, id, false);
       return { short: id };
     case 'send': {
       const text = m.text;

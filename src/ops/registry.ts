@@ -2,6 +2,7 @@
 // an operation (defineOp); do not edit. An operation is its own file, src/ops/<verb>.ts.
 import type { Op } from './op.js';
 import { kill } from './kill.js';
+import { rm } from './rm.js';
 
 /** Every operation, by file name. */
-export const OPS: readonly Op[] = [kill];
+export const OPS: readonly Op[] = [kill, rm];

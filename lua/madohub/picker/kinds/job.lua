@@ -50,7 +50,9 @@ function M.remove(e)
   if not e.ended then
     return picker.say(('%s runs: stop it first (x)'):format(e.name), vim.log.levels.WARN)
   end
-  call('remove', 'remove', jobs.ref(e), function()
+  -- Never with force from here: unsaved work in a worktree keeps the job (mado rm --force removes it).
+  local ref = jobs.ref(e)
+  call('remove', 'run', require('madohub.ops').message('rm', { id = ref.id }, ref.host), function()
     picker.say(('removed %s'):format(e.name))
   end)
 end
