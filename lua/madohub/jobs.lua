@@ -174,7 +174,8 @@ end
 ---:MadoStop ID
 ---@param id string
 function M.stop(id)
-  call(':MadoStop', 'stop', M.parse_ref(id), function(r)
+  local ref = M.parse_ref(id)
+  call(':MadoStop', 'run', require('madohub.ops').message('stop', { id = ref.id }, ref.host), function(r)
     if r then
       util.notify(('stopped %s'):format(r.short))
     end

@@ -48,8 +48,6 @@ Usage:
                             entered at once, or, while the agent works, when its turn ends;
                             while it shows a menu, once the menu is answered.
   mado answer ID N          Pick choice N (1-9) of the approval or question a job's agent shows.
-  mado stop [--no-wait] ID  Stop a job gracefully (the agent's interrupt, then SIGTERM, then
-                            SIGKILL) and wait until it has ended (at most 8 s).
 ${opsHelp()}
   mado respawn ID           Start an ended job again, resuming its session where the agent can,
                             with this shell's environment.

@@ -1,8 +1,8 @@
 // The job verbs of `mado` that are no operation of their own (src/ops/): --bg, agents, logs, attach,
-// send, answer, stop, respawn, route.
+// send, answer, respawn, route.
 import path from 'node:path';
 import { jobsDir } from '../jobs/store.js';
-import { chooseInJob, dispatchJob, resolveId, respawnJob, sendToJob, stopJob } from '../jobs/client/jobs.js';
+import { chooseInJob, dispatchJob, resolveId, respawnJob, sendToJob } from '../jobs/client/jobs.js';
 import type { Io } from '../jobs/client/daemon.js';
 import { JobError, UsageError } from '../shared/errors.js';
 import { agents } from './agents.js';
@@ -42,14 +42,6 @@ async function logs(io: Io, argv: string[]): Promise<void> {
     { lines: n === undefined ? undefined : Number(n), follow: args.flags.has('-f'), raw: args.flags.has('--raw') },
     io.out,
   );
-}
-
-async function stop(io: Io, argv: string[]): Promise<void> {
-  const args = parseArgs(argv, [{ names: ['--no-wait'] }], ['ID']);
-  const short = resolveId(io, args.positional[0]!);
-  const wait = !args.flags.has('--no-wait');
-  await stopJob(io, short, 'stop', wait);
-  io.out(wait ? `stopped ${short}\n` : `stopping ${short}\n`);
 }
 
 async function respawn(io: Io, argv: string[]): Promise<void> {
@@ -114,8 +106,6 @@ export async function runJobVerb(io: Io, verb: string, argv: string[]): Promise<
       return send(io, argv);
     case 'answer':
       return answer(io, argv);
-    case 'stop':
-      return stop(io, argv);
     case 'respawn':
       return respawn(io, argv);
     case 'route':

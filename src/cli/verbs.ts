@@ -9,7 +9,6 @@ export const JOB_VERBS = [
   'attach',
   'send',
   'answer',
-  'stop',
   'respawn',
   'route',
 ];

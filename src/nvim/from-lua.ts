@@ -69,7 +69,6 @@ export const FROM_LUA = {
     name: optional(str),
     check: optional(bool),
   },
-  stop: { id: str, host, wait: optional(bool) },
   // An operation of the registry (src/ops/) by name: its arguments are checked by its own schema.
   run: { name: strMax(64), args: table, host },
   respawn: { id: str, host },
@@ -116,7 +115,7 @@ export type LuaMessages = { [Op in FromLuaOp]: MessagesOf<typeof FROM_LUA>[Op] &
 export type FromLua<Op extends FromLuaOp = FromLuaOp> = LuaMessages[Op];
 
 /** The ops that act on a job (this machine's, or a remote host's). */
-export type JobOp = 'background' | 'stop' | 'respawn' | 'send' | 'choose' | 'screen_of' | 'logs' | 'dispatch';
+export type JobOp = 'background' | 'respawn' | 'send' | 'choose' | 'screen_of' | 'logs' | 'dispatch';
 
 /** A job call: its op's message as its guard let it through. */
 export type JobCall = FromLua<JobOp>;

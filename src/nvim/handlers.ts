@@ -111,7 +111,6 @@ export function luaHandlers({ tracker, watchers, hub, routes, attention, health 
     route_review: (m) => routes.reviewed(m.review, m.text),
     route_gone: (m) => routes.gone(m.target),
     background: (m) => jobCall(m),
-    stop: (m) => jobCall(m, process.env, hub.remotes),
     run: (m) => opCall(m, hub.remotes),
     respawn: (m) => jobCall(m, process.env, hub.remotes),
     // A reply the user writes ends the chain of routed text that reached its agent.

@@ -3,7 +3,7 @@
 // error message for a person.
 import path from 'node:path';
 import { DEFAULT_AGENT, FALLBACK_AGENT } from '../agents/index.js';
-import { chooseInJob, dispatchJob, jobScreen, resolveId, respawnJob, sendToJob, stopJob } from '../jobs/client/jobs.js';
+import { chooseInJob, dispatchJob, jobScreen, resolveId, respawnJob, sendToJob } from '../jobs/client/jobs.js';
 import { quietIo } from '../jobs/client/daemon.js';
 import { jobText } from '../jobs/job-text.js';
 import { jobsDir } from '../jobs/store.js';
@@ -47,10 +47,6 @@ export async function jobCall(m: JobCall, env: NodeJS.ProcessEnv = process.env, 
         name: m.name?.slice(0, 200),
         check: m.check === true,
       });
-    }
-    case 'stop': {
-      const short = resolveId(io, named);
-      return { short, ended: await stopJob(io, short, 'stop', m.wait !== false) };
     }
     case 'respawn': {
       const short = resolveId(io, named);

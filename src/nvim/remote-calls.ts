@@ -10,7 +10,7 @@ import { askRemoteJob, remoteJobScreen, sendToRemoteJob } from '../jobs/remote/j
 import { MAX_REPLY_CHARS } from '../jobs/protocol/host-requests.js';
 import { matchJob } from '../jobs/ids.js';
 import { safeText } from '../shared/text.js';
-import { dispatched, dispatchRequest, respawnVia, SERVICE_MS, stopVia } from '../jobs/client/service.js';
+import { dispatched, dispatchRequest, respawnVia, SERVICE_MS } from '../jobs/client/service.js';
 import type { AskDaemon } from '../jobs/client/service.js';
 import type { JobCall } from './from-lua.js';
 
@@ -68,8 +68,6 @@ export async function remoteJobCall(remotes: Remotes, host: string, m: JobCall):
   // That machine's daemon, as this machine's is asked (the same requests, the same answers).
   const daemon: AskDaemon = (request, timeoutMs) => link.daemon(request, timeoutMs);
   switch (m.op) {
-    case 'stop':
-      return { short: id, ended: await stopVia(daemon, id, 'stop', m.wait !== false) };
     case 'respawn':
       // Its agent's variables are that machine's (filled there).
       await respawnVia(daemon, id, {});

@@ -3,6 +3,7 @@
 import type { Op } from './op.js';
 import { kill } from './kill.js';
 import { rm } from './rm.js';
+import { stop } from './stop.js';
 
 /** Every operation, by file name. */
-export const OPS: readonly Op[] = [kill, rm];
+export const OPS: readonly Op[] = [kill, rm, stop];

@@ -3,11 +3,9 @@
 import { removeJobVia, resolveId } from '../jobs/client/jobs.js';
 import { SERVICE_MS } from '../jobs/client/service.js';
 import { parseArgs } from '../shared/args.js';
-import { bool, isObj, optional, pattern, strMax } from '../shared/checks.js';
-import { SHORT_ID } from '../shared/fleet-id.js';
+import { bool, isObj, optional, strMax } from '../shared/checks.js';
+import { shortIdCheck } from '../shared/fleet-id.js';
 import { defineOp } from './op.js';
-
-const short = pattern(SHORT_ID, 'a job id');
 
 export const rm = defineOp({
   name: 'rm',
@@ -16,7 +14,7 @@ export const rm = defineOp({
     "Remove a job's folder and worktree. Refused for a running job, or a worktree with uncommitted changes or commits on no other branch, unless --force.",
   args: { id: strMax(200), force: optional(bool) },
   waitMs: SERVICE_MS.remove,
-  result: (v): string | null => (isObj(v) && short(v.short) === null ? null : '{ short }'),
+  result: (v): string | null => (isObj(v) && shortIdCheck(v.short) === null ? null : '{ short }'),
   fromArgv: (argv) => {
     const args = parseArgs(argv, [{ names: ['--force', '-f'] }], ['ID']);
     return { id: args.positional[0] ?? '', force: args.flags.has('--force') };

@@ -9,11 +9,15 @@
 //   buf:<n>                   a buffer that is no terminal
 //   file:<absolute path>      a file
 // The words of the other kinds are never an agent's id (fleet-id.test says so).
+import type { Check } from './checks.js';
+import { pattern } from './checks.js';
 import { HOST_NAME_PART } from './types.js';
 
 /** A job's short id: 8 lowercase hex digits. Its pattern is written here, and nowhere else. */
 export const SHORT_ID_PART = '[0-9a-f]{8}';
 export const SHORT_ID = new RegExp(`^${SHORT_ID_PART}$`);
+/** The check of a job's short id in a message or a result. */
+export const shortIdCheck: Check<string> = pattern(SHORT_ID, 'a job id (8 lowercase hex digits)');
 
 /** The words that begin an id of a kind other than a session's: no agent's id may be one of them. */
 export const ID_KINDS = ['term', 'job', 'nvim', 'buf', 'file'] as const;

@@ -16,7 +16,8 @@ import {
   strings,
   stringsMax,
 } from '../../shared/checks.js';
-import { SHORT_ID, UUID } from '../types.js';
+import { UUID } from '../types.js';
+import { shortIdCheck } from '../../shared/fleet-id.js';
 import { HOST_NAME } from '../../shared/types.js';
 import type { JobOrigin } from '../types.js';
 import type { RouteRequest } from '../../shared/route-types.js';
@@ -128,7 +129,7 @@ export type DaemonRequest =
   | RemoteListRequest
   | RemoteVerbRequest;
 
-const short = pattern(SHORT_ID, 'a job id (8 lowercase hex digits)');
+const short = shortIdCheck;
 const size = optional(int(2, 1000));
 const resumeLaunch = shape(
   { sessionId: str, fork: bool, flagArgs: strings, prompt: optional(str) },

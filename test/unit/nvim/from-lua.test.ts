@@ -7,7 +7,11 @@ import { luaFiles } from '../../helpers/files.js';
 describe('messages from Lua', () => {
   it('pass their op’s guard, or are refused with why', () => {
     expect(parseFromLua({ op: 'screen', buf: 3, lines: ['❯ '], title: 'x' })).toMatchObject({ op: 'screen', buf: 3 });
-    expect(parseFromLua({ op: 'stop', ask: 7, id: 'a1b2c3d4', wait: false })).toMatchObject({ op: 'stop', ask: 7 });
+    expect(parseFromLua({ op: 'run', ask: 7, name: 'stop', args: { id: 'a1b2c3d4', wait: false } })).toMatchObject({
+      op: 'run',
+      ask: 7,
+    });
+    expect(parseFromLua({ op: 'run', name: 'stop', args: 'x' })).toBe("run: field 'args' must be a table");
     expect(parseFromLua({ op: 'health' })).toEqual({ op: 'health' });
     expect(parseFromLua('screen')).toBe('a request is a JSON object');
     expect(parseFromLua({ op: 'call', method: 'stop' })).toBe('unknown op "call"');
@@ -22,8 +26,8 @@ describe('messages from Lua', () => {
     expect(parseFromLua({ op: 'choose', id: 'x', choice: 10 })).toBe(
       "choose: field 'choice' must be a whole number from 1 to 9",
     );
-    expect(parseFromLua({ op: 'stop', id: 'x', ask: 'soon' })).toBe(
-      "stop: field 'ask' must be a whole number from 1 to 9007199254740991",
+    expect(parseFromLua({ op: 'respawn', id: 'x', ask: 'soon' })).toBe(
+      "respawn: field 'ask' must be a whole number from 1 to 9007199254740991",
     );
     expect(parseFromLua({ op: 'route_add', target: { evil: true } })).toBe(
       "route_add: field 'target' must be a name or a buffer number",

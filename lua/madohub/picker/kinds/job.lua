@@ -39,7 +39,8 @@ function M.stop(p, e)
       picker.say(('killed %s'):format(e.name))
     end)
   else
-    call('stop', 'stop', vim.tbl_extend('force', jobs.ref(e), { wait = false }), function()
+    local ref = jobs.ref(e)
+    call('stop', 'run', require('madohub.ops').message('stop', { id = ref.id, wait = false }, ref.host), function()
       picker.say(('stopping %s (x again within 3 s kills it)'):format(e.name))
     end)
   end
