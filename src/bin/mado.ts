@@ -47,7 +47,6 @@ Usage:
   mado send ID [TEXT…]      Reply to a job's agent (TEXT, else standard input): pasted and
                             entered at once, or, while the agent works, when its turn ends;
                             while it shows a menu, once the menu is answered.
-  mado answer ID N          Pick choice N (1-9) of the approval or question a job's agent shows.
 ${opsHelp()}
   mado respawn ID           Start an ended job again, resuming its session where the agent can,
                             with this shell's environment.

@@ -1,8 +1,8 @@
 // The job verbs of `mado` that are no operation of their own (src/ops/): --bg, agents, logs, attach,
-// send, answer, respawn, route.
+// send, respawn, route.
 import path from 'node:path';
 import { jobsDir } from '../jobs/store.js';
-import { chooseInJob, dispatchJob, resolveId, respawnJob, sendToJob } from '../jobs/client/jobs.js';
+import { dispatchJob, resolveId, respawnJob, sendToJob } from '../jobs/client/jobs.js';
 import type { Io } from '../jobs/client/daemon.js';
 import { JobError, UsageError } from '../shared/errors.js';
 import { agents } from './agents.js';
@@ -73,15 +73,6 @@ async function send(io: Io, argv: string[]): Promise<void> {
   );
 }
 
-async function answer(io: Io, argv: string[]): Promise<void> {
-  const args = parseArgs(argv, [], ['ID', 'N']);
-  const short = resolveId(io, args.positional[0]!);
-  const n = args.positional[1]!;
-  if (!/^[1-9]$/.test(n)) throw new UsageError(`N is a choice from 1 to 9, not '${safeText(n).slice(0, 20)}'`);
-  const option = await chooseInJob(io, short, Number(n));
-  io.out(`answered ${short}: ${n}${option ? `. ${option}` : ''}\n`);
-}
-
 export { JOB_VERBS };
 
 /** Runs a job verb. */
@@ -104,8 +95,6 @@ export async function runJobVerb(io: Io, verb: string, argv: string[]): Promise<
     }
     case 'send':
       return send(io, argv);
-    case 'answer':
-      return answer(io, argv);
     case 'respawn':
       return respawn(io, argv);
     case 'route':

@@ -73,7 +73,6 @@ export const FROM_LUA = {
   run: { name: strMax(64), args: table, host },
   respawn: { id: str, host },
   send: { id: str, host, text: str },
-  choose: { id: str, host, choice: int(1, 9) },
   screen_of: { id: str, host, cols: size, rows: size },
   dispatch: { line: str, cwd: str, agent: optional(str) },
   logs: { id: str, host },
@@ -115,7 +114,7 @@ export type LuaMessages = { [Op in FromLuaOp]: MessagesOf<typeof FROM_LUA>[Op] &
 export type FromLua<Op extends FromLuaOp = FromLuaOp> = LuaMessages[Op];
 
 /** The ops that act on a job (this machine's, or a remote host's). */
-export type JobOp = 'background' | 'respawn' | 'send' | 'choose' | 'screen_of' | 'logs' | 'dispatch';
+export type JobOp = 'background' | 'respawn' | 'send' | 'screen_of' | 'logs' | 'dispatch';
 
 /** A job call: its op's message as its guard let it through. */
 export type JobCall = FromLua<JobOp>;

@@ -118,7 +118,6 @@ export function luaHandlers({ tracker, watchers, hub, routes, attention, health 
       routes.userInput(jobId(m.id, m.host ?? ''));
       return jobCall(m, process.env, hub.remotes);
     },
-    choose: (m) => jobCall(m, process.env, hub.remotes),
     screen_of: (m) => jobCall(m, process.env, hub.remotes),
     dispatch: (m) => jobCall(m, process.env, hub.remotes),
     logs: (m) => jobCall(m, process.env, hub.remotes),

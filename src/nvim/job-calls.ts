@@ -3,7 +3,7 @@
 // error message for a person.
 import path from 'node:path';
 import { DEFAULT_AGENT, FALLBACK_AGENT } from '../agents/index.js';
-import { chooseInJob, dispatchJob, jobScreen, resolveId, respawnJob, sendToJob } from '../jobs/client/jobs.js';
+import { dispatchJob, jobScreen, resolveId, respawnJob, sendToJob } from '../jobs/client/jobs.js';
 import { quietIo } from '../jobs/client/daemon.js';
 import { jobText } from '../jobs/job-text.js';
 import { jobsDir } from '../jobs/store.js';
@@ -56,10 +56,6 @@ export async function jobCall(m: JobCall, env: NodeJS.ProcessEnv = process.env, 
     case 'send': {
       const short = resolveId(io, named);
       return { short, pending: await sendToJob(io, short, m.text) };
-    }
-    case 'choose': {
-      const short = resolveId(io, named);
-      return { short, option: await chooseInJob(io, short, m.choice) };
     }
     case 'screen_of': {
       // A running job's screen from its host; an ended one's last lines from its output log.

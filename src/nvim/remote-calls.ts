@@ -6,7 +6,7 @@ import { DEFAULT_AGENT } from '../agents/index.js';
 import { parseDispatchLine } from '../fleet/dispatch-line.js';
 import type { Remotes } from '../jobs/remote/remotes.js';
 import type { Link } from '../jobs/remote/link.js';
-import { askRemoteJob, remoteJobScreen, sendToRemoteJob } from '../jobs/remote/job-ops.js';
+import { remoteJobScreen, sendToRemoteJob } from '../jobs/remote/job-ops.js';
 import { MAX_REPLY_CHARS } from '../jobs/protocol/host-requests.js';
 import { matchJob } from '../jobs/ids.js';
 import { safeText } from '../shared/text.js';
@@ -77,10 +77,6 @@ export async function remoteJobCall(remotes: Remotes, host: string, m: JobCall):
       if (text.trim() === '') throw new Error('a reply needs some text');
       if (text.length > MAX_REPLY_CHARS) throw new Error(`the reply is longer than ${MAX_REPLY_CHARS / 1024} KiB`);
       return { short: id, pending: await sendToRemoteJob(link, id, text) };
-    }
-    case 'choose': {
-      const ok = await askRemoteJob(link, id, { op: 'choose', choice: m.choice });
-      return { short: id, option: typeof ok.option === 'string' ? safeText(ok.option).slice(0, 200) : '' };
     }
     case 'screen_of': {
       // A running job's screen from its host there; an ended one's last lines from its log there.

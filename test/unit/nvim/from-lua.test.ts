@@ -23,8 +23,8 @@ describe('messages from Lua', () => {
       "screen: field 'lines' must be a list of strings",
     );
     expect(parseFromLua({ op: 'exit', buf: 2 })).toBe("exit: field 'status' is missing");
-    expect(parseFromLua({ op: 'choose', id: 'x', choice: 10 })).toBe(
-      "choose: field 'choice' must be a whole number from 1 to 9",
+    expect(parseFromLua({ op: 'terminal_choose', buf: 2, choice: 10, lines: [] })).toBe(
+      "terminal_choose: field 'choice' must be a whole number from 1 to 9",
     );
     expect(parseFromLua({ op: 'respawn', id: 'x', ask: 'soon' })).toBe(
       "respawn: field 'ask' must be a whole number from 1 to 9007199254740991",

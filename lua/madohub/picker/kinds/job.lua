@@ -24,7 +24,8 @@ function M.open(_, e)
 end
 
 function M.choose(e, choice, said)
-  call('answer', 'choose', vim.tbl_extend('force', jobs.ref(e), { choice = choice }), said)
+  local ref = jobs.ref(e)
+  call('answer', 'run', require('madohub.ops').message('answer', { id = ref.id, choice = choice }, ref.host), said)
 end
 
 ---Stopped gracefully; killed by a second `x` within 3 s.
