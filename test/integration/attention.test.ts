@@ -66,8 +66,11 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
   const state = (s: Session, buf: number, st: string): Promise<boolean> =>
     s.waitFor(`(require('madohub').state(${buf}) or {}).state == '${st}'`, 8000);
   const messages = (s: Session): Promise<string> => s.lua<string>(`return vim.fn.execute('messages')`);
-  /** Waits until the notifier has run `n` times, or a while; its runs. */
-  const ran = (log: string, n: number, ms = 4000): Promise<Run[]> =>
+  /**
+   * Waits until the notifier has run `n` times, or a while (a busy machine's turns and notices come
+   * late: 0 in 6 s once, with two test runs on two cores); its runs.
+   */
+  const ran = (log: string, n: number, ms = 15000): Promise<Run[]> =>
     untilValue(
       () => runs(log),
       (r) => r.length >= n,
@@ -129,7 +132,7 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
       _G.attention = {}
       vim.api.nvim_create_autocmd('User', { pattern = 'MadoAttention', callback = function(ev) table.insert(_G.attention, ev.data) end })`);
     for (const b of bufs) await send(s, b, 't');
-    const told = await ran(p.log, 2, 6000);
+    const told = await ran(p.log, 2);
     expect(told).toHaveLength(2);
     const first = told[0]!;
     const summary = told[1]!;
