@@ -25,7 +25,6 @@ import { attachPeer } from './attach.js';
 import { BG_STDIN_FIRST_BYTE_MS } from './bg.js';
 import { JOB_VERBS } from './verbs.js';
 import { OPS, opNamed } from '../ops/index.js';
-import type { Op } from '../ops/index.js';
 import { namedEnv } from '../jobs/env.js';
 
 /** How long a verb's own answer may take once the link is up (a dispatch starts a host there). */
@@ -70,26 +69,12 @@ async function openLink(io: Io, name: string, cfg: HostConfig, connectMs?: numbe
  */
 const REMOTE_VERBS = new Set(JOB_VERBS);
 
-/** The verbs `--host` takes: the job verbs and every operation (each runs there as it runs here). */
-export const HOST_VERBS = [...JOB_VERBS, ...OPS.map((o) => o.name)];
-
 /**
- * Operation `op` run on host `name` by its bridge, its arguments read here: its result comes back as
- * data, checked by the operation's schema, and is said here in this mado's words.
+ * The verbs `--host` takes: the job verbs and every operation, each run there as it runs here, through
+ * the daemon's one link to the host (its output is the user's to read; the Lua side's calls of an
+ * operation on a host get its result as data: Link.run).
  */
-async function opOnHost(io: Io, name: string, cfg: HostConfig, op: Op, argv: string[]): Promise<number> {
-  const args = op.fromArgv(argv);
-  const link = await openLink(io, name, cfg);
-  try {
-    const result = await link.run(op.name, { ...args }, op.waitMs + 5000);
-    io.out(remoteText(op.show(result)));
-    return 0;
-  } catch (err) {
-    throw err instanceof LinkError ? new JobError(`${name}: ${err.message}`) : err;
-  } finally {
-    link.close();
-  }
-}
+export const HOST_VERBS = [...JOB_VERBS, ...OPS.map((o) => o.name)];
 
 /** `mado --host NAME [-C DIR] VERB …`: the verb's exit status. */
 export async function runOnHost(io: Io, argv: string[]): Promise<number> {
@@ -103,11 +88,9 @@ export async function runOnHost(io: Io, argv: string[]): Promise<number> {
   }
   const [verb, ...args] = rest;
   if (verb === undefined) throw new UsageError(`--host ${name} needs a command (see mado --help)`);
-  const op = opNamed(verb);
-  if (!REMOTE_VERBS.has(verb) && !op)
+  if (!REMOTE_VERBS.has(verb) && !opNamed(verb))
     throw new UsageError(`'${printable(verb, 40)}' does not run on a host (these do: ${HOST_VERBS.join(', ')})`);
   const cfg = hostNamed(io, name);
-  if (op) return opOnHost(io, name, cfg, op, args);
   // Standard input goes across for the verbs that read it, read here first (bounded as they bound it).
   const stdin =
     verb === '--bg' || verb === '--background'

@@ -1,7 +1,7 @@
 // An operation is one file (issue 28): a throwaway `src/ops/zap.ts` dropped into a copy is, after one
 // build and with no other file changed, in the registry, `mado --help` and `:help`, runs as `mado zap`,
-// runs on a host through its bridge (`mado --host box zap`: the arguments go over as data, the result
-// comes back as data), and is called by name from Lua in a real Neovim.
+// runs on a host through its bridge (`mado --host box zap` as it runs here; by name, its arguments and
+// result as data, as the Lua side calls it), and is called by name from Lua in a real Neovim.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killDaemonOf } from './jobs-harness.js';
 import { startNeovim, testNeovims } from './neovim.js';
 import { builtCopy, madoOf } from '../helpers/files.js';
+import { Link } from '../../src/jobs/remote/link.js';
+import type { HostConfig } from '../../src/jobs/remote/hosts.js';
 import type { Session } from './neovim.js';
 
 const ZAP = `// Zap, an operation that does not exist: the throwaway file of test/integration/new-op.test.ts.
@@ -87,12 +89,27 @@ describe('a new operation', () => {
   });
 
   it('runs on a host through its bridge: mado --host box zap', async () => {
-    // Run there by the bridge (its verb `bridge`), its result said here.
+    // Run there as it runs here (`mado zap` there, through the daemon's link and the host's bridge).
     expect(await mado(['--host', 'box', 'zap', 'over'])).toEqual({
       code: 0,
-      stdout: 'zapped OVER (mado bridge)\n',
+      stdout: 'zapped OVER (mado zap)\n',
       stderr: '',
     });
+  }, 30000);
+
+  it("is run by a host's bridge by name, its result sent back as data (what the Lua side's calls of it use)", async () => {
+    const hosts = JSON.parse(readFileSync(path.join(env.XDG_CONFIG_HOME!, 'madohub', 'hosts.json'), 'utf8')) as {
+      box: HostConfig;
+    };
+    const link = await Link.open('box', hosts.box, { env, connectMs: 20000 });
+    try {
+      expect(await link.run('zap', { word: 'data' }, 10000)).toEqual({ word: 'DATA', by: 'bridge' });
+      await expect(link.run('zap', { word: 7 }, 10000)).rejects.toThrow(
+        "box: field 'word' must be a string of at most 40 characters",
+      );
+    } finally {
+      link.close();
+    }
   }, 30000);
 
   describe.each(testNeovims())('in Neovim $label', (nv) => {

@@ -125,7 +125,12 @@ describe.each(testNeovims())('Neovim $label: the picker model', ({ path: exe }) 
       local node = require('madohub.node')
       local calls = {}
       local call, running = node.call, node.running
-      node.call = function(method, args, done) calls[#calls + 1] = method .. ' ' .. (args.id or '') done({ short = args.id }) end
+      node.call = function(method, args, done)
+        -- An operation is called by name (run: its name, its arguments).
+        local id = args.id or (args.args and args.args.id) or ''
+        calls[#calls + 1] = (args.name and (method .. ':' .. args.name) or method) .. ' ' .. id
+        done({ short = id })
+      end
       node.running = function() return true end
       local fleet = require('madohub.fleet')
       fleet.apply({ E('job:aaaaaaaa', 'job', 'working'), E('job:bbbbbbbb', 'job', 'exited', { ended = true }), E('job:cccccccc', 'job', 'idle') }, {})
@@ -152,12 +157,12 @@ describe.each(testNeovims())('Neovim $label: the picker model', ({ path: exe }) 
       node.call, node.running = call, running
       return calls`);
     expect(calls).toEqual([
-      'stop aaaaaaaa',
-      'kill aaaaaaaa',
-      'stop cccccccc',
+      'run:stop aaaaaaaa',
+      'run:kill aaaaaaaa',
+      'run:stop cccccccc',
       // Another row in between: the next x on the first job stops again.
-      'stop aaaaaaaa',
-      'remove bbbbbbbb',
+      'run:stop aaaaaaaa',
+      'run:rm bbbbbbbb',
       // The peek pane reads the job's screen from its host.
       'screen_of aaaaaaaa',
       'help false',
