@@ -136,7 +136,7 @@ export function opList(): string[] {
     OPS_BEGIN,
     'Operations ~',
     'Each is one file of src/ops/: `mado NAME`, `mado --host HOST NAME` and the',
-    'picker run the same entry, and `mado --host` gets its result back as data.',
+    "picker run the same entry (a remote row's is run by its host's bridge).",
     '',
     ...OPS.flatMap((o) => [
       `    mado ${o.usage}`,

@@ -174,8 +174,7 @@ end
 ---:MadoStop ID
 ---@param id string
 function M.stop(id)
-  local ref = M.parse_ref(id)
-  call(':MadoStop', 'run', require('madohub.ops').message('stop', { id = ref.id }, ref.host), function(r)
+  call(':MadoStop', 'run', require('madohub.ops').job_message('stop', M.parse_ref(id)), function(r)
     if r then
       util.notify(('stopped %s'):format(r.short))
     end

@@ -24,7 +24,7 @@ import { parseArgs } from '../shared/args.js';
 import { attachPeer } from './attach.js';
 import { BG_STDIN_FIRST_BYTE_MS } from './bg.js';
 import { JOB_VERBS } from './verbs.js';
-import { OPS, opNamed } from '../ops/index.js';
+import { OPS } from '../ops/index.js';
 import { namedEnv } from '../jobs/env.js';
 
 /** How long a verb's own answer may take once the link is up (a dispatch starts a host there). */
@@ -64,15 +64,10 @@ async function openLink(io: Io, name: string, cfg: HostConfig, connectMs?: numbe
 }
 
 /**
- * The verbs that run on a host as they run here (every job verb); `attach` and `agents` are this side's,
- * over the link.
- */
-const REMOTE_VERBS = new Set(JOB_VERBS);
-
-/**
- * The verbs `--host` takes: the job verbs and every operation, each run there as it runs here, through
- * the daemon's one link to the host (its output is the user's to read; the Lua side's calls of an
- * operation on a host get its result as data: Link.run).
+ * The verbs `--host` takes: the job verbs and every operation, each run there as it runs here (`attach`
+ * and `agents` are this side's, over the link), through the daemon's one link to the host: its output
+ * is the user's to read (the Lua side's calls of an operation on a host get its result as data:
+ * Link.run).
  */
 export const HOST_VERBS = [...JOB_VERBS, ...OPS.map((o) => o.name)];
 
@@ -88,7 +83,7 @@ export async function runOnHost(io: Io, argv: string[]): Promise<number> {
   }
   const [verb, ...args] = rest;
   if (verb === undefined) throw new UsageError(`--host ${name} needs a command (see mado --help)`);
-  if (!REMOTE_VERBS.has(verb) && !opNamed(verb))
+  if (!HOST_VERBS.includes(verb))
     throw new UsageError(`'${printable(verb, 40)}' does not run on a host (these do: ${HOST_VERBS.join(', ')})`);
   const cfg = hostNamed(io, name);
   // Standard input goes across for the verbs that read it, read here first (bounded as they bound it).

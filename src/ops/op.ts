@@ -1,9 +1,9 @@
 // An operation is one entry (issue 28): one file of src/ops/ holds a verb's name, its arguments'
 // and its result's schemas, its command-line form and what it does. The generated registry
-// (registry.ts) feeds every place that runs it: `mado VERB`, `mado --host NAME VERB` (the arguments
-// go over the link as they are, its bridge runs the same entry there and sends the result back as
-// data), the Lua side (lua/madohub/ops.lua, by name), the help. Its result is data; only `show`
-// makes words of it, at the edge.
+// (registry.ts) feeds every place that runs it: `mado VERB`, `mado --host NAME VERB` (`mado VERB`
+// there, through the daemon's link), the Lua side (lua/madohub/ops.lua, by name; a remote row's by
+// its host's bridge, which runs the same entry there and sends the result back as data), the help.
+// Its result is data; only `show` makes words of it, at the edge.
 import type { Io } from '../jobs/client/daemon.js';
 import type { Check, Fields } from '../shared/checks.js';
 import { fieldsGuard, holdsCheck } from '../shared/checks.js';

@@ -21,7 +21,8 @@ describe('the operations', () => {
   it('every one Lua calls by name is one', () => {
     const called = new Set<string>();
     for (const text of luaFiles())
-      for (const m of text.matchAll(/require\('madohub\.ops'\)\.(?:message|call)\('([a-z_]+)'/g)) called.add(m[1]!);
+      for (const m of text.matchAll(/(?:require\('madohub\.ops'\)|\bops)\.(?:message|job_message|call)\('([a-z_]+)'/g))
+        called.add(m[1]!);
     expect(called.size).toBeGreaterThan(0);
     for (const name of called) expect(OPS.map((o) => o.name)).toContain(name);
   });

@@ -2,6 +2,7 @@
 ---by the Node side's calls.
 local call = require('madohub.picker.call').call
 local jobs = require('madohub.jobs')
+local ops = require('madohub.ops')
 local picker = require('madohub.picker')
 
 ---A second `x` on the same job within this long kills it.
@@ -24,8 +25,7 @@ function M.open(_, e)
 end
 
 function M.choose(e, choice, said)
-  local ref = jobs.ref(e)
-  call('answer', 'run', require('madohub.ops').message('answer', { id = ref.id, choice = choice }, ref.host), said)
+  call('answer', 'run', ops.job_message('answer', jobs.ref(e), { choice = choice }), said)
 end
 
 ---Stopped gracefully; killed by a second `x` within 3 s.
@@ -35,13 +35,11 @@ function M.stop(p, e)
   p.last_stop = { id = e.id, at = now }
   if again then
     p.last_stop = nil
-    local ref = jobs.ref(e)
-    call('kill', 'run', require('madohub.ops').message('kill', { id = ref.id }, ref.host), function()
+    call('kill', 'run', ops.job_message('kill', jobs.ref(e)), function()
       picker.say(('killed %s'):format(e.name))
     end)
   else
-    local ref = jobs.ref(e)
-    call('stop', 'run', require('madohub.ops').message('stop', { id = ref.id, wait = false }, ref.host), function()
+    call('stop', 'run', ops.job_message('stop', jobs.ref(e), { wait = false }), function()
       picker.say(('stopping %s (x again within 3 s kills it)'):format(e.name))
     end)
   end
@@ -53,8 +51,7 @@ function M.remove(e)
     return picker.say(('%s runs: stop it first (x)'):format(e.name), vim.log.levels.WARN)
   end
   -- Never with force from here: unsaved work in a worktree keeps the job (mado rm --force removes it).
-  local ref = jobs.ref(e)
-  call('remove', 'run', require('madohub.ops').message('rm', { id = ref.id }, ref.host), function()
+  call('remove', 'run', ops.job_message('rm', jobs.ref(e)), function()
     picker.say(('removed %s'):format(e.name))
   end)
 end
