@@ -184,7 +184,7 @@ end
 ---:MadoLogs ID — the job's recent output in a scratch buffer.
 ---@param id string
 function M.logs(id)
-  call(':MadoLogs', 'logs', M.parse_ref(id), function(r)
+  call(':MadoLogs', 'run', require('madohub.ops').job_message('logs', M.parse_ref(id)), function(r)
     if r then
       show_logs(r.short, r.lines)
     end

@@ -39,17 +39,8 @@ Usage:
       the job starts idle and shows as blocked.
   mado jobs [--json]        List jobs (pinned first, then oldest first); mado agents is the
                             same, named as claude agents names its background sessions.
-  mado logs [-n N] [-f] [--raw] ID
-                            Show a job's output as text: its scrollback and screen (the last N
-                            lines); -f follows it (each line once it has left the screen); --raw
-                            prints the recorded bytes instead.
   mado attach ID            Open a job in this terminal; Ctrl-] detaches and leaves it running.
-  mado send ID [TEXT…]      Reply to a job's agent (TEXT, else standard input): pasted and
-                            entered at once, or, while the agent works, when its turn ends;
-                            while it shows a menu, once the menu is answered.
 ${opsHelp()}
-  mado respawn ID           Start an ended job again, resuming its session where the agent can,
-                            with this shell's environment.
   mado route add [--on done|turn|waiting] [--send last|diff|screen] [--template NAME] [--hops N]
             [--once] SOURCE TARGET
                             When job SOURCE ends a turn, hand its result to job TARGET (or to
@@ -205,7 +196,7 @@ async function main(argv: string[]): Promise<number> {
         return 0;
       }
       if (op) {
-        io.out(op.show(await op.run({ io }, op.fromArgv(rest))));
+        await op.print({ io }, op.fromArgv(rest));
         return 0;
       }
       await runJobVerb(io, verb, rest);

@@ -21,7 +21,6 @@ const end: Check<string | number> = (v) =>
 /** A remote host's name, where a job is one of its. */
 const host = optional(str);
 /** A terminal's rows or columns. */
-const size = optional(int(2, 1000));
 /** Each entry's new place in its group: `{ id, order }`, an order a whole number from 1. */
 const orders: Check<{ id: string; order: number }[]> = (v) =>
   Array.isArray(v) &&
@@ -71,11 +70,7 @@ export const FROM_LUA = {
   },
   // An operation of the registry (src/ops/) by name: its arguments are checked by its own schema.
   run: { name: strMax(64), args: table, host },
-  respawn: { id: str, host },
-  send: { id: str, host, text: str },
-  screen_of: { id: str, host, cols: size, rows: size },
   dispatch: { line: str, cwd: str, agent: optional(str) },
-  logs: { id: str, host },
   terminal_reply: { buf, text: str, typing: optional(bool), kept: optional(kept) },
   terminal_choose: { buf, choice: int(1, 9), lines: strings },
   mark: { id: str, name: optional(str), pinned: optional(bool), order: optional(num) },
@@ -114,7 +109,7 @@ export type LuaMessages = { [Op in FromLuaOp]: MessagesOf<typeof FROM_LUA>[Op] &
 export type FromLua<Op extends FromLuaOp = FromLuaOp> = LuaMessages[Op];
 
 /** The ops that act on a job (this machine's, or a remote host's). */
-export type JobOp = 'background' | 'respawn' | 'send' | 'screen_of' | 'logs' | 'dispatch';
+export type JobOp = 'background' | 'dispatch';
 
 /** A job call: its op's message as its guard let it through. */
 export type JobCall = FromLua<JobOp>;

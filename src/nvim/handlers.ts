@@ -13,6 +13,7 @@ import type { FromLua, FromLuaOp } from './from-lua.js';
 import type { Health } from './health.js';
 import { jobCall } from './job-calls.js';
 import { opCall } from './op-calls.js';
+import { opNamed } from '../ops/index.js';
 import { screenOf } from './messages.js';
 import type { RoutesRpc } from './routes-rpc.js';
 import type { NvimAttention } from './attention.js';
@@ -111,16 +112,13 @@ export function luaHandlers({ tracker, watchers, hub, routes, attention, health 
     route_review: (m) => routes.reviewed(m.review, m.text),
     route_gone: (m) => routes.gone(m.target),
     background: (m) => jobCall(m),
-    run: (m) => opCall(m, hub.remotes),
-    respawn: (m) => jobCall(m, process.env, hub.remotes),
-    // A reply the user writes ends the chain of routed text that reached its agent.
-    send: (m) => {
-      routes.userInput(jobId(m.id, m.host ?? ''));
-      return jobCall(m, process.env, hub.remotes);
+    run: (m) => {
+      // A reply the user writes ends the chain of routed text that reached its agent.
+      const id = Array.isArray(m.args) ? undefined : m.args.id;
+      if (opNamed(m.name)?.byPerson && typeof id === 'string') routes.userInput(jobId(id, m.host ?? ''));
+      return opCall(m, hub.remotes);
     },
-    screen_of: (m) => jobCall(m, process.env, hub.remotes),
     dispatch: (m) => jobCall(m, process.env, hub.remotes),
-    logs: (m) => jobCall(m, process.env, hub.remotes),
     terminal_reply: (m) => {
       routes.userInput(termId(m.buf));
       return terminalReply(hub, m);

@@ -3,10 +3,8 @@
 // error message for a person.
 import path from 'node:path';
 import { DEFAULT_AGENT, FALLBACK_AGENT } from '../agents/index.js';
-import { dispatchJob, jobScreen, resolveId, respawnJob, sendToJob } from '../jobs/client/jobs.js';
+import { dispatchJob } from '../jobs/client/jobs.js';
 import { quietIo } from '../jobs/client/daemon.js';
-import { jobText } from '../jobs/job-text.js';
-import { jobsDir } from '../jobs/store.js';
 import { SESSION_REF } from '../shared/types.js';
 import { parseDispatchLine } from '../fleet/dispatch-line.js';
 import type { Remotes } from '../jobs/remote/remotes.js';
@@ -16,18 +14,13 @@ import type { JobCall } from './from-lua.js';
 /** The `mado` script beside this bundle (rplugin/node/madohub/index.js → bin/mado): it starts the daemon. */
 export const MADO = path.resolve(__dirname, '..', '..', '..', 'bin', 'mado');
 
-/** The most lines of an ended job's output the peek pane gets. */
-const SCREEN_LINES = 150;
-
 export async function jobCall(m: JobCall, env: NodeJS.ProcessEnv = process.env, remotes?: Remotes): Promise<unknown> {
-  // A job of a remote host (its entry's `host`), or a dispatch line that names one (`--host NAME`).
+  // A dispatch line that names a remote host (`--host NAME`).
   const line = m.op === 'dispatch' ? parseDispatchLine(m.line, m.agent ?? DEFAULT_AGENT) : undefined;
-  const host = ('host' in m ? m.host : undefined) || (line && !('error' in line) ? line.host : undefined);
+  const host = line && !('error' in line) ? line.host : undefined;
   if (host && remotes?.names().includes(host)) return remoteJobCall(remotes, host, m);
   if (host && m.op === 'dispatch') throw new Error(`no host '${host.slice(0, 40)}' (see :help madohub-hosts)`);
-  // `NAME:ID` typed for a host that is none is this machine's job of that name (`fix: parser`).
-  const named = 'id' in m ? (host ? `${host}:${m.id}` : m.id) : '';
-  const io = quietIo(env, MADO, m.op === 'screen_of' ? { columns: m.cols, rows: m.rows } : {});
+  const io = quietIo(env, MADO);
   switch (m.op) {
     case 'background': {
       // A terminal's agent goes on as a job: resuming its session, or with a prompt.
@@ -48,23 +41,6 @@ export async function jobCall(m: JobCall, env: NodeJS.ProcessEnv = process.env, 
         check: m.check === true,
       });
     }
-    case 'respawn': {
-      const short = resolveId(io, named);
-      await respawnJob(io, short);
-      return { short };
-    }
-    case 'send': {
-      const short = resolveId(io, named);
-      return { short, pending: await sendToJob(io, short, m.text) };
-    }
-    case 'screen_of': {
-      // A running job's screen from its host; an ended one's last lines from its output log.
-      const short = resolveId(io, named);
-      const lines = await jobScreen(io, short).catch(async () =>
-        (await jobText(path.join(jobsDir(env), short))).lines.slice(-SCREEN_LINES),
-      );
-      return { short, lines };
-    }
     case 'dispatch': {
       // The picker's input line: [@agent] [--worktree] intent.
       if (!path.isAbsolute(m.cwd)) throw new Error('dispatch: a folder (an absolute path) is needed');
@@ -79,10 +55,6 @@ export async function jobCall(m: JobCall, env: NodeJS.ProcessEnv = process.env, 
         name: line.name,
       });
       return warning ? { short, warning } : { short };
-    }
-    case 'logs': {
-      const short = resolveId(io, named);
-      return { short, lines: (await jobText(path.join(jobsDir(env), short))).lines };
     }
   }
 }

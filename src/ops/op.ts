@@ -33,8 +33,18 @@ export interface OpDefinition<S extends Record<string, Check>, R> {
   result: Check<R>;
   /** Its arguments from the command line's words after the verb (a UsageError when they are none). */
   fromArgv(argv: readonly string[]): Fields<S>;
+  /**
+   * What it carries to a job is a person's words (a reply): it ends the chain of routed text that
+   * reached that job, as the user's typing in its terminal does.
+   */
+  byPerson?: boolean;
   /** Does it here. */
   run(ctx: OpContext, args: Fields<S>): Promise<R>;
+  /**
+   * Does it for a person at a terminal when its words are more than its result (a log followed as
+   * it comes): `mado NAME` calls this instead of `run` and `show`.
+   */
+  print?(ctx: OpContext, args: Fields<S>): Promise<void>;
   /** Its result in words, as `mado` prints it. */
   show(result: R): string;
 }
@@ -45,10 +55,13 @@ export interface Op {
   readonly usage: string;
   readonly summary: string;
   readonly waitMs: number;
+  readonly byPerson: boolean;
   /** Its arguments from the command line (a UsageError when they are none). */
   fromArgv(argv: readonly string[]): object;
   /** Runs it here on arguments from anywhere (checked first: a UsageError names the field). */
   run(ctx: OpContext, args: unknown): Promise<unknown>;
+  /** Does it for a person at a terminal (`mado NAME`): its words, as they come. */
+  print(ctx: OpContext, args: unknown): Promise<void>;
   /** Why a result from anywhere (another machine's too) is none of its, or null. */
   resultProblem(result: unknown): string | null;
   /** A result from anywhere, checked, in words. */
@@ -58,21 +71,29 @@ export interface Op {
 /** The entry of an operation's file: `export const NAME = defineOp({ … })`. */
 export function defineOp<S extends Record<string, Check>, R>(def: OpDefinition<S, R>): Op {
   const guard = fieldsGuard(def.args);
+  const checked = (args: unknown): Fields<S> => {
+    const fields = guard(args);
+    if (typeof fields === 'string') throw new UsageError(fields);
+    return fields;
+  };
+  const show = (result: unknown): string => {
+    if (!holdsCheck(def.result, result)) throw new JobError(`${def.name}'s result is none: ${def.result(result)}`);
+    return def.show(result);
+  };
   return {
     name: def.name,
     usage: def.usage,
     summary: def.summary,
     waitMs: def.waitMs ?? OP_WAIT_MS,
+    byPerson: def.byPerson === true,
     fromArgv: (argv) => def.fromArgv(argv),
-    run: (ctx, args) => {
-      const checked = guard(args);
-      if (typeof checked === 'string') return Promise.reject(new UsageError(checked));
-      return def.run(ctx, checked);
+    run: async (ctx, args) => def.run(ctx, checked(args)),
+    print: async (ctx, args) => {
+      const fields = checked(args);
+      if (def.print) return def.print(ctx, fields);
+      ctx.io.out(show(await def.run(ctx, fields)));
     },
     resultProblem: (result) => def.result(result),
-    show: (result) => {
-      if (!holdsCheck(def.result, result)) throw new JobError(`${def.name}'s result is none: ${def.result(result)}`);
-      return def.show(result);
-    },
+    show,
   };
 }

@@ -3,8 +3,12 @@
 import type { Op } from './op.js';
 import { answer } from './answer.js';
 import { kill } from './kill.js';
+import { logs } from './logs.js';
+import { respawn } from './respawn.js';
 import { rm } from './rm.js';
+import { screen } from './screen.js';
+import { send } from './send.js';
 import { stop } from './stop.js';
 
 /** Every operation, by file name. */
-export const OPS: readonly Op[] = [answer, kill, rm, stop];
+export const OPS: readonly Op[] = [answer, kill, logs, respawn, rm, screen, send, stop];

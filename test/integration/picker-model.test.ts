@@ -164,7 +164,7 @@ describe.each(testNeovims())('Neovim $label: the picker model', ({ path: exe }) 
       'run:stop aaaaaaaa',
       'run:rm bbbbbbbb',
       // The peek pane reads the job's screen from its host.
-      'screen_of aaaaaaaa',
+      'run:screen aaaaaaaa',
       'help false',
       'peek false',
       'filter ',

@@ -77,7 +77,8 @@ function H.fetch_job_screen(p, e)
     return
   end
   p.job_screens[e.id] = { key = key, lines = got and got.lines or { '(reading its screen…)' }, fetching = true }
-  require('madohub.node').call('screen_of', require('madohub.jobs').ref(e), function(result, err)
+  local message = require('madohub.ops').job_message('screen', require('madohub.jobs').ref(e))
+  require('madohub.node').call('run', message, function(result, err)
     p.job_screens[e.id] = { key = key, lines = result and result.lines or { err and ('(' .. err .. ')') or '' } }
     if picker().current == p and p.peek_win and p.peek_id == e.id then
       M.draw(p)

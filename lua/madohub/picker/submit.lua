@@ -72,7 +72,12 @@ function M.submit(p, mode, target, text, attach)
   if e.kind == 'terminal' then
     call('reply', 'terminal_reply', { buf = term_buf(e), text = text, typing = false }, taken)
   elseif e.kind == 'job' then
-    call('reply', 'send', vim.tbl_extend('force', require('madohub.jobs').ref(e), { text = text }), taken)
+    call(
+      'reply',
+      'run',
+      require('madohub.ops').job_message('send', require('madohub.jobs').ref(e), { text = text }),
+      taken
+    )
   end
 end
 

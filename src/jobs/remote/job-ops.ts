@@ -54,9 +54,3 @@ export async function sendToRemoteJob(
   const ok = await askRemoteJob(link, short, { op: 'send', text, ...terms });
   return typeof ok.pending === 'string' ? ok.pending : ok.queued === true ? 'queued' : '';
 }
-
-/** A running job's screen there (text lines, made safe). */
-export async function remoteJobScreen(link: Link, short: string): Promise<string[]> {
-  const screen = await askRemoteJob(link, short, { op: 'attach' });
-  return Array.isArray(screen.lines) ? (screen.lines as unknown[]).map((l) => safeText(String(l))) : [];
-}

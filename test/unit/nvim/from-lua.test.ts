@@ -26,8 +26,8 @@ describe('messages from Lua', () => {
     expect(parseFromLua({ op: 'terminal_choose', buf: 2, choice: 10, lines: [] })).toBe(
       "terminal_choose: field 'choice' must be a whole number from 1 to 9",
     );
-    expect(parseFromLua({ op: 'respawn', id: 'x', ask: 'soon' })).toBe(
-      "respawn: field 'ask' must be a whole number from 1 to 9007199254740991",
+    expect(parseFromLua({ op: 'run', name: 'respawn', args: { id: 'x' }, ask: 'soon' })).toBe(
+      "run: field 'ask' must be a whole number from 1 to 9007199254740991",
     );
     expect(parseFromLua({ op: 'route_add', target: { evil: true } })).toBe(
       "route_add: field 'target' must be a name or a buffer number",

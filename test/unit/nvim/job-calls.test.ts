@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jobCall } from '../../../src/nvim/job-calls.js';
+import { opCall } from '../../../src/nvim/op-calls.js';
 import { Remotes } from '../../../src/jobs/remote/remotes.js';
 
 describe('a job call that names a host', () => {
@@ -11,7 +12,7 @@ describe('a job call that names a host', () => {
   const none = new Remotes(env, () => undefined, { debug: () => undefined });
 
   it('that is no host is this machine’s job of that name (a name with a colon)', async () => {
-    await expect(jobCall({ op: 'logs', id: ' parser', host: 'fix' }, env, none)).rejects.toThrow(
+    await expect(opCall({ op: 'run', name: 'logs', args: { id: ' parser' }, host: 'fix' }, none, env)).rejects.toThrow(
       "no job 'fix: parser'",
     );
   });

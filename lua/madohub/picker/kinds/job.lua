@@ -16,7 +16,7 @@ function M.open(_, e)
   picker.close()
   local id = e.host ~= '' and (e.host .. ':' .. e.short) or e.short
   if e.ended then
-    call('respawn', 'respawn', jobs.ref(e), function()
+    call('respawn', 'run', ops.job_message('respawn', jobs.ref(e)), function()
       jobs.attach(id, { running = true })
     end)
   else

@@ -1,7 +1,7 @@
 // `mado logs -f`: a line is written once it stands still on the screen above the rows its agent
 // redraws, once only, and not again when it scrolls into the scrollback.
 import { describe, expect, it } from 'vitest';
-import { after as printedAfter, LIVE_ROWS, printedEnd, settledOnScreen } from '../../../src/cli/logs.js';
+import { after as printedAfter, LIVE_ROWS, printedEnd, settledOnScreen } from '../../../src/jobs/print-logs.js';
 
 const chrome = Array.from({ length: LIVE_ROWS }, (_, i) => `chrome ${i}`);
 

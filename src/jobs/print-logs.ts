@@ -2,9 +2,9 @@
 // model (scrollback and screen), or, once the host is gone, its output log replayed through one.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readTail } from '../shared/files.js';
-import { outputLog } from '../jobs/host/output-log.js';
-import { hostText, jobText, logText } from '../jobs/job-text.js';
-import { safeText } from '../shared/args.js';
+import { outputLog } from './host/output-log.js';
+import { hostText, jobText, logText } from './job-text.js';
+import { safeText } from '../shared/text.js';
 
 const FOLLOW_MS = 500;
 const RAW_BYTES = 256 * 1024;
