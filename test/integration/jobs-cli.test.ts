@@ -86,8 +86,12 @@ describe('mado logs', () => {
     expect(text).toMatchObject({ code: 0, stdout: 'Hello! I am a mock model.\n' });
     expect((await h.mado(['logs', '-n', '1', short])).stdout).toBe('Hello! I am a mock model.\n');
     expect((await h.mado(['logs', '--raw', short])).stdout).toContain('Hello!\x1b[1CI\x1b[1Cam');
+    // mado screen: its screen as its host renders it.
+    expect((await h.mado(['screen', short])).stdout).toMatch(/^Hello! I am a mock model\.\n/);
     expect((await h.mado(['kill', short])).code).toBe(0);
     expect((await h.mado(['logs', short])).stdout).toBe('Hello! I am a mock model.\n');
+    // Once ended: the last lines of its output.
+    expect((await h.mado(['screen', short])).stdout).toBe('Hello! I am a mock model.\n');
   });
 
   it('-f prints every line once, in order, and ends with the job', async () => {

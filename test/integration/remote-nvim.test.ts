@@ -213,6 +213,26 @@ describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: e
     await s.lua(`require('madohub').unroute(require('madohub').routes()[1].id)`);
   }, 60000);
 
+  it(':MadoLogs box:ID shows its output there in a split: its lines sent as data by the host', async () => {
+    const wins = await s.lua<number>('return #vim.api.nvim_list_wins()');
+    await screen.type(`:MadoLogs box:${short}<CR>`);
+    expect(await s.waitFor(`vim.api.nvim_buf_get_name(0):find('mado://logs/${short}', 1, true) ~= nil`, 10000)).toBe(
+      true,
+    );
+    // The whole of it (the window shows its end): what the job did after its menu was answered here.
+    expect(await s.lua<string>(`return table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\\n')`)).toContain(
+      'chose 1',
+    );
+    await screen.waitForText(/mado:\/\/logs\/\w+.* \d+,1 +Bot/);
+    expect(await s.lua<number>('return #vim.api.nvim_list_wins()')).toBe(wins + 1);
+    await screen.type(':close<CR>');
+    // A job that is not there is said in the host's words, and nothing opens.
+    await s.lua(`vim.cmd('messages clear')`);
+    await screen.type(':MadoLogs box:nosuchjob<CR>');
+    expect(await s.waitFor(`vim.fn.execute('messages'):find("no job 'nosuchjob'", 1, true) ~= nil`, 5000)).toBe(true);
+    expect(await s.lua<number>('return #vim.api.nvim_list_wins()')).toBe(wins);
+  }, 30000);
+
   it('a hidden job there that starts waiting is told, as this machine’s are', async () => {
     const asks = shortOf(
       (
