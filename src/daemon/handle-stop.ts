@@ -39,7 +39,7 @@ export async function handleStop(ctx: DaemonContext, m: StopRequest): Promise<Re
     );
     return { type: 'ok', short: m.short, ended: true };
   }
-  if (m.wait === false) return { type: 'ok', short: m.short, ended: false };
+  if (m.op === 'stop' && m.wait === false) return { type: 'ok', short: m.short, ended: false };
   const ended = await hostGone(ctx, m.short, graceful ? STOP_WAIT_MS : KILL_WAIT_MS);
   return { type: 'ok', short: m.short, ended };
 }

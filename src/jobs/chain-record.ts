@@ -31,7 +31,7 @@ export function chainOf(v: unknown): Chain | undefined {
 }
 
 /** The protocol's check of a chain. */
-export const chainCheck: Check = (v) => (chainOf(v) ? null : 'a chain ({ id, hop, visited })');
+export const chainCheck: Check<Chain> = (v) => (chainOf(v) ? null : 'a chain ({ id, hop, visited })');
 
 /**
  * The chain that reached the job of `jobDir` last, and the turns its job had ended then (undefined in an

@@ -72,11 +72,13 @@ export const stringsMax =
 export const stringMap: Check<Record<string, string>> = (v) =>
   isObj(v) && Object.values(v).every((x) => typeof x === 'string') ? null : 'a table of strings';
 
-/** An object whose fields pass their checks (fields not named are let through). */
+/** An object whose fields pass their checks (fields not named are let through): of the type they make. */
 export const shape =
-  (fields: Record<string, Check>, what: string): Check =>
+  <S extends Record<string, Check>>(fields: S, what: string): Check<Fields<S>> =>
   (v) =>
     isObj(v) && Object.entries(fields).every(([k, c]) => c(v[k]) === null) ? null : what;
+/** Any JSON object (its fields checked later, by what reads them). */
+export const object: Check<Record<string, unknown>> = (v) => (isObj(v) ? null : 'an object');
 
 /** The first field of `value` that fails its check, as `field 'x' must be …`; null when all pass. */
 export function firstProblem(value: Record<string, unknown>, schema: Record<string, Check>): string | null {
@@ -100,32 +102,40 @@ export function fieldsGuard<S extends Record<string, Check>>(schema: S): (value:
   };
 }
 
-/** Each op of `schemas` as the message its checks let through: `{ op, ...its fields }`. */
-export type MessagesOf<S> = { [Op in keyof S & string]: { op: Op } & Fields<S[Op]> };
+/** Each op of `schemas` as the message its checks let through: `{ op, ...its fields }` (`{ type, … }` for events). */
+export type MessagesOf<S, K extends string = 'op'> = {
+  [Op in keyof S & string]: { [_ in K]: Op } & Fields<S[Op]>;
+};
+
+/** A protocol's schemas: for each op (or event type), its fields' checks. */
+export type Schemas = Record<string, Record<string, Check>>;
+
+/** Any message of a protocol whose schemas are `S`, typed by its op's checks. */
+export type MessageOf<S, K extends string = 'op'> = MessagesOf<S, K>[keyof S & string];
 
 /**
- * The guard of messages by their `op` (a schema of checks for each): the message, typed by its op's
- * schema, or why the value is none. The one place a value that passed its checks becomes their type.
+ * The guard of a protocol's messages keyed by field `key`: a message is a JSON object whose `key`
+ * names one of `schemas` and whose fields pass that one's checks. Returns the message, typed by its
+ * schema, or why the value is none. The one place a value that passed its checks becomes their
+ * type: every protocol's types are made by its schemas, none is written beside them.
  */
-export function messageGuard<S extends Record<string, Record<string, Check>>>(
+function guardBy<S extends Schemas, K extends string>(
+  key: K,
   schemas: S,
-): (value: unknown) => MessagesOf<S>[keyof S & string] | string {
-  const guard = requestGuard<MessagesOf<S>[keyof S & string]>(schemas);
-  return guard;
-}
-
-/**
- * The guard of a protocol's requests: a request is a JSON object whose `op` names one of `schemas`
- * and whose fields pass that op's checks. Returns the request, or why the value is none.
- */
-export function requestGuard<R extends { op: string }>(
-  schemas: Record<R['op'], Record<string, Check>>,
-): (value: unknown) => R | string {
+): (value: unknown) => MessageOf<S, K> | string {
   return (value) => {
-    if (!isObj(value)) return 'a request is a JSON object';
-    const op = value.op;
-    if (typeof op !== 'string' || !Object.hasOwn(schemas, op)) return `unknown op ${JSON.stringify(op)}`;
-    const problem = firstProblem(value, schemas[op as R['op']]);
-    return problem ? `${op}: ${problem}` : (value as unknown as R);
+    if (!isObj(value)) return key === 'op' ? 'a request is a JSON object' : 'a message is a JSON object';
+    const name = value[key];
+    if (typeof name !== 'string' || !Object.hasOwn(schemas, name)) return `unknown ${key} ${JSON.stringify(name)}`;
+    const problem = firstProblem(value, schemas[name] ?? {});
+    return problem ? `${name}: ${problem}` : (value as MessageOf<S, K>);
   };
 }
+
+/** The guard of requests by their `op` (from Lua, a client, a link). */
+export const messageGuard = <S extends Schemas>(schemas: S): ((value: unknown) => MessageOf<S> | string) =>
+  guardBy('op', schemas);
+
+/** The guard of events by their `type` (what a peer answers or tells). */
+export const eventGuard = <S extends Schemas>(schemas: S): ((value: unknown) => MessageOf<S, 'type'> | string) =>
+  guardBy('type', schemas);

@@ -2,15 +2,16 @@
 // answers, and the guard each passes. Newline-delimited JSON with the protocol version, as every
 // MadoHub socket speaks (codec.ts), over the standard input and output of the host's command. One
 // link carries many channels: each request and each answer names its channel.
-import type { Check } from '../../shared/checks.js';
+import type { Check, MessageOf, Schemas } from '../../shared/checks.js';
 import {
+  eventGuard,
   int,
   isObj,
+  messageGuard,
+  object,
   optional,
   pattern,
-  requestGuard,
   str,
-  stringMap,
   strMax,
   stringsMax,
 } from '../../shared/checks.js';
@@ -38,91 +39,30 @@ export const MAX_VERB_STDIN = 1024 * 1024;
 
 const ch = int(1, 1_000_000_000);
 
-/** Lists the host's jobs as `mado agents --json` would. */
-export interface ListOp {
-  op: 'list';
-  ch: number;
-}
-/** Follows the host's jobs: a `jobs` message now and after each change, until the channel closes. */
-export interface WatchOp {
-  op: 'watch';
-  ch: number;
-}
-/** Runs `mado VERB …` there (its output comes back as `out`, its end as `exit`). */
-export interface VerbOp {
-  op: 'verb';
-  ch: number;
-  argv: string[];
-  stdin?: string;
-  cwd?: string;
-  /** The name this side gives the host: the verb's hints name it (`mado --host NAME attach …`). */
-  as?: string;
-  /** Variables of this side that the job names ($MADOHUB_JOB_ENV): nothing else of this side's environment crosses. */
-  env?: Record<string, string>;
-}
-/**
- * Opens a connection to a job's host there (by id, prefix or name), which then speaks the host protocol
- * through `msg`.
- */
-export interface HostOp {
-  op: 'host';
-  ch: number;
-  id: string;
-}
-/**
- * One request of the job service (jobs/client/service.ts) for that machine's daemon, started when none runs:
- * its reply comes as one `msg`, then the channel closes. A dispatch's or respawn's `env` is filled
- * there (that machine's, and `env`: what the job names of this side's); a dispatch's empty `cwd` is
- * `cwd` there (the host's setting), else the bridge's folder.
- */
-export interface DaemonOp {
-  op: 'daemon';
-  ch: number;
-  req: Record<string, unknown>;
-  cwd?: string;
-  env?: Record<string, string>;
-}
-/**
- * One operation of that machine's registry (src/ops/), by name, with its arguments as they are: its
- * result comes as one `msg` (`{ type: 'result', result }`, or `{ type: 'error', error }`), then the
- * channel closes.
- */
-export interface RunOp {
-  op: 'run';
-  ch: number;
-  name: string;
-  args: Record<string, unknown>;
-}
-/** A message on an open host channel. */
-export interface MsgOp {
-  op: 'msg';
-  ch: number;
-  msg: Record<string, unknown>;
-}
-export interface CloseOp {
-  op: 'close';
-  ch: number;
-}
-export interface PingOp {
-  op: 'ping';
-  ch: number;
-}
-
-export type BridgeRequest = ListOp | WatchOp | VerbOp | HostOp | DaemonOp | RunOp | MsgOp | CloseOp | PingOp;
-
-const object: Check = (v) => (isObj(v) ? null : 'an object');
 /** Variables of this side that a job names: 64 at most, each a name and a value of 64 KiB at most. */
-const variables: Check = (v) =>
-  stringMap(v) === null &&
-  Object.keys(v as object).length <= 64 &&
-  Object.entries(v as Record<string, string>).every(
-    ([k, x]) => /^[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(k) && x.length <= 65536,
+const variables: Check<Record<string, string>> = (v) =>
+  isObj(v) &&
+  Object.keys(v).length <= 64 &&
+  Object.entries(v).every(
+    ([k, x]) => /^[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(k) && typeof x === 'string' && x.length <= 65536,
   )
     ? null
     : 'a table of at most 64 variables';
-const SCHEMAS: Record<BridgeRequest['op'], Record<string, Check>> = {
+
+/**
+ * What this side asks the bridge, each op and its fields' checks: the requests' types are made by
+ * these checks (BridgeRequest), none is written beside them.
+ */
+const BRIDGE_REQUESTS = {
+  /** Lists the host's jobs as `mado agents --json` would. */
   list: { ch },
+  /** Follows the host's jobs: a `jobs` message now and after each change, until the channel closes. */
   watch: { ch },
+  /**
+   * Runs `mado VERB …` there (its output comes back as `out`, its end as `exit`). `as`: the name this
+   * side gives the host (the verb's hints name it: `mado --host NAME attach …`); `env`: variables of
+   * this side that the job names ($MADOHUB_JOB_ENV): nothing else of this side's environment crosses.
+   */
   verb: {
     ch,
     argv: stringsMax(256),
@@ -131,25 +71,52 @@ const SCHEMAS: Record<BridgeRequest['op'], Record<string, Check>> = {
     as: optional(pattern(HOST_NAME, 'a host name')),
     env: optional(variables),
   },
+  /** Opens a connection to a job's host there (by id, prefix or name); it then speaks the host protocol in `msg`. */
   host: { ch, id: strMax(200) },
+  /**
+   * One request of the job service (jobs/client/service.ts) for that machine's daemon, started when
+   * none runs: its reply comes as one `msg`, then the channel closes. A dispatch's or respawn's `env`
+   * is filled there (that machine's, and `env`: what the job names of this side's); a dispatch's
+   * empty `cwd` is `cwd` there (the host's setting), else the bridge's folder.
+   */
   daemon: { ch, req: object, cwd: optional(strMax(4096)), env: optional(variables) },
+  /**
+   * One operation of that machine's registry (src/ops/), by name, with its arguments as they are: its
+   * result comes as one `msg` (`{ type: 'result', result }`, or `{ type: 'error', error }`), then the
+   * channel closes.
+   */
   run: { ch, name: strMax(64), args: object },
+  /** A message on an open host channel. */
   msg: { ch, msg: object },
   close: { ch },
   ping: { ch: int(0, 1_000_000_000) },
-};
+} satisfies Schemas;
+
+export type BridgeRequest = MessageOf<typeof BRIDGE_REQUESTS>;
 
 /** The request, or why the message is none (the bridge ends the link with it). */
-export const parseBridgeRequest = requestGuard<BridgeRequest>(SCHEMAS);
+export const parseBridgeRequest = messageGuard(BRIDGE_REQUESTS);
 
-export type BridgeEvent =
-  | { type: 'pong'; ch: number }
-  /** A host's list, its jobs not checked yet (see listedJobsOf): a list a newer one replaced is never checked. */
-  | { type: 'jobs'; ch: number; jobs: readonly unknown[] }
-  | { type: 'out'; ch: number; fd: 1 | 2; data: string }
-  | { type: 'exit'; ch: number; code: number }
-  | { type: 'msg'; ch: number; msg: Record<string, unknown> }
-  | { type: 'closed'; ch: number; error?: string };
+/** A list's jobs, not checked yet (see listedJobsOf): a list a newer one replaced is never checked. */
+const listed: Check<readonly unknown[]> = (v) =>
+  Array.isArray(v) && v.length <= MAX_REMOTE_JOBS ? null : `a list of at most ${MAX_REMOTE_JOBS} jobs`;
+const fd: Check<1 | 2> = (v) => (v === 1 || v === 2 ? null : '1 or 2');
+/** Channel 0 is the link's own: its pongs, and the bridge's last word when it ends the link. */
+const ch0 = int(0, 1_000_000_000);
+
+/** What the bridge answers and tells, each type and its fields' checks (they make BridgeEvent). */
+const BRIDGE_EVENTS = {
+  pong: { ch: ch0 },
+  /** A host's list of jobs. */
+  jobs: { ch, jobs: listed },
+  out: { ch, fd, data: str },
+  exit: { ch, code: int(-1, 255) },
+  msg: { ch, msg: object },
+  closed: { ch: ch0, error: optional(str) },
+} satisfies Schemas;
+
+export type BridgeEvent = MessageOf<typeof BRIDGE_EVENTS, 'type'>;
+const eventOf = eventGuard(BRIDGE_EVENTS);
 
 /** A job of another machine, checked as a job file is (a hostile host's list is refused whole). */
 function listedJobOf(v: unknown): ListedJob | string {
@@ -179,32 +146,11 @@ export function listedJobsOf(list: readonly unknown[]): ListedJob[] | string {
 
 /** The bridge's event, or why the message is none (this side then drops the link). */
 export function parseBridgeEvent(v: unknown): BridgeEvent | string {
-  if (!isObj(v) || typeof v.type !== 'string') return 'a message with no type';
-  // Channel 0 is the link's own: its pongs, and the bridge's last word when it ends the link.
-  const chOk = ch(v.ch) === null || ((v.type === 'pong' || v.type === 'closed') && v.ch === 0);
-  if (!chOk) return `a message '${v.type.slice(0, 20)}' with no channel`;
-  const c = v.ch as number;
-  switch (v.type) {
-    case 'pong':
-      return { type: 'pong', ch: c };
-    case 'jobs':
-      if (!Array.isArray(v.jobs) || v.jobs.length > MAX_REMOTE_JOBS) return `a list of at most ${MAX_REMOTE_JOBS} jobs`;
-      return { type: 'jobs', ch: c, jobs: v.jobs };
-    case 'out':
-      if ((v.fd !== 1 && v.fd !== 2) || str(v.data) !== null) return 'output with no fd or data';
-      return { type: 'out', ch: c, fd: v.fd, data: v.data as string };
-    case 'exit':
-      if (int(-1, 255)(v.code) !== null) return 'an exit with no status';
-      return { type: 'exit', ch: c, code: v.code as number };
-    case 'msg':
-      if (!isObj(v.msg)) return 'a channel message that is no object';
-      return { type: 'msg', ch: c, msg: v.msg };
-    case 'closed':
-      if (v.error !== undefined && typeof v.error !== 'string') return 'a close whose error is no text';
-      return { type: 'closed', ch: c, ...(typeof v.error === 'string' ? { error: v.error.slice(0, 500) } : {}) };
-    default:
-      return `an unknown message '${v.type.slice(0, 20)}'`;
-  }
+  const event = eventOf(v);
+  // Its last word is said to the user: bounded.
+  if (typeof event !== 'string' && event.type === 'closed' && event.error !== undefined)
+    return { ...event, error: event.error.slice(0, 500) };
+  return event;
 }
 
 /** The bridge's hello, or undefined when `v` is none. */
@@ -221,4 +167,4 @@ export function bridgeHelloOf(v: unknown): { version: string; proto: unknown; pi
 }
 
 /** The requests a bridge serves, named in its hello. */
-export const BRIDGE_OPS = Object.keys(SCHEMAS);
+export const BRIDGE_OPS = Object.keys(BRIDGE_REQUESTS);

@@ -19,21 +19,31 @@ describe('the link’s wire', () => {
   });
 
   it('refuses what a hostile bridge may say', () => {
-    expect(parseBridgeEvent('garbage')).toBe('a message with no type');
-    expect(parseBridgeEvent({ type: 'out', fd: 1, data: 'x' })).toBe("a message 'out' with no channel");
-    expect(parseBridgeEvent({ type: 'out', ch: 1, fd: 3, data: 'x' })).toBe('output with no fd or data');
-    expect(parseBridgeEvent({ type: 'exit', ch: 1, code: 'x' })).toBe('an exit with no status');
-    expect(parseBridgeEvent({ type: 'jobs', ch: 1, jobs: new Array(2001).fill(job) })).toBe(
-      'a list of at most 2000 jobs',
+    expect(parseBridgeEvent('garbage')).toBe('a message is a JSON object');
+    expect(parseBridgeEvent({ ch: 1 })).toBe('unknown type undefined');
+    expect(parseBridgeEvent({ type: 'out', fd: 1, data: 'x' })).toBe("out: field 'ch' is missing");
+    expect(parseBridgeEvent({ type: 'out', ch: 0, fd: 1, data: 'x' })).toMatch(
+      /^out: field 'ch' must be a whole number from 1/,
     );
-    expect(parseBridgeEvent({ type: 'jobs', ch: 1, jobs: 'all' })).toBe('a list of at most 2000 jobs');
+    expect(parseBridgeEvent({ type: 'out', ch: 1, fd: 3, data: 'x' })).toBe("out: field 'fd' must be 1 or 2");
+    expect(parseBridgeEvent({ type: 'out', ch: 1, fd: 1, data: 7 })).toBe("out: field 'data' must be a string");
+    expect(parseBridgeEvent({ type: 'exit', ch: 1, code: 'x' })).toBe(
+      "exit: field 'code' must be a whole number from -1 to 255",
+    );
+    expect(parseBridgeEvent({ type: 'jobs', ch: 1, jobs: new Array(2001).fill(job) })).toBe(
+      "jobs: field 'jobs' must be a list of at most 2000 jobs",
+    );
+    expect(parseBridgeEvent({ type: 'jobs', ch: 1, jobs: 'all' })).toBe(
+      "jobs: field 'jobs' must be a list of at most 2000 jobs",
+    );
     // A list's jobs are checked as it is shown (the newest of a burst): one job that is none spoils
     // the list, refused whole.
     expect(listedJobsOf([job, { ...job, short: '../etc' }])).toMatch(/^a job it listed is none: .*short/);
     expect(listedJobsOf([{ ...job, alive: 'yes' }])).toMatch(/alive/);
     expect(listedJobsOf([job])).toEqual([expect.objectContaining({ short: job.short, alive: true })]);
-    expect(parseBridgeEvent({ type: 'launch', ch: 1 })).toBe("an unknown message 'launch'");
-    expect(parseBridgeEvent({ type: 'msg', ch: 1, msg: 'x' })).toBe('a channel message that is no object');
+    expect(parseBridgeEvent({ type: 'launch', ch: 1 })).toBe('unknown type "launch"');
+    expect(parseBridgeEvent({ type: '__proto__', ch: 1 })).toBe('unknown type "__proto__"');
+    expect(parseBridgeEvent({ type: 'msg', ch: 1, msg: 'x' })).toBe("msg: field 'msg' must be an object");
     expect(
       (parseBridgeEvent({ type: 'closed', ch: 1, error: 'e'.repeat(9000) }) as { error: string }).error,
     ).toHaveLength(500);
