@@ -3,7 +3,7 @@
 // reads and where it writes is its backend's (RouteBackend), so that the same rules serve both places.
 import { randomBytes } from 'node:crypto';
 import { closesCycle, nextChain } from './chain.js';
-import { NEOVIM_ENDS } from './store.js';
+import { NEOVIM_ENDS } from '../shared/route-check.js';
 import { idIsOf } from '../shared/fleet-id.js';
 import { linkProblem } from '../shared/links.js';
 import { fill, provenance, spilled, templateText } from './payload.js';

@@ -74,7 +74,8 @@ export class Conn {
       }
       for (const m of messages) {
         const reply = asReply(m);
-        if (!reply) return this.fail(new ReachError(`${socketPath} sent a message that is no reply`, 'protocol'));
+        if (typeof reply === 'string')
+          return this.fail(new ReachError(`${socketPath} sent a message that is no reply: ${reply}`, 'protocol'));
         if (this.waiter) {
           const w = this.waiter;
           this.waiter = undefined;

@@ -1,105 +1,91 @@
-// What the daemon and the hosts answer. Every connection starts with a `hello` from the server.
-import type { Route } from '../../shared/route-types.js';
+// What the daemon and the hosts answer (a remote host's too, through its link): each type of answer
+// and its fields' checks, which make the replies' types (Reply), none written beside them. Every
+// connection starts with a `hello` from the server.
+import type { Check, Checked, MessageOf, MessagesOf, Schemas } from '../../shared/checks.js';
+import { bool, eventGuard, int, isObj, num, oneOf, optional, shape, str, strings } from '../../shared/checks.js';
+import { shortIdCheck } from '../../shared/fleet-id.js';
+import { daemonRoutes } from '../../shared/route-check.js';
 import type { JobFile } from '../types.js';
+import { validateJob } from '../validate.js';
 
-export interface Hello {
-  type: 'hello';
-  role: 'daemon' | 'host';
-  pid: number;
-}
-export interface Ok {
-  type: 'ok';
-  short?: string;
-  warning?: string;
-  /** `stop`/`kill`: whether the agent had ended when the answer was sent. */
-  ended?: boolean;
-  /** `send`: the reply waits (for the agent's turn to end, or for a draft to go). */
-  queued?: boolean;
-  /** `send`: why it waits, for a person (`queued`, `held: draft`); '' when sent. */
-  pending?: string;
-  /** `choose`: the text of the choice made, as the screen showed it. */
-  option?: string;
-}
-export interface ErrorReply {
-  type: 'error';
-  error: string;
-}
 /** A job as the daemon lists it: its file, whether its host lives, and why it cannot be read. */
 export type ListedJob = JobFile & { alive: boolean; error?: string };
-export interface Jobs {
-  type: 'jobs';
-  jobs: ListedJob[];
-}
-export interface ScreenReply {
-  type: 'screen';
-  lines: string[];
-  title: string;
-  cursor: { x: number; y: number };
-}
-export interface Output {
-  type: 'output';
-  data: string;
-  /** A remote verb's standard error (2); its standard output otherwise. */
-  fd?: 1 | 2;
-}
-export interface Exit {
-  type: 'exit';
-  code: number;
-}
-export interface Text {
-  type: 'text';
-  lines: string[];
-  /** How many of `lines` have left the screen (the rest is the screen, which an agent redraws). */
-  settled: number;
-}
-export interface Status {
-  type: 'status';
-  pid: number;
-  ptyPid: number;
-  clients: number;
-  /** What waits in the host for its attached clients, in bytes (bounded: see serve.ts). */
-  pendingBytes: number;
+
+/** The most jobs one list holds (a host's too). */
+export const MAX_LISTED_JOBS = 2000;
+
+/** A listed job as another process sent it, checked as a job file is; or why it is none. */
+export function listedJobOf(v: unknown): ListedJob | string {
+  if (!isObj(v)) return 'a job is an object';
+  const { alive, error, ...file } = v;
+  if (typeof alive !== 'boolean') return "a job's alive must be true or false";
+  if (error !== undefined && typeof error !== 'string') return "a job's error must be a string";
+  const checked = validateJob(file);
+  if (!checked.ok) return checked.error;
+  return { ...checked.job, alive, ...(error === undefined ? {} : { error: error.slice(0, 200) }) };
 }
 
-/** The daemon's routes (all of them, or the one just added). */
-export interface Routes {
-  type: 'routes';
-  routes: Route[];
-  /** What was wrong with routes.json when the daemon read it (a list answers it). */
-  problems?: string[];
-}
+/** A list of jobs, each one a job file (a hostile peer's list is refused whole). */
+const listedJobs: Check<ListedJob[]> = (v) => {
+  if (!Array.isArray(v) || v.length > MAX_LISTED_JOBS) return `a list of at most ${MAX_LISTED_JOBS} jobs`;
+  for (const j of v) {
+    const job = listedJobOf(j);
+    if (typeof job === 'string') return `a list of jobs (one is none: ${job.slice(0, 200)})`;
+  }
+  return null;
+};
 
+const count = int(0, Number.MAX_SAFE_INTEGER);
+const onlineListing = shape({ host: str, jobs: listedJobs, version: optional(str) }, '{ host, jobs, version? }');
+const offlineListing = shape({ host: str, offline: str }, '{ host, offline }');
 /**
  * One machine's part of a listing of every host: its jobs (and its mado's version), or why they could not
  * be listed.
  */
-export type HostListing = { host: string; jobs: ListedJob[]; version?: string } | { host: string; offline: string };
+export type HostListing = Checked<typeof onlineListing> | Checked<typeof offlineListing>;
+const hostListings: Check<HostListing[]> = (v) =>
+  Array.isArray(v) && v.length <= 256 && v.every((h) => onlineListing(h) === null || offlineListing(h) === null)
+    ? null
+    : 'a list of hosts, each its jobs or why it is offline';
 
-/** Every remote host's jobs, as the daemon's links listed them. */
-export interface HostsReply {
-  type: 'hosts';
-  hosts: HostListing[];
-}
+const REPLIES = {
+  hello: { role: oneOf('daemon', 'host'), pid: count },
+  ok: {
+    short: optional(shortIdCheck),
+    warning: optional(str),
+    /** `stop`/`kill`: whether the agent had ended when the answer was sent. */
+    ended: optional(bool),
+    /** `send`: the reply waits (for the agent's turn to end, or for a draft to go). */
+    queued: optional(bool),
+    /** `send`: why it waits (`queued`, `held: draft`); '' when sent. */
+    pending: optional(str),
+    /** `choose`: the text of the choice made, as the screen showed it. */
+    option: optional(str),
+  },
+  error: { error: str },
+  jobs: { jobs: listedJobs },
+  screen: { lines: strings, title: str, cursor: shape({ x: num, y: num }, '{ x, y }') },
+  /** A remote verb's output: its standard error (`fd` 2), its standard output otherwise. */
+  output: { data: str, fd: optional<1 | 2>((v) => (v === 1 || v === 2 ? null : '1 or 2')) },
+  exit: { code: int(-1, 255) },
+  /** The text a person would read: `settled` of its lines have left the screen (the rest is the screen). */
+  text: { lines: strings, settled: count },
+  /** `pendingBytes`: what waits in the host for its attached clients (bounded: see serve.ts). */
+  status: { pid: count, ptyPid: count, clients: count, pendingBytes: count },
+  /** The daemon's routes (all of them, or the one just added); what was wrong with routes.json when it read it. */
+  routes: { routes: daemonRoutes, problems: optional(strings) },
+  /** Every remote host's jobs, as the daemon's links listed them. */
+  hosts: { hosts: hostListings },
+} satisfies Schemas;
 
-export type Reply = Hello | Ok | ErrorReply | Jobs | ScreenReply | Output | Exit | Text | Status | Routes | HostsReply;
+type Replies = MessagesOf<typeof REPLIES, 'type'>;
+export type Reply = MessageOf<typeof REPLIES, 'type'>;
+export type Hello = Replies['hello'];
+export type ScreenReply = Replies['screen'];
 
-const TYPES = new Set<Reply['type']>([
-  'hello',
-  'ok',
-  'error',
-  'jobs',
-  'screen',
-  'output',
-  'exit',
-  'text',
-  'status',
-  'routes',
-  'hosts',
-]);
+const replyOf = eventGuard(REPLIES);
 
-/** The reply, or undefined when `value` is none (its fields are those its sender writes). */
-export function asReply(value: unknown): Reply | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const type = (value as { type?: unknown }).type;
-  return typeof type === 'string' && TYPES.has(type as Reply['type']) ? (value as Reply) : undefined;
+/** The reply, or why `value` is none: every field checked (a remote host's job host answers through its link). */
+export function asReply(value: unknown): Reply | string {
+  return replyOf(value);
 }

@@ -5,6 +5,7 @@ import type { Chain } from '../chain-record.js';
 import { safeText } from '../../shared/text.js';
 import { LinkError } from './link.js';
 import type { Link, MessagePeer } from './link.js';
+import type { Reply } from '../protocol/replies.js';
 import { TargetOffline } from '../../shared/errors.js';
 
 /**
@@ -31,14 +32,14 @@ export async function throughLink<T>(
 export const REMOTE_HOST_MS = 10_000;
 
 /** One request to the job's host there; its error reply is thrown in its words. */
-export async function askRemoteJob(link: Link, short: string, message: object): Promise<Record<string, unknown>> {
+async function askRemoteJob(link: Link, short: string, message: object): Promise<Reply> {
   let peer: MessagePeer | undefined;
   try {
     peer = await link.host(short, REMOTE_HOST_MS);
     peer.send(message);
     const reply = await peer.next(REMOTE_HOST_MS);
     if (reply.type === 'error') throw new Error(`${link.name}: ${safeText(reply.error)}`);
-    return reply as unknown as Record<string, unknown>;
+    return reply;
   } finally {
     peer?.close();
   }
@@ -52,5 +53,6 @@ export async function sendToRemoteJob(
   terms: { waitMenus?: boolean; busyMs?: number; chain?: Chain } = {},
 ): Promise<string> {
   const ok = await askRemoteJob(link, short, { op: 'send', text, ...terms });
-  return typeof ok.pending === 'string' ? ok.pending : ok.queued === true ? 'queued' : '';
+  if (ok.type !== 'ok') return '';
+  return ok.pending ?? (ok.queued === true ? 'queued' : '');
 }

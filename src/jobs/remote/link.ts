@@ -511,10 +511,10 @@ export class Link {
     const ch = this.open((ev) => {
       if (ev.type === 'msg') {
         const reply = asReply(ev.msg);
-        if (reply) deliver(reply);
+        if (typeof reply !== 'string') deliver(reply);
         else {
           this.closeChannel(ch);
-          deliver(new LinkError(`${this.name} passed on a message that is no reply`, 'protocol'));
+          deliver(new LinkError(`${this.name} passed on a message that is no reply: ${reply}`, 'protocol'));
         }
       } else if (ev.type === 'closed') {
         this.listeners.delete(ch);
@@ -582,7 +582,7 @@ export class Link {
       (ch) => ({ op: 'daemon', ch, req: { ...request }, ...(cwd === undefined ? {} : { cwd }) }),
       (msg) => {
         const reply = asReply(msg);
-        return reply && reply.type !== 'error' ? { value: reply } : undefined;
+        return typeof reply !== 'string' && reply.type !== 'error' ? { value: reply } : undefined;
       },
       { what: `${this.name}'s daemon`, name: request.op, ms: timeoutMs + 5000 },
     );

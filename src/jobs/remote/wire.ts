@@ -17,7 +17,7 @@ import {
 } from '../../shared/checks.js';
 import { HOST_NAME } from './hosts.js';
 import { printable } from '../../shared/text.js';
-import { validateJob } from '../validate.js';
+import { listedJobOf, MAX_LISTED_JOBS } from '../protocol/replies.js';
 import type { ListedJob } from '../protocol/replies.js';
 
 /** The most channels one link keeps open at once. */
@@ -25,7 +25,7 @@ export const MAX_CHANNELS = 64;
 /** The largest message either side takes: a screen, an output chunk, a list of jobs. */
 export const MAX_LINK_MESSAGE = 8 * 1024 * 1024;
 /** The most jobs a host's list may hold. */
-export const MAX_REMOTE_JOBS = 2000;
+export const MAX_REMOTE_JOBS = MAX_LISTED_JOBS;
 /**
  * A followed host's lists are bounded by the jobs they hold: the bridge sends, and this side checks
  * and shows, the newest list once the one before has had its time, 1 ms for every LISTED_PER_MS
@@ -117,17 +117,6 @@ const BRIDGE_EVENTS = {
 
 export type BridgeEvent = MessageOf<typeof BRIDGE_EVENTS, 'type'>;
 const eventOf = eventGuard(BRIDGE_EVENTS);
-
-/** A job of another machine, checked as a job file is (a hostile host's list is refused whole). */
-function listedJobOf(v: unknown): ListedJob | string {
-  if (!isObj(v)) return 'a job is an object';
-  const { alive, error, ...file } = v;
-  if (typeof alive !== 'boolean') return "a job's alive must be true or false";
-  if (error !== undefined && typeof error !== 'string') return "a job's error must be a string";
-  const checked = validateJob(file);
-  if (!checked.ok) return checked.error;
-  return { ...checked.job, alive, ...(error === undefined ? {} : { error: error.slice(0, 200) }) };
-}
 
 /**
  * A host's listed jobs, each checked as a job file is, or why the list is none (refused whole). Some

@@ -42,7 +42,7 @@ describe('mado bridge, its peer no longer reading', () => {
     // A job's host that sends its output as fast as its socket takes it.
     let sent = 0;
     server = createServer((c: Socket) => {
-      c.write(encode({ type: 'hello', proto: PROTO, role: 'host' }));
+      c.write(encode({ type: 'hello', proto: PROTO, role: 'host', pid: process.pid }));
       const chunk = encode({ type: 'output', data: 'x'.repeat(60_000) });
       const more = (): void => {
         while (c.write(chunk)) sent += chunk.length;

@@ -15,7 +15,7 @@ import {
   termId,
   bufId,
 } from '../../../src/shared/fleet-id.js';
-import { DAEMON_ENDS, NEOVIM_ENDS } from '../../../src/routes/store.js';
+import { DAEMON_ENDS, NEOVIM_ENDS } from '../../../src/shared/route-check.js';
 
 describe('the fleet’s ids', () => {
   it('each kind, made and read back', () => {
