@@ -42,6 +42,7 @@ describe.each(testNeovims())(
       await key('t');
       expect(await s.waitFor(`${state}.state == 'completed'`, 10000)).toBe(true);
       await s.lua(`vim.api.nvim_set_current_buf(${buf}) vim.cmd('MadoRoute file:${out}')`);
+      expect(await s.waitFor(`#require('madohub').routes() == 1`)).toBe(true);
       const handed = (): string => (existsSync(out) ? readFileSync(out, 'utf8') : '');
       // A route fires at most every 2 s (MIN_GAP_MS): a turn is typed 600 ms after the last delivery was
       // seen, and ends 1.5 s after that at the soonest (700 ms of work, the record 800 ms after the screen).

@@ -126,6 +126,10 @@ export async function startNeovim(exe: string, extraEnv: Record<string, string> 
   return session;
 }
 
+/** A Lua expression: whether Neovim's messages hold `text` (what a command says when its answer comes). */
+export const said = (text: string): string =>
+  `vim.fn.execute('messages'):find(${JSON.stringify(text)}, 1, true) ~= nil`;
+
 /** Opens a terminal in a new split running the fixture agent; returns its buffer number. */
 export function openAgent(s: Session, argv: string[], vertical = false): Promise<number> {
   return openTerminal(s, ['node', AGENT, ...argv], vertical);

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bridgesOf, FIX, shortOf, until, useJobsHarness } from './jobs-harness.js';
-import { openTerminal, ROOT, startNeovim, testNeovims } from './neovim.js';
+import { openTerminal, ROOT, said, startNeovim, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
 import { Screen } from './screen.js';
 
@@ -201,6 +201,7 @@ describe.each(testNeovims())('Neovim $label: a remote host’s jobs', ({ path: e
     await s.lua(
       `vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(':MadoRoute box:reviewer<CR>', true, false, true), 'mx', false)`,
     );
+    expect(await s.waitFor(said('→ reviewer'), 10000)).toBe(true);
     expect(await messages()).toMatch(/route \w+ +.+ → reviewer +on=done/);
     expect(await s.lua<string>(`return require('madohub').routes()[1].target`)).toBe(`job:box:${reviewer}`);
     await s.lua(`vim.api.nvim_chan_send(vim.bo[${writer}].channel, ...)`, ['work\r']);

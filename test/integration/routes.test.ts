@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { testNeovims } from './neovim.js';
+import { said, testNeovims } from './neovim.js';
 import { has, useRoutesNeovim } from './routes-harness.js';
 
 describe.each(testNeovims())('Neovim $label: routes', ({ path: exe }) => {
@@ -49,19 +49,22 @@ describe.each(testNeovims())('Neovim $label: routes', ({ path: exe }) => {
     await r.s.lua(
       `vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(':MadoRoute reviewer colour=red<CR>', true, false, true), 'mx', false)`,
     );
+    // Said when the Node side answers: the editor does not wait for it.
+    expect(await r.s.waitFor(said(':MadoRoute: unknown option colour='))).toBe(true);
     expect(await r.s.lua<string>(`return vim.fn.execute('messages')`)).toMatch(
       /:MadoRoute: unknown option colour= \(on=, send=, template=, hops=, once, review\)/,
     );
     await r.s.lua(
       `vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(':MadoRoute reviewer on=turn hops=5<CR>', true, false, true), 'mx', false)`,
     );
+    expect(await r.s.waitFor(said('writer → reviewer'))).toBe(true);
     expect(await r.s.lua<string>(`return vim.fn.execute('messages')`)).toMatch(
       /route \w+ {2}writer → reviewer {2}on=turn send=last hops=5/,
     );
     await r.s.lua(
       `vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(':MadoRoute nobody<CR>', true, false, true), 'mx', false)`,
     );
-    expect(await r.s.lua<string>(`return vim.fn.execute('messages')`)).toMatch(/:MadoRoute: no agent "nobody"/);
+    expect(await r.s.waitFor(said(':MadoRoute: no agent "nobody"'))).toBe(true);
     // :MadoRoute list twice: one float with the routes, not two stacked; q closes it.
     const floats = `#vim.tbl_filter(function(w) return vim.api.nvim_win_get_config(w).relative ~= '' end, vim.api.nvim_list_wins())`;
     for (let i = 0; i < 2; i++)
@@ -79,6 +82,7 @@ describe.each(testNeovims())('Neovim $label: routes', ({ path: exe }) => {
   it('kill -9 of the Node process: this Neovim’s routes, the names given to its terminals and a payload held for a terminal survive it, and the payload goes once', async () => {
     const { a, b } = await setup();
     await r.s.lua(`vim.api.nvim_set_current_buf(${a}) vim.cmd('MadoRoute term:${b}')`);
+    expect(await r.s.waitFor(`#require('madohub').routes() == 1`)).toBe(true);
     // A draft in the reviewer's input line holds the payload of the writer's turn.
     await type(b, 'dra');
     expect(await r.s.waitFor(has(b, '❯ dra'), 5000)).toBe(true);
@@ -130,6 +134,7 @@ describe.each(testNeovims())('Neovim $label: routes', ({ path: exe }) => {
   it('a finished turn goes to the target with its provenance; shows in the winbar; a busy target gets it when its turn ends; a draft holds it', async () => {
     const { a, b } = await setup();
     await r.s.lua(`vim.api.nvim_set_current_buf(${a}) vim.cmd('MadoRoute term:${b}')`);
+    expect(await r.s.waitFor(`#require('madohub').routes() == 1`)).toBe(true);
     expect(await r.s.lua<string>(`return vim.fn.execute('messages')`)).toMatch(
       /route \w+ {2}writer → reviewer {2}on=done send=last hops=3/,
     );
@@ -236,6 +241,7 @@ describe.each(testNeovims())('Neovim $label: routes', ({ path: exe }) => {
     await r.s.lua(`vim.api.nvim_buf_set_lines(0, -1, -1, false, { 'Edited by the user.' }) vim.cmd('write')`);
     expect(await r.s.waitFor(has(b, 'Edited by the user.'), 8000)).toBe(true);
     await r.s.lua(`vim.cmd('MadoRoute clear')`);
+    expect(await r.s.waitFor(`#require('madohub').routes() == 0`, 3000)).toBe(true);
 
     // send=diff into a normal buffer: A's working tree's diff, appended.
     const notes = await r.s.lua<number>(`vim.cmd('new') return vim.api.nvim_get_current_buf()`);
@@ -253,6 +259,7 @@ describe.each(testNeovims())('Neovim $label: routes', ({ path: exe }) => {
 
     // A wiped target: its route goes, with one message.
     await r.s.lua(`vim.cmd('MadoRoute clear')`);
+    expect(await r.s.waitFor(`#require('madohub').routes() == 0`, 3000)).toBe(true);
     await r.s.lua(`require('madohub').route(${a}, ${b})`);
     await r.s.lua(`vim.api.nvim_buf_delete(${b}, { force = true })`);
     expect(await r.s.waitFor(`#require('madohub').routes() == 0`, 5000)).toBe(true);

@@ -22,7 +22,7 @@ describe.each(testNeovims())('Neovim $label: a route, turn after turn', ({ label
     await r.s.lua(
       `vim.api.nvim_set_current_buf(${a}) vim.cmd('MadoRoute term:${b}') vim.cmd('MadoRoute term:${b} send=screen')`,
     );
-    expect(await r.s.lua<unknown[]>(`return require('madohub').routes()`)).toHaveLength(2);
+    expect(await r.s.waitFor(`#require('madohub').routes() == 2`)).toBe(true);
     const count = (text: string): string =>
       `#vim.tbl_filter(function(l) return l:find(${JSON.stringify(text)}, 1, true) end, vim.api.nvim_buf_get_lines(${b}, 0, -1, false))`;
     for (let turn = 1; turn <= turns; turn++) {
@@ -54,6 +54,7 @@ describe.each(testNeovims())('Neovim $label: a route, turn after turn', ({ label
     );
     expect(await r.s.waitFor(`(require('madohub.fleet').find('term:${b}') or {}).state == 'waiting'`, 8000)).toBe(true);
     await r.s.lua(`vim.api.nvim_set_current_buf(${a}) vim.cmd('MadoRoute term:${b}')`);
+    expect(await r.s.waitFor(`#require('madohub').routes() == 1`)).toBe(true);
     const lines = (text: string): string =>
       `#vim.tbl_filter(function(l) return l:find(${JSON.stringify(text)}, 1, true) end, vim.api.nvim_buf_get_lines(${b}, 0, -1, false))`;
     for (let turn = 1; turn <= turns; turn++) {

@@ -164,25 +164,30 @@ function M.describe(r)
 end
 
 ---`:MadoRoute …`: the words go to the Node side as typed (it parses them: `list`, `clear`, `pause`,
----`resume`, `rm ID`, or `[{source}] {target} [options]`); what it answers is said here.
+---`resume`, `rm ID`, or `[{source}] {target} [options]`); what it answers is said here when it comes:
+---the editor does not wait (a route between jobs waits on the daemon, which may be starting).
 ---@param args string[]
 function M.command(args)
   require('madohub').boot()
   local node = require('madohub.node')
   node.ensure()
-  local answer, err =
-    node.request('route_command', vim.tbl_extend('force', here(), { args = args, settings = settings() }))
-  if type(answer) ~= 'table' then
-    return util.notify(':MadoRoute: ' .. tostring(err), vim.log.levels.ERROR)
-  end
-  if answer.list then
-    return require('madohub.routes.list').open()
-  elseif answer.route then
-    return util.notify('route ' .. M.describe(answer.route))
-  end
-  util.notify(
-    answer.error and (':MadoRoute: ' .. answer.message) or answer.message,
-    answer.error and vim.log.levels.ERROR or nil
+  node.call(
+    'route_command',
+    vim.tbl_extend('force', here(), { args = args, settings = settings() }),
+    function(answer, err)
+      if type(answer) ~= 'table' then
+        return util.notify(':MadoRoute: ' .. tostring(err), vim.log.levels.ERROR)
+      end
+      if answer.list then
+        return require('madohub.routes.list').open()
+      elseif answer.route then
+        return util.notify('route ' .. M.describe(answer.route))
+      end
+      util.notify(
+        answer.error and (':MadoRoute: ' .. answer.message) or answer.message,
+        answer.error and vim.log.levels.ERROR or nil
+      )
+    end
   )
 end
 
