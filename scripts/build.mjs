@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { writeAgentRegistry } from './agent-registry.mjs';
 import { writeOpRegistry } from './op-registry.mjs';
 import { writeHelpTags } from './helptags.mjs';
+import { writeRegistry } from './registry.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const common = {
@@ -43,7 +44,8 @@ writeAgentRegistry(path.join(root, 'src', 'agents'));
 // The list of operations: every file of src/ops/ that defines one (a new operation is its file).
 writeOpRegistry(path.join(root, 'src', 'ops'));
 
-// The doc's lists of agents and of state words, from the code (bundled to run here).
+// The doc's lists of agents, of state words and of operations, and the Lua side's list of states, from
+// the code (bundled to run here).
 await build({
   ...common,
   entryPoints: ['scripts/doc-agents.ts'],
@@ -52,9 +54,11 @@ await build({
   external: ['node-pty', 'neovim', 'chokidar', 'ps-list', '@xterm/headless'],
 });
 {
-  const { withAgentList, withOpList, withStateWords } = createRequire(import.meta.url)(
+  const { statesLua, withAgentList, withOpList, withStateWords } = createRequire(import.meta.url)(
     path.join(root, '.cache', 'doc-agents.cjs'),
   );
+  // The states and their facts for the Lua side (it keeps no list of its own).
+  writeRegistry(path.join(root, 'lua', 'madohub', 'states.lua'), statesLua());
   const docFile = path.join(root, 'doc', 'madohub.txt');
   const doc = readFileSync(docFile, 'utf8');
   const written = withOpList(withStateWords(withAgentList(doc)));

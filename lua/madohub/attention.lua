@@ -100,14 +100,20 @@ end
 ---@field failed integer Failures you have not seen.
 ---@field total integer The three together.
 
-local STATE_COUNT = { waiting = 'waiting', stopped = 'done', completed = 'done', failed = 'failed' }
+---What a state counts as in what needs you ('waiting', 'done', 'failed'), or nil.
+---@param state string
+---@return string|nil
+local function counts_as(state)
+  local facts = require('madohub.states').of[state]
+  return facts and facts.counts ~= '' and facts.counts or nil
+end
 
 ---What needs you now, from the fleet's cache: the terminals and jobs of this Neovim's fleet.
 ---@return madohub.Counts
 function M.counts()
   local c = { waiting = 0, done = 0, failed = 0, total = 0 }
   for _, e in ipairs(require('madohub.fleet').get()) do
-    local key = STATE_COUNT[e.state]
+    local key = counts_as(e.state)
     if key and (key == 'waiting' or M.seen[e.id] ~= e.since) then
       c[key] = c[key] + 1
       c.total = c.total + 1
@@ -181,7 +187,7 @@ local function see(bufs)
     shown[b] = true
   end
   for _, e in ipairs(require('madohub.fleet').get()) do
-    if e.buf ~= vim.NIL and shown[e.buf] and STATE_COUNT[e.state] then
+    if e.buf ~= vim.NIL and shown[e.buf] and counts_as(e.state) then
       M.seen[e.id] = e.since
     end
   end

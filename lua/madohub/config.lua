@@ -1,6 +1,5 @@
 ---An agent's id, as the Node side names it (`claude`, `codex`, …: the list comes from Node).
 ---@alias madohub.Agent string
----@alias madohub.StateName "working"|"idle"|"waiting"|"stopped"|"completed"|"failed"|"exited"
 
 ---@class madohub.WatchConfig
 ---@field interval integer Milliseconds: at most one snapshot of a terminal per this window (16-50 is sane).
@@ -73,6 +72,30 @@
 
 local M = {}
 
+local states = require('madohub.states')
+
+---Each state's word, and the words of a Failed turn's detail.
+---@return table<string, string>
+local function default_words()
+  local words = { interrupted = 'Interrupted', error = 'Error' }
+  for _, s in ipairs(states.list) do
+    words[s.name] = s.word
+  end
+  return words
+end
+
+---The states whose changes are told by default.
+---@return table<madohub.StateName, boolean>
+local function default_told()
+  local told = {}
+  for _, s in ipairs(states.list) do
+    if s.told then
+      told[s.name] = true
+    end
+  end
+  return told
+end
+
 ---@type madohub.Config
 M.defaults = {
   node = 'node',
@@ -90,7 +113,7 @@ M.defaults = {
   highlight = { enabled = true },
   notify = {
     enabled = true,
-    states = { waiting = true, completed = true, failed = true, stopped = true, exited = true },
+    states = default_told(),
     burst_ms = 2000,
     quiet = nil,
     desktop = { enabled = true, command = nil },
@@ -98,17 +121,7 @@ M.defaults = {
   },
   labels = {},
   hosts = {},
-  words = {
-    working = 'Working',
-    idle = 'Idle',
-    waiting = 'Waiting',
-    stopped = 'Stopped',
-    completed = 'Completed',
-    failed = 'Failed',
-    exited = 'Exited',
-    interrupted = 'Interrupted',
-    error = 'Error',
-  },
+  words = default_words(),
   picker = {
     width = 0.8,
     height = 0.8,

@@ -10,6 +10,7 @@ import { appendCommand } from '../records/push-file.js';
 import { RegistryRecords } from '../records/registry.js';
 import type { RegistryEntry } from '../records/registry.js';
 import { isObj, strOf, timeOf } from '../shared/checks.js';
+import { SHORT_ID } from '../shared/fleet-id.js';
 import { answerOfLastPrompt } from './recorded-answer.js';
 import { clip, MAX_DETAIL, noControl } from '../shared/text.js';
 import type { AgentState, PushSignal, RecordSignal } from '../shared/types.js';
@@ -251,7 +252,7 @@ export function claudeSession(value: unknown): SessionElsewhere | null {
     sessionId,
     cwd: strOf(value.cwd) ?? '',
     ...(name ? { name: name.slice(0, MAX_DETAIL) } : {}),
-    ...(bgId && /^[0-9a-f]{8}$/.test(bgId) ? { attachId: bgId } : {}),
+    ...(bgId && SHORT_ID.test(bgId) ? { attachId: bgId } : {}),
     signal: {
       state,
       source: 'session-file',

@@ -1,6 +1,6 @@
 // One entry of the fleet: an agent MadoHub can show and steer, wherever it runs. Pure mappings from
 // what each kind's owner knows (the tracker for terminals, the job files for jobs).
-import { INTERRUPTED } from '../shared/types.js';
+import { INTERRUPTED, isConfirmed } from '../shared/types.js';
 import type { AgentId, AgentState, StateSource } from '../shared/types.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import type { TerminalState } from '../state/tracker.js';
@@ -97,8 +97,7 @@ export const UNPLACED: Pick<
 };
 
 /** Its state is its agent's own word (its hooks, its event stream), not its screen's. */
-export const confirmedJob = (job: { stateSource?: ListedJob['stateSource'] }): boolean =>
-  job.stateSource !== undefined && job.stateSource !== null && job.stateSource !== 'pty-scrape';
+export const confirmedJob = (job: { stateSource?: ListedJob['stateSource'] }): boolean => isConfirmed(job.stateSource);
 
 /**
  * A job's status and tempo in the agents' words: running/blocked is Waiting, a turn ended is Stopped

@@ -4,7 +4,7 @@ import type { Detection } from '../detect/index.js';
 import { MAX_DETAIL } from '../shared/text.js';
 import { optionsOf, questionOf } from '../detect/question.js';
 import type { JobQuestion, JobFile } from './types.js';
-import { isJobStateSource } from './types.js';
+import { isJobStateSource } from '../shared/types.js';
 
 /** What a detection means for a job's file. */
 export function jobPatch(d: Detection, lines: readonly string[]): Partial<JobFile> {

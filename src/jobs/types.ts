@@ -1,5 +1,6 @@
 // A background job's file: `<jobs dir>/<id>/job.json`. Typed here, validated on read.
 import type { AgentId } from '../detect/types.js';
+import type { JobStateSource } from '../shared/types.js';
 
 /**
  * A job's status: its agent runs (`running`), has ended a turn and waits for more (`done`), or has
@@ -25,19 +26,6 @@ export interface JobQuestion {
   text: string;
   options: string[];
 }
-
-/** Where a job's state was read: its screen, its agent's hooks, event stream, desktop notifications or records. */
-export const JOB_STATE_SOURCES = [
-  'pty-scrape',
-  'hook',
-  'event-stream',
-  'notification',
-  'jsonl-watcher',
-  'session-file',
-  'session-db',
-] as const;
-export type JobStateSource = (typeof JOB_STATE_SOURCES)[number];
-export const isJobStateSource = (s: string): s is JobStateSource => JOB_STATE_SOURCES.some((k) => k === s);
 
 /** A job's file: every field is always there (null or empty when unknown). */
 export interface JobFile {

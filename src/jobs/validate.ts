@@ -17,17 +17,9 @@ import {
 } from '../shared/checks.js';
 import { protoMismatch } from './protocol/codec.js';
 import type { JobFile } from './types.js';
-import {
-  JOB_ORIGINS,
-  JOB_STATE_SOURCES,
-  JOB_STATUSES,
-  JOB_TEMPOS,
-  MAX_INTENT,
-  JOB_FILE_VERSION,
-  SHORT_ID,
-  UUID,
-} from './types.js';
+import { JOB_ORIGINS, JOB_STATUSES, JOB_TEMPOS, MAX_INTENT, JOB_FILE_VERSION, SHORT_ID, UUID } from './types.js';
 import { MAX_DETAIL } from '../shared/text.js';
+import { JOB_STATE_SOURCES } from '../shared/types.js';
 
 const template = shape({ name: str, description: str, initialPrompt: str }, '{name, description, initialPrompt}');
 const block: Check = (v) =>

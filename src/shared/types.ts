@@ -21,67 +21,91 @@ export const SESSION_REF = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 /** The detail of a Failed state that is the user's interrupt (every agent's rules and records say it so). */
 export const INTERRUPTED = 'interrupted';
 
+/**
+ * Every state, once, in the order the glossary gives them, with its facts: its word (the default of
+ * the `words` setting), its glyph in the picker, its group there (`needs`, `working`, `done`, `idle`,
+ * `ended`), the standard highlight group its `Mado*` group links to, whether a change to it is told by
+ * default (`notify.states`), and what it counts as in what needs you (`waiting`, `done`, `failed`).
+ * Every list of states — here, the generated lua/madohub/states.lua, the doc — is made from this one.
+ */
+export const STATE_FACTS = {
+  working: { word: 'Working', glyph: '●', group: 'working', link: 'DiagnosticInfo', told: false, counts: '' },
+  idle: { word: 'Idle', glyph: '○', group: 'idle', link: 'Comment', told: false, counts: '' },
+  waiting: { word: 'Waiting', glyph: '◆', group: 'needs', link: 'DiagnosticWarn', told: true, counts: 'waiting' },
+  // Not ✓: that is the winbar's (and the row's) mark of a state confirmed from the agent's records.
+  stopped: { word: 'Stopped', glyph: '◉', group: 'done', link: 'DiagnosticHint', told: true, counts: 'done' },
+  completed: { word: 'Completed', glyph: '◉', group: 'done', link: 'DiagnosticOk', told: true, counts: 'done' },
+  failed: { word: 'Failed', glyph: '✗', group: 'ended', link: 'DiagnosticError', told: true, counts: 'failed' },
+  exited: { word: 'Exited', glyph: '■', group: 'ended', link: 'NonText', told: true, counts: '' },
+} as const satisfies Record<
+  string,
+  {
+    word: string;
+    glyph: string;
+    group: string;
+    link: string;
+    told: boolean;
+    counts: '' | 'waiting' | 'done' | 'failed';
+  }
+>;
+
 /** What that program is doing. */
-export type AgentState = 'working' | 'idle' | 'waiting' | 'stopped' | 'completed' | 'failed' | 'exited';
+export type AgentState = keyof typeof STATE_FACTS;
 
 /** Every state, in the order the glossary gives them. */
-export const AGENT_STATES: readonly AgentState[] = [
-  'working',
-  'idle',
-  'waiting',
-  'stopped',
-  'completed',
-  'failed',
-  'exited',
-];
+export const AGENT_STATES: readonly AgentState[] = Object.keys(STATE_FACTS).filter((k): k is AgentState =>
+  Object.hasOwn(STATE_FACTS, k),
+);
 
 const STATE_SET: ReadonlySet<string> = new Set(AGENT_STATES);
 
 export const isAgentState = (v: unknown): v is AgentState => typeof v === 'string' && STATE_SET.has(v);
 
 /**
- * The source of a state: where a reading came from. The screen (`pty-scrape`), the terminal's exit
- * (`terminal`), and the confirmed ones: an agent's session file, its transcript, rollout or chat
- * (`jsonl-watcher`), its session database (`session-db`: OpenCode's), its server's event stream
- * (`event-stream`: OpenCode's), its own hooks (`hook`: what a
- * job's agent tells as it happens), the notifications it asks its terminal for (`notification`: OSC
- * 9, 777, 99).
+ * Every source of a state, once, with its facts: `confirms` — a state it says is the agent's own word
+ * (✓ in the winbar), the one rule of "confirmed"; `ofJobs` — a job's host may read a job's state from
+ * it (a job's file names it). The screen (`pty-scrape`), the terminal's exit (`terminal`), and the
+ * confirmed ones: an agent's session file, its transcript, rollout or chat (`jsonl-watcher`), its
+ * session database (`session-db`: OpenCode's), its server's event stream (`event-stream`: OpenCode's),
+ * its own hooks (`hook`: what a job's agent tells as it happens), the notifications it asks its
+ * terminal for (`notification`: OSC 9, 777, 99).
  */
-export type StateSource =
-  | 'pty-scrape'
-  | 'terminal'
-  | 'session-file'
-  | 'jsonl-watcher'
-  | 'session-db'
-  | 'event-stream'
-  | 'hook'
-  | 'notification';
+const SOURCE_FACTS = {
+  'pty-scrape': { confirms: false, ofJobs: true },
+  terminal: { confirms: false, ofJobs: false },
+  'session-file': { confirms: true, ofJobs: true },
+  'jsonl-watcher': { confirms: true, ofJobs: true },
+  'session-db': { confirms: true, ofJobs: true },
+  'event-stream': { confirms: true, ofJobs: true },
+  hook: { confirms: true, ofJobs: true },
+  notification: { confirms: true, ofJobs: true },
+} as const satisfies Record<string, { confirms: boolean; ofJobs: boolean }>;
+
+/** The source of a state: where a reading came from (SOURCE_FACTS). */
+export type StateSource = keyof typeof SOURCE_FACTS;
+
+/** A source a job's state may come from. */
+export type JobStateSource = {
+  [K in StateSource]: (typeof SOURCE_FACTS)[K]['ofJobs'] extends true ? K : never;
+}[StateSource];
+
+/** Whether `v` names a source. */
+export const isStateSource = (v: unknown): v is StateSource => typeof v === 'string' && Object.hasOwn(SOURCE_FACTS, v);
 
 /** Every source (one list: a peer's entry names one of these or none). */
-export const STATE_SOURCES: readonly StateSource[] = [
-  'pty-scrape',
-  'terminal',
-  'session-file',
-  'jsonl-watcher',
-  'session-db',
-  'event-stream',
-  'hook',
-  'notification',
-];
+export const STATE_SOURCES: readonly StateSource[] = Object.keys(SOURCE_FACTS).filter(isStateSource);
 
-/** The sources that are the agent's own word: a state they say is confirmed (✓ in the winbar). */
-const CONFIRMED_SOURCES: ReadonlySet<string> = new Set<StateSource>([
-  'session-file',
-  'jsonl-watcher',
-  'session-db',
-  'event-stream',
-  'hook',
-  'notification',
-]);
+/** The sources a job's state may come from (a job's file names one of these). */
+export const JOB_STATE_SOURCES: readonly JobStateSource[] = STATE_SOURCES.filter(
+  (s): s is JobStateSource => SOURCE_FACTS[s].ofJobs,
+);
+
+/** Whether `v` names a source a job's state may come from. */
+export const isJobStateSource = (v: unknown): v is JobStateSource => isStateSource(v) && SOURCE_FACTS[v].ofJobs;
 
 /** Whether a state read from `source` is confirmed by the agent's own records (the one place that says so). */
-export function isConfirmed(source: string): boolean {
-  return CONFIRMED_SOURCES.has(source);
+export function isConfirmed(source: unknown): boolean {
+  return isStateSource(source) && SOURCE_FACTS[source].confirms;
 }
 
 /** What a terminal shows now: its visible rows (trailing blank rows trimmed) and its title. */

@@ -3,20 +3,10 @@
 local config = require('madohub.config')
 local highlight = require('madohub.ui.highlight')
 local label = require('madohub.ui.label')
+local states = require('madohub.states')
 local view = require('madohub.picker.view')
 
 local M = {}
-
-M.GLYPHS = {
-  working = '●',
-  waiting = '◆',
-  idle = '○',
-  -- Not ✓: that is the winbar's (and the row's) mark of a state confirmed from the agent's records.
-  stopped = '◉',
-  completed = '◉',
-  failed = '✗',
-  exited = '■',
-}
 
 ---How long, coarsely (the picker redraws its ages once a minute): `<1m`, `3m`, `2h05m`, `3d`.
 ---@param ms number
@@ -120,7 +110,8 @@ function M.lines(rows, width, now, ui, names)
     else
       local e = r.entry --[[@as madohub.FleetEntry]]
       local group = highlight.groups[e.state] or 'Normal'
-      local glyph = M.GLYPHS[e.state] or '?'
+      local facts = states.of[e.state]
+      local glyph = facts and facts.glyph or '?'
       local unseen = view.unseen(e, ui) and '•' or ' '
       local word = label.word(e)
       -- ✓ means what it means in the winbar: confirmed from the agent's records.

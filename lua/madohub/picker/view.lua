@@ -26,15 +26,13 @@ M.STATE_GROUPS = {
   { key = 'ended', label = 'Ended (failed, exited)' },
 }
 
-local STATE_GROUP = {
-  waiting = 'needs',
-  working = 'working',
-  stopped = 'done',
-  completed = 'done',
-  idle = 'idle',
-  failed = 'ended',
-  exited = 'ended',
-}
+---The group of each state.
+---@param state string
+---@return string|nil
+local function group_of_state(state)
+  local facts = require('madohub.states').of[state]
+  return facts and facts.group
+end
 
 ---The group of an entry by state.
 ---@param e madohub.FleetEntry
@@ -47,7 +45,7 @@ function M.state_group(e)
   if e.state == 'failed' and e.interrupted == true then
     return 'idle'
   end
-  return STATE_GROUP[e.state] or 'ended'
+  return group_of_state(e.state) or 'ended'
 end
 
 ---A finished turn the user has not looked at since it ended.
@@ -55,7 +53,7 @@ end
 ---@param ui madohub.PickerUi
 ---@return boolean
 function M.unseen(e, ui)
-  return STATE_GROUP[e.state] == 'done' and ui.seen[e.id] ~= e.since
+  return group_of_state(e.state) == 'done' and ui.seen[e.id] ~= e.since
 end
 
 ---What a row says of an entry: the question while it waits, else its last line.
@@ -168,7 +166,7 @@ end
 function M.header(entries)
   local n = { needs = 0, working = 0, done = 0, idle = 0, ended = 0 }
   for _, e in ipairs(entries) do
-    local g = STATE_GROUP[e.state] or 'ended'
+    local g = group_of_state(e.state) or 'ended'
     n[g] = n[g] + 1
   end
   local parts = {}

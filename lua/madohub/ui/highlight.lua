@@ -3,23 +3,13 @@
 ---user's own definitions win; they are applied again on ColorScheme.
 local M = {}
 
----The standard group each state's group links to by default.
----@type table<madohub.StateName, string>
-local links = {
-  working = 'DiagnosticInfo',
-  idle = 'Comment',
-  waiting = 'DiagnosticWarn',
-  stopped = 'DiagnosticHint',
-  completed = 'DiagnosticOk',
-  failed = 'DiagnosticError',
-  exited = 'NonText',
-}
+local states = require('madohub.states')
 
 ---`MadoWorking` for `working`, and so on.
 ---@type table<madohub.StateName, string>
 M.groups = {}
-for state in pairs(links) do
-  M.groups[state] = 'Mado' .. state:sub(1, 1):upper() .. state:sub(2)
+for _, s in ipairs(states.list) do
+  M.groups[s.name] = 'Mado' .. s.name:sub(1, 1):upper() .. s.name:sub(2)
 end
 
 ---@type table<madohub.StateName, integer>
@@ -32,7 +22,8 @@ M.selected = 'MadoPickerSelected'
 function M.apply()
   vim.api.nvim_set_hl(0, M.selected, { link = 'PmenuSel', default = true })
   for state, group in pairs(M.groups) do
-    vim.api.nvim_set_hl(0, group, { link = links[state], default = true })
+    -- The standard group each state's group links to by default.
+    vim.api.nvim_set_hl(0, group, { link = states.of[state].link, default = true })
     local ns = M.namespaces[state] or vim.api.nvim_create_namespace('madohub.window.' .. state)
     M.namespaces[state] = ns
     vim.api.nvim_set_hl(ns, 'WinSeparator', { link = group })
