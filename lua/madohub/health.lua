@@ -153,13 +153,11 @@ function M.check()
     h.info('Off (notify.enabled = false)')
   else
     h.ok('Inside Neovim: vim.notify()')
-    local desktop = tostring(notify.desktop or '?')
-    if desktop:match('^/') then
-      h.ok('Desktop: ' .. desktop)
-    else
-      h.info('Desktop: ' .. desktop)
+    -- Each channel outside it, as the Node side says it: telling, or why not.
+    for _, c in ipairs(notify.channels or {}) do
+      local say = c.ok and h.ok or h.info
+      say(('%s: %s'):format(c.name, c.word))
     end
-    h.ok('Terminal: ' .. tostring(notify.terminal or '?'))
     if opts.quiet then
       h.info(('Quiet from %s to %s: nothing outside Neovim then'):format(opts.quiet.from, opts.quiet.to))
     end

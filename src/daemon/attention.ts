@@ -9,7 +9,8 @@ import { chainOfTurn } from '../jobs/chain-record.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import { Attention } from '../fleet/attention.js';
 import type { Notice } from '../fleet/attention.js';
-import { Desktop, findNotifier, probe } from '../fleet/desktop.js';
+import { channelsOf } from '../fleet/channels/index.js';
+import type { NoticeChannel } from '../fleet/channels/index.js';
 import { liveEditors } from '../fleet/editors.js';
 import { jobEntry } from '../fleet/entry.js';
 import type { FleetEntry } from '../fleet/entry.js';
@@ -26,10 +27,10 @@ export function howToReach(id: string): string {
 
 export class DaemonAttention {
   private readonly engine: Attention;
-  private desktop?: Desktop;
+  /** The ways a notice goes out from here (the desktop: the daemon runs in no terminal). */
+  private readonly channels: NoticeChannel[];
   /** The settings file's stamp when last read ('' before; `none` when there is none). */
   private stamp = '';
-  private enabled = true;
   /** This machine's jobs as last listed, and each remote host's while the daemon's link to it is up. */
   private local: FleetEntry[] = [];
   private readonly remote = new Map<string, FleetEntry[]>();
@@ -38,8 +39,9 @@ export class DaemonAttention {
     private readonly jobsDir: string,
     private readonly editorsDir: string,
     private readonly say: (m: string) => void,
-    private readonly env: NodeJS.ProcessEnv = process.env,
+    env: NodeJS.ProcessEnv = process.env,
   ) {
+    this.channels = channelsOf('daemon', { env, debug: say, warn: say });
     this.engine = new Attention(
       {
         agentName: (id) => agentModule(id).displayName,
@@ -77,7 +79,7 @@ export class DaemonAttention {
 
   stop(): void {
     this.engine.stop();
-    this.desktop?.stop();
+    for (const c of this.channels) c.stop();
   }
 
   /** The settings a Neovim kept, read again when their file changed. */
@@ -96,21 +98,12 @@ export class DaemonAttention {
     this.engine.configure(settings.attention);
     for (const [id] of this.engine.mutesOf()) this.engine.mute(id, null);
     for (const [id, m] of mutes) this.engine.mute(id, m);
-    this.enabled = settings.desktop.enabled;
-    this.desktop?.stop();
-    this.desktop = undefined;
-    if (!this.enabled) return;
-    const found = findNotifier(settings.desktop.command, this.env);
-    if (!found.ok) {
-      this.say(`notifications: ${found.why}`);
-      return;
+    for (const c of this.channels) {
+      c.configure(settings);
+      // Why one the user asked for tells nothing (a notifier not found), said once.
+      const health = c.health();
+      if (settings.desktop.enabled && !health.ok) this.say(`notifications: ${health.word}`);
     }
-    const log = { debug: this.say, warn: this.say };
-    this.desktop = new Desktop(found.notifier, log);
-    const asked = this.desktop;
-    void probe(found.notifier).then((n) => {
-      if (this.desktop === asked) this.desktop = new Desktop({ ...n, actions: false }, log);
-    });
   }
 
   /** The settings file's stamp (`none` when there is none: no Neovim kept any, the defaults). */
@@ -124,9 +117,9 @@ export class DaemonAttention {
   }
 
   private tell(n: Notice): void {
-    if (n.quiet || !this.desktop) return;
+    if (n.quiet) return;
     // A Neovim that runs MadoHub tells the jobs' news itself.
     if (liveEditors(this.editorsDir).length > 0) return;
-    this.desktop.show(n);
+    for (const c of this.channels) c.tell(n);
   }
 }

@@ -10,16 +10,14 @@ import { jobsDir } from '../jobs/store.js';
 import { agentModule } from '../agents/index.js';
 import { Attention } from '../fleet/attention.js';
 import type { Mute, Notice } from '../fleet/attention.js';
-import { Desktop, findNotifier, NOTICE_VARS, probe, runsShell } from '../fleet/desktop.js';
+import { channelsOf } from '../fleet/channels/index.js';
+import type { ChannelHealth, EditorParts, NoticeChannel } from '../fleet/channels/index.js';
 import type { FleetChange } from '../fleet/fleet.js';
 import type { FleetHub } from '../fleet/hub.js';
 import { DEFAULT_NOTIFY, parseNotifySettings, readNotifyFile, writeNotifyFile } from '../fleet/notify-settings.js';
 import type { NotifySettings } from '../fleet/notify-settings.js';
 import { ToldLedger } from '../fleet/told-ledger.js';
-import { oscKind, oscNotification, parseTmuxClient } from '../fleet/outer-terminal.js';
-import type { TmuxClient } from '../fleet/outer-terminal.js';
-import { execFile } from 'node:child_process';
-import { isAgentState } from '../shared/types.js';
+import { AGENT_STATES, isAgentState } from '../shared/types.js';
 import type { AgentState } from '../shared/types.js';
 
 /** A notice as Lua takes it: its message, and what it writes to its UI's terminal. */
@@ -45,35 +43,27 @@ export interface AttentionOut {
   debug(m: string): void;
 }
 
-/** What :checkhealth says of the channels. */
+/** What :checkhealth says of the channels: each one, and what the user should fix. */
 export interface AttentionHealth {
-  desktop: string;
-  terminal: string;
+  channels: ChannelHealth[];
   problems: string[];
 }
-
-/** :checkhealth's word on a notifier command that is a shell. */
-const SHELL_TEMPLATE = `notify.desktop.command runs a shell: in its script {title}, {body} and {urgency} become "$${NOTICE_VARS.title}", "$${NOTICE_VARS.body}" and "$${NOTICE_VARS.urgency}" (the texts are never spliced into it); a program given {title} and {body} as its own arguments needs no shell`;
 
 export class NvimAttention {
   private settings: NotifySettings = DEFAULT_NOTIFY;
   private problems: string[] = [];
-  private desktop?: Desktop;
-  private desktopWhy = 'not looked for yet';
-  /** The notifier's capabilities being learnt (bounded): a notice meanwhile waits for them. */
-  private probing?: Promise<void>;
+  /** The ways a notice goes outside the editor (src/fleet/channels/). */
+  private readonly channels: NoticeChannel[];
   private readonly engine: Attention;
   /** Terminals a route delivered to whose turn is under way (a job's says its chain file). */
   private readonly dir = jobsDir();
   /** Told when a desktop run starts (the benchmark). */
   onDesktopStarted?: (n: Notice) => void;
-  /** Inside tmux: the terminal its client runs in, as tmux says (asked once, bounded). */
-  private tmuxClient?: TmuxClient;
 
   constructor(
     private readonly hub: FleetHub,
     private readonly out: AttentionOut,
-    private readonly env: NodeJS.ProcessEnv = process.env,
+    env: NodeJS.ProcessEnv = process.env,
   ) {
     this.engine = new Attention(
       {
@@ -92,21 +82,13 @@ export class NvimAttention {
     );
     // The jobs' mutes a Neovim kept (this one's Node process before this one, or another Neovim's).
     for (const [id, m] of readNotifyFile(this.dir).mutes) this.engine.mute(id, m);
-    if (env.TMUX) this.askTmux();
-  }
-
-  /** Which terminal tmux's client runs in ('auto' inside tmux: its own TERM says only tmux). */
-  private askTmux(): void {
-    const target = this.env.TMUX_PANE && /^%\d+$/.test(this.env.TMUX_PANE) ? ['-t', this.env.TMUX_PANE] : [];
-    execFile(
-      'tmux',
-      ['display-message', '-p', ...target, '#{client_termname}\t#{client_termtype}'],
-      { timeout: 1000, maxBuffer: 4096, env: this.env },
-      (err, out) => {
-        if (err) return this.out.debug(`tmux does not say its client's terminal: ${err.message}`);
-        this.tmuxClient = parseTmuxClient(String(out));
-      },
-    );
+    this.channels = channelsOf('nvim', {
+      env,
+      debug: (m) => this.out.debug(m),
+      warn: (m) => this.out.warn(m),
+      jump: (id) => this.out.jump(id),
+      started: (n) => this.onDesktopStarted?.(n),
+    });
   }
 
   /** Tells Lua every mute (the picker marks them). */
@@ -121,22 +103,7 @@ export class NvimAttention {
     this.problems = problems;
     for (const p of problems) this.out.warn(p);
     this.engine.configure(settings.attention);
-    this.desktop?.stop();
-    this.desktop = undefined;
-    if (settings.desktop.enabled) {
-      const found = findNotifier(settings.desktop.command, this.env);
-      if (found.ok) {
-        this.desktopWhy = '';
-        // Its capabilities come in a moment (a bounded --help); a notice meanwhile waits for them.
-        this.desktop = this.newDesktop(found.notifier);
-        const asked = this.desktop;
-        const probing = probe(found.notifier).then((n) => {
-          if (this.desktop === asked) this.desktop = this.newDesktop(n);
-          if (this.probing === probing) this.probing = undefined;
-        });
-        this.probing = probing;
-      } else this.desktopWhy = found.why;
-    } else this.desktopWhy = 'off (notify.desktop.enabled)';
+    for (const c of this.channels) c.configure(settings);
     writeNotifyFile(this.dir, settings, this.engine.mutesOf(), (m) => this.out.debug(m));
     this.pushMutes();
   }
@@ -164,8 +131,7 @@ export class NvimAttention {
    */
   mute(id: string, states: readonly string[], on: boolean): string {
     const bad = states.find((s) => !isAgentState(s));
-    if (bad !== undefined)
-      throw new Error(`no state '${bad.slice(0, 40)}' (waiting, completed, stopped, failed, exited)`);
+    if (bad !== undefined) throw new Error(`no state '${bad.slice(0, 40)}' (${AGENT_STATES.join(', ')})`);
     const mute: Mute | null = !on ? null : states.length === 0 ? 'all' : new Set(states.filter(isAgentState));
     this.engine.mute(id, mute);
     writeNotifyFile(this.dir, this.settings, this.engine.mutesOf(), (m) => this.out.debug(m));
@@ -174,46 +140,21 @@ export class NvimAttention {
   }
 
   health(): AttentionHealth {
-    const n = this.desktop?.notifier;
-    const kind = oscKind(this.settings.terminal.osc, this.env, this.tmuxClient);
-    return {
-      desktop: n
-        ? `${n.exe}${n.actions ? ' (with "Go there")' : ''}${n.replace ? ' (a summary replaces its burst)' : ''}`
-        : this.desktopWhy,
-      terminal: `${kind ? `OSC ${kind}${this.env.TMUX ? ' through tmux' : ''}` : this.settings.terminal.osc === false ? 'no OSC notification (off)' : 'no OSC notification (no terminal known to take one; set notify.terminal.osc)'}; bell ${this.settings.terminal.bell ? 'on' : 'off'}; title ${this.settings.terminal.title ? 'on' : 'off'}`,
-      problems: n && runsShell(n) ? [...this.problems, SHELL_TEMPLATE] : this.problems,
-    };
+    const channels = this.channels.map((c) => c.health());
+    return { channels, problems: [...this.problems, ...channels.flatMap((c) => c.problems)] };
   }
 
   stop(): void {
     this.engine.stop();
-    this.desktop?.stop();
-  }
-
-  private newDesktop(n: Desktop['notifier']): Desktop {
-    return new Desktop(
-      n,
-      { debug: (m) => this.out.debug(m), warn: (m) => this.out.warn(m) },
-      (id) => this.out.jump(id),
-      (notice) => this.onDesktopStarted?.(notice),
-    );
+    for (const c of this.channels) c.stop();
   }
 
   private tell(n: Notice): void {
     // Outside the editor: not while it has the focus, not in the quiet period, a job's only from one Neovim.
     const shared = n.items.some((i) => i.kind !== 'terminal');
     const outside = !n.quiet && !this.engine.hasFocus && (!shared || this.hub.tellsShared());
-    if (outside && this.desktop) {
-      if (this.probing) void this.probing.then(() => this.desktop?.show(n));
-      else this.desktop.show(n);
-    }
-    const kind = outside ? oscKind(this.settings.terminal.osc, this.env, this.tmuxClient) : null;
-    this.out.notice({
-      message: n.message,
-      urgent: n.urgent,
-      jump: n.jump,
-      osc: kind ? oscNotification(kind, n.title, n.body, n.burst, this.env) : '',
-      bell: outside && this.settings.terminal.bell,
-    });
+    const parts: EditorParts = { osc: '', bell: false };
+    if (outside) for (const c of this.channels) Object.assign(parts, c.tell(n));
+    this.out.notice({ message: n.message, urgent: n.urgent, jump: n.jump, ...parts });
   }
 }
