@@ -2,6 +2,7 @@
 // per transition into a state that needs the user (Waiting, a turn's end, a failure, an exit), none
 // for an agent in sight, none for a muted one, a burst told as one summary. Pure but for its timer:
 // the Neovim side and the daemon each feed it the entries they see and send its notices on.
+import { AGENT_STATES, STATE_FACTS } from '../shared/types.js';
 import type { AgentState } from '../shared/types.js';
 import { clip, noControl } from '../shared/text.js';
 import type { FleetEntry } from './entry.js';
@@ -12,15 +13,6 @@ import type { ToldWaits } from './told-ledger.js';
 const ENDED: ReadonlySet<AgentState> = new Set(['stopped', 'completed', 'failed', 'exited']);
 /** A turn's end: what an agent's records confirm after its screen (an exit or a failure is no less). */
 const TURN_ENDS: ReadonlySet<AgentState> = new Set(['stopped', 'completed']);
-
-/** The states that may be news (each by the user's `notify.states`), all of them by default. */
-export const NEWS_STATES = [
-  'waiting',
-  'completed',
-  'stopped',
-  'failed',
-  'exited',
-] as const satisfies readonly AgentState[];
 
 /** A quiet period, in minutes since midnight (local time): `from` may be after `to` (it spans midnight). */
 export interface QuietPeriod {
@@ -43,7 +35,8 @@ export interface AttentionSettings {
 
 export const DEFAULT_ATTENTION: AttentionSettings = {
   enabled: true,
-  states: Object.fromEntries(NEWS_STATES.map((state) => [state, true])),
+  // The states that are news by default (the user's `notify.states` says otherwise): their table says.
+  states: Object.fromEntries(AGENT_STATES.filter((s) => STATE_FACTS[s].told).map((s) => [s, true])),
   words: {},
   burstMs: 2000,
   quiet: null,
