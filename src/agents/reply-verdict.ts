@@ -1,6 +1,5 @@
 // When a reply may go to an agent: the one rule for terminals and jobs (and the routes that use
 // them). Pure.
-import { optionsOf } from '../detect/question.js';
 import type { AgentId, AgentState } from '../shared/types.js';
 import { draftOf } from './index.js';
 
@@ -32,7 +31,10 @@ export function replyVerdict(ctx: ReplyContext): ReplyVerdict {
 
 /**
  * The verdict for an agent as its screen shows it now: a draft in its input line holds the reply; a
- * menu on it queues a route's (`waitMenus`); the user in Terminal mode in its window holds it (`typing`).
+ * wait holds a route's and `mado send`'s (`waitMenus`): what a Waiting agent shows is to be answered —
+ * numbered choices or not (Claude Code's folder-trust dialog has none: `❯ No, exit`, where the Enter
+ * after the text would pick the highlighted one); the user in Terminal mode in its window holds it
+ * (`typing`).
  */
 export function screenVerdict(
   state: AgentState,
@@ -44,7 +46,7 @@ export function screenVerdict(
     state,
     typing: terms.typing,
     draft: draftOf(agent, lines),
-    menu: terms.waitMenus === true && optionsOf(lines).length > 0,
+    menu: terms.waitMenus === true && state === 'waiting',
   });
 }
 

@@ -16,7 +16,7 @@ const SAID: Record<(typeof PENDING)[number], (short: string) => string> = {
   '': (short) => `sent to ${short}`,
   queued: (short) => `queued for ${short}: sent when its turn ends`,
   'held: menu': (short) =>
-    `held for ${short}: it shows a menu; answer it with mado answer ${short} N, then this is sent`,
+    `held for ${short}: it waits on a question; answer it (mado answer ${short} N, or in mado attach ${short}), then this is sent`,
   'held: draft': (short) => `held: draft for ${short}: sent once its input line is empty`,
   'held: Terminal mode': (short) => `held: Terminal mode for ${short}: sent once its input line is empty`,
 };

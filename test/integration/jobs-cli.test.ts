@@ -221,7 +221,7 @@ describe('mado send', () => {
     const held = await hs.mado(['send', short, 'use the other folder']);
     expect(held).toMatchObject({
       code: 0,
-      stdout: `held for ${short}: it shows a menu; answer it with mado answer ${short} N, then this is sent\n`,
+      stdout: `held for ${short}: it waits on a question; answer it (mado answer ${short} N, or in mado attach ${short}), then this is sent\n`,
     });
     expect((await until(hs.jobs, (j) => j[0]?.pendingReply === 'held: menu'))[0]).toMatchObject({
       pendingReply: 'held: menu',

@@ -2,9 +2,10 @@
 // picker's replies (terminals and jobs) follow, on the agents' real screens.
 import { describe, expect, it } from 'vitest';
 import { draftOf } from '../../../src/agents/index.js';
-import { pendingWord, replyVerdict } from '../../../src/agents/reply-verdict.js';
+import { pendingWord, replyVerdict, screenVerdict } from '../../../src/agents/reply-verdict.js';
 import type { AgentId } from '../../../src/shared/types.js';
 import screens from '../../fixtures/screens.json';
+import versions from '../../fixtures/screens/versions/claude.json';
 
 const of = (name: keyof typeof screens): { agent: AgentId; lines: string[] } => {
   const s = screens[name] as { lines: string[]; expect: { agent: AgentId } };
@@ -69,6 +70,19 @@ describe('when a reply goes', () => {
     // A menu that is waited for (a route's text, mado send's) holds it until the menu is answered.
     expect(replyVerdict({ state: 'waiting', menu: true })).toBe('hold-menu');
     expect(replyVerdict({ state: 'waiting', menu: false })).toBe('send');
+  });
+
+  it('a wait holds a route’s text and mado send’s whatever its menu shows: Claude Code’s trust dialog has no numbers', () => {
+    const trust = { agent: 'claude', lines: versions['cc21332-trust'].lines };
+    // `❯ No, exit` highlighted: the Enter after the text would pick it, and the agent would exit.
+    expect(trust.lines.some((l) => l.includes('❯ No, exit'))).toBe(true);
+    expect(screenVerdict('waiting', trust.agent, trust.lines, { waitMenus: true })).toBe('hold-menu');
+    const approval = of('claude-real-approval');
+    expect(screenVerdict('waiting', approval.agent, approval.lines, { waitMenus: true })).toBe('hold-menu');
+    // The user's own reply goes (it may be the answer); so does a route's to an agent that waits on nothing.
+    expect(screenVerdict('waiting', trust.agent, trust.lines, {})).toBe('send');
+    const idle = of('claude-real-idle');
+    expect(screenVerdict('idle', idle.agent, idle.lines, { waitMenus: true })).toBe('send');
   });
 
   it('says why it waits in the row', () => {
