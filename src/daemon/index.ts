@@ -19,7 +19,7 @@ import { handleRemove } from './handle-remove.js';
 import { handleRespawn } from './handle-respawn.js';
 import { handleStop } from './handle-stop.js';
 import { DaemonRoutes } from './routes.js';
-import { LinkPool } from '../jobs/remote/pool.js';
+import { LinkPool, POOL_IDLE_MS } from '../jobs/remote/pool.js';
 import { parseHosts } from '../jobs/remote/hosts.js';
 import { remoteVerb } from './remote-verb.js';
 import { DaemonAttention } from './attention.js';
@@ -48,13 +48,12 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
   }
   const ctx: DaemonContext = { jobsDir: opts.jobsDir, runtime: opts.runtime, script: opts.script, say };
   const queues = new JobQueues();
-  // Links to remote hosts, opened on first use and closed after a minute unused (the daemon stays meanwhile).
-  const links = new LinkPool(process.env);
-  const routes = new DaemonRoutes(opts.jobsDir, say, links);
   // With Neovim closed, a job that needs the user is told on the desktop (|madohub-notify|).
   const attention = new DaemonAttention(opts.jobsDir, path.join(opts.runtime, 'editors'), say);
-  // A remote host's jobs, while the daemon's link to it is up (a route's, a verb's): their news too.
-  links.onJobs = (host, jobs) => attention.remoteJobs(host, jobs);
+  // Links to remote hosts, opened on first use and closed after a minute unused (the daemon stays
+  // meanwhile); a remote host's jobs, while the link to it is up (a route's, a verb's): their news too.
+  const links = new LinkPool(process.env, POOL_IDLE_MS, (host, jobs) => attention.remoteJobs(host, jobs));
+  const routes = new DaemonRoutes(opts.jobsDir, say, links);
   let connected = 0;
 
   const handle = async (m: DaemonRequest): Promise<Reply> => {

@@ -47,6 +47,20 @@ type Placed = number | 'job' | 'session' | 'editor';
 /** A burst of writes to hosts.json (an editor's save) is read once, this long after its first. */
 const HOSTS_SETTLE_MS = 100;
 
+/** What the hub tells those that listen (the routes, the Lua side), each event with what it carries. */
+export interface HubEvents {
+  /** A job's agent changed state (routes fire on it). */
+  jobState(id: string, from: FleetEntry['state'], to: FleetEntry['state'], turnEnded: boolean): void;
+  /** An entry left the fleet. */
+  gone(id: string): void;
+  /** A reply (a route's) waited for a terminal past its time and was dropped. */
+  replyExpired(buf: number): void;
+  /** A reply started to wait for a terminal, or no longer does (Lua keeps them meanwhile). */
+  replyKept(buf: number, replies: KeptReply[]): void;
+  /** What is wrong with the hosts, when hosts.json changed while this process runs. */
+  hostProblems(problems: string[]): void;
+}
+
 export class FleetHub {
   private readonly fleet = new Fleet();
   private readonly dir = jobsDir();
@@ -66,21 +80,14 @@ export class FleetHub {
   private readonly read: { session: FleetEntry[]; editor: FleetEntry[] } = { session: [], editor: [] };
   /** The jobs as last listed or written, and their rows. */
   private readonly jobList = new JobListing({
-    stateChanged: (id, from, to, turnEnded) => this.onJobState?.(id, from, to, turnEnded),
-    gone: (id) => this.onGone?.(id),
+    stateChanged: (id, from, to, turnEnded) => this.tell('jobState', id, from, to, turnEnded),
+    gone: (id) => this.tell('gone', id),
   });
   /** The remote hosts' jobs, followed through their links, and their rows by host. */
   readonly remotes: Remotes;
   private readonly remoteLists = new Map<string, JobListing>();
-  /** Told when a job's agent changes state (routes fire on it), and when an entry leaves the fleet. */
-  onJobState?: (id: string, from: FleetEntry['state'], to: FleetEntry['state'], turnEnded: boolean) => void;
-  onGone?: (id: string) => void;
-  /** Told when a reply (a route's) waited for a terminal past its time and was dropped. */
-  onReplyExpired?: (buf: number) => void;
-  /** Told when a reply starts to wait for a terminal, and when it no longer does (Lua keeps it meanwhile). */
-  onReplyKept?: (buf: number, replies: KeptReply[]) => void;
-  /** Told what is wrong with the hosts when hosts.json changed while this process runs. */
-  onHostProblems?: (problems: string[]) => void;
+  /** Those that listen to the hub's events (listen()). */
+  private readonly listeners: Partial<HubEvents>[] = [];
   /** The hosts of setup() (what Lua gave last), beside hosts.json's. */
   private hostsFromSetup: unknown;
   /** hosts.json's hosts as last read (kept while the file is half written). */
@@ -101,8 +108,8 @@ export class FleetHub {
       tracker,
       write,
       (buf) => this.placeTerminal(buf),
-      (buf) => this.onReplyExpired?.(buf),
-      (buf, r) => this.onReplyKept?.(buf, r),
+      (buf) => this.tell('replyExpired', buf),
+      (buf, r) => this.tell('replyKept', buf, r),
     );
     this.remotes = new Remotes(process.env, () => this.placeJobs(), log);
     this.jobs = new JobsWatch(
@@ -121,6 +128,17 @@ export class FleetHub {
       () => new Set([...watchers.agentPids(), ...this.jobPids(), ...(this.editors?.othersAgentPids ?? [])]),
       (entries) => this.placeRead('session', entries),
     );
+  }
+  /** Hears the hub's events from now on (each listener the ones it names). */
+  listen(events: Partial<HubEvents>): void {
+    this.listeners.push(events);
+  }
+
+  private tell<K extends keyof HubEvents>(event: K, ...args: Parameters<HubEvents[K]>): void {
+    for (const l of this.listeners) {
+      const heard = l[event];
+      if (heard) Reflect.apply(heard, l, args);
+    }
   }
 
   start(): void {
@@ -149,13 +167,13 @@ export class FleetHub {
   /**
    * The remote hosts followed from now on: hosts.json's and setup()'s (`fromSetup`); answers what is
    * wrong with them. hosts.json is followed from then on: a change to it is read again (100 ms after
-   * the first write of a burst), its problems told through `onHostProblems`.
+   * the first write of a burst), its problems told as `hostProblems`.
    */
   configureHosts(fromSetup: unknown): { problems: string[] } {
     this.hostsFromSetup = fromSetup;
     this.stopHostsWatch ??= watchPath(hostsFile(process.env), HOSTS_SETTLE_MS, () => {
       const { problems } = this.rereadHosts();
-      if (problems.length > 0) this.onHostProblems?.(problems);
+      if (problems.length > 0) this.tell('hostProblems', problems);
     });
     return this.rereadHosts();
   }
@@ -303,7 +321,7 @@ export class FleetHub {
 
   forgetTerminal(buf: number): void {
     const id = termId(buf);
-    this.onGone?.(id);
+    this.tell('gone', id);
     this.asks.delete(buf);
     this.replies.forget(buf);
     this.marks.delete(id);
@@ -373,8 +391,8 @@ export class FleetHub {
       if (!listing) {
         listing = new JobListing(
           {
-            stateChanged: (id, from, to, turnEnded) => this.onJobState?.(id, from, to, turnEnded),
-            gone: (id) => this.onGone?.(id),
+            stateChanged: (id, from, to, turnEnded) => this.tell('jobState', id, from, to, turnEnded),
+            gone: (id) => this.tell('gone', id),
           },
           host,
         );

@@ -91,16 +91,18 @@ export function routesRpc(
     io,
   );
   const engine = new RouteEngine(backend);
-  hub.onJobState = (id, from, to, turnEnded) => engine.changed(id, from, to, turnEnded);
-  hub.onGone = (id) => engine.gone(id);
-  hub.onReplyExpired = (buf) => {
-    const name = hub.all().find((e) => e.id === termId(buf))?.name ?? `buffer ${buf}`;
-    lua.send({
-      type: 'say',
-      message: `${name} stayed busy: the text routed to it was dropped (routes.busy_ms)`,
-      warn: true,
-    });
-  };
+  hub.listen({
+    jobState: (id, from, to, turnEnded) => engine.changed(id, from, to, turnEnded),
+    gone: (id) => engine.gone(id),
+    replyExpired: (buf) => {
+      const name = hub.all().find((e) => e.id === termId(buf))?.name ?? `buffer ${buf}`;
+      lua.send({
+        type: 'say',
+        message: `${name} stayed busy: the text routed to it was dropped (routes.busy_ms)`,
+        warn: true,
+      });
+    },
+  });
 
   // What Neovim says of its buffers, asked of its API (Lua keeps no rule of route ends).
   const buffers: BufferFacts = {

@@ -109,10 +109,13 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
   );
 
   // hosts.json changed while Neovim runs: what is wrong with it now, in one short line.
-  hub.onHostProblems = (problems) => {
-    const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
-    lua.send({ type: 'say', message: `${problems[0]!.slice(0, 200)}${more}`, warn: true });
-  };
+  hub.listen({
+    hostProblems: (problems) => {
+      const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
+      lua.send({ type: 'say', message: `${problems[0]!.slice(0, 200)}${more}`, warn: true });
+    },
+    replyKept: (buf, replies) => lua.send({ type: 'kept', buf, replies }),
+  });
 
   // Attention: a change that needs the user, told inside Neovim and, where it matters, outside it.
   const attention = new NvimAttention(hub, {
@@ -171,7 +174,6 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
     }
   });
 
-  hub.onReplyKept = (buf, replies) => lua.send({ type: 'kept', buf, replies });
   hub.start();
 
   // The agents and their display names: the Lua side keeps no list of its own.

@@ -16,15 +16,14 @@ export const POOL_IDLE_MS = 60_000;
 
 export class LinkPool {
   private readonly links = new Map<string, { link: Promise<Link>; timer?: NodeJS.Timeout; busy: number }>();
-  /**
-   * Told each host's jobs while a link to it is up (followed live), and `undefined` once it is down
-   * or closed: the daemon's attention tells their news while no Neovim runs.
-   */
-  onJobs?: (host: string, jobs: readonly ListedJob[] | undefined) => void;
-
   constructor(
     private readonly env: NodeJS.ProcessEnv,
     private readonly idleMs = POOL_IDLE_MS,
+    /**
+     * Told each host's jobs while a link to it is up (followed live), and `undefined` once it is down
+     * or closed: the daemon's attention tells their news while no Neovim runs. None: not followed.
+     */
+    private readonly onJobs?: (host: string, jobs: readonly ListedJob[] | undefined) => void,
   ) {}
 
   /** Whether hosts.json names `host` now. */

@@ -67,6 +67,16 @@ const job = (short: string, name: string): void => {
 };
 
 describe('the fleet hub', () => {
+  it('tells its events to each that listens, the events each names (no hook assigned from outside)', () => {
+    const { hub: h } = startHub();
+    const heard: string[] = [];
+    h.listen({ gone: (id) => heard.push(`routes: ${id} gone`) });
+    h.listen({ gone: (id) => heard.push(`lua: ${id} gone`), hostProblems: (p) => heard.push(p.join()) });
+    h.listen({ replyKept: () => heard.push('never') });
+    h.forgetTerminal(7);
+    expect(heard).toEqual(['routes: term:7 gone', 'lua: term:7 gone']);
+  });
+
   it('a move of jobs shows as written, all orders in one push, before the watcher reads the files back', async () => {
     job('0000000a', 'first');
     job('0000000b', 'second');
