@@ -14,7 +14,7 @@ import { TerminalWatchers } from '../state/terminal-watchers.js';
 import { Tracker } from '../state/tracker.js';
 import type { StateChange } from '../state/tracker.js';
 import { parseFromLua } from './from-lua.js';
-import { routesRpc } from './routes-rpc.js';
+import { NeovimRoutes } from './routes-rpc.js';
 import { luaHandlers, runHandler } from './handlers.js';
 import { healthOf } from './health.js';
 import type { Health } from './health.js';
@@ -128,7 +128,7 @@ export function serve(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStrea
   });
 
   // Routes: a finished turn of one agent handed to another.
-  const routes = routesRpc(nvim, lua, hub, watchers, (target) => attention.routeDelivered(target));
+  const routes = new NeovimRoutes(nvim, lua, hub, watchers, (target) => attention.routeDelivered(target));
 
   const health = (): Promise<Health> => healthOf(tracker, watchers, hub, attention);
   const handlers = luaHandlers({ tracker, watchers, hub, routes, attention, health });
