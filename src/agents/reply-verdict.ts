@@ -50,18 +50,22 @@ export function screenVerdict(
   });
 }
 
-/** How a reply that waits shows in the picker's row. */
-export function pendingWord(verdict: ReplyVerdict): string {
-  switch (verdict) {
-    case 'queue':
-      return 'queued';
-    case 'hold-menu':
-      return 'held: menu';
-    case 'hold-draft':
-      return 'held: draft';
-    case 'hold-typing':
-      return 'held: Terminal mode';
-    default:
-      return '';
-  }
+/** How a reply that waits shows in the picker's row, by why it waits ('' once sent). */
+const PENDING_WORDS = {
+  send: '',
+  refuse: '',
+  queue: 'queued',
+  'hold-menu': 'held: menu',
+  'hold-draft': 'held: draft',
+  'hold-typing': 'held: Terminal mode',
+} as const satisfies Record<ReplyVerdict, string>;
+
+/** A word of PENDING_WORDS: why a reply waits, as a job's host says it. */
+export type PendingWord = (typeof PENDING_WORDS)[ReplyVerdict];
+
+/** Every such word, once. */
+export const PENDING: readonly PendingWord[] = [...new Set(Object.values(PENDING_WORDS))];
+
+export function pendingWord(verdict: ReplyVerdict): PendingWord {
+  return PENDING_WORDS[verdict];
 }

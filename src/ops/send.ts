@@ -1,18 +1,19 @@
 // `mado send ID [TEXT…]`: a reply to a job's agent, pasted and entered as one paste, or, while the
-// agent works (or shows a menu, when asked to wait for menus), kept by its host until it may go.
+// agent works (or waits on a question, when asked to wait for menus), kept by its host until it may go.
 import { resolveId, sendToJob } from '../jobs/client/jobs.js';
 import { MAX_REPLY_CHARS } from '../jobs/protocol/host-requests.js';
 import { parseArgs } from '../shared/args.js';
 import { bool, holdsCheck, isObj, oneOf, optional, strMax } from '../shared/checks.js';
 import { shortIdCheck } from '../shared/fleet-id.js';
+import { PENDING } from '../agents/reply-verdict.js';
+import type { PendingWord } from '../agents/reply-verdict.js';
 import { defineOp } from './op.js';
 
 /** Why a reply waits, as its job's host says it (empty: it was sent). */
-const PENDING = ['', 'queued', 'held: menu', 'held: draft', 'held: Terminal mode'] as const;
 const pendingCheck = oneOf(...PENDING);
 
 /** How each kind of waiting is said to a person at a terminal. */
-const SAID: Record<(typeof PENDING)[number], (short: string) => string> = {
+const SAID: Record<PendingWord, (short: string) => string> = {
   '': (short) => `sent to ${short}`,
   queued: (short) => `queued for ${short}: sent when its turn ends`,
   'held: menu': (short) =>
@@ -25,7 +26,7 @@ export const send = defineOp({
   name: 'send',
   usage: 'send ID [TEXT…]',
   summary:
-    "Reply to a job's agent (TEXT, else standard input): pasted and entered at once, or, while the agent works, when its turn ends; while it shows a menu, once the menu is answered.",
+    "Reply to a job's agent (TEXT, else standard input): pasted and entered at once, or, while the agent works, when its turn ends; while it waits (a question, a menu), once that is answered.",
   args: { id: strMax(200), text: optional(strMax(MAX_REPLY_CHARS)), waitMenus: optional(bool) },
   byPerson: true,
   result: (v): string | null =>
@@ -33,7 +34,7 @@ export const send = defineOp({
   fromArgv: (argv) => {
     const args = parseArgs(argv, [], ['ID', 'TEXT...']);
     const words = args.positional.slice(1);
-    // Text is no answer to a menu: it waits until the menu is answered (mado answer), as a route's does.
+    // Text is no answer to a question: it waits until that is answered (mado answer), as a route's does.
     return { id: args.positional[0] ?? '', ...(words.length > 0 ? { text: words.join(' ') } : {}), waitMenus: true };
   },
   run: async ({ io }, args) => {
