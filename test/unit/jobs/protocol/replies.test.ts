@@ -54,9 +54,10 @@ describe('replies', () => {
     );
     expect(asReply({ type: 'ok', pending: 7 })).toBe("ok: field 'pending' must be a string");
     expect(asReply({ type: 'error' })).toBe("error: field 'error' is missing");
-    expect(asReply({ type: 'jobs', jobs: [job, { ...job, short: '../etc' }] })).toMatch(
-      /^jobs: field 'jobs' must be a list of jobs \(one is none: .*short/,
+    expect(asReply({ type: 'jobs', jobs: [job, { ...job, short: '../etc' }] })).toBe(
+      "jobs: field 'jobs' must be a list of at most 2000 jobs, each with its id and whether it lives",
     );
+    expect(asReply({ type: 'jobs', jobs: [{ ...job, alive: 'yes' }] })).toMatch(/whether it lives/);
     expect(asReply({ type: 'jobs', jobs: new Array(2001).fill(job) })).toMatch(/at most 2000 jobs/);
     expect(asReply({ type: 'screen', lines: ['a', 3], title: '', cursor: { x: 0, y: 0 } })).toMatch(/'lines'/);
     expect(asReply({ type: 'screen', lines: [], title: '', cursor: 'top' })).toMatch(/'cursor'/);
@@ -66,7 +67,9 @@ describe('replies', () => {
     expect(asReply({ type: 'routes', routes: [{ ...route, target: 'file:relative' }] })).toBe(
       "routes: field 'routes' must be a list of routes",
     );
-    expect(asReply({ type: 'hosts', hosts: [{ host: 'box', jobs: [{ short: 'x' }] }] })).toMatch(/'hosts'/);
+    expect(asReply({ type: 'hosts', hosts: [{ host: 'box', jobs: [{ short: 'x', alive: true }] }] })).toMatch(
+      /'hosts'/,
+    );
   });
 
   it('a listed job is a job file, its error bounded', () => {
