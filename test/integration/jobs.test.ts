@@ -19,6 +19,7 @@ import * as pty from 'node-pty';
 import { describe, expect, it } from 'vitest';
 import { request } from '../../src/jobs/protocol/client.js';
 import type { Reply } from '../../src/jobs/protocol/replies.js';
+import { blankJob } from '../../src/jobs/store.js';
 import { FIX, MADO, shortOf, until, useJobsHarness } from './jobs-harness.js';
 import type { Run } from './jobs-harness.js';
 import { holds } from '../helpers/wait.js';
@@ -331,7 +332,8 @@ describe('mado jobs', () => {
             dispatched.push(m.short!);
             if (dispatched.length >= 2) socket.end(`${JSON.stringify({ proto: 2, type: 'ok', short: m.short })}\n`);
           } else if (m.op === 'list') {
-            const jobs = listIt ? dispatched.map((short) => ({ short })) : [];
+            // Listed as a daemon lists them: each job's file, and whether its host lives.
+            const jobs = listIt ? dispatched.map((short) => ({ ...blankJob(short), alive: true })) : [];
             socket.end(`${JSON.stringify({ proto: 2, type: 'jobs', jobs })}\n`);
           }
         }
