@@ -135,6 +135,8 @@ describe.each(testNeovims())('Neovim $label: routes', ({ path: exe }) => {
     const { a, b } = await setup();
     await r.s.lua(`vim.api.nvim_set_current_buf(${a}) vim.cmd('MadoRoute term:${b}')`);
     expect(await r.s.waitFor(`#require('madohub').routes() == 1`)).toBe(true);
+    // Its answer is said when it comes (the routes' list may reach Lua first).
+    expect(await r.s.waitFor(said('writer → reviewer'))).toBe(true);
     expect(await r.s.lua<string>(`return vim.fn.execute('messages')`)).toMatch(
       /route \w+ {2}writer → reviewer {2}on=done send=last hops=3/,
     );
