@@ -9,7 +9,7 @@ import { JOB_STATUSES, JOB_TEMPOS } from '../src/jobs/types.js';
 import type { ListedJob } from '../src/jobs/protocol/replies.js';
 import { AGENT_STATES, JOB_STATE_SOURCES, STATE_FACTS } from '../src/shared/types.js';
 import type { AgentState } from '../src/shared/types.js';
-import { OPS } from '../src/ops/index.js';
+import { OPS, usageLines } from '../src/ops/index.js';
 import { wrapWords } from '../src/shared/text.js';
 
 export const BEGIN = '                                                       *madohub-known-agents*';
@@ -139,7 +139,7 @@ export function opList(): string[] {
     "picker run the same entry (a remote row's is run by its host's bridge).",
     '',
     ...OPS.flatMap((o) => [
-      `    mado ${o.usage}`,
+      ...usageLines(o, 72).map((l, i) => `${i === 0 ? '    ' : '              '}${l}`),
       ...wrapWords(o.summary, 68)
         .split('\n')
         .map((l) => `        ${l}`),

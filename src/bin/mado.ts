@@ -14,7 +14,7 @@ import { JobError, UsageError } from '../shared/errors.js';
 import { JOB_VERBS, runJobVerb } from '../cli/jobs.js';
 import { bridgeCheck, runBridge } from '../cli/bridge.js';
 import { agentsAll, HOST_VERBS, hostCheck, hostList, runOnHost } from '../cli/remote.js';
-import { opNamed, opsHelp } from '../ops/index.js';
+import { opOfVerb, opsHelp } from '../ops/index.js';
 import { wrapWords } from '../shared/text.js';
 import { agentViewDisabled } from '../cli/switch.js';
 import type { Io } from '../cli/jobs.js';
@@ -29,14 +29,6 @@ function agentList(): string {
 const HELP = `mado — MadoHub's command line
 
 Usage:
-  mado --bg [--agent NAME] [-n|--name NAME] [--resume ID | -c|--continue] [--fork-session]
-            [-w|--worktree[=BRANCH]] [--] PROMPT…
-      Start an agent as a background job that outlives this terminal and Neovim (also --background).
-      --worktree runs it in a git worktree of its own (branch mado/<id> unless named), as does an
-      agent whose template says "isolation": "worktree"; mado rm removes the worktree (the branch
-      stays).
-      Piped standard input is appended to the prompt (cut at 16 KiB). With no prompt and no agent,
-      the job starts idle and shows as blocked.
   mado jobs [--json]        List jobs (pinned first, then oldest first); mado agents is the
                             same, named as claude agents names its background sessions.
   mado attach ID            Open a job in this terminal; Ctrl-] detaches and leaves it running.
@@ -167,7 +159,7 @@ async function main(argv: string[]): Promise<number> {
       verb === '--host' ||
       verb === 'host' ||
       ((verb === 'agents' || verb === 'jobs') && (rest.includes('--all') || rest.includes('-a')));
-    const op = opNamed(verb);
+    const op = opOfVerb(verb);
     if (JOB_VERBS.includes(verb) || op || remote) {
       const io: Io = {
         out: (t) => process.stdout.write(t),

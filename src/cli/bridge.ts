@@ -47,54 +47,201 @@ export interface BridgeIo {
   version: string;
 }
 
+/** `mado bridge` on its standard input and output: serves the other side until its input ends. */
 export function runBridge(io: BridgeIo): Promise<void> {
-  const children = new Map<number, ChildProcess>();
-  const hosts = new Map<number, Conn>();
-  /** The jobs followed, by channel: each sends its newest list once the one before has had its time (listGapMs). */
-  const watches = new Map<number, { stop(): void }>();
-  const paused = new Set<ChildProcess>();
-  let ended = false;
-  const say = (ev: BridgeEvent | object): void => {
-    if (ended) return;
-    io.output.write(encode(ev));
-    if ((io.output.writableLength ?? 0) > MAX_PENDING) {
-      for (const c of children.values()) {
-        if (paused.has(c)) continue;
-        paused.add(c);
-        c.stdout?.pause();
-        c.stderr?.pause();
-      }
-    }
-  };
-  /** Host channels that wait for the other side to read (they read no more from their host meanwhile). */
-  const blocked = new Set<() => void>();
-  const over = (): boolean => (io.output.writableLength ?? 0) > MAX_PENDING;
-  /** Resolves once what waits for the other side is under MAX_PENDING again, or the bridge ends. */
-  const drained = (): Promise<void> =>
-    over() && !ended ? new Promise((resolve) => blocked.add(resolve)) : Promise.resolve();
-  io.output.on('drain', () => {
-    for (const c of paused) {
-      c.stdout?.resume();
-      c.stderr?.resume();
-    }
-    paused.clear();
-    for (const go of blocked) go();
-    blocked.clear();
-  });
-  const open = (): number => children.size + hosts.size + watches.size + asking.size;
+  return new Bridge(io).serve();
+}
 
-  const verb = (req: Extract<BridgeRequest, { op: 'verb' }>): void => {
+/** A bridge: the requests of the other side, each on its channel, and what it started for them. */
+class Bridge {
+  /** Verbs running, by channel. */
+  private readonly children = new Map<number, ChildProcess>();
+  /** Connections to jobs' hosts, by channel. */
+  private readonly hosts = new Map<number, Conn>();
+  /** The jobs followed, by channel: each sends its newest list once the one before has had its time (listGapMs). */
+  private readonly watches = new Map<number, { stop(): void }>();
+  /** Daemon requests and operations under way, by channel (open while their answer is awaited). */
+  private readonly asking = new Set<number>();
+  /** Verbs whose output is paused while the other side reads. */
+  private readonly paused = new Set<ChildProcess>();
+  /** Host channels that wait for the other side to read (they read no more from their host meanwhile). */
+  private readonly blocked = new Set<() => void>();
+  private ended = false;
+
+  constructor(private readonly io: BridgeIo) {
+    io.output.on('drain', () => {
+      for (const c of this.paused) {
+        c.stdout?.resume();
+        c.stderr?.resume();
+      }
+      this.paused.clear();
+      for (const go of this.blocked) go();
+      this.blocked.clear();
+    });
+  }
+
+  /** Says hello, then serves each request as it comes, until the input ends or breaks the protocol. */
+  serve(): Promise<void> {
+    const { io } = this;
+    this.say({ type: 'hello', role: 'bridge', pid: process.pid, version: io.version, ops: BRIDGE_OPS });
+    const decoder = new LineDecoder(MAX_LINK_MESSAGE);
+    return new Promise((resolve) => {
+      const finish = (why?: string): void => {
+        if (this.ended) return;
+        if (why) this.say({ type: 'closed', ch: 0, error: why });
+        this.end();
+        io.input.removeAllListeners('data');
+        resolve();
+      };
+      io.input.setEncoding?.('utf8');
+      io.input.on('data', (chunk: string | Buffer) => {
+        let messages: unknown[];
+        try {
+          messages = decoder.push(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+          for (const m of messages) checkProto(m, 'the other side');
+        } catch (err) {
+          return finish(err instanceof Error ? err.message : String(err));
+        }
+        for (const m of messages) {
+          const req = parseBridgeRequest(m);
+          if (typeof req === 'string') return finish(req);
+          this.handle(req);
+        }
+      });
+      io.input.once('end', () => finish());
+      io.input.once('error', () => finish());
+    });
+  }
+
+  /** Ends what it started for the other side (the jobs run on under this machine's daemon). */
+  private end(): void {
+    this.ended = true;
+    for (const go of this.blocked) go();
+    this.blocked.clear();
+    for (const c of this.children.values()) c.kill('SIGTERM');
+    for (const c of this.hosts.values()) c.close();
+    for (const w of this.watches.values()) w.stop();
+  }
+
+  /** Sends a message; past MAX_PENDING unread, the verbs' output is paused until the other side reads. */
+  private say(ev: BridgeEvent | object): void {
+    if (this.ended) return;
+    this.io.output.write(encode(ev));
+    if (!this.over()) return;
+    for (const c of this.children.values()) {
+      if (this.paused.has(c)) continue;
+      this.paused.add(c);
+      c.stdout?.pause();
+      c.stderr?.pause();
+    }
+  }
+
+  private over(): boolean {
+    return (this.io.output.writableLength ?? 0) > MAX_PENDING;
+  }
+
+  /** Resolves once what waits for the other side is under MAX_PENDING again, or the bridge ends. */
+  private drained(): Promise<void> {
+    return this.over() && !this.ended ? new Promise((resolve) => this.blocked.add(resolve)) : Promise.resolve();
+  }
+
+  /** How many channels are open. */
+  private open(): number {
+    return this.children.size + this.hosts.size + this.watches.size + this.asking.size;
+  }
+
+  private handle(req: BridgeRequest): void {
+    switch (req.op) {
+      case 'ping':
+        return this.say({ type: 'pong', ch: 0 });
+      case 'list':
+        return this.list(req.ch);
+      case 'msg':
+        this.hosts.get(req.ch)?.send(req.msg);
+        return;
+      case 'close':
+        return this.close(req.ch);
+    }
+    // The others open a channel: at most MAX_CHANNELS at once.
+    if (this.open() >= MAX_CHANNELS)
+      return this.say({ type: 'closed', ch: req.ch, error: `${MAX_CHANNELS} channels are open` });
+    switch (req.op) {
+      case 'watch':
+        return this.watch(req.ch);
+      case 'verb':
+        return this.verb(req);
+      case 'host':
+        void this.host(req);
+        return;
+      case 'daemon':
+        void this.daemon(req);
+        return;
+      case 'run':
+        void this.run(req);
+        return;
+    }
+  }
+
+  /** Lists this machine's jobs once. */
+  private list(ch: number): void {
+    void listedJobs(jobsDir(this.io.env)).then(
+      (jobs) => this.say({ type: 'jobs', ch, jobs }),
+      (err: unknown) =>
+        this.say({
+          type: 'closed',
+          ch,
+          error: `cannot list the jobs: ${err instanceof Error ? err.message : String(err)}`,
+        }),
+    );
+  }
+
+  /** Follows this machine's jobs: their list now and after each change, paced. */
+  private watch(ch: number): void {
+    let stopped = false;
+    let sentJobs = 0;
+    const newest = newestPaced(
+      (jobs: ListedJob[]) => {
+        if (stopped) return;
+        sentJobs = jobs.length;
+        this.say({ type: 'jobs', ch, jobs });
+      },
+      () => listGapMs(sentJobs),
+    );
+    const watch = new JobsWatch(jobsDir(this.io.env), (jobs) => newest.put(jobs), { debug: () => undefined });
+    this.watches.set(ch, {
+      stop: () => {
+        stopped = true;
+        newest.cancel();
+        void watch.stop();
+      },
+    });
+    watch.start();
+  }
+
+  /** Closes a channel: its verb ended, its host connection closed, its watch stopped. */
+  private close(ch: number): void {
+    this.children.get(ch)?.kill('SIGTERM');
+    const conn = this.hosts.get(ch);
+    this.hosts.delete(ch);
+    conn?.close();
+    this.watches.get(ch)?.stop();
+    this.watches.delete(ch);
+  }
+
+  /** Runs `mado VERB …` here: its output as it comes, then its exit status. */
+  private verb(req: Extract<BridgeRequest, { op: 'verb' }>): void {
+    const { io } = this;
     const child = spawn(process.execPath, [io.script, ...req.argv], {
       stdio: ['pipe', 'pipe', 'pipe'],
       // This side's environment, and what the other side's job named of its own (never MadoHub's settings).
       env: verbEnv(io.env, req),
       cwd: req.cwd ? expandHome(req.cwd, io.env) : undefined,
     });
-    children.set(req.ch, child);
+    this.children.set(req.ch, child);
     child.stdout!.setEncoding('utf8');
     child.stderr!.setEncoding('utf8');
-    child.stdout!.on('data', (data: string) => say({ type: 'out', ch: req.ch, fd: 1, data }));
-    child.stderr!.on('data', (data: string) => say({ type: 'out', ch: req.ch, fd: 2, data }));
+    child.stdout!.on('data', (data: string) => this.say({ type: 'out', ch: req.ch, fd: 1, data }));
+    child.stderr!.on('data', (data: string) => this.say({ type: 'out', ch: req.ch, fd: 2, data }));
     child.stdin!.on('error', () => {
       // It ended before reading: its exit tells.
     });
@@ -103,92 +250,89 @@ export function runBridge(io: BridgeIo): Promise<void> {
     const exit = (code: number): void => {
       if (exited) return;
       exited = true;
-      children.delete(req.ch);
-      paused.delete(child);
-      say({ type: 'exit', ch: req.ch, code });
+      this.children.delete(req.ch);
+      this.paused.delete(child);
+      this.say({ type: 'exit', ch: req.ch, code });
     };
     child.once('error', (err) => {
-      say({ type: 'out', ch: req.ch, fd: 2, data: `mado bridge: cannot run mado: ${err.message}\n` });
+      this.say({ type: 'out', ch: req.ch, fd: 2, data: `mado bridge: cannot run mado: ${err.message}\n` });
       exit(127);
     });
     // 'close': its output has all been read by then.
     child.once('close', (code, signal) => exit(code ?? (signal ? 128 + 9 : 1)));
-  };
+  }
 
-  /** Daemon requests under way, by channel (a channel counts as open while its answer is awaited). */
-  const asking = new Set<number>();
   /** Channel `ch`'s one answer, to come: it counts as open until `answer` says it, then closes. */
-  const answerOnce = (ch: number): ((msg: object) => void) => {
-    asking.add(ch);
+  private answerOnce(ch: number): (msg: object) => void {
+    this.asking.add(ch);
     return (msg) => {
-      asking.delete(ch);
-      say({ type: 'msg', ch, msg: { ...msg, proto: PROTO } });
-      say({ type: 'closed', ch });
+      this.asking.delete(ch);
+      this.say({ type: 'msg', ch, msg: { ...msg, proto: PROTO } });
+      this.say({ type: 'closed', ch });
     };
-  };
-  const daemon = async (req: Extract<BridgeRequest, { op: 'daemon' }>): Promise<void> => {
-    const answer = answerOnce(req.ch);
-    const request = daemonRequestThere(req, io.env);
+  }
+
+  /** One request of the job service for this machine's daemon: its reply, as it gave it. */
+  private async daemon(req: Extract<BridgeRequest, { op: 'daemon' }>): Promise<void> {
+    const answer = this.answerOnce(req.ch);
+    const request = daemonRequestThere(req, this.io.env);
     if (typeof request === 'string') return answer({ type: 'error', error: request });
     try {
-      answer(await localDaemon(quietIo(io.env, io.script))(request, SERVICE_MS[request.op]));
+      answer(await localDaemon(quietIo(this.io.env, this.io.script))(request, SERVICE_MS[request.op]));
     } catch (err) {
       answer({ type: 'error', error: err instanceof Error ? err.message : String(err) });
     }
-  };
+  }
 
   /** An operation of this machine's registry, run here as `mado NAME` runs it: its result is data. */
-  const run = async (req: Extract<BridgeRequest, { op: 'run' }>): Promise<void> => {
-    const answer = answerOnce(req.ch);
+  private async run(req: Extract<BridgeRequest, { op: 'run' }>): Promise<void> {
+    const { io } = this;
+    const answer = this.answerOnce(req.ch);
     const op = opNamed(req.name);
     if (!op) return answer({ type: 'error', error: `mado ${io.version} has no operation ${JSON.stringify(req.name)}` });
     try {
-      answer({ type: 'result', result: await op.run({ io: quietIo(io.env, io.script) }, req.args) });
+      const cwd = req.cwd ? path.resolve(expandHome(req.cwd, io.env)) : undefined;
+      answer({ type: 'result', result: await op.run({ io: quietIo(io.env, io.script), cwd }, req.args) });
     } catch (err) {
       answer({ type: 'error', error: err instanceof Error ? err.message : String(err) });
     }
-  };
+  }
 
-  const host = async (req: Extract<BridgeRequest, { op: 'host' }>): Promise<void> => {
-    const dir = jobsDir(io.env);
+  /** Connects to a job's host here and passes its messages both ways, as fast as the other side reads. */
+  private async host(req: Extract<BridgeRequest, { op: 'host' }>): Promise<void> {
+    const dir = jobsDir(this.io.env);
+    const refused = (error: string): void =>
+      this.say({ type: 'msg', ch: req.ch, msg: { type: 'error', error, proto: PROTO } });
     const m = findJob(dir, req.id);
-    if (!m.ok) return say({ type: 'msg', ch: req.ch, msg: { type: 'error', error: m.error, proto: PROTO } });
+    if (!m.ok) return refused(m.error);
     const info = readHostInfo(path.join(dir, m.short));
     if (!info || !hostRuns(info))
-      return say({
-        type: 'msg',
-        ch: req.ch,
-        msg: {
-          type: 'error',
-          error: `job ${m.short} is not running (mado respawn ${m.short} starts it again)`,
-          proto: PROTO,
-        },
-      });
+      return refused(`job ${m.short} is not running (mado respawn ${m.short} starts it again)`);
     let conn: Conn;
     let hello: object;
     try {
       ({ conn, hello } = await Conn.open(info.socket, undefined, MAX_HOST_MESSAGE));
     } catch (err) {
-      return say({
+      return this.say({
         type: 'closed',
         ch: req.ch,
         error: `cannot reach the host of job ${m.short}: ${err instanceof Error ? err.message : String(err)}`,
       });
     }
-    if (ended) return conn.close();
-    hosts.set(req.ch, conn);
-    say({ type: 'msg', ch: req.ch, msg: hello });
+    if (this.ended) return conn.close();
+    this.hosts.set(req.ch, conn);
+    this.say({ type: 'msg', ch: req.ch, msg: hello });
     for (;;) {
       // A slow reader there pauses the source here: the job's host is not read (its socket fills, and it
       // bounds what waits for a client), nothing piles up in this process.
-      await drained();
-      if (ended) return;
+      await this.drained();
+      if (this.ended) return;
       try {
         const reply = await conn.next(0);
-        say({ type: 'msg', ch: req.ch, msg: reply });
+        this.say({ type: 'msg', ch: req.ch, msg: reply });
       } catch (err) {
-        if (hosts.delete(req.ch))
-          say({
+        if (this.hosts.delete(req.ch))
+          this.say({
             type: 'closed',
             ch: req.ch,
             ...(err instanceof ReachError && err.reason !== 'closed' ? { error: err.message } : {}),
@@ -196,114 +340,7 @@ export function runBridge(io: BridgeIo): Promise<void> {
         return;
       }
     }
-  };
-
-  const handle = (req: BridgeRequest): void => {
-    switch (req.op) {
-      case 'ping':
-        return say({ type: 'pong', ch: 0 });
-      case 'list':
-        void listedJobs(jobsDir(io.env)).then(
-          (jobs) => say({ type: 'jobs', ch: req.ch, jobs }),
-          (err: unknown) =>
-            say({
-              type: 'closed',
-              ch: req.ch,
-              error: `cannot list the jobs: ${err instanceof Error ? err.message : String(err)}`,
-            }),
-        );
-        return;
-      case 'watch': {
-        if (open() >= MAX_CHANNELS)
-          return say({ type: 'closed', ch: req.ch, error: `${MAX_CHANNELS} channels are open` });
-        let stopped = false;
-        let sentJobs = 0;
-        const newest = newestPaced(
-          (jobs: ListedJob[]) => {
-            if (stopped) return;
-            sentJobs = jobs.length;
-            say({ type: 'jobs', ch: req.ch, jobs });
-          },
-          () => listGapMs(sentJobs),
-        );
-        const watch = new JobsWatch(jobsDir(io.env), (jobs) => newest.put(jobs), { debug: () => undefined });
-        watches.set(req.ch, {
-          stop: () => {
-            stopped = true;
-            newest.cancel();
-            void watch.stop();
-          },
-        });
-        watch.start();
-        return;
-      }
-      case 'verb':
-        if (open() >= MAX_CHANNELS)
-          return say({ type: 'closed', ch: req.ch, error: `${MAX_CHANNELS} channels are open` });
-        return verb(req);
-      case 'host':
-        if (open() >= MAX_CHANNELS)
-          return say({ type: 'closed', ch: req.ch, error: `${MAX_CHANNELS} channels are open` });
-        void host(req);
-        return;
-      case 'daemon':
-        if (open() >= MAX_CHANNELS)
-          return say({ type: 'closed', ch: req.ch, error: `${MAX_CHANNELS} channels are open` });
-        void daemon(req);
-        return;
-      case 'run':
-        if (open() >= MAX_CHANNELS)
-          return say({ type: 'closed', ch: req.ch, error: `${MAX_CHANNELS} channels are open` });
-        void run(req);
-        return;
-      case 'msg':
-        hosts.get(req.ch)?.send(req.msg);
-        return;
-      case 'close': {
-        children.get(req.ch)?.kill('SIGTERM');
-        const conn = hosts.get(req.ch);
-        hosts.delete(req.ch);
-        conn?.close();
-        watches.get(req.ch)?.stop();
-        watches.delete(req.ch);
-        return;
-      }
-    }
-  };
-
-  say({ type: 'hello', role: 'bridge', pid: process.pid, version: io.version, ops: BRIDGE_OPS });
-  const decoder = new LineDecoder(MAX_LINK_MESSAGE);
-  return new Promise((resolve) => {
-    const finish = (why?: string): void => {
-      if (ended) return;
-      if (why) say({ type: 'closed', ch: 0, error: why });
-      ended = true;
-      for (const go of blocked) go();
-      blocked.clear();
-      for (const c of children.values()) c.kill('SIGTERM');
-      for (const c of hosts.values()) c.close();
-      for (const w of watches.values()) w.stop();
-      io.input.removeAllListeners('data');
-      resolve();
-    };
-    io.input.setEncoding?.('utf8');
-    io.input.on('data', (chunk: string | Buffer) => {
-      let messages: unknown[];
-      try {
-        messages = decoder.push(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
-        for (const m of messages) checkProto(m, 'the other side');
-      } catch (err) {
-        return finish(err instanceof Error ? err.message : String(err));
-      }
-      for (const m of messages) {
-        const req = parseBridgeRequest(m);
-        if (typeof req === 'string') return finish(req);
-        handle(req);
-      }
-    });
-    io.input.once('end', () => finish());
-    io.input.once('error', () => finish());
-  });
+  }
 }
 
 /**

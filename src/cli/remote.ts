@@ -22,9 +22,8 @@ import { byCreation, jobTable } from './agents.js';
 import { CHECK_END, checkScript, parseCheck } from './remote-check.js';
 import { parseArgs } from '../shared/args.js';
 import { attachPeer } from './attach.js';
-import { BG_STDIN_FIRST_BYTE_MS } from './bg.js';
 import { JOB_VERBS } from './verbs.js';
-import { OPS } from '../ops/index.js';
+import { opOfVerb, opVerbs } from '../ops/index.js';
 import { namedEnv } from '../jobs/env.js';
 
 /** How long a verb's own answer may take once the link is up (a dispatch starts a host there). */
@@ -69,7 +68,7 @@ async function openLink(io: Io, name: string, cfg: HostConfig, connectMs?: numbe
  * is the user's to read (the Lua side's calls of an operation on a host get its result as data:
  * Link.run).
  */
-export const HOST_VERBS = [...JOB_VERBS, ...OPS.map((o) => o.name)];
+export const HOST_VERBS = [...JOB_VERBS, ...opVerbs()];
 
 /** `mado --host NAME [-C DIR] VERB …`: the verb's exit status. */
 export async function runOnHost(io: Io, argv: string[]): Promise<number> {
@@ -86,14 +85,12 @@ export async function runOnHost(io: Io, argv: string[]): Promise<number> {
   if (!HOST_VERBS.includes(verb))
     throw new UsageError(`'${printable(verb, 40)}' does not run on a host (these do: ${HOST_VERBS.join(', ')})`);
   const cfg = hostNamed(io, name);
-  // Standard input goes across for the verbs that read it, read here first (bounded as they bound it).
-  const stdin =
-    verb === '--bg' || verb === '--background'
-      ? await io.stdin(args.length > 0 ? BG_STDIN_FIRST_BYTE_MS : undefined)
-      : verb === 'send' && args.length === 1
-        ? await io.stdin()
-        : undefined;
-  if (verb !== 'attach') return verbThroughDaemon(io, name, cfg, [verb, ...args], { stdin, cwd });
+  // Standard input goes across for the operations that read it, read here first (bounded as they bound it).
+  const op = opOfVerb(verb);
+  const use = op?.stdin(args);
+  const stdin = use ? await io.stdin(use.firstByteMs) : undefined;
+  if (verb !== 'attach')
+    return verbThroughDaemon(io, name, cfg, [verb, ...args], { stdin, cwd, startsAgent: op?.startsAgent === true });
   // A view has a link of its own: it lasts as long as the view, its keys and output go straight.
   const link = await openLink(io, name, cfg);
   try {
@@ -124,7 +121,7 @@ async function verbThroughDaemon(
   name: string,
   cfg: HostConfig,
   argv: string[],
-  opts: { stdin?: string; cwd?: string },
+  opts: { stdin?: string; cwd?: string; startsAgent: boolean },
 ): Promise<number> {
   const [verb, ...args] = argv;
   const request = {
@@ -135,7 +132,7 @@ async function verbThroughDaemon(
     ...(opts.stdin === undefined ? {} : { stdin: opts.stdin }),
     ...(opts.cwd === undefined ? {} : { cwd: opts.cwd }),
     // A job started there gets what it names of this side ($MADOHUB_JOB_ENV), nothing else.
-    ...(verb === '--bg' || verb === '--background' || verb === 'respawn' ? { env: namedEnv(io.env) } : {}),
+    ...(opts.startsAgent ? { env: namedEnv(io.env) } : {}),
   };
   // A raw log is the job's own bytes, as a terminal shows them (asked for by name).
   const raw = verb === 'logs' && args.includes('--raw');

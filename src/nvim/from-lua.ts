@@ -108,12 +108,6 @@ export type LuaMessages = { [Op in FromLuaOp]: MessagesOf<typeof FROM_LUA>[Op] &
 /** A message from Lua whose fields passed its op's guard (of op `Op`, or of any). */
 export type FromLua<Op extends FromLuaOp = FromLuaOp> = LuaMessages[Op];
 
-/** The ops that act on a job (this machine's, or a remote host's). */
-export type JobOp = 'background' | 'dispatch';
-
-/** A job call: its op's message as its guard let it through. */
-export type JobCall = FromLua<JobOp>;
-
 const guard = messageGuard(FROM_LUA);
 const askCheck = optional(int(1, Number.MAX_SAFE_INTEGER));
 

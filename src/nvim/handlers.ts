@@ -11,7 +11,7 @@ import { explainTerminal } from './explain.js';
 import { editorShow, mark, reorder, terminalChoose, terminalReply } from './fleet-calls.js';
 import type { FromLua, FromLuaOp } from './from-lua.js';
 import type { Health } from './health.js';
-import { jobCall } from './job-calls.js';
+import { background, dispatchLine } from './job-calls.js';
 import { opCall } from './op-calls.js';
 import { opNamed } from '../ops/index.js';
 import { screenOf } from './messages.js';
@@ -111,14 +111,14 @@ export function luaHandlers({ tracker, watchers, hub, routes, attention, health 
     route_restore: (m) => routes.restore(m.routes),
     route_review: (m) => routes.reviewed(m.review, m.text),
     route_gone: (m) => routes.gone(m.target),
-    background: (m) => jobCall(m),
+    background: (m) => background(m),
     run: (m) => {
       // A reply the user writes ends the chain of routed text that reached its agent.
       const id = Array.isArray(m.args) ? undefined : m.args.id;
       if (opNamed(m.name)?.byPerson && typeof id === 'string') routes.userInput(jobId(id, m.host ?? ''));
       return opCall(m, hub.remotes);
     },
-    dispatch: (m) => jobCall(m, process.env, hub.remotes),
+    dispatch: (m) => dispatchLine(m, hub.remotes),
     terminal_reply: (m) => {
       routes.userInput(termId(m.buf));
       return terminalReply(hub, m);

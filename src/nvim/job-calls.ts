@@ -1,6 +1,7 @@
-// What the Lua side asks of background jobs, done here as `mado` does it (the same functions, the
-// daemon's protocol): Lua never runs `mado` to read its output. Each call answers a result or an
-// error message for a person.
+// What the Lua side asks of background jobs that is no operation's own call: a terminal's agent gone
+// on as a job (:MadoBackground, this machine's), and the picker's input line, read here and run as
+// the dispatch operation (src/ops/dispatch.ts), here or on the remote host it names. Lua never runs
+// `mado` to read its output.
 import path from 'node:path';
 import { DEFAULT_AGENT, FALLBACK_AGENT } from '../agents/index.js';
 import { dispatchJob } from '../jobs/client/jobs.js';
@@ -8,53 +9,53 @@ import { quietIo } from '../jobs/client/daemon.js';
 import { SESSION_REF } from '../shared/types.js';
 import { parseDispatchLine } from '../fleet/dispatch-line.js';
 import type { Remotes } from '../jobs/remote/remotes.js';
-import { remoteJobCall } from './remote-calls.js';
-import type { JobCall } from './from-lua.js';
+import { isObj } from '../shared/checks.js';
+import type { FromLua } from './from-lua.js';
+import { opCall } from './op-calls.js';
+import { MADO } from './mado-script.js';
 
-/** The `mado` script beside this bundle (rplugin/node/madohub/index.js → bin/mado): it starts the daemon. */
-export const MADO = path.resolve(__dirname, '..', '..', '..', 'bin', 'mado');
+/** A terminal's agent goes on as a job of this machine: resuming its session, or with a prompt. */
+export function background(
+  m: FromLua<'background'>,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ short: string; warning?: string }> {
+  const resume = m.resume;
+  if (resume !== undefined && !SESSION_REF.test(resume)) throw new Error('the session id to resume is not one');
+  if (!path.isAbsolute(m.cwd)) throw new Error('background: a folder (an absolute path) is needed');
+  return dispatchJob(quietIo(env, MADO), {
+    // No state read yet: a shell, the fallback agent.
+    agent: m.agent ?? FALLBACK_AGENT,
+    prompt: m.prompt ?? '',
+    resume: resume ? { mode: 'id', id: resume } : undefined,
+    forkSession: false,
+    origin: 'slash',
+    cwd: m.cwd,
+    // The name the split had goes with it.
+    name: m.name?.slice(0, 200),
+    check: m.check === true,
+  });
+}
 
-export async function jobCall(m: JobCall, env: NodeJS.ProcessEnv = process.env, remotes?: Remotes): Promise<unknown> {
-  // A dispatch line that names a remote host (`--host NAME`).
-  const line = m.op === 'dispatch' ? parseDispatchLine(m.line, m.agent ?? DEFAULT_AGENT) : undefined;
-  const host = line && !('error' in line) ? line.host : undefined;
-  if (host && remotes?.names().includes(host)) return remoteJobCall(remotes, host, m);
-  if (host && m.op === 'dispatch') throw new Error(`no host '${host.slice(0, 40)}' (see :help madohub-hosts)`);
-  const io = quietIo(env, MADO);
-  switch (m.op) {
-    case 'background': {
-      // A terminal's agent goes on as a job: resuming its session, or with a prompt.
-      const resume = m.resume;
-      if (resume !== undefined && !SESSION_REF.test(resume)) throw new Error('the session id to resume is not one');
-      const cwd = m.cwd;
-      if (!path.isAbsolute(cwd)) throw new Error('background: a folder (an absolute path) is needed');
-      return dispatchJob(io, {
-        // No state read yet: a shell, the fallback agent.
-        agent: m.agent ?? FALLBACK_AGENT,
-        prompt: m.prompt ?? '',
-        resume: resume ? { mode: 'id', id: resume } : undefined,
-        forkSession: false,
-        origin: 'slash',
-        cwd,
-        // The name the split had goes with it.
-        name: m.name?.slice(0, 200),
-        check: m.check === true,
-      });
-    }
-    case 'dispatch': {
-      // The picker's input line: [@agent] [--worktree] intent.
-      if (!path.isAbsolute(m.cwd)) throw new Error('dispatch: a folder (an absolute path) is needed');
-      if (!line || 'error' in line) throw new Error(line?.error ?? 'dispatch: no line');
-      const { short, warning } = await dispatchJob(io, {
-        agent: line.agent,
-        prompt: line.intent,
-        worktree: line.worktree,
-        forkSession: false,
-        origin: 'fleet',
-        cwd: m.cwd,
-        name: line.name,
-      });
-      return warning ? { short, warning } : { short };
-    }
-  }
+/**
+ * The picker's input line (`[@agent] [--host NAME] [-n NAME] [--worktree[=BRANCH]] intent`) as a job:
+ * the dispatch operation, on the host it names (in that host's folder) or here in `cwd`. Its result
+ * names the host it started on.
+ */
+export async function dispatchLine(m: FromLua<'dispatch'>, remotes?: Remotes, env = process.env): Promise<object> {
+  const line = parseDispatchLine(m.line, m.agent ?? DEFAULT_AGENT);
+  if ('error' in line) throw new Error(line.error);
+  const { host } = line;
+  if (host && !remotes?.names().includes(host)) throw new Error(`no host '${host}' (see :help madohub-hosts)`);
+  if (!host && !path.isAbsolute(m.cwd)) throw new Error('dispatch: a folder (an absolute path) is needed');
+  const args = {
+    agent: line.agent,
+    prompt: line.intent,
+    ...(line.name === undefined ? {} : { name: line.name }),
+    ...(line.worktree ? { worktree: true, ...(line.worktree.branch ? { branch: line.worktree.branch } : {}) } : {}),
+    origin: 'fleet',
+    // A remote host's job starts in its folder there (its setting, else its bridge's).
+    ...(host ? {} : { cwd: m.cwd }),
+  };
+  const started = await opCall({ op: 'run', name: 'dispatch', args, ...(host ? { host } : {}) }, remotes, env);
+  return isObj(started) && host ? { ...started, host } : isObj(started) ? started : {};
 }

@@ -5,7 +5,7 @@ import type { Remotes } from '../jobs/remote/remotes.js';
 import { opNamed } from '../ops/index.js';
 import { safeText } from '../shared/text.js';
 import type { FromLua } from './from-lua.js';
-import { MADO } from './job-calls.js';
+import { MADO } from './mado-script.js';
 
 export async function opCall(
   m: FromLua<'run'>,

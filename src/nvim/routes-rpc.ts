@@ -1,6 +1,7 @@
 // The routes of this Neovim, wired: the engine and its backend, what sets them off (a terminal's
 // finished turn from the tracker, a job's from the fleet), and what the Lua side asks of them.
 import path from 'node:path';
+import { MADO } from './mado-script.js';
 import type { NeovimClient } from 'neovim';
 import { quietIo } from '../jobs/client/daemon.js';
 import type { FleetHub } from '../fleet/hub.js';
@@ -25,7 +26,6 @@ import type { StateChange } from '../state/tracker.js';
 import { idIsOf, SHORT_ID, termId } from '../shared/fleet-id.js';
 
 /** The `mado` script beside this bundle, which starts the daemon when a job is asked for. */
-const MADO = path.resolve(__dirname, '..', '..', '..', 'bin', 'mado');
 
 /** What the Lua side asks of routes, each with its op's message as its guard let it through. */
 export interface RoutesRpc {

@@ -15,13 +15,20 @@ const OP_WAIT_MS = 30_000;
 /** Where an operation runs: this machine's jobs and daemon, through `io` (quiet for Neovim and a bridge). */
 export interface OpContext {
   io: Io;
+  /** The folder it runs in when not this process's (the one a host's settings name, for another machine's calls). */
+  cwd?: string;
 }
+
+/** What of standard input an operation takes given its words: none, or all (what comes soon with `firstByteMs`). */
+export type StdinUse = { firstByteMs?: number } | undefined;
 
 /** An operation as its file defines it: `S` its arguments' schema, `R` its result. */
 export interface OpDefinition<S extends Record<string, Check>, R> {
-  /** Its verb: `mado NAME`, and the name Lua calls it by. */
+  /** Its name: Lua calls it by it, and it is its verb (`mado NAME`) unless `verbs` says. */
   name: string;
-  /** What follows `mado ` in its usage line (`kill ID`). */
+  /** Its verbs on the command line when they are not its name (`--bg`, `--background`). */
+  verbs?: readonly string[];
+  /** What follows `mado ` in its usage line (`kill ID`), its first verb first. */
   usage: string;
   /** What it does, in the help's words. */
   summary: string;
@@ -38,6 +45,13 @@ export interface OpDefinition<S extends Record<string, Check>, R> {
    * reached that job, as the user's typing in its terminal does.
    */
   byPerson?: boolean;
+  /**
+   * It starts an agent: run on another machine for a person, it takes what the job names of this
+   * side's environment ($MADOHUB_JOB_ENV), as it does here.
+   */
+  startsAgent?: boolean;
+  /** What of standard input it reads given its words (none unless it says); read here when run on another machine. */
+  stdin?(argv: readonly string[]): StdinUse;
   /** Does it here. */
   run(ctx: OpContext, args: Fields<S>): Promise<R>;
   /**
@@ -52,10 +66,15 @@ export interface OpDefinition<S extends Record<string, Check>, R> {
 /** An operation of the registry: its types closed over, its arguments and results checked at its door. */
 export interface Op {
   readonly name: string;
+  /** Its verbs on the command line, the first the one its usage shows. */
+  readonly verbs: readonly string[];
   readonly usage: string;
   readonly summary: string;
   readonly waitMs: number;
   readonly byPerson: boolean;
+  readonly startsAgent: boolean;
+  /** What of standard input it reads given its words. */
+  stdin(argv: readonly string[]): StdinUse;
   /** Its arguments from the command line (a UsageError when they are none). */
   fromArgv(argv: readonly string[]): object;
   /** Runs it here on arguments from anywhere (checked first: a UsageError names the field). */
@@ -82,10 +101,13 @@ export function defineOp<S extends Record<string, Check>, R>(def: OpDefinition<S
   };
   return {
     name: def.name,
+    verbs: def.verbs ?? [def.name],
     usage: def.usage,
     summary: def.summary,
     waitMs: def.waitMs ?? OP_WAIT_MS,
     byPerson: def.byPerson === true,
+    startsAgent: def.startsAgent === true,
+    stdin: (argv) => def.stdin?.(argv),
     fromArgv: (argv) => def.fromArgv(argv),
     run: async (ctx, args) => def.run(ctx, checked(args)),
     print: async (ctx, args) => {

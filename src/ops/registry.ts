@@ -2,6 +2,7 @@
 // an operation (defineOp); do not edit. An operation is its own file, src/ops/<verb>.ts.
 import type { Op } from './op.js';
 import { answer } from './answer.js';
+import { dispatch } from './dispatch.js';
 import { kill } from './kill.js';
 import { logs } from './logs.js';
 import { respawn } from './respawn.js';
@@ -11,4 +12,4 @@ import { send } from './send.js';
 import { stop } from './stop.js';
 
 /** Every operation, by file name. */
-export const OPS: readonly Op[] = [answer, kill, logs, respawn, rm, screen, send, stop];
+export const OPS: readonly Op[] = [answer, dispatch, kill, logs, respawn, rm, screen, send, stop];

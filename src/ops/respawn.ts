@@ -13,6 +13,7 @@ export const respawn = defineOp({
   summary: "Start an ended job again, resuming its session where the agent can, with this shell's environment.",
   args: { id: strMax(200) },
   waitMs: SERVICE_MS.respawn,
+  startsAgent: true,
   result: (v): string | null => (isObj(v) && shortIdCheck(v.short) === null ? null : '{ short }'),
   fromArgv: (argv) => ({ id: parseArgs(argv, [], ['ID']).positional[0] ?? '' }),
   run: async ({ io }, { id }) => {

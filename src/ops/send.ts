@@ -29,6 +29,8 @@ export const send = defineOp({
     "Reply to a job's agent (TEXT, else standard input): pasted and entered at once, or, while the agent works, when its turn ends; while it waits (a question, a menu), once that is answered.",
   args: { id: strMax(200), text: optional(strMax(MAX_REPLY_CHARS)), waitMenus: optional(bool) },
   byPerson: true,
+  // Its text from standard input when none is on the line.
+  stdin: (argv) => (argv.length === 1 ? {} : undefined),
   result: (v): string | null =>
     isObj(v) && shortIdCheck(v.short) === null && pendingCheck(v.pending) === null ? null : '{ short, pending }',
   fromArgv: (argv) => {

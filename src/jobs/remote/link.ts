@@ -595,7 +595,7 @@ export class Link {
   run(name: string, args: Record<string, unknown>, timeoutMs: number): Promise<unknown> {
     return this.once(
       'run',
-      (ch) => ({ op: 'run', ch, name, args }),
+      (ch) => ({ op: 'run', ch, name, args, ...(this.config.cwd === undefined ? {} : { cwd: this.config.cwd }) }),
       (msg) => (msg.type === 'result' && 'result' in msg ? { value: msg.result } : undefined),
       { what: this.name, name, ms: timeoutMs },
     );

@@ -83,9 +83,10 @@ const BRIDGE_REQUESTS = {
   /**
    * One operation of that machine's registry (src/ops/), by name, with its arguments as they are: its
    * result comes as one `msg` (`{ type: 'result', result }`, or `{ type: 'error', error }`), then the
-   * channel closes.
+   * channel closes. `cwd`: the folder it runs in there (the host's setting; none: the bridge's), as a
+   * job dispatched with no folder of its own takes it.
    */
-  run: { ch, name: strMax(64), args: object },
+  run: { ch, name: strMax(64), args: object, cwd: optional(strMax(4096)) },
   /** A message on an open host channel. */
   msg: { ch, msg: object },
   close: { ch },

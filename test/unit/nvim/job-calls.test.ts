@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jobCall } from '../../../src/nvim/job-calls.js';
+import { dispatchLine } from '../../../src/nvim/job-calls.js';
 import { opCall } from '../../../src/nvim/op-calls.js';
 import { Remotes } from '../../../src/jobs/remote/remotes.js';
 
@@ -18,8 +18,8 @@ describe('a job call that names a host', () => {
   });
 
   it('a dispatch to a host that is none is said', async () => {
-    await expect(jobCall({ op: 'dispatch', line: '@claude --host nobox go', cwd: dir }, env, none)).rejects.toThrow(
-      "no host 'nobox'",
-    );
+    await expect(
+      dispatchLine({ op: 'dispatch', line: '@claude --host nobox go', cwd: dir }, none, env),
+    ).rejects.toThrow("no host 'nobox'");
   });
 });

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { hintBlock, MAX_STDIN_BYTES, parseBgArgs, withStdin } from '../../../src/cli/bg.js';
+import { hintBlock, MAX_STDIN_BYTES, parseBgArgs, withStdin } from '../../../src/ops/bg-args.js';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
