@@ -7,7 +7,7 @@
 // when that can be written); it always exits once its agent has ended; it ends its agent and exits
 // when its job's folder is removed under it.
 import { existsSync, rmSync } from 'node:fs';
-import type { Server } from 'node:net';
+import type { IPty } from 'node-pty';
 import path from 'node:path';
 import { Terminal } from '@xterm/headless';
 import { menuAnswer } from '../../agents/menu-answer.js';
@@ -20,7 +20,6 @@ import type { AgentState } from '../../shared/types.js';
 import { processStamp } from '../../proc/stamp.js';
 import { processSource } from '../../proc/shared.js';
 import { writeAtomic } from '../../shared/files.js';
-import type { Chain } from '../chain-record.js';
 import type { HostInfo } from '../hostinfo.js';
 import { appendEntry } from '../joblog.js';
 import { hostSocket, runtimeDir } from '../paths.js';
@@ -32,16 +31,18 @@ import type { JobFile, JobStatus } from '../types.js';
 import { endOf } from './ending.js';
 import { JobWriter } from './job-writer.js';
 import { listenPrivately } from './listen.js';
-import type { JobChange } from './job-writer.js';
 import { HostReplies } from './replies.js';
 import { SessionLearner } from './session-learner.js';
 import { JobStartup, STARTING_MS, TYPED_TAKEN_MS } from './startup.js';
 import { ChainKeeper } from './chain-keeper.js';
 import { readEnvFromStdin, readLaunch } from './launch.js';
+import type { Launch } from './launch.js';
 import { spawnAgent } from './spawn.js';
 import { OutputLog, outputLog } from './output-log.js';
 import { agentsOwnWord } from './own-word.js';
+import type { OwnWord } from './own-word.js';
 import { serveHost } from './server.js';
+import type { HostServer } from './server.js';
 import { ChangeWaiters } from '../../shared/change-waiters.js';
 
 const DETECT_MS = 100;
@@ -81,275 +82,325 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   });
 
   const writer = new JobWriter(jobsDir, short, say);
-  const writeJob = (change: JobChange): Promise<void> => writer.write(change);
-  const tell = (kind: string, why: string): void => writer.tell(kind, why);
-
-  const term = new Terminal({ cols: launch.cols, rows: launch.rows, scrollback: SCROLLBACK, allowProposedApi: true });
-  let title = '';
-  term.onTitleChange((t) => {
-    title = t.slice(0, 1024);
-  });
-
   // The agent's own word, where its module knows how to ask for it (issue 17 §4): its hooks, through a
   // settings file of the job's own and an events file the host follows, or its server's event stream.
-  const own = await agentsOwnWord(launch, env, jobDir, say, () => {
-    detectTimer ??= setTimeout(() => void runDetect(), DETECT_MS);
-  });
-  const spawnLaunch = own.launch;
-  const pushState = own.state;
-  // The desktop notifications the agent asks its terminal for (OSC 9, 777, 99): its own word, where its
-  // module reads them.
-  // Each is read with the screen's state as the output before it left it (its place among the screen's
-  // changes): read afresh at most every NOTICE_READ_MS, so that an agent's flood of notices costs no
-  // more than its screens do (an agent notifies once a turn or a question, never twice in that time).
-  let noticeRead: { at: number; state: AgentState } | undefined;
-  const screenAtNotice = (): AgentState => {
-    const now = Date.now();
-    if (noticeRead && now - noticeRead.at < NOTICE_READ_MS) return noticeRead.state;
-    const { lines, cursor } = boundScreen({ ...screenOf(term), title });
-    noticeRead = { at: now, state: detectScreen({ lines, title, cursor }, previous).state };
-    return noticeRead.state;
-  };
-  for (const code of [9, 777, 99]) {
-    term.parser.registerOscHandler(code, (data) => {
-      own.osc(`${code};${data.slice(0, 1024)}`, screenAtNotice);
-      return true;
+  let host: JobHost | undefined;
+  const own = await agentsOwnWord(launch, env, jobDir, say, () => host?.detectSoon());
+  const child = await spawnAgent(own.launch, { ...env, ...own.env });
+  if ('error' in child) {
+    say(child.error);
+    await writer.write({ status: 'errored', tempo: 'idle', detail: child.error });
+    return 1;
+  }
+  host = new JobHost({ jobDir, short, launch, env, say, writer, own, child });
+  return host.run();
+}
+
+/** What a job's host is made of once its agent has started. */
+interface JobHostParts {
+  jobDir: string;
+  short: string;
+  launch: Launch;
+  env: Record<string, string>;
+  say(line: string): void;
+  writer: JobWriter;
+  own: OwnWord;
+  child: IPty;
+}
+
+/** A running job's host: its agent's PTY read into a terminal model, detected, written and served. */
+class JobHost {
+  private readonly jobDir: string;
+  private readonly launch: Launch;
+  private readonly say: (line: string) => void;
+  private readonly writer: JobWriter;
+  private readonly own: OwnWord;
+  private readonly child: IPty;
+  private readonly term: Terminal;
+  private title = '';
+  private readonly info: HostInfo;
+  private readonly output: OutputLog;
+  private readonly chain: ChainKeeper;
+  private readonly tree = processSource();
+  private readonly sessions: SessionLearner;
+  private readonly replies: HostReplies;
+  private readonly clients: HostServer;
+  private readonly startup: JobStartup;
+  /** Answers that wait for their menu, poked by each detection; since when the screen shows a menu. */
+  private readonly detected = new ChangeWaiters();
+  private menuAt: number | undefined;
+  private previous: Pick<Detection, 'agent' | 'state'> | undefined;
+  /** The patch last written, and the last but for its detail, and when. */
+  private written = '';
+  private writtenRest = '';
+  private writtenAt = 0;
+  /** The status last written: a `done` after another status is a turn's end, counted in the file. */
+  private writtenStatus: JobFile['status'] | undefined;
+  private paceTimer: NodeJS.Timeout | undefined;
+  private detectTimer: NodeJS.Timeout | undefined;
+  private ending: JobStatus | undefined;
+  /** A notice's screen, read afresh at most every NOTICE_READ_MS (see screenAtNotice). */
+  private noticeRead: { at: number; state: AgentState } | undefined;
+  /** An agent that notifies only without focus (Codex) is told it has none: whether it was yet. */
+  private focusAsked = false;
+  /** When the output last came (see runDetect). */
+  private outputAt = Date.now();
+
+  constructor(parts: JobHostParts) {
+    const { jobDir, short, launch, env, say, writer, own, child } = parts;
+    this.jobDir = jobDir;
+    this.launch = launch;
+    this.say = say;
+    this.writer = writer;
+    this.own = own;
+    this.child = child;
+    this.term = new Terminal({ cols: launch.cols, rows: launch.rows, scrollback: SCROLLBACK, allowProposedApi: true });
+    this.term.onTitleChange((t) => {
+      this.title = t.slice(0, 1024);
+    });
+    // The desktop notifications the agent asks its terminal for (OSC 9, 777, 99): its own word, where its
+    // module reads them, each with the screen's state as the output before it left it.
+    for (const code of [9, 777, 99]) {
+      this.term.parser.registerOscHandler(code, (data) => {
+        own.osc(`${code};${data.slice(0, 1024)}`, () => this.screenAtNotice());
+        return true;
+      });
+    }
+    this.info = {
+      proto: PROTO,
+      pid: process.pid,
+      pidStart: processStamp(process.pid) ?? '',
+      ptyPid: child.pid,
+      ptyStart: processStamp(child.pid) ?? '',
+      socket: hostSocket(runtimeDir(), short),
+      startedAt: Date.now(),
+    };
+    say(`started ${own.launch.argv.join(' ').slice(0, 400)} pid ${child.pid}`);
+    this.output = new OutputLog(outputLog(jobDir), (why) => writer.tell('output.log', why));
+    this.chain = new ChainKeeper(jobDir, say, () => {
+      const read = readJob(path.dirname(jobDir), path.basename(jobDir));
+      return read.ok ? read.job.turnsEnded : undefined;
+    });
+    this.startup = new JobStartup(launch, Date.now());
+    this.sessions = new SessionLearner(
+      () => ({
+        pids: this.tree.walk(child.pid).map((p) => p.pid),
+        cwd: launch.cwd,
+        startedAt: this.info.startedAt - 1000,
+      }),
+      env,
+      (id, file) => {
+        void writer.write({ resumeSessionId: id });
+        say(`session ${id} (${file})`);
+      },
+    );
+    this.replies = new HostReplies({
+      write: (data) => child.write(data),
+      bracketed: () => this.term.modes.bracketedPasteMode,
+      lines: () => screenOf(this.term).lines,
+      reading: () => ({ state: this.previous?.state ?? 'idle', agent: this.previous?.agent ?? FALLBACK_AGENT }),
+      writeJob: (change) => writer.write(change),
+      say,
+      replied: (c) => this.chain.replied(c),
+    });
+    this.clients = serveHost({
+      term: this.term,
+      child,
+      output: this.output,
+      info: this.info,
+      title: () => this.title,
+      stop: (graceful) => this.stop(graceful),
+      send: (text, terms) => this.replies.send(text, terms, this.ending !== undefined),
+      input: (data) => this.input(data),
+      choose: (choice) => this.choose(choice),
+      log: say,
+      detached: () => this.unfocus(),
     });
   }
 
-  const child = await spawnAgent(spawnLaunch, { ...env, ...own.env });
-  if ('error' in child) {
-    say(child.error);
-    await writeJob({ status: 'errored', tempo: 'idle', detail: child.error });
-    return 1;
+  /** Serves the job until its agent has ended: its exit status (0: the host did its work). */
+  async run(): Promise<number> {
+    const { launch, child, term } = this;
+    // A job that never drew again after STARTING_MS is read once more then (it is idle, not starting).
+    if (launch.starting) setTimeout(() => this.detectSoon(), STARTING_MS + 50).unref();
+    child.onData((data) => {
+      this.outputAt = Date.now();
+      term.write(data, () => {
+        this.detectSoon();
+        if (!this.focusAsked && term.modes.sendFocusMode) {
+          this.focusAsked = true;
+          this.unfocus();
+        }
+      });
+      this.output.append(data);
+      this.clients.broadcast(data);
+    });
+    this.own.start(() => this.tree.walk(child.pid));
+    await listenPrivately(this.clients.server, this.info.socket, this.say);
+    try {
+      writeAtomic(path.join(this.jobDir, 'host.json'), JSON.stringify(this.info));
+    } catch (err) {
+      this.writer.tell('host.json', `cannot write host.json: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    }
+    // A job whose folder was removed under it (by hand, or a remove that raced a respawn) is nobody's:
+    // its agent is ended and the host leaves.
+    const folderCheck = setInterval(() => {
+      if (existsSync(this.jobDir)) return;
+      clearInterval(folderCheck);
+      this.stop(false);
+      setTimeout(() => process.exit(0), 500).unref();
+    }, FOLDER_CHECK_MS);
+    return new Promise<number>((resolve) => {
+      child.onExit(({ exitCode, signal }) => {
+        clearInterval(folderCheck);
+        this.own.stop();
+        // Whatever fails below, the host leaves.
+        setTimeout(() => resolve(0), 3000).unref();
+        this.finish(exitCode, signal)
+          .catch((err: unknown) => this.say(`while ending: ${String(err)}`))
+          .finally(() => {
+            try {
+              rmSync(path.join(this.jobDir, 'host.json'), { force: true });
+            } catch {
+              // Already gone.
+            }
+            setTimeout(() => resolve(0), 200);
+          });
+      });
+    });
   }
-  const socketPath = hostSocket(runtimeDir(), short);
-  const info: HostInfo = {
-    proto: PROTO,
-    pid: process.pid,
-    pidStart: processStamp(process.pid) ?? '',
-    ptyPid: child.pid,
-    ptyStart: processStamp(child.pid) ?? '',
-    socket: socketPath,
-    startedAt: Date.now(),
-  };
-  say(`started ${spawnLaunch.argv.join(' ').slice(0, 400)} pid ${child.pid}`);
 
-  const output = new OutputLog(outputLog(jobDir), (why) => tell('output.log', why));
-  const chain = new ChainKeeper(jobDir, say, () => {
-    const read = readJob(path.dirname(jobDir), path.basename(jobDir));
-    return read.ok ? read.job.turnsEnded : undefined;
-  });
-  /** Answers that wait for their menu, poked by each detection; since when the screen shows a menu. */
-  const detected = new ChangeWaiters();
-  let menuAt: number | undefined;
-  let previous: Pick<Detection, 'agent' | 'state'> | undefined;
-  let written = '';
-  /** The last patch written but for its detail, and when. */
-  let writtenRest = '';
-  let writtenAt = 0;
-  /** The status last written: a `done` after another status is a turn's end, counted in the file. */
-  let writtenStatus: JobFile['status'] | undefined;
-  let paceTimer: NodeJS.Timeout | undefined;
-  let detectTimer: NodeJS.Timeout | undefined;
-  let ending: JobStatus | undefined;
-  const startup = new JobStartup(launch, Date.now());
+  /** The screen read soon (once for a burst of changes). */
+  detectSoon(): void {
+    this.detectTimer ??= setTimeout(() => void this.runDetect(), DETECT_MS);
+  }
 
-  const tree = processSource();
-  const sessions = new SessionLearner(
-    () => ({ pids: tree.walk(child.pid).map((p) => p.pid), cwd: launch.cwd, startedAt: info.startedAt - 1000 }),
-    env,
-    (id, file) => {
-      void writeJob({ resumeSessionId: id });
-      say(`session ${id} (${file})`);
-    },
-  );
-  const replies = new HostReplies({
-    write: (data) => child.write(data),
-    bracketed: () => term.modes.bracketedPasteMode,
-    lines: () => screenOf(term).lines,
-    reading: () => ({ state: previous?.state ?? 'idle', agent: previous?.agent ?? FALLBACK_AGENT }),
-    writeJob,
-    say,
-    replied: (c) => chain.replied(c),
-  });
-  const send = (
-    text: string,
-    terms: { waitMenus?: boolean; busyMs?: number; chain?: Chain },
-  ): { pending: string } | { error: string } => replies.send(text, terms, ending !== undefined);
+  /** Its agent has ended: its last state and how it ended written, its clients told. */
+  private async finish(exitCode: number, signal: number | undefined): Promise<void> {
+    try {
+      // Tells a dispatch of the same id, while the last state is written, that this session is ending.
+      writeAtomic(path.join(this.jobDir, 'host.json'), JSON.stringify({ ...this.info, endedAt: Date.now() }));
+    } catch {
+      // The folder is gone or the disk full: nothing to tell with.
+    }
+    if (this.detectTimer) clearTimeout(this.detectTimer);
+    clearTimeout(this.paceTimer);
+    await this.runDetect();
+    await this.writer.write(endOf(this.ending, exitCode, signal));
+    this.say(`exited ${exitCode} signal ${signal ?? 0}`);
+    this.clients.close(exitCode);
+  }
+
+  /**
+   * The screen's state for a notice the agent sent, as the output before it left it: read afresh at
+   * most every NOTICE_READ_MS, so that an agent's flood of notices costs no more than its screens do
+   * (an agent notifies once a turn or a question, never twice in that time).
+   */
+  private screenAtNotice(): AgentState {
+    const now = Date.now();
+    if (this.noticeRead && now - this.noticeRead.at < NOTICE_READ_MS) return this.noticeRead.state;
+    const { lines, cursor } = boundScreen({ ...screenOf(this.term), title: this.title });
+    this.noticeRead = { at: now, state: detectScreen({ lines, title: this.title, cursor }, this.previous).state };
+    return this.noticeRead.state;
+  }
+
   /**
    * Answers the menu on the screen with choice `choice`, read from the screen as it is now; a menu
    * not drawn yet (the job's row said Waiting from its agent's record first) is waited for a moment.
    */
-  const choose = async (choice: number): Promise<{ option: string } | { error: string }> => {
-    if (ending) return { error: 'the job is ending' };
+  private async choose(choice: number): Promise<{ option: string } | { error: string }> {
+    if (this.ending) return { error: 'the job is ending' };
     const keys = await menuAnswer(
       {
-        waitingAgent: () => (!ending && previous?.state === 'waiting' ? previous.agent : undefined),
-        lines: () => screenOf(term).lines,
-        menuSince: () => menuAt,
-        changes: detected,
+        waitingAgent: () => (!this.ending && this.previous?.state === 'waiting' ? this.previous.agent : undefined),
+        lines: () => screenOf(this.term).lines,
+        menuSince: () => this.menuAt,
+        changes: this.detected,
       },
       choice,
     );
-    if (ending) return { error: 'the job is ending' };
+    if (this.ending) return { error: 'the job is ending' };
     if ('error' in keys) return { error: keys.error };
-    child.write(keys.keys);
+    this.child.write(keys.keys);
     return { option: keys.option };
-  };
+  }
 
-  const runDetect = (): Promise<void> => {
-    detectTimer = undefined;
+  /** Reads the screen: its state combined with the agent's word, delivered replies, the job file written. */
+  private runDetect(): Promise<void> {
+    this.detectTimer = undefined;
+    const { term, title } = this;
     const { lines, cursor } = boundScreen({ ...screenOf(term), title });
     // A watch can miss an append: the agent's events are read with each screen too (at most one read a detection).
-    own.poke();
-    const screenReading = detectScreen({ lines, title, cursor }, previous);
-    previous = { agent: screenReading.agent, state: screenReading.state };
+    this.own.poke();
+    const screenReading = detectScreen({ lines, title, cursor }, this.previous);
+    this.previous = { agent: screenReading.agent, state: screenReading.state };
     // The screen's reading is of the output that came at `outputAt`: what the agent said while that
     // output was parsed (a notification in it) is no older than it.
-    const d = pushState.combine(screenReading, outputAt);
+    const d = this.own.state.combine(screenReading, this.outputAt);
     try {
-      sessions.look(agentModule(d.agent));
+      this.sessions.look(agentModule(d.agent));
     } catch (err) {
-      say(`${d.agent} session: ${String(err)}`);
+      this.say(`${d.agent} session: ${String(err)}`);
     }
-    if (startup.typeDue(d, Date.now())) {
-      replies.deliver(launch.typePrompt ?? '');
+    if (this.startup.typeDue(d, Date.now())) {
+      this.replies.deliver(this.launch.typePrompt ?? '');
       // Read again once the task is taken (a screen that stays idle shows no change to read on).
-      setTimeout(() => (detectTimer ??= setTimeout(() => void runDetect(), DETECT_MS)), TYPED_TAKEN_MS + 50).unref();
+      setTimeout(() => this.detectSoon(), TYPED_TAKEN_MS + 50).unref();
     }
-    replies.flush(d.state, d.agent, lines);
-    menuAt = menuSince(menuAt, lines, Date.now());
-    detected.poke();
-    const patch = startup.patch(d, lines, Date.now());
+    this.replies.flush(d.state, d.agent, lines);
+    this.menuAt = menuSince(this.menuAt, lines, Date.now());
+    this.detected.poke();
+    const patch = this.startup.patch(d, lines, Date.now());
     const key = JSON.stringify(patch);
-    if (key === written) return Promise.resolve();
+    if (key === this.written) return Promise.resolve();
     // A change of its detail alone (a spinner's frame, its seconds and tokens) is written at most every
     // DETAIL_EVERY_MS, its last one after: the file's readers are told what they use, not each frame.
     const { detail: _detail, ...rest } = patch;
     const restKey = JSON.stringify(rest);
     const now = Date.now();
-    if (restKey === writtenRest && now - writtenAt < DETAIL_EVERY_MS) {
-      paceTimer ??= setTimeout(
+    if (restKey === this.writtenRest && now - this.writtenAt < DETAIL_EVERY_MS) {
+      this.paceTimer ??= setTimeout(
         () => {
-          paceTimer = undefined;
-          detectTimer ??= setTimeout(() => void runDetect(), 0);
+          this.paceTimer = undefined;
+          this.detectTimer ??= setTimeout(() => void this.runDetect(), 0);
         },
-        writtenAt + DETAIL_EVERY_MS - now,
+        this.writtenAt + DETAIL_EVERY_MS - now,
       );
       return Promise.resolve();
     }
-    written = key;
-    writtenRest = restKey;
-    writtenAt = now;
-    const ended = patch.status === 'done' && writtenStatus !== undefined && writtenStatus !== 'done';
-    writtenStatus = patch.status ?? writtenStatus;
+    this.written = key;
+    this.writtenRest = restKey;
+    this.writtenAt = now;
+    const ended = patch.status === 'done' && this.writtenStatus !== undefined && this.writtenStatus !== 'done';
+    this.writtenStatus = patch.status ?? this.writtenStatus;
     // A job between turns is `done` and runs again when its agent works; a stopped one stays so.
-    return writeJob((job) =>
-      !ending && (job.status === 'running' || job.status === 'done')
+    return this.writer.write((job) =>
+      !this.ending && (job.status === 'running' || job.status === 'done')
         ? { ...patch, ...(ended ? { turnsEnded: job.turnsEnded + 1 } : {}) }
         : {},
     );
-  };
-
-  const stop = (graceful: boolean): void => {
-    // A kill during a graceful stop makes the job killed.
-    ending = graceful ? (ending ?? 'stopped') : 'killed';
-    if (!graceful) return signalGroup(child.pid, 'SIGKILL');
-    // The agent's own interrupt first, then SIGTERM, then SIGKILL.
-    child.write('\x03');
-    setTimeout(() => signalGroup(child.pid, 'SIGTERM'), STOP_TERM_MS).unref();
-    setTimeout(() => signalGroup(child.pid, 'SIGKILL'), STOP_KILL_MS).unref();
-  };
-  const input = (data: string): void => {
-    child.write(data);
-    chain.typed(data);
-  };
-  // An agent that notifies only without focus (Codex) is told it has none: at once, and when its last client leaves.
-  let focusAsked = false;
-  /** When the output last came (see runDetect). */
-  let outputAt = Date.now();
-  const unfocus = (): void => {
-    if (own.unfocused && term.modes.sendFocusMode && clients.attachedCount() === 0) child.write('\x1b[O');
-  };
-  const clients = serveHost({
-    term,
-    child,
-    output,
-    info,
-    title: () => title,
-    stop,
-    send,
-    input,
-    choose,
-    log: say,
-    detached: () => unfocus(),
-  });
-  const server: Server = clients.server;
-
-  // A job that never drew again after STARTING_MS is read once more then (it is idle, not starting).
-  if (launch.starting)
-    setTimeout(() => (detectTimer ??= setTimeout(() => void runDetect(), DETECT_MS)), STARTING_MS + 50).unref();
-  child.onData((data) => {
-    outputAt = Date.now();
-    term.write(data, () => {
-      detectTimer ??= setTimeout(() => void runDetect(), DETECT_MS);
-      if (!focusAsked && term.modes.sendFocusMode) {
-        focusAsked = true;
-        unfocus();
-      }
-    });
-    output.append(data);
-    clients.broadcast(data);
-  });
-
-  own.start(() => tree.walk(child.pid));
-  await listenPrivately(server, socketPath, say);
-  try {
-    writeAtomic(path.join(jobDir, 'host.json'), JSON.stringify(info));
-  } catch (err) {
-    tell('host.json', `cannot write host.json: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
 
-  // A job whose folder was removed under it (by hand, or a remove that raced a respawn) is nobody's:
-  // its agent is ended and the host leaves.
-  const folderCheck = setInterval(() => {
-    if (existsSync(jobDir)) return;
-    clearInterval(folderCheck);
-    stop(false);
-    setTimeout(() => process.exit(0), 500).unref();
-  }, FOLDER_CHECK_MS);
+  /** Ends the agent: gracefully (its own interrupt, then SIGTERM, then SIGKILL), or killed at once. */
+  private stop(graceful: boolean): void {
+    const pid = this.child.pid;
+    // A kill during a graceful stop makes the job killed.
+    this.ending = graceful ? (this.ending ?? 'stopped') : 'killed';
+    if (!graceful) return signalGroup(pid, 'SIGKILL');
+    this.child.write('\x03');
+    setTimeout(() => signalGroup(pid, 'SIGTERM'), STOP_TERM_MS).unref();
+    setTimeout(() => signalGroup(pid, 'SIGKILL'), STOP_KILL_MS).unref();
+  }
 
-  return new Promise<number>((resolve) => {
-    child.onExit(({ exitCode, signal }) => {
-      clearInterval(folderCheck);
-      own.stop();
-      // Whatever fails below, the host leaves.
-      setTimeout(() => resolve(0), 3000).unref();
-      const finish = async (): Promise<void> => {
-        try {
-          // Tells a dispatch of the same id, while the last state is written, that this session is ending.
-          writeAtomic(path.join(jobDir, 'host.json'), JSON.stringify({ ...info, endedAt: Date.now() }));
-        } catch {
-          // The folder is gone or the disk full: nothing to tell with.
-        }
-        if (detectTimer) clearTimeout(detectTimer);
-        clearTimeout(paceTimer);
-        await runDetect();
-        await writeJob(endOf(ending, exitCode, signal));
-        say(`exited ${exitCode} signal ${signal ?? 0}`);
-        clients.close(exitCode);
-      };
-      finish()
-        .catch((err: unknown) => say(`while ending: ${String(err)}`))
-        .finally(() => {
-          try {
-            rmSync(path.join(jobDir, 'host.json'), { force: true });
-          } catch {
-            // Already gone.
-          }
-          setTimeout(() => resolve(0), 200);
-        });
-    });
-  });
+  /** What an attached client types. */
+  private input(data: string): void {
+    this.child.write(data);
+    this.chain.typed(data);
+  }
+
+  /** Tells an agent that notifies only without focus that it has none, when no client is attached. */
+  private unfocus(): void {
+    if (this.own.unfocused && this.term.modes.sendFocusMode && this.clients.attachedCount() === 0)
+      this.child.write('\x1b[O');
+  }
 }
