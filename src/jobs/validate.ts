@@ -3,34 +3,34 @@ import { AGENT_ID } from '../shared/types.js';
 import type { Check } from '../shared/checks.js';
 import {
   bool,
-  firstProblem,
   isObj,
   num,
   oneOf,
   optional,
   orNull,
   pattern,
+  recordGuard,
   shape,
   str,
   strings,
   strMax,
 } from '../shared/checks.js';
 import { protoMismatch } from './protocol/codec.js';
-import type { JobFile } from './types.js';
+import type { JobFile, JobQuestion } from './types.js';
 import { JOB_ORIGINS, JOB_STATUSES, JOB_TEMPOS, MAX_INTENT, JOB_FILE_VERSION, SHORT_ID, UUID } from './types.js';
 import { MAX_DETAIL } from '../shared/text.js';
 import { JOB_STATE_SOURCES } from '../shared/types.js';
 
 const template = shape({ name: str, description: str, initialPrompt: str }, '{name, description, initialPrompt}');
-const block: Check = (v) =>
+const block: Check<{ questions: JobQuestion[] }> = (v) =>
   isObj(v) &&
   Array.isArray(v.questions) &&
   v.questions.every((q) => isObj(q) && typeof q.text === 'string' && strings(q.options) === null)
     ? null
     : '{questions: [{text, options}]}';
 
-/** Every field of JobFile and what it must be. */
-const SCHEMA: Record<keyof JobFile, Check> = {
+/** Every field of JobFile and what it must be: what passes them is a JobFile (those added later filled in). */
+const SCHEMA = {
   proto: num,
   short: pattern(SHORT_ID, '8 lowercase hex digits'),
   sessionId: pattern(UUID, 'a UUID'),
@@ -69,9 +69,12 @@ const SCHEMA: Record<keyof JobFile, Check> = {
   stateSource: optional(orNull(oneOf(...JOB_STATE_SOURCES))),
   // Added with the turn's end counted: a file without it (an older host's) has counted none.
   turnsEnded: optional(num),
-};
+} satisfies Record<keyof JobFile, Check>;
 
-export const JOB_FIELDS = Object.keys(SCHEMA) as (keyof JobFile)[];
+const guard = recordGuard(SCHEMA);
+
+/** The fields of a job file, as the schema names them. */
+export const JOB_FIELDS: readonly string[] = Object.keys(SCHEMA);
 
 /** A version 1 job file (state.json) in version 2's names: `state` is `status`, `source` is `origin`; `env` goes. */
 function fromVersion1(v: Record<string, unknown>): Record<string, unknown> {
@@ -91,14 +94,15 @@ export function validateJob(input: unknown): Validated {
   if (typeof value.proto === 'number' && value.proto > JOB_FILE_VERSION) {
     return { ok: false, error: protoMismatch('this job file', value.proto, JOB_FILE_VERSION) };
   }
-  const problem = firstProblem(value, SCHEMA);
-  if (problem) return { ok: false, error: problem };
-  if (value.proto !== JOB_FILE_VERSION)
-    return { ok: false, error: protoMismatch('this job file', value.proto, JOB_FILE_VERSION) };
-  const job = {} as Record<string, unknown>;
-  for (const field of JOB_FIELDS) job[field] = value[field];
-  job.pendingReply ??= null;
-  job.stateSource ??= null;
-  job.turnsEnded ??= 0;
-  return { ok: true, job: job as unknown as JobFile };
+  const fields = guard(value);
+  if (typeof fields === 'string') return { ok: false, error: fields };
+  if (fields.proto !== JOB_FILE_VERSION)
+    return { ok: false, error: protoMismatch('this job file', fields.proto, JOB_FILE_VERSION) };
+  const job: JobFile = {
+    ...fields,
+    pendingReply: fields.pendingReply ?? null,
+    stateSource: fields.stateSource ?? null,
+    turnsEnded: fields.turnsEnded ?? 0,
+  };
+  return { ok: true, job };
 }

@@ -77,6 +77,21 @@ export const shape =
   <S extends Record<string, Check>>(fields: S, what: string): Check<Fields<S>> =>
   (v) =>
     isObj(v) && Object.entries(fields).every(([k, c]) => c(v[k]) === null) ? null : what;
+/**
+ * The guard of a record whose fields pass `schema`'s checks: a new object of those fields only (what
+ * else the value held is left behind), as their type, or why it is none.
+ */
+export function recordGuard<S extends Record<string, Check>>(schema: S): (value: unknown) => Fields<S> | string {
+  return (value) => {
+    if (!isObj(value)) return 'not a JSON object';
+    const problem = firstProblem(value, schema);
+    if (problem) return problem;
+    const only: Record<string, unknown> = {};
+    for (const key of Object.keys(schema)) if (key in value) only[key] = value[key];
+    return only as Fields<S>;
+  };
+}
+
 /** Any JSON object (its fields checked later, by what reads them). */
 export const object: Check<Record<string, unknown>> = (v) => (isObj(v) ? null : 'an object');
 
