@@ -73,9 +73,10 @@ describe.each(neovims)('Neovim $label', ({ path: exe }) => {
     // The Node process starts with the first terminal, once.
     expect(await nodePid()).toBeGreaterThan(0);
 
-    expect(await waitState(claude, 'idle', 'claude')).toBe(true);
-    expect(await waitState(codex, 'idle', 'codex')).toBe(true);
-    expect(await waitState(shell, 'idle', 'shell')).toBe(true);
+    // The first reading waits on the Node process's start: on a loaded machine, seconds.
+    expect(await waitState(claude, 'idle', 'claude', 15_000)).toBe(true);
+    expect(await waitState(codex, 'idle', 'codex', 15_000)).toBe(true);
+    expect(await waitState(shell, 'idle', 'shell', 15_000)).toBe(true);
     expect((await state(claude))?.agent).toBe('claude');
     expect((await state(codex))?.agent).toBe('codex');
     expect(await state(shell)).toMatchObject({ agent: 'shell', state: 'idle', source: 'pty-scrape' });
