@@ -54,11 +54,13 @@ await build({
   external: ['node-pty', 'neovim', 'chokidar', 'ps-list', '@xterm/headless'],
 });
 {
-  const { statesLua, withAgentList, withOpList, withStateWords } = createRequire(import.meta.url)(
+  const { pendingLua, statesLua, withAgentList, withOpList, withStateWords } = createRequire(import.meta.url)(
     path.join(root, '.cache', 'doc-agents.cjs'),
   );
   // The states and their facts for the Lua side (it keeps no list of its own).
   writeRegistry(path.join(root, 'lua', 'madohub', 'states.lua'), statesLua());
+  // Why a reply waits, in words: Node sends the codes.
+  writeRegistry(path.join(root, 'lua', 'madohub', 'pending.lua'), pendingLua());
   const docFile = path.join(root, 'doc', 'madohub.txt');
   const doc = readFileSync(docFile, 'utf8');
   const written = withOpList(withStateWords(withAgentList(doc)));

@@ -24,7 +24,8 @@ local M = {}
 ---@field where string For a person: `buffer 12`, `job`, `job in buffer 12`, `pid 4711`, `nvim 4711`.
 ---@field pinned boolean
 ---@field order number The user's order within a group (a job's `sortOrder`): lower first, 0 when never moved.
----@field pending string A reply that waits to be sent (`queued`, `held: draft`, `held: Terminal mode`); '' when none.
+---Why a reply waits to be sent, a code ('' when none); its words are `require('madohub.pending')`'s.
+---@field pending madohub.Pending
 ---@field server string Another Neovim's server address (`editor` entries); '' for the others.
 ---The command that attaches a terminal to a background session (its agent's, from Node); empty for the others.
 ---@field attach string[]

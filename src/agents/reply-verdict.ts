@@ -2,6 +2,7 @@
 // them). Pure.
 import type { AgentId, AgentState } from '../shared/types.js';
 import { draftOf } from './index.js';
+import type { Pending } from '../shared/pending.js';
 
 /**
  * `send`: now. `queue`: when the agent's turn ends (it works). `hold-menu`: it waits on a menu and
@@ -50,22 +51,16 @@ export function screenVerdict(
   });
 }
 
-/** How a reply that waits shows in the picker's row, by why it waits ('' once sent). */
-const PENDING_WORDS = {
+/** Why a reply with this verdict waits ('' when it goes now, or never). */
+const VERDICT_PENDING: Record<ReplyVerdict, Pending> = {
   send: '',
   refuse: '',
   queue: 'queued',
-  'hold-menu': 'held: menu',
-  'hold-draft': 'held: draft',
-  'hold-typing': 'held: Terminal mode',
-} as const satisfies Record<ReplyVerdict, string>;
+  'hold-menu': 'held-menu',
+  'hold-draft': 'held-draft',
+  'hold-typing': 'held-typing',
+};
 
-/** A word of PENDING_WORDS: why a reply waits, as a job's host says it. */
-export type PendingWord = (typeof PENDING_WORDS)[ReplyVerdict];
-
-/** Every such word, once. */
-export const PENDING: readonly PendingWord[] = [...new Set(Object.values(PENDING_WORDS))];
-
-export function pendingWord(verdict: ReplyVerdict): PendingWord {
-  return PENDING_WORDS[verdict];
+export function pendingOf(verdict: ReplyVerdict): Pending {
+  return VERDICT_PENDING[verdict];
 }

@@ -1,6 +1,8 @@
 // Routes between background jobs, kept by the daemon so that they work with Neovim closed: sources
 // and targets are jobs (a target may be a file), what is sent comes from the job's records or its
 // host's screen, and the payload goes through the target's host. Messages go to the daemon's log.
+import type { Pending } from '../shared/pending.js';
+import { asPending } from '../shared/pending.js';
 import path from 'node:path';
 import { agentModule } from '../agents/index.js';
 import { agentStateOfJob } from '../fleet/entry.js';
@@ -93,7 +95,7 @@ export class DaemonRouteBackend implements RouteBackend {
     return gitDiff(source.cwd, this.env);
   }
 
-  async deliver(target: string, text: string, busyMs: number, chain: Chain): Promise<string> {
+  async deliver(target: string, text: string, busyMs: number, chain: Chain): Promise<Pending> {
     if (target.startsWith('file:')) {
       appendText(target.slice(5), `${text}\n`);
       return '';
@@ -106,7 +108,7 @@ export class DaemonRouteBackend implements RouteBackend {
       );
     }
     const reply = await askHost(this.jobsDir, target.slice(4), { op: 'send', text, waitMenus: true, busyMs, chain });
-    return reply.type === 'ok' ? (reply.pending ?? '') : '';
+    return reply.type === 'ok' ? asPending(reply.pending) : '';
   }
 
   chainOf(entry: string): { chain: Chain | undefined } | undefined {

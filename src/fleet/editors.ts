@@ -12,7 +12,7 @@ import { processStamp, sameProcess } from '../proc/stamp.js';
 import type { FolderWatcher } from '../records/folders.js';
 import { debounced } from '../shared/debounce.js';
 import { UNPLACED } from './entry.js';
-import type { FleetEntry } from './entry.js';
+import type { EditorEntry, FleetEntry } from './entry.js';
 import { MAX_DETAIL } from '../shared/text.js';
 import { editorId, termBuf } from '../shared/fleet-id.js';
 
@@ -40,7 +40,7 @@ export interface EditorSummary {
 const text = (v: unknown, max: number): string => (typeof v === 'string' ? v.slice(0, max) : '');
 
 /** Another Neovim's terminal as an entry of this one's fleet: each field checked (anyone may write the file). */
-export function editorEntry(summary: EditorSummary, t: FleetEntry): FleetEntry {
+export function editorEntry(summary: EditorSummary, t: FleetEntry): EditorEntry {
   const peerBuf = termBuf(t.id) ?? 0;
   const needs =
     isObj(t.needs) && typeof t.needs.question === 'string' && Array.isArray(t.needs.options)

@@ -1,5 +1,7 @@
 // One entry of the fleet: an agent MadoHub can show and steer, wherever it runs. Pure mappings from
 // what each kind's owner knows (the tracker for terminals, the job files for jobs).
+import { asPending } from '../shared/pending.js';
+import type { Pending } from '../shared/pending.js';
 import { INTERRUPTED, isConfirmed } from '../shared/types.js';
 import type { AgentId, AgentState, StateSource } from '../shared/types.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
@@ -7,16 +9,12 @@ import type { TerminalState } from '../state/tracker.js';
 import { jobId, termId } from '../shared/fleet-id.js';
 
 /**
- * Where an entry runs: a terminal of this Neovim, a background job, a session of an agent running
- * elsewhere on this machine (a Claude Code session in another terminal), or a terminal of another
- * Neovim that runs MadoHub.
+ * What every entry carries, whatever its kind. The wire is flat (every field in every entry, Lua reads
+ * them so); each kind below says which of them it fills and which stay empty.
  */
-export type FleetKind = 'terminal' | 'job' | 'session' | 'editor';
-
-export interface FleetEntry {
+export interface EntryFields {
   /** `term:<buf>`, `job:<id>` (`job:<host>:<id>` on a remote host), `claude:<session id>` or `nvim:<pid>:<buf>`. */
   id: string;
-  kind: FleetKind;
   name: string;
   /** The user gave `name` (`R`, `mado --bg -n`), not MadoHub: the winbar shows it then. */
   named: boolean;
@@ -60,8 +58,8 @@ export interface FleetEntry {
   pinned: boolean;
   /** The user's order within a group (a job's `sortOrder`): lower first, 0 when never moved. */
   order: number;
-  /** A reply that waits to be sent, in a person's words (`queued`, `held: draft`); '' when none. */
-  pending: string;
+  /** Why a reply waits to be sent (`queued`, `held-draft`: its words are PENDING_WORDS'); '' when none. */
+  pending: Pending;
   /**
    * The turns it ended, as its owner counts them (a job's host, in its file): a count that grew is a
    * turn's end though no reading saw its Working. 0 where nothing counts them (terminals, sessions).
@@ -78,11 +76,65 @@ export interface FleetEntry {
   attach: string[];
 }
 
+/** A terminal of this Neovim: its buffer; how it ended; the job it shows when it is `mado attach`'s. */
+export interface TerminalEntry extends EntryFields {
+  kind: 'terminal';
+  buf: number;
+  short: '';
+  host: '';
+  pid: null;
+  peerBuf: null;
+  tty: '';
+  server: '';
+}
+
+/** A background job (this machine's, or a remote host's): its id and host; the buffer it is attached in. */
+export interface JobEntry extends EntryFields {
+  kind: 'job';
+  pid: null;
+  peerBuf: null;
+  tty: '';
+  exit: null;
+  shows: '';
+  server: '';
+}
+
+/** A session of an agent running elsewhere on this machine: its process and terminal. */
+export interface SessionEntry extends EntryFields {
+  kind: 'session';
+  buf: null;
+  short: '';
+  host: '';
+  pid: number;
+  peerBuf: null;
+  exit: null;
+  shows: '';
+  server: '';
+}
+
+/** A terminal of another Neovim that runs MadoHub: that Neovim's process, server and buffer. */
+export interface EditorEntry extends EntryFields {
+  kind: 'editor';
+  buf: null;
+  short: '';
+  host: '';
+  pid: number;
+  peerBuf: number;
+  tty: '';
+  shows: '';
+}
+
+/**
+ * One entry of the fleet, by where it runs: a terminal of this Neovim, a background job, a session of
+ * an agent running elsewhere on this machine (a Claude Code session in another terminal), or a
+ * terminal of another Neovim that runs MadoHub.
+ */
+export type FleetEntry = TerminalEntry | JobEntry | SessionEntry | EditorEntry;
+
+export type FleetKind = FleetEntry['kind'];
+
 /** The fields of where an entry runs and how it ended, for a kind that has none of them; each builder sets its own. */
-export const UNPLACED: Pick<
-  FleetEntry,
-  'buf' | 'short' | 'host' | 'pid' | 'peerBuf' | 'tty' | 'exit' | 'interrupted' | 'shows' | 'turns' | 'ended'
-> = {
+export const UNPLACED = {
   buf: null,
   short: '',
   host: '',
@@ -94,7 +146,7 @@ export const UNPLACED: Pick<
   shows: '',
   turns: 0,
   ended: false,
-};
+} as const;
 
 /** Its state is its agent's own word (its hooks, its event stream), not its screen's. */
 export const confirmedJob = (job: { stateSource?: ListedJob['stateSource'] }): boolean => isConfirmed(job.stateSource);
@@ -123,7 +175,7 @@ export function agentStateOfJob(
  * `where` is `job`, or the buffer of this Neovim that shows it (`mado attach`); a job of a remote
  * host is `job on <host>`, its id `job:<host>:<short>`.
  */
-export function jobEntry(job: ListedJob, attachedIn?: number, host = ''): FleetEntry {
+export function jobEntry(job: ListedJob, attachedIn?: number, host = ''): JobEntry {
   const question = job.block?.questions[0];
   const state = agentStateOfJob(job);
   return {
@@ -143,7 +195,7 @@ export function jobEntry(job: ListedJob, attachedIn?: number, host = ''): FleetE
     where: `job${host ? ` on ${host}` : ''}${attachedIn === undefined ? '' : ` in buffer ${attachedIn}`}`,
     pinned: job.pinned,
     order: job.sortOrder,
-    pending: job.pendingReply ?? '',
+    pending: asPending(job.pendingReply),
     server: '',
     attach: [],
     ...UNPLACED,
@@ -159,7 +211,12 @@ export function jobEntry(job: ListedJob, attachedIn?: number, host = ''): FleetE
 }
 
 /** A terminal's entry: its state, the folder its agent works in, and what it asks while it waits. */
-export function terminalEntry(t: TerminalState, cwd = '', needs: FleetEntry['needs'] = null, intent = ''): FleetEntry {
+export function terminalEntry(
+  t: TerminalState,
+  cwd = '',
+  needs: FleetEntry['needs'] = null,
+  intent = '',
+): TerminalEntry {
   return {
     id: termId(t.buf),
     kind: 'terminal',

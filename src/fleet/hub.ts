@@ -291,8 +291,8 @@ export class FleetHub {
     const entry = this.fleet.get(id);
     if (!entry) throw new Error(`no agent '${id.slice(0, 80)}'`);
     this.marks.set(id, { ...this.marks.get(id), ...clean });
-    if (entry.kind === 'terminal' && entry.buf !== null) return [entry.buf];
-    return entry.kind === 'session' || entry.kind === 'editor' || entry.kind === 'job' ? [entry.kind] : [];
+    // A terminal is placed by its buffer; the other kinds by their list.
+    return entry.kind === 'terminal' ? [entry.buf] : [entry.kind];
   }
 
   /** Places again what marks changed, each once. */

@@ -12,7 +12,7 @@ import { debounced } from '../shared/debounce.js';
 import { MAX_DETAIL } from '../shared/text.js';
 import { isConfirmed } from '../shared/types.js';
 import { UNPLACED } from './entry.js';
-import type { FleetEntry } from './entry.js';
+import type { FleetEntry, SessionEntry } from './entry.js';
 import { ttyOf } from '../proc/stamp.js';
 import { sessionId } from '../shared/fleet-id.js';
 
@@ -25,7 +25,7 @@ const MAX_SESSIONS = 500;
 const MAX_CWD = 1024;
 
 /** A session's entry. */
-export function sessionEntry(agent: AgentModule, session: SessionElsewhere, at: number): FleetEntry {
+export function sessionEntry(agent: AgentModule, session: SessionElsewhere, at: number): SessionEntry {
   const s = { ...session, cwd: session.cwd.slice(0, MAX_CWD), sessionId: session.sessionId.slice(0, 128) };
   const { state } = s.signal;
   const detail = s.signal.detail.slice(0, MAX_DETAIL);

@@ -8,7 +8,8 @@ import { promptProblem } from '../jobs/templates.js';
 import { ChangeWaiters } from '../shared/change-waiters.js';
 import { pasteBytes } from '../shared/paste.js';
 import type { TerminalState, Tracker } from '../state/tracker.js';
-import { pendingWord, screenVerdict } from '../agents/reply-verdict.js';
+import { pendingOf, screenVerdict } from '../agents/reply-verdict.js';
+import type { Pending } from '../shared/pending.js';
 import type { ReplyVerdict } from '../agents/reply-verdict.js';
 import { WrittenTurn } from '../state/turns.js';
 import { enterAgain } from '../state/enter-again.js';
@@ -129,7 +130,7 @@ export class TerminalReplies {
    * that wait already, MAX_WAITING at most) until its turn ends, its input line is empty and the user
    * is out of Terminal mode in its window. Answers why it waits ('' once sent).
    */
-  async reply(buf: number, text: string, typing: boolean, terms: ReplyTerms = {}): Promise<string> {
+  async reply(buf: number, text: string, typing: boolean, terms: ReplyTerms = {}): Promise<Pending> {
     if (!this.tracker.get(buf)) throw new Error(`buffer ${buf} is no terminal MadoHub watches`);
     if (terms.busyMs !== undefined && (!Number.isFinite(terms.busyMs) || terms.busyMs < 1))
       throw new Error('busyMs must be a time');
@@ -230,9 +231,9 @@ export class TerminalReplies {
   }
 
   /** Why the reply for a terminal waits, for its row ('' when none waits). */
-  pendingOf(buf: number): string {
+  pendingOf(buf: number): Pending {
     const r = this.head(buf);
-    return r ? pendingWord(this.verdictOf(buf, r)) || 'sending' : '';
+    return r ? pendingOf(this.verdictOf(buf, r)) || 'sending' : '';
   }
 
   private verdictOf(buf: number, r: Pick<WaitingReply, 'typing' | 'waitMenus'>): ReplyVerdict {

@@ -1,6 +1,7 @@
 // Routes of this Neovim's Node process: its terminals and the background jobs as sources and
 // targets, and this Neovim's buffers and any file as targets. Answers come from the agents' records
 // (the file the terminal's watcher follows, a job's Claude Code transcript), else from the screen.
+import type { Pending } from '../shared/pending.js';
 import path from 'node:path';
 import { agentModule } from '../agents/index.js';
 import { jobScreen, sendToJob } from '../jobs/client/jobs.js';
@@ -81,7 +82,7 @@ export class NeovimRouteBackend implements RouteBackend {
     return gitDiff(source.cwd, this.env);
   }
 
-  async deliver(target: string, text: string, busyMs: number, chain: Chain): Promise<string> {
+  async deliver(target: string, text: string, busyMs: number, chain: Chain): Promise<Pending> {
     const to = parseFleetId(target);
     switch (to?.kind) {
       case 'term':

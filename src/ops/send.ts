@@ -3,23 +3,24 @@
 import { resolveId, sendToJob } from '../jobs/client/jobs.js';
 import { MAX_REPLY_CHARS } from '../jobs/protocol/host-requests.js';
 import { parseArgs } from '../shared/args.js';
-import { bool, holdsCheck, isObj, oneOf, optional, strMax } from '../shared/checks.js';
+import { bool, isObj, oneOf, optional, strMax } from '../shared/checks.js';
 import { shortIdCheck } from '../shared/fleet-id.js';
-import { PENDING } from '../agents/reply-verdict.js';
-import type { PendingWord } from '../agents/reply-verdict.js';
+import { asPending, PENDING, PENDING_WORDS } from '../shared/pending.js';
+import type { Pending } from '../shared/pending.js';
 import { defineOp } from './op.js';
 
-/** Why a reply waits, as its job's host says it (empty: it was sent). */
-const pendingCheck = oneOf(...PENDING);
+/** Why a reply waits, as its job's host says it: a code (an older host's: its words). */
+const pendingCheck = oneOf(...PENDING, ...PENDING.map((p) => PENDING_WORDS[p]));
 
 /** How each kind of waiting is said to a person at a terminal. */
-const SAID: Record<PendingWord, (short: string) => string> = {
+const SAID: Record<Pending, (short: string) => string> = {
   '': (short) => `sent to ${short}`,
   queued: (short) => `queued for ${short}: sent when its turn ends`,
-  'held: menu': (short) =>
+  'held-menu': (short) =>
     `held for ${short}: it waits on a question; answer it (mado answer ${short} N, or in mado attach ${short}), then this is sent`,
-  'held: draft': (short) => `held: draft for ${short}: sent once its input line is empty`,
-  'held: Terminal mode': (short) => `held: Terminal mode for ${short}: sent once its input line is empty`,
+  'held-draft': (short) => `${PENDING_WORDS['held-draft']} for ${short}: sent once its input line is empty`,
+  'held-typing': (short) => `${PENDING_WORDS['held-typing']} for ${short}: sent once its input line is empty`,
+  sending: (short) => `sending to ${short}`,
 };
 
 export const send = defineOp({
@@ -48,7 +49,7 @@ export const send = defineOp({
       io.err('mado: NUL bytes were dropped from the reply\n');
     }
     const pending = await sendToJob(io, short, text.replace(/\n+$/, ''), { waitMenus: args.waitMenus === true });
-    return { short, pending: holdsCheck(pendingCheck, pending) ? pending : 'queued' };
+    return { short, pending: asPending(pending) };
   },
-  show: (sent) => `${SAID[sent.pending](sent.short)}\n`,
+  show: (sent) => `${SAID[asPending(sent.pending)](sent.short)}\n`,
 });

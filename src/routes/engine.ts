@@ -1,6 +1,8 @@
 // The routes of one place (this Neovim's Node process, or the daemon): which routes there are, and
 // what happens when a source finishes a turn — the chain rules, the payload, the delivery. What it
 // reads and where it writes is its backend's (RouteBackend), so that the same rules serve both places.
+import { PENDING_WORDS } from '../shared/pending.js';
+import type { Pending } from '../shared/pending.js';
 import { randomBytes } from 'node:crypto';
 import { closesCycle, nextChain } from './chain.js';
 import { NEOVIM_ENDS } from '../shared/route-check.js';
@@ -66,10 +68,10 @@ export interface RouteBackend {
   /** Routes kept elsewhere that payloads travel too (a Neovim's view of the daemon's): a cycle through them is one. */
   otherRoutes?(): readonly Pick<Route, 'source' | 'target'>[];
   /**
-   * Delivers the text on its chain; answers '' once sent, else why it waits (`queued`, `held: draft`);
+   * Delivers the text on its chain; answers '' once sent, else why it waits (`queued`, `held-draft`);
    * throws why it cannot.
    */
-  deliver(target: string, text: string, busyMs: number, chain: Chain): Promise<string>;
+  deliver(target: string, text: string, busyMs: number, chain: Chain): Promise<Pending>;
   /**
    * The chain that reached an entry whose chains are kept outside this place (a job's host keeps its
    * own, whichever place delivered to it); undefined for the entries this place keeps.
@@ -369,7 +371,7 @@ export class RouteEngine {
     // Payloads wait in order: one for a target others wait for goes behind them.
     if (this.parked.some((p) => p.route.target === r.target))
       return this.park(r, text, chain, knownAt, 'its host is offline');
-    let pending: string;
+    let pending: Pending;
     try {
       pending = await this.backend.deliver(r.target, text, this.settings.busyMs, chain);
     } catch (err) {
@@ -381,7 +383,7 @@ export class RouteEngine {
   }
 
   /** A payload its target took: its chain goes on, it is told (and what it waits for there, if it waits). */
-  private delivered(r: Route, chain: Chain, text: string, knownAt: number, pending: string): void {
+  private delivered(r: Route, chain: Chain, text: string, knownAt: number, pending: Pending): void {
     this.reached.set(r.target, chain);
     this.backend.fired({
       route: r.id,
@@ -392,8 +394,9 @@ export class RouteEngine {
       knownAt,
     });
     if (pending !== '') {
-      this.backend.held({ route: r.id, reason: pending });
-      this.backend.say(`route ${r.id}: ${pending} for ${this.targetNameOf(r)} (sent when it may)`);
+      const why = PENDING_WORDS[pending];
+      this.backend.held({ route: r.id, reason: why });
+      this.backend.say(`route ${r.id}: ${why} for ${this.targetNameOf(r)} (sent when it may)`);
     }
     if (r.once) this.remove(r.id);
   }

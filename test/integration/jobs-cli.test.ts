@@ -223,8 +223,8 @@ describe('mado send', () => {
       code: 0,
       stdout: `held for ${short}: it waits on a question; answer it (mado answer ${short} N, or in mado attach ${short}), then this is sent\n`,
     });
-    expect((await until(hs.jobs, (j) => j[0]?.pendingReply === 'held: menu'))[0]).toMatchObject({
-      pendingReply: 'held: menu',
+    expect((await until(hs.jobs, (j) => j[0]?.pendingReply === 'held-menu'))[0]).toMatchObject({
+      pendingReply: 'held-menu',
     });
     // Nothing was typed into the menu: it still asks.
     expect((await hs.mado(['logs', short])).stdout).not.toContain('chose');

@@ -192,7 +192,14 @@ describe.each(testNeovims())('Neovim $label: :MadoAgents', ({ path: exe }) => {
     await s.lua(SELECT, [`term:${replier}`]);
     await keys(s, 'rhello there<CR>');
     expect(
-      await s.waitFor(`(require('madohub.fleet').find('term:${replier}') or {}).pending == 'held: draft'`, 5000),
+      await s.waitFor(`(require('madohub.fleet').find('term:${replier}') or {}).pending == 'held-draft'`, 5000),
+    ).toBe(true);
+    // Its row says why in words: Node sends the code, the picker makes the words.
+    expect(
+      await s.waitFor(
+        `table.concat(vim.api.nvim_buf_get_lines(require('madohub.picker').current.list_buf, 0, -1, false), '\\n'):find('[held: draft]', 1, true) ~= nil`,
+        5000,
+      ),
     ).toBe(true);
     expect(await s.lua<boolean>(`return ${TERM_HAS(replier, 'You said: hello there')}`)).toBe(false);
     await s.lua(`vim.api.nvim_chan_send(vim.bo[${replier}].channel, '\\127\\127\\127')`);

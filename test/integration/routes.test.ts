@@ -88,9 +88,9 @@ describe.each(testNeovims())('Neovim $label: routes', ({ path: exe }) => {
     expect(await r.s.waitFor(has(b, '❯ dra'), 5000)).toBe(true);
     await r.s.lua('vim.wait(300)');
     await type(a, 'work\r');
-    expect(
-      await r.s.waitFor(`(require('madohub.fleet').find('term:${b}') or {}).pending == 'held: draft'`, 10000),
-    ).toBe(true);
+    expect(await r.s.waitFor(`(require('madohub.fleet').find('term:${b}') or {}).pending == 'held-draft'`, 10000)).toBe(
+      true,
+    );
     const before = await r.s.lua<number>(`return require('madohub.node').pid()`);
     process.kill(before, 'SIGKILL');
     expect(
@@ -111,7 +111,7 @@ describe.each(testNeovims())('Neovim $label: routes', ({ path: exe }) => {
     ).toBe(true);
     expect(await r.s.waitFor(`#require('madohub').routes() == 1`, 8000)).toBe(true);
     expect(await r.s.lua(`return require('madohub').routes()[1].source`)).toBe(`term:${a}`);
-    expect(await r.s.waitFor(`(require('madohub.fleet').find('term:${b}') or {}).pending == 'held: draft'`, 8000)).toBe(
+    expect(await r.s.waitFor(`(require('madohub.fleet').find('term:${b}') or {}).pending == 'held-draft'`, 8000)).toBe(
       true,
     );
     expect(await r.s.lua<boolean>(`return ${has(b, 'You said: [mado route')}`)).toBe(false);
@@ -179,7 +179,7 @@ describe.each(testNeovims())('Neovim $label: routes', ({ path: exe }) => {
     await type(b, 'dra');
     expect(await r.s.waitFor(has(b, '❯ dra'), 5000)).toBe(true);
     await type(a, 'work\r');
-    expect(await r.s.waitFor(`(require('madohub.fleet').find('term:${b}') or {}).pending == 'held: draft'`, 8000)).toBe(
+    expect(await r.s.waitFor(`(require('madohub.fleet').find('term:${b}') or {}).pending == 'held-draft'`, 8000)).toBe(
       true,
     );
     expect(

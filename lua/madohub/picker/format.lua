@@ -124,7 +124,7 @@ function M.lines(rows, width, now, ui, names)
         head = ('→ %s · %s'):format(routes.target_name(r), head)
       end
       if e.pending ~= '' then
-        head = ('[%s] %s'):format(e.pending, head)
+        head = ('[%s] %s'):format(require('madohub.pending')[e.pending] or e.pending, head)
       end
       if require('madohub.attention').mutes[e.id] then
         head = '[muted] ' .. head

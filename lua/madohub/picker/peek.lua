@@ -31,7 +31,7 @@ function H.peek_lines(p, e, height)
     out[#out + 1] = vim.fn.fnamemodify(e.cwd, ':~')
   end
   if e.pending ~= '' then
-    out[#out + 1] = 'reply: ' .. e.pending
+    out[#out + 1] = 'reply: ' .. (require('madohub.pending')[e.pending] or e.pending)
   end
   if e.state == 'waiting' and type(e.needs) == 'table' then
     out[#out + 1] = ''

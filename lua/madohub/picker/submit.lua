@@ -62,7 +62,7 @@ function M.submit(p, mode, target, text, attach)
   end
   -- A reply: the text stays in the line until it is taken (a failed send keeps it to try again).
   local function taken(r)
-    local pending = r.pending or ''
+    local pending = require('madohub.pending')[r.pending or ''] or ''
     -- Back to the list first: leaving Insert mode clears the message area.
     if picker.current == p then
       input.leave(p, true)

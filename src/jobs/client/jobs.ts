@@ -1,5 +1,7 @@
 // The client of the background jobs: what the CLI, the Neovim side and the routes ask of the daemon
 // and of a job's host.
+import { asPending } from '../../shared/pending.js';
+import type { Pending } from '../../shared/pending.js';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { JobError, UsageError } from '../../shared/errors.js';
@@ -107,12 +109,12 @@ export async function sendToJob(
   short: string,
   text: string,
   terms: { waitMenus?: boolean; busyMs?: number; chain?: Chain } = {},
-): Promise<string> {
+): Promise<Pending> {
   if (text.trim() === '') throw new UsageError('a reply needs some text');
   const tooLarge = promptProblem(text);
   if (tooLarge) throw new UsageError(tooLarge.replace('the prompt', 'the reply'));
   const reply = await askHost(io, short, { op: 'send', text, ...terms });
-  return reply.type === 'ok' ? (reply.pending ?? (reply.queued ? 'queued' : '')) : '';
+  return reply.type === 'ok' ? asPending(reply.pending ?? (reply.queued ? 'queued' : '')) : '';
 }
 
 /**

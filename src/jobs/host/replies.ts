@@ -3,7 +3,8 @@
 // turn) and while a draft stands in its input line (someone attached typed it), by the rule
 // terminals follow (screenVerdict); one that waits longer than its `busyMs` is dropped.
 import { draftOf } from '../../agents/index.js';
-import { pendingWord, screenVerdict } from '../../agents/reply-verdict.js';
+import { pendingOf, screenVerdict } from '../../agents/reply-verdict.js';
+import type { Pending } from '../../shared/pending.js';
 import type { AgentId, AgentState } from '../../shared/types.js';
 import { pasteBytes } from '../../shared/paste.js';
 import type { Chain } from '../chain-record.js';
@@ -42,7 +43,7 @@ export class HostReplies {
   /** The replies that wait, first first. */
   private readonly waiting: WaitingReply[] = [];
   /** What the job file says of them (its pendingReply). */
-  private pending: string | null = null;
+  private pending: Pending | null = null;
   /** The turn the last write started: no more text goes in until it has ended (or showed none in time). */
   private readonly written = new WrittenTurn();
   /** The screen's text when the last write went in. */
@@ -104,7 +105,7 @@ export class HostReplies {
     text: string,
     terms: { waitMenus?: boolean; busyMs?: number; chain?: Chain },
     ending: boolean,
-  ): { pending: string } | { error: string } {
+  ): { pending: Pending } | { error: string } {
     if (ending) return { error: 'the job is ending' };
     if (this.waiting.length >= MAX_WAITING) return { error: `${MAX_WAITING} replies wait to be sent already` };
     const { state, agent } = this.host.reading();
@@ -128,7 +129,7 @@ export class HostReplies {
       }, terms.busyMs + 10);
     }
     // The job's row shows that a reply waits, and why (the first one's).
-    const pending = this.waiting.length > 1 ? 'queued' : pendingWord(verdict);
+    const pending = this.waiting.length > 1 ? 'queued' : pendingOf(verdict);
     this.showPending(this.waiting.length > 1 ? this.pending : pending);
     this.taken(state, agent, lines);
     return { pending };
@@ -164,15 +165,15 @@ export class HostReplies {
     }
     // The next one waits at least for the turn this one starts.
     this.showPending(
-      this.waiting.length === 0 ? null : this.waiting[0] === r ? pendingWord(verdict) || 'queued' : 'queued',
+      this.waiting.length === 0 ? null : this.waiting[0] === r ? pendingOf(verdict) || 'queued' : 'queued',
     );
     if (this.waiting.length === 0) clearTimeout(this.writtenTimer);
   }
 
   /** Writes the job's pendingReply when it changed. */
-  private showPending(word: string | null): void {
-    if (word === this.pending) return;
-    this.pending = word;
-    void this.host.writeJob({ pendingReply: word });
+  private showPending(pending: Pending | null): void {
+    if (pending === this.pending) return;
+    this.pending = pending;
+    void this.host.writeJob({ pendingReply: pending });
   }
 }

@@ -1,6 +1,7 @@
 // A host's socket: attach (the screen, then the stream; input; resize), text, status, stop, kill.
 // A client that does not read is sent nothing more until it has caught up, then a fresh screen:
 // what waits for it in memory stays under the serve helper's bound.
+import type { Pending } from '../../shared/pending.js';
 import type { Server } from 'node:net';
 import type { Terminal } from '@xterm/headless';
 import type { IPty } from 'node-pty';
@@ -22,11 +23,11 @@ export interface HostParts {
   title(): string;
   /** Ends the agent: gracefully (its interrupt, SIGTERM, SIGKILL) or at once. */
   stop(graceful: boolean): void;
-  /** A reply to the agent: sent (`pending` ''), waiting (`queued`, `held: draft`), or why not. */
+  /** A reply to the agent: sent (`pending` ''), waiting (`queued`, `held-draft`), or why not. */
   send(
     text: string,
     terms: { waitMenus?: boolean; busyMs?: number; chain?: Chain },
-  ): { pending: string } | { error: string };
+  ): { pending: Pending } | { error: string };
   /** What an attached client typed, written to the agent as it is. */
   input(data: string): void;
   /** Answers the menu on the screen with a choice (1-based): the choice's text, or why not. */

@@ -1,6 +1,8 @@
 // What is asked of one job on a remote host through its link: the job's host there answers as a
 // socket's would (a reply sent or queued, a menu answered, its screen). Shared by the Neovim side's
 // calls and routes and by the daemon's routes.
+import { asPending } from '../../shared/pending.js';
+import type { Pending } from '../../shared/pending.js';
 import type { Chain } from '../chain-record.js';
 import { safeText } from '../../shared/text.js';
 import { LinkError } from './link.js';
@@ -51,8 +53,8 @@ export async function sendToRemoteJob(
   short: string,
   text: string,
   terms: { waitMenus?: boolean; busyMs?: number; chain?: Chain } = {},
-): Promise<string> {
+): Promise<Pending> {
   const ok = await askRemoteJob(link, short, { op: 'send', text, ...terms });
   if (ok.type !== 'ok') return '';
-  return ok.pending ?? (ok.queued === true ? 'queued' : '');
+  return asPending(ok.pending ?? (ok.queued === true ? 'queued' : ''));
 }

@@ -1,8 +1,13 @@
 // When a reply may go to an agent, and what stands typed in an agent's input line: the rules the
 // picker's replies (terminals and jobs) follow, on the agents' real screens.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pendingLua } from '../../../scripts/doc-agents.js';
+import { ROOT } from '../../helpers/files.js';
 import { describe, expect, it } from 'vitest';
 import { draftOf } from '../../../src/agents/index.js';
-import { pendingWord, replyVerdict, screenVerdict } from '../../../src/agents/reply-verdict.js';
+import { pendingOf, replyVerdict, screenVerdict } from '../../../src/agents/reply-verdict.js';
+import { asPending, PENDING, PENDING_WORDS } from '../../../src/shared/pending.js';
 import type { AgentId } from '../../../src/shared/types.js';
 import screens from '../../fixtures/screens.json';
 import versions from '../../fixtures/screens/versions/claude.json';
@@ -85,11 +90,31 @@ describe('when a reply goes', () => {
     expect(screenVerdict('idle', idle.agent, idle.lines, { waitMenus: true })).toBe('send');
   });
 
-  it('says why it waits in the row', () => {
-    expect(pendingWord('queue')).toBe('queued');
-    expect(pendingWord('hold-draft')).toBe('held: draft');
-    expect(pendingWord('hold-typing')).toBe('held: Terminal mode');
-    expect(pendingWord('hold-menu')).toBe('held: menu');
-    expect(pendingWord('send')).toBe('');
+  it('says why it waits as a code, and the code in words where a person reads it', () => {
+    expect(pendingOf('queue')).toBe('queued');
+    expect(pendingOf('hold-draft')).toBe('held-draft');
+    expect(pendingOf('hold-typing')).toBe('held-typing');
+    expect(pendingOf('hold-menu')).toBe('held-menu');
+    expect(pendingOf('send')).toBe('');
+    expect(pendingOf('refuse')).toBe('');
+    expect(PENDING_WORDS['held-draft']).toBe('held: draft');
+    expect(PENDING_WORDS['held-typing']).toBe('held: Terminal mode');
+    expect(PENDING_WORDS['held-menu']).toBe('held: menu');
+    for (const p of PENDING) expect(typeof PENDING_WORDS[p]).toBe('string');
+  });
+
+  it('lua/madohub/pending.lua is what the build writes from the words (Lua keeps none of its own)', () => {
+    expect(readFileSync(path.join(ROOT, 'lua', 'madohub', 'pending.lua'), 'utf8')).toBe(pendingLua());
+    for (const p of PENDING) expect(pendingLua()).toContain(`['${p}'] = '${PENDING_WORDS[p]}'`);
+  });
+
+  it('reads a code from anywhere: an older host’s words as their codes, anything else that waits as queued', () => {
+    for (const p of PENDING) expect(asPending(p)).toBe(p);
+    expect(asPending('held: draft')).toBe('held-draft');
+    expect(asPending('held: Terminal mode')).toBe('held-typing');
+    expect(asPending(null)).toBe('');
+    expect(asPending(undefined)).toBe('');
+    expect(asPending(7)).toBe('');
+    expect(asPending('\u001b]52;c;x\u0007')).toBe('queued');
   });
 });

@@ -8,36 +8,46 @@ import {
   SETTLE_MS,
 } from '../../../src/fleet/attention.js';
 import type { Notice } from '../../../src/fleet/attention.js';
-import type { FleetEntry } from '../../../src/fleet/entry.js';
+import type { EntryFields, FleetEntry } from '../../../src/fleet/entry.js';
 import { UNPLACED } from '../../../src/fleet/entry.js';
 import type { AgentState } from '../../../src/shared/types.js';
 
-const entry = (id: string, state: AgentState, more: Partial<FleetEntry> = {}): FleetEntry => ({
-  id,
-  kind: id.startsWith('job:') ? 'job' : 'terminal',
-  name: `codex ${id}`,
-  named: false,
-  intent: '',
-  agent: 'codex',
-  state,
-  source: 'pty-scrape',
-  confirmed: false,
-  since: 0,
-  cwd: '/w',
-  detail: 'the last line',
-  // A wait shows its question (as a terminal's screen does), unless a test says otherwise.
-  needs: state === 'waiting' ? { question: 'Proceed?', options: ['Yes', 'No'] } : null,
-  where: id.startsWith('job:') ? 'job' : `buffer ${id.slice(5)}`,
-  pinned: false,
-  order: 0,
-  pending: '',
-  server: '',
-  attach: [],
-  ...UNPLACED,
-  buf: id.startsWith('term:') ? Number(id.slice(5)) : null,
-  short: id.startsWith('job:') ? id.slice(4) : '',
-  ...more,
-});
+/** The fields every kind fills alike (not where it runs). */
+type Common = Omit<EntryFields, 'buf' | 'short' | 'host' | 'pid' | 'peerBuf' | 'tty' | 'exit' | 'shows' | 'server'>;
+
+/** A terminal's entry (`term:N`) or a job's (`job:ID`), with `more` of the fields every kind has. */
+const entry = (
+  id: string,
+  state: AgentState,
+  more: Partial<Common> & { host?: string; short?: string } = {},
+): FleetEntry => {
+  const fields = {
+    id,
+    name: `codex ${id}`,
+    named: false,
+    intent: '',
+    agent: 'codex',
+    state,
+    source: 'pty-scrape' as const,
+    confirmed: false,
+    since: 0,
+    cwd: '/w',
+    detail: 'the last line',
+    // A wait shows its question (as a terminal's screen does), unless a test says otherwise.
+    needs: state === 'waiting' ? { question: 'Proceed?', options: ['Yes', 'No'] } : null,
+    where: id.startsWith('job:') ? 'job' : `buffer ${id.slice(5)}`,
+    pinned: false,
+    order: 0,
+    pending: '' as const,
+    server: '' as const,
+    attach: [],
+    ...UNPLACED,
+    ...more,
+  };
+  return id.startsWith('job:')
+    ? { ...fields, kind: 'job', short: more.short ?? id.slice(4), host: more.host ?? '', exit: null, shows: '' }
+    : { ...fields, kind: 'terminal', buf: Number(id.slice(5)), short: '', host: '' };
+};
 
 describe('Attention', () => {
   let told: Notice[];

@@ -98,7 +98,7 @@ describe('replies to a terminal', () => {
   it('are held while a draft stands in the input line, and go once it is empty', async () => {
     const t = setup();
     await t.show('claude-real-idle', drafted('half a thought'));
-    expect(await t.replies.reply(BUF, 'reply', false)).toBe('held: draft');
+    expect(await t.replies.reply(BUF, 'reply', false)).toBe('held-draft');
     await t.show('claude-real-idle', drafted('half a thought, more'));
     expect(t.writes).toEqual([]);
     await t.show('claude-real-idle');
@@ -108,7 +108,7 @@ describe('replies to a terminal', () => {
   it('are held while the user is in Terminal mode in its window (said by Lua, or found when writing)', async () => {
     const t = setup();
     await t.show('claude-real-idle');
-    expect(await t.replies.reply(BUF, 'one', true)).toBe('held: Terminal mode');
+    expect(await t.replies.reply(BUF, 'one', true)).toBe('held-typing');
     t.replies.typing(BUF, false);
     await t.replies.flush(BUF);
     expect(t.writes).toEqual([{ data: pasted('one'), how: 'paste' }]);
@@ -116,7 +116,7 @@ describe('replies to a terminal', () => {
     let typing = true;
     const u = setup(() => (typing ? 'typing' : ''));
     await u.show('claude-real-idle');
-    expect(await u.replies.reply(BUF, 'two', false)).toBe('held: Terminal mode');
+    expect(await u.replies.reply(BUF, 'two', false)).toBe('held-typing');
     typing = false;
     u.replies.typing(BUF, false);
     await u.replies.flush(BUF);

@@ -27,9 +27,13 @@ describe('the send operation', () => {
   it('says why a reply waits, each way, and refuses a word that is none of its', () => {
     expect(send.show({ short: '0123abcd', pending: '' })).toBe('sent to 0123abcd\n');
     expect(send.show({ short: '0123abcd', pending: 'queued' })).toBe('queued for 0123abcd: sent when its turn ends\n');
-    expect(send.show({ short: '0123abcd', pending: 'held: menu' })).toContain('mado answer 0123abcd N');
-    expect(send.show({ short: '0123abcd', pending: 'held: draft' })).toBe(
+    expect(send.show({ short: '0123abcd', pending: 'held-menu' })).toContain('mado answer 0123abcd N');
+    expect(send.show({ short: '0123abcd', pending: 'held-draft' })).toBe(
       'held: draft for 0123abcd: sent once its input line is empty\n',
+    );
+    // An older host says its words: read as their codes.
+    expect(send.show({ short: '0123abcd', pending: 'held: Terminal mode' })).toBe(
+      'held: Terminal mode for 0123abcd: sent once its input line is empty\n',
     );
     expect(() => send.show({ short: '0123abcd', pending: 'sent, trust me' })).toThrow(JobError);
   });
