@@ -2,7 +2,7 @@
 // picks it (its host reads the menu on the screen and types what picks it).
 import { chooseInJob, resolveId } from '../jobs/client/jobs.js';
 import { parseArgs } from '../shared/args.js';
-import { int, isObj, strMax } from '../shared/checks.js';
+import { int, isObj, plainLine, strMax } from '../shared/checks.js';
 import { UsageError } from '../shared/errors.js';
 import { shortIdCheck } from '../shared/fleet-id.js';
 import { safeText } from '../shared/text.js';
@@ -19,7 +19,11 @@ export const answer = defineOp({
   summary: "Pick choice N (1-9) of the approval or question a job's agent shows.",
   args: { id: strMax(200), choice },
   result: (v): string | null =>
-    isObj(v) && shortIdCheck(v.short) === null && choice(v.choice) === null && strMax(OPTION_CHARS)(v.option) === null
+    isObj(v) &&
+    shortIdCheck(v.short) === null &&
+    choice(v.choice) === null &&
+    strMax(OPTION_CHARS)(v.option) === null &&
+    plainLine(v.option) === null
       ? null
       : '{ short, choice, option }',
   fromArgv: (argv) => {
@@ -29,7 +33,7 @@ export const answer = defineOp({
   },
   run: async ({ io }, args) => {
     const short = resolveId(io, args.id);
-    const option = (await chooseInJob(io, short, args.choice)).slice(0, OPTION_CHARS);
+    const option = safeText(await chooseInJob(io, short, args.choice)).slice(0, OPTION_CHARS);
     return { short, choice: args.choice, option };
   },
   show: (answered) =>

@@ -7,7 +7,7 @@ import { jobText } from '../jobs/job-text.js';
 import { printLogs } from '../jobs/print-logs.js';
 import { jobsDir } from '../jobs/store.js';
 import { parseArgs } from '../shared/args.js';
-import { bool, int, isObj, optional, strMax, strings } from '../shared/checks.js';
+import { bool, int, isObj, optional, plainLines, strMax } from '../shared/checks.js';
 import { UsageError } from '../shared/errors.js';
 import { shortIdCheck } from '../shared/fleet-id.js';
 import { safeText } from '../shared/text.js';
@@ -23,7 +23,7 @@ export const logs = defineOp({
     "Show a job's output as text: its scrollback and screen (the last N lines); -f follows it (each line once it has left the screen); --raw prints the recorded bytes instead.",
   args: { id: strMax(200), lines: optional(int(0, MAX_LINES)), follow: optional(bool), raw: optional(bool) },
   result: (v): string | null =>
-    isObj(v) && shortIdCheck(v.short) === null && strings(v.lines) === null ? null : '{ short, lines }',
+    isObj(v) && shortIdCheck(v.short) === null && plainLines(v.lines) === null ? null : '{ short, lines }',
   fromArgv: (argv) => {
     const args = parseArgs(
       argv,

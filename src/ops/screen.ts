@@ -5,7 +5,7 @@ import { jobScreen, resolveId } from '../jobs/client/jobs.js';
 import { jobText } from '../jobs/job-text.js';
 import { jobsDir } from '../jobs/store.js';
 import { parseArgs } from '../shared/args.js';
-import { bool, isObj, strMax, strings } from '../shared/checks.js';
+import { bool, isObj, plainLines, strMax } from '../shared/checks.js';
 import { shortIdCheck } from '../shared/fleet-id.js';
 import { safeText } from '../shared/text.js';
 import { defineOp } from './op.js';
@@ -19,7 +19,7 @@ export const screen = defineOp({
   summary: `Print a running job's screen as it is now; once it has ended, the last ${ENDED_LINES} lines of its output.`,
   args: { id: strMax(200) },
   result: (v): string | null =>
-    isObj(v) && shortIdCheck(v.short) === null && strings(v.lines) === null && bool(v.live) === null
+    isObj(v) && shortIdCheck(v.short) === null && plainLines(v.lines) === null && bool(v.live) === null
       ? null
       : '{ short, lines, live }',
   fromArgv: (argv) => ({ id: parseArgs(argv, [], ['ID']).positional[0] ?? '' }),

@@ -3,6 +3,8 @@
 // that a schema of checks makes the type of what it lets through (`Checked`, `Fields`): no cast and
 // no second look after a guard.
 
+import { safeText } from './text.js';
+
 declare const passes: unique symbol;
 
 /** What `v` must be, or null when it is that; what passes it is a T. */
@@ -69,6 +71,12 @@ export const stringsMax =
   (max: number): Check<string[]> =>
   (v) =>
     strings(v) === null && (v as string[]).length <= max ? null : `a list of at most ${max} strings`;
+/** Lines of plain text: no control character, no line break, no bidi override (what safeText leaves). */
+export const plainLines: Check<string[]> = (v) =>
+  Array.isArray(v) && v.every((x) => typeof x === 'string' && safeText(x) === x) ? null : 'lines of plain text';
+/** One line of plain text (as plainLines). */
+export const plainLine: Check<string> = (v) =>
+  typeof v === 'string' && safeText(v) === v ? null : 'a line of plain text';
 export const stringMap: Check<Record<string, string>> = (v) =>
   isObj(v) && Object.values(v).every((x) => typeof x === 'string') ? null : 'a table of strings';
 

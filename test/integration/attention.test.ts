@@ -9,7 +9,7 @@ import { FAKE_CLAUDE, openTerminal, ROOT, startNeovim, testNeovims } from './neo
 import type { Session } from './neovim.js';
 import { blankJob, createJob } from '../../src/jobs/store.js';
 import { newSessionId } from '../../src/jobs/ids.js';
-import { untilValue } from '../helpers/wait.js';
+import { elapse, holds, untilValue } from '../helpers/wait.js';
 
 const NOTIFY_BIN = path.join(ROOT, 'test/fixtures/notify-bin');
 
@@ -99,20 +99,19 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
 
     // In sight (its tab page) while Neovim has the focus: nothing, outside or in.
     await s.lua(`vim.cmd('tabprevious') vim.api.nvim_exec_autocmds('FocusGained', {}) vim.cmd('messages clear')`);
-    await s.lua('vim.wait(2500)'); // past the burst of the first notice
+    await elapse(2500); // past the burst of the first notice
     await send(s, buf, 'n');
     expect(await state(s, buf, 'working')).toBe(true);
     await send(s, buf, 'n');
     expect(await state(s, buf, 'stopped').then((ok) => ok || state(s, buf, 'completed'))).toBe(true);
-    await s.lua('vim.wait(600)');
-    expect(runs(p.log)).toHaveLength(1);
+    expect(await holds(() => runs(p.log).length === 1, 600)).toBe(true);
     expect(await messages(s)).not.toMatch(/Claude Code is/);
     // A turn that ended in front of the user is seen: nothing counts it, the title says nothing.
     expect(await s.lua('return require("madohub").summary()')).toMatchObject({ done: 0, total: 0, text: '' });
 
     // In sight, but Neovim lost the focus (the user is in the browser): told.
     await s.lua(`vim.api.nvim_exec_autocmds('FocusLost', {})`);
-    await s.lua('vim.wait(100)');
+    await elapse(100);
     await send(s, buf, 't');
     const again = await ran(p.log, 2);
     expect(again).toHaveLength(2);
@@ -181,8 +180,7 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
     await s.lua(`vim.cmd('tabnew')`);
     await send(s, buf, 't');
     expect(await state(s, buf, 'stopped').then((ok) => ok || state(s, buf, 'completed'))).toBe(true);
-    await s.lua('vim.wait(800)');
-    expect(runs(p.log)).toHaveLength(0);
+    expect(await holds(() => runs(p.log).length === 0, 800)).toBe(true);
     expect(await messages(s)).not.toMatch(/Claude Code is/);
 
     // The picker shows it muted; m unmutes it.
@@ -201,15 +199,14 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
 
     // :MadoMute with a name and a state: only that state is silent.
     const name = await s.lua<string>(`return require('madohub').agents({ id = 'term:${buf}' })[1].name`);
-    await s.lua('vim.wait(2500)');
+    await elapse(2500); // past the burst of the first notice
     await s.nvim.feedKeys(`:MadoMute! ${name}\r`, 'mx', false);
     await s.nvim.feedKeys(`:MadoMute ${name} completed stopped\r`, 'mx', false);
     expect(
       await s.waitFor(`vim.fn.execute('messages'):find('muted when completed, stopped', 1, true) ~= nil`, 3000),
     ).toBe(true);
     await send(s, buf, 't');
-    await s.lua('vim.wait(800)');
-    expect(runs(p.log)).toHaveLength(1);
+    expect(await holds(() => runs(p.log).length === 1, 800)).toBe(true);
   });
 
   it(':MadoMute before any terminal, an unknown state word refused, mutes kept by a new Neovim and a restarted Node process', async () => {
@@ -274,15 +271,14 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
     await send(s, buf, 't');
     expect((await ran(p.log, 1)).length).toBe(1);
     expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).confirmed == true`, 5000)).toBe(true);
-    await s.lua('vim.wait(2500)'); // past the burst of the first notice
+    await elapse(2500); // past the burst of the first notice
     await s.nvim.feedKeys(':MadoRestart\r', 'mx', false);
     expect(await s.waitFor(`require('madohub.node').running()`, 8000)).toBe(true);
     // The new Node process reads the transcript anew: its last turn is the one told already.
     expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).confirmed == true`, 8000)).toBe(true);
     await s.lua(`require('madohub').setup({ notify = { terminal = { bell = true } } })`);
     expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).confirmed == true`, 8000)).toBe(true);
-    await s.lua('vim.wait(2000)');
-    expect(runs(p.log)).toHaveLength(1);
+    expect(await holds(() => runs(p.log).length === 1, 2000)).toBe(true);
     expect((await messages(s)).match(/Claude Code is (?:Completed|Stopped)/g)).toHaveLength(1);
     // The next turn is news.
     await send(s, buf, 't');
@@ -304,8 +300,7 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
     await s.lua(`vim.cmd('tabnew')`);
     await send(s, buf, 't');
     expect(await s.waitFor(`vim.fn.execute('messages'):find('Claude Code is', 1, true) ~= nil`, 4000)).toBe(true);
-    await s.lua('vim.wait(500)');
-    expect(runs(p.log)).toHaveLength(0);
+    expect(await holds(() => runs(p.log).length === 0, 500)).toBe(true);
     const health = await s.lua<string>(
       `vim.cmd('checkhealth madohub') return table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\\n')`,
     );
@@ -319,8 +314,7 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
     await s.lua(`vim.cmd('tabnew') vim.cmd('messages clear')`);
     await send(s, other, 't');
     expect(await s.waitFor(`vim.fn.execute('messages'):find('Claude Code is', 1, true) ~= nil`, 4000)).toBe(true);
-    await s.lua('vim.wait(500)');
-    expect(runs(p.log)).toHaveLength(0);
+    expect(await holds(() => runs(p.log).length === 0, 500)).toBe(true);
   });
 
   it('with no notifier on PATH nothing fails loudly: :checkhealth says it once', async () => {

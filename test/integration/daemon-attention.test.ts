@@ -73,8 +73,7 @@ describe.each(testNeovims())('Neovim $label: a background job’s news outside N
         )
       ).length,
     ).toBe(2);
-    await s.lua('vim.wait(1500)');
-    expect(runs()).toHaveLength(2);
+    expect(await holds(() => runs().length === 2, 1500)).toBe(true);
     expect(titleOf(runs()[1]!)).toBe('asks later: Claude Code Waiting');
     expect(bodyOf(runs()[1]!)).toBe(`Do you want to proceed? — rm -rf build\nmado attach ${second}`);
     expect(runs()[1]!.ppid).toBe(nodePid);

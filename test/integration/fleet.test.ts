@@ -9,6 +9,7 @@ import { ROOT, openAgent, startNeovim, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
 import { killJobsOf } from './jobs-harness.js';
 import { processStamp } from '../../src/proc/stamp.js';
+import { untilValue } from '../helpers/wait.js';
 
 const MADO = path.join(ROOT, 'bin/mado');
 
@@ -39,8 +40,7 @@ describe.each(testNeovims())('Neovim $label: the fleet', ({ path: exe }) => {
     expect(one).toMatch(/^codex \S+$/);
     await openAgent(s, ['codex-working']);
     expect(await s.waitFor(`#require('madohub').agents({ kind = 'terminal', agent = 'codex' }) == 2`, 8000)).toBe(true);
-    await s.lua('vim.wait(500)');
-    expect(await names()).toEqual([one, `${one} 2`]);
+    expect(await untilValue(names, (n) => n.length === 2 && n[1] === `${one} 2`, 5000)).toEqual([one, `${one} 2`]);
     expect(
       (await s.lua<{ name: string }[]>(`return require('madohub').agents({ id = 'term:${first}' })`))[0]!.name,
     ).toBe(one);

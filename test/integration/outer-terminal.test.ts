@@ -12,7 +12,7 @@ import * as pty from 'node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FAKE_CLAUDE, ROOT, openTerminal, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
-import { until } from '../helpers/wait.js';
+import { elapse, until } from '../helpers/wait.js';
 
 interface Outer {
   /** Everything Neovim wrote to its terminal so far. */
@@ -102,7 +102,7 @@ describe.each(testNeovims())('Neovim $label: the terminal Neovim runs in', ({ pa
     expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).state == 'idle'`, 8000)).toBe(true);
     await s.lua(`vim.cmd('tabnew')`);
     // Past what the TUI wrote for the tab page: what comes now is the notice's.
-    await s.lua('vim.wait(300)');
+    await elapse(300);
     const from = o.written().length;
     for (const state of ['working', 'waiting']) {
       await s.lua('vim.fn.chansend(vim.bo[...].channel, "n")', [buf]);
@@ -112,7 +112,8 @@ describe.each(testNeovims())('Neovim $label: the terminal Neovim runs in', ({ pa
       true,
     );
     // What the TUI flushes comes on its next redraw.
-    await s.lua('vim.cmd("redraw") vim.wait(500)');
+    await s.lua('vim.cmd("redraw")');
+    await elapse(500);
     return o.written().slice(from);
   };
 
@@ -168,7 +169,8 @@ describe.each(testNeovims())('Neovim $label: the terminal Neovim runs in', ({ pa
   });
 
   it("'auto' writes what the terminal takes (OSC 777 for WezTerm), and nothing while Neovim has the focus", async () => {
-    outer = await startInTerminal(exe, { TERM_PROGRAM: 'WezTerm' });
+    const started = await startInTerminal(exe, { TERM_PROGRAM: 'WezTerm' });
+    outer = started;
     await outer.s.lua(`require('madohub').setup({})`);
     // The terminal says Neovim has the focus (as a terminal that reports focus does).
     await outer.s.lua(`vim.api.nvim_exec_autocmds('FocusGained', {})`);
@@ -180,14 +182,17 @@ describe.each(testNeovims())('Neovim $label: the terminal Neovim runs in', ({ pa
     );
     const from = outer.written().length;
     // A whole turn (past the first notice's burst): it ends Stopped or Completed, out of sight, without the focus.
-    await outer.s.lua('vim.wait(2200) vim.fn.chansend(vim.bo[...].channel, "t")', [buf]);
+    await elapse(2200);
+    await outer.s.lua('vim.fn.chansend(vim.bo[...].channel, "t")', [buf]);
     expect(
       await outer.s.waitFor(
         `vim.tbl_contains({ 'stopped', 'completed' }, (require('madohub').state(${buf}) or {}).state)`,
         8000,
       ),
     ).toBe(true);
-    await outer.s.lua('vim.cmd("redraw") vim.wait(500)');
-    expect(outer.written().slice(from)).toMatch(/\x1b\]777;notify;claude [^;]*: Claude Code (?:Stopped|Completed);/);
+    const notice = /\x1b\]777;notify;claude [^;]*: Claude Code (?:Stopped|Completed);/;
+    await outer.s.lua('vim.cmd("redraw")');
+    await until(() => notice.test(started.written().slice(from)), 5000);
+    expect(outer.written().slice(from)).toMatch(notice);
   });
 });

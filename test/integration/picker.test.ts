@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FIX, shortOf, useJobsHarness } from './jobs-harness.js';
 import { openAgent, openTerminal, startNeovim, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
+import { elapse } from '../helpers/wait.js';
 
 /** The picker's rows as `group id` (entries) and `# group` (headers). */
 const ROWS = `local p = require('madohub.picker').current
@@ -188,7 +189,8 @@ describe.each(testNeovims())('Neovim $label: :MadoAgents', ({ path: exe }) => {
     // A reply is held while a draft stands in the agent's input line, and sent once it is gone.
     await s.lua(`vim.api.nvim_chan_send(vim.bo[${replier}].channel, 'dra')`);
     expect(await s.waitFor(TERM_HAS(replier, '❯ dra'), 5000)).toBe(true);
-    await s.lua('vim.wait(200)');
+    // The Node side reads the screen with the draft (the watcher coalesces its changes).
+    await elapse(200);
     await s.lua(SELECT, [`term:${replier}`]);
     await keys(s, 'rhello there<CR>');
     expect(

@@ -18,6 +18,7 @@ import {
 } from './neovim.js';
 import type { Session } from './neovim.js';
 import { sqliteSupport } from '../../src/records/sqlite.js';
+import { untilValue } from '../helpers/wait.js';
 
 // Each Neovim, with the process tree read from /proc, and from ps-list and lsof (as on macOS).
 const runs = testNeovims().flatMap((nv) => [
@@ -83,11 +84,15 @@ describe.each(runs)('Neovim $label, processes from $processes: confirmed states'
     await s.lua(`vim.cmd('messages clear') vim.cmd('tabnew')`);
     await send(s, buf, 'n');
     expect(await is(s, buf, 'completed', 'jsonl-watcher')).toBe(true);
-    await s.lua('vim.wait(400)');
-    const bar = await s.lua<string>(
-      `local win = vim.fn.win_findbuf(...)[1]
-       return vim.api.nvim_eval_statusline(vim.wo[win].winbar, { winid = win, use_winbar = true }).str`,
-      [buf],
+    const bar = await untilValue(
+      () =>
+        s.lua<string>(
+          `local win = vim.fn.win_findbuf(...)[1]
+           return vim.api.nvim_eval_statusline(vim.wo[win].winbar, { winid = win, use_winbar = true }).str`,
+          [buf],
+        ),
+      (text) => /Claude Code Completed ✓ \d+s/.test(text),
+      5000,
     );
     expect(bar).toMatch(/Claude Code Completed ✓ \d+s/);
     // The ✓ is the Node side's word (`confirmed`), given with the state and the fleet entry.

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { FIX, shortOf, until, useJobsHarness } from './jobs-harness.js';
 import { blankJob, createJob } from '../../src/jobs/store.js';
 import { openTerminal, startNeovim, testNeovims } from './neovim.js';
+import { elapse } from '../helpers/wait.js';
 
 describe('mado route', () => {
   const h = useJobsHarness({ replier: { command: ['node', path.join(FIX, 'bin/replier')], prompt: 'type' } });
@@ -341,7 +342,8 @@ describe.each(testNeovims())('Neovim $label: a route between jobs', ({ path: exe
       );
       expect(terminal).toContain('[mado route reviewer → ');
       expect(terminal).toContain('· hop 2/3]');
-      await s.lua('vim.wait(4000)');
+      // Long enough for a route that would fire again (none may).
+      await elapse(4000);
       expect((await h.mado(['logs', a])).stdout).not.toContain('[mado route');
       expect((await h.mado(['logs', b])).stdout.split('[mado route writer → reviewer').length - 1).toBe(1);
     } finally {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { said, testNeovims } from './neovim.js';
 import { has, useRoutesNeovim } from './routes-harness.js';
+import { elapse } from '../helpers/wait.js';
 
 describe.each(testNeovims())('Neovim $label: routes', ({ path: exe }) => {
   const r = useRoutesNeovim(exe);
@@ -86,7 +87,7 @@ describe.each(testNeovims())('Neovim $label: routes', ({ path: exe }) => {
     // A draft in the reviewer's input line holds the payload of the writer's turn.
     await type(b, 'dra');
     expect(await r.s.waitFor(has(b, '❯ dra'), 5000)).toBe(true);
-    await r.s.lua('vim.wait(300)');
+    await elapse(300);
     await type(a, 'work\r');
     expect(await r.s.waitFor(`(require('madohub.fleet').find('term:${b}') or {}).pending == 'held-draft'`, 10000)).toBe(
       true,
@@ -118,7 +119,8 @@ describe.each(testNeovims())('Neovim $label: routes', ({ path: exe }) => {
     // The draft goes: the payload is delivered, once.
     await type(b, '\x7f\x7f\x7f');
     expect(await r.s.waitFor(has(b, 'You said: [mado route writer → reviewer · hop 1/3]'), 10000)).toBe(true);
-    await r.s.lua('vim.wait(1500)');
+    // Long enough for a second delivery (none may come).
+    await elapse(1500);
     const text = await r.s.lua<string>(`return table.concat(vim.api.nvim_buf_get_lines(${b}, 0, -1, false), '\\n')`);
     expect(text.split('You said: [mado route').length - 1).toBe(1);
     // And the route fires again after the restart.
@@ -155,9 +157,9 @@ describe.each(testNeovims())('Neovim $label: routes', ({ path: exe }) => {
     expect(fired[0]!.bytes).toBe(Buffer.byteLength('[mado route writer → reviewer · hop 1/3]\nTurn 1 is done.'));
 
     // B is busy when A's next turn ends: queued, then sent when B's turn ends.
-    await r.s.lua('vim.wait(2100)');
+    await elapse(2100); // past the route's 2 s between firings
     await type(a, 'work\r');
-    await r.s.lua('vim.wait(300)');
+    await elapse(300);
     await type(b, 'work\r');
     expect(await r.s.waitFor(`(require('madohub.fleet').find('term:${b}') or {}).pending == 'queued'`, 6000)).toBe(
       true,
@@ -175,7 +177,7 @@ describe.each(testNeovims())('Neovim $label: routes', ({ path: exe }) => {
     expect(await r.s.lua<string[]>('return _G.held')).toContain('queued');
 
     // A draft stands in B's input line when A's turn ends: held (shown in B's row), sent once it is erased.
-    await r.s.lua('vim.wait(2100)');
+    await elapse(2100); // past the route's 2 s between firings
     await type(b, 'dra');
     expect(await r.s.waitFor(has(b, '❯ dra'), 5000)).toBe(true);
     await type(a, 'work\r');
@@ -237,7 +239,7 @@ describe.each(testNeovims())('Neovim $label: routes', ({ path: exe }) => {
 
     // review: the payload opens in a buffer; what it holds when written is what goes.
     await r.s.lua(`require('madohub').route(${a}, ${b}, { review = true })`);
-    await r.s.lua('vim.wait(2100)');
+    await elapse(2100); // past the route's 2 s between firings
     await type(a, 'work\r');
     expect(await r.s.waitFor(`vim.api.nvim_buf_get_name(0):find('mado://route/', 1, true) ~= nil`, 10000)).toBe(true);
     await r.s.lua(`vim.api.nvim_buf_set_lines(0, -1, -1, false, { 'Edited by the user.' }) vim.cmd('write')`);
@@ -248,7 +250,7 @@ describe.each(testNeovims())('Neovim $label: routes', ({ path: exe }) => {
     // send=diff into a normal buffer: A's working tree's diff, appended.
     const notes = await r.s.lua<number>(`vim.cmd('new') return vim.api.nvim_get_current_buf()`);
     await r.s.lua(`require('madohub').route(${a}, ${notes}, { send = 'diff' })`);
-    await r.s.lua('vim.wait(2100)');
+    await elapse(2100); // past the route's 2 s between firings
     await type(a, 'work\r');
     expect(await r.s.waitFor(has(notes, '-export const x = 1;'), 10000)).toBe(true);
     expect(await r.s.lua<string>(`return vim.api.nvim_buf_get_lines(${notes}, 0, 1, false)[1]`)).toBe(

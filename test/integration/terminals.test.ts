@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openAgent, startNeovim, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
-import { holds } from '../helpers/wait.js';
+import { elapse, holds } from '../helpers/wait.js';
 
 interface StateView {
   agent: string;
@@ -118,7 +118,7 @@ describe.each(neovims)('Neovim $label', ({ path: exe }) => {
     expect((await winbar(claude)).groups).toContain('MadoStopped');
     // The same completion seen again (a redraw) fires no second MadoAgentDone.
     await send(claude, 'n');
-    await s.lua('vim.wait(200)');
+    await elapse(200);
     const done = await s.lua<{ data: { buf: number; line: string } }[]>(
       `local buf = ...
        return vim.tbl_filter(function(e) return e.name == 'MadoAgentDone' and e.data.buf == buf end, _G.events)`,
@@ -231,8 +231,9 @@ describe.each(neovims)('Neovim $label', ({ path: exe }) => {
     try {
       await fresh.lua('vim.g.madohub_autosetup = false');
       const buf = await openAgent(fresh, ['codex-idle']);
-      await fresh.lua('vim.wait(200)');
-      expect(await fresh.lua('return require("madohub.node").running()')).toBe(false);
+      expect(
+        await holds(async () => (await fresh.lua('return require("madohub.node").running()')) === false, 200),
+      ).toBe(true);
       await fresh.lua('require("madohub").setup({ winbar = { time = false } })');
       expect(await fresh.waitFor(`(require('madohub').state(${buf}) or {}).agent == 'codex'`)).toBe(true);
       const pid = await fresh.lua<number>('return require("madohub.node").pid()');

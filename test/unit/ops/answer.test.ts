@@ -26,5 +26,7 @@ describe('the answer operation', () => {
     expect(answer.show({ short: '0123abcd', choice: 2, option: '' })).toBe('answered 0123abcd: 2\n');
     expect(() => answer.show({ short: '0123abcd', choice: 2, option: 'x'.repeat(201) })).toThrow(JobError);
     expect(() => answer.show({ short: '0123abcd', option: 'Yes' })).toThrow(JobError);
+    // A hostile host's option that would write to the terminal is no option.
+    expect(() => answer.show({ short: '0123abcd', choice: 1, option: 'Yes\u001b]0;pwned\u0007' })).toThrow(JobError);
   });
 });

@@ -71,5 +71,9 @@ describe('the screen operation', () => {
     expect(screen.show({ short: SHORT, lines: ['x'], live: true })).toBe('x\n');
     expect(() => screen.show({ short: '../etc', lines: [], live: true })).toThrow(JobError);
     expect(screen.resultProblem({ short: SHORT, lines: 'x', live: true })).toBe('{ short, lines, live }');
+    // Lines that would write to the terminal (an OSC 52 clipboard write), break a buffer line or turn text around.
+    for (const line of ['\u001b]52;c;aGk=\u0007', 'two\nlines', 'abc\u202edcba'])
+      expect(() => screen.show({ short: SHORT, lines: ['ok', line], live: true })).toThrow(JobError);
+    expect(() => logs.show({ short: SHORT, lines: ['\u009b31m red'] })).toThrow(JobError);
   });
 });
