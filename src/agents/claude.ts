@@ -109,7 +109,15 @@ export const claude: AgentModule = {
       { name: 'title-spinner', state: 'working', test: /^\s*(?:[◐◑◒◓]|[\u2801-\u28ff])\s+Claude Code/ },
     ],
     // `> add a test` (older) or `❯ tell me something slow` (2.1), then the answer (`●`, `⏺`, `⎿`, a spinner).
-    prompt: { line: /^(?:>|❯) (\S.*)$/, answered: /^\s*(?:[●⏺⎿·✢*✶✻✽✳]|\S.*…)/ },
+    prompt: {
+      line: /^(?:>|❯) (\S.*)$/,
+      answered: /^\s*(?:[●⏺⎿·✢*✶✻✽✳]|\S.*…)/,
+      // The input line draws a no-break space after its glyph (2.0 on; 1.0 in a box: `│ > say hello │`),
+      // and its placeholders (`Try "fix typecheck errors"`; `Press up to edit queued messages` while a
+      // message waits) in the same place: those are no draft.
+      draft: /^(?:│[ \u00a0])?(?:>|❯)[ \u00a0](\S.*?)[ \u00a0]*│?$/,
+      not: /^(?:Try ".*"|Press up to edit queued messages)$/,
+    },
     // `● text` items, `● Bash(rm -rf build)` tool calls with `  ⎿  Done` under them; the completion line ends the turn.
     answer: {
       end: COMPLETION,

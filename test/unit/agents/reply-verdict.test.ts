@@ -22,6 +22,12 @@ const typed = (name: keyof typeof screens, text: string): { agent: AgentId; line
   return { ...s, lines: s.lines.map((l) => (/^(❯|›) ?(Ask Codex to do anything)?$/.test(l) ? `${l[0]} ${text}` : l)) };
 };
 
+/** A real screen of a Claude Code version (test/fixtures/screens/versions/claude.json). */
+const version = (name: keyof typeof versions): { agent: AgentId; lines: string[] } => ({
+  agent: 'claude',
+  lines: versions[name].lines,
+});
+
 /** OpenCode's finished turn with `text` typed in the first row of its input box. */
 const typedOpenCode = (text: string): { agent: AgentId; lines: string[] } => {
   const s = of('opencode-real-done');
@@ -35,6 +41,23 @@ describe('a draft in the input line', () => {
   it.each<[string, { agent: AgentId; lines: string[] }, string | undefined]>([
     ['Claude Code idle, nothing typed', of('claude-real-idle'), undefined],
     ['Claude Code idle, a draft', typed('claude-real-idle', 'fix the tests'), 'fix the tests'],
+    // As Claude Code really draws a draft: a no-break space after its prompt glyph since 2.0, in a box in 1.0.
+    ['Claude Code 1.0.92, a draft in its input box', version('cc1092-draft'), 'say hello'],
+    ['Claude Code 2.0.34, a draft (`>\u00a0say hello`)', version('cc2034-draft'), 'say hello'],
+    ['Claude Code 2.1.90, a draft (`❯\u00a0slow please`)', version('cc2190-draft'), 'slow please'],
+    ['Claude Code 2.1.332, a draft after a turn (`❯\u00a0xyz`)', version('cc21332-draft'), 'xyz'],
+    ['Claude Code 1.0.92 idle', version('cc1092-idle'), undefined],
+    ['Claude Code 2.0.34 idle', version('cc2034-idle'), undefined],
+    ['Claude Code 2.1.90 idle', version('cc2190-idle'), undefined],
+    ['Claude Code 2.1.90 working', version('cc2190-working'), undefined],
+    ['Claude Code 2.1.90 on a question', version('cc2190-question'), undefined],
+    ['Claude Code 2.1.247 after a turn', version('cc21247-done'), undefined],
+    [
+      'Claude Code 2.1.90 after an interrupt: the prompt put back in its input line is a draft',
+      version('cc2190-interrupted'),
+      'slow again',
+    ],
+    ['Claude Code working with a message queued: its hint is no draft', of('claude-real-queued'), undefined],
     ['Claude Code after a turn: the prompt above its answer is none', of('claude-real-stopped'), undefined],
     ['Claude Code working', of('claude-real-working'), undefined],
     ['Claude Code on an approval (its menu choices are indented)', of('claude-real-approval'), undefined],
