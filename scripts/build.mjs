@@ -73,5 +73,6 @@ writeHelpTags(path.join(root, 'doc'));
 await Promise.all([
   build({ ...common, entryPoints: ['src/bin/nvim.ts'], outfile: 'rplugin/node/madohub/index.js' }),
   build({ ...common, entryPoints: ['src/bin/mado.ts'], outfile: 'dist/mado.js' }),
-  build({ ...common, entryPoints: ['src/bin/mado-agents.ts'], outfile: 'dist/mado-agents.js' }),
+  // `mado agents`' fast path: minified, as small as its work allows (Node parses less before it lists).
+  build({ ...common, entryPoints: ['src/bin/mado-agents.ts'], outfile: 'dist/mado-agents.js', minify: true }),
 ]);
