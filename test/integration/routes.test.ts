@@ -68,11 +68,18 @@ describe.each(testNeovims())('Neovim $label: routes', ({ path: exe }) => {
     expect(await r.s.waitFor(said(':MadoRoute: no agent "nobody"'))).toBe(true);
     // :MadoRoute list twice: one float with the routes, not two stacked; q closes it.
     const floats = `#vim.tbl_filter(function(w) return vim.api.nvim_win_get_config(w).relative ~= '' end, vim.api.nvim_list_wins())`;
-    for (let i = 0; i < 2; i++)
-      await r.s.lua(
+    const floatWin = `(vim.tbl_filter(function(w) return vim.api.nvim_win_get_config(w).relative ~= '' end, vim.api.nvim_list_wins())[1] or 0)`;
+    const typeList = () =>
+      r.s.lua(
         `vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(':MadoRoute list<CR>', true, false, true), 'mx', false)`,
       );
+    await typeList();
     expect(await r.s.waitFor(`${floats} == 1`, 3000)).toBe(true);
+    const first = await r.s.lua<number>(`return ${floatWin}`);
+    // The second answer comes when the Node side sends it: wait for its float, not just for one float.
+    await typeList();
+    expect(await r.s.waitFor(`${floatWin} ~= ${first} and ${floats} == 1`, 3000)).toBe(true);
+    expect(await r.s.lua<number>(`return ${floats}`)).toBe(1);
     expect(await r.s.lua<string>(`return table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\\n')`)).toMatch(
       /writer → reviewer/,
     );
