@@ -7,14 +7,15 @@
 //   routes/  jobs/             routes (which may use jobs), background jobs (which may not use routes)
 //   state/                     each terminal's state, from its screen and its records
 //   agents/                    one file per agent, and the registry
-//   detect/  records/  proc/   the pure screen engine; record files; /proc
+//   detect/  records/  proc/   the pure screen engine; record files; /proc;
+//   review/                    the turns' records in shadow git repositories (issue 29)
 //   shared/                    types and helpers every layer uses
 //
 // A file imports only from its own layer or those below it, type-only imports included, and no
 // import forms a cycle.
 const LAYERS = [
   ['shared'],
-  ['detect', 'records', 'proc'],
+  ['detect', 'records', 'proc', 'review'],
   ['agents'],
   ['state'],
   ['jobs', 'routes'],

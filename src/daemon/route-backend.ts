@@ -7,7 +7,7 @@ import path from 'node:path';
 import { agentModule } from '../agents/index.js';
 import { agentStateOfJob } from '../fleet/entry.js';
 import { askHost, hostScreen } from '../jobs/host-client.js';
-import { stateDir } from '../jobs/store.js';
+import { stateDir } from '../shared/xdg.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import type { RouteBackend, RouteEnd, RouteFired, TurnBounds, RouteRequest } from '../routes/engine.js';
 import { appendText, gitDiff, diffProblemOf, jobRecordFile, screenText, spillFile, turnAnswer } from '../routes/io.js';

@@ -3,7 +3,6 @@
 // older mado has `state.json` (version 1): it is read, and replaced by job.json at the next write.
 import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import type { Stats } from 'node:fs';
-import { homedir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { processStamp, sameProcess } from '../proc/stamp.js';
@@ -14,12 +13,9 @@ import type { JobFile, JobStatus } from './types.js';
 import { MAX_INTENT, JOB_FILE_VERSION, SHORT_ID } from './types.js';
 import { MAX_DETAIL } from '../shared/text.js';
 import { validateJob } from './validate.js';
+import { stateDir } from '../shared/xdg.js';
 import { NO_AGENT } from '../shared/types.js';
 
-/** The folder MadoHub keeps its state in: `$XDG_STATE_HOME/madohub`, else `~/.local/state/madohub`. */
-export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(env.XDG_STATE_HOME || path.join(env.HOME || homedir(), '.local', 'state'), 'madohub');
-}
 
 /** `$MADOHUB_JOBS_DIR`, else `<state folder>/jobs`. */
 export function jobsDir(env: NodeJS.ProcessEnv = process.env): string {

@@ -4,7 +4,7 @@
 import { agentModule } from '../agents/index.js';
 import { oscNotification } from '../detect/osc.js';
 import type { FleetHub } from '../fleet/hub.js';
-import { stateDir } from '../jobs/store.js';
+import { stateDir } from '../shared/xdg.js';
 import type { TerminalWatchers } from '../state/terminal-watchers.js';
 import type { StateChange, Tracker } from '../state/tracker.js';
 import { explainTerminal } from './explain.js';

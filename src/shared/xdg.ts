@@ -6,3 +6,8 @@ import path from 'node:path';
 export function configHome(env: NodeJS.ProcessEnv = process.env): string {
   return env.XDG_CONFIG_HOME || path.join(env.HOME || homedir(), '.config');
 }
+
+/** The folder MadoHub keeps its state in: `$XDG_STATE_HOME/madohub`, else `~/.local/state/madohub`. */
+export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(env.XDG_STATE_HOME || path.join(env.HOME || homedir(), '.local', 'state'), 'madohub');
+}

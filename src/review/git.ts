@@ -1,0 +1,139 @@
+// Git as the review's shadow repositories run it: a repository of MadoHub's own (`gitDir`) with the
+// agent's folder as its work tree, and none of the user's git setup that could act: no system or
+// global config (their excludes file is passed on by name), no hooks, no filters, no fsmonitor, no
+// prompt, no environment of a git the user runs (GIT_DIR and the rest are dropped). Bounded in time
+// (an abort ends the process) and in what it prints.
+import { spawn } from 'node:child_process';
+
+/** Where a shadow git runs. */
+export interface GitPlace {
+  gitDir: string;
+  /** The agent's folder, the work tree (none for what reads the repository alone). */
+  workTree?: string;
+  /** The index, one per agent (two agents in one folder record side by side). */
+  index?: string;
+  /** The user's own excludes file (`core.excludesFile`), honoured by name. */
+  excludesFile?: string;
+}
+
+export interface GitRun {
+  /** Fed to its standard input, then closed. */
+  input?: string | Buffer;
+  /** Ends it (an abort: the record's time is up). */
+  signal?: AbortSignal;
+  /** The most it may print (it is ended past it, and the run fails). */
+  maxBytes?: number;
+  /** Called with each chunk it prints, for a reader that stops early (`false`: end it). */
+  onChunk?(chunk: Buffer): boolean;
+}
+
+export interface GitResult {
+  code: number | null;
+  stdout: Buffer;
+  stderr: string;
+  /** Why it was ended early (the abort, the size), or undefined. */
+  cut?: string;
+}
+
+/** What a shadow git prints at most unless told. */
+const MAX_OUTPUT = 64 * 1024 * 1024;
+const MAX_STDERR = 16 * 1024;
+
+/** The settings every shadow git runs with, whatever the user's config says. */
+const SETTINGS = [
+  'core.hooksPath=/dev/null',
+  'core.fsmonitor=false',
+  'core.untrackedCache=false',
+  'core.autocrlf=false',
+  'core.symlinks=true',
+  'core.quotePath=false',
+  'core.bigFileThreshold=1m',
+  'gc.auto=0',
+  'advice.addEmbeddedRepo=false',
+  'advice.addIgnoredFile=false',
+  'diff.external=',
+  'diff.noprefix=false',
+  'diff.renames=true',
+  'color.ui=false',
+  'user.name=MadoHub',
+  'user.email=madohub@localhost',
+];
+
+/** The environment of a shadow git: the process's without any GIT_ variable, and git's own pinned. */
+export function gitEnv(place: GitPlace, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(env)) if (!k.startsWith('GIT_') && v !== undefined) out[k] = v;
+  return {
+    ...out,
+    LC_ALL: 'C',
+    GIT_DIR: place.gitDir,
+    ...(place.workTree ? { GIT_WORK_TREE: place.workTree } : {}),
+    ...(place.index ? { GIT_INDEX_FILE: place.index } : {}),
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_OPTIONAL_LOCKS: '0',
+    GIT_NO_REPLACE_OBJECTS: '1',
+    GIT_ATTR_NOSYSTEM: '1',
+  };
+}
+
+/** Runs a shadow git: its output, its code, or why it was ended. Never rejects for git's own failure. */
+export function git(place: GitPlace, args: readonly string[], run: GitRun = {}): Promise<GitResult> {
+  const settings = [...SETTINGS, ...(place.excludesFile ? [`core.excludesFile=${place.excludesFile}`] : [])];
+  const argv = [...settings.flatMap((s) => ['-c', s]), ...args];
+  return new Promise((resolve) => {
+    const child = spawn('git', argv, {
+      cwd: place.workTree ?? place.gitDir,
+      env: gitEnv(place),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    let size = 0;
+    let stderr = '';
+    let cut: string | undefined;
+    const end = (why: string): void => {
+      cut ??= why;
+      child.kill('SIGKILL');
+    };
+    const onAbort = (): void => end('its time was up');
+    if (run.signal?.aborted) onAbort();
+    run.signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (cut) return;
+      size += chunk.length;
+      if (size > (run.maxBytes ?? MAX_OUTPUT)) return end('it printed too much');
+      if (run.onChunk && !run.onChunk(chunk)) return end('its reader stopped it');
+      out.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < MAX_STDERR) stderr += chunk.toString('utf8').slice(0, MAX_STDERR - stderr.length);
+    });
+    child.stdin.on('error', () => {
+      // git ended before reading all it was given (an abort): its result says so.
+    });
+    child.stdin.end(run.input ?? '');
+    child.on('error', (err) => {
+      cut ??= `git could not run: ${err.message}`;
+    });
+    child.on('close', (code) => {
+      run.signal?.removeEventListener('abort', onAbort);
+      resolve({ code, stdout: Buffer.concat(out), stderr, ...(cut ? { cut } : {}) });
+    });
+  });
+}
+
+/** The first line of what a failed git said, as a word for the user. */
+export function gitProblem(r: GitResult): string {
+  if (r.cut) return r.cut;
+  const line = r.stderr.split('\n').find((l) => l.trim() !== '') ?? `git ended with ${r.code}`;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: a git message is shown, its control bytes are not
+  return line.replace(/[\u0000-\u001f\u007f]/g, ' ').slice(0, 200);
+}
+
+/** Runs a shadow git that must succeed: its output, else an Error with git's word. */
+export async function gitOk(place: GitPlace, args: readonly string[], run: GitRun = {}): Promise<Buffer> {
+  const r = await git(place, args, run);
+  if (r.code !== 0 || r.cut) throw new Error(gitProblem(r));
+  return r.stdout;
+}

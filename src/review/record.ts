@@ -1,0 +1,285 @@
+// Records an agent's folder at each turn's start and end in a shadow git repository of MadoHub's own
+// (`<state>/review/<folder's hash>.git`, the folder as its work tree): the change of a turn is the
+// difference of its two trees. The user's repository is never touched (no object, ref, index, stash or
+// hook of theirs); a folder that is no git work tree is recorded the same. Bounded: a file over 1 MiB
+// is kept as its size and hash; a folder over 20,000 files or a record over 2 s is skipped with a word.
+// Records of one agent run one after the other and never block the caller (all is child processes).
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createReadStream, lstatSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
+import { lstat } from 'node:fs/promises';
+import path from 'node:path';
+import { readBounded, writeAtomic } from '../shared/files.js';
+import { git, gitOk, gitProblem } from './git.js';
+import type { GitPlace } from './git.js';
+import { KEPT_TURNS, REVIEW_KEY, readLedger, writeLedger } from './ledger.js';
+import type { Ledger, LedgerTurn } from './ledger.js';
+
+/** The bounds of a record. */
+export interface RecordBounds {
+  /** A file larger is recorded by its size and hash only. */
+  largeBytes: number;
+  /** A folder with more files is not recorded. */
+  maxFiles: number;
+  /** A record taking longer is given up. */
+  timeMs: number;
+}
+
+export const RECORD_BOUNDS: RecordBounds = { largeBytes: 1024 * 1024, maxFiles: 20_000, timeMs: 2000 };
+
+/** Unreachable objects are pruned once every so many turns of an agent. */
+const PRUNE_EVERY = 10;
+
+/** What a large file's record holds in place of its bytes (a review shows "binary or large"). */
+export const LARGE_STUB = 'madohub: binary or large file,';
+
+/** Who is recorded: its key in the review, its agent and name (for the others' word), its folder. */
+export interface Recorded {
+  key: string;
+  agent: string;
+  name: string;
+  folder: string;
+}
+
+/** The shadow repository of a folder, under the review's folder. */
+export function shadowDir(root: string, folder: string): string {
+  return path.join(root, `${createHash('sha256').update(folder).digest('hex').slice(0, 24)}.git`);
+}
+
+/**
+ * The user's own excludes file as their git config names it (`core.excludesFile`), else undefined (git's
+ * default, `$XDG_CONFIG_HOME/git/ignore`, is read by the shadow git all the same). Asked once, bounded.
+ */
+export function userExcludes(env: NodeJS.ProcessEnv): string | undefined {
+  const r = spawnSync('git', ['config', '--global', '--type=path', '--get', 'core.excludesFile'], {
+    env,
+    timeout: 2000,
+    maxBuffer: 64 * 1024,
+    encoding: 'utf8',
+  });
+  const file = r.status === 0 && typeof r.stdout === 'string' ? r.stdout.trim() : '';
+  try {
+    return path.isAbsolute(file) && lstatSync(file).isFile() ? file : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Makes a folder of MadoHub's own, refusing one that is a link or not a folder. */
+function ownFolder(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (!lstatSync(dir).isDirectory()) throw new Error(`${dir} is not a folder of MadoHub's own (a link?)`);
+}
+
+function isFolder(dir: string): boolean {
+  try {
+    return lstatSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The folder's own `.git/info/exclude`, when it is the top of a git work tree (bounded), else ''. */
+function folderExcludes(folder: string): string {
+  const read = readBounded(path.join(folder, '.git', 'info', 'exclude'), 64 * 1024);
+  return read.ok ? read.text : '';
+}
+
+/** A large file's record: its size and sha256, streamed within the record's time. */
+async function largeStub(file: string, size: number, signal: AbortSignal): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file, { signal })) hash.update(chunk as Buffer);
+  return `${LARGE_STUB} ${size} bytes, sha256 ${hash.digest('hex')}\n`;
+}
+
+/** Records folders, one agent's records in turn; each record's trouble becomes its turn's `skipped` word. */
+export class TurnRecorder {
+  private readonly queues = new Map<string, Promise<void>>();
+  private readonly excludesFile: string | undefined;
+
+  constructor(
+    private readonly root: string,
+    env: NodeJS.ProcessEnv,
+    private readonly bounds: RecordBounds = RECORD_BOUNDS,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.excludesFile = userExcludes(env);
+  }
+
+  /** A turn began (its agent worked): the folder is recorded as its start. */
+  began(who: Recorded): Promise<void> {
+    return this.queue(who.key, () => this.record(who, 'start'));
+  }
+
+  /** A turn ended (or failed): the folder is recorded as its end. */
+  ended(who: Recorded): Promise<void> {
+    return this.queue(who.key, () => this.record(who, 'end'));
+  }
+
+  /** When the records asked so far are done (for a reader that must see them, and for tests). */
+  settled(key: string): Promise<void> {
+    return this.queues.get(key) ?? Promise.resolve();
+  }
+
+  private queue(key: string, work: () => Promise<void>): Promise<void> {
+    if (!REVIEW_KEY.test(key)) return Promise.resolve();
+    const next = (this.queues.get(key) ?? Promise.resolve()).then(work, work).catch(() => undefined);
+    this.queues.set(key, next);
+    void next.then(() => {
+      if (this.queues.get(key) === next) this.queues.delete(key);
+    });
+    return next;
+  }
+
+  private async record(who: Recorded, edge: 'start' | 'end'): Promise<void> {
+    let folder: string;
+    try {
+      folder = realpathSync(who.folder);
+    } catch {
+      folder = path.resolve(who.folder);
+    }
+    ownFolder(this.root);
+    const gitDir = shadowDir(this.root, folder);
+    const ledger: Ledger = readLedger(gitDir, who.key) ?? {
+      key: who.key,
+      agent: who.agent,
+      name: who.name,
+      folder,
+      at: 0,
+      turns: [],
+    };
+    ledger.agent = who.agent;
+    ledger.name = who.name;
+    ledger.folder = folder;
+    const at = this.now();
+    ledger.at = at;
+    const last = ledger.turns.at(-1);
+    let turn: LedgerTurn;
+    if (edge === 'start') {
+      // A turn that has not ended goes on (its state flickered); else a new one begins.
+      if (last && last.endedAt === undefined) return;
+      turn = { turn: (last?.turn ?? 0) + 1, startedAt: at };
+      ledger.turns.push(turn);
+    } else if (last && last.endedAt === undefined) {
+      turn = last;
+      turn.endedAt = at;
+    } else {
+      // Its start was not seen (MadoHub came in during it): it began where the turn before ended.
+      turn = { turn: (last?.turn ?? 0) + 1, startedAt: last?.endedAt ?? at, endedAt: at };
+      if (last?.end) turn.start = last.end;
+      else turn.skipped = 'its start was not recorded (MadoHub came in during it)';
+      ledger.turns.push(turn);
+    }
+    try {
+      ownFolder(gitDir);
+      ownFolder(path.join(gitDir, 'madohub'));
+      const tree = await this.snapshot(gitDir, folder, who.key);
+      turn[edge] = tree;
+      if (edge === 'start') delete turn.skipped;
+      await gitOk({ gitDir }, ['update-ref', `refs/madohub/${who.key}/${turn.turn}/${edge}`, tree]);
+    } catch (err) {
+      turn.skipped = `not recorded: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300);
+    }
+    const pruned = ledger.turns.splice(0, Math.max(0, ledger.turns.length - KEPT_TURNS));
+    try {
+      // Never through a link: the ledger goes only into a folder of MadoHub's own.
+      ownFolder(gitDir);
+      ownFolder(path.join(gitDir, 'madohub'));
+      writeLedger(gitDir, ledger);
+      if (pruned.length > 0) await this.prune(gitDir, who.key, pruned);
+    } catch {
+      // A full or read-only disk: the turn is not reviewable; nothing else depends on it.
+    }
+  }
+
+  /** The folder's tree now, written into the shadow repository (an Error with the word why not). */
+  private async snapshot(gitDir: string, folder: string, key: string): Promise<string> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.bounds.timeMs);
+    const signal = controller.signal;
+    try {
+      if (!isFolder(folder)) throw new Error('its folder is gone');
+      const place: GitPlace = {
+        gitDir,
+        workTree: folder,
+        index: path.join(gitDir, 'madohub', `${key}.index`),
+        ...(this.excludesFile ? { excludesFile: this.excludesFile } : {}),
+      };
+      try {
+        lstatSync(path.join(gitDir, 'HEAD'));
+      } catch {
+        await gitOk({ gitDir }, ['init', '--quiet', '--bare', '--template=', gitDir], { signal });
+      }
+      const excludes = folderExcludes(folder);
+      const excludeFile = path.join(gitDir, 'info', 'exclude');
+      const had = readBounded(excludeFile, 64 * 1024);
+      if (!had.ok || had.text !== excludes) {
+        ownFolder(path.join(gitDir, 'info'));
+        writeAtomic(excludeFile, excludes);
+      }
+      // The files it would record: too many is no record.
+      let count = 0;
+      const listed = await git(place, ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+        signal,
+        onChunk: (chunk) => {
+          for (const b of chunk) if (b === 0) count++;
+          return count <= this.bounds.maxFiles;
+        },
+      });
+      if (count > this.bounds.maxFiles)
+        throw new Error(`the folder has over ${this.bounds.maxFiles.toLocaleString('en')} files`);
+      if (listed.code !== 0 || listed.cut) throw new Error(gitProblem(listed));
+      const paths = listed.stdout.toString('utf8').split('\0').filter((p) => p !== '');
+      const large: { path: string; size: number }[] = [];
+      for (let i = 0; i < paths.length; i += 64) {
+        const batch = paths.slice(i, i + 64);
+        const stats = await Promise.all(batch.map((p) => lstat(path.join(folder, p)).catch(() => undefined)));
+        stats.forEach((s, j) => {
+          const p = batch[j];
+          if (s?.isFile() && s.size > this.bounds.largeBytes && p !== undefined) large.push({ path: p, size: s.size });
+        });
+        if (signal.aborted) throw new Error(`the record took over ${this.bounds.timeMs / 1000} s`);
+      }
+      const specs = [':(top)', ...large.map((l) => `:(top,exclude,literal)${l.path}`)];
+      await gitOk(place, ['add', '-A', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], {
+        signal,
+        input: `${specs.join('\0')}\0`,
+      });
+      const entries: string[] = [];
+      for (const l of large) {
+        const stub = await largeStub(path.join(folder, l.path), l.size, signal);
+        const blob = (await gitOk(place, ['hash-object', '-w', '--stdin'], { signal, input: stub })).toString().trim();
+        entries.push(`100644 ${blob}\t${l.path}`);
+      }
+      if (entries.length > 0)
+        await gitOk(place, ['update-index', '--add', '-z', '--index-info'], { signal, input: `${entries.join('\0')}\0` });
+      return (await gitOk(place, ['write-tree'], { signal })).toString().trim();
+    } catch (err) {
+      if (signal.aborted) throw new Error(`the record took over ${this.bounds.timeMs / 1000} s`);
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Drops the refs of pruned turns; their trees go with the repository's next prune. */
+  private async prune(gitDir: string, key: string, turns: LedgerTurn[]): Promise<void> {
+    const lines = turns.flatMap((t) =>
+      (['start', 'end'] as const).map((edge) => `delete refs/madohub/${key}/${t.turn}/${edge}\n`),
+    );
+    await git({ gitDir }, ['update-ref', '--stdin'], { input: lines.join('') });
+    // Unreachable objects an hour old go (a record under way keeps its fresh ones), every tenth turn.
+    if (turns.some((t) => t.turn % PRUNE_EVERY === 0)) await git({ gitDir }, ['prune', '--expire=1.hour.ago']);
+  }
+}
+
+/** The shadow repositories under the review's folder. */
+export function shadowDirs(root: string): string[] {
+  try {
+    return readdirSync(root)
+      .filter((n) => /^[0-9a-f]{24}\.git$/.test(n))
+      .map((n) => path.join(root, n));
+  } catch {
+    return [];
+  }
+}
