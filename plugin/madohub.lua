@@ -92,6 +92,16 @@ end, {
   desc = 'MadoHub: show a background job’s recent output',
 })
 
+vim.api.nvim_create_user_command('MadoReview', function(o)
+  require('madohub.review').command(o.fargs)
+end, {
+  nargs = '*',
+  complete = function(lead)
+    return require('madohub.review').complete(lead)
+  end,
+  desc = 'MadoHub: what an agent changed in its last turn (or turn N): files, diff, comments back',
+})
+
 vim.api.nvim_create_user_command('MadoAgents', function()
   require('madohub.picker').open()
 end, { desc = 'MadoHub: every agent in a floating picker' })

@@ -50,6 +50,9 @@
 ---@field max_bytes integer A larger payload goes to a file; the target gets its path and first lines.
 ---@field busy_ms integer A target busy this long gets no payload (a message says so).
 
+---@class madohub.ReviewConfig
+---@field keys table<string, string|false> Keys of :MadoReview: key → action (false: not mapped). |madohub-review-keys|
+
 ---@class madohub.Config
 ---@field node string The Node executable (name on PATH or a path). Node >= 20.
 ---@field log string|nil A file for the Node process's log; nil logs nothing.
@@ -58,6 +61,7 @@
 ---@field winbar madohub.WinbarConfig
 ---@field highlight { enabled: boolean } Colour the window (separator) of a terminal by its state.
 ---@field notify madohub.NotifyConfig
+---@field review madohub.ReviewConfig
 ---@field labels table<madohub.Agent, string> Your names for agents (the agents' own display names come from Node).
 ---@field words table<string, string> Display words of the states (and of a Failed turn's `interrupted`, `error`).
 ---@field picker madohub.PickerConfig
@@ -155,6 +159,7 @@ M.defaults = {
       ['x'] = 'stop',
       ['d'] = 'remove',
       ['u'] = 'seen',
+      ['D'] = 'review',
       ['m'] = 'mute',
       ['n'] = 'new',
       ['i'] = 'new',
@@ -173,6 +178,20 @@ M.defaults = {
     templates = {},
     max_bytes = 32 * 1024,
     busy_ms = 10 * 60 * 1000,
+  },
+  review = {
+    keys = {
+      [']f'] = 'next_file',
+      ['[f'] = 'prev_file',
+      [']t'] = 'next_turn',
+      ['[t'] = 'prev_turn',
+      ['c'] = 'comment',
+      ['S'] = 'send',
+      ['X'] = 'undo',
+      ['<CR>'] = 'open',
+      ['?'] = 'help',
+      ['q'] = 'close',
+    },
   },
 }
 
@@ -237,6 +256,12 @@ function M.merge(opts)
   check('routes.templates', merged.routes.templates, 'table')
   check('routes.max_bytes', merged.routes.max_bytes, 'number')
   check('routes.busy_ms', merged.routes.busy_ms, 'number')
+  check('review.keys', merged.review.keys, 'table')
+  for key, action in pairs(merged.review.keys) do
+    if action ~= false and not require('madohub.review').actions[action] then
+      error(('madohub.setup: review.keys[%q] is no action (%s)'):format(key, tostring(action)), 0)
+    end
+  end
   for key, action in pairs(merged.picker.keys) do
     if action ~= false and not require('madohub.picker.keys').actions[action] then
       error(('madohub.setup: picker.keys[%q] is no action (%s)'):format(key, tostring(action)), 0)

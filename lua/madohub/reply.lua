@@ -106,4 +106,19 @@ function M.mode_changed(buf, typing)
   end
 end
 
+---The Node side's call that sends `text` to entry `e` as a reply (a terminal's or a job's: queued while
+---it works, held while the user has a draft): its op and arguments, or nil for an entry that takes none.
+---The one primitive of the picker's reply and the review's comments.
+---@param e madohub.FleetEntry
+---@param text string
+---@return string|nil, table|nil
+function M.message(e, text)
+  if e.kind == 'terminal' then
+    return 'terminal_reply', { buf = require('madohub.util').value(e.buf), text = text, typing = false }
+  elseif e.kind == 'job' then
+    return 'run', require('madohub.ops').job_message('send', require('madohub.jobs').ref(e), { text = text })
+  end
+  return nil, nil
+end
+
 return M

@@ -16,7 +16,6 @@ import { validateJob } from './validate.js';
 import { stateDir } from '../shared/xdg.js';
 import { NO_AGENT } from '../shared/types.js';
 
-
 /** `$MADOHUB_JOBS_DIR`, else `<state folder>/jobs`. */
 export function jobsDir(env: NodeJS.ProcessEnv = process.env): string {
   return env.MADOHUB_JOBS_DIR || path.join(stateDir(env), 'jobs');

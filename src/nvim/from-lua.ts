@@ -77,6 +77,9 @@ export const FROM_LUA = {
   mute: { id: str, states: strings, on: bool },
   reorder: { orders },
   editor_show: { server: str, buf },
+  // :MadoReview: a turn of a terminal or a job (here or on its host), with its files' texts.
+  review: { id: str, turn: optional(int(1, 1_000_000_000)) },
+  review_undo: { id: str, path: strMax(4096), line: int(0, 100_000_000), before: orNull(str), expected: orNull(str) },
   // Requests: answered at once.
   health: {},
   states: {},

@@ -13,6 +13,7 @@ import type { FromLua, FromLuaOp } from './from-lua.js';
 import type { Health } from './health.js';
 import { background, dispatchLine } from './job-calls.js';
 import { opCall } from './op-calls.js';
+import { reviewCall, reviewUndo } from './review-calls.js';
 import { opNamed } from '../ops/index.js';
 import { screenOf } from './messages.js';
 import type { RoutesRpc } from './routes-rpc.js';
@@ -128,6 +129,8 @@ export function luaHandlers({ tracker, watchers, hub, routes, attention, health 
     mute: (m) => attention.mute(m.id, m.states, m.on),
     reorder: (m) => reorder(hub, m),
     editor_show: (m) => editorShow(hub, m),
+    review: (m) => reviewCall(m, hub.remotes),
+    review_undo: (m) => reviewUndo(m),
     health: () => health(),
     states: () => tracker.all(),
     fleet: () => hub.all(),

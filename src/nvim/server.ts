@@ -21,6 +21,7 @@ import { healthOf } from './health.js';
 import type { Health } from './health.js';
 import { checkNodePty } from '../jobs/node-pty-check.js';
 import { NvimAttention } from './attention.js';
+import { TerminalTurns } from './terminal-turns.js';
 
 /** The agent modules as Lua lists them: the Lua side keeps no list of its own. */
 function agentInfos(): AgentInfo[] {
@@ -50,6 +51,8 @@ class NeovimSide {
   /** Routes: a finished turn of one agent handed to another. */
   private readonly routes: NeovimRoutes;
   private readonly handlers: Handlers;
+  /** Each terminal's turns recorded for the review. */
+  private readonly turns: TerminalTurns;
   /** A state held back (an Idle that may be a turn's end still to be read) shows when it is due. */
   private releaseTimer: NodeJS.Timeout | undefined;
 
@@ -101,6 +104,7 @@ class NeovimSide {
     this.routes = new NeovimRoutes(this.nvim, this.lua, this.hub, this.watchers, (target) =>
       this.attention.routeDelivered(target),
     );
+    this.turns = new TerminalTurns(this.hub);
     const { tracker, watchers, hub, routes, attention } = this;
     const health = (): Promise<Health> => healthOf(tracker, watchers, hub, attention);
     this.handlers = luaHandlers({ tracker, watchers, hub, routes, attention, health });
@@ -171,6 +175,7 @@ class NeovimSide {
     if (changes.length === 0) return;
     this.pushed.states(changes);
     for (const c of changes) this.hub.placeTerminal(c.buf);
+    this.turns.changes(changes);
     this.routes.changes(changes);
   }
 

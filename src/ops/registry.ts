@@ -6,10 +6,11 @@ import { dispatch } from './dispatch.js';
 import { kill } from './kill.js';
 import { logs } from './logs.js';
 import { respawn } from './respawn.js';
+import { review } from './review.js';
 import { rm } from './rm.js';
 import { screen } from './screen.js';
 import { send } from './send.js';
 import { stop } from './stop.js';
 
 /** Every operation, by file name. */
-export const OPS: readonly Op[] = [answer, dispatch, kill, logs, respawn, rm, screen, send, stop];
+export const OPS: readonly Op[] = [answer, dispatch, kill, logs, respawn, review, rm, screen, send, stop];

@@ -127,7 +127,6 @@ export function git(place: GitPlace, args: readonly string[], run: GitRun = {}):
 export function gitProblem(r: GitResult): string {
   if (r.cut) return r.cut;
   const line = r.stderr.split('\n').find((l) => l.trim() !== '') ?? `git ended with ${r.code}`;
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: a git message is shown, its control bytes are not
   return line.replace(/[\u0000-\u001f\u007f]/g, ' ').slice(0, 200);
 }
 

@@ -2,6 +2,8 @@
 // repository, file by file (status, +/- counts, its unified diff, and on request the text before and
 // after), with the other agents that worked in the folder meanwhile. Bounded in files and bytes.
 import { readdirSync } from 'node:fs';
+import type { Check } from '../shared/checks.js';
+import { int, oneOf, optional, orNull, shape, str, strMax, stringsMax } from '../shared/checks.js';
 import { git, gitProblem } from './git.js';
 import type { GitPlace } from './git.js';
 import { ledgersOf, readLedger } from './ledger.js';
@@ -204,7 +206,12 @@ export async function reviewTurn(
     maxBytes: MAX_DIFF_BYTES,
   });
   const parts = patch.cut ? [] : splitPatch(patch.stdout.toString('utf8'));
-  const texts = opts.contents ? await contentsOf(place, shown.flatMap((e) => [e.oldBlob, e.newBlob])) : undefined;
+  const texts = opts.contents
+    ? await contentsOf(
+        place,
+        shown.flatMap((e) => [e.oldBlob, e.newBlob]),
+      )
+    : undefined;
   const textOf = (blob: string): string | null | undefined =>
     NULL_BLOB.test(blob) ? null : texts?.has(blob) ? texts.get(blob) : undefined;
   review.files = shown.map((e, i) => {
@@ -242,3 +249,39 @@ export function unifiedDiff(review: TurnReview): string {
   return review.files.map((f) => f.diff || `${f.status} ${f.path}${f.note ? ` (${f.note})` : ''}\n`).join('');
 }
 
+const fileCheck = shape(
+  {
+    path: strMax(4096),
+    status: oneOf(...FILE_STATUSES),
+    oldPath: optional(strMax(4096)),
+    diff: str,
+    added: int(0, Number.MAX_SAFE_INTEGER),
+    removed: int(0, Number.MAX_SAFE_INTEGER),
+    note: optional(strMax(100)),
+    before: optional(orNull(str)),
+    after: optional(orNull(str)),
+  },
+  'a file of the review',
+);
+
+const filesCheck: Check<ReviewFile[]> = (v) =>
+  Array.isArray(v) && v.length <= MAX_FILES && v.every((f) => fileCheck(f) === null) ? null : 'files of a review';
+
+/** A review as another machine sends it: checked before it is shown. */
+export const reviewCheck: Check<TurnReview> = shape(
+  {
+    agent: strMax(64),
+    name: strMax(200),
+    turn: int(1, Number.MAX_SAFE_INTEGER),
+    first: int(0, Number.MAX_SAFE_INTEGER),
+    last: int(0, Number.MAX_SAFE_INTEGER),
+    startedAt: int(0, Number.MAX_SAFE_INTEGER),
+    endedAt: orNull(int(0, Number.MAX_SAFE_INTEGER)),
+    folder: strMax(4096),
+    others: stringsMax(100),
+    files: filesCheck,
+    skipped: optional(strMax(300)),
+    more: optional(int(0, Number.MAX_SAFE_INTEGER)),
+  },
+  'a turn’s review',
+);

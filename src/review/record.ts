@@ -229,7 +229,10 @@ export class TurnRecorder {
       if (count > this.bounds.maxFiles)
         throw new Error(`the folder has over ${this.bounds.maxFiles.toLocaleString('en')} files`);
       if (listed.code !== 0 || listed.cut) throw new Error(gitProblem(listed));
-      const paths = listed.stdout.toString('utf8').split('\0').filter((p) => p !== '');
+      const paths = listed.stdout
+        .toString('utf8')
+        .split('\0')
+        .filter((p) => p !== '');
       const large: { path: string; size: number }[] = [];
       for (let i = 0; i < paths.length; i += 64) {
         const batch = paths.slice(i, i + 64);
@@ -252,7 +255,10 @@ export class TurnRecorder {
         entries.push(`100644 ${blob}\t${l.path}`);
       }
       if (entries.length > 0)
-        await gitOk(place, ['update-index', '--add', '-z', '--index-info'], { signal, input: `${entries.join('\0')}\0` });
+        await gitOk(place, ['update-index', '--add', '-z', '--index-info'], {
+          signal,
+          input: `${entries.join('\0')}\0`,
+        });
       return (await gitOk(place, ['write-tree'], { signal })).toString().trim();
     } catch (err) {
       if (signal.aborted) throw new Error(`the record took over ${this.bounds.timeMs / 1000} s`);

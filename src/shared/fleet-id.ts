@@ -94,3 +94,14 @@ export function idIsOf(id: string, of: IdKinds): boolean {
   if (!v || !of.kinds.includes(v.kind)) return false;
   return v.kind !== 'job' || v.host === '' || of.remoteJobs;
 }
+
+/**
+ * An entry's key in the review's records (issue 29), a file name and a git ref's part: a job's
+ * `job-<short>`; a terminal's `term-<pid>-<buf>` (pid: the Neovim side's process, for buffer numbers
+ * come again in the next Neovim). Undefined for a kind the review does not record.
+ */
+export function reviewKey(id: FleetId, pid: number = process.pid): string | undefined {
+  if (id.kind === 'job') return `job-${id.short}`;
+  if (id.kind === 'term') return `term-${pid}-${id.buf}`;
+  return undefined;
+}

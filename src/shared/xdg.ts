@@ -11,3 +11,8 @@ export function configHome(env: NodeJS.ProcessEnv = process.env): string {
 export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(env.XDG_STATE_HOME || path.join(env.HOME || homedir(), '.local', 'state'), 'madohub');
 }
+
+/** Where the review keeps its shadow repositories: `$MADOHUB_REVIEW_DIR`, else `<state folder>/review`. */
+export function reviewDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.MADOHUB_REVIEW_DIR || path.join(stateDir(env), 'review');
+}

@@ -132,6 +132,19 @@ function run.choose(p, key)
   choose(e, choice, said)
 end
 
+---Opens the review of the row's last turn in a tab (a terminal's or a job's, here or on its host).
+function run.review(p)
+  local e = H.entry(p)
+  if not e then
+    return
+  end
+  if e.kind ~= 'terminal' and e.kind ~= 'job' then
+    return H.elsewhere('review', e)
+  end
+  picker.close()
+  require('madohub.review').open(e.id)
+end
+
 function run.filter(p)
   input.open(p, 'filter', nil, p.ui.filter)
 end

@@ -4,7 +4,6 @@ local config = require('madohub.config')
 local input = require('madohub.picker.input')
 local picker = require('madohub.picker')
 local call = require('madohub.picker.call').call
-local term_buf = require('madohub.picker.call').term_buf
 
 local M = {}
 
@@ -69,15 +68,9 @@ function M.submit(p, mode, target, text, attach)
     end
     picker.say(pending == '' and ('sent to %s'):format(e.name) or ('%s: %s (sent when it may)'):format(e.name, pending))
   end
-  if e.kind == 'terminal' then
-    call('reply', 'terminal_reply', { buf = term_buf(e), text = text, typing = false }, taken)
-  elseif e.kind == 'job' then
-    call(
-      'reply',
-      'run',
-      require('madohub.ops').job_message('send', require('madohub.jobs').ref(e), { text = text }),
-      taken
-    )
+  local op, args = require('madohub.reply').message(e, text)
+  if op then
+    call('reply', op, args, taken)
   end
 end
 

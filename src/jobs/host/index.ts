@@ -44,6 +44,10 @@ import type { OwnWord } from './own-word.js';
 import { serveHost } from './server.js';
 import type { HostServer } from './server.js';
 import { ChangeWaiters } from '../../shared/change-waiters.js';
+import { reviewKey } from '../../shared/fleet-id.js';
+import { reviewDir } from '../../shared/xdg.js';
+import { turnEdge } from '../../review/edges.js';
+import { TurnRecorder } from '../../review/record.js';
 
 const DETECT_MS = 100;
 /** A notice's screen is read afresh at most this often (see the OSC handlers). */
@@ -111,6 +115,7 @@ interface JobHostParts {
 /** A running job's host: its agent's PTY read into a terminal model, detected, written and served. */
 class JobHost {
   private readonly jobDir: string;
+  private readonly short: string;
   private readonly launch: Launch;
   private readonly say: (line: string) => void;
   private readonly writer: JobWriter;
@@ -145,10 +150,14 @@ class JobHost {
   private focusAsked = false;
   /** When the output last came (see runDetect). */
   private outputAt = Date.now();
+  /** Each turn's folder at its start and end, for the review (issue 29); the state its edges are read on. */
+  private readonly turns = new TurnRecorder(reviewDir(process.env), process.env);
+  private turnState: AgentState | undefined;
 
   constructor(parts: JobHostParts) {
     const { jobDir, short, launch, env, say, writer, own, child } = parts;
     this.jobDir = jobDir;
+    this.short = short;
     this.launch = launch;
     this.say = say;
     this.writer = writer;
@@ -337,6 +346,9 @@ class JobHost {
     // The screen's reading is of the output that came at `outputAt`: what the agent said while that
     // output was parsed (a notification in it) is no older than it.
     const d = this.own.state.combine(screenReading, this.outputAt);
+    const edge = turnEdge(this.turnState, d.state);
+    this.turnState = d.state;
+    if (edge) this.recordTurn(edge, d.agent);
     try {
       this.sessions.look(agentModule(d.agent));
     } catch (err) {
@@ -379,6 +391,14 @@ class JobHost {
         ? { ...patch, ...(ended ? { turnsEnded: job.turnsEnded + 1 } : {}) }
         : {},
     );
+  }
+
+  /** Records the job's folder at a turn's edge, in the background (it never holds the agent). */
+  private recordTurn(edge: 'began' | 'ended', agent: string): void {
+    const read = readJob(path.dirname(this.jobDir), this.short);
+    const key = reviewKey({ kind: 'job', short: this.short, host: '' }) ?? '';
+    const who = { key, agent, name: read.job.name || agent, folder: this.launch.cwd };
+    void (edge === 'began' ? this.turns.began(who) : this.turns.ended(who));
   }
 
   /** Ends the agent: gracefully (its own interrupt, then SIGTERM, then SIGKILL), or killed at once. */

@@ -1,7 +1,17 @@
 // A turn's record in the shadow repository and its review: what changed in the folder between the
 // turn's start and end, file by file; the user's repository untouched; bounded and hostile input.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -21,7 +31,13 @@ const write = (rel: string, text: string | Buffer): void => {
 const gitIn = (dir: string, ...args: string[]): string =>
   execFileSync('git', ['-C', dir, ...args], {
     encoding: 'utf8',
-    env: { ...env(), GIT_AUTHOR_NAME: 'u', GIT_AUTHOR_EMAIL: 'u@x', GIT_COMMITTER_NAME: 'u', GIT_COMMITTER_EMAIL: 'u@x' },
+    env: {
+      ...env(),
+      GIT_AUTHOR_NAME: 'u',
+      GIT_AUTHOR_EMAIL: 'u@x',
+      GIT_COMMITTER_NAME: 'u',
+      GIT_COMMITTER_EMAIL: 'u@x',
+    },
   });
 
 beforeEach(() => {
@@ -79,7 +95,9 @@ describe('a turn recorded in a shadow repository', () => {
     gitIn(folder, 'add', '-A');
     gitIn(folder, 'commit', '-qm', 'first');
     mkdirSync(path.join(folder, '.git', 'hooks'), { recursive: true });
-    writeFileSync(path.join(folder, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\ntouch "$HOME/hook-ran"\n', { mode: 0o755 });
+    writeFileSync(path.join(folder, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\ntouch "$HOME/hook-ran"\n', {
+      mode: 0o755,
+    });
     writeFileSync(path.join(folder, '.git', 'info', 'exclude'), 'secret.env\n');
     write('staged.txt', 'staged\n');
     gitIn(folder, 'add', 'staged.txt');
