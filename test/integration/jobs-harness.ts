@@ -91,6 +91,8 @@ export function useJobsHarness(extra: Record<string, object> = {}, scope: 'test'
       MADOHUB_TEMPLATES: file,
       MADOHUB_JOBS_DIR: path.join(h.base, 'jobs'),
       MADOHUB_RUNTIME_DIR: path.join(h.base, 'run'),
+      // The review's shadow repositories (issue 29) and the rest of the state: the test's own.
+      XDG_STATE_HOME: path.join(h.base, 'state'),
       MADOHUB_DISABLE_AGENT_VIEW: '',
       // The fixture agents named like Claude Code and Codex write their records here, not in the
       // developer's own ~/.claude and ~/.codex.
