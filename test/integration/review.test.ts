@@ -1,0 +1,149 @@
+// :MadoReview as a person meets it (issue 29), in both Neovims: a terminal's agent makes two turns of
+// edits; the review opens on its last turn in a tab, typed through the real mappings, and what is then on
+// screen and in the folder is checked: the files, the diff windows, ]f, [t ]t, a comment (c), the
+// reply that carries it (S, once), a hunk undone (X) and one refused, q, and the picker's D.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readLedger } from '../../src/review/ledger.js';
+import { shadowDir } from '../../src/review/record.js';
+import { ROOT, openTerminal, said, startNeovim, testNeovims } from './neovim.js';
+import type { Session } from './neovim.js';
+import { Screen } from './screen.js';
+import { untilValue } from '../helpers/wait.js';
+
+const REPLIER = path.join(ROOT, 'test/fixtures/bin/replier');
+
+describe.each(testNeovims())('Neovim $label: :MadoReview', ({ path: exe }) => {
+  let session: Session | undefined;
+  let screen: Screen | undefined;
+  afterEach(async () => {
+    await screen?.detach();
+    await session?.close();
+    session = screen = undefined;
+  });
+
+  it('opens a terminal agent’s last turn; ]f [t ]t; c and S send one reply, once; X undoes a hunk, refuses a changed file; q closes; D in the picker', async () => {
+    const base = mkdtempSync(path.join(tmpdir(), 'madohub-review-it-'));
+    const work = path.join(base, 'work');
+    mkdirSync(work);
+    writeFileSync(path.join(work, 'keep.txt'), 'one\ntwo\n');
+    writeFileSync(path.join(work, 'gone.txt'), 'bye\n');
+    writeFileSync(path.join(work, 'old.txt'), 'a\nb\nc\nd\n');
+    const go = path.join(base, 'go');
+    const s = (session = await startNeovim(exe, {
+      HOME: base,
+      CLAUDE_CONFIG_DIR: path.join(base, 'claude'),
+      MADOHUB_JOBS_DIR: path.join(base, 'jobs'),
+      MADOHUB_RUNTIME_DIR: path.join(base, 'run'),
+      MADOHUB_REVIEW_DIR: path.join(base, 'review'),
+      MADOHUB_FIXTURE_WORK_UNTIL: `${go}-{n}`,
+    }));
+    const sc = (screen = await Screen.attach(s.nvim, 160, 48));
+    await s.lua('vim.cmd.cd(...)', [work]);
+    const buf = await openTerminal(s, ['node', REPLIER]);
+    const state = `(require('madohub.fleet').find('term:${buf}') or {})`;
+    expect(await s.waitFor(`${state}.state == 'idle'`, 10000)).toBe(true);
+    const pid = await s.lua<number>(`return require('madohub.node').pid()`);
+    const gitDir = shadowDir(path.join(base, 'review'), work);
+    const text = (): Promise<string> =>
+      s.lua<string>(`return table.concat(vim.api.nvim_buf_get_lines(${buf}, 0, -1, false), '\\n')`);
+
+    // Two turns, each ending once its start is recorded.
+    const turn = async (n: number, edits: string): Promise<void> => {
+      await s.lua(`vim.api.nvim_chan_send(vim.bo[${buf}].channel, ...)`, [`edit ${edits}\r`]);
+      const started = await untilValue(
+        async () => readLedger(gitDir, `term-${pid}-${buf}`)?.turns.find((t) => t.turn === n),
+        (t) => t?.start !== undefined,
+        15000,
+      );
+      expect(started?.start).toMatch(/^[0-9a-f]{40}$/);
+      writeFileSync(`${go}-${n}`, '');
+      const ended = await untilValue(
+        async () => readLedger(gitDir, `term-${pid}-${buf}`)?.turns.find((t) => t.turn === n),
+        (t) => t?.end !== undefined,
+        15000,
+      );
+      expect(ended?.end).toMatch(/^[0-9a-f]{40}$/);
+    };
+    await turn(1, 'write keep.txt one\\nTWO\\n ; write new.txt fresh\\n ; rm gone.txt ; mv old.txt renamed.txt');
+    await turn(2, 'write keep.txt one\\nTWO\\nthree\\n ; write second.txt 2\\n');
+
+    // :MadoReview in the agent's window: its last turn, in a tab of its own.
+    await s.lua(`vim.api.nvim_set_current_win(vim.fn.bufwinid(${buf}))`);
+    await sc.type(':MadoReview<CR>');
+    await sc.waitForText(/turn 2 \(kept 1–2\)/, 10000);
+    await sc.waitForText('M keep.txt  +1 -0');
+    expect(sc.text()).toContain('A second.txt  +1 -0');
+    expect(await s.lua<number>('return #vim.api.nvim_list_tabpages()')).toBe(2);
+    const pane = `vim.api.nvim_buf_get_lines(0, 0, -1, false)`;
+    expect(await s.lua<string[]>(`return ${pane}`)).toEqual(['one', 'TWO', 'three']);
+    expect(await s.lua<boolean>('return vim.wo.diff')).toBe(true);
+    expect(await s.lua<string>('return vim.wo.winbar')).toBe('after · keep.txt');
+
+    // ]f: the next file.
+    await sc.type(']f');
+    await sc.waitForText('after · second.txt');
+    expect(await s.lua<string[]>(`return ${pane}`)).toEqual(['2']);
+    // [t: the turn before; ]t: back.
+    await sc.type('[t');
+    await sc.waitForText(/turn 1 \(kept 1–2\)/);
+    expect(sc.text()).toContain('D gone.txt  +0 -1');
+    expect(sc.text()).toContain('R renamed.txt ← old.txt  +0 -0');
+    await sc.type(']t');
+    await sc.waitForText(/turn 2 \(kept 1–2\)/);
+    await sc.waitForText('after · keep.txt');
+
+    // c on line 3: a comment, shown on its line.
+    await s.lua(`vim.api.nvim_win_set_cursor(0, { 3, 0 })`);
+    await sc.type('c');
+    await sc.waitForText('Comment on keep.txt:3:');
+    await sc.type('should be 3<CR>');
+    await sc.waitForText('✎ should be 3');
+    // S: one reply with the path, the line and the comment; the agent gets it once.
+    await sc.type('S');
+    await sc.waitForText('✓ sent: should be 3');
+    const got = await untilValue(text, (t) => /You said: Review[\s\S]*should be 3/.test(t), 10000);
+    expect(got.split('keep.txt:3').length - 1).toBe(1);
+    expect(got).toMatch(
+      /You said: Review of your turn 2 in .*work — 1 comment\(s\):\n\s*\n?keep\.txt:3\n\s*> three\n\s*should be 3/,
+    );
+    await sc.type('S');
+    expect(await s.waitFor(said('no comment to send'))).toBe(true);
+    expect((await text()).split('keep.txt:3').length - 1).toBe(1);
+
+    // X on the added line: the folder's file loses it.
+    await s.lua(`vim.api.nvim_win_set_cursor(0, { 3, 0 })`);
+    await sc.type('X');
+    await sc.waitForText('after · keep.txt (undone in part)');
+    expect(readFileSync(path.join(work, 'keep.txt'), 'utf8')).toBe('one\nTWO\n');
+    expect(await s.lua<string[]>(`return ${pane}`)).toEqual(['one', 'TWO']);
+    // An added file changed since the turn: refused, nothing lost; as it was, removed.
+    await sc.type(']f');
+    await sc.waitForText('after · second.txt');
+    writeFileSync(path.join(work, 'second.txt'), 'mine now\n');
+    await sc.type('X');
+    expect(await s.waitFor(said('second.txt changed since the turn ended'))).toBe(true);
+    expect(readFileSync(path.join(work, 'second.txt'), 'utf8')).toBe('mine now\n');
+    writeFileSync(path.join(work, 'second.txt'), '2\n');
+    await sc.type('X');
+    expect(await s.waitFor(said('undone: second.txt at line 1'))).toBe(true);
+    expect(existsSync(path.join(work, 'second.txt'))).toBe(false);
+
+    // q: the tab goes, the agent's window is back.
+    await sc.type('q');
+    expect(await s.waitFor('#vim.api.nvim_list_tabpages() == 1')).toBe(true);
+    expect(await s.lua<number>('return vim.api.nvim_get_current_buf()')).toBe(buf);
+
+    // The picker's D on the agent's row: its last turn.
+    await sc.type(':MadoAgents<CR>');
+    await sc.waitForText(/Agents · /);
+    await sc.goTo(/claude/);
+    await sc.type('D');
+    await sc.waitForText(/turn 2 \(kept 1–2\)/, 10000);
+    expect(await s.lua<number>('return #vim.api.nvim_list_tabpages()')).toBe(2);
+    await sc.type('q');
+    expect(await s.waitFor('#vim.api.nvim_list_tabpages() == 1')).toBe(true);
+  });
+});
