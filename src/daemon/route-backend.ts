@@ -10,7 +10,7 @@ import { askHost, hostScreen } from '../jobs/host-client.js';
 import { stateDir } from '../shared/xdg.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import type { RouteBackend, RouteEnd, RouteFired, TurnBounds, RouteRequest } from '../routes/engine.js';
-import { appendText, gitDiff, diffProblemOf, jobRecordFile, screenText, spillFile, turnAnswer } from '../routes/io.js';
+import { appendText, turnDiff, diffProblemOf, jobRecordFile, screenText, spillFile, turnAnswer } from '../routes/io.js';
 import { writeRoutes } from '../routes/store.js';
 import { DAEMON_ENDS } from '../shared/route-check.js';
 import type { Chain, Route } from '../shared/route-types.js';
@@ -88,11 +88,11 @@ export class DaemonRouteBackend implements RouteBackend {
   }
 
   diffProblem(source: string): string | undefined {
-    return diffProblemOf(this.end(source), this.env);
+    return diffProblemOf(this.end(source));
   }
 
   diff(source: RouteEnd): Promise<string> {
-    return gitDiff(source.cwd, this.env);
+    return turnDiff(source.id, this.env);
   }
 
   async deliver(target: string, text: string, busyMs: number, chain: Chain): Promise<Pending> {

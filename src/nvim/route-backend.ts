@@ -12,7 +12,7 @@ import { jobsDir, readJob } from '../jobs/store.js';
 import { stateDir } from '../shared/xdg.js';
 import type { TerminalWatchers } from '../state/terminal-watchers.js';
 import type { RouteBackend, RouteEnd, RouteFired, TurnBounds } from '../routes/engine.js';
-import { appendText, gitDiff, diffProblemOf, jobRecordFile, screenText, spillFile, turnAnswer } from '../routes/io.js';
+import { appendText, turnDiff, diffProblemOf, jobRecordFile, screenText, spillFile, turnAnswer } from '../routes/io.js';
 import type { Chain, Route } from '../shared/route-types.js';
 import { jobChain } from '../jobs/chain-record.js';
 import { readRoutes } from '../routes/store.js';
@@ -76,11 +76,11 @@ export class NeovimRouteBackend implements RouteBackend {
   }
 
   diffProblem(source: string): string | undefined {
-    return diffProblemOf(this.end(source), this.env);
+    return diffProblemOf(this.end(source));
   }
 
   diff(source: RouteEnd): Promise<string> {
-    return gitDiff(source.cwd, this.env);
+    return turnDiff(source.id, this.env);
   }
 
   async deliver(target: string, text: string, busyMs: number, chain: Chain): Promise<Pending> {

@@ -1,6 +1,5 @@
 // What a route reads and writes outside the agents: the end of a record file, `git diff`, a file
 // named as a target, a payload kept in a file. Shared by the routes of Neovim and of the daemon.
-import { execFile, execFileSync } from 'node:child_process';
 import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -12,6 +11,9 @@ import { linkProblem } from '../shared/links.js';
 import type { Route } from '../shared/route-types.js';
 import { textRows } from '../shared/text.js';
 import type { TurnBounds } from '../state/turns.js';
+import { findLedger, reviewTurn, unifiedDiff } from '../review/read.js';
+import { parseFleetId, reviewKey } from '../shared/fleet-id.js';
+import { reviewDir } from '../shared/xdg.js';
 
 /** The record file that holds a job's answers, as its agent's module tells it (AgentModule.jobRecordFile). */
 export function jobRecordFile(
@@ -95,46 +97,46 @@ export function screenText(lines: readonly string[]): string {
   return lines.slice(0, textRows(lines)).join('\n');
 }
 
-/** `git diff HEAD` of a folder, bounded in time and size. */
-export function gitDiff(cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      ['-C', cwd, '--no-pager', 'diff', '--no-color', '--no-ext-diff', 'HEAD', '--'],
-      { timeout: 5000, maxBuffer: 1024 * 1024, env: { ...env, GIT_TERMINAL_PROMPT: '0' } },
-      (err, stdout, stderr) => {
-        if (err) reject(new Error(`git diff in ${cwd}: ${(stderr || err.message).trim().split('\n')[0]}`));
-        else resolve(stdout.trimEnd());
-      },
-    );
-  });
+/** How long after a turn's end its record may still be on its way (a record's bound, and a margin). */
+const TURN_RECORD_WAIT_MS = 4000;
+/** A recorded turn that ended this long before the route fired is an older one (routes fire 2 s apart at most). */
+const TURN_END_SLACK_MS = 3000;
+
+/** The review's key of a route's source, when its turns are recorded on this machine. */
+function recordedKey(source: string): string | undefined {
+  const id = parseFleetId(source);
+  return id && (id.kind === 'term' || (id.kind === 'job' && id.host === '')) ? reviewKey(id) : undefined;
 }
 
 /**
- * Why `send=diff` cannot work for a route's source (the engine's RouteBackend.diffProblem), or undefined
- * when it is gone.
+ * `send=diff`: the change of the turn `source` just ended, from the records taken at its start and end
+ * (issue 29): that turn's own, not the folder's whole difference from a commit. Waits for the end's
+ * record (taken as the turn ended, in the background), bounded.
  */
-export function diffProblemOf(source: { cwd: string } | undefined, env: NodeJS.ProcessEnv): string | undefined {
-  return source === undefined ? undefined : gitWorkTreeProblem(source.cwd, env);
-}
-
-/**
- * Why `git diff` cannot work in `cwd` (no folder, no git, not inside a work tree), or undefined. Asked
- * when a route with send=diff is made (bounded: 2 s), so that it is refused then, not when it fires.
- */
-export function gitWorkTreeProblem(cwd: string, env: NodeJS.ProcessEnv): string | undefined {
-  if (!cwd || !path.isAbsolute(cwd)) return 'its folder is not known';
-  try {
-    const out = execFileSync('git', ['-C', cwd, 'rev-parse', '--is-inside-work-tree'], {
-      timeout: 2000,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-      env: { ...env, GIT_TERMINAL_PROMPT: '0' },
-    });
-    return out.trim() === 'true' ? undefined : `${cwd} is no git work tree`;
-  } catch {
-    return `${cwd} is no git work tree (or git does not run there)`;
+export async function turnDiff(source: string, env: NodeJS.ProcessEnv, now: () => number = Date.now): Promise<string> {
+  const key = recordedKey(source);
+  if (!key) throw new Error(diffProblemOf({ id: source }) ?? 'no turn of it is recorded');
+  const root = reviewDir(env);
+  const firedAt = now();
+  const deadline = firedAt + TURN_RECORD_WAIT_MS;
+  for (;;) {
+    const last = findLedger(root, key)?.ledger.turns.at(-1);
+    if (last?.endedAt !== undefined && last.endedAt >= firedAt - TURN_END_SLACK_MS && (last.end || last.skipped)) break;
+    if (now() >= deadline) throw new Error('the turn’s change was not recorded in time');
+    await sleep(RECORD_POLL_MS);
   }
+  const r = await reviewTurn(root, key);
+  if (r.skipped) throw new Error(`the turn’s change is not known: ${r.skipped}`);
+  return r.files.length === 0 ? '(no change in this turn)' : unifiedDiff(r).trimEnd();
+}
+
+/**
+ * Why `send=diff` cannot work for a route's source (the engine's RouteBackend.diffProblem), or undefined:
+ * its turns must be recorded here (a terminal's, a job's of this machine); any folder will do.
+ */
+export function diffProblemOf(source: { id: string } | undefined): string | undefined {
+  if (source === undefined || recordedKey(source.id)) return undefined;
+  return 'send=diff sends a turn recorded on this machine: a terminal’s or a job’s here';
 }
 
 /** Appends to a file the user named as a route's target: a regular file only, never through a link, created 0600. */

@@ -45,37 +45,42 @@ describe.each(testNeovims())('Neovim $label: help', ({ path: exe }) => {
       .join('\n')
       .replace("require('madohub').setup(", 'return ')
       .replace(/\)\s*$/, '')
-      .replace('keys = { ... },', '');
+      .replaceAll('keys = { ... },', '');
     const same = await s.lua<[boolean, string]>(
       `local doc = assert(loadstring(...))()
        local defaults = vim.deepcopy(require('madohub.config').defaults)
        defaults.picker.keys = nil
+       defaults.review.keys = nil
        return { vim.deep_equal(doc, defaults), vim.inspect(doc) .. '\\n~=\\n' .. vim.inspect(defaults) }`,
       [block],
     );
     expect(same[0], same[1]).toBe(true);
 
-    // The key table: each row's keys and action(s); `a/b` pairs its keys with the actions in order.
-    const at = doc.findIndex((l) => l.trim() === '*madohub-picker-keys*');
-    // The table ends where the input line is described (a marker not found would read the rest of the doc).
-    const end = doc.findIndex((l, i) => i > at && l.startsWith('The input line: '));
-    expect(at).toBeGreaterThan(0);
-    expect(end).toBeGreaterThan(at);
-    const rows = doc.slice(at, end);
-    const table: Record<string, string[]> = {};
-    for (const line of rows) {
-      const m = /^ {4}(\S(?:.*?\S)?) {2,}([a-z_]+(?:\/[a-z_]+)?)(?: {2,}|$)/.exec(line);
-      if (!m) continue;
-      const keys = m[1] === '1 … 9' ? ['1', '2', '3', '4', '5', '6', '7', '8', '9'] : m[1]!.split(' ');
-      const actions = m[2]!.split('/');
-      for (const [i, k] of keys.entries()) (table[actions.length > 1 ? actions[i]! : actions[0]!] ??= []).push(k);
+    // The key tables: each row's keys and action(s); `a/b` pairs its keys with the actions in order.
+    for (const { tag, endsAt, config, module } of [
+      // The table ends where the input line is described (a marker not found would read the rest of the doc).
+      { tag: '*madohub-picker-keys*', endsAt: 'The input line: ', config: 'picker', module: 'madohub.picker.keys' },
+      { tag: '*madohub-review-keys*', endsAt: 'mado review ~', config: 'review', module: 'madohub.review' },
+    ]) {
+      const at = doc.findIndex((l) => l.trim() === tag);
+      const end = doc.findIndex((l, i) => i > at && l.startsWith(endsAt));
+      expect(at).toBeGreaterThan(0);
+      expect(end).toBeGreaterThan(at);
+      const table: Record<string, string[]> = {};
+      for (const line of doc.slice(at, end)) {
+        const m = /^ {4}(\S(?:.*?\S)?) {2,}([a-z_]+(?:\/[a-z_]+)?)(?: {2,}|$)/.exec(line);
+        if (!m) continue;
+        const keys = m[1] === '1 … 9' ? ['1', '2', '3', '4', '5', '6', '7', '8', '9'] : m[1]!.split(' ');
+        const actions = m[2]!.split('/');
+        for (const [i, k] of keys.entries()) (table[actions.length > 1 ? actions[i]! : actions[0]!] ??= []).push(k);
+      }
+      const lua = await s.lua<{ keys: Record<string, string>; order: string[] }>(
+        `return { keys = require('madohub.config').defaults.${config}.keys, order = require('${module}').order }`,
+      );
+      const byAction: Record<string, string[]> = {};
+      for (const [key, action] of Object.entries(lua.keys)) (byAction[action] ??= []).push(key);
+      expect(Object.keys(table).sort(), tag).toEqual([...lua.order].sort());
+      for (const action of lua.order) expect(table[action]?.sort(), action).toEqual(byAction[action]?.sort());
     }
-    const lua = await s.lua<{ keys: Record<string, string>; order: string[] }>(
-      "return { keys = require('madohub.config').defaults.picker.keys, order = require('madohub.picker.keys').order }",
-    );
-    const byAction: Record<string, string[]> = {};
-    for (const [key, action] of Object.entries(lua.keys)) (byAction[action] ??= []).push(key);
-    expect(Object.keys(table).sort()).toEqual([...lua.order].sort());
-    for (const action of lua.order) expect(table[action]?.sort(), action).toEqual(byAction[action]?.sort());
   });
 });

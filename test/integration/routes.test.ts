@@ -254,12 +254,18 @@ describe.each(testNeovims())('Neovim $label: routes', ({ path: exe }) => {
     await r.s.lua(`vim.cmd('MadoRoute clear')`);
     expect(await r.s.waitFor(`#require('madohub').routes() == 0`, 3000)).toBe(true);
 
-    // send=diff into a normal buffer: A's working tree's diff, appended.
+    // send=diff into a normal buffer: the change of A's turn, appended — that turn's own (x = 2 → 3),
+    // not the folder's difference from its commit (x = 1, the user's edit before the turn).
     const notes = await r.s.lua<number>(`vim.cmd('new') return vim.api.nvim_get_current_buf()`);
     await r.s.lua(`require('madohub').route(${a}, ${notes}, { send = 'diff' })`);
     await elapse(2100); // past the route's 2 s between firings
-    await type(a, 'work\r');
-    expect(await r.s.waitFor(has(notes, '-export const x = 1;'), 10000)).toBe(true);
+    await type(a, 'edit write parser.ts export const x = 3;\\n\r');
+    expect(await r.s.waitFor(has(notes, '+export const x = 3;'), 10000)).toBe(true);
+    const sent = await r.s.lua<string>(
+      `return table.concat(vim.api.nvim_buf_get_lines(${notes}, 0, -1, false), '\\n')`,
+    );
+    expect(sent).toContain('-export const x = 2;');
+    expect(sent).not.toContain('export const x = 1;');
     expect(await r.s.lua<string>(`return vim.api.nvim_buf_get_lines(${notes}, 0, 1, false)[1]`)).toBe(
       '[mado route writer → ' +
         (await r.s.lua<string>(
