@@ -51,6 +51,7 @@
 ---@field busy_ms integer A target busy this long gets no payload (a message says so).
 
 ---@class madohub.ReviewConfig
+---@field max_mb integer The review's records (every agent's, jobs' too) are kept under this many MiB.
 ---@field keys table<string, string|false> Keys of :MadoReview: key → action (false: not mapped). |madohub-review-keys|
 
 ---@class madohub.Config
@@ -180,6 +181,7 @@ M.defaults = {
     busy_ms = 10 * 60 * 1000,
   },
   review = {
+    max_mb = 1024,
     keys = {
       [']f'] = 'next_file',
       ['[f'] = 'prev_file',
@@ -257,6 +259,13 @@ function M.merge(opts)
   check('routes.max_bytes', merged.routes.max_bytes, 'number')
   check('routes.busy_ms', merged.routes.busy_ms, 'number')
   check('review.keys', merged.review.keys, 'table')
+  check('review.max_mb', merged.review.max_mb, 'number')
+  if merged.review.max_mb < 1 or merged.review.max_mb ~= math.floor(merged.review.max_mb) then
+    error(
+      ('madohub.setup: review.max_mb must be a whole number of MiB (1 or more), got %s'):format(merged.review.max_mb),
+      0
+    )
+  end
   for key, action in pairs(merged.review.keys) do
     if action ~= false and not require('madohub.review').actions[action] then
       error(('madohub.setup: review.keys[%q] is no action (%s)'):format(key, tostring(action)), 0)

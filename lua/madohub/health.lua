@@ -182,6 +182,35 @@ function M.check()
     end
   end
 
+  -- The review's records (|madohub-review|): git, their size against their bound, the turns not recorded.
+  h.start('madohub: review')
+  local review = info.review or {}
+  if type(review.git) == 'string' then
+    h.ok(('git %s: each turn is recorded for :MadoReview'):format(review.git))
+  else
+    h.warn('git does not run: turns are not recorded for :MadoReview', { 'Install git 2.25 or newer' })
+  end
+  if type(review.bytes) == 'number' then
+    local mib = function(n)
+      return ('%.1f MiB'):format(n / 1024 / 1024)
+    end
+    local line = ('Records: %s of %s (review.max_mb), %d agents in %d folders, in %s'):format(
+      mib(review.bytes),
+      mib(review.maxBytes),
+      review.agents,
+      review.repositories,
+      review.dir
+    )
+    if review.bytes > review.maxBytes then
+      h.warn(line, { 'The agents recorded longest ago lose their records at the next turn that ends' })
+    else
+      h.ok(line)
+    end
+  end
+  for _, sk in ipairs(review.skipped or {}) do
+    h.warn(('%s: turn %d %s'):format(sk.name, sk.turn, sk.why))
+  end
+
   -- Why each watched terminal reads as it does, in one line (|:MadoExplain| in its window says more).
   local watch = require('madohub.watch')
   local bufs = watch.buffers()

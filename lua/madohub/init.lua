@@ -164,6 +164,8 @@ function M.setup(opts)
     node.notify('hello', { server = vim.v.servername })
     -- How you want to be told (|madohub-notify|), and what you see now.
     node.notify('notify_settings', { notify = config.options.notify, words = config.options.words })
+    -- How large the review's records may grow (|madohub-review|).
+    node.notify('review_settings', { max_mb = config.options.review.max_mb })
     -- The remote hosts of setup() (hosts.json's beside them): their jobs are followed (|madohub-hosts|).
     node.call('hosts', { hosts = config.options.hosts }, function(result)
       for _, problem in ipairs(type(result) == 'table' and result.problems or {}) do

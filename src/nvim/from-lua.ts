@@ -52,6 +52,7 @@ export const FROM_LUA = {
   osc: { buf, sequence: str },
   hello: { server: str },
   notify_settings: { notify: table, words: table },
+  review_settings: { max_mb: int(1, 1_000_000) },
   hosts: { hosts: table },
   sight: { bufs: ints, focused: optional(bool), gained: optional(bool) },
   restore: { marks: list },

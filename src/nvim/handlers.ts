@@ -14,6 +14,7 @@ import type { Health } from './health.js';
 import { background, dispatchLine } from './job-calls.js';
 import { opCall } from './op-calls.js';
 import { reviewCall, reviewUndo } from './review-calls.js';
+import type { TerminalTurns } from './terminal-turns.js';
 import { opNamed } from '../ops/index.js';
 import { screenOf } from './messages.js';
 import type { RoutesRpc } from './routes-rpc.js';
@@ -28,6 +29,8 @@ export interface HandlerContext {
   routes: RoutesRpc;
   attention: NvimAttention;
   health: () => Promise<Health>;
+  /** The review's records of this Neovim's terminals. */
+  turns: TerminalTurns;
 }
 
 /** One op's handler: `changes` gathers the state changes of one message, pushed to Lua as one. */
@@ -48,7 +51,7 @@ export function runHandler<Op extends FromLuaOp>(
 }
 
 /** The handler of every op. */
-export function luaHandlers({ tracker, watchers, hub, routes, attention, health }: HandlerContext): Handlers {
+export function luaHandlers({ tracker, watchers, hub, routes, attention, health, turns }: HandlerContext): Handlers {
   return {
     screen: (m, changes) => {
       const msg = screenOf(m);
@@ -89,6 +92,7 @@ export function luaHandlers({ tracker, watchers, hub, routes, attention, health 
     hello: (m) => hub.hello(m.server),
     // The user's notification settings (setup()), and what is in sight: attention outside the editor.
     notify_settings: (m) => attention.configure(m.notify, m.words),
+    review_settings: (m) => turns.settings(m.max_mb),
     // The remote hosts of setup() (hosts.json's beside them): followed from now on.
     hosts: (m) => hub.configureHosts(m.hosts),
     // :MadoHosts: each host and its link; `retry` tries the offline ones (or the one named) at once.

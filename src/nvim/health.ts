@@ -14,6 +14,7 @@ import type { Tracker } from '../state/tracker.js';
 import { checkNodePty } from '../jobs/node-pty-check.js';
 import type { AttentionHealth, NvimAttention } from './attention.js';
 import type { NodePtyHealth } from '../jobs/node-pty-check.js';
+import type { ReviewHealth } from '../review/bound.js';
 
 /** Whether a daemon answers on its socket: `running`, `not running`, or why it cannot be asked. */
 async function daemonAnswers(): Promise<string> {
@@ -50,6 +51,8 @@ export interface Health {
   notify: AttentionHealth;
   /** Each remote host (|madohub-hosts|): whether its link is up, its mado's version, or why it is offline. */
   hosts: { host: string; online: boolean; version: string; reason: string }[];
+  /** The review's records (|madohub-review|): git, their size and bound, the turns not recorded. */
+  review: ReviewHealth;
 }
 
 /** The Node side's health now. */
@@ -58,6 +61,7 @@ export async function healthOf(
   watchers: TerminalWatchers,
   hub: FleetHub,
   attention: NvimAttention,
+  review: () => Promise<ReviewHealth>,
 ): Promise<Health> {
   const now: Health = {
     node: process.version,
@@ -89,6 +93,7 @@ export async function healthOf(
     }),
     notify: attention.health(),
     hosts: hub.hostStatus().map(({ host, status }) => ({ host, ...status })),
+    review: await review(),
   };
   return daemonAnswers().then(
     (daemon) => ({ ...now, daemon }),

@@ -106,8 +106,9 @@ class NeovimSide {
     );
     this.turns = new TerminalTurns(this.hub);
     const { tracker, watchers, hub, routes, attention } = this;
-    const health = (): Promise<Health> => healthOf(tracker, watchers, hub, attention);
-    this.handlers = luaHandlers({ tracker, watchers, hub, routes, attention, health });
+    const turns = this.turns;
+    const health = (): Promise<Health> => healthOf(tracker, watchers, hub, attention, () => turns.health());
+    this.handlers = luaHandlers({ tracker, watchers, hub, routes, attention, health, turns });
   }
 
   /** Starts it: the user's rules, Lua's messages, the fleet; the agents and what cannot run told to Lua. */

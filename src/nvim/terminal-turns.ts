@@ -3,19 +3,48 @@
 // records nothing). Records run in the background and never hold the editor.
 import type { FleetHub } from '../fleet/hub.js';
 import { TurnRecorder } from '../review/record.js';
+import { DEFAULT_MAX_MB, boundRecords, reviewHealth } from '../review/bound.js';
+import type { ReviewHealth } from '../review/bound.js';
 import { turnEdge } from '../review/edges.js';
 import { reviewKey, termId } from '../shared/fleet-id.js';
 import { reviewDir } from '../shared/xdg.js';
 import type { StateChange } from '../state/tracker.js';
 
+/** The records' bound is looked at most this often (a size count walks the review's folder). */
+const BOUND_EVERY_MS = 60_000;
+
 export class TerminalTurns {
   private readonly recorder: TurnRecorder;
+  private readonly root: string;
+  private maxBytes = DEFAULT_MAX_MB * 1024 * 1024;
+  private boundAt = 0;
 
   constructor(
     private readonly hub: FleetHub,
     env: NodeJS.ProcessEnv = process.env,
   ) {
-    this.recorder = new TurnRecorder(reviewDir(env), env);
+    this.root = reviewDir(env);
+    this.recorder = new TurnRecorder(this.root, env);
+  }
+
+  /** `review.max_mb` of setup(): every agent's records (jobs' too) are kept under it. */
+  settings(maxMb: number): void {
+    this.maxBytes = maxMb * 1024 * 1024;
+    this.boundAt = 0;
+    this.bound();
+  }
+
+  /** What :checkhealth shows of the review. */
+  health(): Promise<ReviewHealth> {
+    return reviewHealth(this.root, this.maxBytes);
+  }
+
+  /** Keeps the records under their bound, at most once a minute, in the background. */
+  private bound(): void {
+    const now = Date.now();
+    if (now - this.boundAt < BOUND_EVERY_MS) return;
+    this.boundAt = now;
+    void boundRecords(this.root, this.maxBytes).catch(() => undefined);
   }
 
   /** Terminals' state changes: a turn's start or end records its folder. */
@@ -27,7 +56,8 @@ export class TerminalTurns {
       const key = reviewKey({ kind: 'term', buf: c.buf });
       if (entry?.kind !== 'terminal' || !entry.cwd || !key) continue;
       const who = { key, agent: c.agent, name: entry.name, folder: entry.cwd };
-      void (edge === 'began' ? this.recorder.began(who) : this.recorder.ended(who));
+      if (edge === 'began') void this.recorder.began(who);
+      else void this.recorder.ended(who).then(() => this.bound());
     }
   }
 

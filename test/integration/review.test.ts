@@ -145,5 +145,13 @@ describe.each(testNeovims())('Neovim $label: :MadoReview', ({ path: exe }) => {
     expect(await s.lua<number>('return #vim.api.nvim_list_tabpages()')).toBe(2);
     await sc.type('q');
     expect(await s.waitFor('#vim.api.nvim_list_tabpages() == 1')).toBe(true);
+
+    // :checkhealth: git, the records' size against their bound.
+    const health = await s.lua<string>(
+      `vim.cmd('checkhealth madohub') return table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\\n')`,
+    );
+    expect(health).toMatch(/madohub: review/);
+    expect(health).toMatch(/git \d+\.\d+\S*: each turn is recorded for :MadoReview/);
+    expect(health).toMatch(/Records: \d+\.\d MiB of 1024\.0 MiB \(review\.max_mb\), 1 agents in 1 folders/);
   });
 });
