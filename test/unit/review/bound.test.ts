@@ -24,7 +24,7 @@ async function agentTurn(rec: TurnRecorder, name: string, bytes: number, at: num
   await rec.began(who);
   writeFileSync(
     path.join(folder, 'out.txt'),
-    Array.from({ length: bytes / 16 }, (_, i) => `${at}-${i}`.padEnd(15) + '\n').join(''),
+    Array.from({ length: bytes / 16 }, (_, i) => `${`${at}-${i}`.padEnd(15)}\n`).join(''),
   );
   await rec.ended(who);
   return folder;
