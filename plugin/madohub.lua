@@ -97,7 +97,7 @@ vim.api.nvim_create_user_command('MadoReview', function(o)
 end, {
   nargs = '*',
   complete = function(lead)
-    return require('madohub.review').complete(lead)
+    return require('madohub.fleet').names(lead)
   end,
   desc = 'MadoHub: what an agent changed in its last turn (or turn N): files, diff, comments back',
 })

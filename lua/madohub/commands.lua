@@ -81,22 +81,11 @@ end
 ---@return madohub.FleetEntry|nil
 ---@return string|nil
 local function entry_named(name)
-  local fleet = require('madohub.fleet')
-  if name == '' then
-    local buf = vim.api.nvim_get_current_buf()
-    local e = fleet.terminal(buf)
-    local shows = e and require('madohub.util').value(e.shows)
-    if shows and shows ~= '' then
-      e = fleet.get({ id = shows })[1]
-    end
-    return e, e == nil and 'no agent in this window: name one (:MadoMute {name} [state ...])' or nil
+  local e, why = require('madohub.fleet').named(name)
+  if not e and name == '' then
+    why = 'no agent in this window: name one (:MadoMute {name} [state ...])'
   end
-  for _, e in ipairs(fleet.get()) do
-    if e.id == name or (e.short ~= '' and e.short == name) or e.name == name then
-      return e
-    end
-  end
-  return nil, ('no agent %q (:MadoAgents lists them)'):format(name)
+  return e, why
 end
 
 ---The states `:MadoMute` takes after the agent's name: those a notice can be of (|madohub-notify|).
@@ -193,12 +182,7 @@ end
 ---@param lead string
 ---@return string[]
 function M.complete_mute(lead)
-  local out = {}
-  for _, e in ipairs(require('madohub.fleet').get()) do
-    if (e.kind == 'terminal' or e.kind == 'job') and vim.startswith(e.name, lead) then
-      out[#out + 1] = e.name
-    end
-  end
+  local out = require('madohub.fleet').names(lead)
   for st in pairs(MUTE_STATES) do
     if vim.startswith(st, lead) then
       out[#out + 1] = st

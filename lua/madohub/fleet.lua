@@ -184,6 +184,43 @@ function M.all()
   return out
 end
 
+---The entry `name` names — its id, a job's short id, or its name — or, for '', the agent in the
+---current window (a job's view: that job); else nil and why.
+---@param name string
+---@return madohub.FleetEntry|nil
+---@return string|nil
+function M.named(name)
+  if name == '' then
+    local e = M.terminal(vim.api.nvim_get_current_buf())
+    local shows = e and require('madohub.util').value(e.shows)
+    if shows and shows ~= '' then
+      e = M.get({ id = shows })[1]
+    end
+    return e, e == nil and 'no agent in this window' or nil
+  end
+  for _, e in ipairs(M.get()) do
+    if e.id == name or (e.short ~= '' and e.short == name) or e.name == name then
+      return e
+    end
+  end
+  return nil, ('no agent %q (:MadoAgents lists them)'):format(name)
+end
+
+---The names of the terminals and jobs that begin with `lead`, sorted: what a command that acts on
+---one completes (:MadoMute, :MadoReview).
+---@param lead string
+---@return string[]
+function M.names(lead)
+  local out = {}
+  for _, e in ipairs(M.all()) do
+    if (e.kind == 'terminal' or e.kind == 'job') and vim.startswith(e.name, lead) then
+      out[#out + 1] = e.name
+    end
+  end
+  table.sort(out)
+  return out
+end
+
 ---Copies of the entries that match `filter` (every field given must be equal), ordered by id.
 ---@param filter madohub.FleetFilter|nil
 ---@return madohub.FleetEntry[]

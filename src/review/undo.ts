@@ -2,20 +2,9 @@
 // the turn's start for those lines (an added file removed, a deleted one restored). Refused, with
 // why, when the file is not what the review shows (changed since the turn ended): no one's work is
 // lost. Never through a link, never outside the folder.
-import {
-  lstatSync,
-  openSync,
-  closeSync,
-  writeSync,
-  fsyncSync,
-  renameSync,
-  rmSync,
-  realpathSync,
-  mkdirSync,
-} from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { lstatSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { readBounded } from '../shared/files.js';
+import { readBounded, writeAtomic } from '../shared/files.js';
 
 /** A hunk: lines [oldStart, oldStart+oldCount) of before became [newStart, newStart+newCount) of after (1-based). */
 export interface Hunk {
@@ -139,20 +128,7 @@ function replaceFile(file: string, text: string): void {
   } catch {
     mkdirSync(path.dirname(file), { recursive: true });
   }
-  const tmp = path.join(path.dirname(file), `.madohub-undo-${randomBytes(6).toString('hex')}`);
-  try {
-    const fd = openSync(tmp, 'wx', mode);
-    try {
-      writeSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, file);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
+  writeAtomic(file, text, mode);
 }
 
 /**

@@ -91,13 +91,13 @@ export function readJsonBounded(file: string, maxBytes: number, read: typeof rea
 
 /**
  * Writes a file so that a reader sees the old or the new content, never a part: temp, fsync, rename,
- * 0600. A failure (a full or read-only disk) throws and leaves no temporary file.
+ * 0600 unless `mode` says. A failure (a full or read-only disk) throws and leaves no temporary file.
  */
-export function writeAtomic(file: string, text: string): void {
+export function writeAtomic(file: string, text: string, mode = 0o600): void {
   // A fresh name, created exclusively: a link planted where the temporary file goes is never written through.
   const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    const fd = openSync(tmp, 'wx', 0o600);
+    const fd = openSync(tmp, 'wx', mode);
     try {
       writeSync(fd, text);
       fsyncSync(fd);

@@ -132,14 +132,24 @@ function run.choose(p, key)
   choose(e, choice, said)
 end
 
+---The row's entry when it is a terminal or a job (what MadoHub acts on itself); else nil, said.
+---@param p madohub.Picker
+---@param verb string
+---@return madohub.FleetEntry|nil
+function H.own_entry(p, verb)
+  local e = H.entry(p)
+  if e and e.kind ~= 'terminal' and e.kind ~= 'job' then
+    H.elsewhere(verb, e)
+    return nil
+  end
+  return e
+end
+
 ---Opens the review of the row's last turn in a tab (a terminal's or a job's, here or on its host).
 function run.review(p)
-  local e = H.entry(p)
+  local e = H.own_entry(p, 'review')
   if not e then
     return
-  end
-  if e.kind ~= 'terminal' and e.kind ~= 'job' then
-    return H.elsewhere('review', e)
   end
   picker.close()
   require('madohub.review').open(e.id)
@@ -196,12 +206,9 @@ end
 
 ---Mutes the row's agent (every state), or unmutes it: |:MadoMute|.
 function run.mute(p)
-  local e = H.entry(p)
+  local e = H.own_entry(p, 'mute')
   if not e then
     return
-  end
-  if e.kind ~= 'terminal' and e.kind ~= 'job' then
-    return H.elsewhere('mute', e)
   end
   local muted = require('madohub.attention').mutes[e.id] ~= nil
   H.call('mute', 'mute', { id = e.id, states = {}, on = not muted }, function(res)

@@ -582,35 +582,6 @@ function M.show(id, r)
   vim.api.nvim_set_current_win(#r.files > 0 and view.after_win or list_win)
 end
 
----The fleet entry a `:MadoReview` argument names: an id, a job's short id, a name; none: the agent of
----the terminal in the current window.
----@param arg string|nil
----@return madohub.FleetEntry|nil, string|nil
-function M.target(arg)
-  local fleet = require('madohub.fleet')
-  if not arg or arg == '' then
-    local e = fleet.terminal(vim.api.nvim_get_current_buf())
-    if e then
-      return e
-    end
-    return nil, 'name an agent (:MadoReview NAME), or run it in an agent’s terminal'
-  end
-  local found = fleet.find(arg)
-  if found then
-    return found
-  end
-  local matches = {}
-  for _, e in ipairs(fleet.all()) do
-    if e.name == arg or e.short == arg then
-      matches[#matches + 1] = e
-    end
-  end
-  if #matches == 1 then
-    return matches[1]
-  end
-  return nil, (#matches == 0 and 'no agent %q' or '%q names more than one agent'):format(arg)
-end
-
 ---:MadoReview [ID|NAME] [N]
 ---@param args string[]
 function M.command(args)
@@ -622,9 +593,12 @@ function M.command(args)
   if turn and not (n and n >= 1 and n == math.floor(n)) then
     return util.notify(('MadoReview: a turn is a number from 1, not %q'):format(turn), vim.log.levels.ERROR)
   end
-  local e, why = M.target(name)
+  local e, why = require('madohub.fleet').named(name or '')
   if not e then
-    return util.notify('MadoReview: ' .. why, vim.log.levels.ERROR)
+    return util.notify(
+      'MadoReview: ' .. (name and why or 'no agent in this window: name one (:MadoReview {name} [turn])'),
+      vim.log.levels.ERROR
+    )
   end
   M.open(e.id, n)
 end
@@ -636,20 +610,6 @@ function M.open(id, turn)
   M.load(id, turn, function(r)
     M.show(id, r)
   end)
-end
-
----Completion of :MadoReview: the names of the fleet's terminals and jobs.
----@param lead string
----@return string[]
-function M.complete(lead)
-  local out = {}
-  for _, e in ipairs(require('madohub.fleet').all()) do
-    if (e.kind == 'terminal' or e.kind == 'job') and vim.startswith(e.name, lead) then
-      out[#out + 1] = e.name
-    end
-  end
-  table.sort(out)
-  return out
 end
 
 return M
