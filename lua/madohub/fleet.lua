@@ -39,6 +39,7 @@ local M = {}
 ---@field exit integer|vim.NIL A terminal's exit status once it has exited.
 ---@field interrupted boolean A Failed state that is the user's interrupt, not an error.
 ---@field turns integer The turns it ended, as its owner counts them (a job's host); 0 where nothing counts them.
+---@field changed integer|vim.NIL The files its last finished turn changed (|madohub-review|); vim.NIL: not known.
 ---@field ended boolean Its program is gone (an exited terminal; a job that exited or failed): no write, view or stop.
 ---A terminal that shows a job (`mado attach`): the job's id ('' for the others); in this cache for its winbar,
 ---in no list.

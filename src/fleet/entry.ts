@@ -65,6 +65,8 @@ export interface EntryFields {
    * turn's end though no reading saw its Working. 0 where nothing counts them (terminals, sessions).
    */
   turns: number;
+  /** The files its last finished turn changed, from the review's records (|madohub-review|); null: not known. */
+  changed: number | null;
   /**
    * Its program is gone: a terminal whose agent exited, a job whose agent exited or failed (its host
    * is gone). It takes no write, no view and no stop; a job only a respawn or `rm`.
@@ -145,6 +147,7 @@ export const UNPLACED = {
   interrupted: false,
   shows: '',
   turns: 0,
+  changed: null,
   ended: false,
 } as const;
 
@@ -206,6 +209,7 @@ export function jobEntry(job: ListedJob, attachedIn?: number, host = ''): JobEnt
     interrupted:
       (state === 'failed' && job.detail === INTERRUPTED) || job.status === 'stopped' || job.status === 'killed',
     turns: job.turnsEnded ?? 0,
+    changed: job.turnChanged ?? null,
     ended: state === 'exited' || state === 'failed',
   };
 }

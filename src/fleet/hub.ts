@@ -72,6 +72,8 @@ export class FleetHub {
   private readonly silentPeers = new Set<string>();
   /** What a terminal asks while it waits, from its last screen. */
   private readonly asks = new Map<number, FleetEntry['needs']>();
+  /** The files each terminal's last finished turn changed, from the review's records. */
+  private readonly changedFiles = new Map<number, number | null>();
   /** Replies and menu answers to this Neovim's terminals. */
   readonly replies: TerminalReplies;
   /** The user's names, pins and order of entries other than jobs (jobs keep theirs in their file). */
@@ -231,13 +233,22 @@ export class FleetHub {
     this.replies.screen(buf, lines);
   }
 
+  /** The files a terminal's last finished turn changed (|madohub-review|): its entry says how many. */
+  turnChanged(buf: number, count: number | null): void {
+    this.changedFiles.set(buf, count);
+    this.placeTerminal(buf);
+  }
+
   /** A terminal's state, folder or job changed: its entry follows (and a reply that waits for it). */
   placeTerminal(buf: number): void {
     const st = this.tracker.get(buf);
     if (!st) return;
     const { cwd, job } = this.watchers.placeOf(buf);
     if (this.views.show(buf, job)) this.placeJobs();
-    const entry = terminalEntry(st, cwd, this.asks.get(buf) ?? null, this.tracker.intentOf(buf) ?? '');
+    const entry = {
+      ...terminalEntry(st, cwd, this.asks.get(buf) ?? null, this.tracker.intentOf(buf) ?? ''),
+      changed: this.changedFiles.get(buf) ?? null,
+    };
     // A view's state is its winbar's, and no agent's (its exit too, once detached): the job's row stays the one truth.
     const view = this.views.viewOf(buf, st.state === 'exited');
     if (view) return this.apply(this.fleet.set({ ...entry, shows: view }));
@@ -323,6 +334,7 @@ export class FleetHub {
     const id = termId(buf);
     this.tell('gone', id);
     this.asks.delete(buf);
+    this.changedFiles.delete(buf);
     this.replies.forget(buf);
     this.marks.delete(id);
     if (this.views.forget(buf)) this.placeJobs();

@@ -141,6 +141,7 @@ export function blankJob(short: string, at = Date.now()): JobFile {
     problem: null,
     pendingReply: null,
     turnsEnded: 0,
+    turnChanged: null,
     stateSource: null,
   };
 }

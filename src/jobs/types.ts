@@ -69,6 +69,8 @@ export interface JobFile {
    * that missed the Working between two of them still sees that a turn ended.
    */
   turnsEnded: number;
+  /** The files its last finished turn changed in its folder, from the review's records; null: not known. */
+  turnChanged: number | null;
   /**
    * Where its state was read: its screen, or its agent's own word (`hook`, `event-stream`, `notification`)
    * or records (`jsonl-watcher`, `session-file`, `session-db`): confirmed; null before.

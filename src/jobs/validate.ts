@@ -3,6 +3,7 @@ import { AGENT_ID } from '../shared/types.js';
 import type { Check } from '../shared/checks.js';
 import {
   bool,
+  int,
   isObj,
   num,
   oneOf,
@@ -69,6 +70,7 @@ const SCHEMA = {
   stateSource: optional(orNull(oneOf(...JOB_STATE_SOURCES))),
   // Added with the turn's end counted: a file without it (an older host's) has counted none.
   turnsEnded: optional(num),
+  turnChanged: optional(orNull(int(0, Number.MAX_SAFE_INTEGER))),
 } satisfies Record<keyof JobFile, Check>;
 
 const guard = recordGuard(SCHEMA);
@@ -103,6 +105,7 @@ export function validateJob(input: unknown): Validated {
     pendingReply: fields.pendingReply ?? null,
     stateSource: fields.stateSource ?? null,
     turnsEnded: fields.turnsEnded ?? 0,
+    turnChanged: fields.turnChanged ?? null,
   };
   return { ok: true, job };
 }

@@ -3,6 +3,7 @@
 // records nothing). Records run in the background and never hold the editor.
 import type { FleetHub } from '../fleet/hub.js';
 import { TurnRecorder } from '../review/record.js';
+import { changedCount } from '../review/read.js';
 import { DEFAULT_MAX_MB, boundRecords, reviewHealth } from '../review/bound.js';
 import type { ReviewHealth } from '../review/bound.js';
 import { turnEdge } from '../review/edges.js';
@@ -56,8 +57,18 @@ export class TerminalTurns {
       const key = reviewKey({ kind: 'term', buf: c.buf });
       if (entry?.kind !== 'terminal' || !entry.cwd || !key) continue;
       const who = { key, agent: c.agent, name: entry.name, folder: entry.cwd };
-      if (edge === 'began') void this.recorder.began(who);
-      else void this.recorder.ended(who).then(() => this.bound());
+      if (edge === 'began') {
+        void this.recorder.began(who);
+        continue;
+      }
+      // The files the turn changed go in its entry: its row says how many until the user has seen it.
+      void this.recorder
+        .ended(who)
+        .then(() => changedCount(this.root, key))
+        .then((n) => {
+          this.hub.turnChanged(c.buf, n);
+          this.bound();
+        });
     }
   }
 

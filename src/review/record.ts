@@ -98,7 +98,8 @@ export class TurnRecorder {
   private readonly excludesFile: string | undefined;
 
   constructor(
-    private readonly root: string,
+    /** The review's folder: the shadow repositories under it. */
+    readonly root: string,
     env: NodeJS.ProcessEnv,
     private readonly bounds: RecordBounds = RECORD_BOUNDS,
     private readonly now: () => number = Date.now,

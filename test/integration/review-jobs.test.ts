@@ -89,6 +89,8 @@ describe('mado review', () => {
       ]);
       expect(second.files[0]?.diff).toMatch(/ TWO\n\+three\n/);
       expect((await reviewOf(short, 1)).files).toEqual(first.files);
+      // Its file says how many files its last turn changed (its row says so until seen).
+      expect((await until(h.jobs, (j) => j[0]?.turnChanged === 2))[0]?.turnChanged).toBe(2);
 
       // In words: the head line, then the diff.
       const words = await h.mado(['review', short]);

@@ -68,10 +68,17 @@ describe.each(testNeovims())('Neovim $label: :MadoReview', ({ path: exe }) => {
       expect(ended?.end).toMatch(/^[0-9a-f]{40}$/);
     };
     await turn(1, 'write keep.txt one\\nTWO\\n ; write new.txt fresh\\n ; rm gone.txt ; mv old.txt renamed.txt');
+    // Out of sight, its second turn ends: its row says how many files that turn changed, until seen.
+    await s.lua(`vim.api.nvim_win_hide(vim.fn.bufwinid(${buf}))`);
     await turn(2, 'write keep.txt one\\nTWO\\nthree\\n ; write second.txt 2\\n');
+    await sc.type(':MadoAgents<CR>');
+    await sc.waitForText(/Agents · /);
+    await sc.waitForText(/•\S+ \w+ .*claude.*2 files changed · /);
+    await sc.type('q');
+    await sc.waitForNoText(/Agents · /);
 
     // :MadoReview in the agent's window: its last turn, in a tab of its own.
-    await s.lua(`vim.api.nvim_set_current_win(vim.fn.bufwinid(${buf}))`);
+    await s.lua(`vim.cmd('sbuffer ${buf}')`);
     await sc.type(':MadoReview<CR>');
     await sc.waitForText(/turn 2 \(kept 1–2\)/, 10000);
     await sc.waitForText('M keep.txt  +1 -0');
@@ -140,6 +147,7 @@ describe.each(testNeovims())('Neovim $label: :MadoReview', ({ path: exe }) => {
     await sc.type(':MadoAgents<CR>');
     await sc.waitForText(/Agents · /);
     await sc.goTo(/claude/);
+    expect(sc.text()).not.toContain('files changed');
     await sc.type('D');
     await sc.waitForText(/turn 2 \(kept 1–2\)/, 10000);
     expect(await s.lua<number>('return #vim.api.nvim_list_tabpages()')).toBe(2);

@@ -126,6 +126,11 @@ function M.lines(rows, width, now, ui, names)
       if e.pending ~= '' then
         head = ('[%s] %s'):format(require('madohub.pending')[e.pending] or e.pending, head)
       end
+      -- A finished turn not seen yet that changed files says how many (D reviews it).
+      local changed = require('madohub.util').value(e.changed)
+      if unseen ~= ' ' and type(changed) == 'number' and changed > 0 then
+        head = ('%d file%s changed · %s'):format(changed, changed == 1 and '' or 's', head)
+      end
       if require('madohub.attention').mutes[e.id] then
         head = '[muted] ' .. head
       end

@@ -609,6 +609,11 @@ end
 function M.open(id, turn)
   M.load(id, turn, function(r)
     M.show(id, r)
+    -- Its finished turn is seen now: its row no longer calls for a look.
+    local e = require('madohub.fleet').find(id)
+    if e then
+      require('madohub.attention').seen[id] = e.since
+    end
   end)
 end
 

@@ -59,6 +59,7 @@ describe("another Neovim's summary", () => {
       interrupted: false,
       shows: '',
       turns: 0,
+      changed: null,
       ended: false,
     });
     expect(summary.agentPids).toEqual([1]);

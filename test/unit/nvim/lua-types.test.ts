@@ -38,6 +38,7 @@ const FLEET_ENTRY = {
   order: 1,
   pending: 1,
   turns: 1,
+  changed: 1,
   ended: 1,
   server: 1,
   attach: 1,
