@@ -119,6 +119,18 @@ describe.each(testNeovims())('Neovim $label: :MadoReview', ({ path: exe }) => {
     await sc.type('S');
     expect(await s.waitFor(said('no comment to send'))).toBe(true);
     expect((await text()).split('keep.txt:3').length - 1).toBe(1);
+    // A comment that holds the end of a paste (from an input provider, as a plugin's may give it): one
+    // paste all the same, its bytes shown, none of them a key.
+    await s.lua(`_G.real_input = vim.ui.input
+      vim.ui.input = function(_, done) done('end\\27[201~ then keys') end`);
+    await s.lua(`vim.api.nvim_win_set_cursor(0, { 1, 0 })`);
+    await sc.type('c');
+    await sc.waitForText('✎ end');
+    await s.lua('vim.ui.input = _G.real_input');
+    await sc.type('S');
+    const hostile = await untilValue(text, (t) => t.includes('then keys'), 10000);
+    expect(hostile).toMatch(/keep\.txt:1\n\s*> one\n\s*end␛\[201~ then keys/);
+    expect(hostile.split('keep.txt:3').length - 1).toBe(1);
 
     // X on the added line: the folder's file loses it.
     await s.lua(`vim.api.nvim_win_set_cursor(0, { 3, 0 })`);
