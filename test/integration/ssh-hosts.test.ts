@@ -40,8 +40,10 @@ const here = (args: string[], input?: string) => local.mado(args, input, { XDG_C
 describe.skipIf(!SSHD && process.env.MADOHUB_NEED_SSHD !== '1')('remote hosts over ssh', () => {
   beforeAll(async () => {
     sshd = await startSshd();
+    // The folder the box's jobs work in (its records are that folder's, there).
+    mkdirSync(path.join(remote.base, 'work'), { recursive: true });
     writeHosts({
-      box: { command: sshd.ssh(remoteShell()), mado: madoThere },
+      box: { command: sshd.ssh(remoteShell()), mado: madoThere, cwd: path.join(remote.base, 'work') },
       nokey: { command: [...sshd.sshWrongKey(), ...remoteShell()], mado: madoThere },
       bare: { command: sshd.ssh(['env', 'PATH=/nonexistent', '/bin/sh']) },
     });
@@ -105,6 +107,16 @@ describe.skipIf(!SSHD && process.env.MADOHUB_NEED_SSHD !== '1')('remote hosts ov
     await until(remote.jobs, (js) => js.every((j) => (j.pendingReply ?? null) === null), 10000);
     const piped = await here(['--host', 'box', 'send', 'parser'], 'from stdin\n');
     expect(piped.code, piped.stderr).toBe(0);
+    // Its turns are recorded there, by its host: mado review reads them there, as data across the link.
+    const reviewed = await until(
+      () => here(['--host', 'box', 'review', '--json', 'parser']),
+      (r) => r.code === 0 && (JSON.parse(r.stdout) as { endedAt: number | null }).endedAt !== null,
+      15000,
+    );
+    expect(JSON.parse(reviewed.stdout)).toMatchObject({ name: 'parser', agent: 'claude', files: [] });
+    expect((await here(['--host', 'box', 'review', 'parser'])).stdout).toMatch(
+      /^parser · turn \d+ \(kept 1–\d+\) · .*\nno change\n$/,
+    );
     // Every verb went through one link, the daemon's: one bridge serves the box.
     expect(bridgesOf(remote.env.MADOHUB_JOBS_DIR!)).toHaveLength(1);
     const stopped = await here(['--host', 'box', 'stop', 'parser']);
