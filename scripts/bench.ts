@@ -11,6 +11,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   rmSync,
   watch,
   writeFileSync,
@@ -54,6 +55,9 @@ import { SSHD, startSshd } from '../test/integration/sshd.js';
 import { killDaemonOf, killJobsOf } from '../test/integration/jobs-harness.js';
 import type { Sshd } from '../test/integration/sshd.js';
 import { Link } from '../src/jobs/remote/link.js';
+import { TurnRecorder, shadowDir } from '../src/review/record.js';
+import { findLedger } from '../src/review/read.js';
+import { folderBytes } from '../src/review/bound.js';
 import type { HostConfig } from '../src/jobs/remote/hosts.js';
 
 const out = (line: string): void => {
@@ -1358,6 +1362,123 @@ async function benchBackground(exe: string): Promise<void> {
   );
 }
 
+/** A folder of `n` small text files in folders of 100 (what an agent's project holds, node_modules aside). */
+function projectOf(dir: string, n: number): void {
+  for (let i = 0; i < n; i++) {
+    const sub = path.join(dir, `pkg${Math.floor(i / 100)}`);
+    if (i % 100 === 0) mkdirSync(sub, { recursive: true });
+    writeFileSync(path.join(sub, `f${i}.ts`), `export const v${i} = ${i};\n`.repeat(20));
+  }
+}
+
+/** Milliseconds of CPU-bound work an agent's turn stands for (hashing), timed. */
+function agentWork(): Promise<number> {
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [
+      '-e',
+      "const c=require('crypto');let h=Buffer.alloc(64);for(let i=0;i<400000;i++)h=c.createHash('sha256').update(h).digest()",
+    ]);
+    child.on('exit', () => resolve(performance.now() - t0));
+  });
+}
+
+/**
+ * (r) The review's records (issue 29): a turn's record (start and end) in folders of 1,000 and 20,000
+ * files, cold and warm; an agent's turn with its records beside it vs without; the shadow repository's
+ * growth per turn; :MadoReview's open time vs `git diff` of the same turn in a shell.
+ */
+async function benchReview(exe: string): Promise<void> {
+  const base = mkdtempSync(path.join(tmpdir(), 'madohub-bench-review-'));
+  const root = path.join(base, 'review');
+  const rec = new TurnRecorder(root, { ...process.env, HOME: base });
+  for (const n of [1000, 20000]) {
+    const folder = path.join(base, `p${n}`);
+    projectOf(folder, n);
+    const who = { key: `job-${n.toString(16).padStart(8, '0')}`, agent: 'claude', name: `p${n}`, folder };
+    const t0 = performance.now();
+    await rec.began(who);
+    const cold = performance.now() - t0;
+    const warm: number[] = [];
+    for (let turn = 0; turn < 5; turn++) {
+      for (let i = 0; i < 10; i++) writeFileSync(path.join(folder, 'pkg0', `f${i}.ts`), `export const v = ${turn};\n`);
+      const t1 = performance.now();
+      await rec.ended(who);
+      warm.push(performance.now() - t1);
+      await rec.began(who);
+    }
+    await rec.ended(who);
+    const gitDir = shadowDir(root, realpathSync(folder));
+    const before = (await folderBytes(gitDir)).bytes;
+    for (let turn = 0; turn < 10; turn++) {
+      await rec.began(who);
+      for (let i = 0; i < 10; i++)
+        writeFileSync(path.join(folder, 'pkg1', `f${100 + i}.ts`), `export const w = ${turn};\n`);
+      await rec.ended(who);
+    }
+    const perTurn = ((await folderBytes(gitDir)).bytes - before) / 10;
+    // The agent's turn with the record of its start (cold: nothing cached) beside it, vs alone.
+    const alone: number[] = [];
+    const beside: number[] = [];
+    for (let k = 0; k < 3; k++) {
+      alone.push(await agentWork());
+      const other = { ...who, key: `job-${(n + k + 1).toString(16).padStart(8, '0')}` };
+      const [work] = await Promise.all([agentWork(), rec.began(other)]);
+      beside.push(work);
+      await rec.ended(other);
+    }
+    out(
+      `  (r) a turn's record, ${n.toLocaleString('en')} files: first ${cold.toFixed(0)} ms, then ${median(warm).toFixed(0)} ms (median of 5, 10 files changed; bound 2000 ms); the agent's turn beside its first record ${median(beside).toFixed(0)} ms vs alone ${median(alone).toFixed(0)} ms (ratio ${(median(beside) / median(alone)).toFixed(2)}); the shadow repository grows ${(perTurn / 1024).toFixed(1)} KiB a turn (10 files changed)`,
+    );
+  }
+  // :MadoReview's open time: a terminal's turn of 10 changed files in the 1,000-file folder.
+  const s = await startNeovim(exe, { HOME: base, MADOHUB_REVIEW_DIR: root });
+  try {
+    const folder = path.join(base, 'p1000');
+    await s.lua('vim.cmd.cd(...)', [folder]);
+    const buf = await openTerminal(s, ['sh', '-c', 'printf "$ "; exec cat']);
+    if (!(await s.waitFor(`require('madohub.fleet').find('term:${buf}') ~= nil`, 10000)))
+      throw new Error('(r): the terminal never showed in the fleet');
+    const pid = await s.lua<number>('return require("madohub.node").pid()');
+    const who = { key: `term-${pid}-${buf}`, agent: 'shell', name: 'sh p1000', folder };
+    await rec.began(who);
+    for (let i = 0; i < 10; i++) writeFileSync(path.join(folder, 'pkg2', `f${200 + i}.ts`), `export const r = ${i};\n`);
+    await rec.ended(who);
+    const opens: number[] = [];
+    for (let k = 0; k < 5; k++) {
+      opens.push(
+        await s.lua<number>(
+          `local t0 = vim.uv.hrtime()
+           require('madohub.review').open('term:${buf}')
+           vim.wait(5000, function() return #vim.api.nvim_list_tabpages() == 2 and vim.wo.diff end, 1)
+           local ms = (vim.uv.hrtime() - t0) / 1e6
+           vim.cmd('tabclose')
+           return ms`,
+        ),
+      );
+    }
+    const ledger = findLedger(root, who.key)?.ledger.turns.at(-1);
+    const diffs: number[] = [];
+    for (let k = 0; k < 5; k++) {
+      const t0 = performance.now();
+      execFileSync(
+        'git',
+        ['--git-dir', shadowDir(root, realpathSync(folder)), 'diff', ledger?.start ?? '', ledger?.end ?? ''],
+        {
+          stdio: 'ignore',
+        },
+      );
+      diffs.push(performance.now() - t0);
+    }
+    out(
+      `  (r) :MadoReview of a turn of 10 files: open ${median(opens).toFixed(0)} ms (the tab, its list and the first diff) vs git diff of that turn in a shell ${median(diffs).toFixed(0)} ms (ratio ${(median(opens) / median(diffs)).toFixed(2)})`,
+    );
+  } finally {
+    await s.close();
+    rmSync(base, { recursive: true, force: true, maxRetries: 5 });
+  }
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const label = args.find((a) => !a.startsWith('--'));
@@ -1382,6 +1503,7 @@ async function main(): Promise<void> {
     if (want('o')) await benchRemotePicker(nv.path);
     if (want('p')) await benchBackground(nv.path);
     if (want('q')) await benchRelists(nv.path);
+    if (want('r')) await benchReview(nv.path);
   }
   if (want('e') || want('f') || want('h') || want('i') || want('o')) out('Node side (no Neovim)');
   if (want('i')) benchHostile();
