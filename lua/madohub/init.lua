@@ -50,6 +50,16 @@ local function create_autocmds()
       require('madohub.jobs').view_closed(ev.buf, status)
     end,
   })
+  -- A file you save where an agent works: its turn's review says you worked there too (|madohub-review|).
+  vim.api.nvim_create_autocmd('BufWritePost', {
+    group = group,
+    callback = function(ev)
+      local node = require('madohub.node')
+      if vim.bo[ev.buf].buftype == '' and node.running() then
+        node.notify('saved', { path = vim.fn.fnamemodify(ev.match, ':p') })
+      end
+    end,
+  })
   vim.api.nvim_create_autocmd('BufWipeout', {
     group = group,
     callback = function(ev)

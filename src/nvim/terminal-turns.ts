@@ -1,9 +1,11 @@
 // The review's records of this Neovim's terminals (issue 29): each agent's folder at its turn's start
 // and end, as its state changes tell them (a job's host records its own; a terminal that shows a job
 // records nothing). Records run in the background and never hold the editor.
+import path from 'node:path';
 import type { FleetHub } from '../fleet/hub.js';
 import { TurnRecorder } from '../review/record.js';
 import { changedCount } from '../review/read.js';
+import { userKey } from '../review/ledger.js';
 import { DEFAULT_MAX_MB, boundRecords, reviewHealth } from '../review/bound.js';
 import type { ReviewHealth } from '../review/bound.js';
 import { turnEdge } from '../review/edges.js';
@@ -70,6 +72,23 @@ export class TerminalTurns {
           this.bound();
         });
     }
+  }
+
+  /**
+   * The user saved `file` from this Neovim: a turn of an agent working in a folder that holds it, under
+   * way now, names them (`you (Neovim) also worked here`).
+   */
+  saved(file: string): void {
+    if (!path.isAbsolute(file)) return;
+    const folders = new Set(
+      this.hub
+        .all()
+        .filter((e) => (e.kind === 'terminal' || e.kind === 'job') && e.host === '' && e.cwd !== '')
+        .map((e) => e.cwd),
+    );
+    for (const folder of folders)
+      if (file.startsWith(`${folder}/`))
+        void this.recorder.touched({ key: userKey(process.pid), agent: 'you', name: 'you (Neovim)', folder });
   }
 
   /** When the records asked so far of terminal `buf` are done. */

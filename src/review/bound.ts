@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { lstat, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { git } from './git.js';
-import { ledgersOf } from './ledger.js';
+import { isUserKey, ledgersOf } from './ledger.js';
 import { shadowDirs } from './record.js';
 import { readdirSync } from 'node:fs';
 
@@ -80,7 +80,7 @@ export interface ReviewHealth {
 export async function reviewHealth(root: string, maxBytes: number): Promise<ReviewHealth> {
   const v = spawnSync('git', ['--version'], { encoding: 'utf8', timeout: 2000 });
   const dirs = shadowDirs(root);
-  const ledgers = dirs.flatMap((d) => ledgersOf(d, (x) => readdirSync(x)));
+  const ledgers = dirs.flatMap((d) => ledgersOf(d, (x) => readdirSync(x))).filter((l) => !isUserKey(l.key));
   const skipped = ledgers.flatMap((l) => {
     const t = l.turns.at(-1);
     return t?.skipped ? [{ name: l.name, turn: t.turn, why: t.skipped }] : [];

@@ -61,6 +61,10 @@ const ledgerGuard = recordGuard({
 /** The largest ledger read. */
 const MAX_LEDGER_BYTES = 256 * 1024;
 
+/** The key of the moments the user worked in a folder (saved a file from Neovim): no agent's. */
+export const userKey = (pid: number): string => `user-${pid}`;
+export const isUserKey = (key: string): boolean => key.startsWith('user-');
+
 /** Where a ledger lives in its repository. */
 export function ledgerFile(gitDir: string, key: string): string {
   return path.join(gitDir, 'madohub', `${key}.json`);

@@ -71,6 +71,15 @@ function ownFolder(dir: string): void {
   if (!lstatSync(dir).isDirectory()) throw new Error(`${dir} is not a folder of MadoHub's own (a link?)`);
 }
 
+/** A folder's real path (links resolved), or as given when it is gone. */
+function realFolder(folder: string): string {
+  try {
+    return realpathSync(folder);
+  } catch {
+    return path.resolve(folder);
+  }
+}
+
 function isFolder(dir: string): boolean {
   try {
     return lstatSync(dir).isDirectory();
@@ -117,6 +126,27 @@ export class TurnRecorder {
     return this.queue(who.key, () => this.record(who, 'end'));
   }
 
+  /**
+   * Someone worked in the folder without turns of their own (the user saved a file from Neovim): a
+   * moment in their ledger, so that a turn it falls in names them. Only in a folder already recorded.
+   */
+  touched(who: Recorded): Promise<void> {
+    return this.queue(who.key, async () => {
+      const gitDir = shadowDir(this.root, realFolder(who.folder));
+      if (!isFolder(path.join(gitDir, 'madohub'))) return;
+      const ledger = readLedger(gitDir, who.key) ?? { ...who, folder: realFolder(who.folder), at: 0, turns: [] };
+      const at = this.now();
+      ledger.at = at;
+      ledger.turns.push({ turn: (ledger.turns.at(-1)?.turn ?? 0) + 1, startedAt: at, endedAt: at });
+      ledger.turns.splice(0, Math.max(0, ledger.turns.length - KEPT_TURNS));
+      try {
+        writeLedger(gitDir, ledger);
+      } catch {
+        // A full disk: the review names one fewer.
+      }
+    });
+  }
+
   /** When the records asked so far are done (for a reader that must see them, and for tests). */
   settled(key: string): Promise<void> {
     return this.queues.get(key) ?? Promise.resolve();
@@ -133,12 +163,7 @@ export class TurnRecorder {
   }
 
   private async record(who: Recorded, edge: 'start' | 'end'): Promise<void> {
-    let folder: string;
-    try {
-      folder = realpathSync(who.folder);
-    } catch {
-      folder = path.resolve(who.folder);
-    }
+    const folder = realFolder(who.folder);
     ownFolder(this.root);
     const gitDir = shadowDir(this.root, folder);
     const ledger: Ledger = readLedger(gitDir, who.key) ?? {

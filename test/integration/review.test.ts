@@ -51,7 +51,7 @@ describe.each(testNeovims())('Neovim $label: :MadoReview', ({ path: exe }) => {
       s.lua<string>(`return table.concat(vim.api.nvim_buf_get_lines(${buf}, 0, -1, false), '\\n')`);
 
     // Two turns, each ending once its start is recorded.
-    const turn = async (n: number, edits: string): Promise<void> => {
+    const turn = async (n: number, edits: string, meanwhile?: () => Promise<unknown>): Promise<void> => {
       await s.lua(`vim.api.nvim_chan_send(vim.bo[${buf}].channel, ...)`, [`edit ${edits}\r`]);
       const started = await untilValue(
         async () => readLedger(gitDir, `term-${pid}-${buf}`)?.turns.find((t) => t.turn === n),
@@ -59,6 +59,7 @@ describe.each(testNeovims())('Neovim $label: :MadoReview', ({ path: exe }) => {
         15000,
       );
       expect(started?.start).toMatch(/^[0-9a-f]{40}$/);
+      await meanwhile?.();
       writeFileSync(`${go}-${n}`, '');
       const ended = await untilValue(
         async () => readLedger(gitDir, `term-${pid}-${buf}`)?.turns.find((t) => t.turn === n),
@@ -70,10 +71,15 @@ describe.each(testNeovims())('Neovim $label: :MadoReview', ({ path: exe }) => {
     await turn(1, 'write keep.txt one\\nTWO\\n ; write new.txt fresh\\n ; rm gone.txt ; mv old.txt renamed.txt');
     // Out of sight, its second turn ends: its row says how many files that turn changed, until seen.
     await s.lua(`vim.api.nvim_win_hide(vim.fn.bufwinid(${buf}))`);
-    await turn(2, 'write keep.txt one\\nTWO\\nthree\\n ; write second.txt 2\\n');
+    // Meanwhile the user saves a file of the folder from Neovim: the turn's review names them.
+    await turn(2, 'write keep.txt one\\nTWO\\nthree\\n ; write second.txt 2\\n', () =>
+      s.lua(
+        `vim.cmd('new ${path.join(work, 'notes.md')}') vim.api.nvim_buf_set_lines(0, 0, -1, false, { 'mine' }) vim.cmd('write | close')`,
+      ),
+    );
     await sc.type(':MadoAgents<CR>');
     await sc.waitForText(/Agents · /);
-    await sc.waitForText(/•\S+ \w+ .*claude.*2 files changed · /);
+    await sc.waitForText(/•\S+ \w+ .*claude.*3 files changed · /);
     await sc.type('q');
     await sc.waitForNoText(/Agents · /);
 
@@ -83,13 +89,22 @@ describe.each(testNeovims())('Neovim $label: :MadoReview', ({ path: exe }) => {
     await sc.waitForText(/turn 2 \(kept 1–2\)/, 10000);
     await sc.waitForText('M keep.txt  +1 -0');
     expect(sc.text()).toContain('A second.txt  +1 -0');
+    expect(sc.text()).toContain('A notes.md  +1 -0');
+    // The list's lines wrap on the screen: its head is read from its buffer.
+    expect(
+      await s.lua<string[]>(
+        'return vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(vim.api.nvim_tabpage_list_wins(0)[1]), 0, -1, false)',
+      ),
+    ).toContain('you (Neovim) also worked here during this turn');
     expect(await s.lua<number>('return #vim.api.nvim_list_tabpages()')).toBe(2);
     const pane = `vim.api.nvim_buf_get_lines(0, 0, -1, false)`;
     expect(await s.lua<string[]>(`return ${pane}`)).toEqual(['one', 'TWO', 'three']);
     expect(await s.lua<boolean>('return vim.wo.diff')).toBe(true);
     expect(await s.lua<string>('return vim.wo.winbar')).toBe('after · keep.txt');
 
-    // ]f: the next file.
+    // ]f: the next file (and the next).
+    await sc.type(']f');
+    await sc.waitForText('after · notes.md');
     await sc.type(']f');
     await sc.waitForText('after · second.txt');
     expect(await s.lua<string[]>(`return ${pane}`)).toEqual(['2']);
@@ -139,7 +154,7 @@ describe.each(testNeovims())('Neovim $label: :MadoReview', ({ path: exe }) => {
     expect(readFileSync(path.join(work, 'keep.txt'), 'utf8')).toBe('one\nTWO\n');
     expect(await s.lua<string[]>(`return ${pane}`)).toEqual(['one', 'TWO']);
     // An added file changed since the turn: refused, nothing lost; as it was, removed.
-    await sc.type(']f');
+    await sc.type(']f]f');
     await sc.waitForText('after · second.txt');
     writeFileSync(path.join(work, 'second.txt'), 'mine now\n');
     await sc.type('X');

@@ -219,6 +219,11 @@ local function show_file(view, i)
   local before, after = text_or_nil(f.before), after_text(view, i)
   local shown = f.before ~= nil and f.after ~= nil
   local title = vim.fn.strtrans(f.path):gsub('%%', '%%%%')
+  -- Their names are what the tab line and the status lines show: which file, before or after (unique to this tab).
+  for side, buf in pairs({ before = view.before_buf, after = view.after_buf }) do
+    local name = ('mado-review://%d/%s/%s'):format(view.tab, side, vim.fn.strtrans(f.path))
+    pcall(vim.api.nvim_buf_set_name, buf, name)
+  end
   vim.wo[view.before_win].winbar = 'before · ' .. title
   vim.wo[view.after_win].winbar = ('after · %s%s'):format(title, view.now[i] ~= nil and ' (undone in part)' or '')
   if not shown then
@@ -251,6 +256,12 @@ local function draw_list(view)
     lines[#lines + 1] = file_line(f)
   end
   set_lines(view.list_buf, lines)
+  -- Its name says whose turn it lists (unique: a second review of it is another tab).
+  pcall(
+    vim.api.nvim_buf_set_name,
+    view.list_buf,
+    ('mado-review://%d/turn-%d of %s'):format(view.tab, view.review.turn, vim.fn.strtrans(view.review.name))
+  )
   vim.wo[view.list_win].winbar = ('Review · %s · ? keys'):format(vim.fn.strtrans(view.review.name):gsub('%%', '%%%%'))
 end
 
@@ -574,7 +585,8 @@ function M.show(id, r)
   vim.api.nvim_win_set_buf(view.after_win, view.after_buf)
   vim.api.nvim_win_set_width(list_win, math.min(50, math.floor(vim.o.columns / 4)))
   vim.wo[list_win].cursorline = true
-  vim.wo[list_win].wrap = false
+  vim.wo[list_win].wrap = true
+  vim.wo[list_win].linebreak = true
   views[tab] = view
   map_keys(view)
   draw_list(view)
