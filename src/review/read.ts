@@ -132,6 +132,8 @@ function counts(diff: string): { added: number; removed: number } {
 }
 
 const NULL_BLOB = /^0{40}$/;
+/** git's name of the empty file. */
+const EMPTY_BLOB = 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391';
 
 /** The blobs' texts (`git cat-file --batch`), those small enough, within the bound. */
 async function contentsOf(place: GitPlace, blobs: string[]): Promise<Map<string, string>> {
@@ -224,6 +226,7 @@ export async function reviewTurn(
     } else if (diff.includes(LARGE_STUB)) note = 'binary or large';
     else if (/^Binary files /m.test(diff)) note = 'binary or large';
     else if (e.oldMode === '160000' || e.newMode === '160000') note = 'a submodule';
+    else if (EMPTY_BLOB === (e.status === 'deleted' ? e.oldBlob : e.newBlob) && e.status !== 'modified') note = 'empty';
     const file: ReviewFile = {
       path: e.path,
       status: e.status,

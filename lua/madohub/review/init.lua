@@ -214,6 +214,8 @@ local function show_file(view, i)
   if not f then
     set_lines(view.before_buf, {})
     set_lines(view.after_buf, {})
+    vim.wo[view.before_win].winbar = ''
+    vim.wo[view.after_win].winbar = ''
     return
   end
   local before, after = text_or_nil(f.before), after_text(view, i)

@@ -65,6 +65,7 @@ describe('a turn recorded in a shadow repository', () => {
     await turn(rec, () => {
       write('keep.txt', 'one\nTWO\nthree\n');
       write('new.txt', 'fresh\n');
+      write('empty.txt', '');
       rmSync(path.join(folder, 'gone.txt'));
       renameSync(path.join(folder, 'old name.txt'), path.join(folder, 'new name.txt'));
       write('new name.txt', 'a\nb\nc\nd\ne\nf\ng\nH\n');
@@ -72,15 +73,17 @@ describe('a turn recorded in a shadow repository', () => {
     await turn(rec, () => write('second.txt', 'two\n'));
     const first = await reviewTurn(root, 'job-0000000a', { turn: 1, contents: true });
     expect(first.files.map((f) => [f.status, f.path, f.oldPath ?? ''])).toEqual([
+      ['added', 'empty.txt', ''],
       ['deleted', 'gone.txt', ''],
       ['modified', 'keep.txt', ''],
       ['renamed', 'new name.txt', 'old name.txt'],
       ['added', 'new.txt', ''],
     ]);
-    const keep = first.files[1];
+    expect(first.files.find((f) => f.path === 'empty.txt')?.note).toBe('empty');
+    const keep = first.files[2];
     expect(keep).toMatchObject({ added: 1, removed: 1, before: 'one\ntwo\nthree\n', after: 'one\nTWO\nthree\n' });
     expect(keep?.diff).toMatch(/^diff --git a\/keep.txt b\/keep.txt\n[\s\S]*-two\n\+TWO\n/);
-    expect(first.files[0]).toMatchObject({ before: 'bye\n', after: null });
+    expect(first.files[1]).toMatchObject({ before: 'bye\n', after: null });
     // The last turn by default: its own change only.
     const last = await reviewTurn(root, 'job-0000000a');
     expect(last).toMatchObject({ turn: 2, first: 1, last: 2, agent: 'claude', name: 'claude work', others: [] });
