@@ -500,12 +500,11 @@ function M.act(action)
   end
 end
 
+---A scratch buffer of the review (gone with its tab), read-only.
 ---@return integer
 local function scratch()
-  local buf = vim.api.nvim_create_buf(false, true)
-  vim.bo[buf].bufhidden = 'wipe'
+  local buf = require('madohub.picker.layout').scratch('madohub-review')
   vim.bo[buf].modifiable = false
-  vim.bo[buf].swapfile = false
   return buf
 end
 
