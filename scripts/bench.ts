@@ -55,7 +55,7 @@ import { SSHD, startSshd } from '../test/integration/sshd.js';
 import { killDaemonOf, killJobsOf } from '../test/integration/jobs-harness.js';
 import type { Sshd } from '../test/integration/sshd.js';
 import { Link } from '../src/jobs/remote/link.js';
-import { TurnRecorder, shadowDir } from '../src/review/record.js';
+import { Checkpoints, shadowDir } from '../src/review/checkpoint.js';
 import { findLedger } from '../src/review/read.js';
 import { folderBytes } from '../src/review/bound.js';
 import type { HostConfig } from '../src/jobs/remote/hosts.js';
@@ -1384,14 +1384,14 @@ function agentWork(): Promise<number> {
 }
 
 /**
- * (r) The review's records (issue 29): a turn's record (start and end) in folders of 1,000 and 20,000
+ * (r) The review's checkpoints (issue 29): a turn's checkpoint (start or end) in folders of 1,000 and 20,000
  * files, cold and warm; an agent's turn with its records beside it vs without; the shadow repository's
  * growth per turn; :MadoReview's open time vs `git diff` of the same turn in a shell.
  */
 async function benchReview(exe: string): Promise<void> {
   const base = mkdtempSync(path.join(tmpdir(), 'madohub-bench-review-'));
   const root = path.join(base, 'review');
-  const rec = new TurnRecorder(root, { ...process.env, HOME: base });
+  const rec = new Checkpoints(root, { ...process.env, HOME: base });
   for (const n of [1000, 20000]) {
     const folder = path.join(base, `p${n}`);
     projectOf(folder, n);
@@ -1428,7 +1428,7 @@ async function benchReview(exe: string): Promise<void> {
       await rec.ended(other);
     }
     out(
-      `  (r) a turn's record, ${n.toLocaleString('en')} files: first ${cold.toFixed(0)} ms, then ${median(warm).toFixed(0)} ms (median of 5, 10 files changed; bound 2000 ms); the agent's turn beside its first record ${median(beside).toFixed(0)} ms vs alone ${median(alone).toFixed(0)} ms (ratio ${(median(beside) / median(alone)).toFixed(2)}); the shadow repository grows ${(perTurn / 1024).toFixed(1)} KiB a turn (10 files changed)`,
+      `  (r) a turn's checkpoint, ${n.toLocaleString('en')} files: first ${cold.toFixed(0)} ms, then ${median(warm).toFixed(0)} ms (median of 5, 10 files changed; bound 2000 ms); the agent's turn beside its first checkpoint ${median(beside).toFixed(0)} ms vs alone ${median(alone).toFixed(0)} ms (ratio ${(median(beside) / median(alone)).toFixed(2)}); the shadow repository grows ${(perTurn / 1024).toFixed(1)} KiB a turn (10 files changed)`,
     );
   }
   // :MadoReview's open time: a terminal's turn of 10 changed files in the 1,000-file folder.

@@ -182,19 +182,19 @@ function M.check()
     end
   end
 
-  -- The review's records (|madohub-review|): git, their size against their bound, the turns not recorded.
+  -- The review's checkpoints (|madohub-review|): git, their size against their bound, the turns without.
   h.start('madohub: review')
   local review = info.review or {}
   if type(review.git) == 'string' then
-    h.ok(('git %s: each turn is recorded for :MadoReview'):format(review.git))
+    h.ok(('git %s: a checkpoint of each turn for :MadoReview'):format(review.git))
   else
-    h.warn('git does not run: turns are not recorded for :MadoReview', { 'Install git 2.25 or newer' })
+    h.warn('git does not run: no checkpoints of turns for :MadoReview', { 'Install git 2.25 or newer' })
   end
   if type(review.bytes) == 'number' then
     local mib = function(n)
       return ('%.1f MiB'):format(n / 1024 / 1024)
     end
-    local line = ('Records: %s of %s (review.max_mb), %d agents in %d folders, in %s'):format(
+    local line = ('Checkpoints: %s of %s (review.max_mb), %d agents in %d folders, in %s'):format(
       mib(review.bytes),
       mib(review.maxBytes),
       review.agents,
@@ -202,7 +202,7 @@ function M.check()
       review.dir
     )
     if review.bytes > review.maxBytes then
-      h.warn(line, { 'The agents recorded longest ago lose their records at the next turn that ends' })
+      h.warn(line, { 'The agents checkpointed longest ago lose theirs at the next turn that ends' })
     else
       h.ok(line)
     end

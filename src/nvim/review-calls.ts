@@ -1,4 +1,4 @@
-// :MadoReview's calls (issue 29): a turn of a terminal of this Neovim (its records are this process's),
+// :MadoReview's calls (issue 29): a turn of a terminal of this Neovim (its checkpoints are this process's),
 // or of a job (the `review` operation, here or by its host's bridge), with its files' texts; and `X`,
 // a hunk undone in the folder of a terminal or a job of this machine.
 import type { Remotes } from '../jobs/remote/remotes.js';
@@ -16,7 +16,7 @@ export async function reviewCall(m: FromLua<'review'>, remotes: Remotes | undefi
   const id = parseFleetId(m.id);
   const turn = m.turn === undefined ? {} : { turn: m.turn };
   if (id?.kind === 'term') return reviewTurn(reviewDir(), reviewKey(id) ?? '', { ...turn, contents: true });
-  if (id?.kind !== 'job') throw new Error('only a terminal’s or a job’s turns are recorded');
+  if (id?.kind !== 'job') throw new Error('only a terminal’s or a job’s turns have checkpoints');
   const result = await opCall(
     {
       op: 'run',
@@ -32,7 +32,7 @@ export async function reviewCall(m: FromLua<'review'>, remotes: Remotes | undefi
 
 /**
  * `X`: the hunk at `line` of `path` undone in the folder of a terminal or a job of this machine (the
- * folder its records name), given the file's text at the turn's start and as the review shows it.
+ * folder its checkpoints name), given the file's text at the turn's start and as the review shows it.
  */
 export function reviewUndo(m: FromLua<'review_undo'>): { text: string | null } {
   const id = parseFleetId(m.id);
@@ -40,6 +40,6 @@ export function reviewUndo(m: FromLua<'review_undo'>): { text: string | null } {
     throw new Error('a hunk of another machine’s job is undone there, not from here');
   const key = id ? reviewKey(id) : undefined;
   const found = key ? findLedger(reviewDir(), key) : undefined;
-  if (!found) throw new Error('no turn of it is recorded');
+  if (!found) throw new Error('no turn of it has checkpoints');
   return { text: undoHunk(found.ledger.folder, m.path, m.before, m.expected, m.line) };
 }

@@ -1,23 +1,23 @@
-// The review's records of this Neovim's terminals (issue 29): each agent's folder at its turn's start
-// and end, as its state changes tell them (a job's host records its own; a terminal that shows a job
-// records nothing). Records run in the background and never hold the editor.
+// The review's checkpoints of this Neovim's terminals (issue 29): each agent's folder at its turn's start
+// and end, as its state changes tell them (a job's host takes its own; a terminal that shows a job
+// takes none). They are taken in the background and never hold the editor.
 import path from 'node:path';
 import type { FleetHub } from '../fleet/hub.js';
-import { TurnRecorder } from '../review/record.js';
+import { Checkpoints } from '../review/checkpoint.js';
 import { changedCount } from '../review/read.js';
 import { userKey } from '../review/ledger.js';
-import { DEFAULT_MAX_MB, boundRecords, reviewHealth } from '../review/bound.js';
+import { DEFAULT_MAX_MB, boundCheckpoints, reviewHealth } from '../review/bound.js';
 import type { ReviewHealth } from '../review/bound.js';
 import { turnEdge } from '../review/edges.js';
 import { reviewKey, termId } from '../shared/fleet-id.js';
 import { reviewDir } from '../shared/xdg.js';
 import type { StateChange } from '../state/tracker.js';
 
-/** The records' bound is looked at most this often (a size count walks the review's folder). */
+/** The checkpoints' bound is looked at most this often (a size count walks the review's folder). */
 const BOUND_EVERY_MS = 60_000;
 
 export class TerminalTurns {
-  private readonly recorder: TurnRecorder;
+  private readonly checkpoints: Checkpoints;
   private readonly root: string;
   private maxBytes = DEFAULT_MAX_MB * 1024 * 1024;
   private boundAt = 0;
@@ -27,10 +27,10 @@ export class TerminalTurns {
     env: NodeJS.ProcessEnv = process.env,
   ) {
     this.root = reviewDir(env);
-    this.recorder = new TurnRecorder(this.root, env);
+    this.checkpoints = new Checkpoints(this.root, env);
   }
 
-  /** `review.max_mb` of setup(): every agent's records (jobs' too) are kept under it. */
+  /** `review.max_mb` of setup(): every agent's checkpoints (jobs' too) are kept under it. */
   settings(maxMb: number): void {
     this.maxBytes = maxMb * 1024 * 1024;
     this.boundAt = 0;
@@ -42,15 +42,15 @@ export class TerminalTurns {
     return reviewHealth(this.root, this.maxBytes);
   }
 
-  /** Keeps the records under their bound, at most once a minute, in the background. */
+  /** Keeps the checkpoints under their bound, at most once a minute, in the background. */
   private bound(): void {
     const now = Date.now();
     if (now - this.boundAt < BOUND_EVERY_MS) return;
     this.boundAt = now;
-    void boundRecords(this.root, this.maxBytes).catch(() => undefined);
+    void boundCheckpoints(this.root, this.maxBytes).catch(() => undefined);
   }
 
-  /** Terminals' state changes: a turn's start or end records its folder. */
+  /** Terminals' state changes: a turn's start or end takes a checkpoint of its folder. */
   changes(changes: readonly StateChange[]): void {
     for (const c of changes) {
       const edge = turnEdge(c.previous, c.state);
@@ -60,11 +60,11 @@ export class TerminalTurns {
       if (entry?.kind !== 'terminal' || !entry.cwd || !key) continue;
       const who = { key, agent: c.agent, name: entry.name, folder: entry.cwd };
       if (edge === 'began') {
-        void this.recorder.began(who);
+        void this.checkpoints.began(who);
         continue;
       }
       // The files the turn changed go in its entry: its row says how many until the user has seen it.
-      void this.recorder
+      void this.checkpoints
         .ended(who)
         .then(() => changedCount(this.root, key))
         .then((n) => {
@@ -88,11 +88,11 @@ export class TerminalTurns {
     );
     for (const folder of folders)
       if (file.startsWith(`${folder}/`))
-        void this.recorder.touched({ key: userKey(process.pid), agent: 'you', name: 'you (Neovim)', folder });
+        void this.checkpoints.touched({ key: userKey(process.pid), agent: 'you', name: 'you (Neovim)', folder });
   }
 
-  /** When the records asked so far of terminal `buf` are done. */
+  /** When the checkpoints asked so far of terminal `buf` are taken. */
   settled(buf: number): Promise<void> {
-    return this.recorder.settled(reviewKey({ kind: 'term', buf }) ?? '');
+    return this.checkpoints.settled(reviewKey({ kind: 'term', buf }) ?? '');
   }
 }

@@ -1,5 +1,5 @@
 // `mado review [--turn N] [--json] ID`: what a job changed in its folder during its last finished turn,
-// or its turn N (counted from 1), from the records its host took at the turn's start and end (issue 29).
+// or its turn N (counted from 1), from the checkpoints its host took at the turn's start and end (issue 29).
 // As data (Neovim's :MadoReview, another machine's bridge): the review, with the files' texts on request.
 import type { Io } from '../jobs/client/daemon.js';
 import { resolveId } from '../jobs/client/jobs.js';

@@ -1,15 +1,15 @@
-// How large the review's records are, and keeping them under the user's bound: past it, the agents whose
-// last record is oldest lose their records first (their ledgers, refs and index), then the repositories
+// How large the review's checkpoints are, and keeping them under the user's bound: past it, the agents whose
+// last checkpoint is oldest lose theirs first (their ledgers, refs and index), then the repositories
 // drop what no ref holds. What :checkhealth shows of them too.
 import { spawnSync } from 'node:child_process';
 import { lstat, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { git } from './git.js';
 import { isUserKey, ledgersOf } from './ledger.js';
-import { shadowDirs } from './record.js';
+import { shadowDirs } from './checkpoint.js';
 import { readdirSync } from 'node:fs';
 
-/** The review's records when they are not bounded otherwise (`review.max_mb`). */
+/** The review's checkpoints when they are not bounded otherwise (`review.max_mb`). */
 export const DEFAULT_MAX_MB = 1024;
 
 /** The most files a size count walks (a count past it says "at least"). */
@@ -39,8 +39,8 @@ export async function folderBytes(dir: string): Promise<{ bytes: number; partial
   return { bytes, partial: false };
 }
 
-/** Drops the oldest agents' records until the review's folder is under `maxBytes`; how many agents went. */
-export async function boundRecords(root: string, maxBytes: number): Promise<number> {
+/** Drops the oldest agents' checkpoints until the review's folder is under `maxBytes`; how many agents went. */
+export async function boundCheckpoints(root: string, maxBytes: number): Promise<number> {
   let { bytes } = await folderBytes(root);
   if (bytes <= maxBytes) return 0;
   const all = shadowDirs(root).flatMap((gitDir) =>
@@ -57,7 +57,7 @@ export async function boundRecords(root: string, maxBytes: number): Promise<numb
     await git({ gitDir }, ['update-ref', '--stdin'], { input: refs.stdout });
     await git({ gitDir }, ['prune', '--expire=now']);
     dropped++;
-    // A repository no agent records in any more goes whole.
+    // A repository no agent has checkpoints in any more goes whole.
     if (ledgersOf(gitDir, (d) => readdirSync(d)).length === 0) await rm(gitDir, { recursive: true, force: true });
     ({ bytes } = await folderBytes(root));
   }
@@ -73,7 +73,7 @@ export interface ReviewHealth {
   agents: number;
   bytes: number;
   maxBytes: number;
-  /** The agents whose last turn was not recorded, and why. */
+  /** The agents whose last turn has no checkpoint, and why. */
   skipped: { name: string; turn: number; why: string }[];
 }
 

@@ -1,4 +1,4 @@
-// When a turn's record is taken: as its agent starts to work (Working or Waiting after neither) and as it
+// When a turn's checkpoint is taken: as its agent starts to work (Working or Waiting after neither) and as it
 // stops (after either, anything else: Idle, Completed, Failed, Stopped, Exited). One rule for the
 // terminals (the Neovim side) and the jobs (their hosts).
 import type { AgentState } from '../shared/types.js';

@@ -10,7 +10,7 @@ export interface GitPlace {
   gitDir: string;
   /** The agent's folder, the work tree (none for what reads the repository alone). */
   workTree?: string;
-  /** The index, one per agent (two agents in one folder record side by side). */
+  /** The index, one per agent (two agents in one folder take checkpoints side by side). */
   index?: string;
   /** The user's own excludes file (`core.excludesFile`), honoured by name. */
   excludesFile?: string;
@@ -19,7 +19,7 @@ export interface GitPlace {
 export interface GitRun {
   /** Fed to its standard input, then closed. */
   input?: string | Buffer;
-  /** Ends it (an abort: the record's time is up). */
+  /** Ends it (an abort: the checkpoint's time is up). */
   signal?: AbortSignal;
   /** The most it may print (it is ended past it, and the run fails). */
   maxBytes?: number;

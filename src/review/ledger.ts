@@ -1,6 +1,6 @@
-// The review's ledger of an agent: the turns recorded in its folder's shadow repository, each with the
+// The review's ledger of an agent: the turns checkpointed in its folder's shadow repository, each with the
 // trees of its start and its end, as a file of its own beside the repository (one writer: the process
-// that records that agent). Read as hostile input: a bad file is a ledger with no turns.
+// that takes that agent's checkpoints). Read as hostile input: a bad file is a ledger with no turns.
 import { existsSync, lstatSync } from 'node:fs';
 import path from 'node:path';
 import type { Check } from '../shared/checks.js';
@@ -20,7 +20,7 @@ const TURN_FIELDS = {
   turn: int(1, Number.MAX_SAFE_INTEGER),
   startedAt: int(0, Number.MAX_SAFE_INTEGER),
   endedAt: optional(int(0, Number.MAX_SAFE_INTEGER)),
-  /** The trees of the folder at its start and its end (none: not recorded; `skipped` says why). */
+  /** The trees of the folder at its start and its end (none: no checkpoint; `skipped` says why). */
   start: optional(pattern(OBJECT, 'a git object name')),
   end: optional(pattern(OBJECT, 'a git object name')),
   skipped: optional(strMax(300)),
@@ -41,7 +41,7 @@ export interface Ledger {
   agent: string;
   name: string;
   folder: string;
-  /** When it last recorded (its agents are pruned oldest first when the repositories grow too large). */
+  /** When its last checkpoint was taken (its agents are pruned oldest first when the repositories grow too large). */
   at: number;
   turns: LedgerTurn[];
 }

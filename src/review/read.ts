@@ -8,7 +8,7 @@ import { git, gitProblem } from './git.js';
 import type { GitPlace } from './git.js';
 import { ledgersOf, readLedger } from './ledger.js';
 import type { Ledger, LedgerTurn } from './ledger.js';
-import { LARGE_STUB, shadowDirs } from './record.js';
+import { LARGE_STUB, shadowDirs } from './checkpoint.js';
 
 export const FILE_STATUSES = ['added', 'modified', 'deleted', 'renamed'] as const;
 export type FileStatus = (typeof FILE_STATUSES)[number];
@@ -40,7 +40,7 @@ export interface TurnReview {
   /** The other agents that worked in the folder during the turn. */
   others: string[];
   files: ReviewFile[];
-  /** Why the turn has no change to show (not recorded, still under way), else absent. */
+  /** Why the turn has no change to show (no checkpoint, still under way), else absent. */
   skipped?: string;
   /** Files beyond those shown. */
   more?: number;
@@ -53,7 +53,7 @@ const MAX_FILE_DIFF = 1024 * 1024;
 const MAX_CONTENT = 512 * 1024;
 const MAX_CONTENTS = 16 * 1024 * 1024;
 
-/** Finds an agent's ledger (the newest, if it recorded in several folders) and its repository. */
+/** Finds an agent's ledger (the newest, if it has checkpoints in several folders) and its repository. */
 export function findLedger(root: string, key: string): { gitDir: string; ledger: Ledger } | undefined {
   let found: { gitDir: string; ledger: Ledger } | undefined;
   for (const gitDir of shadowDirs(root).slice(0, 5000)) {
@@ -171,7 +171,7 @@ export async function reviewTurn(
   opts: { turn?: number; contents?: boolean; now?: number } = {},
 ): Promise<TurnReview> {
   const found = findLedger(root, key);
-  if (!found) throw new Error('no turn of it is recorded (MadoHub records each turn from when it sees it begin)');
+  if (!found) throw new Error('no turn of it has checkpoints (MadoHub takes them from the first turn it sees begin)');
   const { gitDir, ledger } = found;
   const ended = ledger.turns.filter((t) => t.endedAt !== undefined);
   const t =
@@ -181,7 +181,7 @@ export async function reviewTurn(
   if (!t)
     throw new Error(
       opts.turn === undefined
-        ? 'no turn of it is recorded yet'
+        ? 'no turn of it has checkpoints yet'
         : `no turn ${opts.turn} is kept (turns ${first}–${last} are)`,
     );
   const now = opts.now ?? Date.now();
@@ -198,7 +198,7 @@ export async function reviewTurn(
     files: [],
   };
   if (t.endedAt === undefined) return { ...review, skipped: 'the turn is under way' };
-  if (!t.start || !t.end) return { ...review, skipped: t.skipped ?? 'the turn was not recorded' };
+  if (!t.start || !t.end) return { ...review, skipped: t.skipped ?? 'the turn has no checkpoints' };
   const place: GitPlace = { gitDir };
   const raw = await git(place, ['diff', '--raw', '-z', '-M', '--no-abbrev', t.start, t.end]);
   if (raw.code !== 0) throw new Error(gitProblem(raw));
@@ -289,7 +289,7 @@ export const reviewCheck: Check<TurnReview> = shape(
   'a turn’s review',
 );
 
-/** How many files the last finished turn of an agent changed, from its records; null: not known. */
+/** How many files the last finished turn of an agent changed, from its checkpoints; null: not known. */
 export async function changedCount(root: string, key: string): Promise<number | null> {
   const found = findLedger(root, key);
   const t = found?.ledger.turns.filter((x) => x.endedAt !== undefined).at(-1);

@@ -63,7 +63,7 @@ export interface RouteBackend {
   answer(source: RouteEnd, turn: TurnBounds): Promise<string | undefined>;
   screen(source: RouteEnd): Promise<string>;
   diff(source: RouteEnd): Promise<string>;
-  /** Why `send=diff` cannot work for this source (its turns are not recorded here), or undefined. */
+  /** Why `send=diff` cannot work for this source (its turns have no checkpoints here), or undefined. */
   diffProblem?(source: string): string | undefined;
   /** Routes kept elsewhere that payloads travel too (a Neovim's view of the daemon's): a cycle through them is one. */
   otherRoutes?(): readonly Pick<Route, 'source' | 'target'>[];

@@ -97,32 +97,32 @@ export function screenText(lines: readonly string[]): string {
   return lines.slice(0, textRows(lines)).join('\n');
 }
 
-/** How long after a turn's end its record may still be on its way (a record's bound, and a margin). */
+/** How long after a turn's end its checkpoint may still be on its way (its bound, and a margin). */
 const TURN_RECORD_WAIT_MS = 4000;
-/** A recorded turn that ended this long before the route fired is an older one (routes fire 2 s apart at most). */
+/** A checkpointed turn that ended this long before the route fired is an older one (routes fire 2 s apart at most). */
 const TURN_END_SLACK_MS = 3000;
 
-/** The review's key of a route's source, when its turns are recorded on this machine. */
-function recordedKey(source: string): string | undefined {
+/** The review's key of a route's source, when its turns have checkpoints on this machine. */
+function checkpointedKey(source: string): string | undefined {
   const id = parseFleetId(source);
   return id && (id.kind === 'term' || (id.kind === 'job' && id.host === '')) ? reviewKey(id) : undefined;
 }
 
 /**
- * `send=diff`: the change of the turn `source` just ended, from the records taken at its start and end
+ * `send=diff`: the change of the turn `source` just ended, from the checkpoints taken at its start and end
  * (issue 29): that turn's own, not the folder's whole difference from a commit. Waits for the end's
- * record (taken as the turn ended, in the background), bounded.
+ * checkpoint (taken as the turn ended, in the background), bounded.
  */
 export async function turnDiff(source: string, env: NodeJS.ProcessEnv, now: () => number = Date.now): Promise<string> {
-  const key = recordedKey(source);
-  if (!key) throw new Error(diffProblemOf({ id: source }) ?? 'no turn of it is recorded');
+  const key = checkpointedKey(source);
+  if (!key) throw new Error(diffProblemOf({ id: source }) ?? 'no turn of it has checkpoints');
   const root = reviewDir(env);
   const firedAt = now();
   const deadline = firedAt + TURN_RECORD_WAIT_MS;
   for (;;) {
     const last = findLedger(root, key)?.ledger.turns.at(-1);
     if (last?.endedAt !== undefined && last.endedAt >= firedAt - TURN_END_SLACK_MS && (last.end || last.skipped)) break;
-    if (now() >= deadline) throw new Error('the turn’s change was not recorded in time');
+    if (now() >= deadline) throw new Error('the turn’s end checkpoint was not taken in time');
     await sleep(RECORD_POLL_MS);
   }
   const r = await reviewTurn(root, key);
@@ -132,11 +132,11 @@ export async function turnDiff(source: string, env: NodeJS.ProcessEnv, now: () =
 
 /**
  * Why `send=diff` cannot work for a route's source (the engine's RouteBackend.diffProblem), or undefined:
- * its turns must be recorded here (a terminal's, a job's of this machine); any folder will do.
+ * its turns must have checkpoints here (a terminal's, a job's of this machine); any folder will do.
  */
 export function diffProblemOf(source: { id: string } | undefined): string | undefined {
-  if (source === undefined || recordedKey(source.id)) return undefined;
-  return 'send=diff sends a turn recorded on this machine: a terminal’s or a job’s here';
+  if (source === undefined || checkpointedKey(source.id)) return undefined;
+  return 'send=diff sends a turn checkpointed on this machine: a terminal’s or a job’s here';
 }
 
 /** Appends to a file the user named as a route's target: a regular file only, never through a link, created 0600. */

@@ -1,11 +1,11 @@
-// `mado review` of a background job (issue 29): its host records the folder at each turn's start and
+// `mado review` of a background job (issue 29): its host takes a checkpoint of the folder at each turn's start and
 // end, and each turn shows its own change — added, modified, deleted, renamed — over several turns, in
 // a git folder (the user's repository untouched) and a plain one, with a second agent in the folder.
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readLedger } from '../../src/review/ledger.js';
-import { shadowDir } from '../../src/review/record.js';
+import { shadowDir } from '../../src/review/checkpoint.js';
 import { FIX, shortOf, until, useJobsHarness } from './jobs-harness.js';
 import { untilValue } from '../helpers/wait.js';
 
@@ -18,7 +18,7 @@ interface Review {
   files: { path: string; status: string; oldPath?: string; diff: string }[];
 }
 
-/** The job's turn `n` once its start is recorded: its agent's work ends then (the file it waits for). */
+/** The job's turn `n` once its start's checkpoint is taken: its agent's work ends then (the file it waits for). */
 async function letTurnEnd(folder: string, short: string, n: number, go: string): Promise<void> {
   const gitDir = shadowDir(path.join(h.base, 'state', 'madohub', 'review'), realpathSync(folder));
   const started = await untilValue(

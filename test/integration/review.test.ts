@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readLedger } from '../../src/review/ledger.js';
-import { shadowDir } from '../../src/review/record.js';
+import { shadowDir } from '../../src/review/checkpoint.js';
 import { ROOT, openTerminal, said, startNeovim, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
 import { Screen } from './screen.js';
@@ -50,7 +50,7 @@ describe.each(testNeovims())('Neovim $label: :MadoReview', ({ path: exe }) => {
     const text = (): Promise<string> =>
       s.lua<string>(`return table.concat(vim.api.nvim_buf_get_lines(${buf}, 0, -1, false), '\\n')`);
 
-    // Two turns, each ending once its start is recorded.
+    // Two turns, each ending once its start's checkpoint is taken.
     const turn = async (n: number, edits: string, meanwhile?: () => Promise<unknown>): Promise<void> => {
       await s.lua(`vim.api.nvim_chan_send(vim.bo[${buf}].channel, ...)`, [`edit ${edits}\r`]);
       const started = await untilValue(
@@ -181,12 +181,12 @@ describe.each(testNeovims())('Neovim $label: :MadoReview', ({ path: exe }) => {
     await sc.type('q');
     expect(await s.waitFor('#vim.api.nvim_list_tabpages() == 1')).toBe(true);
 
-    // :checkhealth: git, the records' size against their bound.
+    // :checkhealth: git, the checkpoints' size against their bound.
     const health = await s.lua<string>(
       `vim.cmd('checkhealth madohub') return table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\\n')`,
     );
     expect(health).toMatch(/madohub: review/);
-    expect(health).toMatch(/git \d+\.\d+\S*: each turn is recorded for :MadoReview/);
-    expect(health).toMatch(/Records: \d+\.\d MiB of 1024\.0 MiB \(review\.max_mb\), 1 agents in 1 folders/);
+    expect(health).toMatch(/git \d+\.\d+\S*: a checkpoint of each turn for :MadoReview/);
+    expect(health).toMatch(/Checkpoints: \d+\.\d MiB of 1024\.0 MiB \(review\.max_mb\), 1 agents in 1 folders/);
   });
 });

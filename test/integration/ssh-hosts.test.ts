@@ -40,7 +40,7 @@ const here = (args: string[], input?: string) => local.mado(args, input, { XDG_C
 describe.skipIf(!SSHD && process.env.MADOHUB_NEED_SSHD !== '1')('remote hosts over ssh', () => {
   beforeAll(async () => {
     sshd = await startSshd();
-    // The folder the box's jobs work in (its records are that folder's, there).
+    // The folder the box's jobs work in (its checkpoints are that folder's, there).
     mkdirSync(path.join(remote.base, 'work'), { recursive: true });
     writeHosts({
       box: { command: sshd.ssh(remoteShell()), mado: madoThere, cwd: path.join(remote.base, 'work') },
@@ -107,7 +107,7 @@ describe.skipIf(!SSHD && process.env.MADOHUB_NEED_SSHD !== '1')('remote hosts ov
     await until(remote.jobs, (js) => js.every((j) => (j.pendingReply ?? null) === null), 10000);
     const piped = await here(['--host', 'box', 'send', 'parser'], 'from stdin\n');
     expect(piped.code, piped.stderr).toBe(0);
-    // Its turns are recorded there, by its host: mado review reads them there, as data across the link.
+    // Its turns have checkpoints there, taken by its host: mado review reads them there, as data across the link.
     const reviewed = await until(
       () => here(['--host', 'box', 'review', '--json', 'parser']),
       (r) => r.code === 0 && (JSON.parse(r.stdout) as { endedAt: number | null }).endedAt !== null,

@@ -1,7 +1,7 @@
 ---:MadoReview — what an agent changed in its folder during one turn (issue 29), in a tab: its files
 ---with their status and +/- counts, and the file under the cursor as a diff (before | after, Neovim's
 ---diff mode). Comments on lines go back to the agent as one reply; a hunk is undone with a key. The
----turn, its files and their texts come from the Node side (the records of the terminal's Neovim side
+---turn, its files and their texts come from the Node side (the checkpoints of the terminal's Neovim side
 ---or of the job's host); this module shows them and keeps the comments of this Neovim.
 local util = require('madohub.util')
 

@@ -47,7 +47,7 @@ import { ChangeWaiters } from '../../shared/change-waiters.js';
 import { reviewKey } from '../../shared/fleet-id.js';
 import { reviewDir } from '../../shared/xdg.js';
 import { turnEdge } from '../../review/edges.js';
-import { TurnRecorder } from '../../review/record.js';
+import { Checkpoints } from '../../review/checkpoint.js';
 import { changedCount } from '../../review/read.js';
 
 const DETECT_MS = 100;
@@ -152,7 +152,7 @@ class JobHost {
   /** When the output last came (see runDetect). */
   private outputAt = Date.now();
   /** Each turn's folder at its start and end, for the review (issue 29); the state its edges are read on. */
-  private readonly turns = new TurnRecorder(reviewDir(process.env), process.env);
+  private readonly turns = new Checkpoints(reviewDir(process.env), process.env);
   private turnState: AgentState | undefined;
 
   constructor(parts: JobHostParts) {
@@ -349,7 +349,7 @@ class JobHost {
     const d = this.own.state.combine(screenReading, this.outputAt);
     const edge = turnEdge(this.turnState, d.state);
     this.turnState = d.state;
-    if (edge) this.recordTurn(edge, d.agent);
+    if (edge) this.checkpointTurn(edge, d.agent);
     try {
       this.sessions.look(agentModule(d.agent));
     } catch (err) {
@@ -394,8 +394,8 @@ class JobHost {
     );
   }
 
-  /** Records the job's folder at a turn's edge, in the background (it never holds the agent). */
-  private recordTurn(edge: 'began' | 'ended', agent: string): void {
+  /** A checkpoint of the job's folder at a turn's edge, in the background (it never holds the agent). */
+  private checkpointTurn(edge: 'began' | 'ended', agent: string): void {
     const read = readJob(path.dirname(this.jobDir), this.short);
     const key = reviewKey({ kind: 'job', short: this.short, host: '' }) ?? '';
     const who = { key, agent, name: read.job.name || agent, folder: this.launch.cwd };

@@ -1,9 +1,9 @@
-// Records an agent's folder at each turn's start and end in a shadow git repository of MadoHub's own
+// Checkpoints of an agent's folder at each turn's start and end, in a shadow git repository of MadoHub's own
 // (`<state>/review/<folder's hash>.git`, the folder as its work tree): the change of a turn is the
 // difference of its two trees. The user's repository is never touched (no object, ref, index, stash or
-// hook of theirs); a folder that is no git work tree is recorded the same. Bounded: a file over 1 MiB
-// is kept as its size and hash; a folder over 20,000 files or a record over 2 s is skipped with a word.
-// Records of one agent run one after the other and never block the caller (all is child processes).
+// hook of theirs); a folder that is no git work tree is checkpointed the same. Bounded: a file over 1 MiB
+// is kept as its size and hash; a folder over 20,000 files or a checkpoint over 2 s is skipped with a word.
+// One agent's checkpoints are taken one after the other and never block the caller (all is child processes).
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, lstatSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
@@ -15,26 +15,26 @@ import type { GitPlace } from './git.js';
 import { KEPT_TURNS, REVIEW_KEY, readLedger, writeLedger } from './ledger.js';
 import type { Ledger, LedgerTurn } from './ledger.js';
 
-/** The bounds of a record. */
-export interface RecordBounds {
-  /** A file larger is recorded by its size and hash only. */
+/** The bounds of a checkpoint. */
+export interface CheckpointBounds {
+  /** A file larger is kept as its size and hash only. */
   largeBytes: number;
-  /** A folder with more files is not recorded. */
+  /** A folder with more files gets no checkpoint. */
   maxFiles: number;
-  /** A record taking longer is given up. */
+  /** A checkpoint taking longer is given up. */
   timeMs: number;
 }
 
-export const RECORD_BOUNDS: RecordBounds = { largeBytes: 1024 * 1024, maxFiles: 20_000, timeMs: 2000 };
+export const CHECKPOINT_BOUNDS: CheckpointBounds = { largeBytes: 1024 * 1024, maxFiles: 20_000, timeMs: 2000 };
 
 /** Unreachable objects are pruned once every so many turns of an agent. */
 const PRUNE_EVERY = 10;
 
-/** What a large file's record holds in place of its bytes (a review shows "binary or large"). */
+/** What a checkpoint holds in place of a large file's bytes (a review shows "binary or large"). */
 export const LARGE_STUB = 'madohub: binary or large file,';
 
-/** Who is recorded: its key in the review, its agent and name (for the others' word), its folder. */
-export interface Recorded {
+/** Whose checkpoint: its key in the review, its agent and name (for the others' word), its folder. */
+export interface CheckpointOwner {
   key: string;
   agent: string;
   name: string;
@@ -94,15 +94,15 @@ function folderExcludes(folder: string): string {
   return read.ok ? read.text : '';
 }
 
-/** A large file's record: its size and sha256, streamed within the record's time. */
+/** A large file as a checkpoint keeps it: its size and sha256, streamed within the checkpoint's time. */
 async function largeStub(file: string, size: number, signal: AbortSignal): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(file, { signal })) hash.update(chunk as Buffer);
   return `${LARGE_STUB} ${size} bytes, sha256 ${hash.digest('hex')}\n`;
 }
 
-/** Records folders, one agent's records in turn; each record's trouble becomes its turn's `skipped` word. */
-export class TurnRecorder {
+/** Takes checkpoints of folders, one agent's in turn; each one's trouble becomes its turn's `skipped` word. */
+export class Checkpoints {
   private readonly queues = new Map<string, Promise<void>>();
   private readonly excludesFile: string | undefined;
 
@@ -110,27 +110,27 @@ export class TurnRecorder {
     /** The review's folder: the shadow repositories under it. */
     readonly root: string,
     env: NodeJS.ProcessEnv,
-    private readonly bounds: RecordBounds = RECORD_BOUNDS,
+    private readonly bounds: CheckpointBounds = CHECKPOINT_BOUNDS,
     private readonly now: () => number = Date.now,
   ) {
     this.excludesFile = userExcludes(env);
   }
 
-  /** A turn began (its agent worked): the folder is recorded as its start. */
-  began(who: Recorded): Promise<void> {
-    return this.queue(who.key, () => this.record(who, 'start'));
+  /** A turn began (its agent worked): a checkpoint of the folder is its start. */
+  began(who: CheckpointOwner): Promise<void> {
+    return this.queue(who.key, () => this.checkpoint(who, 'start'));
   }
 
-  /** A turn ended (or failed): the folder is recorded as its end. */
-  ended(who: Recorded): Promise<void> {
-    return this.queue(who.key, () => this.record(who, 'end'));
+  /** A turn ended (or failed): a checkpoint of the folder is its end. */
+  ended(who: CheckpointOwner): Promise<void> {
+    return this.queue(who.key, () => this.checkpoint(who, 'end'));
   }
 
   /**
    * Someone worked in the folder without turns of their own (the user saved a file from Neovim): a
-   * moment in their ledger, so that a turn it falls in names them. Only in a folder already recorded.
+   * moment in their ledger, so that a turn it falls in names them. Only in a folder that has checkpoints.
    */
-  touched(who: Recorded): Promise<void> {
+  touched(who: CheckpointOwner): Promise<void> {
     return this.queue(who.key, async () => {
       const gitDir = shadowDir(this.root, realFolder(who.folder));
       if (!isFolder(path.join(gitDir, 'madohub'))) return;
@@ -147,7 +147,7 @@ export class TurnRecorder {
     });
   }
 
-  /** When the records asked so far are done (for a reader that must see them, and for tests). */
+  /** When the checkpoints asked so far are taken (for a reader that must see them, and for tests). */
   settled(key: string): Promise<void> {
     return this.queues.get(key) ?? Promise.resolve();
   }
@@ -162,7 +162,7 @@ export class TurnRecorder {
     return next;
   }
 
-  private async record(who: Recorded, edge: 'start' | 'end'): Promise<void> {
+  private async checkpoint(who: CheckpointOwner, edge: 'start' | 'end'): Promise<void> {
     const folder = realFolder(who.folder);
     ownFolder(this.root);
     const gitDir = shadowDir(this.root, folder);
@@ -193,7 +193,7 @@ export class TurnRecorder {
       // Its start was not seen (MadoHub came in during it): it began where the turn before ended.
       turn = { turn: (last?.turn ?? 0) + 1, startedAt: last?.endedAt ?? at, endedAt: at };
       if (last?.end) turn.start = last.end;
-      else turn.skipped = 'its start was not recorded (MadoHub came in during it)';
+      else turn.skipped = 'no checkpoint of its start (MadoHub came in during it)';
       ledger.turns.push(turn);
     }
     try {
@@ -204,7 +204,7 @@ export class TurnRecorder {
       if (edge === 'start') delete turn.skipped;
       await gitOk({ gitDir }, ['update-ref', `refs/madohub/${who.key}/${turn.turn}/${edge}`, tree]);
     } catch (err) {
-      turn.skipped = `not recorded: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300);
+      turn.skipped = `no checkpoint: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300);
     }
     const pruned = ledger.turns.splice(0, Math.max(0, ledger.turns.length - KEPT_TURNS));
     try {
@@ -243,7 +243,7 @@ export class TurnRecorder {
         ownFolder(path.join(gitDir, 'info'));
         writeAtomic(excludeFile, excludes);
       }
-      // The files it would record: too many is no record.
+      // The files it would keep: too many is no checkpoint.
       let count = 0;
       const listed = await git(place, ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
         signal,
@@ -267,7 +267,7 @@ export class TurnRecorder {
           const p = batch[j];
           if (s?.isFile() && s.size > this.bounds.largeBytes && p !== undefined) large.push({ path: p, size: s.size });
         });
-        if (signal.aborted) throw new Error(`the record took over ${this.bounds.timeMs / 1000} s`);
+        if (signal.aborted) throw new Error(`the checkpoint took over ${this.bounds.timeMs / 1000} s`);
       }
       const specs = [':(top)', ...large.map((l) => `:(top,exclude,literal)${l.path}`)];
       await gitOk(place, ['add', '-A', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], {
@@ -287,7 +287,7 @@ export class TurnRecorder {
         });
       return (await gitOk(place, ['write-tree'], { signal })).toString().trim();
     } catch (err) {
-      if (signal.aborted) throw new Error(`the record took over ${this.bounds.timeMs / 1000} s`);
+      if (signal.aborted) throw new Error(`the checkpoint took over ${this.bounds.timeMs / 1000} s`);
       throw err;
     } finally {
       clearTimeout(timer);
@@ -300,7 +300,7 @@ export class TurnRecorder {
       (['start', 'end'] as const).map((edge) => `delete refs/madohub/${key}/${t.turn}/${edge}\n`),
     );
     await git({ gitDir }, ['update-ref', '--stdin'], { input: lines.join('') });
-    // Unreachable objects an hour old go (a record under way keeps its fresh ones), every tenth turn.
+    // Unreachable objects an hour old go (a checkpoint under way keeps its fresh ones), every tenth turn.
     if (turns.some((t) => t.turn % PRUNE_EVERY === 0)) await git({ gitDir }, ['prune', '--expire=1.hour.ago']);
   }
 }

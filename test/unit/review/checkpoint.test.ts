@@ -1,4 +1,4 @@
-// A turn's record in the shadow repository and its review: what changed in the folder between the
+// A turn's checkpoints in the shadow repository and its review: what changed in the folder between the
 // turn's start and end, file by file; the user's repository untouched; bounded and hostile input.
 import { execFileSync } from 'node:child_process';
 import {
@@ -17,7 +17,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readLedger } from '../../../src/review/ledger.js';
 import { reviewTurn, unifiedDiff } from '../../../src/review/read.js';
-import { TurnRecorder, shadowDir } from '../../../src/review/record.js';
+import { Checkpoints, shadowDir } from '../../../src/review/checkpoint.js';
 
 let base: string;
 let root: string;
@@ -50,18 +50,18 @@ beforeEach(() => {
 afterEach(() => rmSync(base, { recursive: true, force: true }));
 
 /** One turn of an agent: the folder at its start, `act` as its work, the folder at its end. */
-async function turn(rec: TurnRecorder, act: () => void, w = who()): Promise<void> {
+async function turn(rec: Checkpoints, act: () => void, w = who()): Promise<void> {
   await rec.began(w);
   act();
   await rec.ended(w);
 }
 
-describe('a turn recorded in a shadow repository', () => {
+describe('a turn checkpointed in a shadow repository', () => {
   it('shows what the turn added, modified, deleted and renamed (and edited), each turn its own change', async () => {
     write('keep.txt', 'one\ntwo\nthree\n');
     write('gone.txt', 'bye\n');
     write('old name.txt', 'a\nb\nc\nd\ne\nf\ng\nh\n');
-    const rec = new TurnRecorder(root, env());
+    const rec = new Checkpoints(root, env());
     await turn(rec, () => {
       write('keep.txt', 'one\nTWO\nthree\n');
       write('new.txt', 'fresh\n');
@@ -114,7 +114,7 @@ describe('a turn recorded in a shadow repository', () => {
       ].join('\n');
     const before = snapshot();
     const indexBefore = readFileSync(path.join(folder, '.git', 'index'));
-    const rec = new TurnRecorder(root, env());
+    const rec = new Checkpoints(root, env());
     await turn(rec, () => {
       write('a.txt', 'A\n');
       write('build/out.o', 'binary-ish');
@@ -130,9 +130,9 @@ describe('a turn recorded in a shadow repository', () => {
     expect(existsSync(path.join(shadowDir(root, folder), 'HEAD'))).toBe(true);
   });
 
-  it('records a folder that is no git work tree, and says "no change" of a turn that changed nothing', async () => {
+  it('checkpoints a folder that is no git work tree, and says "no change" of a turn that changed nothing', async () => {
     write('a.txt', 'a\n');
-    const rec = new TurnRecorder(root, env());
+    const rec = new Checkpoints(root, env());
     await turn(rec, () => undefined);
     const r = await reviewTurn(root, 'job-0000000a');
     expect(r.files).toEqual([]);
@@ -142,7 +142,7 @@ describe('a turn recorded in a shadow repository', () => {
 
   it('keeps a file over 1 MiB as its size and hash, a binary file as binary', async () => {
     write('small.bin', Buffer.from([0, 1, 2, 0, 255]));
-    const rec = new TurnRecorder(root, env());
+    const rec = new Checkpoints(root, env());
     await turn(rec, () => {
       write('big.dat', Buffer.alloc(3 * 1024 * 1024, 7));
       write('small.bin', Buffer.from([0, 1, 3, 0, 255]));
@@ -156,18 +156,20 @@ describe('a turn recorded in a shadow repository', () => {
     expect(r.files[0]?.after).toBeUndefined();
   });
 
-  it('skips a folder over its bound of files, and a record over its time, with a word', async () => {
+  it('skips a folder over its bound of files, and a checkpoint over its time, with a word', async () => {
     for (let i = 0; i < 30; i++) write(`f${i}.txt`, `${i}\n`);
-    const few = new TurnRecorder(root, env(), { largeBytes: 1024 * 1024, maxFiles: 20, timeMs: 2000 });
+    const few = new Checkpoints(root, env(), { largeBytes: 1024 * 1024, maxFiles: 20, timeMs: 2000 });
     await turn(few, () => write('x.txt', 'x\n'));
-    expect((await reviewTurn(root, 'job-0000000a')).skipped).toBe('not recorded: the folder has over 20 files');
-    const slow = new TurnRecorder(root, env(), { largeBytes: 1024 * 1024, maxFiles: 20_000, timeMs: 1 });
+    expect((await reviewTurn(root, 'job-0000000a')).skipped).toBe('no checkpoint: the folder has over 20 files');
+    const slow = new Checkpoints(root, env(), { largeBytes: 1024 * 1024, maxFiles: 20_000, timeMs: 1 });
     await turn(slow, () => write('y.txt', 'y\n'), who('job-0000000b'));
-    expect((await reviewTurn(root, 'job-0000000b')).skipped).toMatch(/^not recorded: the record took over 0.001 s$/);
+    expect((await reviewTurn(root, 'job-0000000b')).skipped).toMatch(
+      /^no checkpoint: the checkpoint took over 0.001 s$/,
+    );
   });
 
   it('keeps the last 50 turns of an agent, and says which are kept', async () => {
-    const rec = new TurnRecorder(root, env());
+    const rec = new Checkpoints(root, env());
     for (let i = 1; i <= 52; i++) await turn(rec, () => write('n.txt', `${i}\n`));
     const ledger = readLedger(shadowDir(root, folder), 'job-0000000a');
     expect(ledger?.turns.map((t) => t.turn)).toEqual(Array.from({ length: 50 }, (_, i) => i + 3));
@@ -181,7 +183,7 @@ describe('a turn recorded in a shadow repository', () => {
   });
 
   it('says which other agent worked in the same folder during the turn', async () => {
-    const rec = new TurnRecorder(root, env());
+    const rec = new Checkpoints(root, env());
     await rec.began(who());
     await turn(rec, () => write('codex.txt', 'c\n'), who('job-0000000c', 'codex work'));
     write('claude.txt', 'c\n');
@@ -191,10 +193,10 @@ describe('a turn recorded in a shadow repository', () => {
     expect(r.files.map((f) => f.path)).toEqual(['claude.txt', 'codex.txt']);
   });
 
-  it('hostile paths and links: a newline, control bytes and a link planted in the folder are recorded as they are, nothing followed', async () => {
+  it('hostile paths and links: a newline, control bytes and a link planted in the folder are kept as they are, nothing followed', async () => {
     const outside = path.join(base, 'outside.txt');
     writeFileSync(outside, 'outside\n');
-    const rec = new TurnRecorder(root, env());
+    const rec = new Checkpoints(root, env());
     await turn(rec, () => {
       write('line\nbreak.txt', 'x\n');
       write('esc\u001b[2J.txt', 'y\n');
@@ -206,11 +208,11 @@ describe('a turn recorded in a shadow repository', () => {
     expect(readFileSync(outside, 'utf8')).toBe('outside\n');
   });
 
-  it('a folder deleted during the turn: the turn says it was not recorded, and nothing throws', async () => {
+  it('a folder deleted during the turn: the turn says it has no checkpoint, and nothing throws', async () => {
     write('a.txt', 'a\n');
-    const rec = new TurnRecorder(root, env());
+    const rec = new Checkpoints(root, env());
     await turn(rec, () => rmSync(folder, { recursive: true }));
-    expect((await reviewTurn(root, 'job-0000000a')).skipped).toBe('not recorded: its folder is gone');
+    expect((await reviewTurn(root, 'job-0000000a')).skipped).toBe('no checkpoint: its folder is gone');
   });
 
   it('refuses a shadow repository that is a link', async () => {
@@ -219,9 +221,37 @@ describe('a turn recorded in a shadow repository', () => {
     mkdirSync(root, { recursive: true });
     mkdirSync(path.join(elsewhere, 'madohub'));
     symlinkSync(elsewhere, shadowDir(root, folder));
-    const rec = new TurnRecorder(root, env());
+    const rec = new Checkpoints(root, env());
     await turn(rec, () => write('a.txt', 'a\n'));
     expect(readdirSync(elsewhere)).toEqual(['madohub']);
     expect(readdirSync(path.join(elsewhere, 'madohub'))).toEqual([]);
+  });
+
+  it('a git folder with a broken index, and a submodule: checkpointed all the same, the submodule said', async () => {
+    write('a.txt', 'a\n');
+    gitIn(folder, 'init', '-q');
+    gitIn(folder, 'add', '-A');
+    gitIn(folder, 'commit', '-qm', 'first');
+    writeFileSync(path.join(folder, '.git', 'index'), 'not an index at all');
+    const sub = path.join(folder, 'vendor', 'lib');
+    mkdirSync(sub, { recursive: true });
+    writeFileSync(path.join(sub, 'x.txt'), 'x\n');
+    gitIn(sub, 'init', '-q');
+    gitIn(sub, 'add', '-A');
+    gitIn(sub, 'commit', '-qm', 'lib');
+    const rec = new Checkpoints(root, env());
+    await turn(rec, () => {
+      write('a.txt', 'A\n');
+      writeFileSync(path.join(sub, 'x.txt'), 'y\n');
+      gitIn(sub, 'commit', '-qam', 'lib 2');
+    });
+    const r = await reviewTurn(root, 'job-0000000a');
+    expect(r.skipped).toBeUndefined();
+    expect(r.files.map((f) => [f.path, f.status, f.note ?? ''])).toEqual([
+      ['a.txt', 'modified', ''],
+      ['vendor/lib', 'modified', 'a submodule'],
+    ]);
+    // Their index stays as broken as it was: it is not MadoHub's.
+    expect(readFileSync(path.join(folder, '.git', 'index'), 'utf8')).toBe('not an index at all');
   });
 });
