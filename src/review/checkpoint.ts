@@ -203,6 +203,9 @@ export class Checkpoints {
       turn[edge] = tree;
       if (edge === 'start') delete turn.skipped;
       await gitOk({ gitDir }, ['update-ref', `refs/madohub/${who.key}/${turn.turn}/${edge}`, tree]);
+      // A start taken from the turn before's end is held by a ref of this turn too (that one is pruned first).
+      if (edge === 'end' && turn.start && turn.start === last?.end && turn !== last)
+        await gitOk({ gitDir }, ['update-ref', `refs/madohub/${who.key}/${turn.turn}/start`, turn.start]);
     } catch (err) {
       turn.skipped = `no checkpoint: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300);
     }

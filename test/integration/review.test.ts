@@ -181,6 +181,17 @@ describe.each(testNeovims())('Neovim $label: :MadoReview', ({ path: exe }) => {
     await sc.type('q');
     expect(await s.waitFor('#vim.api.nvim_list_tabpages() == 1')).toBe(true);
 
+    // One of its windows closed by hand: the whole review goes, nothing left half open.
+    await sc.type(':MadoReview<CR>');
+    await sc.waitForText(/turn 2 \(kept 1–2\)/, 10000);
+    await sc.type(':q<CR>');
+    expect(await s.waitFor('#vim.api.nvim_list_tabpages() == 1')).toBe(true);
+    expect(
+      await s.lua<number>(
+        "return #vim.tbl_filter(function(b) return vim.bo[b].filetype == 'madohub-review' end, vim.api.nvim_list_bufs())",
+      ),
+    ).toBe(0);
+
     // :checkhealth: git, the checkpoints' size against their bound.
     const health = await s.lua<string>(
       `vim.cmd('checkhealth madohub') return table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\\n')`,

@@ -536,6 +536,22 @@ local function map_keys(view)
       views[view.tab] = nil
     end,
   })
+  -- One of its windows closed by hand (:q): the review is three windows or none.
+  local au
+  au = vim.api.nvim_create_autocmd('WinClosed', {
+    callback = function(ev)
+      local closed = tonumber(ev.match)
+      if views[view.tab] ~= view then
+        return vim.api.nvim_del_autocmd(au)
+      end
+      if closed == view.list_win or closed == view.before_win or closed == view.after_win then
+        vim.api.nvim_del_autocmd(au)
+        vim.schedule(function()
+          run.close(view)
+        end)
+      end
+    end,
+  })
 end
 
 ---Asks the Node side for entry `id`'s turn (its last finished one when `turn` is nil).

@@ -254,4 +254,20 @@ describe('a turn checkpointed in a shadow repository', () => {
     // Their index stays as broken as it was: it is not MadoHub's.
     expect(readFileSync(path.join(folder, '.git', 'index'), 'utf8')).toBe('not an index at all');
   });
+
+  it('a turn whose start was not seen begins where the turn before ended (its start kept by a ref of its own); with none before, it says so', async () => {
+    const rec = new Checkpoints(root, env());
+    await rec.ended(who());
+    expect((await reviewTurn(root, 'job-0000000a')).skipped).toBe(
+      'no checkpoint of its start (MadoHub came in during it)',
+    );
+    write('late.txt', 'late\n');
+    await rec.ended(who());
+    const r = await reviewTurn(root, 'job-0000000a');
+    expect([r.turn, r.files.map((f) => f.path)]).toEqual([2, ['late.txt']]);
+    const refs = execFileSync('git', ['--git-dir', shadowDir(root, folder), 'for-each-ref', '--format=%(refname)'], {
+      encoding: 'utf8',
+    });
+    expect(refs).toMatch(/\/2\/start$/m);
+  });
 });
