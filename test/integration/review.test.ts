@@ -2,6 +2,7 @@
 // edits; the review opens on its last turn in a tab, typed through the real mappings, and what is then on
 // screen and in the folder is checked: the files, the diff windows, ]f, [t ]t, a comment (c), the
 // reply that carries it (S, once), a hunk undone (X) and one refused, q, and the picker's D.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { shadowDir } from '../../src/review/checkpoint.js';
 import { ROOT, openTerminal, said, startNeovim, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
 import { Screen } from './screen.js';
+import { killDaemonOf, killJobsOf } from './jobs-harness.js';
 import { untilValue } from '../helpers/wait.js';
 
 const REPLIER = path.join(ROOT, 'test/fixtures/bin/replier');
@@ -18,10 +20,16 @@ const REPLIER = path.join(ROOT, 'test/fixtures/bin/replier');
 describe.each(testNeovims())('Neovim $label: :MadoReview', ({ path: exe }) => {
   let session: Session | undefined;
   let screen: Screen | undefined;
+  let jobsDir: string | undefined;
   afterEach(async () => {
     await screen?.detach();
     await session?.close();
     session = screen = undefined;
+    if (jobsDir) {
+      killJobsOf(jobsDir);
+      killDaemonOf(path.dirname(jobsDir));
+    }
+    jobsDir = undefined;
   });
 
   it('opens a terminal agent’s last turn; ]f [t ]t; c and S send one reply, once; X undoes a hunk, refuses a changed file; q closes; D in the picker', async () => {
@@ -199,5 +207,68 @@ describe.each(testNeovims())('Neovim $label: :MadoReview', ({ path: exe }) => {
     expect(health).toMatch(/madohub: review/);
     expect(health).toMatch(/git \d+\.\d+\S*: a checkpoint of each turn for :MadoReview/);
     expect(health).toMatch(/Checkpoints: \d+\.\d MiB of 1024\.0 MiB \(review\.max_mb\), 1 agents in 1 folders/);
+  });
+
+  it('a background job’s turn: D on its row, S sends the comment to the job once, X undoes in its folder', async () => {
+    const base = mkdtempSync(path.join(tmpdir(), 'madohub-review-job-'));
+    const work = path.join(base, 'work');
+    mkdirSync(work);
+    writeFileSync(path.join(work, 'app.txt'), 'one\n');
+    const templates = path.join(base, 'templates.json');
+    writeFileSync(templates, JSON.stringify({ replier: { command: ['node', REPLIER], prompt: 'type' } }));
+    const env = {
+      HOME: base,
+      CLAUDE_CONFIG_DIR: path.join(base, 'claude'),
+      MADOHUB_TEMPLATES: templates,
+      MADOHUB_JOBS_DIR: path.join(base, 'jobs'),
+      MADOHUB_RUNTIME_DIR: path.join(base, 'run'),
+      MADOHUB_REVIEW_DIR: path.join(base, 'review'),
+    };
+    const s = (session = await startNeovim(exe, env));
+    jobsDir = env.MADOHUB_JOBS_DIR;
+    const sc = (screen = await Screen.attach(s.nvim, 160, 48));
+    const printed = execFileSync(
+      process.execPath,
+      [path.join(ROOT, 'bin/mado'), '--bg', '--agent', 'replier', '-n', 'the coder', 'edit write app.txt one\\ntwo\\n'],
+      { env: { ...process.env, ...env }, cwd: work, encoding: 'utf8' },
+    );
+    const short = /backgrounded · ([0-9a-f]{8})/.exec(printed)?.[1] ?? '';
+    // Its turn ends by itself (1.5 s of work): its review has the change.
+    const gitDir = shadowDir(path.join(base, 'review'), work);
+    const ended = await untilValue(
+      async () => readLedger(gitDir, `job-${short}`)?.turns[0],
+      (t) => t?.end !== undefined,
+      15000,
+    );
+    expect(ended?.end).toMatch(/^[0-9a-f]{40}$/);
+    await sc.type(':MadoAgents<CR>');
+    await sc.waitForText(/the coder/, 10000);
+    await sc.goTo(/the coder/);
+    await sc.type('D');
+    await sc.waitForText(/the coder · turn 1 \(kept 1–1\)/, 10000);
+    await sc.waitForText('M app.txt  +1 -0');
+    expect(await s.lua<string[]>('return vim.api.nvim_buf_get_lines(0, 0, -1, false)')).toEqual(['one', 'two']);
+    await s.lua('vim.api.nvim_win_set_cursor(0, { 2, 0 })');
+    await sc.type('c');
+    await sc.waitForText('Comment on app.txt:2:');
+    await sc.type('why two?<CR>');
+    await sc.type('S');
+    await sc.waitForText('✓ sent: why two?');
+    // The job's agent got it once, as one reply (its screen, read by mado screen).
+    const shown = await untilValue(
+      () =>
+        execFileSync(process.execPath, [path.join(ROOT, 'bin/mado'), 'screen', short], {
+          env: { ...process.env, ...env },
+          encoding: 'utf8',
+        }),
+      (t) => t.includes('why two?'),
+      10000,
+    );
+    expect(shown.split('app.txt:2').length - 1).toBe(1);
+    await sc.type('X');
+    expect(await s.waitFor(said('undone: app.txt at line 2'))).toBe(true);
+    expect(readFileSync(path.join(work, 'app.txt'), 'utf8')).toBe('one\n');
+    await sc.type('q');
+    expect(await s.waitFor('#vim.api.nvim_list_tabpages() == 1')).toBe(true);
   });
 });
