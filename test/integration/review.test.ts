@@ -189,9 +189,12 @@ describe.each(testNeovims())('Neovim $label: :MadoReview', ({ path: exe }) => {
     await sc.type('q');
     expect(await s.waitFor('#vim.api.nvim_list_tabpages() == 1')).toBe(true);
 
+    // By its name (which holds a space) and a turn's number; a name that is none is said.
+    await sc.type(':MadoReview nobody<CR>');
+    expect(await s.waitFor(said('MadoReview: no agent "nobody"'))).toBe(true);
     // One of its windows closed by hand: the whole review goes, nothing left half open.
-    await sc.type(':MadoReview<CR>');
-    await sc.waitForText(/turn 2 \(kept 1–2\)/, 10000);
+    await sc.type(':MadoReview claude work 1<CR>');
+    await sc.waitForText(/turn 1 \(kept 1–2\)/, 10000);
     await sc.type(':q<CR>');
     expect(await s.waitFor('#vim.api.nvim_list_tabpages() == 1')).toBe(true);
     expect(

@@ -614,22 +614,24 @@ end
 ---:MadoReview [ID|NAME] [N]
 ---@param args string[]
 function M.command(args)
-  local name, turn = args[1], args[2]
-  if name and name:match('^%d+$') and not turn and not require('madohub.fleet').find(name) then
-    name, turn = nil, name
+  -- The words that name the agent (a name may hold spaces: `claude proj`), then a turn's number.
+  local words = vim.list_slice(args, 1, #args)
+  local turn
+  if #words > 0 and words[#words]:match('^%d+$') and not require('madohub.fleet').named(table.concat(words, ' ')) then
+    turn = tonumber(table.remove(words))
   end
-  local n = turn and tonumber(turn)
-  if turn and not (n and n >= 1 and n == math.floor(n)) then
-    return util.notify(('MadoReview: a turn is a number from 1, not %q'):format(turn), vim.log.levels.ERROR)
+  if turn and turn < 1 then
+    return util.notify('MadoReview: a turn is a number from 1', vim.log.levels.ERROR)
   end
-  local e, why = require('madohub.fleet').named(name or '')
+  local name = table.concat(words, ' ')
+  local e, why = require('madohub.fleet').named(name)
   if not e then
     return util.notify(
-      'MadoReview: ' .. (name and why or 'no agent in this window: name one (:MadoReview {name} [turn])'),
+      'MadoReview: ' .. (name ~= '' and why or 'no agent in this window: name one (:MadoReview {name} [turn])'),
       vim.log.levels.ERROR
     )
   end
-  M.open(e.id, n)
+  M.open(e.id, turn)
 end
 
 ---Opens the review of entry `id`'s turn (its last finished one when `turn` is nil).
