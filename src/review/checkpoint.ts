@@ -4,12 +4,12 @@
 // hook of theirs); a folder that is no git work tree is checkpointed the same. Bounded: a file over 1 MiB
 // is kept as its size and hash; a folder over 20,000 files or a checkpoint over 2 s is skipped with a word.
 // One agent's checkpoints are taken one after the other and never block the caller (all is child processes).
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, lstatSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
-import { readBounded, writeAtomic } from '../shared/files.js';
+import { readBounded, writeReplacing } from '../shared/files.js';
 import { git, gitOk, gitProblem } from './git.js';
 import type { GitPlace } from './git.js';
 import { KEPT_TURNS, REVIEW_KEY, readLedger, writeLedger } from './ledger.js';
@@ -50,19 +50,22 @@ export function shadowDir(root: string, folder: string): string {
  * The user's own excludes file as their git config names it (`core.excludesFile`), else undefined (git's
  * default, `$XDG_CONFIG_HOME/git/ignore`, is read by the shadow git all the same). Asked once, bounded.
  */
-export function userExcludes(env: NodeJS.ProcessEnv): string | undefined {
-  const r = spawnSync('git', ['config', '--global', '--type=path', '--get', 'core.excludesFile'], {
-    env,
-    timeout: 2000,
-    maxBuffer: 64 * 1024,
-    encoding: 'utf8',
+export function userExcludes(env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile(
+      'git',
+      ['config', '--global', '--type=path', '--get', 'core.excludesFile'],
+      { env, timeout: 2000, maxBuffer: 64 * 1024, encoding: 'utf8' },
+      (err, stdout) => {
+        const file = err ? '' : stdout.trim();
+        try {
+          resolve(path.isAbsolute(file) && lstatSync(file).isFile() ? file : undefined);
+        } catch {
+          resolve(undefined);
+        }
+      },
+    );
   });
-  const file = r.status === 0 && typeof r.stdout === 'string' ? r.stdout.trim() : '';
-  try {
-    return path.isAbsolute(file) && lstatSync(file).isFile() ? file : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Makes a folder of MadoHub's own, refusing one that is a link or not a folder. */
@@ -104,7 +107,9 @@ async function largeStub(file: string, size: number, signal: AbortSignal): Promi
 /** Takes checkpoints of folders, one agent's in turn; each one's trouble becomes its turn's `skipped` word. */
 export class Checkpoints {
   private readonly queues = new Map<string, Promise<void>>();
-  private readonly excludesFile: string | undefined;
+  /** The user's excludes file, asked of their git config once (when first needed). */
+  private excludesFile: Promise<string | undefined> | undefined;
+  private readonly env: NodeJS.ProcessEnv;
 
   constructor(
     /** The review's folder: the shadow repositories under it. */
@@ -113,7 +118,13 @@ export class Checkpoints {
     private readonly bounds: CheckpointBounds = CHECKPOINT_BOUNDS,
     private readonly now: () => number = Date.now,
   ) {
-    this.excludesFile = userExcludes(env);
+    this.env = env;
+  }
+
+  private async excludes(): Promise<{ excludesFile?: string }> {
+    this.excludesFile ??= userExcludes(this.env);
+    const file = await this.excludesFile;
+    return file ? { excludesFile: file } : {};
   }
 
   /** A turn began (its agent worked): a checkpoint of the folder is its start. */
@@ -140,7 +151,7 @@ export class Checkpoints {
       ledger.turns.push({ turn: (ledger.turns.at(-1)?.turn ?? 0) + 1, startedAt: at, endedAt: at });
       ledger.turns.splice(0, Math.max(0, ledger.turns.length - KEPT_TURNS));
       try {
-        writeLedger(gitDir, ledger);
+        await writeLedger(gitDir, ledger);
       } catch {
         // A full disk: the review names one fewer.
       }
@@ -214,7 +225,7 @@ export class Checkpoints {
       // Never through a link: the ledger goes only into a folder of MadoHub's own.
       ownFolder(gitDir);
       ownFolder(path.join(gitDir, 'madohub'));
-      writeLedger(gitDir, ledger);
+      await writeLedger(gitDir, ledger);
       if (pruned.length > 0) await this.prune(gitDir, who.key, pruned);
     } catch {
       // A full or read-only disk: the turn is not reviewable; nothing else depends on it.
@@ -232,7 +243,7 @@ export class Checkpoints {
         gitDir,
         workTree: folder,
         index: path.join(gitDir, 'madohub', `${key}.index`),
-        ...(this.excludesFile ? { excludesFile: this.excludesFile } : {}),
+        ...(await this.excludes()),
       };
       try {
         lstatSync(path.join(gitDir, 'HEAD'));
@@ -244,7 +255,7 @@ export class Checkpoints {
       const had = readBounded(excludeFile, 64 * 1024);
       if (!had.ok || had.text !== excludes) {
         ownFolder(path.join(gitDir, 'info'));
-        writeAtomic(excludeFile, excludes);
+        await writeReplacing(excludeFile, excludes);
       }
       // The files it would keep: too many is no checkpoint.
       let count = 0;

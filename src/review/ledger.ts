@@ -5,7 +5,7 @@ import { existsSync, lstatSync } from 'node:fs';
 import path from 'node:path';
 import type { Check } from '../shared/checks.js';
 import { int, optional, pattern, recordGuard, str, strMax } from '../shared/checks.js';
-import { readJsonBounded, writeAtomic } from '../shared/files.js';
+import { readJsonBounded, writeReplacing } from '../shared/files.js';
 
 /** The turns kept per agent; older ones are pruned (their trees go with the repository's next prune). */
 export const KEPT_TURNS = 50;
@@ -84,9 +84,9 @@ export function readLedger(gitDir: string, key: string): Ledger | undefined {
   return { ...read, turns };
 }
 
-/** Writes a ledger whole (atomically; never through a link: the file is renamed into place). */
-export function writeLedger(gitDir: string, ledger: Ledger): void {
-  writeAtomic(ledgerFile(gitDir, ledger.key), JSON.stringify(ledger));
+/** Writes a ledger whole (a reader sees the old or the new; never through a link: it is renamed into place). */
+export function writeLedger(gitDir: string, ledger: Ledger): Promise<void> {
+  return writeReplacing(ledgerFile(gitDir, ledger.key), JSON.stringify(ledger));
 }
 
 /** Every ledger of a repository (a folder's agents). */

@@ -14,6 +14,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /** What a bounded read gives: the text, or an error code/reason for a person. */
@@ -118,6 +119,22 @@ export function writeAtomic(file: string, text: string, mode = 0o600): void {
     }
   } catch {
     // Some file systems refuse to fsync a folder; the rename is done all the same.
+  }
+}
+
+/**
+ * Writes a file by a fresh temporary one (created exclusively: never through a link) renamed into
+ * place, 0600, without holding the event loop and without fsync: for what a crash may lose at no cost
+ * (a review's ledger), written where the editor's process must not wait on the disk.
+ */
+export async function writeReplacing(file: string, text: string): Promise<void> {
+  const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await writeFile(tmp, text, { flag: 'wx', mode: 0o600 });
+    await rename(tmp, file);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
   }
 }
 

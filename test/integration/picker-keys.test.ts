@@ -226,6 +226,18 @@ describe.each(testNeovims())('Neovim $label: the picker’s keys, typed', ({ pat
     await screen.waitForText(unseen);
   });
 
+  it('review: D on the finished turn’s row opens its review in a tab; q closes it', async () => {
+    TYPED.add('review');
+    await goTo(/Stopped +claude/);
+    await screen.type('D');
+    await screen.waitForText(/Review · claude/, 10000);
+    await screen.waitForText(/turn \d+ \(kept 1–\d+\)/);
+    expect(await s.lua<number>('return #vim.api.nvim_list_tabpages()')).toBe(2);
+    await screen.type('q');
+    expect(await s.waitFor('#vim.api.nvim_list_tabpages() == 1')).toBe(true);
+    await open();
+  });
+
   it('mute: m mutes the row’s agent ([muted] on its row), m again unmutes it', async () => {
     TYPED.add('mute');
     await goTo(/claude.*split 1/);

@@ -131,7 +131,10 @@ export class HostReplies {
     // The job's row shows that a reply waits, and why (the first one's).
     const pending = this.waiting.length > 1 ? 'queued' : pendingOf(verdict);
     this.showPending(this.waiting.length > 1 ? this.pending : pending);
-    this.taken(state, agent, lines);
+    // The agent takes text now and replies wait before this one: the first goes (a look at the agent
+    // here may have ended the wait its timer was for, and no screen may come to flush it).
+    if (verdict === 'send') this.flush(state, agent, lines);
+    else this.taken(state, agent, lines);
     return { pending };
   }
 

@@ -112,6 +112,9 @@ describe('a turn checkpointed in a shadow repository', () => {
         gitIn(folder, 'count-objects', '-v'),
         readdirSync(path.join(folder, '.git')).sort().join(','),
       ].join('\n');
+    // The user's own excludes file, as their git config names it.
+    writeFileSync(path.join(base, 'home', '.gitconfig'), '[core]\n\texcludesFile = ~/.my-ignores\n');
+    writeFileSync(path.join(base, 'home', '.my-ignores'), '*.secret\n');
     const before = snapshot();
     const indexBefore = readFileSync(path.join(folder, '.git', 'index'));
     const rec = new Checkpoints(root, env());
@@ -120,6 +123,7 @@ describe('a turn checkpointed in a shadow repository', () => {
       write('build/out.o', 'binary-ish');
       write('debug.log', 'log');
       write('secret.env', 'KEY=1');
+      write('token.secret', 'shh');
     });
     expect(snapshot()).toBe(before);
     expect(readFileSync(path.join(folder, '.git', 'index')).equals(indexBefore)).toBe(true);

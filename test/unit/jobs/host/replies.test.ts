@@ -140,4 +140,26 @@ describe("a host's replies", () => {
     expect(h.written).toEqual([]);
     expect(h.said).toEqual(['a reply that waited too long was dropped']);
   });
+
+  it('one queued behind a write just made goes when the next reply finds the agent free, though no screen comes between (CI: a queued "work" never went)', () => {
+    const idle = lines('claude-idle');
+    const h = host('idle', idle);
+    const r = new HostReplies(h);
+    // An answer written to an idle agent that takes it at once (a shell's, a "You said"): no turn.
+    expect(r.send('reply 15', {}, false)).toEqual({ pending: '' });
+    vi.advanceTimersByTime(50);
+    // The agent answered: its screen redrawn, idle.
+    const answered = [...idle.slice(0, -1), 'You said: reply 15'];
+    h.set('idle', answered);
+    // Too soon after that write: the next one waits for it.
+    expect(r.send('work', {}, false)).toEqual({ pending: 'queued' });
+    // Past that bound, before its timer has looked again (timers run late on a busy machine): a second
+    // reply comes, and nothing was drawn meanwhile.
+    vi.setSystemTime(Date.now() + 455);
+    expect(r.send('reply 16', {}, false)).toEqual({ pending: 'queued' });
+    // The first that waited goes now (the second waits for its turn): nothing is stuck for want of a screen.
+    vi.advanceTimersByTime(1000);
+    expect(h.written.filter((w) => w.includes('work'))).toEqual(['\x1b[200~work\x1b[201~']);
+    expect(h.written.some((w) => w.includes('reply 16'))).toBe(false);
+  });
 });
