@@ -1480,6 +1480,9 @@ async function benchReview(exe: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  // What the bench starts keeps its state (the review's checkpoints too) in a throwaway folder.
+  if (!process.env.XDG_STATE_HOME?.startsWith(tmpdir()))
+    process.env.XDG_STATE_HOME = mkdtempSync(path.join(tmpdir(), 'madohub-bench-state-'));
   const args = process.argv.slice(2);
   const label = args.find((a) => !a.startsWith('--'));
   const only = args
