@@ -2,6 +2,7 @@
 // and end, as its state changes tell them (a job's host takes its own; a terminal that shows a job
 // takes none). They are taken in the background and never hold the editor.
 import path from 'node:path';
+import { FALLBACK_AGENT } from '../agents/index.js';
 import type { FleetHub } from '../fleet/hub.js';
 import { Checkpoints } from '../review/checkpoint.js';
 import { changedCount } from '../review/read.js';
@@ -23,7 +24,7 @@ export class TerminalTurns {
   private boundAt = 0;
 
   constructor(
-    private readonly hub: FleetHub,
+    private readonly hub: Pick<FleetHub, 'all' | 'turnChanged'>,
     env: NodeJS.ProcessEnv = process.env,
   ) {
     this.root = reviewDir(env);
@@ -54,7 +55,8 @@ export class TerminalTurns {
   changes(changes: readonly StateChange[]): void {
     for (const c of changes) {
       const edge = turnEdge(c.previous, c.state);
-      if (!edge) continue;
+      // A shell's commands are no agent's turns: only agents are checkpointed.
+      if (!edge || c.agent === FALLBACK_AGENT) continue;
       const entry = this.hub.all().find((e) => e.id === termId(c.buf));
       const key = reviewKey({ kind: 'term', buf: c.buf });
       if (entry?.kind !== 'terminal' || !entry.cwd || !key) continue;

@@ -349,7 +349,8 @@ class JobHost {
     const d = this.own.state.combine(screenReading, this.outputAt);
     const edge = turnEdge(this.turnState, d.state);
     this.turnState = d.state;
-    if (edge) this.checkpointTurn(edge, d.agent);
+    // A shell's commands are no agent's turns: only agents are checkpointed.
+    if (edge && d.agent !== FALLBACK_AGENT) this.checkpointTurn(edge, d.agent);
     try {
       this.sessions.look(agentModule(d.agent));
     } catch (err) {
