@@ -169,6 +169,10 @@ describe.skipIf(!SSHD && process.env.MADOHUB_NEED_SSHD !== '1')('remote hosts ov
     const all = await here(['agents', '--all']);
     expect(Date.now() - t0).toBeLessThan(4000);
     expect(all.stdout).toMatch(/\nbox +- +offline +.*Connection refused/);
+    // A review asked of the gone host: a word, nothing hangs.
+    const review = await here(['--host', 'box', 'review', 'viewed']);
+    expect(review.code).toBe(1);
+    expect(review.stderr).toMatch(/box/);
     sshd = await startSshd();
     writeHosts({ box: { command: sshd.ssh(remoteShell()), mado: madoThere } });
     // Back: the job is there once, as it was.

@@ -274,4 +274,18 @@ describe('a turn checkpointed in a shadow repository', () => {
     });
     expect(refs).toMatch(/\/2\/start$/m);
   });
+
+  it('a 50 MB file is kept as its size and hash; a folder of 100,000 files gets no checkpoint, said, without hashing them', async () => {
+    const rec = new Checkpoints(root, env());
+    await turn(rec, () => write('huge.bin', Buffer.alloc(50 * 1024 * 1024, 1)));
+    expect((await reviewTurn(root, 'job-0000000a')).files.map((f) => [f.path, f.note])).toEqual([
+      ['huge.bin', 'binary or large'],
+    ]);
+    for (let d = 0; d < 100; d++) {
+      mkdirSync(path.join(folder, `d${d}`));
+      for (let i = 0; i < 1000; i++) writeFileSync(path.join(folder, `d${d}`, `f${i}`), '');
+    }
+    await turn(rec, () => write('x.txt', 'x\n'));
+    expect((await reviewTurn(root, 'job-0000000a')).skipped).toBe('no checkpoint: the folder has over 20,000 files');
+  }, 60000);
 });
