@@ -61,6 +61,9 @@ const STATE_SET: ReadonlySet<string> = new Set(AGENT_STATES);
 
 export const isAgentState = (v: unknown): v is AgentState => typeof v === 'string' && STATE_SET.has(v);
 
+/** A turn is under way: the agent works, or asks something in it (Working, Waiting). */
+export const inTurn = (s: AgentState | null | undefined): boolean => s === 'working' || s === 'waiting';
+
 /**
  * Every source of a state, once, with its facts: `confirms` — a state it says is the agent's own word
  * (✓ in the winbar), the one rule of "confirmed"; `ofJobs` — a job's host may read a job's state from

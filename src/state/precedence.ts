@@ -1,6 +1,7 @@
 // How the sources of a terminal's state combine. Pure; the rules are written out in
 // doc/madohub.txt (|madohub-precedence|) and each has a unit test.
 import type { AgentState, StateSource } from '../detect/index.js';
+import { inTurn } from '../shared/types.js';
 
 /** A state from one source, with when MadoHub learnt it (epoch ms). */
 export interface SourcedState {
@@ -20,7 +21,6 @@ export interface Sources {
 }
 
 const ended = (s: AgentState): boolean => s === 'completed' || s === 'failed';
-const active = (s: AgentState): boolean => s === 'working' || s === 'waiting';
 
 /**
  * 1. Without a confirmed source, the screen decides.
@@ -40,14 +40,14 @@ const active = (s: AgentState): boolean => s === 'working' || s === 'waiting';
 export function decide({ screen, live, turn }: Sources): SourcedState {
   let confirmed: SourcedState | undefined;
   if (turn && ended(turn.state)) {
-    confirmed = live && active(live.state) && live.at > turn.at ? live : turn;
+    confirmed = live && inTurn(live.state) && live.at > turn.at ? live : turn;
   } else {
     confirmed = live ?? turn;
   }
   if (!confirmed) return screen;
   if (screen.state === 'waiting' && confirmed === turn && turn.state === 'working') return screen;
   if (screen.state === 'failed' && confirmed === turn && turn.state === 'working' && screen.at > turn.at) return screen;
-  if (active(screen.state) && screen.at > confirmed.at) {
+  if (inTurn(screen.state) && screen.at > confirmed.at) {
     if (ended(confirmed.state) || confirmed.state === 'idle') return screen;
     if (screen.state === 'waiting' && confirmed.state === 'working') return screen;
   }

@@ -9,13 +9,13 @@
 // it is newer than the screen it followed, and older than any other state the screen shows after it,
 // whenever the screen is read (a busy machine reads it after more output came).
 import type { AgentState, Detection, PushSignal, RecordSignal, StateSource } from '../shared/types.js';
+import { inTurn } from '../shared/types.js';
 import { clip, noControl } from '../shared/text.js';
 
 /** What a state the agent told is from: its hooks, notifications, event stream, or its records (a job's). */
 export type PushSource = Extract<StateSource, 'hook' | 'notification' | 'event-stream'> | RecordSignal['source'];
 
 const ended = (s: AgentState): boolean => s === 'completed' || s === 'failed';
-const active = (s: AgentState): boolean => s === 'working' || s === 'waiting';
 
 /** How an event was told: what it is from, when not the state's own source; the screen's state when it came. */
 export interface Told {
@@ -59,7 +59,7 @@ export class PushState {
     if (push.screen !== undefined && d.state !== push.screen) push.overtaken = true;
     const screenNewer = push.screen !== undefined ? push.overtaken === true : this.screen.at > push.at;
     const fromPush: Detection = { agent: d.agent, state: push.state, source: push.source, detail: push.detail };
-    if (ended(push.state)) return active(d.state) && screenNewer ? d : fromPush;
+    if (ended(push.state)) return inTurn(d.state) && screenNewer ? d : fromPush;
     // A wait the screen shows too is confirmed; the screen's question stays its detail.
     if (push.state === 'waiting' && d.state === 'waiting') return { ...d, source: push.source };
     return screenNewer ? d : fromPush;

@@ -1,6 +1,7 @@
 // Each entry's turns as one fact: when the turn under way started and when the one before ended, as
 // its state changes tell them (a terminal's, a job's). A finished turn's answer is the record that
 // follows a prompt of *that* turn: one recorded at or after `since`. Pure: fed changes with the time.
+import { inTurn } from '../shared/types.js';
 import type { AgentState } from '../shared/types.js';
 
 /**
@@ -18,8 +19,6 @@ export interface TurnBounds {
  */
 export const PROMPT_BEFORE_START_MS = 5000;
 
-const busy = (s: AgentState | null | undefined): boolean => s === 'working' || s === 'waiting';
-
 export class TurnBook {
   private readonly turns = new Map<string, { startedAt?: number; endedAt?: number }>();
 
@@ -33,7 +32,7 @@ export class TurnBook {
     const at = this.now();
     let t = this.turns.get(id);
     if (!t) this.turns.set(id, (t = {}));
-    if (busy(to) && t.startedAt === undefined) t.startedAt = at;
+    if (inTurn(to) && t.startedAt === undefined) t.startedAt = at;
     if (!ended) return undefined;
     const since = t.endedAt ?? (t.startedAt !== undefined ? t.startedAt - PROMPT_BEFORE_START_MS : undefined);
     t.endedAt = at;
@@ -88,7 +87,7 @@ export class WrittenTurn {
    */
   observe(state: AgentState, now: number, screen: ScreenSinceWrite): boolean | 'no turn' {
     if (this.at === undefined) return false;
-    if (busy(state)) {
+    if (inTurn(state)) {
       this.started = true;
       return state === 'working';
     }
