@@ -5,7 +5,6 @@ import path from 'node:path';
 import { FALLBACK_AGENT } from '../agents/index.js';
 import type { FleetHub } from '../fleet/hub.js';
 import { Checkpoints } from '../review/checkpoint.js';
-import { changedCount } from '../review/read.js';
 import { userKey } from '../review/ledger.js';
 import { DEFAULT_MAX_MB, boundCheckpoints, reviewHealth } from '../review/bound.js';
 import type { ReviewHealth } from '../review/bound.js';
@@ -66,13 +65,10 @@ export class TerminalTurns {
         continue;
       }
       // The files the turn changed go in its entry: its row says how many until the user has seen it.
-      void this.checkpoints
-        .ended(who)
-        .then(() => changedCount(this.root, key))
-        .then((n) => {
-          this.hub.turnChanged(c.buf, n);
-          this.bound();
-        });
+      void this.checkpoints.ended(who).then((n) => {
+        this.hub.turnChanged(c.buf, n);
+        this.bound();
+      });
     }
   }
 

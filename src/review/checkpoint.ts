@@ -100,20 +100,31 @@ function folderExcludes(folder: string): string {
 /** A large file as a checkpoint keeps it: its size and sha256, streamed within the checkpoint's time. */
 async function largeStub(file: string, size: number, signal: AbortSignal): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file, { signal })) hash.update(chunk as Buffer);
+  for await (const chunk of createReadStream(file, { signal })) hash.update(chunk);
   return `${LARGE_STUB} ${size} bytes, sha256 ${hash.digest('hex')}\n`;
+}
+
+/** How many files differ between two of a repository's trees (renames as one), or null. */
+async function changedFiles(gitDir: string, from: string, to: string): Promise<number | null> {
+  const r = await git({ gitDir }, ['diff', '--name-only', '-z', '-M', from, to]);
+  return r.code === 0
+    ? r.stdout
+        .toString('utf8')
+        .split('\0')
+        .filter((p) => p !== '').length
+    : null;
 }
 
 /** Takes checkpoints of folders, one agent's in turn; each one's trouble becomes its turn's `skipped` word. */
 export class Checkpoints {
-  private readonly queues = new Map<string, Promise<void>>();
+  private readonly queues = new Map<string, Promise<unknown>>();
   /** The user's excludes file, asked of their git config once (when first needed). */
   private excludesFile: Promise<string | undefined> | undefined;
   private readonly env: NodeJS.ProcessEnv;
 
   constructor(
     /** The review's folder: the shadow repositories under it. */
-    readonly root: string,
+    private readonly root: string,
     env: NodeJS.ProcessEnv,
     private readonly bounds: CheckpointBounds = CHECKPOINT_BOUNDS,
     private readonly now: () => number = Date.now,
@@ -129,11 +140,14 @@ export class Checkpoints {
 
   /** A turn began (its agent worked): a checkpoint of the folder is its start. */
   began(who: CheckpointOwner): Promise<void> {
-    return this.queue(who.key, () => this.checkpoint(who, 'start'));
+    return this.queue(who.key, () => this.checkpoint(who, 'start')).then(() => undefined);
   }
 
-  /** A turn ended (or failed): a checkpoint of the folder is its end. */
-  ended(who: CheckpointOwner): Promise<void> {
+  /**
+   * A turn ended (or failed): a checkpoint of the folder is its end. Answers how many files the turn
+   * changed (its row says so until the user has seen it), or null when that is not known.
+   */
+  ended(who: CheckpointOwner): Promise<number | null> {
     return this.queue(who.key, () => this.checkpoint(who, 'end'));
   }
 
@@ -142,7 +156,7 @@ export class Checkpoints {
    * moment in their ledger, so that a turn it falls in names them. Only in a folder that has checkpoints.
    */
   touched(who: CheckpointOwner): Promise<void> {
-    return this.queue(who.key, async () => {
+    const moment = async (): Promise<void> => {
       const gitDir = shadowDir(this.root, realFolder(who.folder));
       if (!isFolder(path.join(gitDir, 'madohub'))) return;
       const ledger = readLedger(gitDir, who.key) ?? { ...who, folder: realFolder(who.folder), at: 0, turns: [] };
@@ -155,17 +169,18 @@ export class Checkpoints {
       } catch {
         // A full disk: the review names one fewer.
       }
-    });
+    };
+    return this.queue(who.key, moment).then(() => undefined);
   }
 
   /** When the checkpoints asked so far are taken (for a reader that must see them, and for tests). */
   settled(key: string): Promise<void> {
-    return this.queues.get(key) ?? Promise.resolve();
+    return (this.queues.get(key) ?? Promise.resolve()).then(() => undefined);
   }
 
-  private queue(key: string, work: () => Promise<void>): Promise<void> {
-    if (!REVIEW_KEY.test(key)) return Promise.resolve();
-    const next = (this.queues.get(key) ?? Promise.resolve()).then(work, work).catch(() => undefined);
+  private queue<T>(key: string, work: () => Promise<T>): Promise<T | null> {
+    if (!REVIEW_KEY.test(key)) return Promise.resolve(null);
+    const next = (this.queues.get(key) ?? Promise.resolve()).then(work, work).catch(() => null);
     this.queues.set(key, next);
     void next.then(() => {
       if (this.queues.get(key) === next) this.queues.delete(key);
@@ -173,10 +188,12 @@ export class Checkpoints {
     return next;
   }
 
-  private async checkpoint(who: CheckpointOwner, edge: 'start' | 'end'): Promise<void> {
+  /** Takes a checkpoint of the turn's `edge`; at its end, how many files the turn changed (null: not known). */
+  private async checkpoint(who: CheckpointOwner, edge: 'start' | 'end'): Promise<number | null> {
     const folder = realFolder(who.folder);
-    ownFolder(this.root);
     const gitDir = shadowDir(this.root, folder);
+    // Never through a link: the repository and its ledgers are only ever in folders of MadoHub's own.
+    for (const dir of [this.root, gitDir, path.join(gitDir, 'madohub')]) ownFolder(dir);
     const ledger: Ledger = readLedger(gitDir, who.key) ?? {
       key: who.key,
       agent: who.agent,
@@ -194,7 +211,7 @@ export class Checkpoints {
     let turn: LedgerTurn;
     if (edge === 'start') {
       // A turn that has not ended goes on (its state flickered); else a new one begins.
-      if (last && last.endedAt === undefined) return;
+      if (last && last.endedAt === undefined) return null;
       turn = { turn: (last?.turn ?? 0) + 1, startedAt: at };
       ledger.turns.push(turn);
     } else if (last && last.endedAt === undefined) {
@@ -208,8 +225,6 @@ export class Checkpoints {
       ledger.turns.push(turn);
     }
     try {
-      ownFolder(gitDir);
-      ownFolder(path.join(gitDir, 'madohub'));
       const tree = await this.snapshot(gitDir, folder, who.key);
       turn[edge] = tree;
       if (edge === 'start') delete turn.skipped;
@@ -222,14 +237,12 @@ export class Checkpoints {
     }
     const pruned = ledger.turns.splice(0, Math.max(0, ledger.turns.length - KEPT_TURNS));
     try {
-      // Never through a link: the ledger goes only into a folder of MadoHub's own.
-      ownFolder(gitDir);
-      ownFolder(path.join(gitDir, 'madohub'));
       await writeLedger(gitDir, ledger);
       if (pruned.length > 0) await this.prune(gitDir, who.key, pruned);
     } catch {
       // A full or read-only disk: the turn is not reviewable; nothing else depends on it.
     }
+    return edge === 'end' && turn.start && turn.end ? changedFiles(gitDir, turn.start, turn.end) : null;
   }
 
   /** The folder's tree now, written into the shadow repository (an Error with the word why not). */

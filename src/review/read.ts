@@ -288,16 +288,3 @@ export const reviewCheck: Check<TurnReview> = shape(
   },
   'a turn’s review',
 );
-
-/** How many files the last finished turn of an agent changed, from its checkpoints; null: not known. */
-export async function changedCount(root: string, key: string): Promise<number | null> {
-  const found = findLedger(root, key);
-  const t = found?.ledger.turns.filter((x) => x.endedAt !== undefined).at(-1);
-  if (!found || !t?.start || !t.end) return null;
-  const r = await git({ gitDir: found.gitDir }, ['diff', '--name-only', '-z', '-M', t.start, t.end]);
-  if (r.code !== 0) return null;
-  return r.stdout
-    .toString('utf8')
-    .split('\0')
-    .filter((p) => p !== '').length;
-}

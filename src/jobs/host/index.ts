@@ -48,7 +48,6 @@ import { reviewKey } from '../../shared/fleet-id.js';
 import { reviewDir } from '../../shared/xdg.js';
 import { turnEdge } from '../../review/edges.js';
 import { Checkpoints } from '../../review/checkpoint.js';
-import { changedCount } from '../../review/read.js';
 
 const DETECT_MS = 100;
 /** A notice's screen is read afresh at most this often (see the OSC handlers). */
@@ -402,10 +401,7 @@ class JobHost {
     const who = { key, agent, name: read.job.name || agent, folder: this.launch.cwd };
     if (edge === 'began') return void this.turns.began(who);
     // The files the turn changed go in the job file: its row says how many until the user has seen it.
-    void this.turns
-      .ended(who)
-      .then(() => changedCount(this.turns.root, key))
-      .then((n) => (n === null ? undefined : this.writer.write({ turnChanged: n })));
+    void this.turns.ended(who).then((n) => (n === null ? undefined : this.writer.write({ turnChanged: n })));
   }
 
   /** Ends the agent: gracefully (its own interrupt, then SIGTERM, then SIGKILL), or killed at once. */
