@@ -214,6 +214,18 @@ local function check(path, value, expected, optional)
   end
 end
 
+---A key table of setup() (`picker.keys`, `review.keys`): each key maps to one of `actions`, or to false.
+---@param path string
+---@param keys table<string, string|false>
+---@param actions table<string, string>
+local function check_keys(path, keys, actions)
+  for key, action in pairs(keys) do
+    if action ~= false and not actions[action] then
+      error(('madohub.setup: %s[%q] is no action (%s)'):format(path, key, tostring(action)), 0)
+    end
+  end
+end
+
 ---Merges `opts` over the defaults; a wrong type is an error that names the option.
 ---@param opts table|nil
 ---@return madohub.Config
@@ -266,16 +278,8 @@ function M.merge(opts)
       0
     )
   end
-  for key, action in pairs(merged.review.keys) do
-    if action ~= false and not require('madohub.review').actions[action] then
-      error(('madohub.setup: review.keys[%q] is no action (%s)'):format(key, tostring(action)), 0)
-    end
-  end
-  for key, action in pairs(merged.picker.keys) do
-    if action ~= false and not require('madohub.picker.keys').actions[action] then
-      error(('madohub.setup: picker.keys[%q] is no action (%s)'):format(key, tostring(action)), 0)
-    end
-  end
+  check_keys('picker.keys', merged.picker.keys, require('madohub.picker.keys').actions)
+  check_keys('review.keys', merged.review.keys, require('madohub.review').actions)
   M.options = merged
   return merged
 end

@@ -1,7 +1,7 @@
 // How large the review's checkpoints are, and keeping them under the user's bound: past it, the agents whose
 // last checkpoint is oldest lose theirs first (their ledgers, refs and index), then the repositories
 // drop what no ref holds. What :checkhealth shows of them too.
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { lstat, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { git } from './git.js';
@@ -77,8 +77,17 @@ export interface ReviewHealth {
   skipped: { name: string; turn: number; why: string }[];
 }
 
+/** git's version, or null when it does not run (asked without holding the caller: :checkhealth's Node side). */
+function gitVersion(): Promise<string | null> {
+  return new Promise((resolve) => {
+    execFile('git', ['--version'], { encoding: 'utf8', timeout: 2000 }, (err, stdout) =>
+      resolve(err ? null : stdout.trim().replace(/^git version /, '')),
+    );
+  });
+}
+
 export async function reviewHealth(root: string, maxBytes: number): Promise<ReviewHealth> {
-  const v = spawnSync('git', ['--version'], { encoding: 'utf8', timeout: 2000 });
+  const version = await gitVersion();
   const dirs = shadowDirs(root);
   const ledgers = dirs.flatMap((d) => ledgersOf(d, (x) => readdirSync(x))).filter((l) => !isUserKey(l.key));
   const skipped = ledgers.flatMap((l) => {
@@ -86,7 +95,7 @@ export async function reviewHealth(root: string, maxBytes: number): Promise<Revi
     return t?.skipped ? [{ name: l.name, turn: t.turn, why: t.skipped }] : [];
   });
   return {
-    git: v.status === 0 ? v.stdout.trim().replace(/^git version /, '') : null,
+    git: version,
     dir: root,
     repositories: dirs.length,
     agents: ledgers.length,

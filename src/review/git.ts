@@ -4,6 +4,7 @@
 // prompt, no environment of a git the user runs (GIT_DIR and the rest are dropped). Bounded in time
 // (an abort ends the process) and in what it prints.
 import { spawn } from 'node:child_process';
+import { safeText } from '../shared/text.js';
 
 /** Where a shadow git runs. */
 export interface GitPlace {
@@ -127,7 +128,7 @@ export function git(place: GitPlace, args: readonly string[], run: GitRun = {}):
 export function gitProblem(r: GitResult): string {
   if (r.cut) return r.cut;
   const line = r.stderr.split('\n').find((l) => l.trim() !== '') ?? `git ended with ${r.code}`;
-  return line.replace(/[\u0000-\u001f\u007f]/g, ' ').slice(0, 200);
+  return safeText(line).slice(0, 200);
 }
 
 /** Runs a shadow git that must succeed: its output, else an Error with git's word. */

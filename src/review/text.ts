@@ -1,21 +1,23 @@
-// A turn's review in words, as `mado review` prints it and a route's `send=diff` carries it: a head line
-// (who, which turn, when, where; the others that worked there), then the unified diff. Every control
-// byte of a file's text or name is shown, never sent raw to a terminal (tabs and line ends excepted).
+// A turn's review in words, as `mado review` prints it: a head line (who, which turn, when, where; the
+// others that worked there), then the unified diff. Every control byte of a file's text or name is
+// shown, never sent raw to a terminal (tabs and line ends excepted).
+import { BIDI } from '../shared/text.js';
 import type { TurnReview } from './read.js';
 import { unifiedDiff } from './read.js';
 
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f\u0080-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/** The C0 controls but tab and line end, DEL, and the C1 controls. */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+const codePoint = (c: string): string => `<U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`;
 
 /** Text with its control bytes shown as `^[` and `<U+202E>`, so that printing it acts on nothing. */
 export function shownBytes(text: string): string {
-  return text.replace(CONTROL, (c) => {
-    const code = c.charCodeAt(0);
-    return code < 0x20
-      ? `^${String.fromCharCode(code + 64)}`
-      : code === 0x7f
-        ? '^?'
-        : `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
-  });
+  return text
+    .replace(CONTROL, (c) => {
+      const code = c.charCodeAt(0);
+      return code < 0x20 ? `^${String.fromCharCode(code + 64)}` : code === 0x7f ? '^?' : codePoint(c);
+    })
+    .replace(BIDI, codePoint);
 }
 
 const clock = (ms: number): string => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');

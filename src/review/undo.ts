@@ -5,6 +5,7 @@
 import { lstatSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { readBounded, writeAtomic } from '../shared/files.js';
+import { linkInPath } from '../shared/links.js';
 
 /** A hunk: lines [oldStart, oldStart+oldCount) of before became [newStart, newStart+newCount) of after (1-based). */
 export interface Hunk {
@@ -91,17 +92,11 @@ function placeOf(folder: string, rel: string): string {
     throw new Error('its path leaves the folder');
   const root = realpathSync(folder);
   const file = path.join(root, rel);
-  let dir = path.dirname(file);
-  // Every folder on the way is a folder, none a link.
-  for (let d = dir; d !== root && d.startsWith(`${root}/`); d = path.dirname(d)) {
-    try {
-      if (!lstatSync(d).isDirectory()) throw new Error(`${path.relative(root, d)} is a link or no folder`);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
-  }
-  dir = path.dirname(file);
+  const dir = path.dirname(file);
   if (dir !== root && !dir.startsWith(`${root}/`)) throw new Error('its path leaves the folder');
+  // No folder on the way is a link (the root is real: only what lies below it is looked at).
+  const link = linkInPath(dir);
+  if (link) throw new Error(`${path.relative(root, link)} is a link or no folder`);
   return file;
 }
 

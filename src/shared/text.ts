@@ -15,7 +15,7 @@ export function safeText(text: string): string {
  * The bidirectional controls (embeddings, overrides, isolates, marks): they reorder what is printed
  * after them (`txt.exe` shown for `exe.txt`), so text from outside never carries them.
  */
-const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+export const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** The longest detail (the line that tells a state, a job's detail) kept anywhere. */
 export const MAX_DETAIL = 120;

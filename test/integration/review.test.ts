@@ -48,6 +48,14 @@ describe.each(testNeovims())('Neovim $label: :MadoReview', ({ path: exe }) => {
       MADOHUB_REVIEW_DIR: path.join(base, 'review'),
       MADOHUB_FIXTURE_WORK_UNTIL: `${go}-{n}`,
     }));
+    // setup() refuses a review key that is no action, and a bound that is no whole number of MiB.
+    for (const [opts, word] of [
+      ["{ review = { keys = { x = 'explode' } } }", 'review.keys["x"] is no action (explode)'],
+      ['{ review = { max_mb = 0.5 } }', 'review.max_mb must be a whole number of MiB (1 or more), got 0.5'],
+    ]) {
+      await s.lua(`require('madohub').setup(${opts})`);
+      expect(await s.waitFor(said(`madohub.setup: ${word}`))).toBe(true);
+    }
     const sc = (screen = await Screen.attach(s.nvim, 160, 48));
     await s.lua('vim.cmd.cd(...)', [work]);
     const buf = await openTerminal(s, ['node', REPLIER]);
