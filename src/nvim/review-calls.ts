@@ -6,13 +6,22 @@ import { findLedger, reviewCheck, reviewTurn } from '../review/read.js';
 import { holdsCheck } from '../shared/checks.js';
 import type { TurnReview } from '../review/read.js';
 import { undoHunk } from '../review/undo.js';
+import { reviewHead } from '../review/text.js';
 import { parseFleetId, reviewKey } from '../shared/fleet-id.js';
 import { reviewDir } from '../shared/xdg.js';
 import type { FromLua } from './from-lua.js';
 import { opCall } from './op-calls.js';
 
-/** The review of entry `id`'s turn (its last finished one unless `turn`). */
-export async function reviewCall(m: FromLua<'review'>, remotes: Remotes | undefined): Promise<TurnReview> {
+/** The review of entry `id`'s turn (its last finished one unless `turn`), with its head in words for the list. */
+export async function reviewCall(
+  m: FromLua<'review'>,
+  remotes: Remotes | undefined,
+): Promise<TurnReview & { head: string[] }> {
+  const review = await entryReview(m, remotes);
+  return { ...review, head: reviewHead(review) };
+}
+
+async function entryReview(m: FromLua<'review'>, remotes: Remotes | undefined): Promise<TurnReview> {
   const id = parseFleetId(m.id);
   const turn = m.turn === undefined ? {} : { turn: m.turn };
   if (id?.kind === 'term') return reviewTurn(reviewDir(), reviewKey(id) ?? '', { ...turn, contents: true });

@@ -10,6 +10,7 @@ import { createReadStream, lstatSync, mkdirSync, readdirSync, realpathSync } fro
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { readBounded, writeReplacing } from '../shared/files.js';
+import { safeText } from '../shared/text.js';
 import { git, gitOk, gitProblem } from './git.js';
 import type { GitPlace } from './git.js';
 import { KEPT_TURNS, REVIEW_KEY, readLedger, writeLedger } from './ledger.js';
@@ -233,7 +234,7 @@ export class Checkpoints {
       if (edge === 'end' && turn.start && turn.start === last?.end && turn !== last)
         await gitOk({ gitDir }, ['update-ref', `refs/madohub/${who.key}/${turn.turn}/start`, turn.start]);
     } catch (err) {
-      turn.skipped = `no checkpoint: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300);
+      turn.skipped = safeText(`no checkpoint: ${err instanceof Error ? err.message : String(err)}`).slice(0, 300);
     }
     const pruned = ledger.turns.splice(0, Math.max(0, ledger.turns.length - KEPT_TURNS));
     try {

@@ -3,7 +3,7 @@
 // after), with the other agents that worked in the folder meanwhile. Bounded in files and bytes.
 import { readdirSync } from 'node:fs';
 import type { Check } from '../shared/checks.js';
-import { int, oneOf, optional, orNull, shape, str, strMax, stringsMax } from '../shared/checks.js';
+import { int, oneOf, optional, orNull, plainLine, shape, str, strMax, stringsMax } from '../shared/checks.js';
 import { git, gitProblem } from './git.js';
 import type { GitPlace } from './git.js';
 import { ledgersOf, readLedger } from './ledger.js';
@@ -252,6 +252,12 @@ export function unifiedDiff(review: TurnReview): string {
   return review.files.map((f) => f.diff || `${f.status} ${f.path}${f.note ? ` (${f.note})` : ''}\n`).join('');
 }
 
+/** A word of ours, as another machine sends it: one plain line, `max` characters at most. */
+const plainMax =
+  (max: number): Check<string> =>
+  (v) =>
+    strMax(max)(v) ?? plainLine(v);
+
 const fileCheck = shape(
   {
     path: strMax(4096),
@@ -260,7 +266,7 @@ const fileCheck = shape(
     diff: str,
     added: int(0, Number.MAX_SAFE_INTEGER),
     removed: int(0, Number.MAX_SAFE_INTEGER),
-    note: optional(strMax(100)),
+    note: optional(plainMax(100)),
     before: optional(orNull(str)),
     after: optional(orNull(str)),
   },
@@ -283,7 +289,7 @@ export const reviewCheck: Check<TurnReview> = shape(
     folder: strMax(4096),
     others: stringsMax(100),
     files: filesCheck,
-    skipped: optional(strMax(300)),
+    skipped: optional(plainMax(300)),
     more: optional(int(0, Number.MAX_SAFE_INTEGER)),
   },
   'a turn’s review',

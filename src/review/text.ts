@@ -20,6 +20,9 @@ export function shownBytes(text: string): string {
     .replace(BIDI, codePoint);
 }
 
+/** One line of it: a line end and a tab shown too (a name or a folder from outside never makes two lines). */
+const shownLine = (text: string): string => shownBytes(text).replace(/\n/g, '^J').replace(/\t/g, '^I');
+
 const clock = (ms: number): string => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
 
 /** The head of a review: `claude work · turn 3 (kept 1–3) · 2026-12-06 10:01 → 10:04 · /path`, and its words. */
@@ -35,7 +38,7 @@ export function reviewHead(r: TurnReview): string[] {
     lines.push(`${r.files.length + (r.more ?? 0)} file(s) changed, +${added} -${removed}`);
   }
   if (r.more) lines.push(`${r.more} more file(s) not shown`);
-  return lines.map(shownBytes);
+  return lines.map(shownLine);
 }
 
 /** The review as `mado review` prints it. */

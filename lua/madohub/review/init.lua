@@ -31,6 +31,7 @@ local M = {}
 ---@field files madohub.ReviewFile[]
 ---@field skipped string|nil
 ---@field more integer|nil
+---@field head string[] Its head in words, one line each (the Node side's).
 
 ---@class madohub.ReviewComment
 ---@field path string
@@ -132,26 +133,12 @@ local function set_lines(buf, lines)
   vim.bo[buf].modifiable = false
 end
 
----The list's head lines: who, which turn, when; the others; the change's size or why there is none.
+---The list's head lines, as the Node side words them (who, which turn, when, where; the others; the
+---change's size or why there is none), then a blank line.
 ---@param r madohub.TurnReview
 ---@return string[]
 local function head(r)
-  local lines = {
-    ('%s · turn %d (kept %d–%d)'):format(vim.fn.strtrans(r.name), r.turn, r.first, r.last),
-    os.date('%Y-%m-%d %H:%M', math.floor(r.startedAt / 1000))
-      .. (type(r.endedAt) == 'number' and os.date(' → %H:%M', math.floor(r.endedAt / 1000)) or ' → now'),
-  }
-  for _, o in ipairs(r.others) do
-    lines[#lines + 1] = ('%s also worked here during this turn'):format(vim.fn.strtrans(o))
-  end
-  if type(r.skipped) == 'string' then
-    lines[#lines + 1] = 'not shown: ' .. r.skipped
-  elseif #r.files == 0 then
-    lines[#lines + 1] = 'no change'
-  end
-  if type(r.more) == 'number' then
-    lines[#lines + 1] = ('%d more file(s) not shown'):format(r.more)
-  end
+  local lines = vim.list_slice(r.head, 1, #r.head)
   lines[#lines + 1] = ''
   return lines
 end
