@@ -9,13 +9,14 @@
 //   agents/                    one file per agent, and the registry
 //   detect/  records/  proc/   the pure screen engine; record files; /proc;
 //   review/                    the turns' records in shadow git repositories (issue 29)
+//   usage/                     what the agents spend: counting and pricing the readings (issue 30)
 //   shared/                    types and helpers every layer uses
 //
 // A file imports only from its own layer or those below it, type-only imports included, and no
 // import forms a cycle.
 const LAYERS = [
   ['shared'],
-  ['detect', 'records', 'proc', 'review'],
+  ['detect', 'records', 'proc', 'review', 'usage'],
   ['agents'],
   ['state'],
   ['jobs', 'routes'],
@@ -42,6 +43,7 @@ const sideways = [
   ['jobs', ['routes'], 'jobs know nothing of routes (the daemon and the Neovim side put the two together)'],
   ['detect', ['records', 'proc'], 'the detect engine is pure: it takes rules and screens as arguments'],
   ['proc', ['detect', 'records'], 'proc reads /proc and nothing else'],
+  ['usage', ['detect', 'records', 'proc', 'review'], 'usage counts and prices the readings it is given: it reads no record'],
   ['nvim', ['cli', 'daemon'], 'the Neovim side, the CLI and the daemon each stand on the layers below'],
   ['cli', ['nvim', 'daemon'], 'the Neovim side, the CLI and the daemon each stand on the layers below'],
   ['daemon', ['nvim', 'cli'], 'the Neovim side, the CLI and the daemon each stand on the layers below'],

@@ -40,10 +40,27 @@ local M = {}
 ---@field interrupted boolean A Failed state that is the user's interrupt, not an error.
 ---@field turns integer The turns it ended, as its owner counts them (a job's host); 0 where nothing counts them.
 ---@field changed integer|vim.NIL The files its last finished turn changed (|madohub-review|); vim.NIL: not known.
+---What it spent, from its agent's records (|madohub-usage|); vim.NIL: not known (an agent that records none).
+---@field usage madohub.Usage|vim.NIL
 ---@field ended boolean Its program is gone (an exited terminal; a job that exited or failed): no write, view or stop.
 ---A terminal that shows a job (`mado attach`): the job's id ('' for the others); in this cache for its winbar,
 ---in no list.
 ---@field shows string
+
+---@class madohub.Spend
+---@field inputTokens integer Input tokens not read from the cache.
+---@field outputTokens integer Output tokens, reasoning included.
+---@field cacheReadTokens integer
+---@field cacheWriteTokens integer
+---@field costUsd number|vim.NIL In US dollars; vim.NIL where a model has no price.
+
+---@class madohub.Usage: madohub.Spend
+---@field model string The model of its last answer; '' when its records name none.
+---@field contextUsedPct integer|vim.NIL How full its context is (per cent), as the agent counts it.
+---@field turn madohub.Spend Since its last prompt.
+---@field subAgents madohub.Spend|vim.NIL What its sub-agents spent (counted in above).
+---@field days table<string, madohub.Spend> By day (`YYYY-MM-DD`, local time).
+---@field models table<string, madohub.Spend> By model.
 
 ---@class madohub.FleetFilter
 ---@field kind? madohub.FleetKind

@@ -5,6 +5,7 @@
 //   OpenAI Responses        POST /v1/responses                     (Codex)
 //   Gemini                  POST /v1beta/models/<m>:streamGenerateContent, :generateContent, :countTokens
 // What it answers is read from the last words of the user's prompt:
+//   delegate → a sub-agent (Task/Agent);
 //   run → a shell tool call (`touch mock-ran.txt`); write → a file write; ask → the agent's question
 //   tool; plan → its plan-exit tool; slow → text after 4 s; fail → HTTP 500; fail badly → HTTP 400;
 //   anything else → "You said: <prompt>". A tool's result gets "Done: ran it.".
@@ -19,6 +20,12 @@ const port = Number(process.argv[2] ?? 8765);
 const logFile = process.argv[3] ?? `/tmp/mock-models-${port}.log`;
 const log = (s) => fs.appendFileSync(logFile, `${new Date().toISOString()} ${s}\n`);
 let n = 0;
+
+/**
+ * Token counts that differ per request (request k: input 100+13k, output 7+3k, cache read 50k,
+ * cache write 20+k), so that a sum of an agent's records is a real check of what it counted.
+ */
+const counts = (k) => ({ input: 100 + 13 * k, output: 7 + 3 * k, cacheRead: 50 * k, cacheWrite: 20 + k });
 
 const MARKERS = /^\[Request interrupted by user[^\]]*\]$/;
 const strip = (t) =>
@@ -65,6 +72,9 @@ function plan({ said, tools, afterTool, side, sideText }) {
       text: 'I have a question.',
       call: { name: pick(/AskUserQuestion|ask_user|question/i, 'ask_user'), ask: true },
     };
+  // delegate → a sub-agent (Claude Code's Task/Agent tool), whose own request says something else.
+  if (/\bdelegate\b/.test(said) && tools.some((t) => /^(Task|Agent)$/.test(t.name)))
+    return { text: 'I will ask a sub-agent.', call: { name: pick(/^(Task|Agent)$/, 'Task'), delegate: true } };
   if (/\bplan\b/.test(said))
     return {
       text: 'Here is the plan.',
@@ -111,6 +121,8 @@ function shapedArgs(call, schema) {
     return { question: 'Which colour should the button be?', choices: ['Red', 'Blue'], options: ['Red', 'Blue'] };
   }
   if (call.plan !== undefined) return { plan: call.plan };
+  if (call.delegate)
+    return { description: 'Greet', prompt: 'say hi from the sub-agent', subagent_type: 'general-purpose' };
   if (call.name === 'apply_patch')
     return { input: `*** Begin Patch\n*** Add File: ${call.path}\n+new file\n*** End Patch\n` };
   return {
@@ -184,7 +196,13 @@ async function anthropic(j, res) {
       input: argsFor(p.call, tools.find((t) => t.name === p.call.name)?.schema),
     });
   const stop = p.call ? 'tool_use' : 'end_turn';
-  const usage = { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  const c = counts(n);
+  const usage = {
+    input_tokens: c.input,
+    output_tokens: c.output,
+    cache_creation_input_tokens: c.cacheWrite,
+    cache_read_input_tokens: c.cacheRead,
+  };
   if (!j.stream) {
     await later(p.delay ?? 0);
     return send(res, 200, {
@@ -234,7 +252,7 @@ async function anthropic(j, res) {
   ev('message_delta', {
     type: 'message_delta',
     delta: { stop_reason: stop, stop_sequence: null },
-    usage: { output_tokens: 5 },
+    usage: { output_tokens: c.output },
   });
   ev('message_stop', { type: 'message_stop' });
   res.end();
@@ -267,7 +285,13 @@ async function chat(j, res) {
       arguments: JSON.stringify(argsFor(p.call, tools.find((t) => t.name === p.call.name)?.schema)),
     },
   };
-  const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
+  const c = counts(n);
+  const usage = {
+    prompt_tokens: c.input + c.cacheRead,
+    completion_tokens: c.output,
+    total_tokens: c.input + c.cacheRead + c.output,
+    prompt_tokens_details: { cached_tokens: c.cacheRead },
+  };
   const finish = call ? 'tool_calls' : 'stop';
   await later(p.delay ?? 0);
   if (!j.stream)
@@ -385,11 +409,11 @@ async function responses(j, res) {
     response: {
       id,
       usage: {
-        input_tokens: 10,
-        input_tokens_details: null,
-        output_tokens: 5,
-        output_tokens_details: null,
-        total_tokens: 15,
+        input_tokens: counts(n).input + counts(n).cacheRead,
+        input_tokens_details: { cached_tokens: counts(n).cacheRead },
+        output_tokens: counts(n).output,
+        output_tokens_details: { reasoning_tokens: 0 },
+        total_tokens: counts(n).input + counts(n).cacheRead + counts(n).output,
       },
     },
   });
@@ -434,9 +458,15 @@ async function gemini(j, url, res) {
     out.push({
       functionCall: { name: p.call.name, args: argsFor(p.call, tools.find((t) => t.name === p.call.name)?.schema) },
     });
+  const c = counts(++n);
   const body = {
     candidates: [{ content: { role: 'model', parts: out }, finishReason: 'STOP', index: 0 }],
-    usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
+    usageMetadata: {
+      promptTokenCount: c.input + c.cacheRead,
+      candidatesTokenCount: c.output,
+      cachedContentTokenCount: c.cacheRead,
+      totalTokenCount: c.input + c.cacheRead + c.output,
+    },
     modelVersion: 'mock',
   };
   await later(p.delay ?? 0);

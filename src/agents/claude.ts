@@ -4,6 +4,7 @@
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { COMPLETION, SHARED_RULES } from '../detect/common.js';
+import type { UsageFeed } from '../records/usage-feed.js';
 import type { FolderWatcher } from '../records/folders.js';
 import type { RecordLog } from '../records/follow.js';
 import { appendCommand } from '../records/push-file.js';
@@ -14,6 +15,8 @@ import { SHORT_ID } from '../shared/fleet-id.js';
 import { answerOfLastPrompt } from './recorded-answer.js';
 import { clip, MAX_DETAIL, noControl } from '../shared/text.js';
 import type { AgentState, PushSignal, RecordSignal } from '../shared/types.js';
+import { countOf } from '../usage/tally.js';
+import type { PriceTable, UsageReading } from '../usage/types.js';
 import { arrowsTo } from './menus.js';
 import type { AgentModule, SessionElsewhere } from './types.js';
 
@@ -59,6 +62,21 @@ export function claudeHookSignal(event: unknown): PushSignal | undefined {
       return undefined;
   }
 }
+
+/**
+ * Anthropic's prices of the models Claude Code runs (US dollars per million tokens; a cache write is
+ * the five-minute one), and their context windows.
+ */
+const CLAUDE_PRICES: PriceTable = {
+  'claude-opus-4-5': { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25, context: 200_000 },
+  'claude-opus-4-1': { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75, context: 200_000 },
+  'claude-opus-4': { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75, context: 200_000 },
+  'claude-sonnet-4-5': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75, context: 200_000 },
+  'claude-sonnet-4': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75, context: 200_000 },
+  'claude-3-7-sonnet': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75, context: 200_000 },
+  'claude-haiku-4-5': { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25, context: 200_000 },
+  'claude-3-5-haiku': { input: 0.8, output: 4, cacheRead: 0.08, cacheWrite: 1, context: 200_000 },
+};
 
 export const claude: AgentModule = {
   id: 'claude',
@@ -160,7 +178,7 @@ export const claude: AgentModule = {
     prefixes: ['ANTHROPIC_', 'CLAUDE_', 'DISABLE_PROMPT_CACHING', 'VERTEX_REGION_'],
   },
   // Its session file (`<config>/sessions/<pid>.json`) and the transcript it names.
-  records: (ctx) => new ClaudeRecords(claudeConfigDir(ctx.env), ctx.pid, ctx.folders, ctx.emit, ctx.log),
+  records: (ctx) => new ClaudeRecords(claudeConfigDir(ctx.env), ctx.pid, ctx.folders, ctx.emit, ctx.log, ctx.usage),
   // A job's hooks, through `--settings` (a layer over the user's own settings, which stay as they are).
   push: {
     launch: ({ settings, events }) => ({
@@ -201,7 +219,47 @@ export const claude: AgentModule = {
   // message that ended the turn (stop_reason end_turn): the text of all its records (one per content
   // block, one message id).
   answerOf: (records) => answerOfLastPrompt(records, isClaudePrompt, claudeAnswerAt),
+  // What it spends: each answer's usage in its transcript (one count per message id), its sub-agents'
+  // transcripts beside it (`<session>/subagents/agent-*.jsonl`) counted in.
+  usage: {
+    reader: () => claudeUsage,
+    prices: CLAUDE_PRICES,
+    subAgentFiles: (file) => ({
+      folder: path.join(file.replace(/\.jsonl$/, ''), 'subagents'),
+      name: /^agent-[\w-]+\.jsonl$/,
+    }),
+  },
 };
+
+/**
+ * What one transcript record says of spending: a prompt of the main conversation begins a turn; an
+ * answer (`assistant`) has its message's usage, written again on each of its content lines (the same
+ * message id: counted once, with its last counts). Its context is what the request sent: input, cache
+ * reads and writes. A sidechain's (a sub-agent's) is counted in as a sub-agent's.
+ */
+export function claudeUsage(record: unknown): UsageReading | undefined {
+  if (isClaudePrompt(record)) return { kind: 'prompt', at: isObj(record) ? timeOf(record.timestamp) : undefined };
+  if (!isObj(record) || record.type !== 'assistant' || !isObj(record.message)) return undefined;
+  const m = record.message;
+  const u = m.usage;
+  // `<synthetic>`: a message Claude Code wrote itself (an error, an interrupt), no request's.
+  if (!isObj(u) || m.model === '<synthetic>') return undefined;
+  const tokens = {
+    inputTokens: countOf(u.input_tokens),
+    outputTokens: countOf(u.output_tokens),
+    cacheReadTokens: countOf(u.cache_read_input_tokens),
+    cacheWriteTokens: countOf(u.cache_creation_input_tokens),
+  };
+  return {
+    kind: 'message',
+    tokens,
+    key: strOf(m.id) ?? strOf(record.uuid),
+    model: strOf(m.model),
+    sub: record.isSidechain === true,
+    at: timeOf(record.timestamp),
+    contextTokens: tokens.inputTokens + tokens.cacheReadTokens + tokens.cacheWriteTokens,
+  };
+}
 
 /**
  * A prompt the user (or a write into the terminal) gave: a `user` record of the main conversation with
@@ -344,6 +402,7 @@ export class ClaudeRecords extends RegistryRecords {
     folders: FolderWatcher,
     emit: (signal: RecordSignal) => void,
     log: RecordLog,
+    usage?: UsageFeed,
   ) {
     const entryOf = (value: unknown): RegistryEntry | undefined => {
       const session = claudeSession(value);
@@ -353,7 +412,7 @@ export class ClaudeRecords extends RegistryRecords {
     };
     const registryFile = path.join(configDir, 'sessions', `${pid}.json`);
     super(
-      { registryFile, entryOf, interpret: claudeTranscriptReader(), label: `claude pid ${pid}` },
+      { registryFile, entryOf, interpret: claudeTranscriptReader(), label: `claude pid ${pid}`, usage },
       folders,
       emit,
       log,

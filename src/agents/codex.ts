@@ -8,6 +8,7 @@ import { BRAILLE, SHARED_RULES } from '../detect/common.js';
 import { processPlace, processSource } from '../proc/shared.js';
 import { FoundFile } from '../records/follow.js';
 import type { RecordLog } from '../records/follow.js';
+import type { UsageFeed } from '../records/usage-feed.js';
 import type { FolderWatcher } from '../records/folders.js';
 import { firstRecord } from '../records/tail.js';
 import { isObj, strOf, timeOf } from '../shared/checks.js';
@@ -17,6 +18,8 @@ import type { TermNotification } from '../detect/osc.js';
 import { digitOf } from './menus.js';
 import { answerOfLastPrompt } from './recorded-answer.js';
 import type { AgentModule } from './types.js';
+import { countOf } from '../usage/tally.js';
+import type { PriceTable, UsageReading } from '../usage/types.js';
 
 /** Its dialogs (a model to switch to at start, …), which wait for a key. */
 const DIALOG = /enter\/esc confirm · \^c quit/;
@@ -40,6 +43,17 @@ export function codexNotification(n: TermNotification): PushSignal | undefined {
   if (asked) return { state: 'waiting', detail: clip(asked[1] || 'approval') };
   return { state: 'completed', detail: clip(text) };
 }
+
+/** OpenAI's prices of the models Codex runs (US dollars per million tokens; it writes no cache). */
+const CODEX_PRICES: PriceTable = {
+  'gpt-5': { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 0, context: 272_000 },
+  'gpt-5-codex': { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 0, context: 272_000 },
+  'gpt-5.1': { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 0, context: 272_000 },
+  'gpt-5.1-codex': { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 0, context: 272_000 },
+  'gpt-5-mini': { input: 0.25, output: 2, cacheRead: 0.025, cacheWrite: 0, context: 272_000 },
+  'gpt-5.1-codex-mini': { input: 0.25, output: 2, cacheRead: 0.025, cacheWrite: 0, context: 272_000 },
+  'gpt-4.1': { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 0, context: 1_047_576 },
+};
 
 export const codex: AgentModule = {
   id: 'codex',
@@ -146,6 +160,7 @@ export const codex: AgentModule = {
       ctx.emit,
       ctx.log,
       resumedSession(ctx.argv ?? []),
+      ctx.usage,
     ),
   // Its desktop notifications as OSC 9 (its config's `tui.notifications` and `notification_method`).
   notification: codexNotification,
@@ -162,6 +177,8 @@ export const codex: AgentModule = {
   },
   jobRecordFile: (job, env) =>
     job.resumeSessionId ? rolloutOfSession(codexHome(env), job.resumeSessionId) : undefined,
+  // What it spends: its rollout's running totals (`token_count`), its context as its footer counts it.
+  usage: { reader: codexUsageReader, prices: CODEX_PRICES },
   // The last turn's final message, as its `task_complete` event records it, after the turn's `task_started`.
   answerOf: (records) =>
     answerOfLastPrompt(
@@ -175,6 +192,57 @@ export const codex: AgentModule = {
       },
     ),
 };
+
+/** The tokens Codex keeps for itself in any context (its `BASELINE_TOKENS`): its per cent leaves them out. */
+const CODEX_BASELINE_TOKENS = 12_000;
+
+/**
+ * How full Codex's context is, as its footer's `NN% context left` counts it: the last request's
+ * tokens against the window, both without its baseline.
+ */
+export function codexContextUsedPct(lastTotal: number, window: number): number | undefined {
+  if (!(Number.isFinite(lastTotal) && Number.isFinite(window)) || window <= CODEX_BASELINE_TOKENS) return undefined;
+  const effective = window - CODEX_BASELINE_TOKENS;
+  const used = Math.max(0, lastTotal - CODEX_BASELINE_TOKENS);
+  const left = Math.round((Math.max(0, effective - used) / effective) * 100);
+  return 100 - Math.min(100, Math.max(0, left));
+}
+
+/**
+ * A reader of one rollout's spending: a turn's start (`task_started`) begins a turn; each
+ * `token_count` event carries the session's running totals (its input counts the cached part too,
+ * told apart here), the last request's, and the context window; `turn_context` names the model.
+ */
+export function codexUsageReader(): (record: unknown) => UsageReading | undefined {
+  let model: string | undefined;
+  return (record) => {
+    if (isObj(record) && record.type === 'turn_context' && isObj(record.payload)) {
+      model = strOf(record.payload.model) ?? model;
+      return undefined;
+    }
+    const p = codexEvent(record);
+    const at = isObj(record) ? timeOf(record.timestamp) : undefined;
+    if (p?.type === 'task_started' || p?.type === 'user_message') return { kind: 'prompt', at };
+    if (p?.type !== 'token_count' || !isObj(p.info) || !isObj(p.info.total_token_usage)) return undefined;
+    const total = p.info.total_token_usage;
+    const cached = countOf(total.cached_input_tokens);
+    const last = isObj(p.info.last_token_usage) ? countOf(p.info.last_token_usage.total_tokens) : Number.NaN;
+    const window = countOf(p.info.model_context_window);
+    const pct = codexContextUsedPct(last, window);
+    return {
+      kind: 'total',
+      tokens: {
+        inputTokens: countOf(total.input_tokens) - cached,
+        outputTokens: countOf(total.output_tokens),
+        cacheReadTokens: cached,
+        cacheWriteTokens: countOf(total.cache_write_input_tokens),
+      },
+      model,
+      at,
+      ...(pct === undefined ? {} : { contextUsedPct: pct }),
+    };
+  };
+}
 
 // ── Its records ─────────────────────────────────────────────────────────────────────────────
 
@@ -388,8 +456,9 @@ export class CodexRecords extends FoundFile {
     log: RecordLog,
     /** The session the process resumes, whose rollout it goes on in. */
     private readonly resumed?: string,
+    usage?: UsageFeed,
   ) {
-    super(folders, claims, codexRolloutRecord, emit, log, `codex pid ${pid}`);
+    super(folders, claims, codexRolloutRecord, emit, log, `codex pid ${pid}`, usage);
   }
 
   protected sessionIn(file: string): string | undefined {

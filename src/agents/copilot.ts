@@ -16,12 +16,15 @@ import path from 'node:path';
 import { SHARED_RULES } from '../detect/common.js';
 import { FoundFile } from '../records/follow.js';
 import type { RecordLog } from '../records/follow.js';
+import type { UsageFeed } from '../records/usage-feed.js';
 import type { FolderWatcher } from '../records/folders.js';
 import { isObj, strOf, timeOf } from '../shared/checks.js';
 import { paced } from '../shared/debounce.js';
 import { clip } from '../shared/text.js';
 import type { AgentState, RecordSignal } from '../shared/types.js';
 import { digitOf } from './menus.js';
+import { countOf } from '../usage/tally.js';
+import type { PriceTable, UsageReading } from '../usage/types.js';
 import type { AgentModule } from './types.js';
 import { answerOfLastPrompt } from './recorded-answer.js';
 
@@ -42,6 +45,9 @@ const WORKING = /^ [^\w\s] Working (?:esc|·)/;
 
 /** The footer while it waits for a prompt (`Interactive` is its mode: `Plan`, `Autopilot` are others). */
 const READY = /^ (?:← open sidebar · )?(?:Interactive|Plan|Autopilot) · |^ ctrl\+c again to exit\b/;
+
+/** Copilot CLI bills premium requests, not tokens: no price here (a user's `prices` may give them). */
+const COPILOT_PRICES: PriceTable = {};
 
 export const copilot: AgentModule = {
   id: 'copilot',
@@ -98,9 +104,12 @@ export const copilot: AgentModule = {
   env: { names: ['GH_TOKEN', 'GITHUB_TOKEN', 'GH_HOST'], prefixes: ['COPILOT_'] },
   // `❯ 1. Yes`: a choice's digit picks it at once (1.0.102, tried on its approvals).
   menuKeys: (choice) => digitOf(choice),
-  records: (ctx) => new CopilotRecords(copilotHome(ctx.env), ctx.pids, ctx.folders, ctx.claims, ctx.emit, ctx.log),
+  records: (ctx) =>
+    new CopilotRecords(copilotHome(ctx.env), ctx.pids, ctx.folders, ctx.claims, ctx.emit, ctx.log, ctx.usage),
   jobRecordFile: (job, env) => eventsFile(copilotHome(env), job.resumeSessionId ?? job.sessionId),
   // The last message of its model after the user's last prompt that has text.
+  // What it spends: each request's `session.usage_record` in its events.
+  usage: { reader: () => copilotUsage, prices: COPILOT_PRICES },
   answerOf: (records) =>
     answerOfLastPrompt(
       records,
@@ -205,8 +214,9 @@ export class CopilotRecords extends FoundFile {
     claims: Set<string>,
     emit: (signal: RecordSignal) => void,
     log: RecordLog,
+    usage?: UsageFeed,
   ) {
-    super(folders, claims, copilotEvent, emit, log, `copilot pids ${pids.slice(0, 4).join(',')}`);
+    super(folders, claims, copilotEvent, emit, log, `copilot pids ${pids.slice(0, 4).join(',')}`, usage);
   }
 
   protected sessionIn(file: string): string | undefined {
@@ -225,4 +235,31 @@ export class CopilotRecords extends FoundFile {
     const file = session ? eventsFile(this.home, session) : undefined;
     return file && !this.claims.has(file) ? file : undefined;
   }
+}
+
+/**
+ * What one of Copilot CLI's session events says of spending: the user's message begins a turn; a
+ * request's `session.usage_record` has its tokens (its `cost` is premium requests, not dollars).
+ */
+export function copilotUsage(record: unknown): UsageReading | undefined {
+  if (!isObj(record)) return undefined;
+  const at = timeOf(record.timestamp);
+  if (record.type === 'user.message') return { kind: 'prompt', at };
+  if (record.type !== 'session.usage_record' || !isObj(record.data) || !isObj(record.data.usage)) return undefined;
+  const u = record.data.usage;
+  const accounting = isObj(u.accounting) ? u.accounting : {};
+  const seq = accounting.sequence;
+  return {
+    kind: 'message',
+    key: typeof seq === 'number' ? `${strOf(accounting.sourceSessionId) ?? ''}:${seq}` : strOf(record.id),
+    model: strOf(u.model),
+    at,
+    tokens: {
+      inputTokens: countOf(u.inputTokens),
+      outputTokens: countOf(u.outputTokens),
+      cacheReadTokens: countOf(u.cacheReadTokens),
+      cacheWriteTokens: countOf(u.cacheWriteTokens),
+    },
+    contextTokens: countOf(u.inputTokens) + countOf(u.cacheReadTokens) + countOf(u.cacheWriteTokens),
+  };
 }

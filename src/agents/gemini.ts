@@ -2,6 +2,8 @@
 // Everything MadoHub knows of it: see types.ts.
 import { BRAILLE, ordered, SHARED_RULES } from '../detect/common.js';
 import { digitOf } from './menus.js';
+import { countOf } from '../usage/tally.js';
+import type { PriceTable, UsageReading } from '../usage/types.js';
 import type { AgentModule } from './types.js';
 import { answerOfLastPrompt } from './recorded-answer.js';
 import { createHash } from 'node:crypto';
@@ -12,6 +14,7 @@ import { readConfigFile, readJsonBounded } from '../shared/files.js';
 import { appendCommand } from '../records/push-file.js';
 import { processPlace } from '../proc/shared.js';
 import type { RecordLog } from '../records/follow.js';
+import type { UsageFeed } from '../records/usage-feed.js';
 import type { FolderWatcher } from '../records/folders.js';
 import { FoundFile } from '../records/follow.js';
 import { firstRecord } from '../records/tail.js';
@@ -74,6 +77,13 @@ function geminiJobSettings(command: string, env: NodeJS.ProcessEnv): string {
   return JSON.stringify({ ...defaults, hooks });
 }
 
+/** Google's prices of the models Gemini CLI runs (US dollars per million tokens, prompts to 200k tokens). */
+const GEMINI_PRICES: PriceTable = {
+  'gemini-2.5-pro': { input: 1.25, output: 10, cacheRead: 0.31, cacheWrite: 0, context: 1_048_576 },
+  'gemini-2.5-flash': { input: 0.3, output: 2.5, cacheRead: 0.075, cacheWrite: 0, context: 1_048_576 },
+  'gemini-2.5-flash-lite': { input: 0.1, output: 0.4, cacheRead: 0.025, cacheWrite: 0, context: 1_048_576 },
+};
+
 export const gemini: AgentModule = {
   id: 'gemini',
   displayName: 'Gemini',
@@ -126,7 +136,8 @@ export const gemini: AgentModule = {
   // `● 1. Allow once`: a choice's digit picks it at once (0.61.0, tried on its approvals).
   menuKeys: (choice) => digitOf(choice),
   // Its chat (`<home>/.gemini/tmp/<project>/chats/session-*.jsonl`), opened when it starts.
-  records: (ctx) => new GeminiRecords(geminiDir(ctx.env), ctx.pid, ctx.folders, ctx.claims, ctx.emit, ctx.log),
+  records: (ctx) =>
+    new GeminiRecords(geminiDir(ctx.env), ctx.pid, ctx.folders, ctx.claims, ctx.emit, ctx.log, ctx.usage),
   // A job's hooks, through system defaults of the job's own (the user's settings stay as they are).
   push: {
     launch: ({ settings, events }, env) => ({
@@ -137,6 +148,8 @@ export const gemini: AgentModule = {
     signal: geminiHookSignal,
   },
   // The model's last message with text, after the user's last prompt (tool results are not prompts).
+  // What it spends: each answer's `tokens` in its chat.
+  usage: { reader: () => geminiUsage, prices: GEMINI_PRICES },
   answerOf: (records) =>
     answerOfLastPrompt(records, isGeminiPrompt, (rs, i) => {
       const r = rs[i];
@@ -287,8 +300,9 @@ export class GeminiRecords extends FoundFile {
     claims: Set<string>,
     emit: (signal: RecordSignal) => void,
     log: RecordLog,
+    usage?: UsageFeed,
   ) {
-    super(folders, claims, geminiChatRecord, emit, log, `gemini pid ${pid}`);
+    super(folders, claims, geminiChatRecord, emit, log, `gemini pid ${pid}`, usage);
   }
 
   protected sessionIn(file: string): string | undefined {
@@ -319,4 +333,31 @@ export class GeminiRecords extends FoundFile {
       }),
     );
   }
+}
+
+/**
+ * What one record of a Gemini CLI chat says of spending: the user's prompt begins a turn; an answer
+ * (`gemini`) has its request's `tokens` (its input counts the cached part and the tool's prompt
+ * apart: told apart here; its thoughts are output). A message written again (its id) replaces itself.
+ */
+export function geminiUsage(record: unknown): UsageReading | undefined {
+  if (!isObj(record)) return undefined;
+  const at = timeOf(record.timestamp);
+  if (record.type === 'user') return { kind: 'prompt', at };
+  if (record.type !== 'gemini' || !isObj(record.tokens)) return undefined;
+  const t = record.tokens;
+  const cached = countOf(t.cached);
+  return {
+    kind: 'message',
+    key: strOf(record.id),
+    model: strOf(record.model),
+    at,
+    tokens: {
+      inputTokens: countOf(t.input) - cached + countOf(t.tool),
+      outputTokens: countOf(t.output) + countOf(t.thoughts),
+      cacheReadTokens: cached,
+      cacheWriteTokens: 0,
+    },
+    contextTokens: countOf(t.input) + countOf(t.tool),
+  };
 }

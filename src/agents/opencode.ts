@@ -7,6 +7,9 @@ import path from 'node:path';
 import { processPlace } from '../proc/shared.js';
 import type { RecordLog } from '../records/follow.js';
 import type { FolderWatcher } from '../records/folders.js';
+import type { UsageFeed } from '../records/usage-feed.js';
+import { countOf } from '../usage/tally.js';
+import type { PriceTable, UsageReading } from '../usage/types.js';
 import { queryReadOnly, sqliteSupport } from '../records/sqlite.js';
 import { isObj, strOf } from '../shared/checks.js';
 import { clip, noControl } from '../shared/text.js';
@@ -17,6 +20,9 @@ import { EventStream } from '../records/event-stream.js';
 
 /** `▣  Build · <model> · 10.8s` (or `850ms`, `1m 5s`, `1h 2m`): the footer of a finished answer. */
 const FOOTER_DONE = /^\s*▣\s+\S.*·\s*(?:\d+(?:\.\d+)?(?:ms|s|m|h)\s*)+$/;
+
+/** OpenCode prices each step itself (its session's `cost`): no table of its own here. */
+const OPENCODE_PRICES: PriceTable = {};
 
 export const opencode: AgentModule = {
   // Its store is read with node:sqlite (Node 22.13 and later); else its states are its screen's.
@@ -90,7 +96,10 @@ export const opencode: AgentModule = {
   template: { description: 'OpenCode', command: ['opencode'], prompt: 'type' },
   env: { names: [], prefixes: ['OPENCODE_'] },
   // Its session store (`<data>/opencode/opencode.db`, SQLite), where this Node can read SQLite.
-  records: (ctx) => new OpenCodeRecords(opencodeDataDir(ctx.env), ctx.pid, ctx.folders, ctx.claims, ctx.emit, ctx.log),
+  // What it spends: its session's totals and cost in its store, its sub-agents' sessions counted in.
+  usage: { reader: opencodeUsageReader, prices: OPENCODE_PRICES },
+  records: (ctx) =>
+    new OpenCodeRecords(opencodeDataDir(ctx.env), ctx.pid, ctx.folders, ctx.claims, ctx.emit, ctx.log, ctx.usage),
   // A job serves its events on a port of its host's choosing; its host follows them.
   jobStream: {
     args: (port) => ['--port', String(port), '--hostname', '127.0.0.1'],
@@ -205,6 +214,8 @@ const claimOf = (sessionId: string): string => `opencode-session:${sessionId}`;
 export interface StoreReading {
   sessionId?: string;
   signal?: RecordSignal | null;
+  /** What the session spent, as its rows say (records for its usage reader, opencodeUsageReader). */
+  usage?: unknown[];
   error?: string;
 }
 
@@ -250,6 +261,11 @@ export function readStore(
       }
       messages.push({ id: r.id, created: r.created, data });
     }
+    out.usage = [
+      ...run(`SELECT 'session' AS kind, ${TOTALS} FROM session WHERE id = ?`, out.sessionId),
+      ...run(`SELECT 'sub-agents' AS kind, ${TOTALS}, COUNT(*) AS n FROM session WHERE parent_id = ?`, out.sessionId),
+      { kind: 'prompt', id: opencodeNewest(messages, 'user')?.id },
+    ];
     const first = opencodeTurn(messages);
     // A finished answer says its text: the last text part of that step.
     if (first?.state === 'completed') {
@@ -268,6 +284,54 @@ export function readStore(
   });
   if (!result.ok) out.error = result.error;
   return out;
+}
+
+/** A session row's totals, as OpenCode sums each step's tokens and cost into them; its model. */
+const TOTALS =
+  'SUM(cost) AS cost, SUM(tokens_input) AS input, SUM(tokens_output) AS output, SUM(tokens_reasoning) AS reasoning, ' +
+  'SUM(tokens_cache_read) AS cacheRead, SUM(tokens_cache_write) AS cacheWrite, MAX(model) AS model';
+
+/**
+ * A reader of what an OpenCode session spent, from its store (readStore's `usage`): the session's
+ * own totals and its sub-agents' sessions' (OpenCode's cost, used as it is), and its newest prompt
+ * (another one begins a turn).
+ */
+export function opencodeUsageReader(): (record: unknown) => UsageReading | undefined {
+  let prompt: string | undefined;
+  return (record) => {
+    if (!isObj(record)) return undefined;
+    if (record.kind === 'prompt') {
+      const id = strOf(record.id);
+      if (id === undefined || id === prompt) return undefined;
+      const first = prompt === undefined;
+      prompt = id;
+      // The prompt in view when the store is first read is the current turn's: its tally goes on.
+      return first ? undefined : { kind: 'prompt' };
+    }
+    if ((record.kind !== 'session' && record.kind !== 'sub-agents') || (record.kind === 'sub-agents' && !record.n))
+      return undefined;
+    let model: string | undefined;
+    try {
+      const m: unknown = typeof record.model === 'string' ? JSON.parse(record.model) : undefined;
+      model = isObj(m) ? strOf(m.id) : undefined;
+    } catch {
+      model = undefined;
+    }
+    const cost = typeof record.cost === 'number' ? record.cost : undefined;
+    return {
+      kind: 'total',
+      key: record.kind,
+      sub: record.kind === 'sub-agents',
+      model,
+      tokens: {
+        inputTokens: countOf(record.input),
+        outputTokens: countOf(record.output) + countOf(record.reasoning),
+        cacheReadTokens: countOf(record.cacheRead),
+        cacheWriteTokens: countOf(record.cacheWrite),
+      },
+      ...(cost === undefined ? {} : { costUsd: cost }),
+    };
+  };
 }
 
 /** The text of the newest `text` part among rows of `part` (newest first). */
@@ -307,6 +371,7 @@ export class OpenCodeRecords {
     private readonly claims: Set<string>,
     private readonly emit: (signal: RecordSignal) => void,
     private readonly log: RecordLog,
+    private readonly usage?: UsageFeed,
   ) {}
 
   get sessionId(): string | undefined {
@@ -335,6 +400,7 @@ export class OpenCodeRecords {
 
   stop(): void {
     this.stopped = true;
+    this.usage?.stop();
     this.stream?.stop();
     this.unwatch?.();
     if (this.timer) clearTimeout(this.timer);
@@ -376,6 +442,11 @@ export class OpenCodeRecords {
       this.session = reading.sessionId;
       this.claims.add(claimOf(reading.sessionId));
       this.log.debug(`opencode pid ${this.pid}: session ${reading.sessionId}`);
+    }
+    if (this.usage && this.session && reading.usage) {
+      const count = this.usage.open(claimOf(this.session));
+      for (const record of reading.usage) count(record);
+      this.usage.flush();
     }
     const signal = reading.signal;
     if (!signal) return;

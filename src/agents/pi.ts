@@ -16,11 +16,14 @@ import { BRAILLE, SHARED_RULES } from '../detect/common.js';
 import { processPlace } from '../proc/shared.js';
 import { FoundFile } from '../records/follow.js';
 import type { RecordLog } from '../records/follow.js';
+import type { UsageFeed } from '../records/usage-feed.js';
 import type { FolderWatcher } from '../records/folders.js';
 import { firstRecord } from '../records/tail.js';
 import { isObj, strOf, timeOf } from '../shared/checks.js';
 import { clip } from '../shared/text.js';
 import type { AgentState, RecordSignal } from '../shared/types.js';
+import { countOf } from '../usage/tally.js';
+import type { PriceTable, UsageReading } from '../usage/types.js';
 import type { AgentModule, JobProcess } from './types.js';
 import { answerOfLastPrompt } from './recorded-answer.js';
 
@@ -32,6 +35,9 @@ const RULE = /^─{8,}$/;
  * has worked.
  */
 const CONTEXT = /^(?:↑\d+\S* ↓\d+\S* )?(?:\$[\d.]+ )?[\d.]+%\/\d+k\b/;
+
+/** Pi prices its models itself (each answer's `usage.cost`): no table of its own here. */
+const PI_PRICES: PriceTable = {};
 
 export const pi: AgentModule = {
   id: 'pi',
@@ -74,7 +80,7 @@ export const pi: AgentModule = {
   },
   // Its own (PI_CODING_AGENT_DIR, PI_OFFLINE …) and the providers' keys models.json may name.
   env: { names: [], prefixes: ['PI_'] },
-  records: (ctx) => new PiRecords(ctx.env, ctx.pid, ctx.folders, ctx.claims, ctx.emit, ctx.log),
+  records: (ctx) => new PiRecords(ctx.env, ctx.pid, ctx.folders, ctx.claims, ctx.emit, ctx.log, ctx.usage),
   // A job's session: the file its process began (Pi takes no session id of the job's own).
   learnJobSession: (proc, env) => {
     const file = findSessionFile(sessionFolder(env, proc.cwd), proc, new Set());
@@ -84,6 +90,8 @@ export const pi: AgentModule = {
   jobRecordFile: (job, env) =>
     job.resumeSessionId ? sessionFileOf(sessionFolder(env, job.cwd), job.resumeSessionId) : undefined,
   // The model's last text after the user's last prompt.
+  // What it spends: each answer's `usage` in its session file, with the cost Pi priced it at.
+  usage: { reader: () => piUsage, prices: PI_PRICES },
   answerOf: (records) =>
     answerOfLastPrompt(
       records,
@@ -228,8 +236,9 @@ export class PiRecords extends FoundFile {
     claims: Set<string>,
     emit: (signal: RecordSignal) => void,
     log: RecordLog,
+    usage?: UsageFeed,
   ) {
-    super(folders, claims, piRecord, emit, log, `pi pid ${pid}`);
+    super(folders, claims, piRecord, emit, log, `pi pid ${pid}`, usage);
   }
 
   protected sessionIn(file: string): string | undefined {
@@ -247,4 +256,32 @@ export class PiRecords extends FoundFile {
     }
     return file;
   }
+}
+
+/**
+ * What one record of a Pi session file says of spending: the user's message begins a turn; an answer
+ * (`assistant`) has its request's `usage`, and the cost Pi gave it (`usage.cost.total`).
+ */
+export function piUsage(record: unknown): UsageReading | undefined {
+  if (!isObj(record) || record.type !== 'message' || !isObj(record.message)) return undefined;
+  const m = record.message;
+  const at = timeOf(record.timestamp);
+  if (m.role === 'user') return { kind: 'prompt', at };
+  if (m.role !== 'assistant' || !isObj(m.usage)) return undefined;
+  const u = m.usage;
+  const cost = isObj(u.cost) && typeof u.cost.total === 'number' ? u.cost.total : undefined;
+  return {
+    kind: 'message',
+    key: strOf(record.id),
+    model: strOf(m.model),
+    at,
+    tokens: {
+      inputTokens: countOf(u.input),
+      outputTokens: countOf(u.output),
+      cacheReadTokens: countOf(u.cacheRead),
+      cacheWriteTokens: countOf(u.cacheWrite),
+    },
+    ...(cost === undefined ? {} : { costUsd: cost }),
+    contextTokens: countOf(u.input) + countOf(u.cacheRead) + countOf(u.cacheWrite),
+  };
 }

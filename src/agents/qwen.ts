@@ -18,6 +18,7 @@ import path from 'node:path';
 import { homedir } from 'node:os';
 import { SHARED_RULES } from '../detect/common.js';
 import type { RecordLog } from '../records/follow.js';
+import type { UsageFeed } from '../records/usage-feed.js';
 import type { FolderWatcher } from '../records/folders.js';
 import { RegistryRecords } from '../records/registry.js';
 import type { RegistryEntry } from '../records/registry.js';
@@ -25,6 +26,8 @@ import { isObj, strOf, timeOf } from '../shared/checks.js';
 import { clip } from '../shared/text.js';
 import type { AgentState, RecordSignal } from '../shared/types.js';
 import { digitOf } from './menus.js';
+import { countOf } from '../usage/tally.js';
+import type { PriceTable, UsageReading } from '../usage/types.js';
 import type { AgentModule } from './types.js';
 import { answerOfLastPrompt } from './recorded-answer.js';
 
@@ -34,6 +37,9 @@ const APPROVAL =
 
 /** The footer of its approval mode (`  ⏸ Ask permissions (shift + tab to cycle)`, `  Auto mode (…)`). */
 const MODE = /\(shift \+ tab to cycle\)$/;
+
+/** Qwen Code's models have no price here (a user's `prices` may give them). */
+const QWEN_PRICES: PriceTable = {};
 
 export const qwen: AgentModule = {
   id: 'qwen',
@@ -94,9 +100,11 @@ export const qwen: AgentModule = {
   env: { names: ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'OPENAI_MODEL'], prefixes: ['QWEN_', 'DASHSCOPE_'] },
   // `› 1. Yes, allow once`, `❯ 1. Red`: a choice's digit picks it at once (0.24.4).
   menuKeys: (choice) => digitOf(choice),
-  records: (ctx) => new QwenRecords(qwenHome(ctx.env), ctx.pid, ctx.folders, ctx.emit, ctx.log),
+  records: (ctx) => new QwenRecords(qwenHome(ctx.env), ctx.pid, ctx.folders, ctx.emit, ctx.log, ctx.usage),
   jobRecordFile: (job, env) => qwenChatPath(qwenHome(env), job.cwd, job.resumeSessionId ?? job.sessionId),
   // The model's last text after the user's last prompt.
+  // What it spends: each answer's `usageMetadata` in its chat, its sub-agents' from their telemetry.
+  usage: { reader: () => qwenUsage, prices: QWEN_PRICES },
   answerOf: (records) =>
     answerOfLastPrompt(
       records,
@@ -187,7 +195,14 @@ export function qwenChatRecord(record: unknown): RecordSignal | null {
  * session (`/clear` and `/resume` name another under the same pid), and the session's chat is followed.
  */
 export class QwenRecords extends RegistryRecords {
-  constructor(home: string, pid: number, folders: FolderWatcher, emit: (signal: RecordSignal) => void, log: RecordLog) {
+  constructor(
+    home: string,
+    pid: number,
+    folders: FolderWatcher,
+    emit: (signal: RecordSignal) => void,
+    log: RecordLog,
+    usage?: UsageFeed,
+  ) {
     const entryOf = (value: unknown): RegistryEntry | undefined => {
       const session = qwenSession(value, pid);
       if (!session) return undefined;
@@ -195,6 +210,58 @@ export class QwenRecords extends RegistryRecords {
       return { sessionId: session.sessionId, ...(recordFile ? { recordFile } : {}) };
     };
     const registryFile = path.join(home, 'sessions', `${pid}.json`);
-    super({ registryFile, entryOf, interpret: qwenChatRecord, label: `qwen pid ${pid}` }, folders, emit, log);
+    super({ registryFile, entryOf, interpret: qwenChatRecord, label: `qwen pid ${pid}`, usage }, folders, emit, log);
   }
+}
+
+/**
+ * What one record of a Qwen Code chat says of spending: the user's prompt begins a turn; an answer
+ * (`assistant`) has its request's `usageMetadata` (its prompt counts the cached part: told apart;
+ * its thoughts are output). A sub-agent's requests are told only by the telemetry it records
+ * (`qwen-code.api_response` with a `subagent_id`): counted in as a sub-agent's.
+ */
+export function qwenUsage(record: unknown): UsageReading | undefined {
+  if (!isObj(record)) return undefined;
+  const at = timeOf(record.timestamp);
+  if (record.type === 'user' && record.provenance !== 'system') return { kind: 'prompt', at };
+  if (record.type === 'assistant' && isObj(record.usageMetadata)) {
+    const u = record.usageMetadata;
+    const cached = countOf(u.cachedContentTokenCount);
+    return {
+      kind: 'message',
+      key: strOf(record.uuid),
+      model: strOf(record.model),
+      at,
+      tokens: {
+        inputTokens: countOf(u.promptTokenCount) - cached,
+        outputTokens: countOf(u.candidatesTokenCount) + countOf(u.thoughtsTokenCount),
+        cacheReadTokens: cached,
+        cacheWriteTokens: 0,
+      },
+      contextTokens: countOf(u.promptTokenCount),
+    };
+  }
+  const ui =
+    isObj(record.systemPayload) && isObj(record.systemPayload.uiEvent) ? record.systemPayload.uiEvent : undefined;
+  if (
+    record.subtype !== 'ui_telemetry' ||
+    !ui ||
+    ui['event.name'] !== 'qwen-code.api_response' ||
+    !strOf(ui.subagent_id)
+  )
+    return undefined;
+  const cached = countOf(ui.cached_content_token_count);
+  return {
+    kind: 'message',
+    key: strOf(ui.response_id) ?? strOf(record.uuid),
+    model: strOf(ui.model),
+    sub: true,
+    at,
+    tokens: {
+      inputTokens: countOf(ui.input_token_count) - cached,
+      outputTokens: countOf(ui.output_token_count) + countOf(ui.thoughts_token_count),
+      cacheReadTokens: cached,
+      cacheWriteTokens: 0,
+    },
+  };
 }

@@ -6,6 +6,8 @@ import type { TermNotification } from '../detect/osc.js';
 import type { AgentRules } from '../detect/types.js';
 import type { RecordLog } from '../records/follow.js';
 import type { FolderWatcher } from '../records/folders.js';
+import type { UsageFeed } from '../records/usage-feed.js';
+import type { AgentUsage } from '../usage/types.js';
 import type { AgentId, PushSignal, RecordSignal } from '../shared/types.js';
 
 export type { ProcessIdentity };
@@ -55,6 +57,8 @@ export interface RecordContext {
   claims: Set<string>;
   emit(signal: RecordSignal): void;
   log: RecordLog;
+  /** What counts the agent's spending from the records followed (its module's `usage`), when counted. */
+  usage?: UsageFeed;
 }
 
 /** What a job knows of its session: where to find the record file that holds its answers. */
@@ -199,6 +203,8 @@ export interface AgentModule {
    * undefined when the last prompt has no finished answer yet (or there is none).
    */
   answerOf?(records: readonly unknown[]): RecordedAnswer | undefined;
+  /** How its records tell what it spends (tokens, cost, context); none: it records no usage. */
+  usage?: AgentUsage;
   /** What :checkhealth says of it beyond its program (what this machine lets it read), in its own words. */
   health?(): AgentHealthNote[];
 }

@@ -5,7 +5,8 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { isAgentId } from '../agents/index.js';
-import { isObj } from '../shared/checks.js';
+import { holdsCheck, isObj } from '../shared/checks.js';
+import { usageCheck } from '../usage/view.js';
 import { isAgentState, isConfirmed, STATE_SOURCES } from '../shared/types.js';
 import { readJsonBounded, writeAtomic } from '../shared/files.js';
 import { processStamp, sameProcess } from '../proc/stamp.js';
@@ -79,6 +80,7 @@ export function editorEntry(summary: EditorSummary, t: FleetEntry): EditorEntry 
     peerBuf,
     exit: Number.isInteger(t.exit) ? t.exit : null,
     interrupted: t.interrupted === true,
+    usage: holdsCheck(usageCheck, t.usage) ? t.usage : null,
     ended: t.state === 'exited',
   };
 }

@@ -7,6 +7,10 @@ import type { AgentId, AgentState, StateSource } from '../shared/types.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import type { TerminalState } from '../state/tracker.js';
 import { jobId, termId } from '../shared/fleet-id.js';
+import type { PriceLookup } from '../usage/prices.js';
+import type { UsageTally } from '../usage/tally.js';
+import type { Usage } from '../usage/types.js';
+import { usageView } from '../usage/view.js';
 
 /**
  * What every entry carries, whatever its kind. The wire is flat (every field in every entry, Lua reads
@@ -67,6 +71,8 @@ export interface EntryFields {
   turns: number;
   /** The files its last finished turn changed, from the review's records (|madohub-review|); null: not known. */
   changed: number | null;
+  /** What it spent (tokens, cost, context), from its agent's records (|madohub-usage|); null: not known. */
+  usage: Usage | null;
   /**
    * Its program is gone: a terminal whose agent exited, a job whose agent exited or failed (its host
    * is gone). It takes no write, no view and no stop; a job only a respawn or `rm`.
@@ -148,8 +154,16 @@ export const UNPLACED = {
   shows: '',
   turns: 0,
   changed: null,
+  usage: null,
   ended: false,
 } as const;
+
+/**
+ * A tally of what an agent spent as its entry carries it (priced by `price` when given, else at the
+ * prices its writer gave it: a job's host); null for none.
+ */
+export const usageOf = (tally: UsageTally | null | undefined, price?: PriceLookup): Usage | null =>
+  tally ? usageView(tally, price) : null;
 
 /** Its state is its agent's own word (its hooks, its event stream), not its screen's. */
 export const confirmedJob = (job: { stateSource?: ListedJob['stateSource'] }): boolean => isConfirmed(job.stateSource);
@@ -178,7 +192,7 @@ export function agentStateOfJob(
  * `where` is `job`, or the buffer of this Neovim that shows it (`mado attach`); a job of a remote
  * host is `job on <host>`, its id `job:<host>:<short>`.
  */
-export function jobEntry(job: ListedJob, attachedIn?: number, host = ''): JobEntry {
+export function jobEntry(job: ListedJob, attachedIn?: number, host = '', price?: PriceLookup): JobEntry {
   const question = job.block?.questions[0];
   const state = agentStateOfJob(job);
   return {
@@ -210,6 +224,7 @@ export function jobEntry(job: ListedJob, attachedIn?: number, host = ''): JobEnt
       (state === 'failed' && job.detail === INTERRUPTED) || job.status === 'stopped' || job.status === 'killed',
     turns: job.turnsEnded ?? 0,
     changed: job.turnChanged ?? null,
+    usage: usageOf(job.usage, price),
     ended: state === 'exited' || state === 'failed',
   };
 }

@@ -13,7 +13,9 @@ import { AGENT_MODULES } from '../agents/index.js';
 import type { TerminalWatchers } from '../state/terminal-watchers.js';
 import type { Tracker } from '../state/tracker.js';
 import { Editors } from './editors.js';
-import { terminalEntry } from './entry.js';
+import { terminalEntry, usageOf } from './entry.js';
+import type { UsageTally } from '../usage/tally.js';
+import { priceOf } from '../agents/prices.js';
 import type { FleetEntry, FleetKind } from './entry.js';
 import { Fleet } from './fleet.js';
 import type { FleetChange } from './fleet.js';
@@ -74,6 +76,8 @@ export class FleetHub {
   private readonly asks = new Map<number, FleetEntry['needs']>();
   /** The files each terminal's last finished turn changed, from the review's records. */
   private readonly changedFiles = new Map<number, number | null>();
+  /** What each terminal's agent spent, counted from its records. */
+  private readonly tallies = new Map<number, UsageTally>();
   /** Replies and menu answers to this Neovim's terminals. */
   readonly replies: TerminalReplies;
   /** The user's names, pins and order of entries other than jobs (jobs keep theirs in their file). */
@@ -239,6 +243,13 @@ export class FleetHub {
     this.placeTerminal(buf);
   }
 
+  /** What a terminal's agent spent so far (null: an agent that records none, or none now): its entry says. */
+  terminalUsage(buf: number, tally: UsageTally | null): void {
+    if (tally) this.tallies.set(buf, tally);
+    else this.tallies.delete(buf);
+    this.placeTerminal(buf);
+  }
+
   /** A terminal's state, folder or job changed: its entry follows (and a reply that waits for it). */
   placeTerminal(buf: number): void {
     const st = this.tracker.get(buf);
@@ -248,6 +259,7 @@ export class FleetHub {
     const entry = {
       ...terminalEntry(st, cwd, this.asks.get(buf) ?? null, this.tracker.intentOf(buf) ?? ''),
       changed: this.changedFiles.get(buf) ?? null,
+      usage: usageOf(this.tallies.get(buf), priceOf),
     };
     // A view's state is its winbar's, and no agent's (its exit too, once detached): the job's row stays the one truth.
     const view = this.views.viewOf(buf, st.state === 'exited');
@@ -335,6 +347,7 @@ export class FleetHub {
     this.tell('gone', id);
     this.asks.delete(buf);
     this.changedFiles.delete(buf);
+    this.tallies.delete(buf);
     this.replies.forget(buf);
     this.marks.delete(id);
     if (this.views.forget(buf)) this.placeJobs();

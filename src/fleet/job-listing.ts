@@ -1,5 +1,6 @@
 // The jobs as the hub shows them: each listing of their folder, never going back to an older file,
 // and each job's row, whose state keeps the time it began across rewrites of its file.
+import { priceOf } from '../agents/prices.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import type { JobFile } from '../jobs/types.js';
 import { jobEntry } from './entry.js';
@@ -62,7 +63,7 @@ export class JobListing {
   /** The jobs' rows (each shown in the terminal `shownIn` gives, if any); tells what changed since the last rows. */
   rows(shownIn: (short: string) => number | undefined): FleetEntry[] {
     const entries = this.listed.map((j) => {
-      const e = jobEntry(j, shownIn(j.short), this.host);
+      const e = jobEntry(j, shownIn(j.short), this.host, priceOf);
       const known = this.since.get(e.id);
       const turns = e.turns;
       const ended = known !== undefined && jobTurnEnded(known.state, e.state, { before: known.turns, now: turns });

@@ -142,6 +142,7 @@ export function blankJob(short: string, at = Date.now()): JobFile {
     pendingReply: null,
     turnsEnded: 0,
     turnChanged: null,
+    usage: null,
     stateSource: null,
   };
 }

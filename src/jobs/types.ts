@@ -1,4 +1,5 @@
 // A background job's file: `<jobs dir>/<id>/job.json`. Typed here, validated on read.
+import type { UsageTally } from '../usage/tally.js';
 import type { AgentId } from '../detect/types.js';
 import type { JobStateSource } from '../shared/types.js';
 
@@ -71,6 +72,8 @@ export interface JobFile {
   turnsEnded: number;
   /** The files its last finished turn changed in its folder, from the review's records; null: not known. */
   turnChanged: number | null;
+  /** What its agent spent so far, counted from its records by its host (|madohub-usage|); null: not known. */
+  usage: UsageTally | null;
   /**
    * Where its state was read: its screen, or its agent's own word (`hook`, `event-stream`, `notification`)
    * or records (`jsonl-watcher`, `session-file`, `session-db`): confirmed; null before.

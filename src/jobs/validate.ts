@@ -1,4 +1,5 @@
 // Checks a parsed job file before anything reads it: a file anyone may have edited.
+import { tallyCheck } from '../usage/tally.js';
 import { AGENT_ID } from '../shared/types.js';
 import type { Check } from '../shared/checks.js';
 import {
@@ -71,6 +72,8 @@ const SCHEMA = {
   // Added with the turn's end counted: a file without it (an older host's) has counted none.
   turnsEnded: optional(num),
   turnChanged: optional(orNull(int(0, Number.MAX_SAFE_INTEGER))),
+  // Added with usage (issue 30): a file without it has none counted.
+  usage: optional(orNull(tallyCheck)),
 } satisfies Record<keyof JobFile, Check>;
 
 const guard = recordGuard(SCHEMA);
@@ -106,6 +109,7 @@ export function validateJob(input: unknown): Validated {
     stateSource: fields.stateSource ?? null,
     turnsEnded: fields.turnsEnded ?? 0,
     turnChanged: fields.turnChanged ?? null,
+    usage: fields.usage ?? null,
   };
   return { ok: true, job };
 }

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { RecordSignal } from '../shared/types.js';
 import type { FolderWatcher } from './folders.js';
 import { JsonlTail } from './tail.js';
+import type { UsageFeed } from './usage-feed.js';
 
 /** Where a follower says what it skipped or could not read. */
 export interface RecordLog {
@@ -50,20 +51,26 @@ export function followJsonl(
   interpret: (record: unknown) => RecordSignal | null,
   emit: (signal: RecordSignal) => void,
   onBadLine: (line: string) => void,
+  usage?: UsageFeed,
 ): { stop(): void; poke(): void } {
   let pending: RecordSignal | undefined;
   let stopped = false;
+  // What it spends is read from the same lines; the whole file's (its part before the backlog too).
+  const count = usage?.open(file);
   const tail = new JsonlTail(file, {
     onRecord: (record) => {
       pending = interpret(record) ?? pending;
+      count?.(record);
     },
     onBadLine,
+    ...(count ? { early: count } : {}),
   });
   const read = async (): Promise<void> => {
     await tail.read();
     const signal = pending;
     pending = undefined;
     if (signal && !stopped) emit(signal);
+    if (!stopped) usage?.flush();
   };
   const reader = rereading(() => void read());
   const unwatch = folders.watch(path.dirname(file), (changed, event) => {
@@ -100,6 +107,8 @@ export abstract class FoundFile {
     protected readonly log: { debug(message: string): void },
     /** Its name in the log: `codex pid 12`. */
     private readonly label: string,
+    /** What counts its agent's spending from the file it follows. */
+    private readonly usage?: UsageFeed,
   ) {}
 
   /** The file, if it is there now; else undefined (after arranging, through `wait`, to look again). */
@@ -119,6 +128,7 @@ export abstract class FoundFile {
 
   stop(): void {
     this.stopped = true;
+    this.usage?.stop();
     this.stopWait?.();
     this.stopWait = undefined;
     this.follow?.stop();
@@ -154,8 +164,13 @@ export abstract class FoundFile {
     this.stopWait?.();
     this.stopWait = undefined;
     this.log.debug(`${this.label}: following ${file}`);
-    this.follow = followJsonl(file, this.folders, this.interpret, this.emit, (line) =>
-      this.log.debug(`${this.label}: skipped a line of ${file} that is not JSON: ${line.slice(0, 80)}`),
+    this.follow = followJsonl(
+      file,
+      this.folders,
+      this.interpret,
+      this.emit,
+      (line) => this.log.debug(`${this.label}: skipped a line of ${file} that is not JSON: ${line.slice(0, 80)}`),
+      this.usage,
     );
   }
 }

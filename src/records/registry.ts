@@ -7,6 +7,7 @@ import type { RecordSignal } from '../shared/types.js';
 import type { FolderWatcher } from './folders.js';
 import { followJsonl, rereading } from './follow.js';
 import type { RecordLog } from './follow.js';
+import type { UsageFeed } from './usage-feed.js';
 
 /** A registry file is small; a larger one is not read. */
 const MAX_REGISTRY_BYTES = 64 * 1024;
@@ -29,6 +30,8 @@ export interface RegistrySpec {
   interpret(record: unknown): RecordSignal | null;
   /** Its name in the log: `qwen pid 12`. */
   label: string;
+  /** What counts its agent's spending from the records it follows. */
+  usage?: UsageFeed;
 }
 
 export class RegistryRecords {
@@ -66,6 +69,7 @@ export class RegistryRecords {
     this.reader.cancel();
     this.stopWatch?.();
     this.records?.stop();
+    this.spec.usage?.stop();
   }
 
   /** Reads again what may have changed (the terminal's screen changed: the records may have too). */
@@ -95,8 +99,13 @@ export class RegistryRecords {
     this.followed = file;
     const label = this.spec.label;
     this.log.debug(`${label}: following ${file}`);
-    this.records = followJsonl(file, this.folders, this.spec.interpret, this.emit, (line) =>
-      this.log.debug(`${label}: skipped a line of ${file} that is not JSON: ${line.slice(0, 80)}`),
+    this.records = followJsonl(
+      file,
+      this.folders,
+      this.spec.interpret,
+      this.emit,
+      (line) => this.log.debug(`${label}: skipped a line of ${file} that is not JSON: ${line.slice(0, 80)}`),
+      this.spec.usage,
     );
   }
 }

@@ -20,6 +20,11 @@ export interface TailOptions {
   maxLineBytes?: number;
   /** Set: a link in the file's place is not read (and this is called, once a link); else links are followed. */
   noFollow?: () => void;
+  /**
+   * Set: a file first seen larger than the backlog is read whole all the same, its lines before the
+   * backlog given to this (what sums the whole file: its usage), not to onRecord.
+   */
+  early?: (value: unknown) => void;
 }
 
 /**
@@ -34,6 +39,9 @@ export class JsonlTail {
   private reading: Promise<number> | undefined;
   private again = false;
   private dropping = false;
+  /** Lines of chunks read from before this byte go to `early` (the part before the backlog). */
+  private earlyEnd = 0;
+  private early = false;
   /** A link in the file's place was said (noFollow). */
   private linkSaid = false;
   private readonly decoder = new StringDecoder('utf8');
@@ -83,6 +91,7 @@ export class JsonlTail {
 
   private reset(): void {
     this.offset = 0;
+    this.earlyEnd = 0;
     this.partial = '';
     this.dropping = false;
     this.decoder.end();
@@ -104,8 +113,11 @@ export class JsonlTail {
     if (this.identity === undefined) {
       // First sight of the file: start near its end, at a line boundary.
       if (this.backlog > 0 && info.size > this.backlog) {
-        this.offset = info.size - this.backlog;
-        this.dropping = true; // The first (cut) line is not whole.
+        if (this.options.early) this.earlyEnd = info.size - this.backlog;
+        else {
+          this.offset = info.size - this.backlog;
+          this.dropping = true; // The first (cut) line is not whole.
+        }
       }
     } else if (identity !== this.identity || info.size < this.offset) {
       this.reset(); // Replaced or truncated: read it again from its start.
@@ -121,6 +133,7 @@ export class JsonlTail {
         const want = Math.min(this.buffer.length, info.size - this.offset);
         const { bytesRead } = await handle.read(this.buffer, 0, want, this.offset);
         if (bytesRead === 0) break;
+        this.early = this.offset < this.earlyEnd;
         this.offset += bytesRead;
         records += this.consume(this.decoder.write(this.buffer.subarray(0, bytesRead)));
       }
@@ -167,6 +180,10 @@ export class JsonlTail {
       value = JSON.parse(trimmed);
     } catch (err) {
       this.options.onBadLine?.(trimmed.slice(0, 200), err instanceof Error ? err : new Error(String(err)));
+      return false;
+    }
+    if (this.early && this.options.early) {
+      this.options.early(value);
       return false;
     }
     this.options.onRecord(value);

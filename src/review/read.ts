@@ -3,7 +3,7 @@
 // after), with the other agents that worked in the folder meanwhile. Bounded in files and bytes.
 import { readdirSync } from 'node:fs';
 import type { Check } from '../shared/checks.js';
-import { int, oneOf, optional, orNull, plainLine, shape, str, strMax, stringsMax } from '../shared/checks.js';
+import { int, oneOf, optional, orNull, plainMax, shape, str, strMax, stringsMax } from '../shared/checks.js';
 import { git, gitProblem } from './git.js';
 import type { GitPlace } from './git.js';
 import { ledgersOf, readLedger } from './ledger.js';
@@ -251,12 +251,6 @@ export async function reviewTurn(
 export function unifiedDiff(review: TurnReview): string {
   return review.files.map((f) => f.diff || `${f.status} ${f.path}${f.note ? ` (${f.note})` : ''}\n`).join('');
 }
-
-/** A word of ours, as another machine sends it: one plain line, `max` characters at most. */
-const plainMax =
-  (max: number): Check<string> =>
-  (v) =>
-    strMax(max)(v) ?? plainLine(v);
 
 const fileCheck = shape(
   {

@@ -77,6 +77,23 @@ export const plainLines: Check<string[]> = (v) =>
 /** One line of plain text (as plainLines). */
 export const plainLine: Check<string> = (v) =>
   typeof v === 'string' && safeText(v) === v ? null : 'a line of plain text';
+/** One plain line (as plainLine) of at most `max` characters. */
+export const plainMax =
+  (max: number): Check<string> =>
+  (v) =>
+    strMax(max)(v) ?? plainLine(v);
+/** A list of at most `max` values, each passing `c`. */
+export const listOf =
+  <T>(c: Check<T>, max: number, what: string): Check<T[]> =>
+  (v) =>
+    Array.isArray(v) && v.length <= max && v.every((x) => c(x) === null) ? null : what;
+/** A table of at most `max` keys, each passing `key`, each value passing `c`. */
+export const mapOf =
+  <T>(key: Check<string>, c: Check<T>, max: number, what: string): Check<Record<string, T>> =>
+  (v) =>
+    isObj(v) && Object.keys(v).length <= max && Object.entries(v).every(([k, x]) => key(k) === null && c(x) === null)
+      ? null
+      : what;
 export const stringMap: Check<Record<string, string>> = (v) =>
   isObj(v) && Object.values(v).every((x) => typeof x === 'string') ? null : 'a table of strings';
 

@@ -8,6 +8,8 @@ import { agentModule, agentOfTree } from '../agents/index.js';
 import type { RecordFollower } from '../agents/types.js';
 import type { RecordLog } from '../records/follow.js';
 import { FolderWatcher } from '../records/folders.js';
+import { UsageFeed } from '../records/usage-feed.js';
+import type { UsageTally } from '../usage/tally.js';
 
 /** A screen change after this much quiet may be a new program: the tree is scanned again. */
 export const QUIET_MS = 750;
@@ -17,6 +19,8 @@ export const MIN_SCAN_MS = 500;
 export interface WatcherEvents {
   process(buf: number, agent: AgentId | null): void;
   record(buf: number, signal: RecordSignal): void;
+  /** What the terminal's agent spent so far, counted from its records (a new agent's starts from nothing). */
+  usage?(buf: number, tally: UsageTally | null): void;
   /** The folder the terminal's agent works in, or the job it shows, changed. */
   place?(buf: number): void;
 }
@@ -121,6 +125,7 @@ export class TerminalWatchers {
     if (agent === t.agent && found?.pid === t.agentPid) return;
     t.records?.stop();
     t.records = undefined;
+    if (t.agentPid !== undefined) this.events.usage?.(buf, null);
     t.agent = agent;
     t.agentPid = found?.pid;
     this.log.debug(`buffer ${buf}: ${found ? `${found.agent} pid ${found.pid}` : 'no agent'} (scan ${this.scans})`);
@@ -130,8 +135,21 @@ export class TerminalWatchers {
       this.log.debug(`buffer ${buf}: ${signal.source} ${signal.state} (${signal.detail})`);
       this.events.record(buf, signal);
     };
-    // The agent's own records, where it writes any (its module says how to follow them).
-    const follower = agentModule(found.agent).records?.({
+    // The agent's own records, where it writes any (its module says how to follow them), and what
+    // it spent, counted from them.
+    const module = agentModule(found.agent);
+    const usage =
+      module.usage && this.events.usage
+        ? new UsageFeed(
+            module.usage,
+            this.folders,
+            (tally) => {
+              if (this.terminals.get(buf) === t && t.agentPid === found.pid) this.events.usage?.(buf, tally);
+            },
+            (message) => this.log.debug(`buffer ${buf}: ${message}`),
+          )
+        : undefined;
+    const follower = module.records?.({
       env: this.env,
       pid: found.pid,
       pids: procs.map((p) => p.pid),
@@ -140,6 +158,7 @@ export class TerminalWatchers {
       claims: this.claims,
       emit,
       log: this.log,
+      usage,
     });
     if (follower) {
       follower.start();

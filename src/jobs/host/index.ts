@@ -33,6 +33,10 @@ import { JobWriter } from './job-writer.js';
 import { listenPrivately } from './listen.js';
 import { HostReplies } from './replies.js';
 import { SessionLearner } from './session-learner.js';
+import { newestPaced } from '../../shared/debounce.js';
+import type { UsageTally } from '../../usage/tally.js';
+import { priceTally } from '../../usage/view.js';
+import { loadPricesFile, priceOf } from '../../agents/prices.js';
 import { JobStartup, STARTING_MS, TYPED_TAKEN_MS } from './startup.js';
 import { ChainKeeper } from './chain-keeper.js';
 import { readEnvFromStdin, readLaunch } from './launch.js';
@@ -59,6 +63,8 @@ const FOLDER_CHECK_MS = 1000;
 /** After an interrupt, a graceful stop sends SIGTERM, then SIGKILL, to the agent's process group. */
 const STOP_TERM_MS = 1000;
 const STOP_KILL_MS = 4000;
+/** A job's usage tally is written at most this often (its readers want what it spent, not each line of it). */
+const USAGE_WRITE_MS = 1000;
 
 export async function runHost(jobsDir: string, short: string): Promise<number> {
   const jobDir = path.join(jobsDir, short);
@@ -85,11 +91,28 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     for (const f of rules.files) for (const e of f.errors) say(`${f.file}: ${e}`);
   });
 
+  // The user's prices (|madohub-usage|): what the job's tally is priced at; what the file refused goes to the log.
+  for (const problem of await loadPricesFile({ ...process.env, ...env })) say(problem.slice(0, 300));
+
   const writer = new JobWriter(jobsDir, short, say);
   // The agent's own word, where its module knows how to ask for it (issue 17 §4): its hooks, through a
   // settings file of the job's own and an events file the host follows, or its server's event stream.
   let host: JobHost | undefined;
-  const own = await agentsOwnWord(launch, env, jobDir, say, () => host?.detectSoon());
+  // What the agent spends, counted from its records, goes in the job file at most once a USAGE_WRITE_MS
+  // (its last tally as the job ends).
+  let lastTally: UsageTally | undefined;
+  const usageWrites = newestPaced((tally: UsageTally) => void writer.write({ usage: tally }), USAGE_WRITE_MS);
+  const own = await agentsOwnWord(
+    launch,
+    env,
+    jobDir,
+    say,
+    () => host?.detectSoon(),
+    (tally) => {
+      lastTally = priceTally(tally, priceOf);
+      usageWrites.put(lastTally);
+    },
+  );
   const child = await spawnAgent(own.launch, { ...env, ...own.env });
   if ('error' in child) {
     say(child.error);
@@ -97,7 +120,10 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     return 1;
   }
   host = new JobHost({ jobDir, short, launch, env, say, writer, own, child });
-  return host.run();
+  const code = await host.run();
+  usageWrites.cancel();
+  if (lastTally) await writer.write({ usage: lastTally });
+  return code;
 }
 
 /** What a job's host is made of once its agent has started. */

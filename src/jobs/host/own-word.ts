@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { agentModule, agentOfProcess, agentOfTree } from '../../agents/index.js';
+import { agentModule, agentOfProcess, agentOfTree, FALLBACK_AGENT } from '../../agents/index.js';
 import type { AgentModule, RecordFollower } from '../../agents/types.js';
 import { FolderWatcher } from '../../records/folders.js';
 import { paced } from '../../shared/debounce.js';
@@ -15,7 +15,9 @@ import { EventStream } from '../../records/event-stream.js';
 import { listeningPorts } from '../../proc/listening.js';
 import { PUSH_EVENTS, PUSH_SETTINGS, PushEvents, resetEventsFile } from '../../records/push-file.js';
 import { writeAtomic } from '../../shared/files.js';
-import type { AgentState, ProcessInfo, PushSignal } from '../../shared/types.js';
+import type { AgentId, AgentState, ProcessInfo, PushSignal, RecordSignal } from '../../shared/types.js';
+import { UsageFeed } from '../../records/usage-feed.js';
+import type { UsageTally } from '../../usage/tally.js';
 import { PushState } from '../../state/push-state.js';
 import type { Told } from '../../state/push-state.js';
 import type { Launch } from './launch.js';
@@ -33,6 +35,8 @@ export interface OwnWord {
    */
   osc(sequence: string, screen: () => AgentState): void;
   unfocused: boolean;
+  /** Its word is its records' (followed as a terminal's): what it spends is counted by that follower. */
+  followsRecords: boolean;
   /**
    * Starts following once the agent runs (`procs`: the job's processes, the agent's among them),
    * reads what came (with each screen: a watch can miss), stops.
@@ -62,27 +66,68 @@ const none = (launch: Launch): OwnWord => ({
   state: new PushState(),
   osc: () => undefined,
   unfocused: false,
+  followsRecords: false,
   start: () => undefined,
   poke: () => undefined,
   stop: () => undefined,
 });
 
 /** How the host of the job in `jobDir` asks its agent for its own word; `heard` runs when it says something. */
+/**
+ * What the job's agent tells itself, and what it spends (`spent`: its tally each time it changed),
+ * counted from its records: by the follower of its records where that tells its state, else by one
+ * that follows them for what it spends alone.
+ */
 export async function agentsOwnWord(
   launch: Launch,
   env: NodeJS.ProcessEnv,
   jobDir: string,
   say: (line: string) => void,
   heard: () => void,
+  spent?: (tally: UsageTally) => void,
+): Promise<OwnWord> {
+  const module = agentModule(agentOfLaunch(launch) ?? FALLBACK_AGENT);
+  const folders = new FolderWatcher();
+  const usage =
+    module.usage && spent ? new UsageFeed(module.usage, folders, spent, (m) => say(m.slice(0, 300))) : undefined;
+  const word = await ownWordOf(launch, env, jobDir, say, heard, folders, usage);
+  if (!usage || word.followsRecords) return word;
+  const follow = new AgentRecords(module, env, folders, () => undefined, usage, say);
+  return {
+    ...word,
+    start: (procs) => {
+      word.start(procs);
+      follow.start(procs);
+    },
+    poke: () => {
+      word.poke();
+      follow.poke();
+    },
+    stop: () => {
+      word.stop();
+      follow.stop();
+      void folders.close();
+    },
+  };
+}
+
+/** The agent a launch runs, from its program (undefined: none MadoHub knows). */
+function agentOfLaunch(launch: Launch): AgentId | undefined {
+  const argv0 = launch.argv[0]!;
+  return agentOfProcess({ pid: 0, ppid: 0, comm: path.basename(argv0).slice(0, 15), argv: launch.argv, exe: '' });
+}
+
+async function ownWordOf(
+  launch: Launch,
+  env: NodeJS.ProcessEnv,
+  jobDir: string,
+  say: (line: string) => void,
+  heard: () => void,
+  folders: FolderWatcher,
+  usage: UsageFeed | undefined,
 ): Promise<OwnWord> {
   const argv0 = launch.argv[0]!;
-  const program = agentOfProcess({
-    pid: 0,
-    ppid: 0,
-    comm: path.basename(argv0).slice(0, 15),
-    argv: launch.argv,
-    exe: '',
-  });
+  const program = agentOfLaunch(launch);
   const module = program ? agentModule(program) : undefined;
   // The agent's own flags go after its entry point (`node …/cli.js --settings …`), never to its interpreter.
   const entry = entryPoint(launch.argv);
@@ -155,7 +200,7 @@ export async function agentsOwnWord(
       };
       return { ...none(withArgs(module.jobNotifications.args)), state, osc, unfocused: true };
     }
-    if (program && module?.records) return recordsWord(launch, module, env, say, heard);
+    if (program && module?.records) return recordsWord(launch, module, env, say, heard, folders, usage);
   } catch (err) {
     say(
       `the agent's own word is not asked for: ${(err as NodeJS.ErrnoException).code ?? String(err)}; the screen alone tells`,
@@ -225,47 +270,86 @@ function recordsWord(
   env: NodeJS.ProcessEnv,
   say: (line: string) => void,
   heard: () => void,
+  folders: FolderWatcher,
+  usage: UsageFeed | undefined,
 ): OwnWord {
   const state = new PushState('jsonl-watcher');
-  const folders = new FolderWatcher();
-  let procs: (() => readonly ProcessInfo[]) | undefined;
-  let follower: RecordFollower | undefined;
-  let stopped = false;
-  const find = (): void => {
-    if (follower || stopped || !procs || !pace.due()) return;
-    const all = procs();
-    const found = agentOfTree(all);
-    if (found?.agent !== module.id) return;
-    follower = module.records?.({
-      env,
-      pid: found.pid,
-      pids: all.map((p) => p.pid),
-      argv: all.find((p) => p.pid === found.pid)?.argv,
-      folders,
-      claims: new Set(),
-      emit: (signal) => tell(state, signal, heard, { source: signal.source }),
-      log: { debug: () => undefined },
-    });
-    follower?.start();
-    if (follower) say(`following the records of ${module.displayName} (pid ${found.pid})`);
-  };
-  // Each screen pokes: the tree is walked at most once a FIND_AGENT_MS, the last poke answered after it.
-  const pace = paced(find, FIND_AGENT_MS);
+  const follow = new AgentRecords(
+    module,
+    env,
+    folders,
+    (signal) => tell(state, signal, heard, { source: signal.source }),
+    usage,
+    say,
+  );
   return {
     ...none(launch),
     state,
-    start: (p) => {
-      procs = p;
-      find();
-    },
-    poke: () => (follower ? follower.poke() : find()),
+    followsRecords: true,
+    start: (p) => follow.start(p),
+    poke: () => follow.poke(),
     stop: () => {
-      stopped = true;
-      pace.cancel();
-      follower?.stop();
+      follow.stop();
       void folders.close();
     },
   };
+}
+
+/**
+ * Follows the records of a job's agent as a terminal's are followed, once the job's tree runs it
+ * (looked for with each screen, at most once a FIND_AGENT_MS): what they say of its state, what it spends.
+ */
+class AgentRecords {
+  private procs?: () => readonly ProcessInfo[];
+  private follower?: RecordFollower;
+  private stopped = false;
+  private readonly pace = paced(() => this.find(), FIND_AGENT_MS);
+
+  constructor(
+    private readonly module: AgentModule,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly folders: FolderWatcher,
+    private readonly emit: (signal: RecordSignal) => void,
+    private readonly usage: UsageFeed | undefined,
+    private readonly say: (line: string) => void,
+  ) {}
+
+  start(procs: () => readonly ProcessInfo[]): void {
+    this.procs = procs;
+    this.find();
+  }
+
+  poke(): void {
+    if (this.follower) this.follower.poke();
+    else this.find();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.pace.cancel();
+    this.follower?.stop();
+    this.usage?.stop();
+  }
+
+  private find(): void {
+    if (this.follower || this.stopped || !this.procs || !this.pace.due()) return;
+    const all = this.procs();
+    const found = agentOfTree(all);
+    if (found?.agent !== this.module.id) return;
+    this.follower = this.module.records?.({
+      env: this.env,
+      pid: found.pid,
+      pids: all.map((p) => p.pid),
+      argv: all.find((p) => p.pid === found.pid)?.argv,
+      folders: this.folders,
+      claims: new Set(),
+      emit: this.emit,
+      log: { debug: () => undefined },
+      usage: this.usage,
+    });
+    this.follower?.start();
+    if (this.follower) this.say(`following the records of ${this.module.displayName} (pid ${found.pid})`);
+  }
 }
 
 function tell(state: PushState, signal: PushSignal | undefined, heard: () => void, told: Told = {}): void {

@@ -60,9 +60,41 @@ describe("another Neovim's summary", () => {
       shows: '',
       turns: 0,
       changed: null,
+      usage: null,
       ended: false,
     });
     expect(summary.agentPids).toEqual([1]);
+  });
+  it("keeps a terminal's usage only when it is one: counts, a plain model name, bounded tables", () => {
+    const spend = { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 0.01 };
+    const usage = {
+      ...spend,
+      model: 'claude-sonnet-4-5',
+      contextUsedPct: 12,
+      turn: spend,
+      subAgents: null,
+      days: { '2026-12-06': spend },
+      models: { 'claude-sonnet-4-5': spend },
+    };
+    const bad = [
+      { ...usage, inputTokens: -1 },
+      { ...usage, outputTokens: 1e308 },
+      { ...usage, model: 'evil\x1b[2J' },
+      { ...usage, contextUsedPct: 101 },
+      { ...usage, days: { 'not a day': spend } },
+      { ...usage, turn: { ...spend, costUsd: 'free' } },
+      'lots',
+    ];
+    const summary = parseSummary({
+      pid: 1,
+      pidStart: '1',
+      server: '',
+      agentPids: [],
+      terminals: [usage, ...bad].map((u, i) => ({ id: `term:${i + 1}`, agent: 'claude', state: 'idle', usage: u })),
+    })!;
+    const got = summary.terminals.map((t) => editorEntry(summary, t).usage);
+    expect(got[0]).toEqual(usage);
+    expect(got.slice(1)).toEqual(bad.map(() => null));
   });
   it("keeps a source that is the agent's own word (its event stream, its hooks, its notifications): confirmed there too", () => {
     const summary = parseSummary({

@@ -39,6 +39,7 @@ const FLEET_ENTRY = {
   pending: 1,
   turns: 1,
   changed: 1,
+  usage: 1,
   ended: 1,
   server: 1,
   attach: 1,
