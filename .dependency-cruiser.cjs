@@ -43,7 +43,11 @@ const sideways = [
   ['jobs', ['routes'], 'jobs know nothing of routes (the daemon and the Neovim side put the two together)'],
   ['detect', ['records', 'proc'], 'the detect engine is pure: it takes rules and screens as arguments'],
   ['proc', ['detect', 'records'], 'proc reads /proc and nothing else'],
-  ['usage', ['detect', 'records', 'proc', 'review'], 'usage counts and prices the readings it is given: it reads no record'],
+  [
+    'usage',
+    ['detect', 'records', 'proc', 'review'],
+    'usage counts and prices the readings it is given: it reads no record',
+  ],
   ['nvim', ['cli', 'daemon'], 'the Neovim side, the CLI and the daemon each stand on the layers below'],
   ['cli', ['nvim', 'daemon'], 'the Neovim side, the CLI and the daemon each stand on the layers below'],
   ['daemon', ['nvim', 'cli'], 'the Neovim side, the CLI and the daemon each stand on the layers below'],

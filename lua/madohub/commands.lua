@@ -26,10 +26,12 @@ function M.status()
     -- Its name as the picker and the winbar give it, else the buffer's.
     local entry = require('madohub.fleet').terminal(buf)
     local name = entry and entry.name or vim.fn.fnamemodify(vim.api.nvim_buf_get_name(buf), ':t')
-    lines[#lines + 1] = ('%4d  %s  %s%s'):format(
+    local spent = entry and require('madohub.usage').row(entry) or ''
+    lines[#lines + 1] = ('%4d  %s  %s%s%s'):format(
       buf,
       column(st and label.text(st) or '(no state yet)'),
       name,
+      spent ~= '' and ('  · ' .. spent) or '',
       st and st.detail ~= '' and ('  — ' .. st.detail) or ''
     )
   end
@@ -41,13 +43,20 @@ function M.status()
   if #jobs > 0 then
     lines[#lines + 1] = 'Jobs:'
     for _, e in ipairs(jobs) do
-      lines[#lines + 1] = ('%s  %s  %s%s'):format(
+      local spent = require('madohub.usage').row(e)
+      lines[#lines + 1] = ('%s  %s  %s%s%s'):format(
         e.short,
         column(label.text(e)),
         e.name,
+        spent ~= '' and ('  · ' .. spent) or '',
         e.detail ~= '' and ('  — ' .. e.detail) or ''
       )
     end
+  end
+  -- What they spent today, all of them (|madohub-usage|).
+  local today = require('madohub.usage').today()
+  if today ~= '' then
+    lines[#lines + 1] = 'Spent: ' .. today
   end
   vim.api.nvim_echo({ { table.concat(lines, '\n') } }, false, {})
 end

@@ -54,6 +54,24 @@
 ---@field max_mb integer The review's records (every agent's, jobs' too) are kept under this many MiB.
 ---@field keys table<string, string|false> Keys of :MadoReview: key → action (false: not mapped). |madohub-review-keys|
 
+---@class madohub.UsageConfig
+---@field context_pct integer A row says how full its agent's context is from this per cent on. |madohub-usage|
+
+---@class madohub.Budget
+---@field turn_usd? number A turn that costs this many US dollars is over budget (news, once, and its row says).
+---@field session_usd? number A session that costs this much.
+---@field day_usd? number The agents' day, all together (the picker's header says it).
+---@field turn_tokens? integer The same in tokens (every kind: input, output, cache reads and writes).
+---@field session_tokens? integer
+---@field day_tokens? integer
+
+---@class madohub.Price
+---@field input number US dollars per million input tokens.
+---@field output number Per million output tokens.
+---@field cacheRead? number Per million tokens read from the cache (0 when left out).
+---@field cacheWrite? number Per million tokens written to the cache (0 when left out).
+---@field context? integer Its context window, in tokens.
+
 ---@class madohub.Config
 ---@field node string The Node executable (name on PATH or a path). Node >= 20.
 ---@field log string|nil A file for the Node process's log; nil logs nothing.
@@ -63,6 +81,11 @@
 ---@field highlight { enabled: boolean } Colour the window (separator) of a terminal by its state.
 ---@field notify madohub.NotifyConfig
 ---@field review madohub.ReviewConfig
+---@field usage madohub.UsageConfig
+---Prices by model, over the agents' own and prices.json's (|madohub-usage|):
+---`{ ['my-model'] = { input = 3, output = 15 } }`.
+---@field prices table<string, madohub.Price>
+---@field budget madohub.Budget Limits of what the agents spend; none by default (|madohub-usage|).
 ---@field labels table<madohub.Agent, string> Your names for agents (the agents' own display names come from Node).
 ---@field words table<string, string> Display words of the states (and of a Failed turn's `interrupted`, `error`).
 ---@field picker madohub.PickerConfig
@@ -180,6 +203,9 @@ M.defaults = {
     max_bytes = 32 * 1024,
     busy_ms = 10 * 60 * 1000,
   },
+  usage = { context_pct = 85 },
+  prices = {},
+  budget = {},
   review = {
     max_mb = 1024,
     keys = {
@@ -278,6 +304,16 @@ function M.merge(opts)
       0
     )
   end
+  check('usage.context_pct', merged.usage.context_pct, 'number')
+  if merged.usage.context_pct < 1 or merged.usage.context_pct > 100 then
+    error(
+      ('madohub.setup: usage.context_pct must be a per cent (1 to 100), got %s'):format(merged.usage.context_pct),
+      0
+    )
+  end
+  -- Their entries are checked by the Node side, which says what it refused.
+  check('prices', merged.prices, 'table')
+  check('budget', merged.budget, 'table')
   check_keys('picker.keys', merged.picker.keys, require('madohub.picker.keys').actions)
   check_keys('review.keys', merged.review.keys, require('madohub.review').actions)
   M.options = merged

@@ -59,8 +59,12 @@ local M = {}
 ---@field contextUsedPct integer|vim.NIL How full its context is (per cent), as the agent counts it.
 ---@field turn madohub.Spend Since its last prompt.
 ---@field subAgents madohub.Spend|vim.NIL What its sub-agents spent (counted in above).
----@field days table<string, madohub.Spend> By day (`YYYY-MM-DD`, local time).
----@field models table<string, madohub.Spend> By model.
+---By day (`YYYY-MM-DD`, local time) and model, sub-agents' counted in.
+---@field daily madohub.DailySpend[]
+
+---@class madohub.DailySpend: madohub.Spend
+---@field day string
+---@field model string
 
 ---@class madohub.FleetFilter
 ---@field kind? madohub.FleetKind
@@ -96,6 +100,35 @@ local function changed()
   end, COALESCE_MS)
 end
 
+---@class madohub.FleetSpending
+---@field day string Today (`YYYY-MM-DD`, local time).
+---@field today madohub.Spend What the agents spent today, all of them together.
+---@field overDay boolean It crossed the day's budget (|madohub-usage|).
+
+---What the fleet spent today, as the Node side last said; nil before it said.
+---@type madohub.FleetSpending|nil
+local spending = nil
+
+---Tells `User MadoUsageChanged` (its data: the ids whose usage changed; none when only the fleet's
+---total did), once per batch of changes.
+---@param ids string[]
+local function usage_changed(ids)
+  vim.api.nvim_exec_autocmds('User', { pattern = 'MadoUsageChanged', modeline = false, data = { ids = ids } })
+end
+
+---What the fleet spent today (the picker's header, the statusline), or nil before the Node side said.
+---@return madohub.FleetSpending|nil
+function M.spending()
+  return spending
+end
+
+---The fleet's spending today, from the Node process.
+---@param s madohub.FleetSpending
+function M.set_spending(s)
+  spending = s
+  usage_changed({})
+end
+
 ---What the fleet holds but does not list: other Neovims past the bound of those shown.
 ---@type { editorsNotShown: integer }
 M.not_shown = { editorsNotShown = 0 }
@@ -109,9 +142,13 @@ function M.apply(put, removed, not_shown)
     M.not_shown = { editorsNotShown = not_shown.editorsNotShown }
   end
   local renamed = {}
+  local spent = {}
   for _, e in ipairs(put) do
     local before = entries[e.id]
     entries[e.id] = e
+    if not vim.deep_equal(before and before.usage or vim.NIL, e.usage) then
+      spent[#spent + 1] = e.id
+    end
     -- A terminal's name is in its winbar once the user gave it.
     if e.kind == 'terminal' and (before == nil or before.name ~= e.name or before.named ~= e.named) then
       renamed[#renamed + 1] = e.buf
@@ -124,6 +161,9 @@ function M.apply(put, removed, not_shown)
     entries[id] = nil
   end
   changed()
+  if #spent > 0 then
+    usage_changed(spent)
+  end
 end
 
 ---What this Neovim keeps of its terminals for a new Node process (they live as long as this Neovim):

@@ -176,6 +176,12 @@ function M.setup(opts)
     node.notify('notify_settings', { notify = config.options.notify, words = config.options.words })
     -- How large the review's records may grow (|madohub-review|).
     node.notify('review_settings', { max_mb = config.options.review.max_mb })
+    -- Your prices and budget (|madohub-usage|): what the Node side refused of them is said.
+    node.call('usage_settings', { prices = config.options.prices, budget = config.options.budget }, function(result)
+      for _, problem in ipairs(type(result) == 'table' and result.problems or {}) do
+        require('madohub.util').notify(problem, vim.log.levels.WARN)
+      end
+    end)
     -- The remote hosts of setup() (hosts.json's beside them): their jobs are followed (|madohub-hosts|).
     node.call('hosts', { hosts = config.options.hosts }, function(result)
       for _, problem in ipairs(type(result) == 'table' and result.problems or {}) do
@@ -260,6 +266,19 @@ function M.summary()
   local attention = require('madohub.attention')
   local c = attention.counts()
   return vim.tbl_extend('force', c, { text = attention.text(c) })
+end
+
+---What the agents spent today, all of them (|madohub-usage|), from the Lua cache: `today` (tokens by
+---kind, `costUsd`), whether it crossed the day's budget, and in words (`text`: `$3.20 today`, '' for none).
+---@return { day: string|nil, today: madohub.Spend|nil, overDay: boolean, text: string }
+function M.spending()
+  local s = require('madohub.fleet').spending()
+  return {
+    day = s and s.day,
+    today = s and s.today,
+    overDay = s ~= nil and s.overDay == true,
+    text = require('madohub.usage').today(),
+  }
 end
 
 ---Shows terminal `buf` of this Neovim: goes to a window that shows it (this tab first), else opens

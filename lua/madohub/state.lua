@@ -14,6 +14,7 @@ local M = {}
 ---@field detail string The line that decided the state.
 ---@field exit integer|nil The terminal's exit status once it has exited.
 ---@field interrupted boolean A Failed state that is the user's interrupt, not an error.
+---@field usage madohub.Usage|nil What its agent spent, from its records (|madohub-usage|); nil: not known.
 
 ---@class madohub.Change: madohub.State
 ---@field buf integer
@@ -77,6 +78,7 @@ function M.get(buf)
     detail = e.detail,
     exit = require('madohub.util').value(e.exit),
     interrupted = e.interrupted == true,
+    usage = require('madohub.util').value(e.usage),
   }
 end
 

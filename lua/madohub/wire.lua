@@ -20,6 +20,9 @@ local receivers = {
     if #m.states > 0 then
       state.changed(m.states, before)
     end
+    if type(m.spending) == 'table' then
+      fleet.set_spending(m.spending)
+    end
     require('madohub.attention').apply(m.wanted, m.notices)
   end,
   mutes = function(m)

@@ -1,6 +1,7 @@
 // `mado agents`: also built as its own small entry (dist/mado-agents.js), since listing must be fast.
 // It reads the job folders (no daemon is needed to read them) and marks errored a job whose host died.
-import { agentStateOfJob, confirmedJob } from '../fleet/entry.js';
+import { agentStateOfJob, confirmedJob, usageOf } from '../fleet/entry.js';
+import { spendShort } from '../usage/sum.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import { listedJobs } from '../jobs/listed.js';
 import { jobsDir } from '../jobs/store.js';
@@ -42,7 +43,7 @@ export function jobTable(
   home = '',
   across?: { hosts: readonly string[]; jobless: readonly { host: string; offline?: string }[] },
 ): string {
-  const header = ['ID', 'STATUS', 'STATE', 'AGENT', 'AGE', 'NAME', 'FOLDER', 'DETAIL'];
+  const header = ['ID', 'STATUS', 'STATE', 'AGENT', 'AGE', 'NAME', 'FOLDER', 'USAGE', 'DETAIL'];
   // Another machine's folders are its own: only this one's home is written ~.
   const short = (p: string, i: number): string =>
     home && (across?.hosts[i] ?? 'local') === 'local' && (p === home || p.startsWith(`${home}/`))
@@ -57,6 +58,7 @@ export function jobTable(
     age(now - j.updatedAt),
     safeText(j.name).slice(0, 40),
     safeText(short(j.cwd, i)).slice(0, 60),
+    usageWords(j),
     safeText([j.needs ? `needs ${j.needs}` : j.detail, j.problem ? `(! ${j.problem})` : ''].filter(Boolean).join(' ')),
   ]);
   if (across) {
@@ -67,6 +69,7 @@ export function jobTable(
         o.host,
         '-',
         o.offline === undefined ? 'no jobs' : 'offline',
+        '',
         '',
         '',
         '',
@@ -86,6 +89,18 @@ export function jobTable(
   return `${lines.join('\n')}\n`;
 }
 
+/** What a job's agent spent, as its row says it (`12.3k tok · $0.41`); '' when not known. */
+function usageWords(j: ListedJob): string {
+  const usage = usageOf(j.usage);
+  return usage ? spendShort(usage) : '';
+}
+
+/** A job as `--json` prints it: its usage as an entry carries it (|madohub-usage|), not its host's tally. */
+export const jobJson = (j: ListedJob): Omit<ListedJob, 'usage'> & { usage: ReturnType<typeof usageOf> } => ({
+  ...j,
+  usage: usageOf(j.usage),
+});
+
 /** `mado agents [--json]`. */
 export async function agents(
   env: NodeJS.ProcessEnv,
@@ -97,7 +112,7 @@ export async function agents(
   const jobs = await listedJobs(dir);
   jobs.sort(byCreation);
   if (args.flags.has('--json')) {
-    out(`${JSON.stringify(jobs)}\n`);
+    out(`${JSON.stringify(jobs.map(jobJson))}\n`);
     return;
   }
   out(jobs.length === 0 ? 'no jobs\n' : jobTable(jobs, Date.now(), env.HOME));

@@ -4,13 +4,13 @@
 import { spawn } from 'node:child_process';
 import { PROTO } from '../jobs/protocol/codec.js';
 import type { HostListing, ListedJob } from '../jobs/protocol/replies.js';
-import { LIST_WAIT_MS } from '../jobs/remote/pool.js';
 import { MAX_LINK_MESSAGE } from '../jobs/remote/wire.js';
-import { answerMs, askOrSay, daemonSocketUp } from '../jobs/client/daemon.js';
+import { daemonSocketUp } from '../jobs/client/daemon.js';
+import { configuredHosts, hostsListings } from '../jobs/client/host-listings.js';
 import { listedJobs } from '../jobs/listed.js';
 import { matchJob } from '../jobs/ids.js';
 import { jobsDir } from '../jobs/store.js';
-import { DEFAULT_CONNECT_MS, HOST_NAME, hostEntry, hostsFile, readHosts, shownCommand } from '../jobs/remote/hosts.js';
+import { DEFAULT_CONNECT_MS, HOST_NAME, hostEntry, hostsFile, shownCommand } from '../jobs/remote/hosts.js';
 import { Conn, ReachError } from '../jobs/protocol/client.js';
 import type { HostConfig } from '../jobs/remote/hosts.js';
 import { Link, LinkError } from '../jobs/remote/link.js';
@@ -18,7 +18,7 @@ import type { MessagePeer } from '../jobs/remote/link.js';
 import type { Io } from '../jobs/client/daemon.js';
 import { JobError, UsageError } from '../shared/errors.js';
 import { printable, safeText } from '../shared/text.js';
-import { byCreation, jobTable } from './agents.js';
+import { byCreation, jobJson, jobTable } from './agents.js';
 import { CHECK_END, checkScript, parseCheck } from './remote-check.js';
 import { parseArgs } from '../shared/args.js';
 import { attachPeer } from './attach.js';
@@ -30,11 +30,7 @@ import { namedEnv } from '../jobs/env.js';
 const VERB_HELLO_MS = 10_000;
 
 /** The hosts of hosts.json; what is wrong in it is said, once, on standard error. */
-function hosts(io: Io): Map<string, HostConfig> {
-  const { hosts: found, problems } = readHosts(io.env);
-  for (const p of problems) io.err(`mado: ${safeText(p)}\n`);
-  return found;
-}
+const hosts = configuredHosts;
 
 function hostNamed(io: Io, name: string): HostConfig {
   if (!HOST_NAME.test(name)) throw new UsageError(`'${printable(name, 40)}' is no host name`);
@@ -190,25 +186,13 @@ export async function findOnHost(io: Io, name: string, query: string): Promise<L
 /** `mado agents --all [--json]`: this machine's jobs and every host's, with a HOST column. */
 export async function agentsAll(io: Io, argv: string[]): Promise<void> {
   const args = parseArgs(argv, [{ names: ['--all', '-a'] }, { names: ['--json'] }], []);
-  const all = hosts(io);
-  // Through the daemon, whose links stay up a minute after use: a second listing finds them open.
-  const remote = async (): Promise<HostListing[]> => {
-    if (all.size === 0) return [];
-    const reply = await askOrSay(
-      io,
-      { op: 'remote-list', hosts: Object.fromEntries([...all].map(([n, c]) => [n, hostEntry(c)])) },
-      answerMs(io.env, LIST_WAIT_MS + 8000),
-      MAX_LINK_MESSAGE * 4,
-    );
-    return reply.type === 'hosts' ? reply.hosts : [];
-  };
-  const [here, there] = await Promise.all([listedJobs(jobsDir(io.env)), remote()]);
+  const [here, there] = await Promise.all([listedJobs(jobsDir(io.env)), hostsListings(io)]);
   const listings: HostListing[] = [{ host: 'local', jobs: here }, ...there];
   if (args.flags.has('--json')) {
     io.out(
       `${JSON.stringify({
         jobs: listings.flatMap((l) =>
-          'jobs' in l ? [...l.jobs].sort(byCreation).map((j) => ({ ...j, host: l.host })) : [],
+          'jobs' in l ? [...l.jobs].sort(byCreation).map((j) => ({ ...jobJson(j), host: l.host })) : [],
         ),
         hosts: listings.map((l) =>
           'jobs' in l

@@ -6,6 +6,8 @@ import { AGENT_STATES, STATE_FACTS } from '../shared/types.js';
 import type { AgentState } from '../shared/types.js';
 import { clip, noControl } from '../shared/text.js';
 import type { FleetEntry } from './entry.js';
+import { spendShort } from '../usage/sum.js';
+import type { BudgetLimit, Spend } from '../usage/types.js';
 import { MAX_TOLD, waitKey } from './told-ledger.js';
 import type { ToldWaits } from './told-ledger.js';
 
@@ -59,6 +61,8 @@ export interface NewsItem {
   where: string;
   /** A job's short id ('' for the others). */
   short: string;
+  /** News of a budget crossed (|madohub-usage|), not of a state: which (`its session's budget`). */
+  budget?: string;
 }
 
 export interface Notice {
@@ -167,6 +171,10 @@ export class Attention {
    */
   private readonly worked = new Set<string>();
   private readonly mutes = new Map<string, Mute>();
+  /** The limits of the budget each entry was over when last seen (a limit crossed anew is news, once). */
+  private readonly over = new Map<string, ReadonlySet<BudgetLimit>>();
+  /** The days whose budget the fleet crossed (told once a day). */
+  private dayTold = '';
   /** Entries a route's delivery set working: the end of that turn is the route's, not the user's news. */
   private readonly delivered = new Set<string>();
   /** The buffers in sight (their windows show in the current tab page): their agents are seen there. */
@@ -226,6 +234,7 @@ export class Attention {
       // This place's own: its terminals and the jobs (a session elsewhere, another Neovim's terminal
       // are told where they run; a terminal that shows a job is that job's view).
       if ((e.kind !== 'terminal' && e.kind !== 'job') || e.shows !== '') continue;
+      this.budgetNews(e);
       this.heldCame(e);
       const seen = this.states.get(e.id);
       const turnsBefore = this.turns.get(e.id);
@@ -247,6 +256,40 @@ export class Attention {
       else if (this.told(e, route)) this.add(this.item(e));
     }
     return wanted;
+  }
+
+  /**
+   * The limits of the budget an entry crossed since it was last seen: each is news once (a turn's
+   * again in a later turn, once its turn's spending went back under it). First seen over it, it is none.
+   */
+  private budgetNews(e: FleetEntry): void {
+    const now = new Set(e.usage?.overBudget ?? []);
+    const before = this.over.get(e.id);
+    this.over.set(e.id, now);
+    if (!before || !this.settings.enabled || this.mutes.get(e.id) === 'all' || !e.usage) return;
+    for (const limit of now) {
+      if (before.has(limit)) continue;
+      const spent = limit === 'turn' ? e.usage.turn : e.usage;
+      this.add({ ...this.item(e), budget: `its ${limit}'s budget`, line: spendShort(spent) });
+    }
+  }
+
+  /** The fleet's spending today: over the day's budget is news, once a day. */
+  spending(s: { day: string; today: Spend; overDay: boolean }): void {
+    if (!s.overDay || this.dayTold === s.day || !this.settings.enabled) return;
+    this.dayTold = s.day;
+    this.add({
+      id: '',
+      kind: 'terminal',
+      name: 'The agents',
+      agentName: '',
+      state: 'working',
+      word: '',
+      line: `today ${spendShort(s.today)}`,
+      where: '',
+      short: '',
+      budget: "the day's budget",
+    });
   }
 
   /** A job first seen waiting, whose wait no teller of this machine knew of. */
@@ -306,6 +349,7 @@ export class Attention {
       this.unhold(id);
       this.states.delete(id);
       this.turns.delete(id);
+      this.over.delete(id);
       this.worked.delete(id);
       this.delivered.delete(id);
       this.burst?.held.delete(id);
@@ -404,10 +448,24 @@ export class Attention {
   }
 
   private notice(items: NewsItem[], replaces: number | null, burst: number | null): Notice {
-    const urgent = items.some((i) => i.state === 'waiting' || i.state === 'failed');
+    const urgent = items.some((i) => i.state === 'waiting' || i.state === 'failed' || i.budget !== undefined);
     const last = items[items.length - 1]!;
     const quiet = inQuiet(this.settings.quiet, this.deps.minutesNow?.() ?? localMinutes());
     const seq = ++this.seq;
+    if (items.length === 1 && last.budget !== undefined) {
+      return {
+        seq,
+        items,
+        title: `${last.name}: over ${last.budget}`,
+        body: last.line,
+        message: `${last.name} is over ${last.budget}: ${last.line}${last.id ? ' — :MadoJump' : ''}`,
+        urgent,
+        jump: last.id,
+        replaces,
+        burst: burst ?? seq,
+        quiet,
+      };
+    }
     if (items.length === 1) {
       const how = this.deps.howTo(last);
       return {
@@ -427,13 +485,17 @@ export class Attention {
     }
     const lines = items
       .slice(-MAX_SUMMARY_LINES)
-      .map((i) => `${i.name}: ${i.word}${i.line ? ` — ${clip(i.line, 60)}` : ''}`);
+      .map((i) =>
+        i.budget !== undefined
+          ? `${i.name}: over ${i.budget} — ${i.line}`
+          : `${i.name}: ${i.word}${i.line ? ` — ${clip(i.line, 60)}` : ''}`,
+      );
     if (items.length > MAX_SUMMARY_LINES) lines.unshift(`and ${items.length - MAX_SUMMARY_LINES} more`);
     const how = this.deps.howTo(last);
     if (how) lines.push(how);
     const message = `${items.length} agents need you: ${items
       .slice(-MAX_SUMMARY_LINES)
-      .map((i) => `${i.name} (${i.word})`)
+      .map((i) => `${i.name} (${i.budget !== undefined ? `over ${i.budget}` : i.word})`)
       .join(
         ', ',
       )}${items.length > MAX_SUMMARY_LINES ? ` and ${items.length - MAX_SUMMARY_LINES} more` : ''} — :MadoJump`;

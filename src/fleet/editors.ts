@@ -138,6 +138,22 @@ export function liveEditors(dir: string): { pid: number; focusedAt: number }[] {
   return out;
 }
 
+/** The terminals of the Neovims that run MadoHub now, from their summaries in `dir` (as liveEditors reads them). */
+export function editorTerminals(dir: string): EditorEntry[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => /^\d+\.json$/.test(n));
+  } catch {
+    return [];
+  }
+  return names.slice(0, MAX_EDITORS).flatMap((name) => {
+    const summary = parseSummary(readJsonBounded(path.join(dir, name), MAX_SUMMARY_BYTES));
+    return summary && `${summary.pid}.json` === name && sameProcess(summary.pid, summary.pidStart)
+      ? summary.terminals.map((t) => editorEntry(summary, t))
+      : [];
+  });
+}
+
 /**
  * Whether the Neovim `self` (its pid and focus time) is the one that tells shared news: focused last, else
  * the lowest pid.

@@ -192,7 +192,12 @@ export function agentStateOfJob(
  * `where` is `job`, or the buffer of this Neovim that shows it (`mado attach`); a job of a remote
  * host is `job on <host>`, its id `job:<host>:<short>`.
  */
-export function jobEntry(job: ListedJob, attachedIn?: number, host = '', price?: PriceLookup): JobEntry {
+export function jobEntry(
+  job: ListedJob,
+  attachedIn?: number,
+  host = '',
+  spent: (tally: UsageTally | null) => Usage | null = usageOf,
+): JobEntry {
   const question = job.block?.questions[0];
   const state = agentStateOfJob(job);
   return {
@@ -224,7 +229,7 @@ export function jobEntry(job: ListedJob, attachedIn?: number, host = '', price?:
       (state === 'failed' && job.detail === INTERRUPTED) || job.status === 'stopped' || job.status === 'killed',
     turns: job.turnsEnded ?? 0,
     changed: job.turnChanged ?? null,
-    usage: usageOf(job.usage, price),
+    usage: spent(job.usage),
     ended: state === 'exited' || state === 'failed',
   };
 }

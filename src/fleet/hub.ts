@@ -13,9 +13,13 @@ import { AGENT_MODULES } from '../agents/index.js';
 import type { TerminalWatchers } from '../state/terminal-watchers.js';
 import type { Tracker } from '../state/tracker.js';
 import { Editors } from './editors.js';
-import { terminalEntry, usageOf } from './entry.js';
+import { terminalEntry } from './entry.js';
+import { Spending } from './spending.js';
+import type { FleetSpending } from './spending.js';
+import { loadPricesFile, useSetupPrices } from '../agents/prices.js';
+import { checkPrices } from '../usage/prices.js';
+import { checkBudget } from './spending.js';
 import type { UsageTally } from '../usage/tally.js';
-import { priceOf } from '../agents/prices.js';
 import type { FleetEntry, FleetKind } from './entry.js';
 import { Fleet } from './fleet.js';
 import type { FleetChange } from './fleet.js';
@@ -61,6 +65,8 @@ export interface HubEvents {
   replyKept(buf: number, replies: KeptReply[]): void;
   /** What is wrong with the hosts, when hosts.json changed while this process runs. */
   hostProblems(problems: string[]): void;
+  /** What the fleet spent today changed (the picker's header), or crossed the day's budget. */
+  spending(s: FleetSpending): void;
 }
 
 export class FleetHub {
@@ -78,6 +84,10 @@ export class FleetHub {
   private readonly changedFiles = new Map<number, number | null>();
   /** What each terminal's agent spent, counted from its records. */
   private readonly tallies = new Map<number, UsageTally>();
+  /** The user's prices and budget, applied to every entry's usage. */
+  readonly spending = new Spending();
+  /** The fleet's spending as last told. */
+  private spentKey = '';
   /** Replies and menu answers to this Neovim's terminals. */
   readonly replies: TerminalReplies;
   /** The user's names, pins and order of entries other than jobs (jobs keep theirs in their file). */
@@ -85,10 +95,14 @@ export class FleetHub {
   /** The sessions and other Neovims' terminals as last read (marks are put on them as they are placed). */
   private readonly read: { session: FleetEntry[]; editor: FleetEntry[] } = { session: [], editor: [] };
   /** The jobs as last listed or written, and their rows. */
-  private readonly jobList = new JobListing({
-    stateChanged: (id, from, to, turnEnded) => this.tell('jobState', id, from, to, turnEnded),
-    gone: (id) => this.tell('gone', id),
-  });
+  private readonly jobList = new JobListing(
+    {
+      stateChanged: (id, from, to, turnEnded) => this.tell('jobState', id, from, to, turnEnded),
+      gone: (id) => this.tell('gone', id),
+    },
+    '',
+    (tally) => this.spending.usageOf(tally),
+  );
   /** The remote hosts' jobs, followed through their links, and their rows by host. */
   readonly remotes: Remotes;
   private readonly remoteLists = new Map<string, JobListing>();
@@ -175,6 +189,23 @@ export class FleetHub {
    * wrong with them. hosts.json is followed from then on: a change to it is read again (100 ms after
    * the first write of a burst), its problems told as `hostProblems`.
    */
+  /**
+   * setup()'s prices and budget (|madohub-usage|), the prices file read again: every entry's usage
+   * priced and held against them anew. Answers what is wrong with them.
+   */
+  async configureSpending(prices: unknown, budget: unknown): Promise<{ problems: string[] }> {
+    // An empty Lua table comes as a list.
+    const table = (v: unknown): unknown => (v === undefined || (Array.isArray(v) && v.length === 0) ? {} : v);
+    const fromSetup = checkPrices(table(prices));
+    useSetupPrices(fromSetup.prices);
+    const fromFile = await loadPricesFile(process.env);
+    const checked = checkBudget(table(budget));
+    this.spending.budget = checked.budget;
+    for (const e of this.all()) if (e.kind === 'terminal') this.placeTerminal(e.buf);
+    this.placeJobs();
+    return { problems: [...fromSetup.problems.map((p) => `prices: ${p}`), ...fromFile, ...checked.problems] };
+  }
+
   configureHosts(fromSetup: unknown): { problems: string[] } {
     this.hostsFromSetup = fromSetup;
     this.stopHostsWatch ??= watchPath(hostsFile(process.env), HOSTS_SETTLE_MS, () => {
@@ -259,7 +290,7 @@ export class FleetHub {
     const entry = {
       ...terminalEntry(st, cwd, this.asks.get(buf) ?? null, this.tracker.intentOf(buf) ?? ''),
       changed: this.changedFiles.get(buf) ?? null,
-      usage: usageOf(this.tallies.get(buf), priceOf),
+      usage: this.spending.usageOf(this.tallies.get(buf)),
     };
     // A view's state is its winbar's, and no agent's (its exit too, once detached): the job's row stays the one truth.
     const view = this.views.viewOf(buf, st.state === 'exited');
@@ -420,6 +451,7 @@ export class FleetHub {
             gone: (id) => this.tell('gone', id),
           },
           host,
+          (tally) => this.spending.usageOf(tally),
         );
         this.remoteLists.set(host, listing);
       }
@@ -488,9 +520,19 @@ export class FleetHub {
     return out;
   }
 
+  /** What the fleet spent today, told when it changed (the entries shown in a list: no terminal that shows a job). */
+  private spendingNow(): void {
+    const now = this.spending.fleet(this.all().map((e) => e.usage));
+    const key = JSON.stringify(now);
+    if (key === this.spentKey) return;
+    this.spentKey = key;
+    this.tell('spending', now);
+  }
+
   private apply(change: FleetChange | null): void {
     if (!change) return;
     this.push(change);
+    if (change.put.some((e) => e.usage !== null) || change.removed.length > 0) this.spendingNow();
     // Other Neovims see this one's terminals.
     const isTerminal = (id: string): boolean => termBuf(id) !== undefined;
     if (change.put.some((e) => isTerminal(e.id)) || change.removed.some(isTerminal)) {

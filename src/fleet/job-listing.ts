@@ -1,6 +1,7 @@
 // The jobs as the hub shows them: each listing of their folder, never going back to an older file,
 // and each job's row, whose state keeps the time it began across rewrites of its file.
-import { priceOf } from '../agents/prices.js';
+import type { UsageTally } from '../usage/tally.js';
+import type { Usage } from '../usage/types.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import type { JobFile } from '../jobs/types.js';
 import { jobEntry } from './entry.js';
@@ -40,6 +41,8 @@ export class JobListing {
   constructor(
     private readonly news: JobNews,
     private readonly host = '',
+    /** A job's tally as its row carries it (priced, held against the budget). */
+    private readonly spent?: (tally: UsageTally | null) => Usage | null,
   ) {}
 
   /** The jobs as last listed or written. */
@@ -63,7 +66,7 @@ export class JobListing {
   /** The jobs' rows (each shown in the terminal `shownIn` gives, if any); tells what changed since the last rows. */
   rows(shownIn: (short: string) => number | undefined): FleetEntry[] {
     const entries = this.listed.map((j) => {
-      const e = jobEntry(j, shownIn(j.short), this.host, priceOf);
+      const e = jobEntry(j, shownIn(j.short), this.host, this.spent);
       const known = this.since.get(e.id);
       const turns = e.turns;
       const ended = known !== undefined && jobTurnEnded(known.state, e.state, { before: known.turns, now: turns });

@@ -14,6 +14,7 @@ import { channelsOf } from '../fleet/channels/index.js';
 import type { ChannelHealth, EditorParts, NoticeChannel } from '../fleet/channels/index.js';
 import type { FleetChange } from '../fleet/fleet.js';
 import type { FleetHub } from '../fleet/hub.js';
+import type { FleetSpending } from '../fleet/spending.js';
 import { DEFAULT_NOTIFY, parseNotifySettings, readNotifyFile, writeNotifyFile } from '../fleet/notify-settings.js';
 import type { NotifySettings } from '../fleet/notify-settings.js';
 import { ToldLedger } from '../fleet/told-ledger.js';
@@ -118,6 +119,11 @@ export class NvimAttention {
     this.engine.removed(change.removed);
     const wanted = this.engine.entries(change.put);
     if (wanted.length > 0) this.out.wanted(wanted);
+  }
+
+  /** What the fleet spent today: over the day's budget is news, once a day. */
+  spending(s: FleetSpending): void {
+    this.engine.spending(s);
   }
 
   /** A route delivered to `target` (a fleet id): the turn it starts ends as the route's business. */

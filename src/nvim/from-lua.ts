@@ -53,6 +53,7 @@ export const FROM_LUA = {
   hello: { server: str },
   notify_settings: { notify: table, words: table },
   review_settings: { max_mb: int(1, 1_000_000) },
+  usage_settings: { prices: optional(table), budget: optional(table) },
   saved: { path: strMax(4096) },
   hosts: { hosts: table },
   sight: { bufs: ints, focused: optional(bool), gained: optional(bool) },

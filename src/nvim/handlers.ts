@@ -93,6 +93,8 @@ export function luaHandlers({ tracker, watchers, hub, routes, attention, health,
     // The user's notification settings (setup()), and what is in sight: attention outside the editor.
     notify_settings: (m) => attention.configure(m.notify, m.words),
     review_settings: (m) => turns.settings(m.max_mb),
+    // The user's prices and budget (|madohub-usage|): every entry's usage priced and held against them.
+    usage_settings: (m) => hub.configureSpending(m.prices, m.budget),
     // The user saved a file: a turn under way in its folder names them.
     saved: (m) => turns.saved(m.path),
     // The remote hosts of setup() (hosts.json's beside them): followed from now on.

@@ -1,6 +1,7 @@
 // What the Node process sends the Lua side, as typed messages: the one place in Node that names Lua.
 // Each message goes to one receiver, `require("madohub.wire").receive(msg)`, which hands it to the
 // module it is for by its `type`; what needs an answer goes to `require("madohub.wire").answer(msg)`.
+import type { FleetSpending } from '../fleet/spending.js';
 import type { NeovimClient } from 'neovim';
 import type { FleetEntry } from '../fleet/entry.js';
 import type { KeptReply } from '../fleet/terminal-replies.js';
@@ -34,6 +35,8 @@ export type ToLua =
       editorsNotShown: number;
       notices: LuaNotice[];
       wanted: string[];
+      /** What the fleet spent today, when it changed. */
+      spending?: FleetSpending;
     }
   /** The entries muted (after a change). */
   | { type: 'mutes'; mutes: { id: string; states: 'all' | AgentState[] }[] }

@@ -3,6 +3,7 @@
 // sent when that work is done (a microtask later), so that Lua redraws once.
 import type { FleetEntry } from '../fleet/entry.js';
 import type { FleetChange } from '../fleet/fleet.js';
+import type { FleetSpending } from '../fleet/spending.js';
 import type { StateChange } from '../state/tracker.js';
 import type { LuaNotice } from './attention.js';
 import type { LuaWire } from './lua-wire.js';
@@ -13,6 +14,8 @@ interface Batch {
   removed: Set<string>;
   notices: LuaNotice[];
   wanted: string[];
+  /** What the fleet spent today, when it changed. */
+  spending?: FleetSpending;
 }
 
 export class LuaPush {
@@ -45,6 +48,11 @@ export class LuaPush {
     this.open().notices.push(n);
   }
 
+  /** What the fleet spent today (the picker's header, the statusline). */
+  spending(s: FleetSpending): void {
+    this.open().spending = s;
+  }
+
   /** Entries that came to need the user (:MadoJump goes to the latest). */
   wanted(ids: readonly string[]): void {
     this.open().wanted.push(...ids);
@@ -70,6 +78,7 @@ export class LuaPush {
       editorsNotShown: this.notShown(),
       notices: b.notices,
       wanted: b.wanted,
+      ...(b.spending ? { spending: b.spending } : {}),
     });
   }
 }

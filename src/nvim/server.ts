@@ -67,6 +67,7 @@ class NeovimSide {
           this.hub.agentsChanged();
         },
         record: (buf, signal) => this.pushOne(this.tracker.record(buf, signal, Date.now())),
+        usage: (buf, tally) => this.hub.terminalUsage(buf, tally),
         place: (buf) => this.hub.placeTerminal(buf),
       },
       log,
@@ -92,6 +93,10 @@ class NeovimSide {
         this.lua.send({ type: 'say', message: `${problems[0]!.slice(0, 200)}${more}`, warn: true });
       },
       replyKept: (buf, replies) => this.lua.send({ type: 'kept', buf, replies }),
+      spending: (s) => {
+        this.pushed.spending(s);
+        this.attention.spending(s);
+      },
     });
     this.attention = new NvimAttention(this.hub, {
       notice: (n) => this.pushed.notice(n),

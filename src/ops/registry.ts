@@ -11,6 +11,7 @@ import { rm } from './rm.js';
 import { screen } from './screen.js';
 import { send } from './send.js';
 import { stop } from './stop.js';
+import { usage } from './usage.js';
 
 /** Every operation, by file name. */
-export const OPS: readonly Op[] = [answer, dispatch, kill, logs, respawn, review, rm, screen, send, stop];
+export const OPS: readonly Op[] = [answer, dispatch, kill, logs, respawn, review, rm, screen, send, stop, usage];

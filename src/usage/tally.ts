@@ -39,6 +39,8 @@ export const MAX_COST_USD = 1e6;
 export const MAX_CELLS = 400;
 /** Message keys remembered, to replace a message written again. */
 export const MAX_KEYS = 1024;
+/** Readings remembered with their times (for a prompt read after records newer than it). */
+export const MAX_RECENT = 256;
 /** A model's name, as shown. */
 export const MAX_MODEL = 64;
 
@@ -51,6 +53,9 @@ export const emptyTally = (): UsageTally => ({
   cells: [],
   turn: [],
 });
+
+/** A day as a tally writes it. */
+export const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** `YYYY-MM-DD` of a time, in this machine's time zone. */
 export function localDay(ms: number): string {
@@ -100,6 +105,11 @@ export class UsageCounter {
   private dirty = false;
   /** When the current turn's prompt was written (its records' time), when known. */
   private turnAt: number | undefined;
+  /**
+   * The latest readings counted, with when they were recorded: a prompt read after records newer
+   * than it (a sub-agent's file read before its parent's) takes them into its turn.
+   */
+  private readonly recent: { at: number | undefined; counted: Counted; delta: Tokens; cost: number | null }[] = [];
 
   constructor(
     from: UsageTally = emptyTally(),
@@ -126,6 +136,11 @@ export class UsageCounter {
       if (this.state.turn.length > 0) this.dirty = true;
       this.state.turn = [];
       this.turnAt = reading.at;
+      // Records newer than the prompt that came before it are its turn's.
+      if (reading.at !== undefined)
+        for (const r of this.recent)
+          if (r.at !== undefined && r.at > reading.at)
+            this.into(this.state.turn, r.counted.day, r.counted, r.delta, r.cost);
       return undefined;
     }
     const bad = badTokens(reading.tokens);
@@ -164,6 +179,8 @@ export class UsageCounter {
     // A record older than the turn's prompt (a sub-agent's file read after its parent's) is no part of it.
     const inTurn = reading.at === undefined || this.turnAt === undefined || reading.at >= this.turnAt;
     if (inTurn) this.into(this.state.turn, day, counted, delta, costDelta);
+    this.recent.push({ at: reading.at, counted: { ...counted, day }, delta, cost: costDelta });
+    if (this.recent.length > MAX_RECENT) this.recent.shift();
     if (!counted.sub) {
       if (model !== '' && model !== this.state.model) this.state.model = model;
       if (reading.contextUsedPct !== undefined && Number.isFinite(reading.contextUsedPct))
@@ -212,7 +229,7 @@ export const countOf = (v: unknown): number =>
 const count = int(0, Number.MAX_SAFE_INTEGER);
 const cellCheck = shape(
   {
-    day: pattern(/^\d{4}-\d{2}-\d{2}$/, 'a day (YYYY-MM-DD)'),
+    day: pattern(DAY, 'a day (YYYY-MM-DD)'),
     model: plainMax(MAX_MODEL),
     sub: bool,
     inputTokens: count,

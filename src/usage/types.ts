@@ -25,9 +25,20 @@ export interface Usage extends Spend {
   turn: Spend;
   /** The part of the session its sub-agents spent (counted in above); null when none ran. */
   subAgents: Spend | null;
-  /** The session by day (local `YYYY-MM-DD`, the day of each record) and by model. */
-  days: Record<string, Spend>;
-  models: Record<string, Spend>;
+  /** The session by day (local `YYYY-MM-DD`, the day of each record) and model, sub-agents' counted in. */
+  daily: DailySpend[];
+  /** The limits of the user's budget it crossed (|madohub-usage|): its turn's, its session's. */
+  overBudget: BudgetLimit[];
+}
+
+/** A limit of the user's budget an agent's spending crosses (the day's is the fleet's). */
+export type BudgetLimit = 'turn' | 'session';
+export const BUDGET_LIMITS: readonly BudgetLimit[] = ['turn', 'session'];
+
+/** What one model spent on one day. */
+export interface DailySpend extends Spend {
+  day: string;
+  model: string;
 }
 
 /**

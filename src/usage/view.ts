@@ -1,10 +1,11 @@
 // A tally priced: what an entry carries as `usage` (types.ts: Usage), and sums of them.
-import { int, mapOf, num, orNull, pattern, plainMax, shape } from '../shared/checks.js';
+import { int, listOf, num, oneOf, orNull, pattern, plainMax, shape } from '../shared/checks.js';
 import type { Check } from '../shared/checks.js';
 import type { PriceLookup } from './prices.js';
 import type { Cell, UsageTally } from './tally.js';
-import { MAX_CELLS, MAX_MODEL, noTokens, TOKEN_KINDS } from './tally.js';
-import type { Spend, Tokens, Usage } from './types.js';
+import { DAY, MAX_CELLS, MAX_MODEL, noTokens, TOKEN_KINDS } from './tally.js';
+import { BUDGET_LIMITS } from './types.js';
+import type { DailySpend, Spend, Tokens, Usage } from './types.js';
 
 export const noSpend = (): Spend => ({ ...noTokens(), costUsd: 0 });
 
@@ -49,13 +50,15 @@ const spendOf = (cell: Cell): Spend => ({
   costUsd: cell.costUsd,
 });
 
-function sumBy(cells: readonly Cell[], key: (c: Cell) => string): Record<string, Spend> {
-  const out: Record<string, Spend> = {};
+/** The cells by day and model (a sub-agent's and the session's of one model and day together). */
+function daily(cells: readonly Cell[]): DailySpend[] {
+  const out = new Map<string, DailySpend>();
   for (const cell of cells) {
-    const k = key(cell);
-    out[k] = addSpend(out[k] ?? noSpend(), spendOf(cell));
+    const key = `${cell.day}\u0000${cell.model}`;
+    const was = out.get(key);
+    out.set(key, { day: cell.day, model: cell.model, ...addSpend(was ?? noSpend(), spendOf(cell)) });
   }
-  return out;
+  return [...out.values()];
 }
 
 const total = (cells: readonly Cell[]): Spend => cells.reduce((sum, cell) => addSpend(sum, spendOf(cell)), noSpend());
@@ -73,8 +76,8 @@ export function usageView(from: UsageTally, price?: PriceLookup): Usage {
     contextUsedPct: tally.contextUsedPct,
     turn: total(tally.turn),
     subAgents: subs.length > 0 ? total(subs) : null,
-    days: sumBy(tally.cells, (c) => c.day),
-    models: sumBy(tally.cells, (c) => c.model || 'unknown'),
+    daily: daily(tally.cells),
+    overBudget: [],
   };
 }
 
@@ -93,6 +96,19 @@ const spendCheck = shape(
   'a spend {inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, costUsd}',
 );
 
+const dailyCheck = shape(
+  {
+    day: pattern(DAY, 'a day (YYYY-MM-DD)'),
+    model: plainMax(MAX_MODEL),
+    inputTokens: count,
+    outputTokens: count,
+    cacheReadTokens: count,
+    cacheWriteTokens: count,
+    costUsd: orNull(num),
+  },
+  'a spend of a day and model',
+);
+
 /** An entry's usage as another process sent it (another Neovim's summary): what passes it is a Usage. */
 export const usageCheck: Check<Usage> = shape(
   {
@@ -105,8 +121,8 @@ export const usageCheck: Check<Usage> = shape(
     contextUsedPct: orNull(int(0, 100)),
     turn: spendCheck,
     subAgents: orNull(spendCheck),
-    days: mapOf(pattern(/^\d{4}-\d{2}-\d{2}$/, 'a day'), spendCheck, MAX_CELLS, 'spends by day'),
-    models: mapOf(plainMax(MAX_MODEL), spendCheck, MAX_CELLS, 'spends by model'),
+    daily: listOf(dailyCheck, MAX_CELLS, `at most ${MAX_CELLS} spends by day and model`),
+    overBudget: listOf(oneOf(...BUDGET_LIMITS), BUDGET_LIMITS.length, 'limits of a budget'),
   },
   'a usage',
 );

@@ -89,12 +89,14 @@ end
 function M.lines(rows, width, now, ui, names)
   local out = {}
   -- Column widths from what is shown, within bounds.
-  local wword, wname, wagent, wwhere = 4, 8, 5, 3
-  local where_of = {}
+  local wword, wname, wagent, wwhere, wspend = 4, 8, 5, 3, 0
+  local where_of, spend_of = {}, {}
   for _, r in ipairs(rows) do
     local e = r.entry
     if e then
       where_of[e.id] = M.where(e)
+      spend_of[e.id] = require('madohub.usage').row(e)
+      wspend = math.max(wspend, math.min(40, vim.fn.strdisplaywidth(spend_of[e.id])))
       local mark = e.confirmed and config.options.winbar.confirmed or ''
       wword =
         math.max(wword, vim.fn.strdisplaywidth(label.word(e)) + (mark ~= '' and 1 + vim.fn.strdisplaywidth(mark) or 0))
@@ -141,12 +143,24 @@ function M.lines(rows, width, now, ui, names)
         M.fit(names(e.agent), wagent),
         M.fit(where_of[e.id], wwhere)
       )
-      local room = width - vim.fn.strdisplaywidth(left) - vim.fn.strdisplaywidth(age) - 1
-      local text = left .. M.fit(head, math.max(0, room)) .. ' ' .. age
+      -- What it spent (|madohub-usage|), in a column of its own before the age.
+      local spend = wspend > 0 and (M.fit(spend_of[e.id], wspend) .. '  ') or ''
+      local room = width
+        - vim.fn.strdisplaywidth(left)
+        - vim.fn.strdisplaywidth(spend)
+        - vim.fn.strdisplaywidth(age)
+        - 1
+      local text = left .. M.fit(head, math.max(0, room)) .. ' ' .. spend .. age
       local s0 = 2 + #unseen
       local marks = { { s0, s0 + #state_part, group } }
       local hs = #left
       marks[#marks + 1] = { hs, hs + #M.fit(head, math.max(0, room)), e.state == 'waiting' and group or 'Comment' }
+      if spend ~= '' then
+        local over = require('madohub.util').value(e.usage)
+        local warn = type(over) == 'table' and #(over.overBudget or {}) > 0
+        local ss = #text - #age - #spend
+        marks[#marks + 1] = { ss, ss + #spend, warn and 'WarningMsg' or 'Comment' }
+      end
       marks[#marks + 1] = { #text - #age, #text, 'Comment' }
       if unseen ~= ' ' then
         marks[#marks + 1] = { 2, 2 + #unseen, highlight.groups.completed }

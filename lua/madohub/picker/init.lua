@@ -90,6 +90,11 @@ function M.render(p)
     end
   end
   local title = (' Agents · %s '):format(built.header)
+  -- What the agents spent today (|madohub-usage|).
+  local today = require('madohub.usage').today()
+  if today ~= '' then
+    title = title .. ('· %s '):format(today)
+  end
   local hidden = fleet.not_shown.editorsNotShown
   if hidden > 0 then
     title = title .. ('· %d other Neovim%s not shown '):format(hidden, hidden == 1 and '' or 's')

@@ -33,6 +33,8 @@ function H.peek_lines(p, e, height)
   if e.pending ~= '' then
     out[#out + 1] = 'reply: ' .. (require('madohub.pending')[e.pending] or e.pending)
   end
+  -- What it spent: this turn, the session (|madohub-usage|).
+  vim.list_extend(out, require('madohub.usage').lines(e))
   if e.state == 'waiting' and type(e.needs) == 'table' then
     out[#out + 1] = ''
     out[#out + 1] = 'Asks: ' .. (e.needs.question or '')

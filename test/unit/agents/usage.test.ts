@@ -41,8 +41,8 @@ const mock = (k: number) => ({ input: 100 + 13 * k, output: 7 + 3 * k, cacheRead
 
 describe('Claude Code 2.1.332: its transcript and its sub-agent’s, one count per message id', () => {
   const main = recordsOf('claude-usage/transcript.jsonl');
-  const subDir = path.join(FIX, 'claude-usage/subagents');
-  const subs = readdirSync(subDir).map((f) => recordsOf(`claude-usage/subagents/${f}`));
+  const subDir = path.join(FIX, 'claude-usage/transcript/subagents');
+  const subs = readdirSync(subDir).map((f) => recordsOf(`claude-usage/transcript/subagents/${f}`));
   const answers = (records: readonly unknown[]): Map<string, number> => {
     // Each assistant line names its message (`msg_<k>`: the mock's request k); a message's usage is on each of its lines.
     const ks = new Map<string, number>();

@@ -73,15 +73,14 @@ describe("another Neovim's summary", () => {
       contextUsedPct: 12,
       turn: spend,
       subAgents: null,
-      days: { '2026-12-06': spend },
-      models: { 'claude-sonnet-4-5': spend },
+      daily: [{ day: '2026-12-06', model: 'claude-sonnet-4-5', ...spend }],
     };
     const bad = [
       { ...usage, inputTokens: -1 },
       { ...usage, outputTokens: 1e308 },
       { ...usage, model: 'evil\x1b[2J' },
       { ...usage, contextUsedPct: 101 },
-      { ...usage, days: { 'not a day': spend } },
+      { ...usage, daily: [{ day: 'not a day', model: 'm', ...spend }] },
       { ...usage, turn: { ...spend, costUsd: 'free' } },
       'lots',
     ];

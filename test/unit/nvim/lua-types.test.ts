@@ -54,7 +54,9 @@ const STATE = {
   detail: 1,
   exit: 1,
   interrupted: 1,
-} satisfies Record<Exclude<keyof TerminalState, 'buf'>, 1>;
+  // Its entry's: what its agent spent (|madohub-usage|).
+  usage: 1,
+} satisfies Record<Exclude<keyof TerminalState, 'buf'> | 'usage', 1>;
 const ROUTE = {
   id: 1,
   source: 1,

@@ -25,7 +25,7 @@ describe('UsageCounter', () => {
     expect([u.inputTokens, u.outputTokens, u.cacheReadTokens, u.cacheWriteTokens]).toEqual([150, 14, 20, 3]);
     // 150×1 + 14×10 + 20×0.1 + 3×2 per million.
     expect(u.costUsd).toBeCloseTo((150 + 140 + 2 + 6) / 1e6, 12);
-    expect(u.days).toEqual({ [localDay(AT)]: expect.objectContaining({ inputTokens: 150 }) });
+    expect(u.daily).toEqual([expect.objectContaining({ day: localDay(AT), model: 'm', inputTokens: 150 })]);
   });
 
   it('takes running totals as they grow, and a turn as what grew since its prompt', () => {
@@ -56,7 +56,7 @@ describe('UsageCounter', () => {
     expect(u.model).toBe('m');
     // A model without a price makes the session's cost unknown: never a guess.
     expect(u.costUsd).toBeNull();
-    expect(u.models.m?.costUsd).toBeCloseTo(20 / 1e6, 12);
+    expect(u.daily.find((d) => d.model === 'm')?.costUsd).toBeCloseTo(20 / 1e6, 12);
   });
 
   it("uses the agent's own cost where it records one", () => {
@@ -117,5 +117,22 @@ describe('tallyCheck', () => {
     expect(tallyCheck({ ...good, cells: Array(MAX_CELLS + 1).fill(good.cells[0]) })).not.toBeNull();
     expect(tallyCheck({ ...good, model: 'a\u202eb' })).not.toBeNull();
     expect(tallyCheck('x')).not.toBeNull();
+  });
+});
+
+describe('a turn read out of order', () => {
+  it("takes records newer than its prompt that were read before it (a sub-agent's file read before its parent's)", () => {
+    const c = new UsageCounter();
+    c.add({ kind: 'prompt', at: AT });
+    c.add({ kind: 'message', key: 'a', tokens: tok(10, 1), at: AT + 1 });
+    // The sub-agent's records of the next turn, read before that turn's prompt.
+    c.add({ kind: 'message', key: 's', tokens: tok(7, 2), sub: true, at: AT + 20 });
+    c.add({ kind: 'prompt', at: AT + 10 });
+    c.add({ kind: 'message', key: 'b', tokens: tok(5, 1), at: AT + 30 });
+    // And an older record read late is none of the turn's.
+    c.add({ kind: 'message', key: 'old', tokens: tok(100, 1), at: AT + 2 });
+    const u = usageView(c.tally);
+    expect(u.turn.inputTokens).toBe(12);
+    expect(u.inputTokens).toBe(122);
   });
 });
