@@ -211,6 +211,26 @@ function M.check()
     h.warn(('%s: turn %d %s'):format(sk.name, sk.turn, sk.why))
   end
 
+  -- What the agents spend (|madohub-usage|): whose records tell it, the prices, what was refused.
+  h.start('madohub: usage')
+  local usage = info.usage or {}
+  if #(usage.counted or {}) > 0 then
+    h.ok(('Read from their records: %s'):format(table.concat(usage.counted, ', ')))
+  end
+  for _, name in ipairs(usage.none or {}) do
+    h.info(('%s records no usage: its rows show none'):format(name))
+  end
+  if type(usage.pricesFile) == 'string' then
+    if vim.uv.fs_stat(usage.pricesFile) then
+      h.ok(('Prices file: %s'):format(usage.pricesFile))
+    else
+      h.info(("No prices file (%s): the agents' prices and setup()'s"):format(usage.pricesFile))
+    end
+  end
+  for _, problem in ipairs(usage.problems or {}) do
+    h.warn(problem, { 'Fix it in setup({ prices, budget }) or the prices file (:help madohub-usage)' })
+  end
+
   -- Why each watched terminal reads as it does, in one line (|:MadoExplain| in its window says more).
   local watch = require('madohub.watch')
   local bufs = watch.buffers()

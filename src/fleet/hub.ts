@@ -203,7 +203,8 @@ export class FleetHub {
     this.spending.budget = checked.budget;
     for (const e of this.all()) if (e.kind === 'terminal') this.placeTerminal(e.buf);
     this.placeJobs();
-    return { problems: [...fromSetup.problems.map((p) => `prices: ${p}`), ...fromFile, ...checked.problems] };
+    this.spending.problems = [...fromSetup.problems.map((p) => `prices: ${p}`), ...fromFile, ...checked.problems];
+    return { problems: this.spending.problems };
   }
 
   configureHosts(fromSetup: unknown): { problems: string[] } {

@@ -82,6 +82,8 @@ export interface FleetSpending {
 /** The user's prices and budget as this process applies them to its entries. */
 export class Spending {
   budget: Budget = NO_BUDGET;
+  /** What was wrong with the prices and budget when last given (:checkhealth says it again). */
+  problems: string[] = [];
 
   /** A tally as an entry carries it: priced, held against the budget; null for none. */
   usageOf(tally: UsageTally | null | undefined): Usage | null {

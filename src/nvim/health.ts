@@ -15,6 +15,7 @@ import { checkNodePty } from '../jobs/node-pty-check.js';
 import type { AttentionHealth, NvimAttention } from './attention.js';
 import type { NodePtyHealth } from '../jobs/node-pty-check.js';
 import type { ReviewHealth } from '../review/bound.js';
+import { pricesFile } from '../agents/prices.js';
 
 /** Whether a daemon answers on its socket: `running`, `not running`, or why it cannot be asked. */
 async function daemonAnswers(): Promise<string> {
@@ -53,6 +54,11 @@ export interface Health {
   hosts: { host: string; online: boolean; version: string; reason: string }[];
   /** The review's records (|madohub-review|): git, their size and bound, the turns not recorded. */
   review: ReviewHealth;
+  /**
+   * What the agents spend (|madohub-usage|): the agents whose records tell it and those whose records
+   * tell none, the prices file, what was wrong with the prices and budget.
+   */
+  usage: { counted: string[]; none: string[]; pricesFile: string; problems: string[] };
 }
 
 /** The Node side's health now. */
@@ -94,6 +100,12 @@ export async function healthOf(
     notify: attention.health(),
     hosts: hub.hostStatus().map(({ host, status }) => ({ host, ...status })),
     review: await review(),
+    usage: {
+      counted: AGENT_MODULES.filter((a) => !a.fallback && a.usage).map((a) => a.displayName),
+      none: AGENT_MODULES.filter((a) => !a.fallback && !a.usage).map((a) => a.displayName),
+      pricesFile: pricesFile(),
+      problems: hub.spending.problems,
+    },
   };
   return daemonAnswers().then(
     (daemon) => ({ ...now, daemon }),

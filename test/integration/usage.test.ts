@@ -4,6 +4,7 @@
 // After each turn, the terminal's entry, state() and the events say that turn's figures and the
 // session's; the picker's row and header show them, typed; the budget's crossings are told once
 // each; `mado usage` agrees with the entry.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIX, useJobsHarness } from './jobs-harness.js';
@@ -159,5 +160,85 @@ describe.each(testNeovims())('Neovim $label: what an agent spends', ({ path: exe
     const table = (await h.mado(['usage', '--by', 'model'])).stdout;
     expect(table).toMatch(/^MODEL +INPUT +OUTPUT +CACHE READ +CACHE WRITE +COST$/m);
     expect(table).toMatch(new RegExp(`^claude-opus-5-5 .*\\${cost}$`, 'm'));
+
+    // :checkhealth names the agent that records no usage.
+    const health = await s.lua<string>(
+      `vim.cmd('checkhealth madohub') return table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\\n')`,
+    );
+    expect(health).toMatch(/madohub: usage/);
+    expect(health).toMatch(/Read from their records: Claude Code, Codex/);
+    expect(health).toMatch(/Amp records no usage/);
   }, 90000);
+
+  it('says what it refused of setup()’s prices and budget, and uses the rest', async () => {
+    s = await startNeovim(exe, { ...h.neovimEnv(), HOME: path.join(h.base, 'home') });
+    await s.lua(
+      `require('madohub').setup({
+        prices = { good = { input = 1, output = 2 }, bad = { input = -1, output = 2 }, ['x\\27[2J'] = { input = 1, output = 1 } },
+        budget = { turn_usd = 'lots', weekly_usd = 3, day_usd = 20 },
+      })`,
+    );
+    await openTerminal(s, [FAKE_CLAUDE]);
+    const messages = await untilValue(
+      () => s!.lua<string>(`return vim.fn.execute('messages')`),
+      (m) => /budget\.weekly_usd is no limit/.test(m),
+      8000,
+    );
+    expect(messages).toMatch(/prices: bad: input must be a number of US dollars per million tokens/);
+    expect(messages).toMatch(/prices: "x\^\[\[2J" is no model name|prices: "x.\[2J" is no model name/);
+    expect(messages).toMatch(/budget\.turn_usd must be a positive number/);
+    expect(messages).not.toMatch(/\x1b/);
+  });
+});
+
+describe('a background job: what its agent spends', () => {
+  const h = useJobsHarness();
+  it("a job counts what its agent spends: its file keeps it, mado agents shows it, mado usage sums it with a prices file's price", async () => {
+    // The job takes the variable the fixture replays from, as a job takes what $MADOHUB_JOB_ENV names.
+    const env = {
+      MADOHUB_FIXTURE_TRANSCRIPT: TRANSCRIPT,
+      MADOHUB_JOB_ENV: 'MADOHUB_FIXTURE_TRANSCRIPT',
+      HOME: path.join(h.base, 'home'),
+    };
+    const short = /backgrounded · ([0-9a-f]{8})/.exec(
+      (await h.mado(['--bg', '--agent', 'claude', 'hello'], undefined, env)).stdout,
+    )![1]!;
+    interface Listed {
+      short: string;
+      usage: (Spend & { turn: Spend }) | null;
+    }
+    const jobUsage = async (): Promise<Listed['usage']> =>
+      (JSON.parse((await h.mado(['agents', '--json'], undefined, env)).stdout) as Listed[]).find(
+        (j) => j.short === short,
+      )?.usage ?? null;
+    for (let n = 1; n <= TURNS.length; n++) {
+      await h.mado(['send', short, 'R'], undefined, env);
+      const want = spendOf(TURNS.slice(0, n).flat());
+      const got = await untilValue(jobUsage, (u) => u?.inputTokens === want.inputTokens, 15000, 100);
+      expect(got, `turn ${n}`).toMatchObject({
+        inputTokens: want.inputTokens,
+        outputTokens: want.outputTokens,
+        cacheReadTokens: want.cacheReadTokens,
+        cacheWriteTokens: want.cacheWriteTokens,
+        // No table prices the mock's model: no cost.
+        costUsd: null,
+        turn: { inputTokens: spendOf(TURNS[n - 1]!).inputTokens },
+      });
+    }
+    const all = spendOf(TURNS.flat());
+    expect((await h.mado(['agents'], undefined, env)).stdout).toMatch(
+      new RegExp(`^${short} .* ${(tokens(all) / 1000).toFixed(1)}k tok  `, 'm'),
+    );
+    // A prices file's price: mado usage prices the job's tokens with it.
+    const config = path.join(h.base, 'config');
+    mkdirSync(path.join(config, 'madohub'), { recursive: true });
+    writeFileSync(path.join(config, 'madohub', 'prices.json'), JSON.stringify({ 'claude-opus-5-5': PRICE }));
+    const sum = JSON.parse(
+      (await h.mado(['usage', '--json'], undefined, { ...env, XDG_CONFIG_HOME: config })).stdout,
+    ) as {
+      total: Spend;
+    };
+    expect(sum.total.inputTokens).toBe(all.inputTokens);
+    expect(sum.total.costUsd).toBeCloseTo(all.costUsd!, 9);
+  }, 120000);
 });
