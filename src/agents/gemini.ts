@@ -336,14 +336,16 @@ export class GeminiRecords extends FoundFile {
 }
 
 /**
- * What one record of a Gemini CLI chat says of spending: the user's prompt begins a turn; an answer
+ * What one record of a Gemini CLI chat says of spending: the user's prompt (not a tool's result)
+ * begins a turn; an answer
  * (`gemini`) has its request's `tokens` (its input counts the cached part and the tool's prompt
  * apart: told apart here; its thoughts are output). A message written again (its id) replaces itself.
  */
 export function geminiUsage(record: unknown): UsageReading | undefined {
   if (!isObj(record)) return undefined;
   const at = timeOf(record.timestamp);
-  if (record.type === 'user') return { kind: 'prompt', at };
+  // The user's prompt, not a tool's result (also a `user` record).
+  if (isGeminiPrompt(record)) return { kind: 'prompt', at };
   if (record.type !== 'gemini' || !isObj(record.tokens)) return undefined;
   const t = record.tokens;
   const cached = countOf(t.cached);

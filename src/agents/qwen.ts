@@ -103,7 +103,7 @@ export const qwen: AgentModule = {
   records: (ctx) => new QwenRecords(qwenHome(ctx.env), ctx.pid, ctx.folders, ctx.emit, ctx.log, ctx.usage),
   jobRecordFile: (job, env) => qwenChatPath(qwenHome(env), job.cwd, job.resumeSessionId ?? job.sessionId),
   // The model's last text after the user's last prompt.
-  // What it spends: each answer's `usageMetadata` in its chat, its sub-agents' from their telemetry.
+  // What it spends: each API response its chat's telemetry records, its sub-agents' counted in.
   usage: { reader: () => qwenUsage, prices: QWEN_PRICES },
   answerOf: (records) =>
     answerOfLastPrompt(
@@ -215,47 +215,25 @@ export class QwenRecords extends RegistryRecords {
 }
 
 /**
- * What one record of a Qwen Code chat says of spending: the user's prompt begins a turn; an answer
- * (`assistant`) has its request's `usageMetadata` (its prompt counts the cached part: told apart;
- * its thoughts are output). A sub-agent's requests are told only by the telemetry it records
- * (`qwen-code.api_response` with a `subagent_id`): counted in as a sub-agent's.
+ * What one record of a Qwen Code chat says of spending, as its own session stats count it: each API
+ * response its telemetry records (`qwen-code.api_response`: the answers, and the requests it makes
+ * beside them), once by its response id; a sub-agent's (`subagent_id`) counted in as a sub-agent's.
+ * Its prompt counts the cached part (told apart here); thoughts are output. The user's prompt begins a
+ * turn. (An answer's own `usageMetadata` says again what its response's telemetry says.)
  */
 export function qwenUsage(record: unknown): UsageReading | undefined {
   if (!isObj(record)) return undefined;
   const at = timeOf(record.timestamp);
   if (record.type === 'user' && record.provenance !== 'system') return { kind: 'prompt', at };
-  if (record.type === 'assistant' && isObj(record.usageMetadata)) {
-    const u = record.usageMetadata;
-    const cached = countOf(u.cachedContentTokenCount);
-    return {
-      kind: 'message',
-      key: strOf(record.uuid),
-      model: strOf(record.model),
-      at,
-      tokens: {
-        inputTokens: countOf(u.promptTokenCount) - cached,
-        outputTokens: countOf(u.candidatesTokenCount) + countOf(u.thoughtsTokenCount),
-        cacheReadTokens: cached,
-        cacheWriteTokens: 0,
-      },
-      contextTokens: countOf(u.promptTokenCount),
-    };
-  }
   const ui =
     isObj(record.systemPayload) && isObj(record.systemPayload.uiEvent) ? record.systemPayload.uiEvent : undefined;
-  if (
-    record.subtype !== 'ui_telemetry' ||
-    !ui ||
-    ui['event.name'] !== 'qwen-code.api_response' ||
-    !strOf(ui.subagent_id)
-  )
-    return undefined;
+  if (record.subtype !== 'ui_telemetry' || !ui || ui['event.name'] !== 'qwen-code.api_response') return undefined;
   const cached = countOf(ui.cached_content_token_count);
   return {
     kind: 'message',
     key: strOf(ui.response_id) ?? strOf(record.uuid),
     model: strOf(ui.model),
-    sub: true,
+    sub: strOf(ui.subagent_id) !== undefined,
     at,
     tokens: {
       inputTokens: countOf(ui.input_token_count) - cached,
@@ -263,5 +241,6 @@ export function qwenUsage(record: unknown): UsageReading | undefined {
       cacheReadTokens: cached,
       cacheWriteTokens: 0,
     },
+    contextTokens: countOf(ui.input_token_count),
   };
 }

@@ -140,6 +140,60 @@ function sums(records: readonly unknown[], pick: (r: unknown) => number[] | unde
 }
 const tokensOf = (u: Spend): number[] => [u.inputTokens, u.outputTokens, u.cacheReadTokens, u.cacheWriteTokens];
 
+describe('Gemini CLI 0.61.0: its chat, each answer once (a message written again), a tool’s result no prompt', () => {
+  it("equals the sums of the mock's answers, and the last turn is its own answer", () => {
+    const records = recordsOf('gemini-usage-chat.jsonl');
+    // Each answer's mock request k: input (with its cached part) 100+63k, cached 50k, output 7+3k.
+    const answers = new Map<string, Record<string, number>>();
+    for (const r of records)
+      if (isObj(r) && r.type === 'gemini' && isObj(r.tokens))
+        answers.set(String(r.id), r.tokens as Record<string, number>);
+    const lines = records.filter((r) => isObj(r) && r.type === 'gemini').length;
+    expect(lines).toBeGreaterThan(answers.size);
+    const all = [...answers.values()];
+    const u = counted(gemini, [records]);
+    expect(u.inputTokens).toBe(sum(all.map((t) => t.input! - t.cached!)));
+    expect(u.cacheReadTokens).toBe(sum(all.map((t) => t.cached!)));
+    expect(u.outputTokens).toBe(sum(all.map((t) => t.output! + t.thoughts!)));
+    // Counts that differ per request: a sum is a real check.
+    expect(new Set(all.map((t) => t.output)).size).toBe(all.length);
+    const last = all[all.length - 1]!;
+    expect(u.turn).toMatchObject({ inputTokens: last.input! - last.cached!, outputTokens: last.output });
+    // The turn that ran a tool is its two answers, its tool's result no new turn.
+    const c = new UsageCounter();
+    const read = gemini.usage!.reader();
+    const upToBye = records.slice(
+      0,
+      records.findIndex((r) => isObj(r) && JSON.stringify(r).includes('say bye')),
+    );
+    for (const r of upToBye) {
+      const reading = read(r);
+      if (reading) c.add(reading);
+    }
+    const tool = [...answers.values()].slice(1, 3);
+    expect(usageView(c.tally).turn.outputTokens).toBe(sum(tool.map((t) => t.output!)));
+    expect(u.model).toBe('gemini-3.1-pro-preview');
+  });
+});
+
+describe('Pi 0.73.1: its session file, with the cost Pi gave each answer', () => {
+  it('equals what its own footer said at the end (↑2.2k ↓442 R6.9k $0.015), its tool’s result no prompt', () => {
+    const records = recordsOf('pi-usage-session.jsonl');
+    const u = counted(pi, [records]);
+    expect(u.outputTokens).toBe(442);
+    expect(Math.round(u.inputTokens / 100) / 10).toBe(2.2);
+    expect(Math.round(u.cacheReadTokens / 100) / 10).toBe(6.9);
+    expect(u.costUsd!.toFixed(3)).toBe('0.015');
+    const answers = records.flatMap((r) =>
+      isObj(r) && isObj(r.message) && r.message.role === 'assistant' && isObj(r.message.usage) ? [r.message.usage] : [],
+    );
+    expect(u.inputTokens).toBe(sum(answers.map((a) => Number(a.input))));
+    expect(u.costUsd).toBeCloseTo(sum(answers.map((a) => (isObj(a.cost) ? Number(a.cost.total) : 0))), 12);
+    // The last turn ("say bye") is its one answer; the one that ran a tool had two.
+    expect(u.turn.outputTokens).toBe(Number(answers[3]!.output));
+  });
+});
+
 describe('the agents whose records count each request (captured before the mock varied its counts)', () => {
   it('Gemini CLI: its chat’s `tokens` per answer, once per message written again (the cached part told apart, thoughts are output)', () => {
     const all = recordsOf('gemini-chat-tools.jsonl');
@@ -161,23 +215,26 @@ describe('the agents whose records count each request (captured before the mock 
     expect(tokensOf(counted(gemini, [all]))).toEqual(want);
   });
 
-  it("Qwen Code: its chat's usageMetadata per answer, a sub-agent's from its telemetry", () => {
-    const records = recordsOf('qwen-chat.jsonl');
-    const main = sums(records, (r) =>
-      isObj(r) && r.type === 'assistant' && isObj(r.usageMetadata)
-        ? [Number(r.usageMetadata.promptTokenCount), Number(r.usageMetadata.candidatesTokenCount), 0, 0]
-        : undefined,
-    );
-    const sub = sums(records, (r) => {
+  it.each([
+    ['0.24.4 (its sub-agent’s responses said apart)', 'qwen-chat.jsonl'],
+    ['0.15.10 (counts that differ per request)', 'qwen-usage-chat.jsonl'],
+  ])("Qwen Code %s: each API response of its chat's telemetry, as its stats count them", (_v, file) => {
+    const records = recordsOf(file);
+    const events = records.flatMap((r) => {
       const e = isObj(r) && isObj(r.systemPayload) && isObj(r.systemPayload.uiEvent) ? r.systemPayload.uiEvent : {};
-      return typeof e.subagent_id === 'string'
-        ? [Number(e.input_token_count), Number(e.output_token_count), 0, 0]
-        : undefined;
+      return e['event.name'] === 'qwen-code.api_response' ? [e] : [];
     });
+    const of = (es: typeof events): number[] => [
+      sum(es.map((e) => Number(e.input_token_count) - Number(e.cached_content_token_count))),
+      sum(es.map((e) => Number(e.output_token_count) + Number(e.thoughts_token_count))),
+      sum(es.map((e) => Number(e.cached_content_token_count))),
+      0,
+    ];
     const u = counted(qwen, [records]);
-    expect(sub[0]).toBeGreaterThan(0);
-    expect(tokensOf(u)).toEqual(main.map((n, i) => n + sub[i]!));
-    expect(u.subAgents && tokensOf(u.subAgents)).toEqual(sub);
+    expect(events.length).toBeGreaterThan(2);
+    expect(tokensOf(u)).toEqual(of(events));
+    const subs = events.filter((e) => typeof e.subagent_id === 'string');
+    expect(u.subAgents && tokensOf(u.subAgents)).toEqual(subs.length > 0 ? of(subs) : null);
   });
 
   it("Copilot CLI: each request's session.usage_record", () => {
