@@ -58,6 +58,8 @@ import { Link } from '../src/jobs/remote/link.js';
 import { Checkpoints, shadowDir } from '../src/review/checkpoint.js';
 import { findLedger } from '../src/review/read.js';
 import { folderBytes } from '../src/review/bound.js';
+import { claude } from '../src/agents/claude.js';
+import { UsageCounter } from '../src/usage/tally.js';
 import type { HostConfig } from '../src/jobs/remote/hosts.js';
 
 const out = (line: string): void => {
@@ -81,25 +83,25 @@ const percentile = (xs: number[], p: number): number => {
 async function keyToState(
   s: Session,
   buf: number,
-  o: { times: number; gapMs: number; source?: string; key?: string },
+  o: { times: number; gapMs: number; source?: string; key?: string; field?: 'state' | 'detail' },
 ): Promise<number[]> {
   return s.lua<number[]>(
-    `local buf, n, gap, source, key = ...
+    `local buf, n, gap, source, key, field = ...
      local chan = vim.bo[buf].channel
      local out = {}
      for i = 1, n do
        vim.wait(gap)
-       local before = require('madohub').state(buf).state
+       local before = require('madohub').state(buf)[field]
        local t0 = vim.uv.hrtime()
        vim.fn.chansend(chan, key)
        local ok = vim.wait(3000, function()
          local st = require('madohub').state(buf)
-         return st.state ~= before and (source == nil or source == vim.NIL or st.source == source)
+         return st[field] ~= before and (source == nil or source == vim.NIL or st.source == source)
        end, 1)
        if ok then out[#out + 1] = (vim.uv.hrtime() - t0) / 1e6 end
      end
      return out`,
-    [buf, o.times, o.gapMs, o.source ?? null, o.key ?? 'n'],
+    [buf, o.times, o.gapMs, o.source ?? null, o.key ?? 'n', o.field ?? 'state'],
   );
 }
 
@@ -544,6 +546,68 @@ async function benchRecords(exe: string): Promise<void> {
   out(line("OpenCode's event stream (an event sent; goal p95 < 20 ms)", stream));
 }
 
+/**
+ * What counting usage costs (issue 30): a record's confirmed state and a screen change's state, in a
+ * Neovim that counts what its agents spend and in one that does not ($MADOHUB_USAGE=off), measured in
+ * turn; each Claude Code terminal first reads a 20 MB transcript (its usage counted whole).
+ */
+async function benchUsage(exe: string): Promise<void> {
+  const home = mkdtempSync(path.join(tmpdir(), 'madohub-bench-usage-'));
+  const big = path.join(home, 'big.jsonl');
+  const real = readFileSync(path.join(ROOT, 'test/fixtures/records/claude-usage/transcript.jsonl'), 'utf8');
+  const fd = openSync(big, 'w');
+  for (let written = 0; written < 20 * 1024 * 1024; written += real.length) writeSync(fd, real);
+  closeSync(fd);
+  const start = async (usage: string): Promise<{ s: Session; claude: number; screen: number }> => {
+    const s = await startNeovim(exe, {
+      HOME: home,
+      CLAUDE_CONFIG_DIR: path.join(home, usage),
+      MADOHUB_USAGE: usage,
+      MADOHUB_FIXTURE_TRANSCRIPT: big,
+      MADOHUB_FIXTURE_WORK_MS: '0',
+    });
+    const claude = await openTerminal(s, [FAKE_CLAUDE]);
+    await s.waitFor(`(require('madohub').state(${claude}) or {}).source == 'session-file'`, 10000);
+    // The whole 20 MB transcript written at once: read, its usage counted.
+    await s.lua(`vim.fn.chansend(vim.bo[${claude}].channel, 'W')`);
+    await s.waitFor(`(require('madohub').state(${claude}) or {}).source == 'jsonl-watcher'`, 20000);
+    const screen = await openAgent(s, ['claude-idle', 'claude-working', '--loop']);
+    await s.waitFor(`(require('madohub').state(${screen}) or {}).agent == 'claude'`);
+    return { s, claude, screen };
+  };
+  const on = await start('on');
+  const off = await start('off');
+  const counted = await on.s.lua<unknown>(`return require('madohub').state(${on.claude}).usage`);
+  const records = { on: [] as number[], off: [] as number[] };
+  const screens = { on: [] as number[], off: [] as number[] };
+  for (let i = 0; i < 6; i++) {
+    for (const [k, n] of [
+      ['on', on],
+      ['off', off],
+    ] as const) {
+      // A turn's end recorded (its answer the new detail), the fixture's work 0 ms.
+      records[k].push(
+        ...(await keyToState(n.s, n.claude, {
+          times: 5,
+          gapMs: 150,
+          source: 'jsonl-watcher',
+          key: 't',
+          field: 'detail',
+        })),
+      );
+      screens[k].push(...(await keyToState(n.s, n.screen, { times: 10, gapMs: 60 })));
+    }
+  }
+  await on.s.close();
+  await off.s.close();
+  rmSync(home, { recursive: true, force: true });
+  const line = (what: string, xs: { on: number[]; off: number[] }): string =>
+    `      ${what}: counted p50 ${median(xs.on).toFixed(1)} ms, p95 ${percentile(xs.on, 95).toFixed(1)} ms; not counted p50 ${median(xs.off).toFixed(1)} ms, p95 ${percentile(xs.off, 95).toFixed(1)} ms; ratio p50 ${(median(xs.on) / median(xs.off)).toFixed(2)}, p95 ${(percentile(xs.on, 95) / percentile(xs.off, 95)).toFixed(2)} (${xs.on.length}/${xs.off.length} changes)`;
+  out(`  (s) what counting usage costs (a 20 MB transcript counted: ${counted ? 'yes' : 'NO'}), interleaved:`);
+  out(line('a record → its confirmed state', records));
+  out(line('a screen change → state()', screens));
+}
+
 /** Startup: Neovim with and without the plugin on 'runtimepath', no terminal opened. */
 function benchStartup(exe: string): void {
   const dir = mkdtempSync(path.join(tmpdir(), 'madohub-startup-'));
@@ -683,6 +747,21 @@ async function benchTail(): Promise<void> {
   };
   const follow = await measure(256 * 1024);
   const whole = await measure(0);
+  // Caught up with its usage counted: the part before the backlog read for its usage alone.
+  (globalThis as { gc?: () => void }).gc?.();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const spent = new UsageCounter();
+  const read = claude.usage!.reader();
+  const early = (r: unknown): void => {
+    const reading = read(r);
+    if (reading) spent.add(reading);
+  };
+  const started = process.hrtime.bigint();
+  await new JsonlTail(file, { onRecord: early, early }).read();
+  const usageCatchUp = {
+    ms: Number(process.hrtime.bigint() - started) / 1e6,
+    heap: process.memoryUsage().heapUsed - heapBefore,
+  };
   // Each appended record, read as the watcher would read it.
   let records = 0;
   const tail = new JsonlTail(file, { onRecord: () => records++ });
@@ -694,12 +773,48 @@ async function benchTail(): Promise<void> {
     await tail.read();
     per.push(Number(process.hrtime.bigint() - t) / 1e3);
   }
+  // The same appends with what the records spend counted (Claude Code's reader, its counter), in turn
+  // with a follower that counts nothing: real transcript lines, each append read at once.
+  const real = readFileSync(path.join(ROOT, 'test/fixtures/records/claude-usage/transcript.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean);
+  const plainFile = path.join(dir, 'plain.jsonl');
+  const countedFile = path.join(dir, 'counted.jsonl');
+  const plain = new JsonlTail(plainFile, { onRecord: () => undefined });
+  const reader = claude.usage!.reader();
+  const counter = new UsageCounter();
+  const counting = new JsonlTail(countedFile, {
+    onRecord: (r) => {
+      const reading = reader(r);
+      if (reading) counter.add(reading);
+    },
+  });
+  const usageTimes = { on: [] as number[], off: [] as number[] };
+  for (let i = 0; i < 400; i++) {
+    const l = `${real[i % real.length]}\n`;
+    for (const [k, file, tail] of [
+      ['off', plainFile, plain],
+      ['on', countedFile, counting],
+    ] as const) {
+      appendFileSync(file, l);
+      const t = process.hrtime.bigint();
+      await tail.read();
+      if (k === 'on' && counter.takeChanged()) void counter.tally;
+      usageTimes[k].push(Number(process.hrtime.bigint() - t) / 1e3);
+    }
+  }
   rmSync(dir, { recursive: true, force: true });
   out(
     `  (f) 100 MB transcript: catch-up ${follow.ms.toFixed(1)} ms, heap +${mib(follow.heap)} MiB (${follow.records} records of the last 256 KiB) vs reading it whole ${whole.ms.toFixed(0)} ms, heap +${mib(whole.heap)} MiB (${whole.records} records): ratio ${(follow.ms / whole.ms).toFixed(4)}`,
   );
   out(
     `      each appended record: p50 ${median(per).toFixed(0)} µs, p95 ${percentile(per, 95).toFixed(0)} µs (200 appends)`,
+  );
+  out(
+    `      caught up with its usage counted (the whole file read once, in pieces): ${usageCatchUp.ms.toFixed(0)} ms, heap +${mib(usageCatchUp.heap)} MiB: ratio to reading it whole ${(usageCatchUp.ms / whole.ms).toFixed(2)}`,
+  );
+  out(
+    `      each real transcript line read with its usage counted: p50 ${median(usageTimes.on).toFixed(0)} µs vs ${median(usageTimes.off).toFixed(0)} µs without (ratio ${(median(usageTimes.on) / median(usageTimes.off)).toFixed(2)}; 400 appends each, in turn)`,
   );
 }
 
@@ -1507,6 +1622,7 @@ async function main(): Promise<void> {
     if (want('p')) await benchBackground(nv.path);
     if (want('q')) await benchRelists(nv.path);
     if (want('r')) await benchReview(nv.path);
+    if (want('s')) await benchUsage(nv.path);
   }
   if (want('e') || want('f') || want('h') || want('i') || want('o')) out('Node side (no Neovim)');
   if (want('i')) benchHostile();

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { UsageTally } from '../usage/tally.js';
 import { attach } from 'neovim';
 import type { NeovimClient } from 'neovim';
 import { AGENT_MODULES, useUserRules, userRulesNow } from '../agents/index.js';
@@ -67,7 +68,8 @@ class NeovimSide {
           this.hub.agentsChanged();
         },
         record: (buf, signal) => this.pushOne(this.tracker.record(buf, signal, Date.now())),
-        usage: (buf, tally) => this.hub.terminalUsage(buf, tally),
+        // $MADOHUB_USAGE=off: no usage counted (the benchmark measures what counting it costs).
+        ...(process.env.MADOHUB_USAGE === 'off' ? {} : { usage: (buf: number, tally: UsageTally | null) => this.hub.terminalUsage(buf, tally) }),
         place: (buf) => this.hub.placeTerminal(buf),
       },
       log,
