@@ -69,7 +69,9 @@ class NeovimSide {
         },
         record: (buf, signal) => this.pushOne(this.tracker.record(buf, signal, Date.now())),
         // $MADOHUB_USAGE=off: no usage counted (the benchmark measures what counting it costs).
-        ...(process.env.MADOHUB_USAGE === 'off' ? {} : { usage: (buf: number, tally: UsageTally | null) => this.hub.terminalUsage(buf, tally) }),
+        ...(process.env.MADOHUB_USAGE === 'off'
+          ? {}
+          : { usage: (buf: number, tally: UsageTally | null) => this.hub.terminalUsage(buf, tally) }),
         place: (buf) => this.hub.placeTerminal(buf),
       },
       log,
