@@ -126,6 +126,8 @@ export const codex: AgentModule = {
     // `› fix the failing parser test`, then `•` or `◦` rows.
     prompt: { line: /^› (\S.*)$/, answered: /^\s*[•◦└■]/, not: /^Ask Codex to do anything$/ },
     // `• text` items, `• Ran npm test` tool calls with `  └ …` under them; `Worked for 6s` ends the turn.
+    // Its footer (0.1xx): `100% context left`.
+    context: { line: /\b(\d{1,3})% context left\b/, left: true },
     answer: {
       end: /^\s*(?:─\s*)?Worked for (?:\d+\s*[hm]\s*)*\d+\s*s\b/,
       item: /^• (.*)$/,

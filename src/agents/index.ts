@@ -8,6 +8,7 @@ import type { ProcessAgent } from '../detect/process.js';
 import { draftOf as draftByRule, promptOf as promptByRule } from '../detect/prompt.js';
 import { highlightedOf, optionsOf } from '../detect/question.js';
 import { explain } from '../detect/explain.js';
+import { contextUsedOf } from '../detect/context.js';
 import type { Explanation } from '../detect/explain.js';
 import type { AgentRules, RuleSet } from '../detect/types.js';
 import type { AgentId, Detection, PreviousReading, ProcessInfo, Screen } from '../shared/types.js';
@@ -118,6 +119,11 @@ export function agentOfProcess(p: ProcessInfo): AgentId | undefined {
 /** The agent running among a terminal's processes (parents before children), or undefined. */
 export function agentOfTree(processes: readonly ProcessInfo[]): ProcessAgent | undefined {
   return treeAgent(AGENT_MODULES, processes);
+}
+
+/** How full `agent`'s context is as its screen says (its footer); undefined when it says none. */
+export function contextOfScreen(agent: AgentId, lines: readonly string[]): number | undefined {
+  return contextUsedOf(agentModule(agent).screen, lines);
 }
 
 /** The first prompt `agent`'s screen shows submitted (a job's intent), or undefined. */

@@ -60,6 +60,8 @@ export const pi: AgentModule = {
     ],
     titles: [],
     inputBox: RULE,
+    // Its footer: `↑1.6k ↓327 R5.1k $0.011 1.9%/128k (auto)`, the per cent of its window used.
+    context: { line: /\b(\d{1,3}(?:\.\d+)?)%\/\d+(?:\.\d+)?[kM]\b/ },
     // Its input line is column 0 between the two rules (the footer's folder and context are not it);
     // no echo of a sent prompt can be told from an answer.
     prompt: {

@@ -66,6 +66,11 @@ export interface AgentRules {
   inputBox?: RegExp;
   /** How its finished answer reads on its screen (for a route when no record holds it). */
   answer?: ScreenAnswerRule;
+  /**
+   * How full its context is, as its screen says it (|madohub-usage|): the line's first group is a per
+   * cent, of the context used, or of what is left when `left`.
+   */
+  context?: { line: RegExp; left?: true };
 }
 
 /**

@@ -9,7 +9,8 @@ import { runtimeDir } from '../jobs/paths.js';
 import { findJob, jobsDir, updateJob } from '../jobs/store.js';
 import { matchJob } from '../jobs/ids.js';
 import { SHORT_ID } from '../jobs/types.js';
-import { AGENT_MODULES } from '../agents/index.js';
+import { AGENT_MODULES, contextOfScreen } from '../agents/index.js';
+import type { Usage } from '../usage/types.js';
 import type { TerminalWatchers } from '../state/terminal-watchers.js';
 import type { Tracker } from '../state/tracker.js';
 import { Editors } from './editors.js';
@@ -84,6 +85,8 @@ export class FleetHub {
   private readonly changedFiles = new Map<number, number | null>();
   /** What each terminal's agent spent, counted from its records. */
   private readonly tallies = new Map<number, UsageTally>();
+  /** How full each terminal's agent's context is, as its screen's footer says (where its records do not). */
+  private readonly screenContext = new Map<number, number>();
   /** The user's prices and budget, applied to every entry's usage. */
   readonly spending = new Spending();
   /** The fleet's spending as last told. */
@@ -147,6 +150,7 @@ export class FleetHub {
       watchers.folders,
       () => new Set([...watchers.agentPids(), ...this.jobPids(), ...(this.editors?.othersAgentPids ?? [])]),
       (entries) => this.placeRead('session', entries),
+      (tally) => this.spending.usageOf(tally),
     );
   }
   /** Hears the hub's events from now on (each listener the ones it names). */
@@ -267,12 +271,27 @@ export class FleetHub {
         : null,
     );
     this.replies.screen(buf, lines);
+    const context = st ? contextOfScreen(st.agent, lines) : undefined;
+    if (context !== this.screenContext.get(buf)) {
+      if (context === undefined) this.screenContext.delete(buf);
+      else this.screenContext.set(buf, context);
+      if (this.tallies.has(buf)) this.placeTerminal(buf);
+    }
   }
 
   /** The files a terminal's last finished turn changed (|madohub-review|): its entry says how many. */
   turnChanged(buf: number, count: number | null): void {
     this.changedFiles.set(buf, count);
     this.placeTerminal(buf);
+  }
+
+  /** What a terminal's agent spent, as its entry carries it: its context from its screen where its records say none. */
+  private terminalSpent(buf: number): Usage | null {
+    const usage = this.spending.usageOf(this.tallies.get(buf));
+    const screen = this.screenContext.get(buf);
+    return usage && usage.contextUsedPct === null && screen !== undefined
+      ? { ...usage, contextUsedPct: screen }
+      : usage;
   }
 
   /** What a terminal's agent spent so far (null: an agent that records none, or none now): its entry says. */
@@ -291,7 +310,7 @@ export class FleetHub {
     const entry = {
       ...terminalEntry(st, cwd, this.asks.get(buf) ?? null, this.tracker.intentOf(buf) ?? ''),
       changed: this.changedFiles.get(buf) ?? null,
-      usage: this.spending.usageOf(this.tallies.get(buf)),
+      usage: this.terminalSpent(buf),
     };
     // A view's state is its winbar's, and no agent's (its exit too, once detached): the job's row stays the one truth.
     const view = this.views.viewOf(buf, st.state === 'exited');
@@ -380,6 +399,7 @@ export class FleetHub {
     this.asks.delete(buf);
     this.changedFiles.delete(buf);
     this.tallies.delete(buf);
+    this.screenContext.delete(buf);
     this.replies.forget(buf);
     this.marks.delete(id);
     if (this.views.forget(buf)) this.placeJobs();

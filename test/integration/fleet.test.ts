@@ -1,7 +1,7 @@
 // The fleet in Neovim (0.10 and 0.12), with the real Node side and a real job: terminals of this
 // Neovim and background jobs in one list, answered from the Lua cache, `User MadoFleetChanged`.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -177,8 +177,20 @@ describe.each(testNeovims())('Neovim $label: the fleet', ({ path: exe }) => {
       path.join(claude, 'sessions', '999999.json'),
       JSON.stringify({ pid: 999999, sessionId: 'x', cwd: '/x', status: 'idle' }),
     );
+    // Its transcript (a real one of Claude Code 2.1.332's): what it spent is counted from it.
+    const transcript = path.join(claude, 'projects', '-home-dev-api', `${sessionId}.jsonl`);
+    mkdirSync(path.dirname(transcript), { recursive: true });
+    copyFileSync(path.join(ROOT, 'test/fixtures/records/claude-usage/transcript.jsonl'), transcript);
+    // The mock's requests its answers were (k: input 100+13k).
+    const input = [1, 2, 3, 4, 5, 19, 20].reduce((n, k) => n + 100 + 13 * k, 0);
     try {
       expect(await s.waitFor(`#require('madohub').agents({ kind = 'session' }) == 1`, 5000)).toBe(true);
+      expect(
+        await s.waitFor(
+          `(require('madohub.util').value((require('madohub').agents({ kind = 'session' })[1] or {}).usage) or {}).inputTokens == ${input}`,
+          5000,
+        ),
+      ).toBe(true);
       const [session] = await s.lua<Record<string, unknown>[]>(
         `return require('madohub').agents({ kind = 'session' })`,
       );

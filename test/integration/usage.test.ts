@@ -16,7 +16,7 @@ import { untilValue } from '../helpers/wait.js';
 const TRANSCRIPT = path.join(FIX, 'records/claude-usage/transcript.jsonl');
 /** The mock's requests each replayed turn answered with (its third ran a sub-agent: 6 to 12). */
 const TURNS = [[1], [2, 3], [4, 5, 6, 7, 8, 9, 10, 11, 12], [19], [20]];
-const PRICE = { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 };
+const PRICE = { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25, context: 200000 };
 
 interface Spend {
   inputTokens: number;
@@ -70,6 +70,8 @@ describe.each(testNeovims())('Neovim $label: what an agent spends', ({ path: exe
         prices = { ['claude-opus-5-5'] = ... },
         -- Each notice told alone (no burst gathers the crossings of turns that follow quickly).
         notify = { burst_ms = 0 },
+        -- Its context (1,400 tokens of 200,000) shown from 1%.
+        usage = { context_pct = 1 },
         budget = { turn_usd = 0.01, session_usd = ${upTo(4).costUsd! + 0.001}, day_usd = ${upTo(3).costUsd! + 0.001} },
       })
       _G.spent = {}
@@ -136,12 +138,14 @@ describe.each(testNeovims())('Neovim $label: what an agent spends', ({ path: exe
     await screen.type(':MadoAgents<CR>');
     await screen.waitForText(new RegExp(`Agents · .*${cost.replace('$', '\\$')} today \\(over budget\\)`), 8000);
     const k = (n: number): string => `${(n / 1000).toFixed(1).replace(/\.0$/, '')}k`;
-    await screen.waitForText(new RegExp(`${k(tokens(all)).replace('.', '\\.')} tok · \\${cost} · over session`));
+    await screen.waitForText(
+      new RegExp(`${k(tokens(all)).replace('.', '\\.')} tok · \\${cost} · ctx 1% · over session`),
+    );
     // The peek pane: this turn and the session.
     await screen.type('<Space>');
     await screen.waitForText(/│this turn [\d.]+k tok · <\$0\.01 +│/);
     await screen.waitForText(/│session [\d.]+k tok · \$0\.03 \(sub-agents [\d.]+k tok · \$0\.0\d\)/);
-    await screen.waitForText(/│claude-opus-5-5 · over its session budget/);
+    await screen.waitForText(/│context 1% used · claude-opus-5-5 · over its session budget/);
     await screen.type('<Space>');
     await screen.type('q');
     await screen.waitForNoText(/Agents · /);

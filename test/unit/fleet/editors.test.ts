@@ -74,6 +74,7 @@ describe("another Neovim's summary", () => {
       turn: spend,
       subAgents: null,
       daily: [{ day: '2026-12-06', model: 'claude-sonnet-4-5', ...spend }],
+      overBudget: ['session'],
     };
     const bad = [
       { ...usage, inputTokens: -1 },
@@ -82,6 +83,7 @@ describe("another Neovim's summary", () => {
       { ...usage, contextUsedPct: 101 },
       { ...usage, daily: [{ day: 'not a day', model: 'm', ...spend }] },
       { ...usage, turn: { ...spend, costUsd: 'free' } },
+      { ...usage, overBudget: ['weekly'] },
       'lots',
     ];
     const summary = parseSummary({
