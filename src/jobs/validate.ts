@@ -4,6 +4,7 @@ import { AGENT_ID } from '../shared/types.js';
 import type { Check } from '../shared/checks.js';
 import {
   bool,
+  holdsCheck,
   int,
   isObj,
   num,
@@ -72,8 +73,9 @@ const SCHEMA = {
   // Added with the turn's end counted: a file without it (an older host's) has counted none.
   turnsEnded: optional(num),
   turnChanged: optional(orNull(int(0, Number.MAX_SAFE_INTEGER))),
-  // Added with usage (issue 30): a file without it has none counted.
-  usage: optional(orNull(tallyCheck)),
+  // Added with usage (issue 30): a file without it has none counted; one that is none (a file anyone
+  // may have edited) is read as none, the job still listed.
+  usage: (() => null) satisfies Check<unknown>,
 } satisfies Record<keyof JobFile, Check>;
 
 const guard = recordGuard(SCHEMA);
@@ -109,7 +111,7 @@ export function validateJob(input: unknown): Validated {
     stateSource: fields.stateSource ?? null,
     turnsEnded: fields.turnsEnded ?? 0,
     turnChanged: fields.turnChanged ?? null,
-    usage: fields.usage ?? null,
+    usage: holdsCheck(tallyCheck, fields.usage) ? fields.usage : null,
   };
   return { ok: true, job };
 }

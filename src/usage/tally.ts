@@ -35,7 +35,7 @@ export const TOKEN_KINDS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'c
 export const MAX_TOKENS = 1e12;
 /** The most an agent's own cost of one reading may say, in US dollars. */
 export const MAX_COST_USD = 1e6;
-/** Cells kept (days × models × kinds): the oldest days go first. */
+/** Cells kept (days × models × kinds), of the session and of its turn: the oldest days go first. */
 export const MAX_CELLS = 400;
 /** Message keys remembered, to replace a message written again. */
 export const MAX_KEYS = 1024;
@@ -205,10 +205,11 @@ export class UsageCounter {
 
   /** At most MAX_CELLS cells: the oldest days' go. */
   private bound(): void {
-    const cells = this.state.cells;
-    if (cells.length <= MAX_CELLS) return;
-    cells.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
-    cells.splice(0, cells.length - MAX_CELLS);
+    for (const cells of [this.state.cells, this.state.turn]) {
+      if (cells.length <= MAX_CELLS) continue;
+      cells.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
+      cells.splice(0, cells.length - MAX_CELLS);
+    }
   }
 }
 

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { blankJob } from '../../../src/jobs/store.js';
 import { JOB_FIELDS, validateJob } from '../../../src/jobs/validate.js';
+import { UsageCounter } from '../../../src/usage/tally.js';
 
 const job = { ...blankJob('3fa2c1d0', 1), sessionId: '0b6c6f1e-6f1e-4c7e-9d51-3f0d5c1e2a13', agent: 'claude' };
 
@@ -33,6 +34,19 @@ describe('a job file', () => {
     });
     const { cwd: _, ...noCwd } = job;
     expect(validateJob(noCwd)).toMatchObject({ ok: false, error: "field 'cwd' is missing" });
+  });
+
+  it('reads a usage that is none as none, and still lists the job (its usage is no reason to lose it)', () => {
+    const c = new UsageCounter();
+    c.add({
+      kind: 'message',
+      key: 'a',
+      model: 'm',
+      tokens: { inputTokens: 3, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    });
+    expect(validateJob({ ...job, usage: c.tally })).toEqual({ ok: true, job: { ...job, usage: c.tally } });
+    for (const usage of ['lots', { ...c.tally, cells: [{ inputTokens: -1 }] }, { ...c.tally, model: 'a\u001b[2Jb' }])
+      expect(validateJob({ ...job, usage })).toEqual({ ok: true, job: { ...job, usage: null } });
   });
 
   it('has a check for every field of the job file', () => {

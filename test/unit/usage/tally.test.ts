@@ -99,6 +99,15 @@ describe('UsageCounter', () => {
     expect(cells.some((x) => x.day === localDay(AT))).toBe(false);
   });
 
+  it('keeps its turn within MAX_CELLS too, however many models one turn names (a tally a job file can hold)', () => {
+    const c = new UsageCounter();
+    c.add({ kind: 'prompt', at: AT });
+    for (let m = 0; m < MAX_CELLS + 50; m++)
+      c.add({ kind: 'message', key: `k${m}`, tokens: tok(1, 1), model: `model-${m}`, at: AT + 1 });
+    expect(c.tally.turn.length).toBe(MAX_CELLS);
+    expect(tallyCheck(c.tally)).toBeNull();
+  });
+
   it('takes its context from the tokens the last request sent, against the window of its model', () => {
     const c = new UsageCounter(emptyTally());
     c.add({ kind: 'message', key: 'a', tokens: tok(1, 1), model: 'm', contextTokens: 870, at: AT });
