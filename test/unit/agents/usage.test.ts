@@ -72,6 +72,17 @@ describe('Claude Code 2.1.332: its transcript and its sub-agent’s, one count p
     expect(u.turn).toEqual(expect.objectContaining({ inputTokens: mock(last).input, outputTokens: mock(last).output }));
   });
 
+  it('goes on in a resumed session (claude --resume appends to its transcript: its totals continue)', () => {
+    const resumed = recordsOf('claude-usage/resumed.jsonl');
+    // The resumed file is the first one, then the new turn ("say again": the mock's request 48).
+    expect(resumed.slice(0, main.length)).toEqual(main);
+    const before = counted(claude, [main]);
+    const after = counted(claude, [resumed]);
+    expect(after.inputTokens).toBe(before.inputTokens + mock(48).input);
+    expect(after.outputTokens).toBe(before.outputTokens + mock(48).output);
+    expect(after.turn).toMatchObject({ inputTokens: mock(48).input, cacheReadTokens: mock(48).cacheRead });
+  });
+
   it('prices with its table, and a model not in it has no cost', () => {
     const u = counted(claude, [main]);
     expect(u.costUsd).toBeNull();
