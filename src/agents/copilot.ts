@@ -239,7 +239,8 @@ export class CopilotRecords extends FoundFile {
 
 /**
  * What one of Copilot CLI's session events says of spending: the user's message begins a turn; a
- * request's `session.usage_record` has its tokens (its `cost` is premium requests, not dollars).
+ * request's `session.usage_record` has its tokens (its `cost` is premium requests, not dollars; its
+ * input counts the cached part: told apart here).
  */
 export function copilotUsage(record: unknown): UsageReading | undefined {
   if (!isObj(record)) return undefined;
@@ -254,8 +255,9 @@ export function copilotUsage(record: unknown): UsageReading | undefined {
     key: typeof seq === 'number' ? `${strOf(accounting.sourceSessionId) ?? ''}:${seq}` : strOf(record.id),
     model: strOf(u.model),
     at,
+    // Its input counts the cache's reads and writes too (1.0.102: its session's own totals say so).
     tokens: {
-      inputTokens: countOf(u.inputTokens),
+      inputTokens: countOf(u.inputTokens) - countOf(u.cacheReadTokens) - countOf(u.cacheWriteTokens),
       outputTokens: countOf(u.outputTokens),
       cacheReadTokens: countOf(u.cacheReadTokens),
       cacheWriteTokens: countOf(u.cacheWriteTokens),

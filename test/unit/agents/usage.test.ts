@@ -205,6 +205,28 @@ describe('Pi 0.73.1: its session file, with the cost Pi gave each answer', () =>
   });
 });
 
+describe('Copilot CLI 1.0.102: its session events, equal to its own totals at its end', () => {
+  it("each request's usage record, its input's cached part told apart, as its shutdown's model metrics sum them", () => {
+    const records = recordsOf('copilot-usage-events.jsonl');
+    const end = records.find((r) => isObj(r) && r.type === 'session.shutdown');
+    const metrics = isObj(end) && isObj(end.data) && isObj(end.data.modelMetrics) ? end.data.modelMetrics : {};
+    const own =
+      isObj(metrics['claude-sonnet-4.5']) && isObj(metrics['claude-sonnet-4.5'].usage)
+        ? metrics['claude-sonnet-4.5'].usage
+        : {};
+    const u = counted(copilot, [records]);
+    expect(u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens).toBe(own.inputTokens);
+    expect([u.outputTokens, u.cacheReadTokens, u.cacheWriteTokens]).toEqual([
+      own.outputTokens,
+      own.cacheReadTokens,
+      own.cacheWriteTokens,
+    ]);
+    // The mock's requests 49 to 52 (input 100+13k not from the cache): the last turn ("say bye") is 52.
+    expect(u.inputTokens).toBe([49, 50, 51, 52].reduce((n, k) => n + mock(k).input, 0));
+    expect(u.turn.inputTokens).toBe(mock(52).input);
+  });
+});
+
 describe('the agents whose records count each request (captured before the mock varied its counts)', () => {
   it('Gemini CLI: its chat’s `tokens` per answer, once per message written again (the cached part told apart, thoughts are output)', () => {
     const all = recordsOf('gemini-chat-tools.jsonl');
