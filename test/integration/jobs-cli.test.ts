@@ -62,7 +62,7 @@ describe('mado, strictly', () => {
     const b = shortOf((await h.mado(['--bg', '--agent', 'looper', '-n', 'second', 'y'], undefined, {}, h.base)).stdout);
     await until(h.jobs, (j) => j.length === 2 && j.every((x) => x.alive === true));
     const rows = (await h.mado(['agents'])).stdout.trimEnd().split('\n');
-    expect(rows[0]).toMatch(/^ID\s+STATUS\s+STATE\s+AGENT\s+AGE\s+NAME\s+FOLDER\s+DETAIL$/);
+    expect(rows[0]).toMatch(/^ID\s+STATUS\s+STATE\s+AGENT\s+AGE\s+NAME\s+FOLDER\s+USAGE\s+DETAIL$/);
     expect(rows[1]).toMatch(new RegExp(`^${a}\\s+running\\s+\\w+\\s+\\w+\\s+\\d+s\\s+first\\s+\\S+`));
     expect(rows[2]).toMatch(
       new RegExp(

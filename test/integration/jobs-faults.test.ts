@@ -217,7 +217,7 @@ describe('secrets and access', () => {
     const table = await h.mado(['agents']);
     expect(table.stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
     expect(table.stdout).toContain('evil?]0;pwned??[31mred');
-    expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+STATUS\s+STATE\s+AGENT\s+AGE\s+NAME\s+FOLDER\s+DETAIL$/);
+    expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+STATUS\s+STATE\s+AGENT\s+AGE\s+NAME\s+FOLDER\s+USAGE\s+DETAIL$/);
   });
 });
 

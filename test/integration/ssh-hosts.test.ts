@@ -83,7 +83,7 @@ describe.skipIf(!SSHD && process.env.MADOHUB_NEED_SSHD !== '1')('remote hosts ov
         / box +[0-9a-f]{8} +running/.test(`\n${r.stdout}`.replace(/\n/g, ' \n')) ||
         r.stdout.includes(`box    ${short}  running`),
     );
-    expect(all.stdout).toMatch(/^HOST +ID +STATUS +STATE +AGENT +AGE +NAME +FOLDER +DETAIL\n/);
+    expect(all.stdout).toMatch(/^HOST +ID +STATUS +STATE +AGENT +AGE +NAME +FOLDER +USAGE +DETAIL\n/);
     expect(all.stdout).toMatch(new RegExp(`\\nlocal +${mine} +running .* mine `));
     expect(all.stdout).toMatch(new RegExp(`\\nbox +${short} +running .* parser `));
     expect(all.stdout).toMatch(/\nnokey +- +offline .*Permission denied \(publickey/);
