@@ -156,6 +156,15 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
       local c = require('lualine.components.madohub')
       return c:update_status()`);
     expect(lualine).toBe('3 done');
+    // With \`spending = true\`: what the three turns spent today (each recorded its usage).
+    const spending = await untilValue(
+      () =>
+        s.lua<string>(`local c = setmetatable({ options = { spending = true } }, { __index = require('lualine.components.madohub') })
+          return c:update_status()`),
+      (text) => text !== '3 done',
+      3000,
+    );
+    expect(spending).toBe('3 done · <$0.01 today');
 
     // The summary's "Go there" clicked: the agent it names last (the last to finish: the three race)
     // is shown, in the first tab page.

@@ -9,7 +9,7 @@ function M:update_status()
     return ''
   end
   local text = madohub.summary().text
-  local today = self.options.spending and madohub.spending().text or ''
+  local today = self.options and self.options.spending and madohub.spending().text or ''
   if today == '' or text == '' then
     return text .. today
   end
