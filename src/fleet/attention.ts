@@ -281,7 +281,7 @@ export class Attention {
     this.add({
       id: '',
       kind: 'terminal',
-      name: 'The agents',
+      name: 'The fleet',
       agentName: '',
       state: 'working',
       word: '',

@@ -131,7 +131,7 @@ describe.each(testNeovims())('Neovim $label: what an agent spends', ({ path: exe
     );
     expect(messages.match(/is over its turn's budget/g)).toHaveLength(1);
     expect(messages.match(/is over its session's budget/g)).toHaveLength(1);
-    expect(messages.match(/The agents is over the day's budget: today [\d.]+k tok · \$0\.0\d/g)).toHaveLength(1);
+    expect(messages.match(/The fleet is over the day's budget: today [\d.]+k tok · \$0\.0\d/g)).toHaveLength(1);
 
     // The picker, typed: its row says the session's spend and its budget; its header, today's.
     const cost = `$${all.costUsd!.toFixed(2)}`;

@@ -383,6 +383,58 @@ describe('Attention', () => {
     expect(told[1]!.body).toBe('the last line\nmado attach 1a2b3c4d');
   });
 
+  it('a budget crossed is news once: a turn’s again in a later turn, a session’s once, the day’s once a day; none first seen or muted', () => {
+    const spend = { inputTokens: 1000, outputTokens: 200, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: 1.5 };
+    const usage = (over: ('turn' | 'session')[]) => ({
+      ...spend,
+      model: 'm',
+      contextUsedPct: null,
+      turn: spend,
+      subAgents: null,
+      daily: [],
+      overBudget: over,
+    });
+    const at = (id: string, over: ('turn' | 'session')[]) => entry(id, 'working', { usage: usage(over) });
+    // First seen over it: told by whoever saw it cross (a Node process before this one).
+    a.entries([at('term:3', ['turn'])]);
+    expect(told).toHaveLength(0);
+    a.entries([at('term:3', [])]);
+    a.entries([at('term:3', ['turn'])]);
+    expect(told.map((n) => n.message)).toEqual([
+      "codex term:3 is over its turn's budget: 1.2k tok · $1.50 — :MadoJump",
+    ]);
+    expect(told[0]).toMatchObject({ urgent: true, jump: 'term:3' });
+    vi.advanceTimersByTime(5000);
+    // Still over: no news again; its session's crossing is; a later turn's crossing again is.
+    a.entries([at('term:3', ['turn'])]);
+    a.entries([at('term:3', ['turn', 'session'])]);
+    a.entries([at('term:3', ['session'])]);
+    vi.advanceTimersByTime(5000);
+    a.entries([at('term:3', ['turn', 'session'])]);
+    vi.advanceTimersByTime(5000);
+    expect(told.map((n) => n.title)).toEqual([
+      "codex term:3: over its turn's budget",
+      "codex term:3: over its session's budget",
+      "codex term:3: over its turn's budget",
+    ]);
+    // Muted: none.
+    a.entries([at('job:1a2b3c4d', [])]);
+    a.mute('job:1a2b3c4d', 'all');
+    a.entries([at('job:1a2b3c4d', ['session'])]);
+    vi.advanceTimersByTime(5000);
+    expect(told).toHaveLength(3);
+    // The fleet's day: once a day.
+    const today = { day: '2026-12-06', today: spend, overDay: true };
+    a.spending(today);
+    a.spending(today);
+    vi.advanceTimersByTime(5000);
+    a.spending({ ...today, day: '2026-12-07' });
+    expect(told.slice(3).map((n) => n.message)).toEqual([
+      "The fleet is over the day's budget: today 1.2k tok · $1.50",
+      "The fleet is over the day's budget: today 1.2k tok · $1.50",
+    ]);
+  });
+
   it('states the user turned off, or notifications off, tell nothing', () => {
     a.configure({ ...DEFAULT_ATTENTION, states: { waiting: true } });
     a.entries([entry('term:3', 'working')]);
