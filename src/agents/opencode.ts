@@ -261,11 +261,7 @@ export function readStore(
       }
       messages.push({ id: r.id, created: r.created, data });
     }
-    out.usage = [
-      ...run(`SELECT 'session' AS kind, ${TOTALS} FROM session WHERE id = ?`, out.sessionId),
-      ...run(`SELECT 'sub-agents' AS kind, ${TOTALS}, COUNT(*) AS n FROM session WHERE parent_id = ?`, out.sessionId),
-      { kind: 'prompt', id: opencodeNewest(messages, 'user')?.id },
-    ];
+    out.usage = sessionTotals(run, out.sessionId, opencodeNewest(messages, 'user')?.id);
     const first = opencodeTurn(messages);
     // A finished answer says its text: the last text part of that step.
     if (first?.state === 'completed') {
@@ -284,6 +280,27 @@ export function readStore(
   });
   if (!result.ok) out.error = result.error;
   return out;
+}
+
+/**
+ * What the session spent, as its rows say (its own, its sub-agents' sessions'), and its newest prompt:
+ * records for opencodeUsageReader. A store whose session table has no totals (OpenCode before them)
+ * says none: its state is read all the same.
+ */
+function sessionTotals(
+  run: (sql: string, ...params: (string | number | null)[]) => unknown[],
+  sessionId: string,
+  prompt: string | undefined,
+): unknown[] | undefined {
+  try {
+    return [
+      ...run(`SELECT 'session' AS kind, ${TOTALS} FROM session WHERE id = ?`, sessionId),
+      ...run(`SELECT 'sub-agents' AS kind, ${TOTALS}, COUNT(*) AS n FROM session WHERE parent_id = ?`, sessionId),
+      { kind: 'prompt', id: prompt },
+    ];
+  } catch {
+    return undefined;
+  }
 }
 
 /** A session row's totals, as OpenCode sums each step's tokens and cost into them; its model. */

@@ -322,6 +322,24 @@ describe('the agents whose records count each request (captured before the mock 
     expect(u.costUsd).toBe(0);
     expect(u.model).toBe('mock-model');
   });
+
+  it.skipIf(!sqliteSupport().ok)(
+    'OpenCode before its sessions kept totals: its state is read all the same, its usage none',
+    () => {
+      const file = path.join(mkdtempSync(path.join(tmpdir(), 'madohub-opencode-')), 'opencode.db');
+      copyFileSync(path.join(FIX, 'opencode.db'), file);
+      type Db = { exec(sql: string): void; close(): void };
+      const { DatabaseSync } = (
+        process as unknown as { getBuiltinModule(id: string): { DatabaseSync: new (f: string) => Db } }
+      ).getBuiltinModule('node:sqlite');
+      const db = new DatabaseSync(file);
+      db.exec('ALTER TABLE session DROP COLUMN cost');
+      db.close();
+      const reading = readStore(file, { cwd: '/home/dev/proj', startedAt: 1796037737000 }, undefined, new Set());
+      expect(reading.signal).toMatchObject({ state: 'failed', source: 'session-db' });
+      expect(reading.usage).toBeUndefined();
+    },
+  );
 });
 
 describe('hostile records', () => {
