@@ -324,6 +324,22 @@ describe('the agents whose records count each request (captured before the mock 
   });
 
   it.skipIf(!sqliteSupport().ok)(
+    "OpenCode 1.18.33, counts that differ per request: its session's totals are its answers' sums",
+    () => {
+      const file = path.join(mkdtempSync(path.join(tmpdir(), 'madohub-opencode-')), 'opencode.db');
+      copyFileSync(path.join(FIX, 'opencode-usage.db'), file);
+      const reading = readStore(file, { cwd: '/tmp/cap/oproj', startedAt: 1796542880000 }, undefined, new Set());
+      const u = counted(opencode, [reading.usage ?? []]);
+      // Its four answers were the mock's requests 2 to 5 (the first, its title, is counted by none).
+      const ks = [2, 3, 4, 5];
+      expect(u.inputTokens).toBe(ks.reduce((n, k) => n + 100 + 13 * k, 0));
+      expect(u.outputTokens).toBe(ks.reduce((n, k) => n + 7 + 3 * k, 0));
+      expect(u.cacheReadTokens).toBe(ks.reduce((n, k) => n + 50 * k, 0));
+      expect(u.costUsd).toBe(0);
+    },
+  );
+
+  it.skipIf(!sqliteSupport().ok)(
     'OpenCode before its sessions kept totals: its state is read all the same, its usage none',
     () => {
       const file = path.join(mkdtempSync(path.join(tmpdir(), 'madohub-opencode-')), 'opencode.db');
