@@ -19,7 +19,7 @@ import { UsageError } from '../shared/errors.js';
 import { safeText } from '../shared/text.js';
 import { DAY, localDay } from '../usage/tally.js';
 import { sumUsage, USAGE_GROUPS, usageTable } from '../usage/sum.js';
-import type { SpendingEntry, UsageSum } from '../usage/sum.js';
+import type { SpendingEntry, UsageGroup, UsageSum } from '../usage/sum.js';
 import { defineOp } from './op.js';
 
 /** The most entries summed (this machine's jobs and terminals, and every host's jobs). */
@@ -38,6 +38,11 @@ async function spendingEntries(io: Io, all: boolean): Promise<SpendingEntry[]> {
   return entries
     .slice(0, MAX_ENTRIES)
     .flatMap((e) => (e.usage ? [{ agent: e.agent, cwd: e.cwd, host: e.host, usage: e.usage }] : []));
+}
+
+/** The sum `mado usage` prints or answers, of the entries its arguments name. */
+async function summed(io: Io, args: { since?: string; by?: UsageGroup; all?: boolean }): Promise<UsageSum> {
+  return sumUsage(await spendingEntries(io, args.all === true), args.by ?? 'agent', args.since ?? '');
 }
 
 const count = int(0, Number.MAX_SAFE_INTEGER);
@@ -101,10 +106,9 @@ export const usage = defineOp({
       json: args.flags.has('--json'),
     };
   },
-  run: async ({ io }, args) =>
-    sumUsage(await spendingEntries(io, args.all === true), args.by ?? 'agent', args.since ?? ''),
+  run: ({ io }, args) => summed(io, args),
   print: async ({ io }, args) => {
-    const sum = sumUsage(await spendingEntries(io, args.all === true), args.by ?? 'agent', args.since ?? '');
+    const sum = await summed(io, args);
     io.out(args.json === true ? `${JSON.stringify(sum)}\n` : usageTable(sum));
   },
   show: usageTable,

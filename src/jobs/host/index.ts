@@ -101,7 +101,9 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   // What the agent spends, counted from its records, goes in the job file at most once a USAGE_WRITE_MS
   // (its last tally as the job ends).
   let lastTally: UsageTally | undefined;
-  const usageWrites = newestPaced((tally: UsageTally) => void writer.write({ usage: tally }), USAGE_WRITE_MS);
+  // Priced as it is written (not at each record read).
+  const writeUsage = (tally: UsageTally): Promise<void> => writer.write({ usage: priceTally(tally, priceOf) });
+  const usageWrites = newestPaced((tally: UsageTally) => void writeUsage(tally), USAGE_WRITE_MS);
   const own = await agentsOwnWord(
     launch,
     env,
@@ -109,8 +111,8 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     say,
     () => host?.detectSoon(),
     (tally) => {
-      lastTally = priceTally(tally, priceOf);
-      usageWrites.put(lastTally);
+      lastTally = tally;
+      usageWrites.put(tally);
     },
   );
   const child = await spawnAgent(own.launch, { ...env, ...own.env });
@@ -122,7 +124,7 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
   host = new JobHost({ jobDir, short, launch, env, say, writer, own, child });
   const code = await host.run();
   usageWrites.cancel();
-  if (lastTally) await writer.write({ usage: lastTally });
+  if (lastTally) await writeUsage(lastTally);
   return code;
 }
 
