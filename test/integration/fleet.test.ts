@@ -19,7 +19,7 @@ describe.each(testNeovims())('Neovim $label: the fleet', ({ path: exe }) => {
   afterEach(async () => {
     await s?.close();
     s = undefined;
-    killJobsOf(jobs);
+    await killJobsOf(jobs);
   });
 
   it('two agents of one kind in one folder have names of their own (`codex main`, `codex main 2`), and keep them', async () => {

@@ -100,9 +100,9 @@ export function useJobsHarness(extra: Record<string, object> = {}, scope: 'test'
       CODEX_HOME: path.join(h.base, 'codex'),
     };
   });
-  (scope === 'file' ? afterAll : afterEach)(() => {
+  (scope === 'file' ? afterAll : afterEach)(async () => {
     // Kill what the test left running: hosts, their agents, and this test's daemon.
-    killJobsOf(path.join(h.base, 'jobs'));
+    await killJobsOf(path.join(h.base, 'jobs'));
     killDaemonOf(h.base);
   });
   const mado = (args: string[], input?: string, extraEnv: NodeJS.ProcessEnv = {}, cwd?: string): Promise<Run> =>
@@ -155,11 +155,14 @@ export function useJobsHarness(extra: Record<string, object> = {}, scope: 'test'
 }
 
 /**
- * Kills the hosts of the jobs in `jobs` and their agents' process groups (what a test left running).
- * Only processes that are still the ones host.json names (their start stamps): a file a killed host
- * left names pids that may be others' by now (pids wrap at 32768 here), a vitest worker's among them.
+ * Kills the hosts of the jobs in `jobs` and their agents' process groups (what a test left running),
+ * then every process still running in the jobs folder's name (a git a host had started to checkpoint a
+ * turn, a bridge, a daemon), and waits until they are gone: a git that outlived its host wrote into
+ * the state folder while the test's folders were removed. Hosts only while they are still the
+ * processes host.json names (their start stamps): a file a killed host left names pids that may be
+ * others' by now (pids wrap at 32768 here), a vitest worker's among them.
  */
-export function killJobsOf(jobs: string): void {
+export async function killJobsOf(jobs: string): Promise<void> {
   if (!existsSync(jobs)) return;
   for (const short of readdirSync(jobs)) {
     const info = readHostInfo(path.join(jobs, short));
@@ -171,6 +174,47 @@ export function killJobsOf(jobs: string): void {
       // Gone meanwhile.
     }
   }
+  const left = (): number[] => processesOf(jobs);
+  for (const pid of left()) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const gone = await untilValue(left, (pids) => pids.length === 0, 10000);
+  if (gone.length > 0) throw new Error(`processes of ${jobs} outlived SIGKILL: ${gone.join(' ')}`);
+}
+
+/** Whether process `pid` runs (a zombie has ended: it writes nothing more). */
+function running(pid: string): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The running processes, other than this one, whose environment names the jobs folder `jobs` (and
+ * whose command line holds `inCmdline`, when given).
+ */
+function processesOf(jobs: string, inCmdline?: string): number[] {
+  return readdirSync('/proc')
+    .filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid)
+    .filter((p) => {
+      try {
+        return (
+          (inCmdline === undefined || readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(inCmdline)) &&
+          `${readFileSync(`/proc/${p}/environ`, 'utf8')}\0`.includes(`\0MADOHUB_JOBS_DIR=${jobs}\0`) &&
+          running(p)
+        );
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 /** True when process `pid` is a mado daemon of the test folder `base` (its environment names base's runtime folder). */
@@ -206,17 +250,5 @@ export function killDaemonOf(base: string): void {
 
 /** The `mado bridge` processes that serve the jobs folder `jobs` (found in /proc by their environment). */
 export function bridgesOf(jobs: string): number[] {
-  return readdirSync('/proc')
-    .filter((p) => /^\d+$/.test(p))
-    .filter((p) => {
-      try {
-        return (
-          readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('mado.js\0bridge') &&
-          readFileSync(`/proc/${p}/environ`, 'utf8').includes(`MADOHUB_JOBS_DIR=${jobs}\0`)
-        );
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
+  return processesOf(jobs, 'mado.js\0bridge');
 }

@@ -63,8 +63,8 @@ beforeAll(() => {
   chmodSync(path.join(bin, 'zephyr'), 0o755);
 }, 120_000);
 
-afterAll(() => {
-  killJobsOf(path.join(base, 'jobs'));
+afterAll(async () => {
+  await killJobsOf(path.join(base, 'jobs'));
   killDaemonOf(base);
   rmSync(base, { recursive: true, force: true });
 });

@@ -16,7 +16,7 @@ describe.each(testNeovims())('Neovim $label: background jobs', ({ path: exe }) =
   afterEach(async () => {
     await s?.close();
     s = undefined;
-    killJobsOf(env.MADOHUB_JOBS_DIR!);
+    await killJobsOf(env.MADOHUB_JOBS_DIR!);
   });
 
   const agents = (): {

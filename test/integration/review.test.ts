@@ -26,7 +26,7 @@ describe.each(testNeovims())('Neovim $label: :MadoReview', ({ path: exe }) => {
     await session?.close();
     session = screen = undefined;
     if (jobsDir) {
-      killJobsOf(jobsDir);
+      await killJobsOf(jobsDir);
       killDaemonOf(path.dirname(jobsDir));
     }
     jobsDir = undefined;
