@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AGENT_MODULES, DEFAULT_AGENT } from '../agents/index.js';
 import { runDaemon } from '../daemon/index.js';
-import { runHost } from '../jobs/host/index.js';
+import { runHost, runSpare } from '../jobs/host/index.js';
+import { SPARE_VERB } from '../jobs/host/spare.js';
 import { appendEntry } from '../jobs/joblog.js';
 import { runtimeDir, runtimePath } from '../jobs/paths.js';
 import { safeText } from '../shared/args.js';
@@ -137,6 +138,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (verb === '__host') return await runHost(rest[0]!, rest[1]!);
+    if (verb === SPARE_VERB) return await runSpare(rest[0]!);
     if (verb === 'bridge') {
       if (rest[0] === '--check') {
         process.stdout.write(
@@ -216,7 +218,7 @@ async function main(argv: string[]): Promise<number> {
 
 main(process.argv.slice(2)).then(
   (code) => {
-    if (process.argv[2] === '__host') process.exit(code);
+    if (process.argv[2] === '__host' || process.argv[2] === SPARE_VERB) process.exit(code);
     if (process.argv[2] !== '__daemon') process.exitCode = code;
   },
   (err: unknown) => {
@@ -230,13 +232,13 @@ main(process.argv.slice(2)).then(
       // No log to write to: nothing more to do.
     }
     process.exitCode = 1;
-    if (process.argv[2] === '__host') process.exit(1);
+    if (process.argv[2] === '__host' || process.argv[2] === SPARE_VERB) process.exit(1);
   },
 );
 
 /** The log a detached `__daemon` or `__host` writes to (undefined for the other verbs). */
 function crashLog([verb, dir, short]: string[]): string | undefined {
-  if (verb === '__daemon') return path.join(runtimePath(), 'daemon.log');
+  if (verb === '__daemon' || verb === SPARE_VERB) return path.join(runtimePath(), 'daemon.log');
   if (verb === '__host' && dir && short && SHORT_ID.test(short)) return path.join(dir, short, 'host.log');
   return undefined;
 }

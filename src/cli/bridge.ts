@@ -16,7 +16,7 @@ import { findJob, jobsDir } from '../jobs/store.js';
 import { checkNodePty } from '../jobs/node-pty-check.js';
 import { daemonSocket, runtimeDir } from '../jobs/paths.js';
 import { socketLive } from '../jobs/protocol/socket.js';
-import { JobsWatch } from '../fleet/jobs-watch.js';
+import { JobsWatch, wholeLists } from '../fleet/jobs-watch.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import { newestPaced } from '../shared/debounce.js';
 import { agentStateOfJob } from '../fleet/entry.js';
@@ -207,7 +207,11 @@ class Bridge {
       },
       () => listGapMs(sentJobs),
     );
-    const watch = new JobsWatch(jobsDir(this.io.env), (jobs) => newest.put(jobs), { debug: () => undefined });
+    const watch = new JobsWatch(
+      jobsDir(this.io.env),
+      wholeLists((jobs) => newest.put(jobs)),
+      { debug: () => undefined },
+    );
     this.watches.set(ch, {
       stop: () => {
         stopped = true;

@@ -13,6 +13,8 @@ import type { Reply } from '../jobs/protocol/replies.js';
 import { serve } from '../jobs/protocol/serve.js';
 import { listedJobs } from '../jobs/listed.js';
 import type { DaemonContext } from './context.js';
+import { hostEnv } from './context.js';
+import { SpareHost } from './spare-host.js';
 import { handleDispatch } from './handle-dispatch.js';
 import { handleList } from './handle-list.js';
 import { handleRemove } from './handle-remove.js';
@@ -47,6 +49,8 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
     return;
   }
   const ctx: DaemonContext = { jobsDir: opts.jobsDir, runtime: opts.runtime, script: opts.script, say };
+  // A host started ahead of the next dispatch (issue 31), once the daemon listens.
+  const spare = new SpareHost(ctx.script, ctx.jobsDir, hostEnv(ctx));
   const queues = new JobQueues();
   // With Neovim closed, a job that needs the user is told on the desktop (|madohub-notify|).
   const attention = new DaemonAttention(opts.jobsDir, path.join(opts.runtime, 'editors'), say);
@@ -122,6 +126,8 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
     return leave(`cannot listen on ${socketPath}: ${err instanceof Error ? err.message : String(err)}`, 1);
   }
   say(`listening on ${socketPath} (protocol ${PROTO}, pid ${process.pid})`);
+  ctx.spare = spare;
+  spare.keep();
 
   // Leave a while after nothing runs and nobody is connected; meanwhile jobs whose host died are marked errored.
   const idleMs = opts.idleMs ?? 3000;
@@ -141,6 +147,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
         if (Date.now() - idleSince < idleMs) return;
         clearInterval(check);
         attention.stop();
+        spare.stop();
         links.close();
         say('idle: exiting');
         server.close();

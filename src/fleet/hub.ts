@@ -136,10 +136,16 @@ export class FleetHub {
     this.remotes = new Remotes(process.env, () => this.placeJobs(), log);
     this.jobs = new JobsWatch(
       this.dir,
-      (listed) => {
-        this.jobList.list(listed);
-        this.placeJobs();
-        this.sessions.poke();
+      {
+        jobs: (listed) => {
+          this.jobList.list(listed);
+          this.placeJobs();
+          this.sessions.poke();
+        },
+        job: (listed) => {
+          this.jobList.one(listed);
+          this.placeJobs();
+        },
       },
       log,
     );

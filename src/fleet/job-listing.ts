@@ -23,6 +23,14 @@ export function newestJobs(known: readonly ListedJob[], listed: readonly ListedJ
   });
 }
 
+/** The jobs `known` with `job` as newly read or told in its place (unless the one known is newer); a job not known is left out. */
+export function withJob(known: readonly ListedJob[], job: ListedJob): ListedJob[] {
+  return newestJobs(
+    known,
+    known.map((j) => (j.short === job.short ? job : j)),
+  );
+}
+
 /**
  * Who hears of a job's rows: a state that changed or a turn that ended (routes fire on it), a job gone from
  * the folder.
@@ -53,6 +61,11 @@ export class JobListing {
   /** A new listing of the folder. */
   list(listed: readonly ListedJob[]): void {
     this.listed = newestJobs(this.listed, listed);
+  }
+
+  /** One job as newly read (its file changed) or told: taken unless what is shown is newer. */
+  one(job: ListedJob): void {
+    this.listed = withJob(this.listed, job);
   }
 
   /**

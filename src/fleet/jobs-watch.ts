@@ -1,28 +1,53 @@
 // The jobs in the fleet: the jobs folder watched (inotify through chokidar, two levels: the job
-// folders and their files; no polling), read at once on a change and again once the last change
-// told is 100 ms old (chokidar tells no second change of a file within 50 ms: see throttled), each
-// job settled as every reader lists it (listedJob: a dead host's job shows errored).
+// folders and their files; no polling). A job file that changed is read alone, at once (issue 31: a
+// job's change reaches Lua in a few ms, and a working job costs one small read a write, not a read of
+// every job), and again once its change is SETTLE_MS old (chokidar tells no second change of a file
+// within 50 ms). A job folder made or removed, a host file, a job not listed yet: the whole folder
+// is read, at once and again once the last change told is 100 ms old (see throttled). Each job is
+// settled as every reader lists it (listedJob: a dead host's job shows errored).
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { watch } from 'chokidar';
 import type { FSWatcher } from 'chokidar';
 import type { ListedJob } from '../jobs/protocol/replies.js';
-import { listedJobs } from '../jobs/listed.js';
+import { listedJob, listedJobs } from '../jobs/listed.js';
 import { throttled } from '../shared/debounce.js';
-import { jobShorts } from '../jobs/store.js';
+import { jobShorts, readJob } from '../jobs/store.js';
 import { SHORT_ID } from '../shared/fleet-id.js';
+import { withJob } from './job-listing.js';
 
 const QUIET_MS = 100;
+/** A job file read alone is read again once its change is this old (a change chokidar dropped). */
+const SETTLE_MS = 60;
+
+/** What the watch tells: the whole folder as read, or one job whose file changed. */
+export interface JobsHeard {
+  jobs(jobs: ListedJob[]): void;
+  job(job: ListedJob): void;
+}
+
+/** What a reader of whole lists hears: each job read alone put in the last list read. */
+export function wholeLists(onJobs: (jobs: ListedJob[]) => void): JobsHeard {
+  let last: ListedJob[] = [];
+  return {
+    jobs: (jobs) => onJobs((last = jobs)),
+    job: (job) => onJobs((last = withJob(last, job))),
+  };
+}
 
 export class JobsWatch {
   private watcher?: FSWatcher;
   private readonly later = throttled(() => void this.read(), QUIET_MS);
   private reading = false;
   private again = false;
+  /** The jobs of the last reading of the folder. */
+  private known = new Set<string>();
+  /** The jobs read alone, each waiting for its second read. */
+  private readonly settling = new Map<string, NodeJS.Timeout>();
 
   constructor(
     private readonly dir: string,
-    private readonly onJobs: (jobs: ListedJob[]) => void,
+    private readonly heard: JobsHeard,
     private readonly log: { debug(m: string): void },
   ) {}
 
@@ -34,10 +59,13 @@ export class JobsWatch {
       return;
     }
     this.watcher = watch(this.dir, { depth: 1, ignoreInitial: true, persistent: true });
-    this.watcher.on('all', (_event, file) => {
+    this.watcher.on('all', (event, file) => {
       // Job files and host files tell a change; logs and locks do not.
-      const name = file.split('/').pop() ?? '';
-      if (/(?:job|state|host)\.json$/.test(name) || SHORT_ID.test(name)) this.later.soon();
+      const name = path.basename(file);
+      const short = path.basename(path.dirname(file));
+      if ((event === 'change' || event === 'add') && name === 'job.json' && this.known.has(short))
+        this.jobChanged(short);
+      else if (/(?:job|state|host)\.json$/.test(name) || SHORT_ID.test(name)) this.later.soon();
     });
     this.watcher.on('error', (err) => this.log.debug(`jobs watch: ${String(err)}`));
     // Read now, and once the watch is in place: what changed while chokidar first scanned the folder
@@ -62,6 +90,26 @@ export class JobsWatch {
     for (const short of jobShorts(this.dir)) if (!watched.has(short)) watcher.add(path.join(this.dir, short));
   }
 
+  /** Job `short`'s file changed: read it alone, now and once the change is SETTLE_MS old. */
+  private jobChanged(short: string): void {
+    this.readJob(short);
+    clearTimeout(this.settling.get(short));
+    this.settling.set(
+      short,
+      setTimeout(() => {
+        this.settling.delete(short);
+        this.readJob(short);
+      }, SETTLE_MS),
+    );
+  }
+
+  private readJob(short: string): void {
+    listedJob(this.dir, readJob(this.dir, short)).then(
+      (job) => this.heard.job(job),
+      (err: unknown) => this.log.debug(`job ${short} read: ${String(err)}`),
+    );
+  }
+
   private async read(): Promise<void> {
     if (this.reading) {
       this.again = true;
@@ -69,7 +117,9 @@ export class JobsWatch {
     }
     this.reading = true;
     try {
-      this.onJobs(await listedJobs(this.dir));
+      const jobs = await listedJobs(this.dir);
+      this.known = new Set(jobs.map((j) => j.short));
+      this.heard.jobs(jobs);
     } catch (err) {
       this.log.debug(`jobs read: ${String(err)}`);
     } finally {
@@ -83,6 +133,8 @@ export class JobsWatch {
 
   async stop(): Promise<void> {
     this.later.cancel();
+    for (const timer of this.settling.values()) clearTimeout(timer);
+    this.settling.clear();
     await this.watcher?.close();
   }
 }

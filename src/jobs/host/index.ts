@@ -40,6 +40,7 @@ import { loadPricesFile, priceOf } from '../../agents/prices.js';
 import { JobStartup, STARTING_MS, TYPED_TAKEN_MS } from './startup.js';
 import { ChainKeeper } from './chain-keeper.js';
 import { readEnvFromStdin, readLaunch } from './launch.js';
+import { parseSpareJob, readSpareInput } from './spare.js';
 import type { Launch } from './launch.js';
 import { spawnAgent } from './spawn.js';
 import { OutputLog, outputLog } from './output-log.js';
@@ -66,7 +67,33 @@ const STOP_KILL_MS = 4000;
 /** A job's usage tally is written at most this often (its readers want what it spent, not each line of it). */
 const USAGE_WRITE_MS = 1000;
 
-export async function runHost(jobsDir: string, short: string): Promise<number> {
+/**
+ * A spare host (spare.ts): loads what a host needs, waits for its job on standard input, then is its
+ * host, named `__host JOBSDIR SHORT` as a fresh one is. 0 when it was let go with no job.
+ */
+export async function runSpare(jobsDir: string): Promise<number> {
+  await import('node-pty');
+  const text = await readSpareInput(process.stdin);
+  if (text === undefined) return 0;
+  const job = parseSpareJob(text);
+  if (typeof job === 'string') {
+    appendEntry(path.join(runtimeDir(), 'daemon.log'), `spare host: ${job}`);
+    return 1;
+  }
+  process.title = [process.argv[0], process.argv[1], '__host', jobsDir, job.short].join(' ');
+  try {
+    process.chdir(job.cwd);
+  } catch (err) {
+    const why = `cannot start in ${job.cwd}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`;
+    appendEntry(path.join(jobsDir, job.short, 'host.log'), why);
+    await updateJob(jobsDir, job.short, { status: 'errored', tempo: 'idle', detail: why }).catch(() => undefined);
+    return 1;
+  }
+  return runHost(jobsDir, job.short, job.env);
+}
+
+/** A job's host; `given`: its agent's environment (a spare's, handed), else read from standard input. */
+export async function runHost(jobsDir: string, short: string, given?: Record<string, string>): Promise<number> {
   const jobDir = path.join(jobsDir, short);
   const hostLog = path.join(jobDir, 'host.log');
   const say = (m: string): void => {
@@ -78,7 +105,7 @@ export async function runHost(jobsDir: string, short: string): Promise<number> {
     await updateJob(jobsDir, short, { status: 'errored', tempo: 'idle', detail: launch }).catch(() => undefined);
     return 1;
   }
-  const env = await readEnvFromStdin(process.stdin);
+  const env = given ?? (await readEnvFromStdin(process.stdin));
   // Nothing that goes wrong in the host's own work may take the agent down with it.
   process.on('uncaughtException', (err) => say(`unexpected: ${err.stack ?? err.message}`));
   process.on('unhandledRejection', (err) =>

@@ -5,7 +5,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { JobsWatch } from '../../../src/fleet/jobs-watch.js';
+import { JobsWatch, wholeLists } from '../../../src/fleet/jobs-watch.js';
 import { newShortId } from '../../../src/jobs/ids.js';
 import type { ListedJob } from '../../../src/jobs/protocol/replies.js';
 import { blankJob, createJob, updateJob } from '../../../src/jobs/store.js';
@@ -21,7 +21,11 @@ describe('the jobs watch', () => {
   it('reads a job’s last write when it came just after a change told late in a read’s window (the watcher drops it)', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'madohub-watch-'));
     let listed: ListedJob[] = [];
-    const watch = new JobsWatch(dir, (l) => (listed = l), { debug: () => undefined });
+    const watch = new JobsWatch(
+      dir,
+      wholeLists((l) => (listed = l)),
+      { debug: () => undefined },
+    );
     watch.start();
     stop = async () => {
       await watch.stop();
@@ -66,7 +70,11 @@ describe('the jobs watch, started while a job is being made', () => {
     fs.watch = watchAt as typeof fs.watch;
     syncBuiltinESMExports();
     let listed: ListedJob[] = [];
-    const watch = new JobsWatch(dir, (l) => (listed = l), { debug: () => undefined });
+    const watch = new JobsWatch(
+      dir,
+      wholeLists((l) => (listed = l)),
+      { debug: () => undefined },
+    );
     stop = async () => {
       fs.watch = realWatch;
       syncBuiltinESMExports();
@@ -82,5 +90,37 @@ describe('the jobs watch, started while a job is being made', () => {
     await updateJob(dir, short, { intent: 'working' });
     await until(() => listed[0]?.intent === 'working');
     expect(listed.map((j) => j.intent)).toEqual(['working']);
+  });
+});
+
+describe('the jobs watch, a job at work', () => {
+  it('reads a job whose file changed alone, each write, not every job of the folder (issue 31)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'madohub-watch-'));
+    const shorts = [newShortId(), newShortId(), newShortId()];
+    for (const short of shorts) createJob(dir, { ...blankJob(short), intent: 'made' });
+    let wholeReads = 0;
+    const heard: string[] = [];
+    const watch = new JobsWatch(
+      dir,
+      { jobs: () => wholeReads++, job: (j) => heard.push(`${j.short} ${j.intent}`) },
+      { debug: () => undefined },
+    );
+    watch.start();
+    stop = async () => {
+      await watch.stop();
+      rmSync(dir, { recursive: true, force: true });
+    };
+    // The watch is up and its readings of the folder are over (at once, when ready, a window later).
+    await until(() => wholeReads > 0);
+    await elapse(300);
+    const before = wholeReads;
+    const [short] = shorts;
+    for (const intent of ['working', 'waiting', 'done']) {
+      await updateJob(dir, short!, { intent });
+      await until(() => heard.includes(`${short} ${intent}`));
+      expect(heard.at(-1)).toBe(`${short} ${intent}`);
+    }
+    expect(heard.every((h) => h.startsWith(short!))).toBe(true);
+    expect(wholeReads).toBe(before);
   });
 });
