@@ -23,7 +23,10 @@ export function newestJobs(known: readonly ListedJob[], listed: readonly ListedJ
   });
 }
 
-/** The jobs `known` with `job` as newly read or told in its place (unless the one known is newer); a job not known is left out. */
+/**
+ * The jobs `known` with `job` as newly read or told in its place (unless the one known is newer); a job
+ * not known is left out.
+ */
 export function withJob(known: readonly ListedJob[], job: ListedJob): ListedJob[] {
   return newestJobs(
     known,
