@@ -1511,6 +1511,65 @@ async function benchBackground(exe: string): Promise<void> {
   );
 }
 
+/**
+ * (t) A change of a job's screen and of a terminal's, the same fixture, until Neovim's Lua cache has
+ * it: a key to the agent (`n`, its next screen) and the state that follows, timed from Node for both
+ * (one RPC round trip each), 30 each, interleaved.
+ */
+async function benchJobChange(exe: string): Promise<void> {
+  const base = mkdtempSync(path.join(tmpdir(), 'madohub-bench-change-'));
+  const command = ['node', AGENT, 'claude-idle', 'claude-working', '--loop'];
+  const templates = path.join(base, 'templates.json');
+  writeFileSync(templates, JSON.stringify({ claude: { command, prompt: 'arg' } }));
+  const env = {
+    HOME: base,
+    MADOHUB_TEMPLATES: templates,
+    MADOHUB_JOBS_DIR: path.join(base, 'jobs'),
+    MADOHUB_RUNTIME_DIR: path.join(base, 'run'),
+    CLAUDE_CONFIG_DIR: path.join(base, 'claude'),
+  };
+  const s = await startNeovim(exe, env);
+  const printed = execFileSync(process.execPath, [MADO, '--bg', '--agent', 'claude'], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  });
+  const short = /backgrounded · ([0-9a-f]{8})/.exec(printed)![1]!;
+  const buf = await openTerminal(s, command);
+  const jobState = `(require('madohub').agents({ id = 'job:${short}' })[1] or {}).state`;
+  const termState = `(require('madohub').state(${buf}) or {}).state`;
+  if (!(await s.waitFor(`${jobState} == 'idle' and ${termState} == 'idle'`, 15000)))
+    throw new Error('(t): the job and the terminal never both read Idle');
+  const info = readHostInfo(path.join(base, 'jobs', short))!;
+  const { conn } = await Conn.open(info.socket);
+  const changeOf = async (state: string, send: () => Promise<void>): Promise<number | undefined> => {
+    const before = await s.lua<string>(`return ${state}`);
+    const t0 = performance.now();
+    await send();
+    const ok = await s.lua<boolean>(`return vim.wait(3000, function() return ${state} ~= '${before}' end, 1)`);
+    return ok ? performance.now() - t0 : undefined;
+  };
+  const job: number[] = [];
+  const terminal: number[] = [];
+  for (let i = 0; i < 30; i++) {
+    await new Promise((r) => setTimeout(r, 150));
+    const j = await changeOf(jobState, async () => conn.send({ op: 'input', data: 'n' }));
+    if (j !== undefined) job.push(j);
+    await new Promise((r) => setTimeout(r, 150));
+    const t = await changeOf(termState, () =>
+      s.lua(`vim.fn.chansend(vim.bo[${buf}].channel, 'n')`).then(() => undefined),
+    );
+    if (t !== undefined) terminal.push(t);
+  }
+  conn.close();
+  await s.close();
+  await killJobsOf(path.join(base, 'jobs'));
+  killDaemonOf(base);
+  rmSync(base, { recursive: true, force: true, maxRetries: 5 });
+  out(
+    `  (t) a screen's change to the Lua cache: a background job's p50 ${median(job).toFixed(1)} ms, p95 ${percentile(job, 95).toFixed(1)} ms vs a terminal's p50 ${median(terminal).toFixed(1)} ms, p95 ${percentile(terminal, 95).toFixed(1)} ms (${job.length}/${terminal.length} changes): ratio p50 ${(median(job) / median(terminal)).toFixed(2)} (goal: a job's p50 <= 20 ms)`,
+  );
+}
+
 /** A folder of `n` small text files in folders of 100 (what an agent's project holds, node_modules aside). */
 function projectOf(dir: string, n: number): void {
   for (let i = 0; i < n; i++) {
@@ -1657,6 +1716,7 @@ async function main(): Promise<void> {
     if (want('q')) await benchRelists(nv.path);
     if (want('r')) await benchReview(nv.path);
     if (want('s')) await benchUsage(nv.path);
+    if (want('t')) await benchJobChange(nv.path);
   }
   if (want('e') || want('f') || want('h') || want('i') || want('o')) out('Node side (no Neovim)');
   if (want('i')) benchHostile();

@@ -24,6 +24,7 @@ import type { FleetEntry, FleetKind } from './entry.js';
 import { Fleet } from './fleet.js';
 import type { FleetChange } from './fleet.js';
 import { JobsWatch } from './jobs-watch.js';
+import { JobFeeds } from './job-feeds.js';
 import { SessionsWatch } from './sessions-watch.js';
 import { cleanName, keptMarks, MAX_KEPT_MARKS } from './marks.js';
 import type { EntryMarks } from './marks.js';
@@ -116,6 +117,8 @@ export class FleetHub {
   private hostsOfFile?: ReadonlyMap<string, HostConfig>;
   private stopHostsWatch?: () => void;
   private readonly jobs: JobsWatch;
+  /** The live jobs' hosts, which tell each change of their jobs. */
+  private readonly feeds: JobFeeds;
   private readonly sessions: SessionsWatch;
   private editors?: Editors;
 
@@ -134,10 +137,19 @@ export class FleetHub {
       (buf, r) => this.tell('replyKept', buf, r),
     );
     this.remotes = new Remotes(process.env, () => this.placeJobs(), log);
+    this.feeds = new JobFeeds(
+      this.dir,
+      (told) => {
+        this.jobList.one(told);
+        this.placeJobs();
+      },
+      log,
+    );
     this.jobs = new JobsWatch(
       this.dir,
       {
         jobs: (listed) => {
+          this.feeds.follow(listed);
           this.jobList.list(listed);
           this.placeJobs();
           this.sessions.poke();
@@ -456,6 +468,7 @@ export class FleetHub {
     this.editors?.stop();
     this.sessions.stop();
     void this.jobs.stop();
+    this.feeds.stop();
   }
 
   private placeJobs(): void {

@@ -198,6 +198,8 @@ class JobHost {
   private writtenStatus: JobFile['status'] | undefined;
   private paceTimer: NodeJS.Timeout | undefined;
   private detectTimer: NodeJS.Timeout | undefined;
+  /** When the screen was last read. */
+  private detectedAt = 0;
   private ending: JobStatus | undefined;
   /** A notice's screen, read afresh at most every NOTICE_READ_MS (see screenAtNotice). */
   private noticeRead: { at: number; state: AgentState } | undefined;
@@ -278,8 +280,10 @@ class JobHost {
       input: (data) => this.input(data),
       choose: (choice) => this.choose(choice),
       log: say,
+      job: () => writer.last,
       detached: () => this.unfocus(),
     });
+    writer.written = (job) => this.clients.jobWritten(job);
   }
 
   /** Serves the job until its agent has ended: its exit status (0: the host did its work). */
@@ -335,8 +339,13 @@ class JobHost {
   }
 
   /** The screen read soon (once for a burst of changes). */
+  /**
+   * Reads the screen soon: at once when the last reading is DETECT_MS old, else when it is (many
+   * changes in that time make one reading) — a terminal's screen is read so too (watch.lua's touch):
+   * a job's change is told as soon as a terminal's (issue 31).
+   */
   detectSoon(): void {
-    this.detectTimer ??= setTimeout(() => void this.runDetect(), DETECT_MS);
+    this.detectTimer ??= setTimeout(() => void this.runDetect(), Math.max(0, this.detectedAt + DETECT_MS - Date.now()));
   }
 
   /** Its agent has ended: its last state and how it ended written, its clients told. */
@@ -392,6 +401,7 @@ class JobHost {
   /** Reads the screen: its state combined with the agent's word, delivered replies, the job file written. */
   private runDetect(): Promise<void> {
     this.detectTimer = undefined;
+    this.detectedAt = Date.now();
     const { term, title } = this;
     const { lines, cursor } = boundScreen({ ...screenOf(term), title });
     // A watch can miss an append: the agent's events are read with each screen too (at most one read a detection).

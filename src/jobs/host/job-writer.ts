@@ -13,6 +13,10 @@ export class JobWriter {
   /** A problem told in host.log, not yet written to the job file. */
   private untold: string | undefined;
   private retry: NodeJS.Timeout | undefined;
+  /** The job's file as last written. */
+  last: JobFile | undefined;
+  /** Hears each write of the job's file, once it is written. */
+  written: ((job: JobFile) => void) | undefined;
 
   constructor(
     private readonly jobsDir: string,
@@ -28,7 +32,9 @@ export class JobWriter {
       ...(problem === undefined ? {} : { problem }),
     });
     return updateJob(this.jobsDir, this.short, withProblem).then(
-      () => {
+      (job) => {
+        this.last = job;
+        this.written?.(job);
         this.told.delete('job.json');
         if (this.untold === problem) this.untold = undefined;
       },

@@ -1,4 +1,5 @@
-// A host's socket: attach (the screen, then the stream; input; resize), text, status, stop, kill.
+// A host's socket: attach (the screen, then the stream; input; resize), watch (the job's file, then
+// each change of it), text, status, stop, kill.
 // A client that does not read is sent nothing more until it has caught up, then a fresh screen:
 // what waits for it in memory stays under the serve helper's bound.
 import type { Pending } from '../../shared/pending.js';
@@ -7,6 +8,7 @@ import type { Terminal } from '@xterm/headless';
 import type { IPty } from 'node-pty';
 import type { Chain } from '../chain-record.js';
 import type { HostInfo } from '../hostinfo.js';
+import type { JobFile } from '../types.js';
 import type { HostRequest } from '../protocol/host-requests.js';
 import { parseHostRequest } from '../protocol/host-requests.js';
 import type { ScreenReply } from '../protocol/replies.js';
@@ -33,6 +35,8 @@ export interface HostParts {
   /** Answers the menu on the screen with a choice (1-based): the choice's text, or why not. */
   choose(choice: number): Promise<{ option: string } | { error: string }>;
   log(message: string): void;
+  /** The job's file as the host last wrote it (none yet: it has written nothing). */
+  job(): JobFile | undefined;
   /** The last attached client left. */
   detached?(): void;
 }
@@ -41,6 +45,8 @@ export interface HostServer {
   server: Server;
   /** Sends the agent's output to every attached client that keeps up. */
   broadcast(data: string): void;
+  /** Tells every watching client the job's file as just written (one that lags: its last, once it has caught up). */
+  jobWritten(job: JobFile): void;
   /** Tells every attached client that the agent exited, and closes. */
   close(code: number): void;
   /** How many clients are attached. */
@@ -50,6 +56,18 @@ export interface HostServer {
 export function serveHost(h: HostParts): HostServer {
   /** Attached clients, and whether each lags (sent nothing until it has drained). */
   const attached = new Map<Peer, { behind: boolean }>();
+  /** Clients that watch the job's file, and whether each lags (told the file as it is once drained). */
+  const watching = new Map<Peer, { behind: boolean }>();
+  const tellJob = (peer: Peer, job: JobFile | undefined): void => {
+    const state = watching.get(peer);
+    if (!state || !job || state.behind) return;
+    if (peer.send({ type: 'job', job })) return;
+    state.behind = true;
+    peer.onDrain(() => {
+      state.behind = false;
+      tellJob(peer, h.job());
+    });
+  };
 
   const screen = (): ScreenReply => {
     const { lines } = screenOf(h.term);
@@ -81,6 +99,11 @@ export function serveHost(h: HostParts): HostServer {
         });
         peer.send(screen());
         return;
+      case 'watch':
+        if (watching.has(peer)) return;
+        watching.set(peer, { behind: false });
+        peer.onClose(() => watching.delete(peer));
+        return tellJob(peer, h.job());
       case 'resize':
         return resize(m.cols, m.rows);
       case 'input':
@@ -131,8 +154,12 @@ export function serveHost(h: HostParts): HostServer {
         }
       }
     },
+    jobWritten(job) {
+      for (const peer of watching.keys()) tellJob(peer, job);
+    },
     close(code) {
       for (const peer of attached.keys()) peer.end({ type: 'exit', code });
+      for (const peer of watching.keys()) peer.end({ type: 'exit', code });
       server.close();
     },
     attachedCount: () => attached.size,

@@ -32,6 +32,11 @@ const HOST_REQUESTS = {
   },
   /** Answers the menu on the agent's screen with a choice, if the screen shows one now. */
   choose: { choice: int(1, 9) },
+  /**
+   * Starts a stream of the job's file: as it is, then each change as the host writes it (issue 31: the
+   * fleet has a job's change at once; the file stays the record).
+   */
+  watch: {},
   /** The text a person would read: the scrollback and the screen, as lines. */
   text: {},
   stop: {},

@@ -39,6 +39,12 @@ const listedJobs: Check<ListedJob[]> = (v) =>
     ? null
     : `a list of at most ${MAX_LISTED_JOBS} jobs, each with its id and whether it lives`;
 
+/** A job's file as its host wrote it, checked as a job file is read. */
+const jobFile: Check<JobFile> = (v) => {
+  const checked = validateJob(v);
+  return checked.ok ? null : checked.error;
+};
+
 const count = int(0, Number.MAX_SAFE_INTEGER);
 const onlineListing = shape({ host: str, jobs: listedJobs, version: optional(str) }, '{ host, jobs, version? }');
 const offlineListing = shape({ host: str, offline: str }, '{ host, offline }');
@@ -68,6 +74,8 @@ const REPLIES = {
   },
   error: { error: str },
   jobs: { jobs: listedJobs },
+  /** `watch`: the job's file as its host has just written it (first as it is). */
+  job: { job: jobFile },
   screen: { lines: strings, title: str, cursor: shape({ x: num, y: num }, '{ x, y }') },
   /** A remote verb's output: its standard error (`fd` 2), its standard output otherwise. */
   output: { data: str, fd: optional<1 | 2>((v) => (v === 1 || v === 2 ? null : '1 or 2')) },
