@@ -232,6 +232,43 @@ async function benchFleet(exe: string): Promise<void> {
   );
 }
 
+/** :MadoAgents timed in `s`: open to first paint (20 times), and a key to the redraw (j/k, a filter's key). */
+async function pickerTimes(s: Session): Promise<{ open: number[]; keys: { move: number[]; filter: number[] } }> {
+  // Open to first paint: the picker's Lua work and a redraw, 20 times.
+  const open = await s.lua<number[]>(`local picker, out = require('madohub.picker'), {}
+    for i = 1, 20 do
+      local t0 = vim.uv.hrtime()
+      picker.open()
+      vim.cmd('redraw')
+      out[i] = (vim.uv.hrtime() - t0) / 1e6
+      picker.close()
+    end
+    return out`);
+  // A key to the redraw: moving the cursor (j), and typing a filter (each key redraws the list).
+  const keys = await s.lua<{ move: number[]; filter: number[] }>(`local picker = require('madohub.picker')
+    picker.open()
+    local p, actions = picker.current, require('madohub.picker.actions')
+    local move, filter = {}, {}
+    for i = 1, 100 do
+      local t0 = vim.uv.hrtime()
+      actions.run(p, i % 20 < 10 and 'down' or 'up', 'j')
+      vim.cmd('redraw')
+      move[i] = (vim.uv.hrtime() - t0) / 1e6
+    end
+    local text = 'job 1'
+    for i = 1, 50 do
+      local t0 = vim.uv.hrtime()
+      p.ui.filter = text:sub(1, i % #text + 1)
+      picker.render(p)
+      vim.cmd('redraw')
+      filter[i] = (vim.uv.hrtime() - t0) / 1e6
+    end
+    p.ui.filter = ''
+    picker.render(p)
+    return { move = move, filter = filter }`);
+  return { open, keys };
+}
+
 /** (k) :MadoAgents with 200 jobs, 20 terminals and 10 sessions elsewhere: open, keys, a change to its row, idle. */
 async function benchPicker(exe: string): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'madohub-bench-picker-'));
@@ -277,38 +314,7 @@ async function benchPicker(exe: string): Promise<void> {
   await s.waitFor(`#require('madohub').agents() == 230`, 20000);
   const count = await s.lua<number>(`return #require('madohub').agents()`);
   await s.lua('vim.wait(1500)');
-  // Open to first paint: the picker's Lua work and a redraw, 20 times.
-  const open = await s.lua<number[]>(`local picker, out = require('madohub.picker'), {}
-    for i = 1, 20 do
-      local t0 = vim.uv.hrtime()
-      picker.open()
-      vim.cmd('redraw')
-      out[i] = (vim.uv.hrtime() - t0) / 1e6
-      picker.close()
-    end
-    return out`);
-  // A key to the redraw: moving the cursor (j), and typing a filter (each key redraws the list).
-  const keys = await s.lua<{ move: number[]; filter: number[] }>(`local picker = require('madohub.picker')
-    picker.open()
-    local p, actions = picker.current, require('madohub.picker.actions')
-    local move, filter = {}, {}
-    for i = 1, 100 do
-      local t0 = vim.uv.hrtime()
-      actions.run(p, i % 20 < 10 and 'down' or 'up', 'j')
-      vim.cmd('redraw')
-      move[i] = (vim.uv.hrtime() - t0) / 1e6
-    end
-    local text = 'job 1'
-    for i = 1, 50 do
-      local t0 = vim.uv.hrtime()
-      p.ui.filter = text:sub(1, i % #text + 1)
-      picker.render(p)
-      vim.cmd('redraw')
-      filter[i] = (vim.uv.hrtime() - t0) / 1e6
-    end
-    p.ui.filter = ''
-    picker.render(p)
-    return { move = move, filter = filter }`);
+  const { open, keys } = await pickerTimes(s);
   // A state change of one agent to its row redrawn: a job's file changed by its host, a terminal's screen.
   const rowHas = (id: string, text: string): string =>
     `(function() local p = require('madohub.picker').current
@@ -1570,6 +1576,150 @@ async function benchJobChange(exe: string): Promise<void> {
   );
 }
 
+/**
+ * (u) At fleet scale: 100 live jobs (the fixture agent, idle) and 20 terminals in one Neovim; idle, then
+ * with 50 of the jobs working (a spinner, 5 frames a second) and 10 more terminals flooding. The
+ * picker, \`mado agents\`, wakeups and CPU of Neovim's Node process and the daemon, the hosts' memory,
+ * and screen change -> state() under that load next to it without.
+ */
+async function benchFleetScale(exe: string): Promise<void> {
+  const JOBS = 100;
+  const base = mkdtempSync(path.join(tmpdir(), 'madohub-bench-scale-'));
+  const command = ['env', 'MADOHUB_FIXTURE_TICK_MS=200', 'node', AGENT, 'claude-idle', 'claude-working', '--loop'];
+  const templates = path.join(base, 'templates.json');
+  writeFileSync(templates, JSON.stringify({ claude: { command, prompt: 'arg' } }));
+  const env = {
+    HOME: base,
+    MADOHUB_TEMPLATES: templates,
+    MADOHUB_JOBS_DIR: path.join(base, 'jobs'),
+    MADOHUB_RUNTIME_DIR: path.join(base, 'run'),
+    CLAUDE_CONFIG_DIR: path.join(base, 'claude'),
+  };
+  const t0 = performance.now();
+  for (let i = 0; i < JOBS; i++)
+    execFileSync(process.execPath, [MADO, '--bg', '--agent', 'claude', '--name', `job ${i}`], {
+      env: { ...process.env, ...env },
+      stdio: 'ignore',
+    });
+  const dispatchSeconds = (performance.now() - t0) / 1000;
+  const shorts = readdirSync(path.join(base, 'jobs')).filter((n) => /^[0-9a-f]{8}$/.test(n));
+  const hosts = shorts.map((short) => readHostInfo(path.join(base, 'jobs', short))!);
+  const s = await startNeovim(exe, env);
+  const bufs: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    await s.lua(`vim.cmd('tabnew')`);
+    bufs.push(await openAgent(s, ['claude-idle', 'claude-working', '--loop']));
+  }
+  if (!(await s.waitFor(`#require('madohub').agents() == ${JOBS + 20}`, 30000)))
+    throw new Error(`(u): Neovim never listed ${JOBS + 20} agents`);
+  const health = await s.lua<{ pid: number }>('return require("madohub.node").request("health")');
+  const daemonPid = Number(
+    execFileSync('pgrep', ['-f', `${MADO} __daemon`], { encoding: 'utf8', env: { ...process.env, ...env } })
+      .trim()
+      .split('\n')[0],
+  );
+  await s.lua('vim.wait(3000)');
+  // Idle: nothing changes.
+  const idleSeconds = 10;
+  const [n0, d0] = [switches(health.pid), switches(daemonPid)];
+  await new Promise((r) => setTimeout(r, idleSeconds * 1000));
+  const idleNode = (switches(health.pid) - n0) / idleSeconds;
+  const idleDaemon = (switches(daemonPid) - d0) / idleSeconds;
+  const { open, keys } = await pickerTimes(s);
+  const agents = shellMedians(
+    [
+      [MADO, 'agents'],
+      ['node', '-e', ''],
+    ],
+    10,
+    { ...process.env, ...env },
+  );
+  const calm = await keyToState(s, bufs[0]!, { times: 40, gapMs: 60 });
+  const pss = hosts.map((h) => memoryMiB(h.pid).pss);
+  // Under load: 50 jobs work (their agents' next screen spins), 10 terminals flood.
+  for (const h of hosts.slice(0, JOBS / 2)) {
+    const { conn } = await Conn.open(h.socket);
+    conn.send({ op: 'input', data: 'n' });
+    conn.close();
+  }
+  for (let i = 0; i < 10; i++) {
+    await s.lua(`vim.cmd('tabnew')`);
+    await openTerminal(s, ['node', '-e', "setInterval(() => process.stdout.write('flood '.repeat(20) + '\\n'), 5)"]);
+  }
+  await s.lua(`vim.cmd('tabfirst')`);
+  await s.waitFor(
+    `#require('madohub').agents({ kind = 'job' }) > 0 and #vim.tbl_filter(function(e) return e.state == 'working' end, require('madohub').agents({ kind = 'job' })) >= ${JOBS / 2}`,
+    20000,
+  );
+  const loadSeconds = 10;
+  const [c0, cd0] = [cpuSeconds(health.pid), cpuSeconds(daemonPid)];
+  await new Promise((r) => setTimeout(r, loadSeconds * 1000));
+  const nodeCpu = (cpuSeconds(health.pid) - c0) / loadSeconds;
+  const daemonCpu = (cpuSeconds(daemonPid) - cd0) / loadSeconds;
+  const loaded = await keyToState(s, bufs[0]!, { times: 40, gapMs: 60 });
+  const daemonMemory = memoryMiB(daemonPid);
+  await s.close();
+  await killJobsOf(path.join(base, 'jobs'));
+  killDaemonOf(base);
+  rmSync(base, { recursive: true, force: true, maxRetries: 5 });
+  const f = (x: number): string => x.toFixed(1);
+  out(
+    `  (u) at fleet scale: ${JOBS} live jobs (dispatched in ${dispatchSeconds.toFixed(1)} s) and 20 terminals in one Neovim:`,
+  );
+  out(
+    `      idle (${idleSeconds} s): Neovim's Node process ${f(idleNode)} wakeups/s, the daemon ${f(idleDaemon)} wakeups/s (goal 0)`,
+  );
+  out(
+    `      :MadoAgents open p95 ${f(percentile(open, 95))} ms (goal 30: ratio ${(percentile(open, 95) / 30).toFixed(2)}); a key p95 ${f(Math.max(percentile(keys.move, 95), percentile(keys.filter, 95)))} ms (goal 16: ratio ${(Math.max(percentile(keys.move, 95), percentile(keys.filter, 95)) / 16).toFixed(2)}); \`mado agents\` ${agents[0]!.toFixed(0)} ms vs \`node -e ''\` ${agents[1]!.toFixed(0)} ms (goal 100 ms: ratio ${(agents[0]! / 100).toFixed(2)})`,
+  );
+  out(
+    `      the hosts' memory: PSS mean ${f(pss.reduce((a, b) => a + b, 0) / pss.length)} MiB, max ${f(Math.max(...pss))} MiB (goal 12 MiB: ratio ${(pss.reduce((a, b) => a + b, 0) / pss.length / 12).toFixed(2)}); the daemon ${memoryText(daemonMemory)}`,
+  );
+  out(
+    `      with ${JOBS / 2} jobs working and 10 terminals flooding (${loadSeconds} s): the daemon ${f(daemonCpu * 100)}% of a core (goal 10%), Neovim's Node process ${f(nodeCpu * 100)}%; screen change -> state() p95 ${f(percentile(loaded, 95))} ms vs ${f(percentile(calm, 95))} ms idle (p50 ${f(median(loaded))} vs ${f(median(calm))}; goal p95 15 ms: ratio ${(percentile(loaded, 95) / 15).toFixed(2)})`,
+  );
+}
+
+/**
+ * (v) The daemon's memory over 1,000 dispatches: each job's agent ends at once (its host with it),
+ * and its folder is removed; the daemon's RSS and PSS every 250 dispatches.
+ */
+async function benchDispatches(): Promise<void> {
+  const DISPATCHES = 1000;
+  const base = mkdtempSync(path.join(tmpdir(), 'madohub-bench-dispatches-'));
+  const templates = path.join(base, 'templates.json');
+  writeFileSync(templates, JSON.stringify({ quick: { command: ['true'], prompt: 'arg' } }));
+  const env = {
+    ...process.env,
+    MADOHUB_TEMPLATES: templates,
+    MADOHUB_JOBS_DIR: path.join(base, 'jobs'),
+    MADOHUB_RUNTIME_DIR: path.join(base, 'run'),
+  };
+  const jobs = path.join(base, 'jobs');
+  const marks: string[] = [];
+  let daemonPid = 0;
+  for (let i = 1; i <= DISPATCHES; i++) {
+    execFileSync(process.execPath, [MADO, '--bg', '--agent', 'quick', 'go'], { env, stdio: 'ignore' });
+    // Jobs whose host has left are removed (a done job's folder; the daemon would list them all).
+    for (const short of readdirSync(jobs))
+      if (!existsSync(path.join(jobs, short, 'host.json')))
+        rmSync(path.join(jobs, short), { recursive: true, force: true });
+    if (i === 1 || i % 250 === 0) {
+      daemonPid ||= Number(
+        execFileSync('pgrep', ['-f', `${MADO} __daemon`], { encoding: 'utf8' })
+          .trim()
+          .split('\n')[0],
+      );
+      const m = memoryMiB(daemonPid);
+      marks.push(`${i}: RSS ${m.rss.toFixed(1)}, PSS ${m.pss.toFixed(1)}`);
+    }
+  }
+  await killJobsOf(jobs);
+  killDaemonOf(base);
+  rmSync(base, { recursive: true, force: true, maxRetries: 5 });
+  out(`  (v) the daemon's memory (MiB) over ${DISPATCHES} dispatches, after each count: ${marks.join('; ')}`);
+}
+
 /** A folder of `n` small text files in folders of 100 (what an agent's project holds, node_modules aside). */
 function projectOf(dir: string, n: number): void {
   for (let i = 0; i < n; i++) {
@@ -1717,12 +1867,14 @@ async function main(): Promise<void> {
     if (want('r')) await benchReview(nv.path);
     if (want('s')) await benchUsage(nv.path);
     if (want('t')) await benchJobChange(nv.path);
+    if (want('u')) await benchFleetScale(nv.path);
   }
-  if (want('e') || want('f') || want('h') || want('i') || want('o')) out('Node side (no Neovim)');
+  if (['e', 'f', 'h', 'i', 'o', 'v'].some(want)) out('Node side (no Neovim)');
   if (want('i')) benchHostile();
   if (want('e')) await benchScan();
   if (want('f')) await benchTail();
   if (want('h')) await benchJobs();
+  if (want('v')) await benchDispatches();
   if (want('o')) await benchRemote();
 }
 

@@ -24,7 +24,8 @@ describe('killJobsOf', () => {
     mkdirSync(jobs, { recursive: true });
     mkdirSync(objects, { recursive: true });
     const writer = spawn(process.execPath, ['-e', WRITER, objects], {
-      env: { ...process.env, MADOHUB_JOBS_DIR: jobs },
+      // First in its environment, as a command run through `env -i NAME=…` has it.
+      env: { MADOHUB_JOBS_DIR: jobs, PATH: process.env.PATH },
       stdio: 'ignore',
     });
     expect(await until(() => readdirSync(objects).length > 3)).toBe(true);

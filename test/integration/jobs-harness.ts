@@ -207,7 +207,7 @@ function processesOf(jobs: string, inCmdline?: string): number[] {
       try {
         return (
           (inCmdline === undefined || readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(inCmdline)) &&
-          `${readFileSync(`/proc/${p}/environ`, 'utf8')}\0`.includes(`\0MADOHUB_JOBS_DIR=${jobs}\0`) &&
+          `\0${readFileSync(`/proc/${p}/environ`, 'utf8')}\0`.includes(`\0MADOHUB_JOBS_DIR=${jobs}\0`) &&
           running(p)
         );
       } catch {

@@ -55,6 +55,8 @@ import { turnEdge } from '../../review/edges.js';
 import { Checkpoints } from '../../review/checkpoint.js';
 
 const DETECT_MS = 100;
+/** The screen is read once its output has been quiet this long (see detectSoon). */
+const QUIET_MS = 12;
 /** A notice's screen is read afresh at most this often (see the OSC handlers). */
 const NOTICE_READ_MS = 20;
 /** How often a job's file is written for a change of its detail alone (a spinner's frame). */
@@ -198,8 +200,10 @@ class JobHost {
   private writtenStatus: JobFile['status'] | undefined;
   private paceTimer: NodeJS.Timeout | undefined;
   private detectTimer: NodeJS.Timeout | undefined;
-  /** When the screen was last read. */
+  /** When the screen was last read; when it first changed since, and when its reading is due. */
   private detectedAt = 0;
+  private changedAt: number | undefined;
+  private detectDue = 0;
   private ending: JobStatus | undefined;
   /** A notice's screen, read afresh at most every NOTICE_READ_MS (see screenAtNotice). */
   private noticeRead: { at: number; state: AgentState } | undefined;
@@ -338,14 +342,20 @@ class JobHost {
     });
   }
 
-  /** The screen read soon (once for a burst of changes). */
   /**
-   * Reads the screen soon: at once when the last reading is DETECT_MS old, else when it is (many
-   * changes in that time make one reading) — a terminal's screen is read so too (watch.lua's touch):
-   * a job's change is told as soon as a terminal's (issue 31).
+   * Reads the screen soon: once the output has been quiet QUIET_MS (what an agent writes right after
+   * its screen, a notice, is read with it), and at most DETECT_MS after the first change since the last
+   * reading, never sooner than DETECT_MS after it (many changes in that time make one reading). A
+   * job's change is told about as soon as a terminal's (issue 31), not DETECT_MS after each change.
    */
   detectSoon(): void {
-    this.detectTimer ??= setTimeout(() => void this.runDetect(), Math.max(0, this.detectedAt + DETECT_MS - Date.now()));
+    const now = Date.now();
+    this.changedAt ??= now;
+    const due = Math.min(Math.max(now + QUIET_MS, this.detectedAt + DETECT_MS), this.changedAt + DETECT_MS);
+    if (this.detectTimer && due <= this.detectDue) return;
+    clearTimeout(this.detectTimer);
+    this.detectDue = due;
+    this.detectTimer = setTimeout(() => void this.runDetect(), due - now);
   }
 
   /** Its agent has ended: its last state and how it ended written, its clients told. */
@@ -400,8 +410,10 @@ class JobHost {
 
   /** Reads the screen: its state combined with the agent's word, delivered replies, the job file written. */
   private runDetect(): Promise<void> {
+    clearTimeout(this.detectTimer);
     this.detectTimer = undefined;
     this.detectedAt = Date.now();
+    this.changedAt = undefined;
     const { term, title } = this;
     const { lines, cursor } = boundScreen({ ...screenOf(term), title });
     // A watch can miss an append: the agent's events are read with each screen too (at most one read a detection).
