@@ -220,6 +220,8 @@ async function benchFleet(exe: string): Promise<void> {
   const dir = await many.s.lua<string>('return vim.env.MADOHUB_JOBS_DIR');
   const short = readdirSync(dir).find((n) => /^[0-9a-f]{8}$/.test(n))!;
   for (let i = 0; i < 10; i++) {
+    // Apart: chokidar tells no second change of a file within 50 ms (the watch's second read finds it).
+    await new Promise((r) => setTimeout(r, 100));
     const t = Date.now();
     await updateJob(dir, short, { detail: `change ${i}` });
     await many.s.waitFor(`(require('madohub').agents({ id = 'job:${short}' })[1] or {}).detail == 'change ${i}'`, 5000);
@@ -1697,7 +1699,7 @@ async function benchDispatches(): Promise<void> {
   };
   const jobs = path.join(base, 'jobs');
   const marks: string[] = [];
-  let daemonPid = 0;
+  const daemons = new Set<number>();
   for (let i = 1; i <= DISPATCHES; i++) {
     execFileSync(process.execPath, [MADO, '--bg', '--agent', 'quick', 'go'], { env, stdio: 'ignore' });
     // Jobs whose host has left are removed (a done job's folder; the daemon would list them all).
@@ -1705,19 +1707,19 @@ async function benchDispatches(): Promise<void> {
       if (!existsSync(path.join(jobs, short, 'host.json')))
         rmSync(path.join(jobs, short), { recursive: true, force: true });
     if (i === 1 || i % 250 === 0) {
-      daemonPid ||= Number(
-        execFileSync('pgrep', ['-f', `${MADO} __daemon`], { encoding: 'utf8' })
-          .trim()
-          .split('\n')[0],
-      );
-      const m = memoryMiB(daemonPid);
+      const log = readFileSync(path.join(base, 'run', 'daemon.log'), 'utf8');
+      const pid = Number([...log.matchAll(/listening on .* pid (\d+)\)/g)].pop()![1]);
+      daemons.add(pid);
+      const m = memoryMiB(pid);
       marks.push(`${i}: RSS ${m.rss.toFixed(1)}, PSS ${m.pss.toFixed(1)}`);
     }
   }
   await killJobsOf(jobs);
   killDaemonOf(base);
   rmSync(base, { recursive: true, force: true, maxRetries: 5 });
-  out(`  (v) the daemon's memory (MiB) over ${DISPATCHES} dispatches, after each count: ${marks.join('; ')}`);
+  out(
+    `  (v) the daemon's memory (MiB) over ${DISPATCHES} dispatches, after each count: ${marks.join('; ')} (${daemons.size === 1 ? 'one daemon all through' : `${daemons.size} daemons`})`,
+  );
 }
 
 /** A folder of `n` small text files in folders of 100 (what an agent's project holds, node_modules aside). */

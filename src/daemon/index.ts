@@ -59,6 +59,9 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
   const links = new LinkPool(process.env, POOL_IDLE_MS, (host, jobs) => attention.remoteJobs(host, jobs));
   const routes = new DaemonRoutes(opts.jobsDir, say, links);
   let connected = 0;
+  // Leave a while after nothing runs and nobody is connected or asked anything.
+  const idleMs = opts.idleMs ?? 3000;
+  let idleSince = Date.now();
 
   const handle = async (m: DaemonRequest): Promise<Reply> => {
     switch (m.op) {
@@ -95,7 +98,13 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
     log: say,
     handle: async (m, peer) => {
       connected++;
-      peer.onClose(() => connected--);
+      // A request is activity: a daemon asked for a job a moment ago is not idle (quick jobs one after
+      // another kept no job alive nor a client connected when it looked, and it left between them).
+      idleSince = Date.now();
+      peer.onClose(() => {
+        connected--;
+        idleSince = Date.now();
+      });
       // A remote verb answers as it goes (its output, then its end); every other request once.
       if (m.op === 'remote-verb') return remoteVerb(m, peer, links);
       peer.end(await handle(m));
@@ -130,8 +139,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
   spare.keep();
 
   // Leave a while after nothing runs and nobody is connected; meanwhile jobs whose host died are marked errored.
-  const idleMs = opts.idleMs ?? 3000;
-  let idleSince = Date.now();
+
   let checking = false;
   const check = setInterval(() => {
     if (checking) return;

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { shortOf, useJobsHarness } from './jobs-harness.js';
-import { until, waitFor } from '../helpers/wait.js';
+import { elapse, until, waitFor } from '../helpers/wait.js';
 
 /** The agent: writes where it runs and its environment to $SPARE_T_OUT, named by $SPARE_T_MARK, then waits. */
 const h = useJobsHarness({
@@ -18,6 +18,8 @@ const h = useJobsHarness({
     ],
     prompt: 'arg',
   },
+  // Its agent ends at once: its host with it.
+  quick: { command: ['true'], prompt: 'arg' },
 });
 
 /** The pids of the processes whose command line holds `text` (none: []). */
@@ -102,5 +104,18 @@ describe('the spare host', () => {
     await waitFor(async () => spares().length === 1, 10000, "the new daemon's spare");
     expect(await until(async () => spares().length === 0, 15000)).toBe(true);
     expect(existsSync(path.join(h.base, 'run', 'daemon.sock'))).toBe(false);
+  });
+});
+
+describe('the daemon', () => {
+  it('stays while quick jobs come one after another, none alive when it looks (and its spare with it)', async () => {
+    // Past the daemon's idle time (3 s), a job every 400 ms whose agent ends at once.
+    for (let i = 0; i < 12; i++) {
+      expect((await h.mado(['--bg', '--agent', 'quick', 'go'])).code).toBe(0);
+      await elapse(400);
+    }
+    const log = readFileSync(path.join(h.base, 'run', 'daemon.log'), 'utf8');
+    expect(log.match(/listening on/g)).toHaveLength(1);
+    expect(log).not.toMatch(/idle: exiting/);
   });
 });

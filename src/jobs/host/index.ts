@@ -56,7 +56,7 @@ import { Checkpoints } from '../../review/checkpoint.js';
 
 const DETECT_MS = 100;
 /** The screen is read once its output has been quiet this long (see detectSoon). */
-const QUIET_MS = 12;
+const QUIET_MS = 8;
 /** A notice's screen is read afresh at most this often (see the OSC handlers). */
 const NOTICE_READ_MS = 20;
 /** How often a job's file is written for a change of its detail alone (a spinner's frame). */
