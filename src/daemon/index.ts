@@ -12,6 +12,8 @@ import { parseDaemonRequest } from '../jobs/protocol/daemon-requests.js';
 import type { Reply } from '../jobs/protocol/replies.js';
 import { serve } from '../jobs/protocol/serve.js';
 import { listedJobs } from '../jobs/listed.js';
+import { JobsWatch, wholeLists } from '../fleet/jobs-watch.js';
+import { JobFeeds } from '../fleet/job-feeds.js';
 import type { DaemonContext } from './context.js';
 import { hostEnv } from './context.js';
 import { SpareHost } from './spare-host.js';
@@ -35,7 +37,7 @@ export interface DaemonOptions {
   idleMs?: number;
 }
 
-/** How often the daemon looks whether anything runs (and marks errored the jobs whose host died). */
+/** How often the daemon looks whether it may leave, while no job runs. */
 const CHECK_MS = 500;
 
 export async function runDaemon(opts: DaemonOptions): Promise<void> {
@@ -138,31 +140,45 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
   ctx.spare = spare;
   spare.keep();
 
-  // Leave a while after nothing runs and nobody is connected; meanwhile jobs whose host died are marked errored.
-
-  let checking = false;
-  const check = setInterval(() => {
-    if (checking) return;
-    checking = true;
-    listedJobs(opts.jobsDir)
-      .then((jobs) => {
-        routes.jobs(jobs);
-        attention.jobs(jobs);
-        if (jobs.some((j) => j.alive) || connected > 0 || links.open) {
-          idleSince = Date.now();
-          return;
-        }
-        if (Date.now() - idleSince < idleMs) return;
-        clearInterval(check);
-        attention.stop();
-        spare.stop();
-        links.close();
-        say('idle: exiting');
-        server.close();
-        rmSync(socketPath, { force: true });
-        process.exit(0);
-      })
-      .catch((err: unknown) => say(`check: ${String(err)}`))
-      .finally(() => (checking = false));
-  }, CHECK_MS);
+  // The jobs as their files and hosts tell them (issue 31: no look every half second): each change read
+  // as it comes, a host that left or died read at once (its job is marked errored when it died).
+  let anyAlive = false;
+  let idleCheck: NodeJS.Timeout | undefined;
+  const leaveIdle = (): void => {
+    clearInterval(idleCheck);
+    void watch.stop();
+    feeds.stop();
+    attention.stop();
+    spare.stop();
+    links.close();
+    say('idle: exiting');
+    server.close();
+    rmSync(socketPath, { force: true });
+    process.exit(0);
+  };
+  // Leave a while after nothing runs and nobody is connected or asks: looked at only while no job runs
+  // (a client or a link may keep the daemon then); while one runs, its end is told.
+  const leaveIfIdle = (): void => {
+    if (anyAlive || connected > 0 || links.open) {
+      idleSince = Date.now();
+      return;
+    }
+    if (Date.now() - idleSince >= idleMs) leaveIdle();
+  };
+  const heard = wholeLists((jobs) => {
+    routes.jobs(jobs);
+    attention.jobs(jobs);
+    feeds.follow(jobs);
+    anyAlive = jobs.some((j) => j.alive);
+    if (anyAlive) {
+      idleSince = Date.now();
+      clearInterval(idleCheck);
+      idleCheck = undefined;
+    } else idleCheck ??= setInterval(leaveIfIdle, CHECK_MS);
+  });
+  const quiet = { debug: () => undefined };
+  const watch = new JobsWatch(opts.jobsDir, heard, quiet);
+  const feeds = new JobFeeds(opts.jobsDir, heard.job, quiet, (short) => watch.jobChanged(short));
+  watch.start();
+  idleCheck = setInterval(leaveIfIdle, CHECK_MS);
 }

@@ -17,10 +17,12 @@ type Feed = { pid?: number; conn?: Conn; closed: boolean };
 export class JobFeeds {
   private readonly feeds = new Map<string, Feed>();
 
+  /** `ended`: a job's feed ended (its host left or died: its file says how). */
   constructor(
     private readonly dir: string,
     private readonly told: (job: ListedJob) => void,
     private readonly log: { debug(m: string): void },
+    private readonly ended: (short: string) => void = () => undefined,
   ) {}
 
   /** The jobs as last listed: each live one watched (once per life of it in the listings), the others not. */
@@ -67,8 +69,10 @@ export class JobFeeds {
       if (!feed.closed)
         this.log.debug(`job ${short}: its host's word: ${err instanceof Error ? err.message : String(err)}`);
     }
+    const was = feed.conn !== undefined;
     feed.conn?.close();
     feed.conn = undefined;
+    if (was && !feed.closed) this.ended(short);
   }
 
   stop(): void {

@@ -90,8 +90,8 @@ export class JobsWatch {
     for (const short of jobShorts(this.dir)) if (!watched.has(short)) watcher.add(path.join(this.dir, short));
   }
 
-  /** Job `short`'s file changed: read it alone, now and once the change is SETTLE_MS old. */
-  private jobChanged(short: string): void {
+  /** Job `short`'s file changed (or may have): read it alone, now and once the change is SETTLE_MS old. */
+  jobChanged(short: string): void {
     this.readJob(short);
     clearTimeout(this.settling.get(short));
     this.settling.set(
