@@ -19,6 +19,8 @@ export interface DaemonContext {
   say(message: string): void;
   /** The spare host a dispatch hands its job to (none: each job's host is started afresh). */
   spare?: SpareHost;
+  /** Hears that a job's host is up (the daemon follows it from then on). */
+  hostUp?(short: string): void;
 }
 
 /** The environment of a host (a spare's too): the daemon's, cut as for the daemon, and where the jobs are. */
@@ -57,11 +59,12 @@ export async function startHost(
   const spare = ctx.spare?.hand({ short, cwd: launch.cwd, env });
   // The next spare starts once this dispatch has had its turn.
   if (ctx.spare) setImmediate(() => ctx.spare?.keep());
-  const started = await hostUp(ctx, short, spare ?? fresh());
+  let started = await hostUp(ctx, short, spare ?? fresh());
   if (started.problem !== null && spare && started.died) {
     ctx.say(`job ${short}: the spare host ${spare.ended() ?? 'ended'}; starting a host afresh`);
-    return (await hostUp(ctx, short, fresh())).problem;
+    started = await hostUp(ctx, short, fresh());
   }
+  if (started.problem === null) ctx.hostUp?.(short);
   return started.problem;
 }
 

@@ -14,8 +14,10 @@ import { serve } from '../jobs/protocol/serve.js';
 import { listedJobs } from '../jobs/listed.js';
 import { JobsWatch, wholeLists } from '../fleet/jobs-watch.js';
 import { JobFeeds } from '../fleet/job-feeds.js';
+import { throttled } from '../shared/debounce.js';
+import type { ListedJob } from '../jobs/protocol/replies.js';
 import type { DaemonContext } from './context.js';
-import { hostEnv } from './context.js';
+import { hostEnv, hostGone } from './context.js';
 import { SpareHost } from './spare-host.js';
 import { handleDispatch } from './handle-dispatch.js';
 import { handleList } from './handle-list.js';
@@ -39,6 +41,12 @@ export interface DaemonOptions {
 
 /** How often the daemon looks whether it may leave, while no job runs. */
 const CHECK_MS = 500;
+/** The routes and the news read the jobs at most this often. */
+const JOBS_READ_MS = 100;
+/** How long a host that ended its feed is given to leave before its job is read. */
+const HOST_LEAVE_MS = 5000;
+/** How often the whole folder is read again all the same. */
+const RELIST_MS = 30_000;
 
 export async function runDaemon(opts: DaemonOptions): Promise<void> {
   const socketPath = daemonSocket(opts.runtime);
@@ -146,6 +154,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
   let idleCheck: NodeJS.Timeout | undefined;
   const leaveIdle = (): void => {
     clearInterval(idleCheck);
+    readJobs.cancel();
     void watch.stop();
     feeds.stop();
     attention.stop();
@@ -165,9 +174,15 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
     }
     if (Date.now() - idleSince >= idleMs) leaveIdle();
   };
+  // The routes and the news read the jobs at most every JOBS_READ_MS (a busy fleet's changes gather).
+  let latest: ListedJob[] = [];
+  const readJobs = throttled(() => {
+    routes.jobs(latest);
+    attention.jobs(latest);
+  }, JOBS_READ_MS);
   const heard = wholeLists((jobs) => {
-    routes.jobs(jobs);
-    attention.jobs(jobs);
+    latest = jobs;
+    readJobs.soon();
     feeds.follow(jobs);
     anyAlive = jobs.some((j) => j.alive);
     if (anyAlive) {
@@ -177,8 +192,20 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
     } else idleCheck ??= setInterval(leaveIfIdle, CHECK_MS);
   });
   const quiet = { debug: () => undefined };
-  const watch = new JobsWatch(opts.jobsDir, heard, quiet);
-  const feeds = new JobFeeds(opts.jobsDir, heard.job, quiet, (short) => watch.jobChanged(short));
+  // Job folders made and removed are watched; a live job's changes are its host's word (a working job's
+  // files change at each frame of its screen: no look at each), and a job whose host comes up is read.
+  const watch = new JobsWatch(opts.jobsDir, heard, quiet, false);
+  ctx.hostUp = () => watch.readAll();
+  // A host that ended its feed is leaving (or died): its job is read once it has gone.
+  const feeds = new JobFeeds(
+    opts.jobsDir,
+    heard.job,
+    quiet,
+    (short) => void hostGone(ctx, short, HOST_LEAVE_MS).then(() => watch.jobChanged(short)),
+  );
   watch.start();
+  // What no host tells (a job beyond the feeds' bound, a host of an older mado): the folder read again
+  // now and then.
+  setInterval(() => watch.readAll(), RELIST_MS).unref();
   idleCheck = setInterval(leaveIfIdle, CHECK_MS);
 }

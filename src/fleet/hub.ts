@@ -140,8 +140,7 @@ export class FleetHub {
     this.feeds = new JobFeeds(
       this.dir,
       (told) => {
-        this.jobList.one(told);
-        this.placeJobs();
+        if (this.jobList.one(told)) this.placeJobs();
       },
       log,
     );
@@ -155,8 +154,7 @@ export class FleetHub {
           this.sessions.poke();
         },
         job: (listed) => {
-          this.jobList.one(listed);
-          this.placeJobs();
+          if (this.jobList.one(listed)) this.placeJobs();
         },
       },
       log,

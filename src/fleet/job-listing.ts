@@ -35,6 +35,15 @@ export function withJob(known: readonly ListedJob[], job: ListedJob): ListedJob[
 }
 
 /**
+ * Whether `job` is as `known` has it already (the same write of its file, as alive): a job's write is
+ * told by its host and read from its file, and heard once.
+ */
+export function sameJob(known: readonly ListedJob[], job: ListedJob): boolean {
+  const k = known.find((j) => j.short === job.short);
+  return k !== undefined && k.updatedAt === job.updatedAt && k.alive === job.alive && k.error === job.error;
+}
+
+/**
  * Who hears of a job's rows: a state that changed or a turn that ended (routes fire on it), a job gone from
  * the folder.
  */
@@ -67,8 +76,10 @@ export class JobListing {
   }
 
   /** One job as newly read (its file changed) or told: taken unless what is shown is newer. */
-  one(job: ListedJob): void {
+  one(job: ListedJob): boolean {
+    if (sameJob(this.listed, job)) return false;
     this.listed = withJob(this.listed, job);
+    return true;
   }
 
   /**

@@ -14,9 +14,11 @@ import { listedJob, listedJobs } from '../jobs/listed.js';
 import { throttled } from '../shared/debounce.js';
 import { jobShorts, readJob } from '../jobs/store.js';
 import { SHORT_ID } from '../shared/fleet-id.js';
-import { withJob } from './job-listing.js';
+import { sameJob, withJob } from './job-listing.js';
 
 const QUIET_MS = 100;
+/** The files of a job folder whose change is a change of the job (a version 1 job file is state.json). */
+const TELLING_FILES: ReadonlySet<string> = new Set(['job.json', 'host.json', 'state.json']);
 /** A job file read alone is read again once its change is this old (a change chokidar dropped). */
 const SETTLE_MS = 60;
 
@@ -31,7 +33,9 @@ export function wholeLists(onJobs: (jobs: ListedJob[]) => void): JobsHeard {
   let last: ListedJob[] = [];
   return {
     jobs: (jobs) => onJobs((last = jobs)),
-    job: (job) => onJobs((last = withJob(last, job))),
+    job: (job) => {
+      if (!sameJob(last, job)) onJobs((last = withJob(last, job)));
+    },
   };
 }
 
@@ -45,11 +49,21 @@ export class JobsWatch {
   /** The jobs read alone, each waiting for its second read. */
   private readonly settling = new Map<string, NodeJS.Timeout>();
 
+  /**
+   * `files`: the job folders' files are watched too (their changes read); without, only job folders
+   * made and removed are (the daemon: its jobs' hosts tell it their changes, and it starts them).
+   */
   constructor(
     private readonly dir: string,
     private readonly heard: JobsHeard,
     private readonly log: { debug(m: string): void },
+    private readonly files = true,
   ) {}
+
+  /** Reads the whole folder soon (a job whose host just came up). */
+  readAll(): void {
+    this.later.soon();
+  }
 
   start(): void {
     try {
@@ -58,7 +72,19 @@ export class JobsWatch {
       this.log.debug(`jobs folder ${this.dir}: ${String(err)}`);
       return;
     }
-    this.watcher = watch(this.dir, { depth: 1, ignoreInitial: true, persistent: true });
+    // Only the job folders and the files that tell a change are watched: a working job's output.log
+    // grows at each frame of its screen, and each of its appends cost a look (issue 31).
+    const told = (file: string): boolean => {
+      const parts = path.relative(this.dir, file).split(path.sep);
+      if (parts.length === 1) return parts[0] === '' || SHORT_ID.test(parts[0]!);
+      return this.files && parts.length === 2 && SHORT_ID.test(parts[0]!) && TELLING_FILES.has(parts[1]!);
+    };
+    this.watcher = watch(this.dir, {
+      depth: this.files ? 1 : 0,
+      ignoreInitial: true,
+      persistent: true,
+      ignored: (file: string) => !told(file),
+    });
     this.watcher.on('all', (event, file) => {
       // Job files and host files tell a change; logs and locks do not.
       const name = path.basename(file);
