@@ -1460,6 +1460,31 @@ function cpuSeconds(pid: number): number {
 }
 
 /**
+ * A throwaway folder for a bench of jobs: one template, `name`, running `command`, and the environment
+ * (for Neovim and \`mado\`) that finds it and keeps the jobs and records in the folder.
+ */
+function jobsBenchFolder(
+  prefix: string,
+  name: string,
+  command: string[],
+  prompt: 'arg' | 'type',
+): { base: string; env: Record<string, string> } {
+  const base = mkdtempSync(path.join(tmpdir(), prefix));
+  const templates = path.join(base, 'templates.json');
+  writeFileSync(templates, JSON.stringify({ [name]: { command, prompt } }));
+  return {
+    base,
+    env: {
+      HOME: base,
+      MADOHUB_TEMPLATES: templates,
+      MADOHUB_JOBS_DIR: path.join(base, 'jobs'),
+      MADOHUB_RUNTIME_DIR: path.join(base, 'run'),
+      CLAUDE_CONFIG_DIR: path.join(base, 'claude'),
+    },
+  };
+}
+
+/**
  * (p) A working agent seen by Neovim's Node process: in a visible terminal vs as a background job
  * (its host writes the job's file, the Node process reads it), the same fixture spinning 5 frames a
  * second; the Node process's CPU over 10 s and the job file's writes per second.
@@ -1467,17 +1492,8 @@ function cpuSeconds(pid: number): number {
 async function benchBackground(exe: string): Promise<void> {
   const seconds = 10;
   const measure = async (asJob: boolean): Promise<{ cpu: number; writes: number }> => {
-    const base = mkdtempSync(path.join(tmpdir(), 'madohub-bench-bg-'));
     const command = ['env', 'MADOHUB_FIXTURE_TICK_MS=200', 'node', AGENT, 'claude-working'];
-    const templates = path.join(base, 'templates.json');
-    writeFileSync(templates, JSON.stringify({ spinner: { command, prompt: 'type' } }));
-    const env = {
-      HOME: base,
-      MADOHUB_TEMPLATES: templates,
-      MADOHUB_JOBS_DIR: path.join(base, 'jobs'),
-      MADOHUB_RUNTIME_DIR: path.join(base, 'run'),
-      CLAUDE_CONFIG_DIR: path.join(base, 'claude'),
-    };
+    const { base, env } = jobsBenchFolder('madohub-bench-bg-', 'spinner', command, 'type');
     const s = await startNeovim(exe, env);
     let short: string | undefined;
     if (asJob) {
@@ -1525,17 +1541,8 @@ async function benchBackground(exe: string): Promise<void> {
  * (one RPC round trip each), 30 each, interleaved.
  */
 async function benchJobChange(exe: string): Promise<void> {
-  const base = mkdtempSync(path.join(tmpdir(), 'madohub-bench-change-'));
   const command = ['node', AGENT, 'claude-idle', 'claude-working', '--loop'];
-  const templates = path.join(base, 'templates.json');
-  writeFileSync(templates, JSON.stringify({ claude: { command, prompt: 'arg' } }));
-  const env = {
-    HOME: base,
-    MADOHUB_TEMPLATES: templates,
-    MADOHUB_JOBS_DIR: path.join(base, 'jobs'),
-    MADOHUB_RUNTIME_DIR: path.join(base, 'run'),
-    CLAUDE_CONFIG_DIR: path.join(base, 'claude'),
-  };
+  const { base, env } = jobsBenchFolder('madohub-bench-change-', 'claude', command, 'arg');
   const s = await startNeovim(exe, env);
   const printed = execFileSync(process.execPath, [MADO, '--bg', '--agent', 'claude'], {
     env: { ...process.env, ...env },
@@ -1586,17 +1593,8 @@ async function benchJobChange(exe: string): Promise<void> {
  */
 async function benchFleetScale(exe: string): Promise<void> {
   const JOBS = 100;
-  const base = mkdtempSync(path.join(tmpdir(), 'madohub-bench-scale-'));
   const command = ['env', 'MADOHUB_FIXTURE_TICK_MS=200', 'node', AGENT, 'claude-idle', 'claude-working', '--loop'];
-  const templates = path.join(base, 'templates.json');
-  writeFileSync(templates, JSON.stringify({ claude: { command, prompt: 'arg' } }));
-  const env = {
-    HOME: base,
-    MADOHUB_TEMPLATES: templates,
-    MADOHUB_JOBS_DIR: path.join(base, 'jobs'),
-    MADOHUB_RUNTIME_DIR: path.join(base, 'run'),
-    CLAUDE_CONFIG_DIR: path.join(base, 'claude'),
-  };
+  const { base, env } = jobsBenchFolder('madohub-bench-scale-', 'claude', command, 'arg');
   const t0 = performance.now();
   for (let i = 0; i < JOBS; i++)
     execFileSync(process.execPath, [MADO, '--bg', '--agent', 'claude', '--name', `job ${i}`], {
