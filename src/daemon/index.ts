@@ -207,5 +207,5 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
   // What no host tells (a job beyond the feeds' bound, a host of an older mado): the folder read again
   // now and then.
   setInterval(() => watch.readAll(), RELIST_MS).unref();
-  idleCheck = setInterval(leaveIfIdle, CHECK_MS);
+  idleCheck ??= setInterval(leaveIfIdle, CHECK_MS);
 }
