@@ -25,6 +25,7 @@ import { Fleet } from './fleet.js';
 import type { FleetChange } from './fleet.js';
 import { JobsWatch } from './jobs-watch.js';
 import { JobFeeds } from './job-feeds.js';
+import type { ListedJob } from '../jobs/protocol/replies.js';
 import { SessionsWatch } from './sessions-watch.js';
 import { cleanName, keptMarks, MAX_KEPT_MARKS } from './marks.js';
 import type { EntryMarks } from './marks.js';
@@ -137,13 +138,11 @@ export class FleetHub {
       (buf, r) => this.tell('replyKept', buf, r),
     );
     this.remotes = new Remotes(process.env, () => this.placeJobs(), log);
-    this.feeds = new JobFeeds(
-      this.dir,
-      (told) => {
-        if (this.jobList.one(told)) this.placeJobs();
-      },
-      log,
-    );
+    // One job told by its host or read from its file: placed unless it is as shown.
+    const jobHeard = (job: ListedJob): void => {
+      if (this.jobList.one(job)) this.placeJobs();
+    };
+    this.feeds = new JobFeeds(this.dir, jobHeard, log);
     this.jobs = new JobsWatch(
       this.dir,
       {
@@ -153,9 +152,7 @@ export class FleetHub {
           this.placeJobs();
           this.sessions.poke();
         },
-        job: (listed) => {
-          if (this.jobList.one(listed)) this.placeJobs();
-        },
+        job: jobHeard,
       },
       log,
     );

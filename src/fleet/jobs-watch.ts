@@ -86,12 +86,12 @@ export class JobsWatch {
       ignored: (file: string) => !told(file),
     });
     this.watcher.on('all', (event, file) => {
-      // Job files and host files tell a change; logs and locks do not.
+      // Only job folders and the files that tell (see told) come here: a known job's file is read alone.
       const name = path.basename(file);
       const short = path.basename(path.dirname(file));
       if ((event === 'change' || event === 'add') && name === 'job.json' && this.known.has(short))
         this.jobChanged(short);
-      else if (/(?:job|state|host)\.json$/.test(name) || SHORT_ID.test(name)) this.later.soon();
+      else this.later.soon();
     });
     this.watcher.on('error', (err) => this.log.debug(`jobs watch: ${String(err)}`));
     // Read now, and once the watch is in place: what changed while chokidar first scanned the folder
@@ -111,7 +111,8 @@ export class JobsWatch {
    */
   private watchMissed(): void {
     const watcher = this.watcher;
-    if (!watcher) return;
+    // Without its files, a job folder is known by the folder's own watch and the read when ready.
+    if (!watcher || !this.files) return;
     const watched = new Set(watcher.getWatched()[path.resolve(this.dir)] ?? []);
     for (const short of jobShorts(this.dir)) if (!watched.has(short)) watcher.add(path.join(this.dir, short));
   }

@@ -80,13 +80,19 @@ export function readLaunch(jobDir: string): Launch | string {
   };
 }
 
-/** Reads the agent's environment from standard input (JSON: a table of strings); {} when none came. */
-export async function readEnvFromStdin(stdin: NodeJS.ReadableStream): Promise<Record<string, string>> {
+/** What comes on `stdin` until it ends, at most `maxBytes` (more is refused, naming `what`). */
+export async function readInput(stdin: NodeJS.ReadableStream, maxBytes: number, what: string): Promise<string> {
   let text = '';
   for await (const chunk of stdin) {
     text += String(chunk);
-    if (text.length > MAX_ENV_BYTES) throw new Error('the environment on standard input is too large');
+    if (text.length > maxBytes) throw new Error(`${what} is too large`);
   }
+  return text;
+}
+
+/** Reads the agent's environment from standard input (JSON: a table of strings); {} when none came. */
+export async function readEnvFromStdin(stdin: NodeJS.ReadableStream): Promise<Record<string, string>> {
+  const text = await readInput(stdin, MAX_ENV_BYTES, 'the environment on standard input');
   if (text.trim() === '') return {};
   const v: unknown = JSON.parse(text);
   if (stringMap(v)) throw new Error('the environment on standard input is not a table of strings');

@@ -5,6 +5,7 @@
 // daemon left, or let it go) it leaves.
 import { holdsCheck, isObj, stringMap } from '../../shared/checks.js';
 import { SHORT_ID } from '../../shared/fleet-id.js';
+import { readInput } from './launch.js';
 
 /** The job a spare is handed. */
 export interface SpareJob {
@@ -47,10 +48,6 @@ export function parseSpareJob(text: string): SpareJob | string {
  * nothing. Bounded: more than MAX_JOB_BYTES is refused.
  */
 export async function readSpareInput(stdin: NodeJS.ReadableStream): Promise<string | undefined> {
-  let text = '';
-  for await (const chunk of stdin) {
-    text += String(chunk);
-    if (text.length > MAX_JOB_BYTES) throw new Error('the job handed to the spare host is too large');
-  }
+  const text = await readInput(stdin, MAX_JOB_BYTES, 'the job handed to the spare host');
   return text.trim() === '' ? undefined : text;
 }
