@@ -3,7 +3,7 @@
 // and the operations (`*madohub-operations*`, from src/ops/), so that the doc names every agent,
 // state and operation the code knows, as it prints them, and no other.
 import { AGENT_MODULES, DEFAULT_AGENT, FALLBACK_AGENT } from '../src/agents/index.js';
-import { statusWord } from '../src/cli/agents.js';
+import { statusWord } from '../src/fleet/job-table.js';
 import { agentStateOfJob } from '../src/fleet/entry.js';
 import { JOB_STATUSES, JOB_TEMPOS } from '../src/jobs/types.js';
 import type { ListedJob } from '../src/jobs/protocol/replies.js';

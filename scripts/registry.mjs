@@ -22,9 +22,18 @@ export function registryText(kind) {
     ...found.map((o) => `import { ${o.name} } from './${o.file}';`),
     '',
     `/** ${kind.what} */`,
-    `export const ${kind.exported}: readonly ${kind.type}[] = [${found.map((o) => o.name).join(', ')}];`,
+    listLine(
+      `export const ${kind.exported}: readonly ${kind.type}[] = `,
+      found.map((o) => o.name),
+    ),
     '',
   ].join('\n');
+}
+
+/** The list's declaration as the formatter lays it out: one line, or one name a line past 120 columns. */
+function listLine(head, names) {
+  const one = `${head}[${names.join(', ')}];`;
+  return one.length <= 120 ? one : `${head}[\n${names.map((n) => `  ${n},`).join('\n')}\n];`;
 }
 
 /** Writes `text` to `file` when it differs; true when it did. */

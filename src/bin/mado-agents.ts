@@ -1,6 +1,10 @@
-// The small entry of `mado jobs` (and `mado agents`): bin/mado loads it instead of the whole CLI for these verbs.
+// The small entry of `mado jobs` (and `mado agents`) without --all: bin/mado loads it instead of the
+// whole CLI for these verbs. It prints what the operation (src/ops/agents.ts) prints, through the same
+// functions, without loading the operations.
 import { writeSync } from 'node:fs';
-import { agents } from '../cli/agents.js';
+import { localJobs, localJobsText } from '../fleet/job-table.js';
+import { jobsDir } from '../jobs/store.js';
+import { parseArgs } from '../shared/args.js';
 import { UsageError } from '../shared/errors.js';
 import { agentViewDisabled } from '../cli/switch.js';
 
@@ -32,7 +36,8 @@ async function main(): Promise<void> {
   if (agentViewDisabled(process.env))
     return fail('the agent view is off (MADOHUB_DISABLE_AGENT_VIEW=1 or agent_view = false in settings.json)', 1);
   try {
-    await agents(process.env, (t) => writeAll(1, t), process.argv.slice(3));
+    const args = parseArgs(process.argv.slice(3), [{ names: ['--json'] }], []);
+    writeAll(1, localJobsText(await localJobs(jobsDir(process.env)), args.flags.has('--json'), process.env.HOME));
   } catch (err) {
     fail(err instanceof Error ? err.message : String(err), err instanceof UsageError ? 2 : 1);
   }

@@ -14,7 +14,7 @@ import { rulesDir } from '../agents/user-rules.js';
 import { JobError, UsageError } from '../shared/errors.js';
 import { JOB_VERBS, runJobVerb } from '../cli/jobs.js';
 import { bridgeCheck, runBridge } from '../cli/bridge.js';
-import { agentsAll, HOST_VERBS, hostCheck, hostList, runOnHost } from '../cli/remote.js';
+import { HOST_VERBS, hostCheck, hostList, runOnHost } from '../cli/remote.js';
 import { opOfVerb, opsHelp } from '../ops/index.js';
 import { wrapWords } from '../shared/text.js';
 import { agentViewDisabled } from '../cli/switch.js';
@@ -30,21 +30,10 @@ function agentList(): string {
 const HELP = `mado — MadoHub's command line
 
 Usage:
-  mado jobs [--json]        List jobs (pinned first, then oldest first); mado agents is the
-                            same, named as claude agents names its background sessions.
   mado attach ID            Open a job in this terminal; Ctrl-] detaches and leaves it running.
 ${opsHelp()}
-  mado route add [--on done|turn|waiting] [--send last|diff|screen] [--template NAME] [--hops N]
-            [--once] SOURCE TARGET
-                            When job SOURCE ends a turn, hand its result to job TARGET (or to
-                            file:PATH): kept by the daemon, with Neovim closed too.
-  mado route ls [--json]    List the daemon's routes.
-  mado route rm ID          Remove a route.
   mado --host NAME [-C DIR] VERB …
 ${wrapWords(`Run a verb (${HOST_VERBS.join(', ')}) on the host NAME of hosts.json, through its command (ssh -T NAME, docker exec -i …) and \`mado bridge\` there; -C runs it in DIR there.`, 70).replace(/^/gm, ' '.repeat(28))}
-  mado agents --all [--json]
-                            List this machine's jobs and every host's, with a HOST column (a host
-                            that does not answer in 2 s shows offline, with why).
   mado host check NAME      Say what the host has (Node, mado, node-pty, the daemon) and lacks.
   mado host ls              List the hosts of ~/.config/madohub/hosts.json.
   mado --version            Print mado's version.
@@ -157,10 +146,7 @@ async function main(argv: string[]): Promise<number> {
       });
       return 0;
     }
-    const remote =
-      verb === '--host' ||
-      verb === 'host' ||
-      ((verb === 'agents' || verb === 'jobs') && (rest.includes('--all') || rest.includes('-a')));
+    const remote = verb === '--host' || verb === 'host';
     const op = opOfVerb(verb);
     if (JOB_VERBS.includes(verb) || op || remote) {
       const io: Io = {
@@ -184,10 +170,6 @@ async function main(argv: string[]): Promise<number> {
           return 0;
         }
         throw new UsageError('mado host check NAME | mado host ls');
-      }
-      if (remote) {
-        await agentsAll(io, rest);
-        return 0;
       }
       if (op) {
         await op.print({ io }, op.fromArgv(rest));

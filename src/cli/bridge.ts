@@ -20,7 +20,7 @@ import { JobsWatch, wholeLists } from '../fleet/jobs-watch.js';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import { newestPaced } from '../shared/debounce.js';
 import { agentStateOfJob } from '../fleet/entry.js';
-import { byCreation } from './agents.js';
+import { byCreation } from '../fleet/job-table.js';
 import { CHECK_AGENTS } from './remote-check.js';
 import type { CheckedAgent } from './remote-check.js';
 import { BRIDGE_OPS, listGapMs, MAX_CHANNELS, MAX_LINK_MESSAGE, parseBridgeRequest } from '../jobs/remote/wire.js';

@@ -1,27 +1,23 @@
 // The verbs across machines: `mado --host NAME VERB …` runs a verb on a host of hosts.json through a
-// link (src/jobs/remote/link.ts), `mado agents --all` lists this machine's jobs and every host's,
-// `mado host check NAME` says what the other side has and lacks, `mado host ls` lists the hosts.
+// link (src/jobs/remote/link.ts), `mado host check NAME` says what the other side has and lacks,
+// `mado host ls` lists the hosts.
 import { spawn } from 'node:child_process';
 import { PROTO } from '../jobs/protocol/codec.js';
-import type { HostListing, ListedJob } from '../jobs/protocol/replies.js';
 import { MAX_LINK_MESSAGE } from '../jobs/remote/wire.js';
 import { daemonSocketUp } from '../jobs/client/daemon.js';
-import { configuredHosts, hostsListings } from '../jobs/client/host-listings.js';
-import { listedJobs } from '../jobs/listed.js';
-import { matchJob } from '../jobs/ids.js';
-import { jobsDir } from '../jobs/store.js';
-import { DEFAULT_CONNECT_MS, HOST_NAME, hostEntry, hostsFile, shownCommand } from '../jobs/remote/hosts.js';
+import { configuredHosts } from '../jobs/client/host-listings.js';
+import { DEFAULT_CONNECT_MS, hostEntry, hostsFile, shownCommand } from '../jobs/remote/hosts.js';
 import { Conn, ReachError } from '../jobs/protocol/client.js';
 import type { HostConfig } from '../jobs/remote/hosts.js';
-import { Link, LinkError } from '../jobs/remote/link.js';
+import { LinkError } from '../jobs/remote/link.js';
 import type { MessagePeer } from '../jobs/remote/link.js';
 import type { Io } from '../jobs/client/daemon.js';
 import { JobError, UsageError } from '../shared/errors.js';
 import { printable, safeText } from '../shared/text.js';
-import { byCreation, jobJson, jobTable } from './agents.js';
 import { CHECK_END, checkScript, parseCheck } from './remote-check.js';
 import { parseArgs } from '../shared/args.js';
 import { attachPeer } from './attach.js';
+import { hostNamed, openLink } from '../jobs/client/host-links.js';
 import { JOB_VERBS } from './verbs.js';
 import { opOfVerb, opVerbs } from '../ops/index.js';
 import { namedEnv } from '../jobs/env.js';
@@ -29,33 +25,11 @@ import { namedEnv } from '../jobs/env.js';
 /** How long a verb's own answer may take once the link is up (a dispatch starts a host there). */
 const VERB_HELLO_MS = 10_000;
 
-/** The hosts of hosts.json; what is wrong in it is said, once, on standard error. */
 const hosts = configuredHosts;
-
-function hostNamed(io: Io, name: string): HostConfig {
-  if (!HOST_NAME.test(name)) throw new UsageError(`'${printable(name, 40)}' is no host name`);
-  const all = hosts(io);
-  const cfg = all.get(name);
-  if (!cfg) {
-    const known = [...all.keys()];
-    throw new UsageError(
-      `no host '${name}' in ${hostsFile(io.env)}${known.length ? ` (there are: ${known.join(', ')})` : ' (it names none: see :help madohub-hosts)'}`,
-    );
-  }
-  return cfg;
-}
 
 /** What another machine's `mado` printed, made safe for this terminal: its lines, no control characters. */
 export function remoteText(data: string): string {
   return data.replace(/\r\n/g, '\n').replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g, '?');
-}
-
-async function openLink(io: Io, name: string, cfg: HostConfig, connectMs?: number): Promise<Link> {
-  try {
-    return await Link.open(name, cfg, { env: io.env, connectMs });
-  } catch (err) {
-    throw err instanceof LinkError ? new JobError(err.message) : err;
-  }
 }
 
 /**
@@ -162,62 +136,6 @@ async function verbThroughDaemon(
       conn.close();
     }
   }
-}
-
-/** A job of host `name` by its id, a unique prefix or its name, from the host's list. */
-export async function findOnHost(io: Io, name: string, query: string): Promise<ListedJob> {
-  const link = await openLink(io, name, hostNamed(io, name));
-  try {
-    const jobs = await link.list(10_000);
-    const m = matchJob(
-      jobs.map((j) => j.short),
-      query,
-      () => jobs,
-    );
-    if (!m.ok) throw new JobError(`${name}: ${safeText(m.error)}`);
-    return jobs.find((j) => j.short === m.short)!;
-  } catch (err) {
-    throw err instanceof LinkError ? new JobError(err.message) : err;
-  } finally {
-    link.close();
-  }
-}
-
-/** `mado agents --all [--json]`: this machine's jobs and every host's, with a HOST column. */
-export async function agentsAll(io: Io, argv: string[]): Promise<void> {
-  const args = parseArgs(argv, [{ names: ['--all', '-a'] }, { names: ['--json'] }], []);
-  const [here, there] = await Promise.all([listedJobs(jobsDir(io.env)), hostsListings(io)]);
-  const listings: HostListing[] = [{ host: 'local', jobs: here }, ...there];
-  if (args.flags.has('--json')) {
-    io.out(
-      `${JSON.stringify({
-        jobs: listings.flatMap((l) =>
-          'jobs' in l ? [...l.jobs].sort(byCreation).map((j) => ({ ...jobJson(j), host: l.host })) : [],
-        ),
-        hosts: listings.map((l) =>
-          'jobs' in l
-            ? { host: l.host, online: true, ...(l.version ? { version: l.version } : {}) }
-            : { host: l.host, online: false, reason: l.offline },
-        ),
-      })}\n`,
-    );
-    return;
-  }
-  const rows: { host: string; job: ListedJob }[] = [];
-  const jobless: { host: string; offline?: string }[] = [];
-  for (const l of listings) {
-    if (!('jobs' in l)) jobless.push({ host: l.host, offline: l.offline });
-    else if (l.jobs.length === 0 && l.host !== 'local') jobless.push({ host: l.host });
-    else for (const job of [...l.jobs].sort(byCreation)) rows.push({ host: l.host, job });
-  }
-  io.out(
-    jobTable(
-      rows.map((r) => r.job),
-      Date.now(),
-      io.env.HOME,
-      { hosts: rows.map((r) => r.host), jobless },
-    ),
-  );
 }
 
 /**

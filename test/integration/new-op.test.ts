@@ -71,7 +71,7 @@ afterAll(() => {
 describe('a new operation', () => {
   it('is in the registry, mado --help and :help after one build', async () => {
     expect(readFileSync(path.join(copy, 'src/ops/registry.ts'), 'utf8')).toMatch(
-      /import \{ zap \} from '\.\/zap\.js';[\s\S]*OPS[^\n]*\bzap\b/,
+      /import \{ zap \} from '\.\/zap\.js';[\s\S]*OPS[^;]*\bzap\b/,
     );
     const help = (await mado(['--help'])).stdout;
     expect(help).toMatch(/^ {2}mado zap WORD {13}Say WORD back in capitals/m);

@@ -53,7 +53,7 @@ const offlineListing = shape({ host: str, offline: str }, '{ host, offline }');
  * be listed.
  */
 export type HostListing = Checked<typeof onlineListing> | Checked<typeof offlineListing>;
-const hostListings: Check<HostListing[]> = (v) =>
+export const hostListings: Check<HostListing[]> = (v) =>
   Array.isArray(v) && v.length <= 256 && v.every((h) => onlineListing(h) === null || offlineListing(h) === null)
     ? null
     : 'a list of hosts, each its jobs or why it is offline';

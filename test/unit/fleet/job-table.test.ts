@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { everyJobKind, STATES_END, withStateWords } from '../../../scripts/doc-agents.js';
-import { jobTable } from '../../../src/cli/agents.js';
+import { jobTable } from '../../../src/fleet/job-table.js';
 import type { ListedJob } from '../../../src/jobs/protocol/replies.js';
 import { blankJob } from '../../../src/jobs/store.js';
 import { AGENT_STATES } from '../../../src/shared/types.js';

@@ -1,11 +1,11 @@
-// `mado agents`: also built as its own small entry (dist/mado-agents.js), since listing must be fast.
-// It reads the job folders (no daemon is needed to read them) and marks errored a job whose host died.
-import { agentStateOfJob, confirmedJob, usageOf } from '../fleet/entry.js';
+// The jobs as the verbs list them (`mado jobs`, `mado agents --all`; src/ops/agents.ts): their order,
+// their status word, the table and the JSON. `mado jobs` alone is also built as its own small entry
+// (dist/mado-agents.js, src/bin/mado-agents.ts), since listing must be fast.
+import { agentStateOfJob, confirmedJob, usageOf } from './entry.js';
 import { spendShort } from '../usage/sum.js';
-import type { ListedJob } from '../jobs/protocol/replies.js';
+import type { HostListing, ListedJob } from '../jobs/protocol/replies.js';
 import { listedJobs } from '../jobs/listed.js';
-import { jobsDir } from '../jobs/store.js';
-import { parseArgs, safeText } from '../shared/args.js';
+import { safeText } from '../shared/text.js';
 
 function age(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
@@ -101,19 +101,58 @@ export const jobJson = (j: ListedJob): Omit<ListedJob, 'usage'> & { usage: Retur
   usage: usageOf(j.usage),
 });
 
-/** `mado agents [--json]`. */
-export async function agents(
-  env: NodeJS.ProcessEnv,
-  out: (text: string) => void,
-  argv: readonly string[],
-): Promise<void> {
-  const args = parseArgs(argv, [{ names: ['--json'] }], []);
-  const dir = jobsDir(env);
-  const jobs = await listedJobs(dir);
-  jobs.sort(byCreation);
-  if (args.flags.has('--json')) {
-    out(`${JSON.stringify(jobs.map(jobJson))}\n`);
-    return;
+/** This machine's jobs of folder `dir`, in the order the verbs list them. */
+export async function localJobs(dir: string): Promise<ListedJob[]> {
+  return (await listedJobs(dir)).sort(byCreation);
+}
+
+/** `mado jobs [--json]`'s words for jobs listed in order. */
+export function localJobsText(jobs: readonly ListedJob[], json: boolean, home = ''): string {
+  if (json) return `${JSON.stringify(jobs.map(jobJson))}\n`;
+  return jobs.length === 0 ? 'no jobs\n' : jobTable(jobs, Date.now(), home);
+}
+
+/** A job of some machine's list, its host named (`local` for this one). */
+export type HostJob = ReturnType<typeof jobJson> & { host: string };
+
+/** A host as `mado agents --all` lists it: online (and its mado's version), or offline and why. */
+export type HostState =
+  | { host: string; online: true; version?: string }
+  | { host: string; online: false; reason: string };
+
+/** Every machine's jobs, as `mado agents --all --json` prints them. */
+export interface JobsAcross {
+  jobs: HostJob[];
+  hosts: HostState[];
+}
+
+/** The listings of every machine (this one's first, as `local`) as one list of jobs and hosts. */
+export function jobsAcross(listings: readonly HostListing[]): JobsAcross {
+  return {
+    jobs: listings.flatMap((l) =>
+      'jobs' in l ? [...l.jobs].sort(byCreation).map((j) => ({ ...jobJson(j), host: l.host })) : [],
+    ),
+    hosts: listings.map((l) =>
+      'jobs' in l
+        ? { host: l.host, online: true, ...(l.version ? { version: l.version } : {}) }
+        : { host: l.host, online: false, reason: l.offline },
+    ),
+  };
+}
+
+/** `mado agents --all`'s table: a HOST column, and a row for each host with no job to show. */
+export function acrossTable(listings: readonly HostListing[], home = ''): string {
+  const rows: { host: string; job: ListedJob }[] = [];
+  const jobless: { host: string; offline?: string }[] = [];
+  for (const l of listings) {
+    if (!('jobs' in l)) jobless.push({ host: l.host, offline: l.offline });
+    else if (l.jobs.length === 0 && l.host !== 'local') jobless.push({ host: l.host });
+    else for (const job of [...l.jobs].sort(byCreation)) rows.push({ host: l.host, job });
   }
-  out(jobs.length === 0 ? 'no jobs\n' : jobTable(jobs, Date.now(), env.HOME));
+  return jobTable(
+    rows.map((r) => r.job),
+    Date.now(),
+    home,
+    { hosts: rows.map((r) => r.host), jobless },
+  );
 }
