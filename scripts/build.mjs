@@ -1,5 +1,6 @@
 // Bundles the Node side with esbuild: the Neovim entry and the `mado` CLI.
 // Native modules (node-pty) stay external and load from node_modules at run time.
+import { writeAsciiOnly } from './ascii.mjs';
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -70,9 +71,17 @@ await build({
 // `:help madohub` after any install (plugin managers run :helptags themselves; a clone by hand does not).
 writeHelpTags(path.join(root, 'doc'));
 
-await Promise.all([
-  build({ ...common, entryPoints: ['src/bin/nvim.ts'], outfile: 'rplugin/node/madohub/index.js' }),
-  build({ ...common, entryPoints: ['src/bin/mado.ts'], outfile: 'dist/mado.js' }),
+const bundles = [
+  { entry: 'src/bin/nvim.ts', outfile: 'rplugin/node/madohub/index.js' },
+  { entry: 'src/bin/mado.ts', outfile: 'dist/mado.js' },
   // `mado agents`' fast path: minified, as small as its work allows (Node parses less before it lists).
-  build({ ...common, entryPoints: ['src/bin/mado-agents.ts'], outfile: 'dist/mado-agents.js', minify: true }),
-]);
+  { entry: 'src/bin/mado-agents.ts', outfile: 'dist/mado-agents.js', minify: true },
+  // A job's host (and the spare): only what a host runs, parsed and kept once per job.
+  { entry: 'src/bin/mado-host.ts', outfile: 'dist/mado-host.js' },
+];
+await Promise.all(
+  bundles.map(async (b) => {
+    await build({ ...common, entryPoints: [b.entry], outfile: b.outfile, minify: b.minify === true });
+    writeAsciiOnly(path.join(root, b.outfile));
+  }),
+);

@@ -2,13 +2,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AGENT_MODULES, DEFAULT_AGENT } from '../agents/index.js';
 import { runDaemon } from '../daemon/index.js';
-import { runHost, runSpare } from '../jobs/host/index.js';
 import { SPARE_VERB } from '../jobs/host/spare.js';
+import { createRequire } from 'node:module';
 import { appendEntry } from '../jobs/joblog.js';
 import { runtimeDir, runtimePath } from '../jobs/paths.js';
 import { safeText } from '../shared/args.js';
 import { jobsDir } from '../jobs/store.js';
-import { SHORT_ID } from '../jobs/types.js';
 import { runDetect } from '../cli/detect.js';
 import { rulesDir } from '../agents/user-rules.js';
 import { JobError, UsageError } from '../shared/errors.js';
@@ -21,6 +20,14 @@ import { agentViewDisabled } from '../cli/switch.js';
 import type { Io } from '../cli/jobs.js';
 
 declare const MADOHUB_VERSION: string;
+
+/** The verbs of a job's host and of the daemon's spare: run by their own entry (src/bin/mado-host.ts). */
+const HOST_VERBS_OWN = ['__host', SPARE_VERB];
+
+/** Runs the bundle `file` (the host's entry), which reads the same command line. */
+function hostEntry(file: string): void {
+  createRequire(__filename)(file);
+}
 
 /** Every agent's id, the default one marked: `amp, claude (default), codex, …`. */
 function agentList(): string {
@@ -126,8 +133,6 @@ async function main(argv: string[]): Promise<number> {
       await runDaemon({ jobsDir: jobsDir(), runtime: runtimeDir(), script: process.argv[1]! });
       return 0;
     }
-    if (verb === '__host') return await runHost(rest[0]!, rest[1]!);
-    if (verb === SPARE_VERB) return await runSpare(rest[0]!);
     if (verb === 'bridge') {
       if (rest[0] === '--check') {
         process.stdout.write(
@@ -198,29 +203,23 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    if (process.argv[2] === '__host' || process.argv[2] === SPARE_VERB) process.exit(code);
-    if (process.argv[2] !== '__daemon') process.exitCode = code;
-  },
-  (err: unknown) => {
-    const text = `mado: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`;
-    process.stderr.write(text);
-    // The daemon and the hosts have no standard error to read: their logs get the crash.
-    try {
-      const log = crashLog(process.argv.slice(2));
-      if (log) appendEntry(log, text.trimEnd());
-    } catch {
-      // No log to write to: nothing more to do.
-    }
-    process.exitCode = 1;
-    if (process.argv[2] === '__host' || process.argv[2] === SPARE_VERB) process.exit(1);
-  },
-);
-
-/** The log a detached `__daemon` or `__host` writes to (undefined for the other verbs). */
-function crashLog([verb, dir, short]: string[]): string | undefined {
-  if (verb === '__daemon' || verb === SPARE_VERB) return path.join(runtimePath(), 'daemon.log');
-  if (verb === '__host' && dir && short && SHORT_ID.test(short)) return path.join(dir, short, 'host.log');
-  return undefined;
-}
+if (HOST_VERBS_OWN.includes(process.argv[2] ?? '')) {
+  // `node dist/mado.js __host …` (a host's settings may name mado so): the host's own entry, beside this one.
+  hostEntry(path.join(__dirname, 'mado-host.js'));
+} else
+  main(process.argv.slice(2)).then(
+    (code) => {
+      if (process.argv[2] !== '__daemon') process.exitCode = code;
+    },
+    (err: unknown) => {
+      const text = `mado: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`;
+      process.stderr.write(text);
+      // The daemon has no standard error to read: its log gets the crash.
+      try {
+        if (process.argv[2] === '__daemon') appendEntry(path.join(runtimePath(), 'daemon.log'), text.trimEnd());
+      } catch {
+        // No log to write to: nothing more to do.
+      }
+      process.exitCode = 1;
+    },
+  );
