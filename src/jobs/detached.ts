@@ -23,8 +23,9 @@ function spawnDetached(
   env: NodeJS.ProcessEnv,
   cwd: string | undefined,
   input: boolean,
+  nodeFlags: readonly string[] = [],
 ): { child: ChildProcess; ended(): string | undefined } {
-  const child = spawn(process.execPath, [script, ...args], {
+  const child = spawn(process.execPath, [...nodeFlags, script, ...args], {
     detached: true,
     stdio: [input ? 'pipe' : 'ignore', 'ignore', 'ignore'],
     cwd,
@@ -43,16 +44,16 @@ function spawnDetached(
 }
 
 /**
- * Starts `node script …args` detached with exactly `env`, writes `input` to its standard input and
+ * Starts `node [nodeFlags] script …args` detached with exactly `env`, writes `input` to its standard input and
  * closes it, and keeps how it ended so that a starter waiting for it can tell a death at once.
  */
 export function startDetached(
   script: string,
   args: string[],
   env: NodeJS.ProcessEnv,
-  opts: { cwd?: string; input?: string } = {},
+  opts: { cwd?: string; input?: string; nodeFlags?: readonly string[] } = {},
 ): Detached {
-  const { child, ended } = spawnDetached(script, args, env, opts.cwd, opts.input !== undefined);
+  const { child, ended } = spawnDetached(script, args, env, opts.cwd, opts.input !== undefined, opts.nodeFlags);
   child.stdin?.end(opts.input);
   return { ended };
 }

@@ -39,11 +39,12 @@ const alive = (pid: number): boolean => {
   }
 };
 
+const environ = (pid: number): string[] => readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').sort();
+
 describe('the spare host', () => {
   const spares = (): number[] => pids(`__spare ${path.join(h.base, 'jobs')} `).filter(alive);
   const hostOf = (short: string): number =>
     (JSON.parse(readFileSync(path.join(h.base, 'jobs', short, 'host.json'), 'utf8')) as { pid: number }).pid;
-  const environ = (pid: number): string[] => readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').sort();
 
   it('runs a job with the environment and folder a fresh host gives it, nothing of the job before; a dead spare leaves the job to a fresh host', async () => {
     const out = path.join(h.base, 'out');
@@ -117,5 +118,14 @@ describe('the daemon', () => {
     const log = readFileSync(path.join(h.base, 'run', 'daemon.log'), 'utf8');
     expect(log.match(/listening on/g)).toHaveLength(1);
     expect(log).not.toMatch(/idle: exiting/);
+  });
+
+  it('runs with a young generation of 1 MiB and one malloc arena (its memory stays flat: bench (v))', async () => {
+    const short = shortOf((await h.mado(['--bg', '--agent', 'looper', 'go'])).stdout);
+    const log = readFileSync(path.join(h.base, 'run', 'daemon.log'), 'utf8');
+    const pid = Number([...log.matchAll(/listening on .* pid (\d+)\)/g)].pop()?.[1]);
+    expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain('--max-semi-space-size=1');
+    expect(environ(pid)).toContain('MALLOC_ARENA_MAX=1');
+    expect((await h.mado(['kill', short])).code).toBe(0);
   });
 });

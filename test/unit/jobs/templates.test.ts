@@ -163,7 +163,14 @@ describe('job environment', () => {
       CLAUDE_CODE_OAUTH_TOKEN: 't',
       NODE_EXTRA_CA_CERTS: '/ca',
     });
-    expect(env).toEqual({ PATH: '/bin', HOME: '/h', XDG_CONFIG_HOME: '/c', MADOHUB_TEMPLATES: '/t' });
+    expect(env).toEqual({
+      PATH: '/bin',
+      HOME: '/h',
+      XDG_CONFIG_HOME: '/c',
+      MADOHUB_TEMPLATES: '/t',
+      // Its own setting: one malloc arena (its memory stays flat over dispatches; bench (v)).
+      MALLOC_ARENA_MAX: '1',
+    });
   });
   it('MADOHUB_JOB_ENV adds names and prefixes', () => {
     const env = jobEnv({ MADOHUB_JOB_ENV: 'MY_TOKEN, AWS_*', MY_TOKEN: 't', AWS_REGION: 'r', OTHER: 'no' });
