@@ -34,6 +34,36 @@ export async function hostText(jobDir: string, quick = false): Promise<JobText |
   }
 }
 
+/**
+ * Follows a job's text as its live host tells it (the `follow` op: as it is, then again as output
+ * changes it): `take` hears each; resolves when the host has gone (at once when there is none).
+ */
+export async function followText(jobDir: string, take: (text: JobText) => void): Promise<void> {
+  const info = readHostInfo(jobDir);
+  if (!info || !hostRuns(info)) return;
+  let conn: Conn;
+  try {
+    ({ conn } = await Conn.open(info.socket, undefined, MAX_TEXT_BYTES));
+  } catch (err) {
+    if (err instanceof ReachError) return;
+    throw err;
+  }
+  try {
+    conn.send({ op: 'follow' });
+    for (;;) {
+      // No time bound: a job may stay quiet for hours; its host's end closes the stream.
+      const reply = await conn.next(0);
+      if (reply.type === 'text') take({ lines: reply.lines, settled: reply.settled });
+      else return;
+    }
+  } catch (err) {
+    if (err instanceof ReachError) return;
+    throw err;
+  } finally {
+    conn.close();
+  }
+}
+
 /** The output log (its rotated part first) replayed through a terminal model of the job's size. */
 export async function logText(jobDir: string): Promise<JobText> {
   const file = outputLog(jobDir);

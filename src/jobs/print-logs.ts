@@ -1,12 +1,11 @@
 // `mado logs ID [-n N] [-f] [--raw]`: a job's output as a person reads it — its host's terminal
 // model (scrollback and screen), or, once the host is gone, its output log replayed through one.
-import { setTimeout as sleep } from 'node:timers/promises';
 import { readTail } from '../shared/files.js';
 import { outputLog } from './host/output-log.js';
-import { hostText, jobText, logText } from './job-text.js';
+import { followText, jobText, logText } from './job-text.js';
+import type { JobText } from './screen-text.js';
 import { safeText } from '../shared/text.js';
 
-const FOLLOW_MS = 500;
 const RAW_BYTES = 256 * 1024;
 
 /** Where `tail` (the last lines printed) ends in `lines`: the index after it, or 0 when it is not found. */
@@ -85,32 +84,33 @@ export async function printLogs(jobDir: string, opts: LogsOptions, out: (text: s
   const print = (lines: readonly string[]): void => {
     if (lines.length > 0) out(`${lines.map(safeText).join('\n')}\n`);
   };
-  let text = await jobText(jobDir, !opts.follow);
+  const text = await jobText(jobDir, !opts.follow);
   print(opts.lines !== undefined ? text.lines.slice(Math.max(0, text.lines.length - opts.lines)) : text.lines);
   if (!opts.follow) return;
   let tail = text.lines.slice(0, text.settled).slice(-20);
   let printedTo = text.settled;
   let shown = text.lines.slice(text.settled);
   let before = shown;
-  for (;;) {
-    await sleep(FOLLOW_MS);
-    const live = await hostText(jobDir);
+  /** Prints what a reading holds that is not printed yet: from the live host, or its log once it is gone. */
+  const take = (reading: JobText, live: boolean): void => {
     // The output log replayed (the host gone) is another model: its lines are found by their text.
     if (!live) printedTo = -1;
-    text = live ?? (await logText(jobDir));
-    const upTo = live ? text.settled : text.lines.length;
-    const fresh = text.lines.slice(printedEnd(text.lines.slice(0, text.settled), tail, printedTo), upTo);
+    const upTo = live ? reading.settled : reading.lines.length;
+    const fresh = reading.lines.slice(printedEnd(reading.lines.slice(0, reading.settled), tail, printedTo), upTo);
     const seen = shownBefore(fresh, shown);
     shown = shown.slice(seen);
     print(fresh.slice(seen));
-    tail = text.lines.slice(0, text.settled).slice(-20);
-    printedTo = text.settled;
+    tail = reading.lines.slice(0, reading.settled).slice(-20);
+    printedTo = reading.settled;
     if (!live) return;
     // What stands still on the screen is written now, not once it scrolls away.
-    const screen = text.lines.slice(text.settled);
+    const screen = reading.lines.slice(reading.settled);
     const now = settledOnScreen(screen, before, shown);
     print(now.print);
     shown = now.shown;
     before = screen;
-  }
+  };
+  // The host tells each change of the text (no reading while nothing changes); then the log, once it has gone.
+  await followText(jobDir, (reading) => take(reading, true));
+  take(await logText(jobDir), false);
 }

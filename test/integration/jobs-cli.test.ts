@@ -104,20 +104,28 @@ describe('mado logs', () => {
   });
 });
 
+/** A replier job, live, and `mado logs -f` following it: what it printed so far, and its end (heard from its start). */
+async function followedReplier() {
+  const short = shortOf((await h.mado(['--bg', '--agent', 'replier'])).stdout);
+  await until(h.jobs, (j) => j.find((x) => x.short === short)?.alive === true);
+  const follow = execFile(process.execPath, [MADO, 'logs', '-f', short], { env: h.env });
+  // It ends as soon as its job's host has gone.
+  const ended = new Promise((r) => follow.once('exit', r));
+  let printed = '';
+  follow.stdout!.on('data', (d: string) => (printed += d));
+  return { short, follow, ended, out: () => printed };
+}
+
 describe('mado logs -f, live', () => {
   it('writes each turn’s new lines while they are still on the screen, each once, in order', async () => {
-    const short = shortOf((await h.mado(['--bg', '--agent', 'replier'])).stdout);
-    await until(h.jobs, (j) => j.find((x) => x.short === short)?.alive === true);
-    const follow = execFile(process.execPath, [MADO, 'logs', '-f', short], { env: h.env });
-    let out = '';
-    follow.stdout!.on('data', (d: string) => (out += d));
+    const { short, ended, out } = await followedReplier();
     try {
       for (let i = 1; i <= 3; i++) {
         expect((await h.mado(['send', short, `line number ${i}`])).code).toBe(0);
         // On the screen (a 40-row terminal: nothing has scrolled away), written while the job runs.
         expect(
           await until(
-            async () => out,
+            async () => out(),
             (t) => t.includes(`You said: line number ${i}`),
             8000,
           ),
@@ -126,9 +134,38 @@ describe('mado logs -f, live', () => {
     } finally {
       await h.mado(['kill', short]);
     }
-    await new Promise((r) => follow.once('exit', r));
-    const said = out.split('\n').filter((l) => l.startsWith('You said: '));
+    await ended;
+    const said = out()
+      .split('\n')
+      .filter((l) => l.startsWith('You said: '));
     expect(said).toEqual(['You said: line number 1', 'You said: line number 2', 'You said: line number 3']);
+  });
+});
+
+describe('mado logs -f, quiet', () => {
+  it("asks nothing of a quiet job's host: its host tells each change (no reading every half second)", async () => {
+    const { short, follow, ended, out } = await followedReplier();
+    const switches = (): number =>
+      Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(readFileSync(`/proc/${follow.pid}/status`, 'utf8'))?.[1]);
+    try {
+      // Its first readings done (the text, then once more when it has stood still).
+      await elapse(1500);
+      const before = switches();
+      await elapse(2000);
+      // A process that asks its host every 500 ms wakes for each question and its answer (about 20 here).
+      expect(switches() - before).toBeLessThan(4);
+      expect((await h.mado(['send', short, 'still here'])).code).toBe(0);
+      expect(
+        await until(
+          async () => out(),
+          (t) => t.includes('You said: still here'),
+          8000,
+        ),
+      ).toContain('You said: still here');
+    } finally {
+      await h.mado(['kill', short]);
+    }
+    await ended;
   });
 });
 

@@ -1,5 +1,5 @@
 // A host's socket: attach (the screen, then the stream; input; resize), watch (the job's file, then
-// each change of it), text, status, stop, kill.
+// each change of it), text, follow (the text, then again as output changes it), status, stop, kill.
 // A client that does not read is sent nothing more until it has caught up, then a fresh screen:
 // what waits for it in memory stays under the serve helper's bound.
 import type { Pending } from '../../shared/pending.js';
@@ -53,6 +53,9 @@ export interface HostServer {
   attachedCount(): number;
 }
 
+/** A follower is told the text again at most this often while output comes, and once this long after it stops. */
+export const FOLLOW_PUSH_MS = 250;
+
 export function serveHost(h: HostParts): HostServer {
   /** Attached clients, and whether each lags (sent nothing until it has drained). */
   const attached = new Map<Peer, { behind: boolean }>();
@@ -67,6 +70,34 @@ export function serveHost(h: HostParts): HostServer {
       state.behind = false;
       tellJob(peer, h.job());
     });
+  };
+
+  /** Clients that follow the text (`mado logs -f`), and whether each lags (told the text once drained). */
+  const following = new Map<Peer, { behind: boolean }>();
+  const tellText = (peer: Peer): void => {
+    const state = following.get(peer);
+    if (!state || state.behind) return;
+    if (peer.send({ type: 'text', ...textOf(h.term) })) return;
+    state.behind = true;
+    peer.onDrain(() => {
+      state.behind = false;
+      tellText(peer);
+    });
+  };
+  /** Output since the followers were last told; the timer of their next telling. */
+  let moved = false;
+  let followTimer: NodeJS.Timeout | undefined;
+  const tellFollowers = (): void => {
+    const again = moved;
+    moved = false;
+    for (const peer of following.keys()) tellText(peer);
+    // Once more after the output stood still (what stands still on the screen is then known), then nothing.
+    followTimer = again ? setTimeout(tellFollowers, FOLLOW_PUSH_MS) : undefined;
+  };
+  const outputMoved = (): void => {
+    if (following.size === 0) return;
+    moved = true;
+    followTimer ??= setTimeout(tellFollowers, FOLLOW_PUSH_MS);
   };
 
   const screen = (): ScreenReply => {
@@ -127,6 +158,11 @@ export function serveHost(h: HostParts): HostServer {
         return;
       case 'text':
         return peer.end({ type: 'text', ...textOf(h.term) });
+      case 'follow':
+        if (following.has(peer)) return;
+        following.set(peer, { behind: false });
+        peer.onClose(() => following.delete(peer));
+        return tellText(peer);
       case 'status':
         return peer.end({
           type: 'status',
@@ -146,6 +182,7 @@ export function serveHost(h: HostParts): HostServer {
   return {
     server,
     broadcast(data) {
+      outputMoved();
       for (const [peer, state] of attached) {
         if (state.behind) continue;
         if (!peer.send({ type: 'output', data })) {
@@ -160,6 +197,8 @@ export function serveHost(h: HostParts): HostServer {
     close(code) {
       for (const peer of attached.keys()) peer.end({ type: 'exit', code });
       for (const peer of watching.keys()) peer.end({ type: 'exit', code });
+      clearTimeout(followTimer);
+      for (const peer of following.keys()) peer.end({ type: 'exit', code });
       server.close();
     },
     attachedCount: () => attached.size,

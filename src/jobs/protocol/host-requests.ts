@@ -39,6 +39,11 @@ const HOST_REQUESTS = {
   watch: {},
   /** The text a person would read: the scrollback and the screen, as lines. */
   text: {},
+  /**
+   * Starts a stream of that text: as it is, then again each time the agent's output changed it (at
+   * most every FOLLOW_PUSH_MS), and once more when it has stood still that long (`mado logs -f`).
+   */
+  follow: {},
   stop: {},
   kill: {},
   status: {},
