@@ -53,6 +53,8 @@ import {
 import type { Session } from '../test/integration/neovim.js';
 import { SSHD, startSshd } from '../test/integration/sshd.js';
 import { killDaemonOf, killJobsOf } from '../test/integration/jobs-harness.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { until } from '../test/helpers/wait.js';
 import type { Sshd } from '../test/integration/sshd.js';
 import { Link } from '../src/jobs/remote/link.js';
 import { Checkpoints, shadowDir } from '../src/review/checkpoint.js';
@@ -1720,6 +1722,111 @@ async function benchDispatches(): Promise<void> {
   );
 }
 
+/**
+ * (w) A soak (`--only=w`, `--soak-min=N`, 60 by default; not in the whole run): 50 jobs, each sent a
+ * reply every 10 s through its host (as `mado send` does) and ending a turn on it, for N minutes. At
+ * the start, every few minutes and at the end: the daemon's and the hosts' memory and open files,
+ * every job live, and each job's turns ended against the replies it was sent. No growth, nothing lost.
+ */
+async function benchSoak(minutes: number): Promise<void> {
+  const JOBS = 50;
+  const ROUND_MS = 10_000;
+  const every = Math.max(1, Math.min(10, Math.round(minutes / 6))) * 60_000;
+  const command = ['node', path.join(ROOT, 'test/fixtures/bin/replier')];
+  const { base, env } = jobsBenchFolder('madohub-bench-soak-', 'replier', command, 'type');
+  const work = path.join(base, 'work');
+  mkdirSync(work);
+  const jobs = path.join(base, 'jobs');
+  for (let i = 0; i < JOBS; i++)
+    execFileSync(process.execPath, [MADO, '--bg', '--agent', 'replier', '-n', `soak ${i}`], {
+      env: { ...process.env, ...env },
+      cwd: work,
+      stdio: 'ignore',
+    });
+  const hostOf = (short: string): { pid: number; socket: string } | undefined => {
+    try {
+      return JSON.parse(readFileSync(path.join(jobs, short, 'host.json'), 'utf8')) as { pid: number; socket: string };
+    } catch {
+      return undefined;
+    }
+  };
+  const shorts = readdirSync(jobs);
+  const sent = new Map(shorts.map((s) => [s, 0]));
+  const fds = (pid: number): number => readdirSync(`/proc/${pid}/fd`).length;
+  const read = () => {
+    const log = readFileSync(path.join(base, 'run', 'daemon.log'), 'utf8');
+    const daemon = Number([...log.matchAll(/listening on .* pid (\d+)\)/g)].pop()![1]);
+    const hosts = shorts.flatMap((s) => {
+      const pid = hostOf(s)?.pid ?? 0;
+      return pid > 0 && existsSync(`/proc/${pid}`) ? [pid] : [];
+    });
+    return {
+      daemon: memoryMiB(daemon),
+      daemonFds: fds(daemon),
+      hostPss: hosts.map(memoryMiB).reduce((n, m) => n + m.pss, 0) / Math.max(1, hosts.length),
+      hostFds: hosts.reduce((n, pid) => n + fds(pid), 0),
+      live: hosts.length,
+      turns: shorts.map(
+        (s) => (JSON.parse(readFileSync(path.join(jobs, s, 'job.json'), 'utf8')) as { turnsEnded: number }).turnsEnded,
+      ),
+    };
+  };
+  const line = (ms: number, r: ReturnType<typeof read>): string =>
+    `${(ms / 60_000).toFixed(0)} min: daemon PSS ${r.daemon.pss.toFixed(1)} MiB, ${r.daemonFds} fds; hosts PSS mean ${r.hostPss.toFixed(1)} MiB, ${r.hostFds} fds in all; ${r.live}/${JOBS} live`;
+  /** A reply to every job, through its host; how many it refused. */
+  const round = async (): Promise<number> => {
+    let refused = 0;
+    for (const short of shorts) {
+      const host = hostOf(short);
+      try {
+        if (!host) throw new Error('no host');
+        const { conn } = await Conn.open(host.socket);
+        try {
+          conn.send({ op: 'send', text: 'work' });
+          const reply = await conn.next(5000);
+          if (reply.type !== 'ok') throw new Error('refused');
+          sent.set(short, (sent.get(short) ?? 0) + 1);
+        } finally {
+          conn.close();
+        }
+      } catch {
+        refused++;
+      }
+    }
+    return refused;
+  };
+  // Past the jobs' start.
+  await until(async () => shorts.every((s) => hostOf(s) !== undefined), 30_000);
+  await sleep(5000);
+  const first = read();
+  out(`  (w) soak: ${JOBS} jobs, each sent a reply every ${ROUND_MS / 1000} s (a turn each), ${minutes} min:`);
+  out(`      ${line(0, first)}`);
+  const started = Date.now();
+  let refused = 0;
+  let nextSample = every;
+  for (let k = 1; Date.now() - started < minutes * 60_000; k++) {
+    refused += await round();
+    await sleep(Math.max(0, started + k * ROUND_MS - Date.now()));
+    if (Date.now() - started >= nextSample) {
+      out(`      ${line(Date.now() - started, read())}`);
+      nextSample += every;
+    }
+  }
+  // The last turns end.
+  await sleep(5000);
+  const last = read();
+  out(`      ${line(Date.now() - started, last)}`);
+  const gained = shorts.map((_, i) => (last.turns[i] ?? 0) - (first.turns[i] ?? 0));
+  const short = shorts.filter((s, i) => gained[i] !== sent.get(s));
+  const span = (xs: number[]): string => `${Math.min(...xs)}-${Math.max(...xs)}`;
+  out(
+    `      end vs start: daemon PSS ${(last.daemon.pss / first.daemon.pss).toFixed(2)}, its fds ${last.daemonFds - first.daemonFds}; hosts PSS ${(last.hostPss / first.hostPss).toFixed(2)}, their fds ${last.hostFds - first.hostFds}; replies sent ${[...sent.values()].reduce((a, b) => a + b, 0)} (${refused} refused), turns ended per job ${span(gained)} for ${span([...sent.values()])} replies; jobs whose turns ended differ from their replies: ${short.length}`,
+  );
+  await killJobsOf(jobs);
+  killDaemonOf(base);
+  rmSync(base, { recursive: true, force: true, maxRetries: 5 });
+}
+
 /** A folder of `n` small text files in folders of 100 (what an agent's project holds, node_modules aside). */
 function projectOf(dir: string, n: number): void {
   for (let i = 0; i < n; i++) {
@@ -1869,12 +1976,15 @@ async function main(): Promise<void> {
     if (want('t')) await benchJobChange(nv.path);
     if (want('u')) await benchFleetScale(nv.path);
   }
-  if (['e', 'f', 'h', 'i', 'o', 'v'].some(want)) out('Node side (no Neovim)');
+  if (['e', 'f', 'h', 'i', 'o', 'v'].some(want) || only?.includes('w')) out('Node side (no Neovim)');
   if (want('i')) benchHostile();
   if (want('e')) await benchScan();
   if (want('f')) await benchTail();
   if (want('h')) await benchJobs();
   if (want('v')) await benchDispatches();
+  // An hour unless said: only when asked by name.
+  if (only?.includes('w'))
+    await benchSoak(Number(args.find((a) => a.startsWith('--soak-min='))?.slice('--soak-min='.length) ?? 60));
   if (want('o')) await benchRemote();
 }
 
