@@ -72,7 +72,7 @@ afterAll(async () => {
 describe('a new agent module', () => {
   it('is in the registry, the help, the doc list and mado detect after one build, with no other file touched', async () => {
     expect(readFileSync(path.join(copy, 'src/agents/registry.ts'), 'utf8')).toMatch(
-      /import \{ zephyr \} from '\.\/zephyr\.js';[\s\S]*AGENT_MODULES[^\n]*zephyr/,
+      /import \{ zephyr \} from '\.\/zephyr\.js';[\s\S]*AGENT_MODULES[^;]*zephyr/,
     );
     const env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
     expect((await mado(['--help'], env)).stdout).toMatch(/Agents \(--agent\):[\s\S]*shell,\s+zephyr,/);
