@@ -54,7 +54,7 @@ export interface HostServer {
 }
 
 /** A follower is told the text again at most this often while output comes, and once this long after it stops. */
-export const FOLLOW_PUSH_MS = 250;
+const FOLLOW_PUSH_MS = 250;
 
 export function serveHost(h: HostParts): HostServer {
   /** Attached clients, and whether each lags (sent nothing until it has drained). */

@@ -41,7 +41,8 @@ const HOST_REQUESTS = {
   text: {},
   /**
    * Starts a stream of that text: as it is, then again each time the agent's output changed it (at
-   * most every FOLLOW_PUSH_MS), and once more when it has stood still that long (`mado logs -f`).
+   * most every 250 ms: the host's FOLLOW_PUSH_MS), and once more when it has stood still that long
+   * (`mado logs -f`).
    */
   follow: {},
   stop: {},
