@@ -22,7 +22,7 @@ import type { Io } from '../cli/jobs.js';
 declare const MADOHUB_VERSION: string;
 
 /** The verbs of a job's host and of the daemon's spare: run by their own entry (src/bin/mado-host.ts). */
-const HOST_VERBS_OWN = ['__host', SPARE_VERB];
+const JOB_HOST_VERBS = ['__host', SPARE_VERB];
 
 /** Runs the bundle `file` (the host's entry), which reads the same command line. */
 function hostEntry(file: string): void {
@@ -203,7 +203,7 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (HOST_VERBS_OWN.includes(process.argv[2] ?? '')) {
+if (JOB_HOST_VERBS.includes(process.argv[2] ?? '')) {
   // `node dist/mado.js __host …` (a host's settings may name mado so): the host's own entry, beside this one.
   hostEntry(path.join(__dirname, 'mado-host.js'));
 } else
