@@ -6,10 +6,11 @@ import { answerMs, askOrSay } from '../jobs/client/daemon.js';
 import type { Io } from '../jobs/client/daemon.js';
 import { findOnHost } from '../jobs/client/host-links.js';
 import { resolveId } from '../jobs/client/jobs.js';
+import { ROUTE_OPTIONS } from '../jobs/protocol/daemon-requests.js';
 import { readHosts } from '../jobs/remote/hosts.js';
 import { routeOptionWords } from '../routes/command.js';
 import { parseArgs } from '../shared/args.js';
-import { bool, int, oneOf, optional, plainLines, shape, strMax } from '../shared/checks.js';
+import { bool, oneOf, optional, plainLines, shape, strMax } from '../shared/checks.js';
 import { UsageError } from '../shared/errors.js';
 import { fileId, jobId } from '../shared/fleet-id.js';
 import { daemonRoutes } from '../shared/route-check.js';
@@ -73,11 +74,7 @@ export const route = defineOp({
     action: oneOf(...ACTIONS),
     source: optional(strMax(4096)),
     target: optional(strMax(4096)),
-    on: optional(strMax(20)),
-    send: optional(strMax(20)),
-    template: optional(strMax(40)),
-    hops: optional(int(1, 100)),
-    once: optional(bool),
+    ...ROUTE_OPTIONS,
     id: optional(strMax(16)),
     json: optional(bool),
   },

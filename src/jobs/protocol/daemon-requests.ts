@@ -49,6 +49,15 @@ const hosts: Check<Record<string, unknown>> = (v) =>
  * What a client asks the daemon, each op and its fields' checks: the requests' types are made by
  * these checks (DaemonRequest and the types below), none is written beside them.
  */
+/** A route's options as a request names them (`mado route add`'s too), each bounded; the routes check their words. */
+export const ROUTE_OPTIONS = {
+  on: optional(strMax(20)),
+  send: optional(strMax(20)),
+  template: optional(strMax(40)),
+  hops: optional(int(1, 100)),
+  once: optional(bool),
+};
+
 const DAEMON_REQUESTS = {
   list: {},
   /**
@@ -84,11 +93,7 @@ const DAEMON_REQUESTS = {
     source: strMax(64),
     target: strMax(4096),
     targetName: optional(strMax(200)),
-    on: optional(strMax(20)),
-    send: optional(strMax(20)),
-    template: optional(strMax(40)),
-    hops: optional(int(1, 100)),
-    once: optional(bool),
+    ...ROUTE_OPTIONS,
     templates: optional(stringMap),
   },
   'route-list': {},
