@@ -35,7 +35,7 @@ import { ProcessTree } from '../src/proc/tree.js';
 import { PsTree } from '../src/proc/ps-tree.js';
 import { JsonlTail } from '../src/records/tail.js';
 import { readHostInfo } from '../src/jobs/hostinfo.js';
-import { freePort } from '../src/jobs/host/own-word.js';
+import { freePort } from '../src/proc/free-port.js';
 import { newSessionId, newShortId } from '../src/jobs/ids.js';
 import { Conn } from '../src/jobs/protocol/client.js';
 import { blankJob, createJob, updateJob } from '../src/jobs/store.js';

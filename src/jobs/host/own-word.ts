@@ -4,7 +4,6 @@
 // its notifications, else its records (session files, chats) followed as a terminal's are.
 // Only the agent's own program gets them: a template may run anything, even under an agent's name.
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { agentModule, agentOfProcess, agentOfTree, FALLBACK_AGENT } from '../../agents/index.js';
 import type { AgentModule, RecordFollower } from '../../agents/types.js';
@@ -13,6 +12,7 @@ import { paced } from '../../shared/debounce.js';
 import { oscNotification } from '../../detect/osc.js';
 import { EventStream } from '../../records/event-stream.js';
 import { listeningPorts } from '../../proc/listening.js';
+import { freePort } from '../../proc/free-port.js';
 import { PUSH_EVENTS, PUSH_SETTINGS, PushEvents, resetEventsFile } from '../../records/push-file.js';
 import { writeAtomic } from '../../shared/files.js';
 import type { AgentId, AgentState, ProcessInfo, PushSignal, RecordSignal } from '../../shared/types.js';
@@ -44,20 +44,6 @@ export interface OwnWord {
   start(procs: () => readonly ProcessInfo[]): void;
   poke(): void;
   stop(): void;
-}
-
-/** A free port at 127.0.0.1, chosen by the system. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 const none = (launch: Launch): OwnWord => ({
