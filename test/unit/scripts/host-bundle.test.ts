@@ -30,6 +30,16 @@ describe("a job's host's own bundle", () => {
     expect(inputs).toContain('src/jobs/host/index.ts');
   });
 
+  it('is built without blanks or comments (V8 keeps its whole source in each host), its names kept for stack traces', () => {
+    const host = readFileSync(path.join(ROOT, 'dist/mado-host.js'), 'utf8');
+    expect(host).not.toMatch(/^\s*\/\/ /m);
+    // One statement after another (a line is left where a template's text has one), not one a line.
+    expect(host.split('\n').length).toBeLessThan(1000);
+    // The host's own functions keep their names.
+    expect(host).toMatch(/function freePort\(/);
+    expect(host).toMatch(/function outgoingPorts\(/);
+  });
+
   it('is the entry bin/mado loads for a host and a spare, mado-agents.js for jobs, mado.js for the rest', () => {
     const bin = readFileSync(path.join(ROOT, 'bin/mado'), 'utf8');
     expect(bin).toMatch(/verb === '__host' \|\| verb === '__spare'\s*\?\s*'mado-host\.js'/);
