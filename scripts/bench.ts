@@ -13,6 +13,7 @@ import {
   readFileSync,
   realpathSync,
   rmSync,
+  statSync,
   watch,
   writeFileSync,
   writeSync,
@@ -35,6 +36,7 @@ import { ProcessTree } from '../src/proc/tree.js';
 import { PsTree } from '../src/proc/ps-tree.js';
 import { JsonlTail } from '../src/records/tail.js';
 import { readHostInfo } from '../src/jobs/hostinfo.js';
+import { LIVE_SCROLLBACK } from '../src/jobs/screen-text.js';
 import { freePort } from '../src/proc/free-port.js';
 import { newSessionId, newShortId } from '../src/jobs/ids.js';
 import { Conn } from '../src/jobs/protocol/client.js';
@@ -988,6 +990,34 @@ function shellMedians(commands: string[][], runs: number, env: NodeJS.ProcessEnv
   return times.map(median);
 }
 
+/**
+ * The memory of a host whose agent has printed 10,000 rows of 100 columns (a long session's scrollback):
+ * its terminal model keeps the last LIVE_SCROLLBACK rows, its output log the rest.
+ */
+async function longOutputHost(): Promise<string> {
+  const ROWS = 10_000;
+  const program = `process.stdout.write(Array.from({ length: ${ROWS} }, (_, i) => String(i).padEnd(100, '.')).join('\\r\\n')); setInterval(() => {}, 1e6);`;
+  const { base, env } = jobsBenchFolder('madohub-bench-long-', 'long', ['node', '-e', program], 'type');
+  const jobs = path.join(base, 'jobs');
+  try {
+    execFileSync(process.execPath, [MADO, '--bg', '--agent', 'long'], {
+      env: { ...process.env, ...env },
+      stdio: 'ignore',
+    });
+    const short = readdirSync(jobs)[0]!;
+    const log = path.join(jobs, short, 'output.log');
+    await until(async () => existsSync(log) && statSync(log).size >= ROWS * 102, 30_000);
+    // Its model has taken it all in.
+    await sleep(2000);
+    const info = readHostInfo(path.join(jobs, short))!;
+    return `a host whose agent printed ${ROWS.toLocaleString('en')} rows of 100 columns: ${memoryText(memoryMiB(info.pid))} (its model keeps ${LIVE_SCROLLBACK} rows of them, its output log all)`;
+  } finally {
+    await killJobsOf(jobs);
+    killDaemonOf(base);
+    rmSync(base, { recursive: true, force: true, maxRetries: 5 });
+  }
+}
+
 /** (h) Background jobs: dispatch, listing 200 jobs, attach round trip, memory. */
 async function benchJobs(): Promise<void> {
   const base = mkdtempSync(path.join(tmpdir(), 'madohub-bench-jobs-'));
@@ -1065,6 +1095,8 @@ async function benchJobs(): Promise<void> {
   out(
     `      memory: daemon ${memoryText(memoryMiB(daemonPid))}; one host ${memoryText(memoryMiB(info.pid))} (the agent itself not counted; RSS counts Node's code shared by every host)`,
   );
+
+  out(`      ${await longOutputHost()}`);
 
   // `mado agents` with 200 jobs.
   const jobs200 = path.join(base, 'jobs200');

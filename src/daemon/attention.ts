@@ -34,6 +34,8 @@ export class DaemonAttention {
   /** This machine's jobs as last listed, and each remote host's while the daemon's link to it is up. */
   private local: FleetEntry[] = [];
   private readonly remote = new Map<string, FleetEntry[]>();
+  /** A remote host's jobs as last listed before its link went down (those gone when it is up again are forgotten). */
+  private readonly unlinked = new Map<string, FleetEntry[]>();
 
   constructor(
     private readonly jobsDir: string,
@@ -54,23 +56,45 @@ export class DaemonAttention {
     );
   }
 
-  /** The jobs as the daemon's check lists them. */
+  /** The jobs as the daemon's check lists them (a job no longer listed, its folder removed, is forgotten). */
   jobs(jobs: readonly ListedJob[]): void {
     this.settings();
+    const before = this.local;
     this.local = jobs.map((j) => jobEntry(j));
+    this.forget(before, this.local);
     this.feed();
   }
 
-  /** A remote host's jobs, followed through the daemon's link to it (undefined: the link is down). */
+  /**
+   * A remote host's jobs, followed through the daemon's link to it (undefined: the link is down; its
+   * jobs are remembered, for what they did meanwhile is news once it is up again).
+   */
   remoteJobs(host: string, jobs: readonly ListedJob[] | undefined): void {
-    if (jobs === undefined) this.remote.delete(host);
-    else
-      this.remote.set(
-        host,
-        jobs.map((j) => jobEntry(j, undefined, host)),
-      );
+    if (jobs === undefined) {
+      const last = this.remote.get(host);
+      if (last) this.unlinked.set(host, last);
+      this.remote.delete(host);
+    } else {
+      const before = this.remote.get(host) ?? this.unlinked.get(host) ?? [];
+      const now = jobs.map((j) => jobEntry(j, undefined, host));
+      this.unlinked.delete(host);
+      this.remote.set(host, now);
+      this.forget(before, now);
+    }
     this.settings();
     this.feed();
+  }
+
+  /** How many jobs the engine keeps a memory of. */
+  get remembered(): number {
+    return this.engine.remembered;
+  }
+
+  /** The engine forgets the jobs of `before` that `now` no longer lists (its memory grew with each job ever run). */
+  private forget(before: readonly FleetEntry[], now: readonly FleetEntry[]): void {
+    const listed = new Set(now.map((e) => e.id));
+    const gone = before.filter((e) => !listed.has(e.id)).map((e) => e.id);
+    if (gone.length > 0) this.engine.removed(gone);
   }
 
   private feed(): void {

@@ -343,6 +343,11 @@ export class Attention {
     this.held.delete(id);
   }
 
+  /** How many entries it keeps a memory of (each entry listed; one that left is forgotten: removed). */
+  get remembered(): number {
+    return this.states.size;
+  }
+
   /** Entries that left the fleet. */
   removed(ids: readonly string[]): void {
     for (const id of ids) {

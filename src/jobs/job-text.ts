@@ -24,7 +24,9 @@ export async function hostText(jobDir: string, quick = false): Promise<JobText |
     try {
       conn.send({ op: 'text' });
       const reply = await conn.next(quick ? QUICK_TEXT_MS : TEXT_MS);
-      return reply.type === 'text' ? { lines: reply.lines, settled: reply.settled } : undefined;
+      return reply.type === 'text'
+        ? { lines: reply.lines, settled: reply.settled, ...(reply.whole === undefined ? {} : { whole: reply.whole }) }
+        : undefined;
     } finally {
       conn.close();
     }
@@ -75,7 +77,11 @@ export async function logText(jobDir: string): Promise<JobText> {
   return replayText(data, cols, rows);
 }
 
-/** A job's text: from its host while it answers (`quick`: within a second), else from its output log. */
+/**
+ * A job's text: from its host while it answers (`quick`: within a second) and still holds all of it,
+ * else from its output log (which the host writes as its agent prints).
+ */
 export async function jobText(jobDir: string, quick = false): Promise<JobText> {
-  return (await hostText(jobDir, quick)) ?? logText(jobDir);
+  const live = await hostText(jobDir, quick);
+  return live && live.whole !== false ? live : logText(jobDir);
 }

@@ -3,8 +3,14 @@
 import { Terminal } from '@xterm/headless';
 import { textRows } from '../shared/text.js';
 
-/** How many rows of scrollback a job's terminal model keeps (and a replay of its log). */
+/** How many rows of scrollback a job's output replayed from its log keeps (what `mado logs` shows at most). */
 export const SCROLLBACK = 5000;
+/**
+ * How many rows of scrollback a live host's terminal model keeps: what `mado logs -f` needs between two
+ * of the host's tellings. The rest is in the job's output log, replayed when asked for. A row costs 12
+ * bytes a column: 5,000 rows kept 15 MiB in each host of a job that had printed that much (100 columns).
+ */
+export const LIVE_SCROLLBACK = 500;
 
 /** The current screen: its rows (trailing blank rows trimmed) and the cursor row. */
 export function screenOf(term: Terminal): { lines: string[]; cursor: number } {
@@ -15,10 +21,14 @@ export function screenOf(term: Terminal): { lines: string[]; cursor: number } {
   return { lines, cursor: b.cursorY };
 }
 
-/** A job's output as text: its lines, and how many of them have left the screen (they change no more). */
+/**
+ * A job's output as text: its lines, and how many of them have left the screen (they change no more);
+ * `whole` false when the model has let its oldest rows go (a live host's: LIVE_SCROLLBACK).
+ */
 export interface JobText {
   lines: string[];
   settled: number;
+  whole?: boolean;
 }
 
 /** Every row of the normal buffer's scrollback and screen, wrapped rows joined, blank rows at the end trimmed. */
@@ -39,6 +49,11 @@ export function textOf(term: Terminal): JobText {
   if (term.buffer.active.type === 'alternate') out.push(...screenOf(term).lines);
   out.length = textRows(out);
   return { lines: out, settled: Math.max(0, Math.min(settled, out.length)) };
+}
+
+/** A live host's text: its model's, and whether it still holds every row since the job started. */
+export function liveText(term: Terminal): JobText {
+  return { ...textOf(term), whole: term.buffer.normal.length < term.rows + LIVE_SCROLLBACK };
 }
 
 /** The text of a recorded PTY stream, replayed through a terminal model of the job's size. */

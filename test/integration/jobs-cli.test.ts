@@ -16,6 +16,13 @@ const SENTENCE =
 const COUNT =
   // biome-ignore lint/suspicious/noTemplateCurlyInString: the source of a program node runs
   'let n = 0; const t = setInterval(() => { process.stdout.write(`line ${++n}\\r\\n`); if (n === 150) { clearInterval(t); setTimeout(() => process.exit(0), 300); } }, 15)';
+// Past what a live host's model keeps (LIVE_SCROLLBACK): 2,000 numbered lines at once, then 10 more for each line typed.
+const LONG = [
+  'let n = 0;',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the source of a program node runs
+  "const more = (k) => { let out = ''; for (let i = 0; i < k; i++) out += `row ${++n}\\r\\n`; process.stdout.write(out); };",
+  "more(2000); process.stdin.setRawMode(true); process.stdin.on('data', (d) => { if (String(d).includes('\\r')) more(10); });",
+].join(' ');
 // An agent that takes no keys while it comes up (what is typed then is lost, as a real TUI drops it):
 // its banner names it and tells nothing more; then it shows Gemini CLI's idle input line and says
 // each line it gets.
@@ -30,6 +37,7 @@ const SLOW_START = [
 const h = useJobsHarness({
   sentence: { command: ['node', '-e', SENTENCE], prompt: 'type' },
   count: { command: ['node', '-e', COUNT], prompt: 'type' },
+  long: { command: ['node', '-e', LONG], prompt: 'type' },
   // Named after an agent: its jobs are that agent's.
   gemini: { command: ['node', '-e', SLOW_START], prompt: 'type' },
   replier: { command: ['node', path.join(FIXTURES, 'bin/replier')], prompt: 'type' },
@@ -101,6 +109,47 @@ describe('mado logs', () => {
     // The typed prompt's echo (`x`, its Enter 50 ms later) may land at the head of a line.
     const numbers = r.stdout.split('\n').flatMap((l) => /^x?line (\d+)$/.exec(l)?.slice(1).map(Number) ?? []);
     expect(numbers).toEqual(Array.from({ length: 150 }, (_, i) => i + 1));
+  });
+});
+
+describe('mado logs of a job that printed more than its host keeps', () => {
+  /** The numbers of the `row N` lines of a text. */
+  const rows = (text: string): number[] =>
+    text.split('\n').flatMap((l) => /^row (\d+)$/.exec(l)?.slice(1).map(Number) ?? []);
+  const upTo = (n: number): number[] => Array.from({ length: n }, (_, i) => i + 1);
+
+  it('prints every line from its output log, -n the last; -f goes on from there, each line once', async () => {
+    const short = shortOf((await h.mado(['--bg', '--agent', 'long'])).stdout);
+    expect(
+      rows(
+        await until(
+          async () => (await h.mado(['logs', short])).stdout,
+          (t) => t.includes('row 2000\n'),
+        ),
+      ),
+    ).toEqual(upTo(2000));
+    expect((await h.mado(['logs', '-n', '2', short])).stdout).toBe('row 1999\nrow 2000\n');
+    const follow = execFile(process.execPath, [MADO, 'logs', '-f', short], { env: h.env });
+    const ended = new Promise((r) => follow.once('exit', r));
+    let printed = '';
+    follow.stdout!.on('data', (d: string) => (printed += d));
+    try {
+      await until(
+        async () => printed,
+        (t) => t.includes('row 2000\n'),
+      );
+      expect((await h.mado(['send', short, 'more'])).code).toBe(0);
+      await until(
+        async () => printed,
+        (t) => t.includes('row 2010\n'),
+      );
+    } finally {
+      await h.mado(['kill', short]);
+    }
+    await ended;
+    expect(rows(printed)).toEqual(upTo(2010));
+    // Its host gone: the same, from its log.
+    expect(rows((await h.mado(['logs', short])).stdout)).toEqual(upTo(2010));
   });
 });
 
@@ -219,12 +268,15 @@ describe('mado attach', () => {
 describe('mado logs just after a turn', () => {
   const hs = useJobsHarness({ replier: { command: ['node', `${FIXTURES}/bin/replier`], prompt: 'type' } });
   it('has the turn’s answer the moment the job says the turn is done, 20 turns over', async () => {
-    const env = { MADOHUB_FIXTURE_WORK_MS: '600', MADOHUB_JOB_ENV: 'MADOHUB_FIXTURE_WORK_MS' };
+    // Each turn works until the test has seen it work (turn N ends once the file turn-N exists), whatever the load.
+    const ends = path.join(hs.base, 'turn-{n}');
+    const env = { MADOHUB_FIXTURE_WORK_UNTIL: ends, MADOHUB_JOB_ENV: 'MADOHUB_FIXTURE_WORK_UNTIL' };
     const short = shortOf((await hs.mado(['--bg', '--agent', 'replier'], undefined, env)).stdout);
     await until(hs.jobs, (j) => j[0]?.alive === true && j[0]?.tempo === 'idle');
     for (let i = 1; i <= 20; i++) {
       expect(await hs.mado(['send', short, 'work'])).toMatchObject({ code: 0 });
       expect((await until(hs.jobs, (j) => j[0]?.tempo === 'active', 5000))[0]?.tempo, `turn ${i} works`).toBe('active');
+      writeFileSync(ends.replace('{n}', String(i)), '');
       expect(
         (await until(hs.jobs, (j) => j[0]?.status === 'done' && j[0]?.tempo === 'idle', 5000))[0]?.status,
         `turn ${i} ends`,

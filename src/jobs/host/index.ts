@@ -24,7 +24,7 @@ import type { HostInfo } from '../hostinfo.js';
 import { appendEntry } from '../joblog.js';
 import { hostSocket, runtimeDir } from '../paths.js';
 import { PROTO } from '../protocol/codec.js';
-import { SCROLLBACK, screenOf } from '../screen-text.js';
+import { LIVE_SCROLLBACK, screenOf } from '../screen-text.js';
 import { signalGroup } from '../signals.js';
 import { readJob, updateJob } from '../store.js';
 import type { JobFile, JobStatus } from '../types.js';
@@ -224,7 +224,12 @@ class JobHost {
     this.writer = writer;
     this.own = own;
     this.child = child;
-    this.term = new Terminal({ cols: launch.cols, rows: launch.rows, scrollback: SCROLLBACK, allowProposedApi: true });
+    this.term = new Terminal({
+      cols: launch.cols,
+      rows: launch.rows,
+      scrollback: LIVE_SCROLLBACK,
+      allowProposedApi: true,
+    });
     this.term.onTitleChange((t) => {
       this.title = t.slice(0, 1024);
     });

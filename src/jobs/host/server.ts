@@ -14,7 +14,7 @@ import { parseHostRequest } from '../protocol/host-requests.js';
 import type { ScreenReply } from '../protocol/replies.js';
 import type { Peer } from '../protocol/serve.js';
 import { serve } from '../protocol/serve.js';
-import { screenOf, textOf } from '../screen-text.js';
+import { liveText, screenOf } from '../screen-text.js';
 import type { OutputLog } from './output-log.js';
 
 export interface HostParts {
@@ -77,7 +77,7 @@ export function serveHost(h: HostParts): HostServer {
   const tellText = (peer: Peer): void => {
     const state = following.get(peer);
     if (!state || state.behind) return;
-    if (peer.send({ type: 'text', ...textOf(h.term) })) return;
+    if (peer.send({ type: 'text', ...liveText(h.term) })) return;
     state.behind = true;
     peer.onDrain(() => {
       state.behind = false;
@@ -157,7 +157,7 @@ export function serveHost(h: HostParts): HostServer {
           );
         return;
       case 'text':
-        return peer.end({ type: 'text', ...textOf(h.term) });
+        return peer.end({ type: 'text', ...liveText(h.term) });
       case 'follow':
         if (following.has(peer)) return;
         following.set(peer, { behind: false });

@@ -80,8 +80,11 @@ const REPLIES = {
   /** A remote verb's output: its standard error (`fd` 2), its standard output otherwise. */
   output: { data: str, fd: optional<1 | 2>((v) => (v === 1 || v === 2 ? null : '1 or 2')) },
   exit: { code: int(-1, 255) },
-  /** The text a person would read: `settled` of its lines have left the screen (the rest is the screen). */
-  text: { lines: strings, settled: count },
+  /**
+   * The text a person would read: `settled` of its lines have left the screen (the rest is the screen);
+   * `whole` false when the host's model has let its oldest rows go (its output log has them).
+   */
+  text: { lines: strings, settled: count, whole: optional(bool) },
   /** `pendingBytes`: what waits in the host for its attached clients (bounded: see serve.ts). */
   status: { pid: count, ptyPid: count, clients: count, pendingBytes: count },
   /** The daemon's routes (all of them, or the one just added); what was wrong with routes.json when it read it. */

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DaemonAttention } from '../../../src/daemon/attention.js';
+import type { ListedJob } from '../../../src/jobs/protocol/replies.js';
+import { blankJob } from '../../../src/jobs/store.js';
 import { DEFAULT_NOTIFY, NOTIFY_FILE, readNotifyFile, writeNotifyFile } from '../../../src/fleet/notify-settings.js';
 
 let dir: string;
@@ -44,5 +46,29 @@ describe('the daemon’s notification settings', () => {
     expect(readNotifyFile(dir).problem).toMatch(
       /^notify\.json could not be read \(not a JSON object \(cut short\?\)\): kept aside as /,
     );
+  });
+});
+
+describe('the daemon’s memory of jobs', () => {
+  const listed = (short: string): ListedJob => ({ ...blankJob(short, 1), alive: true });
+
+  it('forgets a job no longer listed (its memory grew by each job ever run); a host’s while its link is down, not', () => {
+    const daemon = new DaemonAttention(dir, path.join(dir, 'editors'), () => undefined, { PATH: '' });
+    daemon.jobs(['0000000a', '0000000b', '0000000c'].map((s) => listed(s)));
+    expect(daemon.remembered).toBe(3);
+    daemon.jobs([listed('0000000c')]);
+    expect(daemon.remembered).toBe(1);
+    daemon.remoteJobs('box', [listed('0000000d'), listed('0000000e')]);
+    expect(daemon.remembered).toBe(3);
+    // The link drops: what its jobs do meanwhile is news when it is back.
+    daemon.remoteJobs('box', undefined);
+    expect(daemon.remembered).toBe(3);
+    // Back, one of them removed meanwhile: forgotten.
+    daemon.remoteJobs('box', [listed('0000000e')]);
+    expect(daemon.remembered).toBe(2);
+    daemon.jobs([]);
+    daemon.remoteJobs('box', []);
+    expect(daemon.remembered).toBe(0);
+    daemon.stop();
   });
 });
