@@ -141,11 +141,23 @@ function M.touch(buf)
   end
   w.scheduled = true
   local wait = w.last_sent + config.options.watch.interval - util.now_ms()
-  w.timer:start(math.max(0, wait), 0, function()
-    vim.schedule(function()
+  local function flush()
+    -- Not when flushed since (the job's end flushes at once).
+    if w.scheduled then
       M.flush(buf)
+    end
+  end
+  -- After a quiet spell, on the loop's next turn (once the terminal's refresh is all in the buffer).
+  if wait <= 0 then
+    vim.schedule(flush)
+  else
+    -- The loop's clock, read at its turn's start, lags after a long turn (a terminal's flood): a timer
+    -- started from it would fire early.
+    vim.uv.update_time()
+    w.timer:start(wait, 0, function()
+      vim.schedule(flush)
     end)
-  end)
+  end
 end
 
 ---Starts watching a terminal buffer (idempotent). Starts the Node process if it does not run.

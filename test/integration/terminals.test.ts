@@ -3,7 +3,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openAgent, startNeovim, testNeovims } from './neovim.js';
+import { openAgent, openTerminal, startNeovim, testNeovims } from './neovim.js';
+import { FIX } from './jobs-harness.js';
 import type { Session } from './neovim.js';
 import { elapse, holds } from '../helpers/wait.js';
 
@@ -162,6 +163,27 @@ describe.each(neovims)('Neovim $label', ({ path: exe }) => {
     expect(await s.lua('return vim.wo[...].winbar', [other])).not.toContain('madohub');
     // The first window (the one 'mine' was set in) is untouched.
     expect(await s.lua(`return vim.wo[vim.fn.win_getid(vim.fn.winnr('$'))].winbar`)).toBe('mine');
+  });
+
+  it('a terminal flooding with output makes one snapshot per watch.interval at most', async () => {
+    // Each snapshot the watcher takes for the Node side, timed as it starts.
+    await s.lua(`
+      _G.sent = {}
+      local watch = require('madohub.watch')
+      local flush = watch.flush
+      watch.flush = function(buf)
+        table.insert(_G.sent, vim.uv.hrtime() / 1e6)
+        return flush(buf)
+      end`);
+    const buf = await openTerminal(s, ['node', path.join(FIX, 'bin/spew')]);
+    expect(await s.waitFor('#_G.sent >= 20', 20000)).toBe(true);
+    const gaps = await s.lua<number[]>(
+      'local g = {} for i = 2, #_G.sent do g[#g + 1] = _G.sent[i] - _G.sent[i - 1] end return g',
+    );
+    const interval = await s.lua<number>("return require('madohub.config').options.watch.interval");
+    // Within the clocks' whole milliseconds (the interval is counted from one, a timer fires on another).
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(interval - 2);
+    await s.lua(`vim.fn.jobstop(vim.bo[${buf}].channel)`);
   });
 
   it('forgets a wiped buffer', async () => {
