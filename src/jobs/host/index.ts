@@ -281,7 +281,6 @@ class JobHost {
     this.clients = serveHost({
       term: this.term,
       child,
-      output: this.output,
       info: this.info,
       title: () => this.title,
       stop: (graceful) => this.stop(graceful),

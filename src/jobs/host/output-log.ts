@@ -1,16 +1,15 @@
-// A job's recent output: a bounded ring in memory (for a client that attaches), and `output.log`
-// (0600, rotated at 8 MiB to output.log.1). A failed write is told once and never stops the job.
+// A job's output, as its agent wrote it: `output.log` (0600, rotated at 8 MiB to output.log.1). A
+// failed write is told once and never stops the job. Nothing of it is kept in memory: an attaching
+// client is drawn the host's terminal model.
 import { renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { appendPrivate } from '../../shared/files.js';
 
-export const RING_BYTES = 256 * 1024;
 export const LOG_MAX_BYTES = 8 * 1024 * 1024;
 
 export const outputLog = (jobDir: string): string => path.join(jobDir, 'output.log');
 
 export class OutputLog {
-  private ring = '';
   private size = 0;
   private failing = false;
 
@@ -23,7 +22,6 @@ export class OutputLog {
   }
 
   append(data: string): void {
-    this.ring = (this.ring + data).slice(-RING_BYTES);
     try {
       if (this.size > LOG_MAX_BYTES) {
         renameSync(this.file, `${this.file}.1`);
@@ -37,9 +35,5 @@ export class OutputLog {
         this.onFailure(`cannot write output.log: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
       this.failing = true;
     }
-  }
-
-  get recent(): string {
-    return this.ring;
   }
 }

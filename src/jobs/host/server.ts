@@ -15,12 +15,10 @@ import type { ScreenReply } from '../protocol/replies.js';
 import type { Peer } from '../protocol/serve.js';
 import { serve } from '../protocol/serve.js';
 import { liveText, screenOf } from '../screen-text.js';
-import type { OutputLog } from './output-log.js';
 
 export interface HostParts {
   term: Terminal;
   child: IPty;
-  output: OutputLog;
   info: HostInfo;
   title(): string;
   /** Ends the agent: gracefully (its interrupt, SIGTERM, SIGKILL) or at once. */
