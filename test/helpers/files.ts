@@ -1,10 +1,22 @@
-// Files the tests read or make: the plugin's Lua sources, and a copy of the repository that a test
-// adds a file to and builds (a new agent, a new operation: one file and nothing more).
+// Files the tests read or make: the plugin's Lua sources, a folder of each test's own, and a copy of the
+// repository that a test adds a file to and builds (a new agent, a new operation: one file and nothing more).
 import { execFile, execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
 
 export const ROOT = path.resolve(__dirname, '../..');
+
+/** A throwaway folder made for each test of the file that calls it (named `prefix…`), removed after it: its path. */
+export function folderEach(prefix: string): () => string {
+  let dir = '';
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), prefix));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  return () => dir;
+}
 
 /** Every Lua file of the plugin, read. */
 export function luaFiles(dir = path.join(ROOT, 'lua', 'madohub')): string[] {

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { folderEach } from '../../helpers/files.js';
 import type { Mute } from '../../../src/fleet/attention.js';
 import {
   DEFAULT_NOTIFY,
@@ -12,11 +12,7 @@ import {
   writeNotifyFile,
 } from '../../../src/fleet/notify-settings.js';
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'madohub-notify-settings-'));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+const folder = folderEach('madohub-notify-settings-');
 
 describe('the user’s notify settings', () => {
   it('none: the defaults, nothing said', () => {
@@ -94,8 +90,8 @@ describe('the settings kept for the daemon', () => {
       ['job:0000ffff', new Set(['completed', 'stopped'] as const)],
       ['term:3', 'all'],
     ]);
-    writeNotifyFile(dir, settings, mutes, () => undefined);
-    const back = readNotifyFile(dir);
+    writeNotifyFile(folder(), settings, mutes, () => undefined);
+    const back = readNotifyFile(folder());
     expect(back.settings.attention).toEqual(settings.attention);
     expect(back.settings.desktop).toEqual(settings.desktop);
     expect([...back.mutes.keys()]).toEqual(['job:1a2b3c4d', 'job:0000ffff']);
@@ -103,28 +99,28 @@ describe('the settings kept for the daemon', () => {
   });
 
   it('a hostile file (garbage, a huge one, a FIFO, ids that are not jobs’) gives the defaults and hangs nothing', () => {
-    const file = path.join(dir, NOTIFY_FILE);
+    const file = path.join(folder(), NOTIFY_FILE);
     writeFileSync(file, '{not json');
-    expect(readNotifyFile(dir).settings).toEqual(DEFAULT_NOTIFY);
+    expect(readNotifyFile(folder()).settings).toEqual(DEFAULT_NOTIFY);
     writeFileSync(file, JSON.stringify({ burst_ms: 5, pad: 'x'.repeat(200_000) }));
-    expect(readNotifyFile(dir).settings).toEqual(DEFAULT_NOTIFY);
+    expect(readNotifyFile(folder()).settings).toEqual(DEFAULT_NOTIFY);
     writeFileSync(
       file,
       JSON.stringify({ mutes: { '../../etc': 'all', 'job:1a2b3c4d': ['waiting', 'asleep'], 'job:zzzzzzzz': 'all' } }),
     );
-    const { mutes } = readNotifyFile(dir);
+    const { mutes } = readNotifyFile(folder());
     expect([...mutes.keys()]).toEqual(['job:1a2b3c4d']);
     expect(mutes.get('job:1a2b3c4d')).toEqual(new Set(['waiting']));
     rmSync(file);
     execFileSync('mkfifo', [file]);
-    expect(readNotifyFile(dir).settings).toEqual(DEFAULT_NOTIFY);
+    expect(readNotifyFile(folder()).settings).toEqual(DEFAULT_NOTIFY);
   });
 
   it('a folder that cannot be written costs the daemon its settings, and says why', () => {
     const said: string[] = [];
-    writeNotifyFile(path.join(dir, 'missing', 'deeper'), DEFAULT_NOTIFY, new Map(), (m) => said.push(m));
+    writeNotifyFile(path.join(folder(), 'missing', 'deeper'), DEFAULT_NOTIFY, new Map(), (m) => said.push(m));
     expect(said).toHaveLength(1);
     expect(said[0]).toMatch(/^cannot keep the notification settings for the daemon: /);
-    expect(() => readFileSync(path.join(dir, 'missing', 'deeper', NOTIFY_FILE))).toThrow();
+    expect(() => readFileSync(path.join(folder(), 'missing', 'deeper', NOTIFY_FILE))).toThrow();
   });
 });

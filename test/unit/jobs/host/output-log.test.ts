@@ -1,18 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { folderEach } from '../../../helpers/files.js';
 import { LOG_MAX_BYTES, OutputLog } from '../../../../src/jobs/host/output-log.js';
 
-let dir: string;
-beforeEach(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'madohub-output-log-'));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+const folder = folderEach('madohub-output-log-');
 
 describe("a job's output log", () => {
   it('writes each chunk as it comes (0600), rotating past its bound, and keeps none of it in memory', () => {
-    const file = path.join(dir, 'output.log');
+    const file = path.join(folder(), 'output.log');
     const log = new OutputLog(file, () => undefined);
     // A long session's screens, box drawing and all (two bytes a character in V8).
     const chunk = `╭${'─'.repeat(1000)}╮\r\n`;
