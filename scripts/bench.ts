@@ -37,6 +37,7 @@ import { PsTree } from '../src/proc/ps-tree.js';
 import { JsonlTail } from '../src/records/tail.js';
 import { readHostInfo } from '../src/jobs/hostinfo.js';
 import { LIVE_SCROLLBACK } from '../src/jobs/screen-text.js';
+import { REST_MS } from '../src/daemon/at-rest.js';
 import { freePort } from '../src/proc/free-port.js';
 import { newSessionId, newShortId } from '../src/jobs/ids.js';
 import { Conn } from '../src/jobs/protocol/client.js';
@@ -1768,7 +1769,7 @@ async function benchFleetScale(exe: string): Promise<void> {
 
 /**
  * (v) The daemon's memory over 1,000 dispatches: each job's agent ends at once (its host with it),
- * and its folder is removed; the daemon's RSS and PSS every 250 dispatches.
+ * and its folder is removed; the daemon's RSS and PSS every 250 dispatches, at rest (and in the burst).
  */
 async function benchDispatches(): Promise<void> {
   const DISPATCHES = 1000;
@@ -1794,8 +1795,11 @@ async function benchDispatches(): Promise<void> {
       const log = readFileSync(path.join(base, 'run', 'daemon.log'), 'utf8');
       const pid = Number([...log.matchAll(/listening on .* pid (\d+)\)/g)].pop()![1]);
       daemons.add(pid);
+      const busy = memoryMiB(pid);
+      // At rest: once it has collected what the burst left (daemon/at-rest.ts), before it leaves idle (3 s).
+      await sleep(REST_MS + 300);
       const m = memoryMiB(pid);
-      marks.push(`${i}: RSS ${m.rss.toFixed(1)}, PSS ${m.pss.toFixed(1)}`);
+      marks.push(`${i}: RSS ${m.rss.toFixed(1)}, PSS ${m.pss.toFixed(1)} (${busy.pss.toFixed(1)} in the burst)`);
     }
   }
   await killJobsOf(jobs);

@@ -1,0 +1,37 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AtRest, REST_MS } from '../../../src/daemon/at-rest.js';
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('the daemon at rest', () => {
+  it('collects its garbage once a burst of requests is over, not during it, and nothing more while it rests', () => {
+    let collections = 0;
+    const rest = new AtRest(() => collections++);
+    for (let i = 0; i < 10; i++) {
+      rest.asked();
+      vi.advanceTimersByTime(REST_MS / 4);
+    }
+    expect(collections).toBe(0);
+    vi.advanceTimersByTime(REST_MS);
+    expect(collections).toBe(1);
+    // Resting: no timer, no collection.
+    expect(vi.getTimerCount()).toBe(0);
+    vi.advanceTimersByTime(10 * REST_MS);
+    expect(collections).toBe(1);
+    rest.asked();
+    rest.stop();
+    vi.advanceTimersByTime(2 * REST_MS);
+    expect(collections).toBe(1);
+  });
+
+  it('does nothing where Node gives no collection (a daemon started without --expose-gc)', () => {
+    const rest = new AtRest(undefined);
+    rest.asked();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
