@@ -37,7 +37,7 @@ import { PsTree } from '../src/proc/ps-tree.js';
 import { JsonlTail } from '../src/records/tail.js';
 import { readHostInfo } from '../src/jobs/hostinfo.js';
 import { LIVE_SCROLLBACK } from '../src/jobs/screen-text.js';
-import { REST_MS } from '../src/daemon/at-rest.js';
+import { REST_MS } from '../src/shared/at-rest.js';
 import { freePort } from '../src/proc/free-port.js';
 import { newSessionId, newShortId } from '../src/jobs/ids.js';
 import { Conn } from '../src/jobs/protocol/client.js';
@@ -1796,7 +1796,7 @@ async function benchDispatches(): Promise<void> {
       const pid = Number([...log.matchAll(/listening on .* pid (\d+)\)/g)].pop()![1]);
       daemons.add(pid);
       const busy = memoryMiB(pid);
-      // At rest: once it has collected what the burst left (daemon/at-rest.ts), before it leaves idle (3 s).
+      // At rest: once it has collected what the burst left (shared/at-rest.ts), before it leaves idle (3 s).
       await sleep(REST_MS + 300);
       const m = memoryMiB(pid);
       marks.push(`${i}: RSS ${m.rss.toFixed(1)}, PSS ${m.pss.toFixed(1)} (${busy.pss.toFixed(1)} in the burst)`);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { appendEntry } from '../jobs/joblog.js';
 import { daemonSocket } from '../jobs/paths.js';
 import { PROTO } from '../jobs/protocol/codec.js';
-import { AtRest } from './at-rest.js';
+import { AtRest } from '../shared/at-rest.js';
 import type { DaemonRequest } from '../jobs/protocol/daemon-requests.js';
 import { parseDaemonRequest } from '../jobs/protocol/daemon-requests.js';
 import type { Reply } from '../jobs/protocol/replies.js';
@@ -69,7 +69,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
   // meanwhile); a remote host's jobs, while the link to it is up (a route's, a verb's): their news too.
   const links = new LinkPool(process.env, POOL_IDLE_MS, (host, jobs) => attention.remoteJobs(host, jobs));
   const routes = new DaemonRoutes(opts.jobsDir, say, links);
-  // Its garbage collected once a burst of requests is over (with --expose-gc: DAEMON_NODE_FLAGS).
+  // Its garbage collected once a burst of requests is over (with --expose-gc: LASTING_NODE_FLAGS).
   const atRest = new AtRest();
   let connected = 0;
   // Leave a while after nothing runs and nobody is connected or asked anything.
@@ -114,7 +114,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
       // A request is activity: a daemon asked for a job a moment ago is not idle (quick jobs one after
       // another kept no job alive nor a client connected when it looked, and it left between them).
       idleSince = Date.now();
-      atRest.asked();
+      atRest.worked();
       peer.onClose(() => {
         connected--;
         idleSince = Date.now();

@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { Socket } from 'node:net';
+import { LASTING_NODE_FLAGS } from './env.js';
 
 export interface Detached {
   /** How it ended (`exited with status 1`, `was killed by SIGKILL`, …); undefined while it runs. */
@@ -16,16 +17,18 @@ export interface Waiting extends Detached {
   release(): void;
 }
 
-/** Starts `node script …args` detached: a session of its own, no output streams, not waited for. */
+/**
+ * Starts `node script …args` detached, with the flags of a Node that lasts: a session of its own, no
+ * output streams, not waited for.
+ */
 function spawnDetached(
   script: string,
   args: string[],
   env: NodeJS.ProcessEnv,
   cwd: string | undefined,
   input: boolean,
-  nodeFlags: readonly string[] = [],
 ): { child: ChildProcess; ended(): string | undefined } {
-  const child = spawn(process.execPath, [...nodeFlags, script, ...args], {
+  const child = spawn(process.execPath, [...LASTING_NODE_FLAGS, script, ...args], {
     detached: true,
     stdio: [input ? 'pipe' : 'ignore', 'ignore', 'ignore'],
     cwd,
@@ -44,16 +47,16 @@ function spawnDetached(
 }
 
 /**
- * Starts `node [nodeFlags] script …args` detached with exactly `env`, writes `input` to its standard input and
+ * Starts `node script …args` detached with exactly `env`, writes `input` to its standard input and
  * closes it, and keeps how it ended so that a starter waiting for it can tell a death at once.
  */
 export function startDetached(
   script: string,
   args: string[],
   env: NodeJS.ProcessEnv,
-  opts: { cwd?: string; input?: string; nodeFlags?: readonly string[] } = {},
+  opts: { cwd?: string; input?: string } = {},
 ): Detached {
-  const { child, ended } = spawnDetached(script, args, env, opts.cwd, opts.input !== undefined, opts.nodeFlags);
+  const { child, ended } = spawnDetached(script, args, env, opts.cwd, opts.input !== undefined);
   child.stdin?.end(opts.input);
   return { ended };
 }

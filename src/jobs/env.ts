@@ -75,12 +75,13 @@ function namedByJob(env: NodeJS.ProcessEnv): { names: string[]; prefixes: string
 }
 
 /**
- * The daemon's Node: a young generation of at most 1 MiB a half. Each dispatch leaves it a little
- * short-lived garbage, and with the default V8 let the young generation (and with it the heap) grow:
- * ~25 MiB more over 600 dispatches, the live heap a steady 7 MiB (bench (v)). And `gc`, for its
- * collection once a burst of requests is over (daemon/at-rest.ts).
+ * The Node of the processes that last, the daemon and the hosts: a young generation of at most 1 MiB a
+ * half. Each dispatch, each turn leaves them short-lived garbage, and the default V8 let the young
+ * generation (and with it the heap) grow: the daemon ~25 MiB more over 600 dispatches, the live heap a
+ * steady 7 MiB (bench (v)); each host of the soak 5 MiB in 10 minutes of turns (bench (w)). And `gc`,
+ * for a collection once a spell of work is over (shared/at-rest.ts).
  */
-export const DAEMON_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1', '--expose-gc'];
+export const LASTING_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1', '--expose-gc'];
 
 /**
  * What the daemon (and the hosts, before a job's own environment is added) run with: where to find

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { shortOf, useJobsHarness } from './jobs-harness.js';
-import { elapse, until, waitFor } from '../helpers/wait.js';
+import { elapse, until, untilValue, waitFor } from '../helpers/wait.js';
 
 /** The agent: writes where it runs and its environment to $SPARE_T_OUT, named by $SPARE_T_MARK, then waits. */
 const h = useJobsHarness({
@@ -120,14 +120,22 @@ describe('the daemon', () => {
     expect(log).not.toMatch(/idle: exiting/);
   });
 
-  it('runs with a young generation of 1 MiB, one malloc arena and its collection at rest (its memory stays flat: bench (v))', async () => {
+  it('the daemon and the hosts run with a young generation of 1 MiB, one malloc arena and their collection at rest (their memory stays flat: bench (v), (w))', async () => {
     const short = shortOf((await h.mado(['--bg', '--agent', 'looper', 'go'])).stdout);
     const log = readFileSync(path.join(h.base, 'run', 'daemon.log'), 'utf8');
-    const pid = Number([...log.matchAll(/listening on .* pid (\d+)\)/g)].pop()?.[1]);
-    expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toEqual(
-      expect.arrayContaining(['--max-semi-space-size=1', '--expose-gc']),
+    const daemon = Number([...log.matchAll(/listening on .* pid (\d+)\)/g)].pop()?.[1]);
+    // A host is a spare handed its job (its title then names the job: its command line is gone).
+    const [spare] = await untilValue(
+      async () => pids(`__spare ${path.join(h.base, 'jobs')} `).filter(alive),
+      (p) => p.length > 0,
+      10000,
     );
-    expect(environ(pid)).toContain('MALLOC_ARENA_MAX=1');
+    for (const pid of [daemon, spare!]) {
+      expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toEqual(
+        expect.arrayContaining(['--max-semi-space-size=1', '--expose-gc']),
+      );
+      expect(environ(pid)).toContain('MALLOC_ARENA_MAX=1');
+    }
     expect((await h.mado(['kill', short])).code).toBe(0);
   });
 });

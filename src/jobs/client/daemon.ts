@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startDetached } from '../detached.js';
-import { DAEMON_NODE_FLAGS, daemonEnv } from '../env.js';
+import { daemonEnv } from '../env.js';
 import { lastEntry } from '../joblog.js';
 import { daemonSocket, runtimeDir } from '../paths.js';
 import { ReachError, request } from '../protocol/client.js';
@@ -43,7 +43,7 @@ export async function daemonSocketUp(io: Io): Promise<string> {
     throw new JobError(`cannot reach the mado daemon: ${err instanceof Error ? err.message : String(err)}`);
   }
   if (await socketLive(sock)) return sock;
-  const started = startDetached(io.script, ['__daemon'], daemonEnv(io.env), { nodeFlags: DAEMON_NODE_FLAGS });
+  const started = startDetached(io.script, ['__daemon'], daemonEnv(io.env));
   // A cold start (node-pty and the terminal emulator read from a cold disk, a busy machine) can take
   // seconds; a daemon that dies is told at once. One that leaves because another won the race is fine.
   const deadline = Date.now() + daemonStartMs(io.env);

@@ -43,6 +43,7 @@ import { readEnvFromStdin, readLaunch } from './launch.js';
 import { parseSpareJob, readSpareInput } from './spare.js';
 import type { Launch } from './launch.js';
 import { spawnAgent } from './spawn.js';
+import { AtRest } from '../../shared/at-rest.js';
 import { OutputLog, outputLog } from './output-log.js';
 import { agentsOwnWord } from './own-word.js';
 import type { OwnWord } from './own-word.js';
@@ -182,6 +183,8 @@ class JobHost {
   private title = '';
   private readonly info: HostInfo;
   private readonly output: OutputLog;
+  /** Its garbage collected once its agent has been quiet a while (a turn's output over). */
+  private readonly atRest = new AtRest();
   private readonly chain: ChainKeeper;
   private readonly tree = processSource();
   private readonly sessions: SessionLearner;
@@ -310,6 +313,7 @@ class JobHost {
       });
       this.output.append(data);
       this.clients.broadcast(data);
+      this.atRest.worked();
     });
     this.own.start(() => this.tree.walk(child.pid));
     await listenPrivately(this.clients.server, this.info.socket, this.say);
@@ -330,6 +334,7 @@ class JobHost {
       child.onExit(({ exitCode, signal }) => {
         clearInterval(folderCheck);
         this.own.stop();
+        this.atRest.stop();
         // Whatever fails below, the host leaves.
         setTimeout(() => resolve(0), 3000).unref();
         this.finish(exitCode, signal)

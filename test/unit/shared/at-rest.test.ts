@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AtRest, REST_MS } from '../../../src/daemon/at-rest.js';
+import { AtRest, REST_MS } from '../../../src/shared/at-rest.js';
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -11,9 +11,9 @@ afterEach(() => {
 describe('the daemon at rest', () => {
   it('collects its garbage once a burst of requests is over, not during it, and nothing more while it rests', () => {
     let collections = 0;
-    const rest = new AtRest(() => collections++);
+    const rest = new AtRest(() => collections++, REST_MS, Date.now);
     for (let i = 0; i < 10; i++) {
-      rest.asked();
+      rest.worked();
       vi.advanceTimersByTime(REST_MS / 4);
     }
     expect(collections).toBe(0);
@@ -21,17 +21,22 @@ describe('the daemon at rest', () => {
     expect(collections).toBe(1);
     // Resting: no timer, no collection.
     expect(vi.getTimerCount()).toBe(0);
+    // However often it works in a spell, one timer.
+    for (let i = 0; i < 1000; i++) rest.worked();
+    expect(vi.getTimerCount()).toBe(1);
+    vi.advanceTimersByTime(REST_MS);
+    expect(collections).toBe(2);
     vi.advanceTimersByTime(10 * REST_MS);
-    expect(collections).toBe(1);
-    rest.asked();
+    expect(collections).toBe(2);
+    rest.worked();
     rest.stop();
     vi.advanceTimersByTime(2 * REST_MS);
-    expect(collections).toBe(1);
+    expect(collections).toBe(2);
   });
 
   it('does nothing where Node gives no collection (a daemon started without --expose-gc)', () => {
     const rest = new AtRest(undefined);
-    rest.asked();
+    rest.worked();
     expect(vi.getTimerCount()).toBe(0);
   });
 });
