@@ -178,25 +178,32 @@ end
 
 ---A finished turn in sight while Neovim has the focus (or its terminal never said) is seen.
 ---@param bufs integer[]
+---@return boolean marked Whether a turn became seen.
 local function see(bufs)
   if focused == false then
-    return
+    return false
   end
   local shown = {}
   for _, b in ipairs(bufs) do
     shown[b] = true
   end
+  local marked = false
   for _, e in ipairs(require('madohub.fleet').get()) do
-    if e.buf ~= vim.NIL and shown[e.buf] and counts_as(e.state) then
+    if e.buf ~= vim.NIL and shown[e.buf] and counts_as(e.state) and M.seen[e.id] ~= e.since then
       M.seen[e.id] = e.since
+      marked = true
     end
   end
+  return marked
 end
 
 ---The fleet's cache changed: the counts, the title and `User MadoAttention` follow (a turn that
 ---ends in sight is seen as it ends).
 function M.refresh()
-  see(in_sight())
+  -- What draws the rows (the picker's •) draws them again.
+  if see(in_sight()) then
+    require('madohub.fleet').seen_changed()
+  end
   local c = M.counts()
   if c.waiting == told.waiting and c.done == told.done and c.failed == told.failed then
     return

@@ -86,10 +86,14 @@ local timer = nil
 local listeners = {}
 local last_listener = 0
 
-local function changed()
+local function tell_listeners()
   for _, fn in pairs(listeners) do
     fn()
   end
+end
+
+local function changed()
+  tell_listeners()
   if timer then
     return
   end
@@ -199,6 +203,12 @@ function M.reset()
     end
   end
   changed()
+end
+
+---What is seen changed without a change of the fleet (a finished turn in sight is seen: |madohub-attention|):
+---the rows are drawn again.
+function M.seen_changed()
+  tell_listeners()
 end
 
 ---Calls `fn` (in the main loop) after each change; returns what stops it.

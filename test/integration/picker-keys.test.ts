@@ -211,19 +211,32 @@ describe.each(testNeovims())('Neovim $label: the picker’s keys, typed', ({ pat
     await screen.waitForText('shell one');
   });
 
-  it('seen: a finished turn is marked •, u marks it seen and again unseen', async () => {
+  it('seen: a turn that ends in sight is seen; out of sight it is marked •, u marks it seen and again unseen', async () => {
     TYPED.add('seen');
-    await goTo(/claude.*split 1/);
-    await screen.type('r');
-    await screen.waitForText(/Reply to /);
-    await screen.type('work<CR>');
     const unseen = /•◉ Stopped +claude/;
-    await screen.waitForText(unseen, 10000);
+    const turn = async (): Promise<void> => {
+      await goTo(/claude.*split 1/);
+      await screen.type('r');
+      await screen.waitForText(/Reply to /);
+      await screen.type('work<CR>');
+      await screen.waitForText(/Working +claude.*split 1/, 10000);
+      await screen.waitForText(/◉ Stopped +claude.*split 1/, 10000);
+    };
+    // Its split shows in this tab page and Neovim has the focus: seen as it ends, its row without •.
+    await turn();
+    await screen.waitForNoText(unseen);
+    // Neovim without the focus (its terminal said so): nothing is in sight.
+    await s.lua(`vim.api.nvim_exec_autocmds('FocusLost', {})`);
+    await turn();
+    await screen.waitForText(unseen);
     await goTo(/Stopped +claude/);
     await screen.type('u');
     await screen.waitForNoText(unseen);
     await screen.type('u');
     await screen.waitForText(unseen);
+    // The focus back: in sight, so seen.
+    await s.lua(`vim.api.nvim_exec_autocmds('FocusGained', {})`);
+    await screen.waitForNoText(unseen);
   });
 
   it('review: D on the finished turn’s row opens its review in a tab; q closes it', async () => {
