@@ -204,7 +204,11 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
   // A host that ended its feed is leaving (or died): its job is read once it has gone.
   const feeds = new JobFeeds(
     opts.jobsDir,
-    heard.job,
+    (job) => {
+      // A job's change told is work too (what it leaves is collected once the jobs are quiet).
+      atRest.worked();
+      heard.job(job);
+    },
     quiet,
     (short) => void hostGone(ctx, short, HOST_LEAVE_MS).then(() => watch.jobChanged(short)),
   );
