@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AtRest, REST_MS } from '../../../src/shared/at-rest.js';
+import { AtRest, LONGEST_SPELL_MS, REST_MS } from '../../../src/shared/at-rest.js';
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -32,6 +32,17 @@ describe('the daemon at rest', () => {
     rest.stop();
     vi.advanceTimersByTime(2 * REST_MS);
     expect(collections).toBe(2);
+  });
+
+  it('a process that never rests collects every LONGEST_SPELL_MS of work', () => {
+    let collections = 0;
+    const rest = new AtRest(() => collections++, REST_MS, Date.now);
+    for (let t = 0; t < 3.5 * LONGEST_SPELL_MS; t += 100) {
+      rest.worked();
+      vi.advanceTimersByTime(100);
+    }
+    expect(collections).toBe(3);
+    rest.stop();
   });
 
   it('does nothing where Node gives no collection (a daemon started without --expose-gc)', () => {
