@@ -4,8 +4,12 @@
 import { draftOf } from '../agents/index.js';
 import type { AgentId } from '../shared/types.js';
 
-/** How long after its Enter a text still standing in the input line means that Enter was lost. */
-export const ENTER_AGAIN_MS = 500;
+/**
+ * How long after its Enter a text still standing in the input line means that Enter was lost. An agent
+ * slow to take its Enter (a loaded machine) shows the text there as long: given it again, it got an
+ * Enter too many (half a second was too short in CI under load).
+ */
+export const ENTER_AGAIN_MS = 1000;
 /** The most Enters one text is given. */
 export const MAX_ENTERS = 3;
 

@@ -68,6 +68,21 @@ describe("a host's replies", () => {
     expect(t.written.filter((w) => w === '\r')).toHaveLength(1);
   });
 
+  it('an agent slow to take its Enter (a loaded machine: the text stands 800 ms) is given no second Enter', () => {
+    const idle = lines('claude-idle');
+    const drafted = idle.map((l) => (/^❯ ?$/.test(l) ? '❯ go on please' : l));
+    const h = host('idle', idle);
+    new HostReplies(h).send('go on please', {}, false);
+    vi.advanceTimersByTime(50);
+    // The paste shows in the input line; its Enter is not taken yet.
+    h.set('idle', drafted);
+    vi.advanceTimersByTime(800);
+    // Taken at last: its turn works.
+    h.set('working', lines('claude-working'));
+    vi.advanceTimersByTime(ENTER_AGAIN_MS * 5);
+    expect(h.written.filter((w) => w === '\r')).toHaveLength(1);
+  });
+
   it('two sent to an idle agent are two prompts: the second waits for the turn the first started, then goes once it ended', () => {
     const h = host('idle', lines('claude-idle'));
     const r = new HostReplies(h);
