@@ -35,6 +35,10 @@ function host(
   return h;
 }
 
+/** Claude Code's idle screen with `text` standing in its input line (a paste whose Enter is not taken). */
+const draftedWith = (idle: readonly string[], text: string): string[] =>
+  idle.map((l) => (/^❯ ?$/.test(l) ? `❯ ${text}` : l));
+
 describe("a host's replies", () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
@@ -49,7 +53,7 @@ describe("a host's replies", () => {
 
   it('an Enter the input line lost (the text stands there, a draft) goes again, 3 times at most; none once the text is taken', () => {
     const idle = lines('claude-idle');
-    const drafted = idle.map((l) => (/^❯ ?$/.test(l) ? '❯ go on please' : l));
+    const drafted = draftedWith(idle, 'go on please');
     const h = host('idle', idle);
     new HostReplies(h).send('go on please', {}, false);
     vi.advanceTimersByTime(50);
@@ -70,7 +74,7 @@ describe("a host's replies", () => {
 
   it('an agent slow to take its Enter (a loaded machine: the text stands 800 ms) is given no second Enter', () => {
     const idle = lines('claude-idle');
-    const drafted = idle.map((l) => (/^❯ ?$/.test(l) ? '❯ go on please' : l));
+    const drafted = draftedWith(idle, 'go on please');
     const h = host('idle', idle);
     new HostReplies(h).send('go on please', {}, false);
     vi.advanceTimersByTime(50);
