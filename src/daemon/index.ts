@@ -46,7 +46,7 @@ const CHECK_MS = 500;
 const JOBS_READ_MS = 100;
 /** How long a host that ended its feed is given to leave before its job is read. */
 const HOST_LEAVE_MS = 5000;
-/** How often the whole folder is read again all the same. */
+/** How often the whole folder is read again while a live job is not watched on its host's socket. */
 const RELIST_MS = 30_000;
 
 export async function runDaemon(opts: DaemonOptions): Promise<void> {
@@ -214,7 +214,7 @@ export async function runDaemon(opts: DaemonOptions): Promise<void> {
   );
   watch.start();
   // What no host tells (a job beyond the feeds' bound, a host of an older mado): the folder read again
-  // now and then.
-  setInterval(() => watch.readAll(), RELIST_MS).unref();
+  // now and then, while such a job is listed (none: nothing is read while nothing changes).
+  setInterval(() => feeds.unwatched(latest) && watch.readAll(), RELIST_MS).unref();
   idleCheck ??= setInterval(leaveIfIdle, CHECK_MS);
 }

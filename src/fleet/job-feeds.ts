@@ -3,6 +3,7 @@
 // once, before its file is read. The file stays the record: it is read on each change too (another
 // writer's change, a host that tells nothing: an older mado's, one that hung up), and the newer of
 // the two is shown (a job's file's updatedAt only grows).
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { readHostInfo } from '../jobs/hostinfo.js';
 import { Conn } from '../jobs/protocol/client.js';
@@ -31,6 +32,9 @@ export class JobFeeds {
     for (const [short, feed] of this.feeds) {
       if (live.has(short)) continue;
       feed.closed = true;
+      // A job whose folder was removed under its live host is nobody's: it is ended (its host looks
+      // for its folder itself only while nobody watches it: no timer in every idle host).
+      if (feed.conn && !existsSync(path.join(this.dir, short))) feed.conn.send({ op: 'kill' });
       feed.conn?.close();
       this.feeds.delete(short);
     }
@@ -41,6 +45,11 @@ export class JobFeeds {
         continue;
       if (this.feeds.size < MAX_FEEDS || feed) void this.open(short);
     }
+  }
+
+  /** Whether a live job of `jobs` is not watched on its host's socket now (its changes are told by no one). */
+  unwatched(jobs: readonly ListedJob[]): boolean {
+    return jobs.some((j) => j.alive && this.feeds.get(j.short)?.conn === undefined);
   }
 
   /** How many jobs are watched on their hosts' sockets now. */

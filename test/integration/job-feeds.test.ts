@@ -65,16 +65,20 @@ describe("a job's host, watched", () => {
     const told: ListedJob[] = [];
     const feed = new JobFeeds(dir, (job) => told.push(job), quiet);
     feeds.push(feed);
-    feed.follow(
-      await untilValue(
-        () => listedJobs(dir),
-        (jobs) => jobs[0]?.alive === true,
-      ),
+    const listed = await untilValue(
+      () => listedJobs(dir),
+      (jobs) => jobs[0]?.alive === true,
     );
+    // A live job not watched yet: the daemon reads the folder now and then for it.
+    expect(feed.unwatched(listed)).toBe(true);
+    feed.follow(listed);
     expect(await until(async () => feed.watched === 1, 5000)).toBe(true);
+    // Every live job watched: nothing is read while nothing changes.
+    expect(feed.unwatched(listed)).toBe(false);
     expect((await h.mado(['kill', short])).code).toBe(0);
     // Its host ends its watchers as it leaves.
     expect(await until(async () => feed.watched === 0, 5000)).toBe(true);
+    expect(feed.unwatched(listed)).toBe(true);
     expect((await h.mado(['respawn', short])).code).toBe(0);
     const count = told.length;
     feed.follow(

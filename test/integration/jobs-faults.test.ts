@@ -22,9 +22,9 @@ import { request } from '../../src/jobs/protocol/client.js';
 import { MAX_PENDING_BYTES } from '../../src/jobs/protocol/serve.js';
 import { processStamp } from '../../src/proc/stamp.js';
 import { blankJob, createJob } from '../../src/jobs/store.js';
-import { FIX, shortOf, until, useJobsHarness } from './jobs-harness.js';
+import { FIX, killDaemonOf, shortOf, until, useJobsHarness } from './jobs-harness.js';
 import { ROOT } from './neovim.js';
-import { holds } from '../helpers/wait.js';
+import { elapse, holds } from '../helpers/wait.js';
 
 /** A job file of a job whose agent runs, as the daemon writes it; its folder. */
 function createJobFile(jobs: string, short: string): string {
@@ -48,6 +48,8 @@ const h = useJobsHarness({
   },
   // Exits at once, and well.
   quick: { command: ['true'], prompt: 'type' },
+  // Draws its prompt, then waits for input and prints nothing more.
+  quiet: { command: ['node', '-e', "process.stdout.write('ready> '); process.stdin.resume()"], prompt: 'type' },
   missing: { command: ['no-such-agent-program'], prompt: 'type' },
 });
 
@@ -330,6 +332,33 @@ describe('nothing lost', () => {
         10000,
       ),
     ).toBe(true);
+  });
+
+  it("a quiet job's host wakes for nothing while it is watched; once nobody watches, it looks for its folder itself", async () => {
+    const short = await started('quiet');
+    const info = hostInfo(short);
+    const switches = (): number =>
+      [...readFileSync(`/proc/${info.pid}/status`, 'utf8').matchAll(/^(?:non)?voluntary_ctxt_switches:\s+(\d+)$/gm)]
+        .map((m) => Number(m[1]))
+        .reduce((a, b) => a + b, 0);
+    // Watched by the daemon, its start done: two seconds without a wakeup (a host that looked for its
+    // folder every second woke twice or more in each).
+    const quietFor = async (): Promise<number> => {
+      const before = switches();
+      await elapse(2000);
+      return switches() - before;
+    };
+    expect(await until(quietFor, (n) => n === 0, 20000)).toBe(0);
+    // Nobody watches it now (the daemon killed): its folder removed, it ends its agent and leaves.
+    killDaemonOf(h.base);
+    rmSync(path.join(h.base, 'jobs', short), { recursive: true, maxRetries: 20, retryDelay: 20 });
+    expect(
+      await until(
+        async () => alive(info.pid) || alive(info.ptyPid),
+        (a) => !a,
+        5000,
+      ),
+    ).toBe(false);
   });
 
   it('a full or read-only disk does not kill a job, and a dispatch that fails leaves nothing', async () => {

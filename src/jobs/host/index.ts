@@ -62,7 +62,10 @@ const QUIET_MS = 8;
 const NOTICE_READ_MS = 20;
 /** How often a job's file is written for a change of its detail alone (a spinner's frame). */
 export const DETAIL_EVERY_MS = 2000;
-/** How often the host looks whether its job's folder is still there. */
+/**
+ * How often the host looks whether its job's folder is still there, while nobody watches its job (a
+ * watcher, the daemon or Neovim's Node process, sees the folder go and kills the job: job-feeds.ts).
+ */
 const FOLDER_CHECK_MS = 1000;
 /** After an interrupt, a graceful stop sends SIGTERM, then SIGKILL, to the agent's process group. */
 const STOP_TERM_MS = 1000;
@@ -202,6 +205,10 @@ class JobHost {
   /** The status last written: a `done` after another status is a turn's end, counted in the file. */
   private writtenStatus: JobFile['status'] | undefined;
   private paceTimer: NodeJS.Timeout | undefined;
+  /** The look whether the job's folder is still there (while nobody watches the job: see FOLDER_CHECK_MS). */
+  private folderTimer: NodeJS.Timeout | undefined;
+  /** The agent has exited: its folder is no more looked at. */
+  private exited = false;
   private detectTimer: NodeJS.Timeout | undefined;
   /** When the screen was last read; when it first changed since, and when its reading is due. */
   private detectedAt = 0;
@@ -293,6 +300,7 @@ class JobHost {
       log: say,
       job: () => writer.last,
       detached: () => this.unfocus(),
+      watchers: (count) => this.folderCheck(count === 0),
     });
     writer.written = (job) => this.clients.jobWritten(job);
   }
@@ -322,17 +330,11 @@ class JobHost {
     } catch (err) {
       this.writer.tell('host.json', `cannot write host.json: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
     }
-    // A job whose folder was removed under it (by hand, or a remove that raced a respawn) is nobody's:
-    // its agent is ended and the host leaves.
-    const folderCheck = setInterval(() => {
-      if (existsSync(this.jobDir)) return;
-      clearInterval(folderCheck);
-      this.stop(false);
-      setTimeout(() => process.exit(0), 500).unref();
-    }, FOLDER_CHECK_MS);
+    this.folderCheck(this.clients.watcherCount() === 0);
     return new Promise<number>((resolve) => {
       child.onExit(({ exitCode, signal }) => {
-        clearInterval(folderCheck);
+        this.exited = true;
+        this.folderCheck(false);
         this.own.stop();
         this.atRest.stop();
         // Whatever fails below, the host leaves.
@@ -368,6 +370,25 @@ class JobHost {
   }
 
   /** Its agent has ended: its last state and how it ended written, its clients told. */
+  /**
+   * Looks every FOLDER_CHECK_MS whether the job's folder is still there (`on`), or stops looking. A job
+   * whose folder was removed under it (by hand, or a remove that raced a respawn) is nobody's: its
+   * agent is ended and the host leaves.
+   */
+  private folderCheck(on: boolean): void {
+    if (!on || this.exited) {
+      clearInterval(this.folderTimer);
+      this.folderTimer = undefined;
+      return;
+    }
+    this.folderTimer ??= setInterval(() => {
+      if (existsSync(this.jobDir)) return;
+      this.folderCheck(false);
+      this.stop(false);
+      setTimeout(() => process.exit(0), 500).unref();
+    }, FOLDER_CHECK_MS);
+  }
+
   private async finish(exitCode: number, signal: number | undefined): Promise<void> {
     try {
       // Tells a dispatch of the same id, while the last state is written, that this session is ending.

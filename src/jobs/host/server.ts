@@ -37,6 +37,8 @@ export interface HostParts {
   job(): JobFile | undefined;
   /** The last attached client left. */
   detached?(): void;
+  /** How many clients watch the job's file now (told at each one that comes or goes). */
+  watchers?(count: number): void;
 }
 
 export interface HostServer {
@@ -49,6 +51,8 @@ export interface HostServer {
   close(code: number): void;
   /** How many clients are attached. */
   attachedCount(): number;
+  /** How many clients watch the job's file. */
+  watcherCount(): number;
 }
 
 /** A follower is told the text again at most this often while output comes, and once this long after it stops. */
@@ -131,7 +135,11 @@ export function serveHost(h: HostParts): HostServer {
       case 'watch':
         if (watching.has(peer)) return;
         watching.set(peer, { behind: false });
-        peer.onClose(() => watching.delete(peer));
+        h.watchers?.(watching.size);
+        peer.onClose(() => {
+          watching.delete(peer);
+          h.watchers?.(watching.size);
+        });
         return tellJob(peer, h.job());
       case 'resize':
         return resize(m.cols, m.rows);
@@ -200,5 +208,6 @@ export function serveHost(h: HostParts): HostServer {
       server.close();
     },
     attachedCount: () => attached.size,
+    watcherCount: () => watching.size,
   };
 }
