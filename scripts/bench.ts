@@ -1610,7 +1610,7 @@ async function benchBackground(exe: string): Promise<void> {
 /**
  * (t) A change of a job's screen and of a terminal's, the same fixture, until Neovim's Lua cache has
  * it: a key to the agent (`n`, its next screen) and the state that follows, timed from Node for both
- * (one RPC round trip each), 30 each, interleaved.
+ * (one RPC round trip each), 60 each, interleaved.
  */
 async function benchJobChange(exe: string): Promise<void> {
   const command = ['node', AGENT, 'claude-idle', 'claude-working', '--loop'];
@@ -1637,7 +1637,7 @@ async function benchJobChange(exe: string): Promise<void> {
   };
   const job: number[] = [];
   const terminal: number[] = [];
-  for (let i = 0; i < 30; i++) {
+  for (let i = 0; i < 60; i++) {
     await new Promise((r) => setTimeout(r, 150));
     const j = await changeOf(jobState, async () => conn.send({ op: 'input', data: 'n' }));
     if (j !== undefined) job.push(j);

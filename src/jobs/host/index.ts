@@ -47,6 +47,7 @@ import { AtRest } from '../../shared/at-rest.js';
 import { OutputLog, outputLog } from './output-log.js';
 import { agentsOwnWord } from './own-word.js';
 import type { OwnWord } from './own-word.js';
+import { QUIET_SPELL_MS, readingDue } from './reading-pace.js';
 import { serveHost } from './server.js';
 import type { HostServer } from './server.js';
 import { ChangeWaiters } from '../../shared/change-waiters.js';
@@ -55,9 +56,6 @@ import { reviewDir } from '../../shared/xdg.js';
 import { turnEdge } from '../../review/edges.js';
 import { Checkpoints } from '../../review/checkpoint.js';
 
-const DETECT_MS = 100;
-/** The screen is read once its output has been quiet this long (see detectSoon). */
-const QUIET_MS = 8;
 /** A notice's screen is read afresh at most this often (see the OSC handlers). */
 const NOTICE_READ_MS = 20;
 /** How often a job's file is written for a change of its detail alone (a spinner's frame). */
@@ -221,6 +219,8 @@ class JobHost {
   private focusAsked = false;
   /** When the output last came (see runDetect). */
   private outputAt = Date.now();
+  /** A change since the last reading came after a quiet spell (it is read at once: reading-pace.ts). */
+  private afterQuiet = false;
   /** Each turn's folder at its start and end, for the review (issue 29); the state its edges are read on. */
   private readonly turns = new Checkpoints(reviewDir(process.env), process.env);
   private turnState: AgentState | undefined;
@@ -311,9 +311,11 @@ class JobHost {
     // A job that never drew again after STARTING_MS is read once more then (it is idle, not starting).
     if (launch.starting) setTimeout(() => this.detectSoon(), STARTING_MS + 50).unref();
     child.onData((data) => {
-      this.outputAt = Date.now();
+      const now = Date.now();
+      const afterQuiet = now - this.outputAt >= QUIET_SPELL_MS;
+      this.outputAt = now;
       term.write(data, () => {
-        this.detectSoon();
+        this.detectSoon(afterQuiet);
         if (!this.focusAsked && term.modes.sendFocusMode) {
           this.focusAsked = true;
           this.unfocus();
@@ -354,15 +356,17 @@ class JobHost {
   }
 
   /**
-   * Reads the screen soon: once the output has been quiet QUIET_MS (what an agent writes right after
-   * its screen, a notice, is read with it), and at most DETECT_MS after the first change since the last
-   * reading, never sooner than DETECT_MS after it (many changes in that time make one reading). A
+   * Reads the screen soon (reading-pace.ts): once the output has been quiet QUIET_MS (what an agent
+   * writes right after its screen, a notice, is read with it), at most DETECT_MS after the first change
+   * since the last reading; output that keeps coming no sooner than DETECT_MS after the last reading
+   * (many changes in that time make one reading), output after a quiet spell (`afterQuiet`) at once. A
    * job's change is told about as soon as a terminal's (issue 31), not DETECT_MS after each change.
    */
-  detectSoon(): void {
+  detectSoon(afterQuiet = false): void {
     const now = Date.now();
     this.changedAt ??= now;
-    const due = Math.min(Math.max(now + QUIET_MS, this.detectedAt + DETECT_MS), this.changedAt + DETECT_MS);
+    this.afterQuiet ||= afterQuiet;
+    const due = readingDue({ now, changedAt: this.changedAt, detectedAt: this.detectedAt, afterQuiet: this.afterQuiet });
     if (this.detectTimer && due <= this.detectDue) return;
     clearTimeout(this.detectTimer);
     this.detectDue = due;
@@ -444,6 +448,7 @@ class JobHost {
     this.detectTimer = undefined;
     this.detectedAt = Date.now();
     this.changedAt = undefined;
+    this.afterQuiet = false;
     const { term, title } = this;
     const { lines, cursor } = boundScreen({ ...screenOf(term), title });
     // A watch can miss an append: the agent's events are read with each screen too (at most one read a detection).
