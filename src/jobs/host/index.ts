@@ -366,7 +366,12 @@ class JobHost {
     const now = Date.now();
     this.changedAt ??= now;
     this.afterQuiet ||= afterQuiet;
-    const due = readingDue({ now, changedAt: this.changedAt, detectedAt: this.detectedAt, afterQuiet: this.afterQuiet });
+    const due = readingDue({
+      now,
+      changedAt: this.changedAt,
+      detectedAt: this.detectedAt,
+      afterQuiet: this.afterQuiet,
+    });
     if (this.detectTimer && due <= this.detectDue) return;
     clearTimeout(this.detectTimer);
     this.detectDue = due;
