@@ -192,7 +192,7 @@ async function benchLatency(exe: string): Promise<void> {
   const s = await startNeovim(exe);
   const buf = await openAgent(s, ['claude-idle', 'claude-working', '--loop']);
   await s.waitFor(`(require('madohub').state(${buf}) or {}).agent == 'claude'`);
-  const m = await keyToTextAndState(s, buf, { times: 60, gapMs: 60 });
+  const m = await keyToTextAndState(s, buf, { times: 200, gapMs: 60 });
   await s.close();
   out(
     `  (b) change on screen -> state(): ${textAndState(m)} (goal p95 15 ms: ratio ${(percentile(m.state, 95) / 15).toFixed(2)}; peers poll every 100-2000 ms: ratio to a 100 ms poll ${(percentile(m.state, 95) / 100).toFixed(2)})`,

@@ -1,7 +1,7 @@
 // What the job integration tests share: a folder of their own per test (jobs, runtime, templates),
 // the built `mado` run in it, and the cleanup of what a test left running.
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
@@ -104,6 +104,8 @@ export function useJobsHarness(extra: Record<string, object> = {}, scope: 'test'
     // Kill what the test left running: hosts, their agents, and this test's daemon.
     await killJobsOf(path.join(h.base, 'jobs'));
     killDaemonOf(h.base);
+    // Then its throwaway folder goes (every test of the suite made one: thousands on a CI machine).
+    rmSync(h.base, { recursive: true, force: true, maxRetries: 3 });
   });
   const mado = (args: string[], input?: string, extraEnv: NodeJS.ProcessEnv = {}, cwd?: string): Promise<Run> =>
     new Promise((resolve) => {

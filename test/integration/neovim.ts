@@ -1,7 +1,7 @@
 // Starts real headless Neovims for the integration tests, with the plugin on 'runtimepath'.
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { attach } from 'neovim';
@@ -119,6 +119,8 @@ export async function startNeovim(exe: string, extraEnv: Record<string, string> 
       const timer = setTimeout(() => proc.kill('SIGKILL'), 5000);
       await exited;
       clearTimeout(timer);
+      // Its throwaway folders go with it (a review's shadow repository of the project is megabytes).
+      rmSync(home, { recursive: true, force: true, maxRetries: 3 });
     },
   };
   // Wait for the first request to be answered: Neovim is up.
