@@ -378,7 +378,6 @@ class JobHost {
     this.detectTimer = setTimeout(() => void this.runDetect(), due - now);
   }
 
-  /** Its agent has ended: its last state and how it ended written, its clients told. */
   /**
    * Looks every FOLDER_CHECK_MS whether the job's folder is still there (`on`), or stops looking. A job
    * whose folder was removed under it (by hand, or a remove that raced a respawn) is nobody's: its
@@ -398,6 +397,7 @@ class JobHost {
     }, FOLDER_CHECK_MS);
   }
 
+  /** Its agent has ended: its last state and how it ended written, its clients told. */
   private async finish(exitCode: number, signal: number | undefined): Promise<void> {
     try {
       // Tells a dispatch of the same id, while the last state is written, that this session is ending.
