@@ -38,6 +38,7 @@ import { JsonlTail } from '../src/records/tail.js';
 import { readHostInfo } from '../src/jobs/hostinfo.js';
 import { LIVE_SCROLLBACK } from '../src/jobs/screen-text.js';
 import { REST_MS } from '../src/shared/at-rest.js';
+import { contextSwitches } from '../test/helpers/proc.js';
 import { freePort } from '../src/proc/free-port.js';
 import { newSessionId, newShortId } from '../src/jobs/ids.js';
 import { Conn } from '../src/jobs/protocol/client.js';
@@ -390,12 +391,12 @@ async function benchPicker(exe: string): Promise<void> {
   await new Promise((r) => setTimeout(r, 12000));
   const seconds = 10;
   const idle = async (): Promise<{ node: number; nvim: number; baseline: number }> => {
-    const [n0, v0, b0] = [switches(health.pid), switches(s.proc.pid!), switches(idleNode.pid!)];
+    const [n0, v0, b0] = [contextSwitches(health.pid), contextSwitches(s.proc.pid!), contextSwitches(idleNode.pid!)];
     await new Promise((r) => setTimeout(r, seconds * 1000));
     return {
-      node: (switches(health.pid) - n0) / seconds,
-      nvim: (switches(s.proc.pid!) - v0) / seconds,
-      baseline: (switches(idleNode.pid!) - b0) / seconds,
+      node: (contextSwitches(health.pid) - n0) / seconds,
+      nvim: (contextSwitches(s.proc.pid!) - v0) / seconds,
+      baseline: (contextSwitches(idleNode.pid!) - b0) / seconds,
     };
   };
   const opened = await idle();
@@ -505,9 +506,9 @@ async function benchRoutes(exe: string): Promise<void> {
   await new Promise((r) => setTimeout(r, 5000));
   const seconds = 10;
   const idle = async (): Promise<number> => {
-    const n0 = switches(health.pid);
+    const n0 = contextSwitches(health.pid);
     await new Promise((r) => setTimeout(r, seconds * 1000));
-    return (switches(health.pid) - n0) / seconds;
+    return (contextSwitches(health.pid) - n0) / seconds;
   };
   const without = await idle();
   let added = 0;
@@ -868,14 +869,6 @@ async function benchTail(): Promise<void> {
   );
 }
 
-/** Voluntary and involuntary context switches of a process so far. */
-function switches(pid: number): number {
-  const text = readFileSync(`/proc/${pid}/status`, 'utf8');
-  let n = 0;
-  for (const m of text.matchAll(/^(?:non)?voluntary_ctxt_switches:\s+(\d+)$/gm)) n += Number(m[1]);
-  return n;
-}
-
 /**
  * A notifier for the benchmark, on PATH in its own folder: a shell script that writes the time it
  * started (epoch ms) to `log`, as little as a notifier can do (its --help says what notify-send's does).
@@ -918,12 +911,12 @@ async function benchIdle(exe: string): Promise<void> {
     // Let both settle: V8's memory reducer runs a few seconds after the last activity (seen with strace:
     // one epoll timeout, then madvise/munmap), which is the engine's and not the plugin's.
     await new Promise((r) => setTimeout(r, 12000));
-    const a0 = switches(health.pid);
-    const b0 = switches(idleNode.pid!);
+    const a0 = contextSwitches(health.pid);
+    const b0 = contextSwitches(idleNode.pid!);
     const seconds = 10;
     await new Promise((r) => setTimeout(r, seconds * 1000));
-    const plugin = (switches(health.pid) - a0) / seconds;
-    const baseline = (switches(idleNode.pid!) - b0) / seconds;
+    const plugin = (contextSwitches(health.pid) - a0) / seconds;
+    const baseline = (contextSwitches(idleNode.pid!) - b0) / seconds;
     idleNode.kill('SIGKILL');
     await s.close();
     return { plugin, baseline, folders: health.foldersWatched };
@@ -1113,9 +1106,11 @@ async function benchJobs(): Promise<void> {
     .map(Number)[0]!;
   // Once it has loaded its code (a second), then 2 s.
   await new Promise((r) => setTimeout(r, 1000));
-  const before = switches(spare);
+  const before = contextSwitches(spare);
   await new Promise((r) => setTimeout(r, 2000));
-  out(`      the spare host waiting: ${switches(spare) - before} wakeups in 2 s; ${memoryText(memoryMiB(spare))}`);
+  out(
+    `      the spare host waiting: ${contextSwitches(spare) - before} wakeups in 2 s; ${memoryText(memoryMiB(spare))}`,
+  );
 
   // Attach round trip: a key to the fixture, until its redraw comes back.
   const info = readHostInfo(path.join(base, 'jobs', shorts[0]!))!;
@@ -1712,10 +1707,10 @@ async function benchFleetScale(exe: string): Promise<void> {
   await s.lua('vim.wait(3000)');
   // Idle: nothing changes.
   const idleSeconds = 10;
-  const [n0, d0] = [switches(health.pid), switches(daemonPid)];
+  const [n0, d0] = [contextSwitches(health.pid), contextSwitches(daemonPid)];
   await new Promise((r) => setTimeout(r, idleSeconds * 1000));
-  const idleNode = (switches(health.pid) - n0) / idleSeconds;
-  const idleDaemon = (switches(daemonPid) - d0) / idleSeconds;
+  const idleNode = (contextSwitches(health.pid) - n0) / idleSeconds;
+  const idleDaemon = (contextSwitches(daemonPid) - d0) / idleSeconds;
   const { open, keys } = await pickerTimes(s);
   const agents = shellMedians(
     [

@@ -24,6 +24,7 @@ import { processStamp } from '../../src/proc/stamp.js';
 import { blankJob, createJob } from '../../src/jobs/store.js';
 import { FIX, killDaemonOf, shortOf, until, useJobsHarness } from './jobs-harness.js';
 import { ROOT } from './neovim.js';
+import { contextSwitches } from '../helpers/proc.js';
 import { elapse, holds } from '../helpers/wait.js';
 
 /** A job file of a job whose agent runs, as the daemon writes it; its folder. */
@@ -339,10 +340,7 @@ describe('nothing lost', () => {
   it("a quiet job's host wakes for nothing while it is watched; once nobody watches, it looks for its folder itself", async () => {
     const short = await started('quiet');
     const info = hostInfo(short);
-    const switches = (): number =>
-      [...readFileSync(`/proc/${info.pid}/status`, 'utf8').matchAll(/^(?:non)?voluntary_ctxt_switches:\s+(\d+)$/gm)]
-        .map((m) => Number(m[1]))
-        .reduce((a, b) => a + b, 0);
+    const switches = (): number => contextSwitches(info.pid);
     // Watched by the daemon, its start done: two seconds without a wakeup (a host that looked for its
     // folder every second woke twice or more in each).
     const quietFor = async (): Promise<number> => {
