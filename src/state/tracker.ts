@@ -73,6 +73,12 @@ interface TerminalEntry extends TrackedState {
    * the screen shows it ended, a Working it shows is that turn drawn late, not new work.
    */
   screenBehind?: boolean;
+  /**
+   * The live status went from Waiting back to Working (the question answered) and is still so: a
+   * question the screen shows before it has shown that question go is the answered one, drawn late
+   * (this agent's live status tells its next wait itself). `sawQuestion`: the screen has shown it since.
+   */
+  answered?: { sawQuestion: boolean };
   /** When the record that ended the last turn was written (its own time): a record older than it is no new work. */
   doneAt?: number;
   /** Set when the job ended; final. */
@@ -170,6 +176,8 @@ export class Tracker {
     // is the same turn, redrawn late, and so is one first drawn after it (a loaded machine reads the
     // approval's screen, the record's end, then the spinner's screen of that same turn).
     if (detection.state !== 'working' && detection.state !== 'waiting') rec.screenBehind = false;
+    if (rec.answered && detection.state === 'waiting') rec.answered.sawQuestion = true;
+    else if (rec.answered?.sawQuestion) rec.answered = undefined;
     if (detection.state === 'working' && previous?.state !== 'working' && !rec.screenBehind) this.worked(rec);
     if (detection.completion !== undefined) {
       const newLine = detection.completion !== rec.lastCompletion;
@@ -189,8 +197,12 @@ export class Tracker {
     if (!rec || rec.exitStatus !== undefined) return null;
     const sourced: SourcedState = { ...signal, at: now };
     const before = signal.source === 'session-file' ? rec.live : rec.turn;
-    if (signal.source === 'session-file') rec.live = sourced;
-    else rec.turn = sourced;
+    if (signal.source === 'session-file') {
+      rec.live = sourced;
+      if (before?.state === 'waiting' && signal.state === 'working')
+        rec.answered = { sawQuestion: rec.screen?.state === 'waiting' };
+      else if (signal.state !== 'working') rec.answered = undefined;
+    } else rec.turn = sourced;
     let done: StateChange['done'];
     // New work is a record that turns to working or waiting: the same state read again is not, nor
     // one written before the record that ended the turn (a session file read late, or read anew by
@@ -232,6 +244,7 @@ export class Tracker {
     if (left) {
       rec.live = undefined;
       rec.turn = undefined;
+      rec.answered = undefined;
       rec.notified = undefined;
       // The screen's sticky identity belonged to the agent that left.
       if (rec.screen && agent === null)
@@ -338,7 +351,7 @@ export class Tracker {
         state: screen.state,
         source: 'pty-scrape',
         detail: screen.detail,
-        at: rec.screenBehind ? 0 : screen.at,
+        at: rec.screenBehind || (rec.answered && screen.state === 'waiting') ? 0 : screen.at,
       },
       live: rec.live,
       turn: rec.turn,

@@ -104,7 +104,7 @@ describe.each(runs)('Neovim $label, processes from $processes: confirmed states'
     expect(['Removed the build folder.', '✻ Baked for 10s']).toContain(done[0]!.line);
     const messages = await s.lua<string>(`return vim.fn.execute('messages')`);
     // Once, in the settled word: the screen's end waits for the transcript's (no Stopped told first).
-    expect(messages.match(/Claude Code is (?:Completed|Stopped) in buffer \d+/g)).toHaveLength(1);
+    expect(messages.match(/Claude Code is (?:Completed|Stopped) in buffer \d+/g) ?? [], messages).toHaveLength(1);
     // Named as the picker names it, with the way there, as a job's notification is.
     expect(messages).toMatch(/Claude Code is Completed in buffer \d+ \(claude [^)]+\) — :MadoJump/);
 

@@ -258,6 +258,28 @@ describe('Tracker', () => {
     expect(states.at(-1)).toBe('waiting');
   });
 
+  it('an approval the screen shows after the session file went busy again is the answered one (seen in CI: Waiting told after it)', () => {
+    // The order a loaded machine read: the session file waiting, then busy (approved), and only then
+    // the screen's approval menu, then its spinner; a second approval later in the same turn.
+    const t = new Tracker();
+    const states: string[] = [];
+    const feed = (c: ReturnType<Tracker['screen']>): void => {
+      if (c && c.state !== states.at(-1)) states.push(c.state);
+    };
+    feed(t.screen(1, idle, 1000));
+    feed(t.record(1, { state: 'working', source: 'session-file', detail: 'busy', at: 1090 }, 1100));
+    feed(t.screen(1, working, 1150));
+    feed(t.record(1, { state: 'waiting', source: 'session-file', detail: 'permission prompt', at: 1190 }, 1200));
+    feed(t.record(1, { state: 'working', source: 'session-file', detail: 'busy', at: 1210 }, 1220));
+    feed(t.screen(1, asking, 1250));
+    expect(states).toEqual(['idle', 'working', 'waiting', 'working']);
+    feed(t.screen(1, working, 1300));
+    // The next question, shown before the session file says it: the screen tells it.
+    feed(t.screen(1, asking, 1400));
+    expect(states).toEqual(['idle', 'working', 'waiting', 'working', 'waiting']);
+    expect(t.get(1)).toMatchObject({ state: 'waiting', source: 'pty-scrape' });
+  });
+
   it('a record of new work lets the screen tell again what the records lack (its question)', () => {
     // A queued prompt: the screen goes on working into the next turn, which its records start.
     const t = new Tracker();
