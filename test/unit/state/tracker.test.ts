@@ -15,6 +15,22 @@ const asking: Screen = {
   title: '',
 };
 
+/**
+ * A tracker of terminal 1 whose turn is under way (idle, the session file busy, the spinner), and
+ * the states it has told in order, each once (`feed` takes what a call answers).
+ */
+function underWay(): { t: Tracker; states: string[]; feed: (c: ReturnType<Tracker['screen']>) => void } {
+  const t = new Tracker();
+  const states: string[] = [];
+  const feed = (c: ReturnType<Tracker['screen']>): void => {
+    if (c && c.state !== states.at(-1)) states.push(c.state);
+  };
+  feed(t.screen(1, idle, 1000));
+  feed(t.record(1, { state: 'working', source: 'session-file', detail: 'busy', at: 1090 }, 1100));
+  feed(t.screen(1, working, 1150));
+  return { t, states, feed };
+}
+
 describe('Tracker', () => {
   it('reports the first state and then only changes', () => {
     const t = new Tracker();
@@ -235,14 +251,7 @@ describe('Tracker', () => {
   it('a screen of the turn drawn after the record that ended it does not undo its end (seen in CI: Completed told twice)', () => {
     // The order CI read: the approval on the screen, the session file busy, the transcript's end,
     // then the spinner's screen of that turn, the session file idle, and the completion line.
-    const t = new Tracker();
-    const states: string[] = [];
-    const feed = (c: ReturnType<Tracker['screen']>): void => {
-      if (c && c.state !== states.at(-1)) states.push(c.state);
-    };
-    feed(t.screen(1, idle, 1000));
-    feed(t.record(1, { state: 'working', source: 'session-file', detail: 'busy', at: 1090 }, 1100));
-    feed(t.screen(1, working, 1150));
+    const { t, states, feed } = underWay();
     feed(t.screen(1, asking, 1200));
     feed(t.record(1, { state: 'working', source: 'session-file', detail: 'busy', at: 1250 }, 1260));
     feed(
@@ -261,14 +270,7 @@ describe('Tracker', () => {
   it('an approval the screen shows after the session file went busy again is the answered one (seen in CI: Waiting told after it)', () => {
     // The order a loaded machine read: the session file waiting, then busy (approved), and only then
     // the screen's approval menu, then its spinner; a second approval later in the same turn.
-    const t = new Tracker();
-    const states: string[] = [];
-    const feed = (c: ReturnType<Tracker['screen']>): void => {
-      if (c && c.state !== states.at(-1)) states.push(c.state);
-    };
-    feed(t.screen(1, idle, 1000));
-    feed(t.record(1, { state: 'working', source: 'session-file', detail: 'busy', at: 1090 }, 1100));
-    feed(t.screen(1, working, 1150));
+    const { t, states, feed } = underWay();
     feed(t.record(1, { state: 'waiting', source: 'session-file', detail: 'permission prompt', at: 1190 }, 1200));
     feed(t.record(1, { state: 'working', source: 'session-file', detail: 'busy', at: 1210 }, 1220));
     feed(t.screen(1, asking, 1250));
