@@ -196,7 +196,8 @@ export function isGeminiPrompt(record: unknown): boolean {
  * tool, written again with `toolCalls` once they ran), the tools' results sent back (`user` with
  * function responses), and notes (`info`: `Request cancelled.` after an Escape; `error`: an API
  * error). `$set` lines update the header or rewrite the history: no news of the turn.
- * (A response with both text and a tool call reads as Completed until the tool's record comes.)
+ * A response with text is written before the tool call it may make is asked or run: its Completed is
+ * `tentative` (the screen's question, or its end, tells which).
  */
 export function geminiChatRecord(record: unknown): RecordSignal | null {
   if (!isObj(record) || '$set' in record) return null;
@@ -208,7 +209,7 @@ export function geminiChatRecord(record: unknown): RecordSignal | null {
     case 'gemini': {
       if (Array.isArray(record.toolCalls) && record.toolCalls.length > 0) return jsonl('working', 'running tools');
       const text = clip(geminiText(record.content));
-      return text ? jsonl('completed', text) : jsonl('working', 'calling a tool');
+      return text ? { ...jsonl('completed', text), tentative: true } : jsonl('working', 'calling a tool');
     }
     case 'info':
       return geminiText(record.content).trim() === 'Request cancelled.' ? jsonl('failed', 'interrupted') : null;

@@ -157,6 +157,11 @@ export interface RecordSignal {
   detail: string;
   /** When the record was written (epoch ms), when it says so. */
   at?: number;
+  /**
+   * An end the agent may yet go on from (Gemini CLI's response with text, whose tool call, asked on
+   * the screen, is recorded only once it ran): held until the screen shows the turn ended.
+   */
+  tentative?: boolean;
 }
 
 /** One process as /proc describes it. */

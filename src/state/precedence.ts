@@ -34,8 +34,10 @@ const ended = (s: AgentState): boolean => s === 'completed' || s === 'failed';
  *    Idle, a question that showed after Working (Codex writes no record for an approval), and a
  *    failure (an API error, an interrupt) that showed after a record of work (Qwen Code writes no
  *    record of either); not after the live status, which tells the turn's end itself. A question on
- *    the screen is not hidden by a transcript's record of work whenever that record was read: the
- *    agent records its tool call before it asks, and a busy machine reads the record last.
+ *    the screen is never hidden by a transcript's record, whenever that record was read: the agent
+ *    records its tool call before it asks (a busy machine reads the record last), and Gemini CLI
+ *    records a response's text before it asks for the tool call the response makes. Only a live
+ *    status that spoke after the question showed hides it.
  */
 export function decide({ screen, live, turn }: Sources): SourcedState {
   let confirmed: SourcedState | undefined;
@@ -45,7 +47,9 @@ export function decide({ screen, live, turn }: Sources): SourcedState {
     confirmed = live ?? turn;
   }
   if (!confirmed) return screen;
-  if (screen.state === 'waiting' && confirmed === turn && turn.state === 'working') return screen;
+  // A question on the screen: no transcript's record hides it (a record of work, read however late,
+  // nor an end); only a live status that spoke after it showed (it tells its own waits).
+  if (screen.state === 'waiting' && confirmed === turn && !(live && live.at > screen.at)) return screen;
   if (screen.state === 'failed' && confirmed === turn && turn.state === 'working' && screen.at > turn.at) return screen;
   if (inTurn(screen.state) && screen.at > confirmed.at) {
     if (ended(confirmed.state) || confirmed.state === 'idle') return screen;

@@ -79,6 +79,12 @@ interface TerminalEntry extends TrackedState {
    * (this agent's live status tells its next wait itself). `sawQuestion`: the screen has shown it since.
    */
   answered?: { sawQuestion: boolean };
+  /**
+   * A record's tentative end (RecordSignal.tentative) read while the screen showed the turn under
+   * way: told once the screen shows the turn ended (or after HOLD_MS of a screen still at work, from
+   * `since`); while the screen asks, it waits; a newer record drops it (the turn went on).
+   */
+  pendingEnd?: { signal: RecordState & { at?: number }; since: number };
   /** When the record that ended the last turn was written (its own time): a record older than it is no new work. */
   doneAt?: number;
   /** Set when the job ended; final. */
@@ -172,6 +178,13 @@ export class Tracker {
       if (text) rec.intent = { agent: detection.agent, text };
     }
     let done: StateChange['done'];
+    // A record's tentative end: the screen's end confirms it (its words tell the end, before the
+    // screen's line); a question keeps it waiting; a screen still at work, HOLD_MS from now.
+    const pending = rec.pendingEnd;
+    if (pending && !underWay(detection.state)) {
+      rec.pendingEnd = undefined;
+      done = this.takeRecord(rec, pending.signal, now);
+    } else if (pending && detection.state === 'working' && previous?.state !== 'working') pending.since = now;
     // New work is a screen that starts working: a spinner still turning after a record ended the turn
     // is the same turn, redrawn late, and so is one first drawn after it (a loaded machine reads the
     // approval's screen, the record's end, then the spinner's screen of that same turn).
@@ -186,7 +199,7 @@ export class Tracker {
         rec.lastCompletion = detection.completion;
         rec.absorbNextLine = false;
       }
-      if (fire) done = this.done(rec, detection.detail);
+      if (fire) done ??= this.done(rec, detection.detail);
     }
     return this.emit(rec, record === undefined, now, done);
   }
@@ -195,6 +208,20 @@ export class Tracker {
   record(buf: number, signal: RecordState & { at?: number }, now: number): StateChange | null {
     const rec = this.terminals.get(buf);
     if (!rec || rec.exitStatus !== undefined) return null;
+    if (signal.source !== 'session-file') rec.pendingEnd = undefined;
+    if (signal.tentative && underWay(rec.screen?.state)) {
+      rec.pendingEnd = { signal, since: now };
+      return null;
+    }
+    return this.emit(rec, false, now, this.takeRecord(rec, signal, now));
+  }
+
+  /** A record's state taken in; the turn's end it tells, if it does. */
+  private takeRecord(
+    rec: TerminalEntry,
+    signal: RecordState & { at?: number },
+    now: number,
+  ): StateChange['done'] | undefined {
     const sourced: SourcedState = { ...signal, at: now };
     const before = signal.source === 'session-file' ? rec.live : rec.turn;
     if (signal.source === 'session-file') {
@@ -219,9 +246,9 @@ export class Tracker {
       done = this.done(rec, signal.detail);
       rec.absorbNextLine = true;
       rec.doneAt = signal.at;
-      rec.screenBehind = rec.screen?.state === 'working' || rec.screen?.state === 'waiting';
+      rec.screenBehind = underWay(rec.screen?.state);
     }
-    return this.emit(rec, false, now, done);
+    return done;
   }
 
   /**
@@ -269,8 +296,11 @@ export class Tracker {
   /** When the earliest held-back state is due (epoch ms), or undefined when none is held. */
   nextRelease(): number | undefined {
     let next: number | undefined;
-    for (const r of this.terminals.values())
+    for (const r of this.terminals.values()) {
       if (r.heldSince !== undefined) next = Math.min(next ?? Infinity, r.heldSince + HOLD_MS);
+      const end = pendingDue(r);
+      if (end !== undefined) next = Math.min(next ?? Infinity, end);
+    }
     return next;
   }
 
@@ -278,6 +308,14 @@ export class Tracker {
   release(now: number): StateChange[] {
     const out: StateChange[] = [];
     for (const r of this.terminals.values()) {
+      const end = pendingDue(r);
+      if (r.pendingEnd && end !== undefined && now >= end) {
+        const signal = r.pendingEnd.signal;
+        r.pendingEnd = undefined;
+        const change = this.emit(r, false, now, this.takeRecord(r, signal, now));
+        if (change) out.push(change);
+        continue;
+      }
       if (r.heldSince === undefined || now < r.heldSince + HOLD_MS) continue;
       const change = this.emit(r, false, now);
       if (change) out.push(change);
@@ -403,6 +441,16 @@ export class Tracker {
     if (done) change.done = done;
     return change;
   }
+}
+
+/** Whether a screen shows its turn under way (at work, or asking). */
+function underWay(state: AgentState | undefined): boolean {
+  return state === 'working' || state === 'waiting';
+}
+
+/** When a tentative end is told though the screen has not shown it: HOLD_MS at work (never while it asks). */
+function pendingDue(r: TerminalEntry): number | undefined {
+  return r.pendingEnd && r.screen?.state !== 'waiting' ? r.pendingEnd.since + HOLD_MS : undefined;
 }
 
 function publicState(r: TerminalEntry): TerminalState {

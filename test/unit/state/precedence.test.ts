@@ -86,6 +86,19 @@ describe('precedence of sources', () => {
     ).toMatchObject({ state: 'working' });
   });
 
+  it('4: no record of an end hides a question on the screen; a live status that spoke after it does', () => {
+    // Gemini CLI records a response's text, then asks for its tool call on the screen.
+    expect(decide({ screen: screen('waiting', 30), turn: turn('completed', 40) })).toMatchObject({
+      state: 'waiting',
+      source: 'pty-scrape',
+    });
+    expect(decide({ screen: screen('waiting', 30), turn: turn('failed', 40) })).toMatchObject({ state: 'waiting' });
+    // Claude Code's session file went busy after the question showed: it was answered.
+    expect(
+      decide({ screen: screen('waiting', 30), live: live('working', 35), turn: turn('completed', 40) }),
+    ).toMatchObject({ state: 'completed' });
+  });
+
   it('4: a failure on the screen after a record of work shows (Qwen Code writes no record of an API error)', () => {
     expect(decide({ screen: screen('failed', 40), turn: turn('working', 30) })).toMatchObject({
       state: 'failed',

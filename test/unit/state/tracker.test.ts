@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { geminiChatRecord } from '../../../src/agents/gemini.js';
+import type { RecordSignal } from '../../../src/shared/types.js';
 import { HOLD_MS, Tracker } from '../../../src/state/tracker.js';
 import type { Screen } from '../../../src/detect/index.js';
 import screens from '../../fixtures/screens.json';
@@ -30,6 +34,13 @@ function underWay(): { t: Tracker; states: string[]; feed: (c: ReturnType<Tracke
   feed(t.screen(1, working, 1150));
   return { t, states, feed };
 }
+
+/** Gemini CLI 0.61.0's chat of three turns (captured): say hello; run the tests (a shell call, approved); say bye. */
+const geminiChat = (): RecordSignal[] =>
+  readFileSync(path.join(__dirname, '../../fixtures/records/gemini-usage-chat.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .flatMap((l) => geminiChatRecord(JSON.parse(l)) ?? []);
 
 describe('Tracker', () => {
   it('reports the first state and then only changes', () => {
@@ -280,6 +291,61 @@ describe('Tracker', () => {
     feed(t.screen(1, asking, 1400));
     expect(states).toEqual(['idle', 'working', 'waiting', 'working', 'waiting']);
     expect(t.get(1)).toMatchObject({ state: 'waiting', source: 'pty-scrape' });
+  });
+
+  it("Gemini CLI's text before the tool call it asks for is no turn's end: its approval is Waiting, each end told once with its answer", () => {
+    const [hello, helloAnswer, run, runText, ran, result, runAnswer] = geminiChat();
+    expect(runText).toMatchObject({ state: 'completed', detail: 'I will run a command.', tentative: true });
+    const t = new Tracker();
+    const states: string[] = [];
+    const dones: string[] = [];
+    const feed = (c: ReturnType<Tracker['screen']>): void => {
+      if (c && c.state !== states.at(-1)) states.push(c.state);
+      if (c?.done) dones.push(c.done.line);
+    };
+    const screen = (name: keyof typeof screens): Screen => ({ lines: screens[name].lines, title: screens[name].title });
+    feed(t.screen(1, screen('gemini-real-idle'), 1000));
+    // A turn of text alone: its record's end waits for the screen's.
+    feed(t.record(1, hello!, 1100));
+    feed(t.screen(1, screen('gemini-real-working'), 1150));
+    feed(t.record(1, helloAnswer!, 1200));
+    expect(t.get(1)?.state).toBe('working');
+    feed(t.screen(1, screen('gemini-real-done'), 1250));
+    // Its text read first (the usual order), then the approval on the screen.
+    feed(t.record(1, run!, 1300));
+    feed(t.screen(1, screen('gemini-real-working'), 1350));
+    feed(t.record(1, runText!, 1400));
+    feed(t.screen(1, screen('gemini-real-approval'), 1450));
+    // The question stays as long as it is asked, with no release of the held end.
+    expect(t.release(1450 + 10 * HOLD_MS)).toEqual([]);
+    expect(t.get(1)).toMatchObject({ state: 'waiting', source: 'pty-scrape' });
+    feed(t.record(1, ran!, 20_000));
+    feed(t.record(1, result!, 20_010));
+    feed(t.screen(1, screen('gemini-real-working'), 20_050));
+    feed(t.record(1, runAnswer!, 20_100));
+    feed(t.screen(1, screen('gemini-real-done'), 20_150));
+    expect(states).toEqual(['idle', 'working', 'completed', 'working', 'waiting', 'working', 'completed']);
+    expect(dones).toEqual(['You said: say hello', 'Done: ran it.']);
+    expect(t.get(1)).toMatchObject({ state: 'completed', source: 'jsonl-watcher', detail: 'Done: ran it.' });
+  });
+
+  it("Gemini CLI's approval read before its text's record stays Waiting; a screen that never shows the end lets the end go after HOLD_MS", () => {
+    const [, , run, runText, ran, , runAnswer] = geminiChat();
+    const t = new Tracker();
+    const screen = (name: keyof typeof screens): Screen => ({ lines: screens[name].lines, title: screens[name].title });
+    t.screen(1, screen('gemini-real-idle'), 1000);
+    t.record(1, run!, 1100);
+    t.screen(1, screen('gemini-real-approval'), 1200);
+    expect(t.record(1, runText!, 1300)).toBeNull();
+    expect(t.get(1)).toMatchObject({ state: 'waiting' });
+    t.record(1, ran!, 5000);
+    t.screen(1, screen('gemini-real-working'), 5100);
+    expect(t.record(1, runAnswer!, 5200)).toBeNull();
+    expect(t.nextRelease()).toBe(5200 + HOLD_MS);
+    expect(t.release(5200 + HOLD_MS - 1)).toEqual([]);
+    expect(t.release(5200 + HOLD_MS)).toEqual([
+      expect.objectContaining({ state: 'completed', done: { line: 'Done: ran it.' } }),
+    ]);
   });
 
   it('a record of new work lets the screen tell again what the records lack (its question)', () => {
