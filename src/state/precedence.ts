@@ -9,6 +9,8 @@ export interface SourcedState {
   source: StateSource;
   detail: string;
   at: number;
+  /** When the record was written, by its own word (a record read again later keeps it). */
+  written?: number;
 }
 
 export interface Sources {
@@ -50,7 +52,15 @@ export function decide({ screen, live, turn }: Sources): SourcedState {
   // A question on the screen: no transcript's record hides it (a record of work, read however late,
   // nor an end); only a live status that spoke after it showed (it tells its own waits).
   if (screen.state === 'waiting' && confirmed === turn && !(live && live.at > screen.at)) return screen;
-  if (screen.state === 'failed' && confirmed === turn && turn.state === 'working' && screen.at > turn.at) return screen;
+  // An interrupt or an error on the screen ends the turn unless the record was written after it (a
+  // newer turn, or step, began): a store written again as the turn is stopped is read later, not newer.
+  if (
+    screen.state === 'failed' &&
+    confirmed === turn &&
+    turn.state === 'working' &&
+    screen.at > (turn.written ?? turn.at)
+  )
+    return screen;
   if (inTurn(screen.state) && screen.at > confirmed.at) {
     if (ended(confirmed.state) || confirmed.state === 'idle') return screen;
     if (screen.state === 'waiting' && confirmed.state === 'working') return screen;

@@ -222,7 +222,13 @@ export class Tracker {
     signal: RecordState & { at?: number },
     now: number,
   ): StateChange['done'] | undefined {
-    const sourced: SourcedState = { ...signal, at: now };
+    const sourced: SourcedState = {
+      state: signal.state,
+      source: signal.source,
+      detail: signal.detail,
+      at: now,
+      ...(signal.at !== undefined ? { written: signal.at } : {}),
+    };
     const before = signal.source === 'session-file' ? rec.live : rec.turn;
     if (signal.source === 'session-file') {
       rec.live = sourced;

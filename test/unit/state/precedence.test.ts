@@ -104,6 +104,13 @@ describe('precedence of sources', () => {
       state: 'failed',
       source: 'pty-scrape',
     });
+    // After the record was written, though it was read again later (OpenCode's store, written as it stops).
+    expect(decide({ screen: screen('failed', 40), turn: { ...turn('working', 50), written: 20 } })).toMatchObject({
+      state: 'failed',
+    });
+    expect(decide({ screen: screen('failed', 40), turn: { ...turn('working', 50), written: 45 } })).toMatchObject({
+      state: 'working',
+    });
     // Not an older one, and not over the live status (which tells the turn's end itself).
     expect(decide({ screen: screen('failed', 20), turn: turn('working', 30) })).toMatchObject({ state: 'working' });
     expect(

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { geminiChatRecord } from '../../../src/agents/gemini.js';
+import { opencodeTurn } from '../../../src/agents/opencode.js';
+import type { OpenCodeMessage } from '../../../src/agents/opencode.js';
 import type { RecordSignal } from '../../../src/shared/types.js';
 import { HOLD_MS, Tracker } from '../../../src/state/tracker.js';
 import type { Screen } from '../../../src/detect/index.js';
@@ -34,6 +36,9 @@ function underWay(): { t: Tracker; states: string[]; feed: (c: ReturnType<Tracke
   feed(t.screen(1, working, 1150));
   return { t, states, feed };
 }
+
+/** A captured screen of test/fixtures/screens.json. */
+const screen = (name: keyof typeof screens): Screen => ({ lines: screens[name].lines, title: screens[name].title });
 
 /** Gemini CLI 0.61.0's chat of three turns (captured): say hello; run the tests (a shell call, approved); say bye. */
 const geminiChat = (): RecordSignal[] =>
@@ -303,7 +308,6 @@ describe('Tracker', () => {
       if (c && c.state !== states.at(-1)) states.push(c.state);
       if (c?.done) dones.push(c.done.line);
     };
-    const screen = (name: keyof typeof screens): Screen => ({ lines: screens[name].lines, title: screens[name].title });
     feed(t.screen(1, screen('gemini-real-idle'), 1000));
     // A turn of text alone: its record's end waits for the screen's.
     feed(t.record(1, hello!, 1100));
@@ -332,7 +336,6 @@ describe('Tracker', () => {
   it("Gemini CLI's approval read before its text's record stays Waiting; a screen that never shows the end lets the end go after HOLD_MS", () => {
     const [, , run, runText, ran, , runAnswer] = geminiChat();
     const t = new Tracker();
-    const screen = (name: keyof typeof screens): Screen => ({ lines: screens[name].lines, title: screens[name].title });
     t.screen(1, screen('gemini-real-idle'), 1000);
     t.record(1, run!, 1100);
     t.screen(1, screen('gemini-real-approval'), 1200);
@@ -346,6 +349,41 @@ describe('Tracker', () => {
     expect(t.release(5200 + HOLD_MS)).toEqual([
       expect.objectContaining({ state: 'completed', done: { line: 'Done: ran it.' } }),
     ]);
+  });
+
+  it("OpenCode's interrupt on the screen ends the turn though its store, written again as it stops, is read after it", () => {
+    // OpenCode 1.18.33's messages (captured): the third turn's prompt and its step while it streams.
+    const all = JSON.parse(
+      readFileSync(path.join(__dirname, '../../fixtures/records/opencode-messages.json'), 'utf8'),
+    ) as OpenCodeMessage[];
+    const prompt = all.find((m) => m.id.startsWith('msg_22c314b4'))!;
+    const step = all.find((m) => m.id.startsWith('msg_22c314b7'))!;
+    // As it is while the answer streams: no end yet.
+    const streaming = { ...step, data: { role: 'assistant', time: { created: step.created } } };
+    const answering = opencodeTurn([prompt, streaming])!;
+    expect(answering).toMatchObject({ state: 'working', detail: 'answering', at: step.created });
+    const t = new Tracker();
+    const at = prompt.created;
+    t.screen(1, screen('opencode-real-idle'), at - 500);
+    t.record(1, opencodeTurn([prompt])!, at + 10);
+    t.screen(1, screen('opencode-real-working'), at + 100);
+    t.record(1, answering, at + 200);
+    expect(t.get(1)).toMatchObject({ state: 'working', source: 'session-db' });
+    expect(t.screen(1, screen('opencode-real-interrupted'), at + 6000)).toMatchObject({ state: 'failed' });
+    // The store changes as the turn stops; its step, still without an end, is read again.
+    expect(t.record(1, answering, at + 6100)).toBeNull();
+    expect(t.get(1)).toMatchObject({ state: 'failed', source: 'pty-scrape' });
+    // A prompt written after the interrupt is a new turn.
+    const next = {
+      ...prompt,
+      id: 'msg_next',
+      created: at + 9000,
+      data: { role: 'user', time: { created: at + 9000 } },
+    };
+    expect(t.record(1, opencodeTurn([prompt, next])!, at + 9050)).toMatchObject({
+      state: 'working',
+      source: 'session-db',
+    });
   });
 
   it('a record of new work lets the screen tell again what the records lack (its question)', () => {
