@@ -3,7 +3,7 @@
 // the file that holds a job's answers, its sessions elsewhere, how a background session is attached.
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { COMPLETION, SHARED_RULES } from '../detect/common.js';
+import { both, COMPLETION, SHARED_RULES } from '../detect/common.js';
 import type { UsageFeed } from '../records/usage-feed.js';
 import type { FolderWatcher } from '../records/folders.js';
 import type { RecordLog } from '../records/follow.js';
@@ -109,6 +109,22 @@ export const claude: AgentModule = {
       // An API error ends the turn: `● API Error: 400 …`.
       { name: 'api-error', state: 'failed', test: /^\s*[●⏺] API Error\b/ },
       ...SHARED_RULES,
+      // A dialog's own way out (`Esc to cancel` under its choices), over a spinner still turning; not
+      // the history search's (`Enter to use · Esc to cancel`), which asks nothing.
+      {
+        name: 'esc-to-cancel',
+        state: 'waiting',
+        test: both(/\besc to cancel\b/i, /^(?!.*\bEnter to use\b)/),
+        overWork: true,
+      },
+      // The interrupt hint of older versions, on the spinner's row or under it.
+      {
+        name: 'ctrl-c-to-interrupt',
+        state: 'working',
+        test: /\bctrl\+c to interrupt\b/i,
+        chrome: true,
+        detail: 'working',
+      },
       // Spinner row of 2.1: a glyph, then `<Verb>ing…` (`✶ Baking… (3s · esc to interrupt)`).
       { name: 'spinner', state: 'working', test: /^\s*[·✢*✶✻✽✳∗]\s*[A-Z][a-z]+ing(?:…|\.\.\.)/ },
       // Trust dialog and approvals (shell, edit, MCP tool), its questions to the user (`Enter to

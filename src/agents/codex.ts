@@ -29,7 +29,7 @@ const DIALOG = /enter\/esc confirm · \^c quit/;
  * answer | esc to interrupt`: no work): Waiting, and, shown alone, still Codex's.
  */
 const APPROVAL =
-  /Would you like to (?:run the following command|make the following edits)\?|Press enter to confirm or esc to cancel|Allow the \S+ MCP server to run tool|enter to submit (?:answer )?\| esc to (?:cancel|interrupt)/;
+  /Would you like to (?:run the following command|make the following edits)\?|Press enter to confirm or esc to cancel|Allow the \S+ MCP server to run tool|enter to submit (?:answer )?\| esc to (?:cancel|interrupt)|\| enter to submit answer\s*$/;
 
 /**
  * What one of Codex's desktop notifications says (0.171.0, as OSC 9): `Approval requested: <command>`
@@ -103,6 +103,11 @@ export const codex: AgentModule = {
       { name: 'error', state: 'failed', test: /^■ \S/ },
       { name: 'dialog', state: 'waiting', test: DIALOG },
       { name: 'approval', state: 'waiting', test: APPROVAL },
+      // A confirmation over its busy line (`Confirm with Enter`, `… confirm with ⏎ Enter …`), a
+      // `yes (y)` choice, a command's approval asked in two words: Waiting.
+      { name: 'confirm', state: 'waiting', test: /\bConfirm with\b.{0,40}\bEnter\b/i, overWork: true },
+      { name: 'yes-choice', state: 'waiting', test: /\byes \(y\)/i },
+      { name: 'allow-command', state: 'waiting', test: /\bAllow command\?/ },
       // `Worked for 10s • 19:35`: Codex prints its done line without a glyph.
       {
         name: 'worked-for',

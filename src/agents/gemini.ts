@@ -104,12 +104,18 @@ export const gemini: AgentModule = {
       {
         name: 'approval',
         state: 'waiting',
-        test: /Allow execution of|Apply this change\?|Do you trust the files in this folder\?|Enter to select · ↑\/↓ to navigate/,
+        test: /Allow execution\b|Apply this change\b|Do you want to proceed\b|Do you trust the files in this folder\?|Enter to select · ↑\/↓ to navigate/,
       },
+      // Its wait for a tool's confirmation, drawn on its spinner's row while the spinner still turns.
+      { name: 'confirmation', state: 'waiting', test: /Waiting for user confirmation\b/i, overWork: true },
       // One Escape cancels a turn (`ℹ Request cancelled.`); an API error is `✕ [API Error: …]`.
       { name: 'cancelled', state: 'failed', test: /^\s*ℹ Request cancelled\./, detail: 'interrupted' },
       { name: 'api-error', state: 'failed', test: /^\s*✕ \[API Error\b/ },
-      { name: 'spinner', state: 'working', test: ordered(new RegExp(`${BRAILLE}\\s`), '(esc to cancel') },
+      {
+        name: 'spinner',
+        state: 'working',
+        test: ordered(new RegExp(`${BRAILLE}\\s`), '(esc to cancel', '(Esc to cancel', '(ESC to cancel'),
+      },
       ...SHARED_RULES,
       { name: 'placeholder', state: 'idle', test: /Type your message or @path\/to\/file/, hint: true },
     ],

@@ -145,6 +145,16 @@ function scan(
     if (rule.hint) hint ??= { rule, row, line };
     else event = { rule, row, line };
   }
+  // A busy line under a question that holds the agent (a dialog over a spinner still turning) is
+  // that question's turn: the question decides.
+  if (event?.rule.state === 'working') {
+    const over = rules.lines.filter((r) => r.overWork === true);
+    for (let row = event.row - 1; row >= Math.max(0, from) && over.length > 0; row--) {
+      const line = lines[row]!;
+      const rule = over.find((r) => r.test.test(line));
+      if (rule) return { event: { rule, row, line }, hint };
+    }
+  }
   return { event, hint };
 }
 

@@ -36,6 +36,11 @@ export interface LineRule {
    * spinner row), is the detail; `detail` when there is none.
    */
   chrome?: boolean;
+  /**
+   * A question that holds the agent while its busy line still shows (a dialog over a spinner that
+   * keeps turning): anywhere in the current turn, it wins over a working line below it.
+   */
+  overWork?: boolean;
   detail?: string;
 }
 
