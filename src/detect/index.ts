@@ -123,6 +123,9 @@ interface Hit {
   line: string;
 }
 
+/** How far above a busy line a question that holds the agent (LineRule.overWork) is looked for. */
+const OVER_WORK_REACH = 8;
+
 /**
  * For each row at or below row `from` (the current turn's start), the first rule that matches it;
  * then the newest event and the lowest hint.
@@ -149,7 +152,8 @@ function scan(
   // that question's turn: the question decides.
   if (event?.rule.state === 'working') {
     const over = rules.lines.filter((r) => r.overWork === true);
-    for (let row = event.row - 1; row >= Math.max(0, from) && over.length > 0; row--) {
+    const top = Math.max(0, from, event.row - OVER_WORK_REACH);
+    for (let row = event.row - 1; row >= top && over.length > 0; row--) {
       const line = lines[row]!;
       const rule = over.find((r) => r.test.test(line));
       if (rule) return { event: { rule, row, line }, hint };

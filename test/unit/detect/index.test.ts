@@ -224,6 +224,13 @@ describe('order: the newest thing on the screen decides', () => {
   it('a footer hint does not outrank a completion above it', () => {
     expect(detect(screen(`Claude Code\n${done}\n❯ \n  ? for shortcuts`)).state).toBe('stopped');
   });
+  it('a dialog over a busy line wins within a few rows of it (farther up, it is an older part of the turn)', () => {
+    const busy = '⠏ Thinking about it (esc to cancel, 3s)';
+    const near = [' > run the tests', '⠏ Waiting for user confirmation...', '', busy];
+    expect(detect({ lines: near, title: '' }, undefined, 'gemini').state).toBe('waiting');
+    const far = [' > run the tests', '⠏ Waiting for user confirmation...', ...Array(9).fill('✦ output'), busy];
+    expect(detect({ lines: far, title: '' }, undefined, 'gemini').state).toBe('working');
+  });
   it('only the screen given counts: an approval scrolled off is not there', () => {
     const rows = fixtures['claude-stopped']!.lines;
     expect(detect({ lines: rows, title: '✳ Claude Code' }).state).toBe('stopped');
