@@ -148,6 +148,8 @@ export interface PushSignal {
   state: AgentState;
   detail: string;
   repeat?: true;
+  /** An end the screen must show before it is told (RecordSignal.tentative). */
+  tentative?: boolean;
 }
 
 /** What one of an agent's records says about a terminal's state. */

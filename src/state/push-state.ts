@@ -24,7 +24,15 @@ export interface Told {
   screen?: AgentState;
 }
 
+/** How long a tentative end waits for a screen still at work to show the end (a question: for as long as it asks). */
+export const TENTATIVE_MS = 1500;
+
+/** A record's source: a question on the screen is never hidden by one. */
+const RECORDS: ReadonlySet<PushSource> = new Set(['jsonl-watcher', 'session-db']);
+
 export class PushState {
+  /** A tentative end (Gemini CLI's text before its tool call) held until the screen shows the end. */
+  private pending: { signal: PushSignal; at: number; told: Told } | undefined;
   private last: (PushSignal & { at: number; source: PushSource; screen?: AgentState; overtaken?: boolean }) | undefined;
   /** The other sources' state and since when they read so. */
   private screen: { state: AgentState; at: number } | undefined;
@@ -40,6 +48,11 @@ export class PushState {
   /** An event's signal, received at `now`, told as `told` says. */
   record(signal: PushSignal, now: number, told: Told = {}): void {
     if (signal.repeat && this.last?.state === 'waiting') return;
+    this.pending = undefined;
+    if (signal.tentative && this.screen && inTurn(this.screen.state)) {
+      this.pending = { signal, at: now, told };
+      return;
+    }
     // Nothing an agent prints reaches a job's detail as a control character.
     this.last = {
       state: signal.state,
@@ -52,6 +65,12 @@ export class PushState {
 
   /** The screen's reading `d` at `now`, with the events': what the job is. */
   combine(d: Detection, now: number): Detection {
+    const held = this.pending;
+    // A tentative end: the screen's end confirms it; a question keeps it; a screen at work, TENTATIVE_MS.
+    if (held && (!inTurn(d.state) || (d.state === 'working' && now >= held.at + TENTATIVE_MS))) {
+      this.pending = undefined;
+      this.record({ ...held.signal, tentative: false }, now, held.told);
+    } else if (held && d.state === 'working' && this.screen?.state !== 'working') held.at = now;
     if (!this.screen || this.screen.state !== d.state) this.screen = { state: d.state, at: now };
     const push = this.last;
     if (!push || d.state === 'exited') return d;
@@ -59,7 +78,9 @@ export class PushState {
     if (push.screen !== undefined && d.state !== push.screen) push.overtaken = true;
     const screenNewer = push.screen !== undefined ? push.overtaken === true : this.screen.at > push.at;
     const fromPush: Detection = { agent: d.agent, state: push.state, source: push.source, detail: push.detail };
-    if (ended(push.state)) return inTurn(d.state) && screenNewer ? d : fromPush;
+    // A question on the screen: no record of an end hides it, whenever either was read.
+    if (ended(push.state))
+      return inTurn(d.state) && (screenNewer || (d.state === 'waiting' && RECORDS.has(push.source))) ? d : fromPush;
     // A wait the screen shows too is confirmed; the screen's question stays its detail.
     if (push.state === 'waiting' && d.state === 'waiting') return { ...d, source: push.source };
     return screenNewer ? d : fromPush;

@@ -10,7 +10,7 @@ import type {
   Screen,
   StateSource,
 } from '../shared/types.js';
-import { PushState } from './push-state.js';
+import { PushState, TENTATIVE_MS } from './push-state.js';
 import { decide } from './precedence.js';
 import type { SourcedState } from './precedence.js';
 import { INTERRUPTED } from '../shared/types.js';
@@ -81,7 +81,7 @@ interface TerminalEntry extends TrackedState {
   answered?: { sawQuestion: boolean };
   /**
    * A record's tentative end (RecordSignal.tentative) read while the screen showed the turn under
-   * way: told once the screen shows the turn ended (or after HOLD_MS of a screen still at work, from
+   * way: told once the screen shows the turn ended (or after TENTATIVE_MS of a screen still at work, from
    * `since`); while the screen asks, it waits; a newer record drops it (the turn went on).
    */
   pendingEnd?: { signal: RecordState & { at?: number }; since: number };
@@ -179,7 +179,7 @@ export class Tracker {
     }
     let done: StateChange['done'];
     // A record's tentative end: the screen's end confirms it (its words tell the end, before the
-    // screen's line); a question keeps it waiting; a screen still at work, HOLD_MS from now.
+    // screen's line); a question keeps it waiting; a screen still at work, TENTATIVE_MS from now.
     const pending = rec.pendingEnd;
     if (pending && !underWay(detection.state)) {
       rec.pendingEnd = undefined;
@@ -454,9 +454,9 @@ function underWay(state: AgentState | undefined): boolean {
   return state === 'working' || state === 'waiting';
 }
 
-/** When a tentative end is told though the screen has not shown it: HOLD_MS at work (never while it asks). */
+/** When a tentative end is told though the screen has not shown it: TENTATIVE_MS at work (never while it asks). */
 function pendingDue(r: TerminalEntry): number | undefined {
-  return r.pendingEnd && r.screen?.state !== 'waiting' ? r.pendingEnd.since + HOLD_MS : undefined;
+  return r.pendingEnd && r.screen?.state !== 'waiting' ? r.pendingEnd.since + TENTATIVE_MS : undefined;
 }
 
 function publicState(r: TerminalEntry): TerminalState {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PushState } from '../../../src/state/push-state.js';
+import { PushState, TENTATIVE_MS } from '../../../src/state/push-state.js';
 import type { AgentState, Detection } from '../../../src/shared/types.js';
 
 const screen = (state: AgentState, detail = ''): Detection => ({
@@ -48,6 +48,33 @@ describe("a job's state from its agent's events beside its screen", () => {
     expect(p.combine(screen('stopped'), 30)).toMatchObject({ state: 'completed' });
     expect(p.combine(screen('working'), 40)).toEqual(screen('working'));
   });
+  it("a job's Gemini CLI: its text before the tool call it asks for is no end; a record's end never hides a question", () => {
+    const p = new PushState('jsonl-watcher');
+    const told = { source: 'jsonl-watcher' as const };
+    p.combine(screen('working'), 0);
+    p.record({ state: 'completed', detail: 'I will run a command.', tentative: true }, 10, told);
+    expect(p.combine(screen('working'), 20).state).toBe('working');
+    // Its approval shows: Waiting, for as long as it asks.
+    expect(p.combine(screen('waiting', 'Allow execution of [Shell]?'), 30).state).toBe('waiting');
+    expect(p.combine(screen('waiting', 'Allow execution of [Shell]?'), 30 + 10 * TENTATIVE_MS).state).toBe('waiting');
+    // Approved: the tool's record goes on working; the answer's end waits for the screen's.
+    p.record({ state: 'working', detail: 'running tools' }, 20_000, told);
+    expect(p.combine(screen('working'), 20_010).state).toBe('working');
+    p.record({ state: 'completed', detail: 'Done: ran it.', tentative: true }, 20_100, told);
+    expect(p.combine(screen('working'), 20_110).state).toBe('working');
+    expect(p.combine(screen('idle'), 20_200)).toMatchObject({ state: 'completed', detail: 'Done: ran it.' });
+    // A screen that never shows the end: told after TENTATIVE_MS of work.
+    p.combine(screen('working'), 30_000);
+    p.record({ state: 'completed', detail: 'Late.', tentative: true }, 30_010, told);
+    expect(p.combine(screen('working'), 30_010 + TENTATIVE_MS - 1).state).toBe('working');
+    expect(p.combine(screen('working'), 30_010 + TENTATIVE_MS).state).toBe('completed');
+    // A record's end read after the question showed does not hide it.
+    const q = new PushState('jsonl-watcher');
+    q.combine(screen('waiting', 'Apply this change?'), 0);
+    q.record({ state: 'completed', detail: 'answer' }, 10, told);
+    expect(q.combine(screen('waiting', 'Apply this change?'), 20).state).toBe('waiting');
+  });
+
   it('an interrupt after the hook said Working is the screen’s (no hook says it): Failed', () => {
     const p = new PushState();
     p.record({ state: 'working', detail: 'prompt sent' }, 10);

@@ -5,6 +5,7 @@ import { geminiChatRecord } from '../../../src/agents/gemini.js';
 import { opencodeTurn } from '../../../src/agents/opencode.js';
 import type { OpenCodeMessage } from '../../../src/agents/opencode.js';
 import type { RecordSignal } from '../../../src/shared/types.js';
+import { TENTATIVE_MS } from '../../../src/state/push-state.js';
 import { HOLD_MS, Tracker } from '../../../src/state/tracker.js';
 import type { Screen } from '../../../src/detect/index.js';
 import screens from '../../fixtures/screens.json';
@@ -321,7 +322,7 @@ describe('Tracker', () => {
     feed(t.record(1, runText!, 1400));
     feed(t.screen(1, screen('gemini-real-approval'), 1450));
     // The question stays as long as it is asked, with no release of the held end.
-    expect(t.release(1450 + 10 * HOLD_MS)).toEqual([]);
+    expect(t.release(1450 + 10 * TENTATIVE_MS)).toEqual([]);
     expect(t.get(1)).toMatchObject({ state: 'waiting', source: 'pty-scrape' });
     feed(t.record(1, ran!, 20_000));
     feed(t.record(1, result!, 20_010));
@@ -333,7 +334,7 @@ describe('Tracker', () => {
     expect(t.get(1)).toMatchObject({ state: 'completed', source: 'jsonl-watcher', detail: 'Done: ran it.' });
   });
 
-  it("Gemini CLI's approval read before its text's record stays Waiting; a screen that never shows the end lets the end go after HOLD_MS", () => {
+  it("Gemini CLI's approval read before its text's record stays Waiting; a screen that never shows the end lets the end go after TENTATIVE_MS", () => {
     const [, , run, runText, ran, , runAnswer] = geminiChat();
     const t = new Tracker();
     t.screen(1, screen('gemini-real-idle'), 1000);
@@ -344,9 +345,9 @@ describe('Tracker', () => {
     t.record(1, ran!, 5000);
     t.screen(1, screen('gemini-real-working'), 5100);
     expect(t.record(1, runAnswer!, 5200)).toBeNull();
-    expect(t.nextRelease()).toBe(5200 + HOLD_MS);
-    expect(t.release(5200 + HOLD_MS - 1)).toEqual([]);
-    expect(t.release(5200 + HOLD_MS)).toEqual([
+    expect(t.nextRelease()).toBe(5200 + TENTATIVE_MS);
+    expect(t.release(5200 + TENTATIVE_MS - 1)).toEqual([]);
+    expect(t.release(5200 + TENTATIVE_MS)).toEqual([
       expect.objectContaining({ state: 'completed', done: { line: 'Done: ran it.' } }),
     ]);
   });
