@@ -38,7 +38,7 @@ export interface LineRule {
   chrome?: boolean;
   /**
    * A question that holds the agent while its busy line still shows (a dialog over a spinner that
-   * keeps turning): anywhere in the current turn, it wins over a working line below it.
+   * keeps turning): a few rows above a working line, in the current turn, it wins over that line.
    */
   overWork?: boolean;
   detail?: string;

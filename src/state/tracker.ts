@@ -188,7 +188,7 @@ export class Tracker {
     // New work is a screen that starts working: a spinner still turning after a record ended the turn
     // is the same turn, redrawn late, and so is one first drawn after it (a loaded machine reads the
     // approval's screen, the record's end, then the spinner's screen of that same turn).
-    if (detection.state !== 'working' && detection.state !== 'waiting') rec.screenBehind = false;
+    if (!underWay(detection.state)) rec.screenBehind = false;
     if (rec.answered && detection.state === 'waiting') rec.answered.sawQuestion = true;
     else if (rec.answered?.sawQuestion) rec.answered = undefined;
     if (detection.state === 'working' && previous?.state !== 'working' && !rec.screenBehind) this.worked(rec);
