@@ -151,11 +151,10 @@ function scan(
   // A busy line under a question that holds the agent (a dialog over a spinner still turning) is
   // that question's turn: the question decides.
   if (event?.rule.state === 'working') {
-    const over = rules.lines.filter((r) => r.overWork === true);
     const top = Math.max(0, from, event.row - OVER_WORK_REACH);
-    for (let row = event.row - 1; row >= top && over.length > 0; row--) {
+    for (let row = event.row - 1; row >= top; row--) {
       const line = lines[row]!;
-      const rule = over.find((r) => r.test.test(line));
+      const rule = rules.lines.find((r) => r.overWork === true && r.test.test(line));
       if (rule) return { event: { rule, row, line }, hint };
     }
   }

@@ -11,6 +11,7 @@
 import type { AgentState, Detection, PushSignal, RecordSignal, StateSource } from '../shared/types.js';
 import { inTurn } from '../shared/types.js';
 import { clip, noControl } from '../shared/text.js';
+import { TentativeEnd } from './tentative.js';
 
 /** What a state the agent told is from: its hooks, notifications, event stream, or its records (a job's). */
 export type PushSource = Extract<StateSource, 'hook' | 'notification' | 'event-stream'> | RecordSignal['source'];
@@ -24,15 +25,12 @@ export interface Told {
   screen?: AgentState;
 }
 
-/** How long a tentative end waits for a screen still at work to show the end (a question: for as long as it asks). */
-export const TENTATIVE_MS = 1500;
-
 /** A record's source: a question on the screen is never hidden by one. */
 const RECORDS: ReadonlySet<PushSource> = new Set(['jsonl-watcher', 'session-db']);
 
 export class PushState {
-  /** A tentative end (Gemini CLI's text before its tool call) held until the screen shows the end. */
-  private pending: { signal: PushSignal; at: number; told: Told } | undefined;
+  /** A record's tentative end, and how it was told (see TentativeEnd). */
+  private readonly pending = new TentativeEnd<{ signal: PushSignal; told: Told }>();
   private last: (PushSignal & { at: number; source: PushSource; screen?: AgentState; overtaken?: boolean }) | undefined;
   /** The other sources' state and since when they read so. */
   private screen: { state: AgentState; at: number } | undefined;
@@ -48,11 +46,8 @@ export class PushState {
   /** An event's signal, received at `now`, told as `told` says. */
   record(signal: PushSignal, now: number, told: Told = {}): void {
     if (signal.repeat && this.last?.state === 'waiting') return;
-    this.pending = undefined;
-    if (signal.tentative && this.screen && inTurn(this.screen.state)) {
-      this.pending = { signal, at: now, told };
-      return;
-    }
+    this.pending.drop();
+    if (signal.tentative && this.pending.hold({ signal, told }, this.screen?.state, now)) return;
     // Nothing an agent prints reaches a job's detail as a control character.
     this.last = {
       state: signal.state,
@@ -65,12 +60,8 @@ export class PushState {
 
   /** The screen's reading `d` at `now`, with the events': what the job is. */
   combine(d: Detection, now: number): Detection {
-    const held = this.pending;
-    // A tentative end: the screen's end confirms it; a question keeps it; a screen at work, TENTATIVE_MS.
-    if (held && (!inTurn(d.state) || (d.state === 'working' && now >= held.at + TENTATIVE_MS))) {
-      this.pending = undefined;
-      this.record({ ...held.signal, tentative: false }, now, held.told);
-    } else if (held && d.state === 'working' && this.screen?.state !== 'working') held.at = now;
+    const held = this.pending.screen(d.state, this.screen?.state, now);
+    if (held) this.record({ ...held.signal, tentative: false }, now, held.told);
     if (!this.screen || this.screen.state !== d.state) this.screen = { state: d.state, at: now };
     const push = this.last;
     if (!push || d.state === 'exited') return d;

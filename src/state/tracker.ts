@@ -10,10 +10,11 @@ import type {
   Screen,
   StateSource,
 } from '../shared/types.js';
-import { PushState, TENTATIVE_MS } from './push-state.js';
+import { PushState } from './push-state.js';
+import { TentativeEnd } from './tentative.js';
 import { decide } from './precedence.js';
 import type { SourcedState } from './precedence.js';
-import { INTERRUPTED } from '../shared/types.js';
+import { INTERRUPTED, inTurn } from '../shared/types.js';
 import { termBuf } from '../shared/fleet-id.js';
 
 /** What the tracker keeps of one terminal buffer's state. */
@@ -79,12 +80,8 @@ interface TerminalEntry extends TrackedState {
    * (this agent's live status tells its next wait itself). `sawQuestion`: the screen has shown it since.
    */
   answered?: { sawQuestion: boolean };
-  /**
-   * A record's tentative end (RecordSignal.tentative) read while the screen showed the turn under
-   * way: told once the screen shows the turn ended (or after TENTATIVE_MS of a screen still at work, from
-   * `since`); while the screen asks, it waits; a newer record drops it (the turn went on).
-   */
-  pendingEnd?: { signal: RecordState & { at?: number }; since: number };
+  /** A record's tentative end read while the screen showed the turn under way (see TentativeEnd). */
+  pendingEnd: TentativeEnd<RecordState & { at?: number }>;
   /** When the record that ended the last turn was written (its own time): a record older than it is no new work. */
   doneAt?: number;
   /** Set when the job ended; final. */
@@ -178,17 +175,13 @@ export class Tracker {
       if (text) rec.intent = { agent: detection.agent, text };
     }
     let done: StateChange['done'];
-    // A record's tentative end: the screen's end confirms it (its words tell the end, before the
-    // screen's line); a question keeps it waiting; a screen still at work, TENTATIVE_MS from now.
-    const pending = rec.pendingEnd;
-    if (pending && !underWay(detection.state)) {
-      rec.pendingEnd = undefined;
-      done = this.takeRecord(rec, pending.signal, now);
-    } else if (pending && detection.state === 'working' && previous?.state !== 'working') pending.since = now;
+    // A record's tentative end the screen lets go: its words tell the end, before the screen's line.
+    const ended = rec.pendingEnd.screen(detection.state, previous?.state, now);
+    if (ended) done = this.takeRecord(rec, ended, now);
     // New work is a screen that starts working: a spinner still turning after a record ended the turn
     // is the same turn, redrawn late, and so is one first drawn after it (a loaded machine reads the
     // approval's screen, the record's end, then the spinner's screen of that same turn).
-    if (!underWay(detection.state)) rec.screenBehind = false;
+    if (!inTurn(detection.state)) rec.screenBehind = false;
     if (rec.answered && detection.state === 'waiting') rec.answered.sawQuestion = true;
     else if (rec.answered?.sawQuestion) rec.answered = undefined;
     if (detection.state === 'working' && previous?.state !== 'working' && !rec.screenBehind) this.worked(rec);
@@ -208,11 +201,8 @@ export class Tracker {
   record(buf: number, signal: RecordState & { at?: number }, now: number): StateChange | null {
     const rec = this.terminals.get(buf);
     if (!rec || rec.exitStatus !== undefined) return null;
-    if (signal.source !== 'session-file') rec.pendingEnd = undefined;
-    if (signal.tentative && underWay(rec.screen?.state)) {
-      rec.pendingEnd = { signal, since: now };
-      return null;
-    }
+    if (signal.source !== 'session-file') rec.pendingEnd.drop();
+    if (signal.tentative && rec.pendingEnd.hold(signal, rec.screen?.state, now)) return null;
     return this.emit(rec, false, now, this.takeRecord(rec, signal, now));
   }
 
@@ -252,7 +242,7 @@ export class Tracker {
       done = this.done(rec, signal.detail);
       rec.absorbNextLine = true;
       rec.doneAt = signal.at;
-      rec.screenBehind = underWay(rec.screen?.state);
+      rec.screenBehind = inTurn(rec.screen?.state);
     }
     return done;
   }
@@ -304,7 +294,7 @@ export class Tracker {
     let next: number | undefined;
     for (const r of this.terminals.values()) {
       if (r.heldSince !== undefined) next = Math.min(next ?? Infinity, r.heldSince + HOLD_MS);
-      const end = pendingDue(r);
+      const end = r.pendingEnd.due(r.screen?.state);
       if (end !== undefined) next = Math.min(next ?? Infinity, end);
     }
     return next;
@@ -314,10 +304,8 @@ export class Tracker {
   release(now: number): StateChange[] {
     const out: StateChange[] = [];
     for (const r of this.terminals.values()) {
-      const end = pendingDue(r);
-      if (r.pendingEnd && end !== undefined && now >= end) {
-        const signal = r.pendingEnd.signal;
-        r.pendingEnd = undefined;
+      const signal = r.pendingEnd.release(r.screen?.state, now);
+      if (signal) {
         const change = this.emit(r, false, now, this.takeRecord(r, signal, now));
         if (change) out.push(change);
         continue;
@@ -365,6 +353,7 @@ export class Tracker {
       since: before && before.agent === d.agent && before.state === d.state ? before.since : now,
       workedSinceDone: false,
       absorbNextLine: false,
+      pendingEnd: new TentativeEnd(),
     };
     this.terminals.set(buf, rec);
     return rec;
@@ -447,16 +436,6 @@ export class Tracker {
     if (done) change.done = done;
     return change;
   }
-}
-
-/** Whether a screen shows its turn under way (at work, or asking). */
-function underWay(state: AgentState | undefined): boolean {
-  return state === 'working' || state === 'waiting';
-}
-
-/** When a tentative end is told though the screen has not shown it: TENTATIVE_MS at work (never while it asks). */
-function pendingDue(r: TerminalEntry): number | undefined {
-  return r.pendingEnd && r.screen?.state !== 'waiting' ? r.pendingEnd.since + TENTATIVE_MS : undefined;
 }
 
 function publicState(r: TerminalEntry): TerminalState {

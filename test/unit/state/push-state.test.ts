@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PushState, TENTATIVE_MS } from '../../../src/state/push-state.js';
+import { PushState } from '../../../src/state/push-state.js';
+import { TENTATIVE_MS } from '../../../src/state/tentative.js';
 import type { AgentState, Detection } from '../../../src/shared/types.js';
 
 const screen = (state: AgentState, detail = ''): Detection => ({

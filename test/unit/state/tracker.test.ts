@@ -5,7 +5,7 @@ import { geminiChatRecord } from '../../../src/agents/gemini.js';
 import { opencodeTurn } from '../../../src/agents/opencode.js';
 import type { OpenCodeMessage } from '../../../src/agents/opencode.js';
 import type { RecordSignal } from '../../../src/shared/types.js';
-import { TENTATIVE_MS } from '../../../src/state/push-state.js';
+import { TENTATIVE_MS } from '../../../src/state/tentative.js';
 import { HOLD_MS, Tracker } from '../../../src/state/tracker.js';
 import type { Screen } from '../../../src/detect/index.js';
 import screens from '../../fixtures/screens.json';
