@@ -23,6 +23,7 @@ import type { Health } from './health.js';
 import { checkNodePty } from '../jobs/node-pty-check.js';
 import { NvimAttention } from './attention.js';
 import { TerminalTurns } from './terminal-turns.js';
+import { endGitRuns } from '../review/git.js';
 
 /** The agent modules as Lua lists them: the Lua side keeps no list of its own. */
 function agentInfos(): AgentInfo[] {
@@ -56,6 +57,8 @@ class NeovimSide {
   private readonly turns: TerminalTurns;
   /** A state held back (an Idle that may be a turn's end still to be read) shows when it is due. */
   private releaseTimer: NodeJS.Timeout | undefined;
+  /** Set once it leaves (Neovim hung up, or a signal): the first cause ends it. */
+  private leaving = false;
 
   constructor(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStream) {
     this.nvim = attach({ reader: stdin, writer: stdout });
@@ -235,12 +238,17 @@ class NeovimSide {
     }
   }
 
-  /** Leaving (Neovim hung up, or stopped this process): this Neovim's summary goes with it. */
+  /**
+   * Leaving (Neovim hung up, or stopped this process): this Neovim's summary goes with it, and no
+   * review's git outlives it (each ended, its lock files removed, before the exit).
+   */
   private leave(why: string): void {
+    if (this.leaving) return;
+    this.leaving = true;
     log.info(`${why}; exiting`);
     this.attention.stop();
     this.hub.stop();
-    process.exit(0);
+    void endGitRuns().finally(() => process.exit(0));
   }
 }
 

@@ -1,10 +1,10 @@
 // How large the review's checkpoints are, and keeping them under the user's bound: past it, the agents whose
 // last checkpoint is oldest lose theirs first (their ledgers, refs and index), then the repositories
 // drop what no ref holds. What :checkhealth shows of them too.
-import { execFile } from 'node:child_process';
 import { lstat, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { git } from './git.js';
+import { git, userGit } from './git.js';
+import { safeText } from '../shared/text.js';
 import { isUserKey, ledgersOf } from './ledger.js';
 import { shadowDirs } from './checkpoint.js';
 import { readdirSync } from 'node:fs';
@@ -78,12 +78,15 @@ export interface ReviewHealth {
 }
 
 /** git's version, or null when it does not run (asked without holding the caller: :checkhealth's Node side). */
-function gitVersion(): Promise<string | null> {
-  return new Promise((resolve) => {
-    execFile('git', ['--version'], { encoding: 'utf8', timeout: 2000 }, (err, stdout) =>
-      resolve(err ? null : stdout.trim().replace(/^git version /, '')),
-    );
-  });
+async function gitVersion(): Promise<string | null> {
+  const r = await userGit(['--version']);
+  const version = safeText(
+    r.stdout
+      .toString('utf8')
+      .trim()
+      .replace(/^git version /, ''),
+  ).slice(0, 80);
+  return r.code === 0 && !r.cut ? version : null;
 }
 
 export async function reviewHealth(root: string, maxBytes: number): Promise<ReviewHealth> {

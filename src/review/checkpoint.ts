@@ -4,14 +4,13 @@
 // hook of theirs); a folder that is no git work tree is checkpointed the same. Bounded: a file over 1 MiB
 // is kept as its size and hash; a folder over 20,000 files or a checkpoint over 2 s is skipped with a word.
 // One agent's checkpoints are taken one after the other and never block the caller (all is child processes).
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, lstatSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
+import { createReadStream, lstatSync, mkdirSync, readdirSync, realpathSync, unlinkSync } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { readBounded, writeReplacing } from '../shared/files.js';
 import { safeText } from '../shared/text.js';
-import { git, gitOk, gitProblem } from './git.js';
+import { GIT_END_GRACE_MS, git, gitOk, gitProblem, userGit } from './git.js';
 import type { GitPlace } from './git.js';
 import { KEPT_TURNS, REVIEW_KEY, readLedger, writeLedger } from './ledger.js';
 import type { Ledger, LedgerTurn } from './ledger.js';
@@ -51,22 +50,14 @@ export function shadowDir(root: string, folder: string): string {
  * The user's own excludes file as their git config names it (`core.excludesFile`), else undefined (git's
  * default, `$XDG_CONFIG_HOME/git/ignore`, is read by the shadow git all the same). Asked once, bounded.
  */
-export function userExcludes(env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      ['config', '--global', '--type=path', '--get', 'core.excludesFile'],
-      { env, timeout: 2000, maxBuffer: 64 * 1024, encoding: 'utf8' },
-      (err, stdout) => {
-        const file = err ? '' : stdout.trim();
-        try {
-          resolve(path.isAbsolute(file) && lstatSync(file).isFile() ? file : undefined);
-        } catch {
-          resolve(undefined);
-        }
-      },
-    );
-  });
+export async function userExcludes(env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  const r = await userGit(['config', '--global', '--type=path', '--get', 'core.excludesFile'], env);
+  const file = r.code === 0 && !r.cut ? r.stdout.toString('utf8').trim() : '';
+  try {
+    return path.isAbsolute(file) && lstatSync(file).isFile() ? file : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Makes a folder of MadoHub's own, refusing one that is a link or not a folder. */
@@ -96,6 +87,19 @@ function isFolder(dir: string): boolean {
 function folderExcludes(folder: string): string {
   const read = readBounded(path.join(folder, '.git', 'info', 'exclude'), 64 * 1024);
   return read.ok ? read.text : '';
+}
+
+/**
+ * Removes an index's lock left by a git that could not remove it (killed, or its process gone with the
+ * machine): older than `maxAgeMs`, the longest a checkpoint's git runs, it is nobody's. Else every later
+ * `git add` on that index fails, and the agent's turns are never reviewable again.
+ */
+function dropStaleLock(lock: string, maxAgeMs: number): void {
+  try {
+    if (Date.now() - lstatSync(lock).mtimeMs > maxAgeMs) unlinkSync(lock);
+  } catch {
+    // None (the usual case), or one that cannot go: git's own word tells it.
+  }
 }
 
 /** A large file as a checkpoint keeps it: its size and sha256, streamed within the checkpoint's time. */
@@ -264,6 +268,7 @@ export class Checkpoints {
       } catch {
         await gitOk({ gitDir }, ['init', '--quiet', '--bare', '--template=', gitDir], { signal });
       }
+      dropStaleLock(`${place.index}.lock`, this.bounds.timeMs + GIT_END_GRACE_MS);
       const excludes = folderExcludes(folder);
       const excludeFile = path.join(gitDir, 'info', 'exclude');
       const had = readBounded(excludeFile, 64 * 1024);

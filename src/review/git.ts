@@ -2,8 +2,11 @@
 // agent's folder as its work tree, and none of the user's git setup that could act: no system or
 // global config (their excludes file is passed on by name), no hooks, no filters, no fsmonitor, no
 // prompt, no environment of a git the user runs (GIT_DIR and the rest are dropped). Bounded in time
-// (an abort ends the process) and in what it prints.
+// (an abort ends the process) and in what it prints. A git is ended with SIGTERM first, so that it
+// removes its lock files (a git killed at once leaves `index.lock`, and every later `git add` on that
+// index fails); and none outlives the process that started it (`endGitRuns`).
 import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { safeText } from '../shared/text.js';
 
 /** Where a shadow git runs. */
@@ -39,6 +42,40 @@ export interface GitResult {
 /** What a shadow git prints at most unless told. */
 const MAX_OUTPUT = 64 * 1024 * 1024;
 const MAX_STDERR = 16 * 1024;
+
+/** How long a git asked to end (SIGTERM) has before it is killed. */
+export const GIT_END_GRACE_MS = 1000;
+
+/** The shadow gits running now. */
+const running = new Set<ChildProcess>();
+/** The ending of each git asked to end. */
+const endings = new WeakMap<ChildProcess, Promise<void>>();
+
+/** Asks `child` to end (SIGTERM, then SIGKILL after the grace): settles when it has exited. */
+function endChild(child: ChildProcess): Promise<void> {
+  const asked = endings.get(child);
+  if (asked) return asked;
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const kill = setTimeout(() => child.kill('SIGKILL'), GIT_END_GRACE_MS);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+  endings.set(child, exited);
+  return exited;
+}
+
+/** Set once the process leaves: no git starts after. */
+let leaving = false;
+
+/** Ends every shadow git this process runs (it is leaving; none starts after): settles when they exited. */
+export async function endGitRuns(): Promise<void> {
+  leaving = true;
+  await Promise.all([...running].map(endChild));
+}
 
 /** The settings every shadow git runs with, whatever the user's config says. */
 const SETTINGS = [
@@ -82,20 +119,35 @@ export function gitEnv(place: GitPlace, env: NodeJS.ProcessEnv = process.env): N
 /** Runs a shadow git: its output, its code, or why it was ended. Never rejects for git's own failure. */
 export function git(place: GitPlace, args: readonly string[], run: GitRun = {}): Promise<GitResult> {
   const settings = [...SETTINGS, ...(place.excludesFile ? [`core.excludesFile=${place.excludesFile}`] : [])];
-  const argv = [...settings.flatMap((s) => ['-c', s]), ...args];
+  return runGit([...settings.flatMap((s) => ['-c', s]), ...args], place.workTree ?? place.gitDir, gitEnv(place), run);
+}
+
+/** What the user's own git answers (their config, as they run it) is bounded to. */
+const USER_GIT = { timeMs: 2000, maxBytes: 64 * 1024 };
+
+/** Asks the user's own git (`env`: as they run it) a question, bounded like every git of MadoHub's. */
+export function userGit(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<GitResult> {
+  return runGit(args, undefined, env, { signal: AbortSignal.timeout(USER_GIT.timeMs), maxBytes: USER_GIT.maxBytes });
+}
+
+/** Runs git with `argv` in `cwd`: bounded by `run`, ended with this process (`endGitRuns`). */
+function runGit(
+  argv: readonly string[],
+  cwd: string | undefined,
+  env: NodeJS.ProcessEnv,
+  run: GitRun,
+): Promise<GitResult> {
+  if (leaving) return Promise.resolve({ code: null, stdout: Buffer.alloc(0), stderr: '', cut: 'MadoHub is leaving' });
   return new Promise((resolve) => {
-    const child = spawn('git', argv, {
-      cwd: place.workTree ?? place.gitDir,
-      env: gitEnv(place),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawn('git', argv, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    running.add(child);
     const out: Buffer[] = [];
     let size = 0;
     let stderr = '';
     let cut: string | undefined;
     const end = (why: string): void => {
       cut ??= why;
-      child.kill('SIGKILL');
+      void endChild(child);
     };
     const onAbort = (): void => end('its time was up');
     if (run.signal?.aborted) onAbort();
@@ -117,7 +169,16 @@ export function git(place: GitPlace, args: readonly string[], run: GitRun = {}):
     child.on('error', (err) => {
       cut ??= `git could not run: ${err.message}`;
     });
+    child.once('exit', () => {
+      // A program git started may hold its output open: what it printed is all there is after the grace.
+      const held = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+      }, GIT_END_GRACE_MS);
+      child.once('close', () => clearTimeout(held));
+    });
     child.on('close', (code) => {
+      running.delete(child);
       run.signal?.removeEventListener('abort', onAbort);
       resolve({ code, stdout: Buffer.concat(out), stderr, ...(cut ? { cut } : {}) });
     });

@@ -3,7 +3,7 @@
 // screen and in the folder is checked: the files, the diff windows, ]f, [t ]t, a comment (c), the
 // reply that carries it (S, once), a hunk undone (X) and one refused, q, and the picker's D.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,18 +13,30 @@ import { ROOT, openTerminal, said, startNeovim, testNeovims } from './neovim.js'
 import type { Session } from './neovim.js';
 import { Screen } from './screen.js';
 import { killDaemonOf, killJobsOf } from './jobs-harness.js';
-import { untilValue } from '../helpers/wait.js';
+import { until, untilValue } from '../helpers/wait.js';
 
 const REPLIER = path.join(ROOT, 'test/fixtures/bin/replier');
+
+/** Whether process `pid` runs (a zombie not yet reaped counts as gone: it runs nothing). */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^\d+ \(.*\) Z/.test(stat);
+  } catch {
+    return false;
+  }
+}
 
 describe.each(testNeovims())('Neovim $label: :MadoReview', ({ path: exe }) => {
   let session: Session | undefined;
   let screen: Screen | undefined;
   let jobsDir: string | undefined;
+  const bases: string[] = [];
   afterEach(async () => {
     await screen?.detach();
     await session?.close();
     session = screen = undefined;
+    for (const base of bases.splice(0)) rmSync(base, { recursive: true, force: true, maxRetries: 3 });
     if (jobsDir) {
       await killJobsOf(jobsDir);
       killDaemonOf(path.dirname(jobsDir));
@@ -34,6 +46,7 @@ describe.each(testNeovims())('Neovim $label: :MadoReview', ({ path: exe }) => {
 
   it('opens a terminal agent’s last turn; ]f [t ]t; c and S send one reply, once; X undoes a hunk, refuses a changed file; q closes; D in the picker', async () => {
     const base = mkdtempSync(path.join(tmpdir(), 'madohub-review-it-'));
+    bases.push(base);
     const work = path.join(base, 'work');
     mkdirSync(work);
     writeFileSync(path.join(work, 'keep.txt'), 'one\ntwo\n');
@@ -220,8 +233,48 @@ describe.each(testNeovims())('Neovim $label: :MadoReview', ({ path: exe }) => {
     expect(health).toMatch(/Checkpoints: \d+\.\d MiB of 1024\.0 MiB \(review\.max_mb\), 1 agents in 1 folders/);
   });
 
+  it('no review git outlives Neovim: a checkpoint under way when Neovim quits ends with it', async () => {
+    const base = mkdtempSync(path.join(tmpdir(), 'madohub-review-quit-'));
+    bases.push(base);
+    const work = path.join(base, 'work');
+    const bin = path.join(base, 'bin');
+    const pids = path.join(base, 'git-pids');
+    mkdirSync(work);
+    mkdirSync(bin);
+    // A git that takes its time (a big folder on a slow disk) and is deaf to SIGTERM while it works, or
+    // spawned after Neovim's own kill listed its processes: it says its pid, then works on.
+    writeFileSync(path.join(bin, 'git'), `#!/bin/sh\necho $$ >> "${pids}"\ntrap '' TERM\nexec sleep 60\n`, {
+      mode: 0o755,
+    });
+    const s = (session = await startNeovim(exe, {
+      HOME: base,
+      PATH: `${bin}:${process.env.PATH ?? ''}`,
+      CLAUDE_CONFIG_DIR: path.join(base, 'claude'),
+      MADOHUB_JOBS_DIR: path.join(base, 'jobs'),
+      MADOHUB_RUNTIME_DIR: path.join(base, 'run'),
+      MADOHUB_REVIEW_DIR: path.join(base, 'review'),
+    }));
+    await s.lua('vim.cmd.cd(...)', [work]);
+    const buf = await openTerminal(s, ['node', REPLIER]);
+    expect(await s.waitFor(`(require('madohub.fleet').find('term:${buf}') or {}).state == 'idle'`, 10000)).toBe(true);
+    // A turn begins: its checkpoint's git runs.
+    await s.lua(`vim.api.nvim_chan_send(vim.bo[${buf}].channel, ...)`, ['edit write a.txt one\\n\r']);
+    const first = await untilValue(
+      () => (existsSync(pids) ? readFileSync(pids, 'utf8') : ''),
+      (t) => t.includes('\n'),
+      10000,
+    );
+    const pid = Number(first.split('\n')[0]);
+    expect(alive(pid)).toBe(true);
+    // Neovim quits meanwhile: the git goes with it (asked to end, so that git removes its locks).
+    await s.close();
+    session = undefined;
+    expect(await until(() => !alive(pid), 5000)).toBe(true);
+  });
+
   it('a background job’s turn: D on its row, S sends the comment to the job once, X undoes in its folder', async () => {
     const base = mkdtempSync(path.join(tmpdir(), 'madohub-review-job-'));
+    bases.push(base);
     const work = path.join(base, 'work');
     mkdirSync(work);
     writeFileSync(path.join(work, 'app.txt'), 'one\n');

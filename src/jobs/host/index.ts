@@ -55,6 +55,7 @@ import { reviewKey } from '../../shared/fleet-id.js';
 import { reviewDir } from '../../shared/xdg.js';
 import { turnEdge } from '../../review/edges.js';
 import { Checkpoints } from '../../review/checkpoint.js';
+import { endGitRuns } from '../../review/git.js';
 
 /** A notice's screen is read afresh at most this often (see the OSC handlers). */
 const NOTICE_READ_MS = 20;
@@ -393,7 +394,7 @@ class JobHost {
       if (existsSync(this.jobDir)) return;
       this.folderCheck(false);
       this.stop(false);
-      setTimeout(() => process.exit(0), 500).unref();
+      setTimeout(() => void endGitRuns().finally(() => process.exit(0)), 500).unref();
     }, FOLDER_CHECK_MS);
   }
 

@@ -7,9 +7,11 @@ import {
   mkdtempSync,
   readFileSync,
   readdirSync,
+  realpathSync,
   renameSync,
   rmSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -170,6 +172,26 @@ describe('a turn checkpointed in a shadow repository', () => {
     expect((await reviewTurn(root, 'job-0000000b')).skipped).toMatch(
       /^no checkpoint: the checkpoint took over 0.001 s$/,
     );
+  });
+
+  it('an index lock left by a git killed mid-way is dropped once it is older than a checkpoint runs; a fresh one is not', async () => {
+    write('a.txt', 'a\n');
+    const rec = new Checkpoints(root, env());
+    await turn(rec, () => write('a.txt', 'A\n'));
+    const lock = path.join(shadowDir(root, realpathSync(folder)), 'madohub', 'job-0000000a.index.lock');
+    // A lock of a git still at work (another process's): left alone, the turn says git's word.
+    writeFileSync(lock, '');
+    await turn(rec, () => write('b.txt', 'b\n'));
+    expect((await reviewTurn(root, 'job-0000000a')).skipped).toMatch(/^no checkpoint: .*index\.lock/);
+    expect(existsSync(lock)).toBe(true);
+    // The same lock a minute later is nobody's: the next turn is checkpointed.
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(lock, old, old);
+    await turn(rec, () => write('c.txt', 'c\n'));
+    const r = await reviewTurn(root, 'job-0000000a');
+    expect(r.skipped).toBeUndefined();
+    expect(r.files.map((f) => [f.path, f.status])).toEqual([['c.txt', 'added']]);
+    expect(existsSync(lock)).toBe(false);
   });
 
   it('keeps the last 50 turns of an agent, and says which are kept', async () => {
