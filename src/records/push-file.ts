@@ -23,7 +23,8 @@ export function shellQuote(word: string): string {
  * What a hook runs, in Node (the host's own): its standard input (the event, as JSON), bounded and made
  * one line (JSON allows no raw newline inside a string), appended to the file in one write, opened
  * without following a link (a shell's `>>` would write through one planted in its place) and never
- * made (the host made it).
+ * made (the host made it). A file it cannot write (a link, gone with its job) fails the hook with a
+ * word of one line, not a stack the agent would show.
  */
 const APPEND_SCRIPT = [
   'const fs = require("fs");',
@@ -32,8 +33,13 @@ const APPEND_SCRIPT = [
   'process.stdin.on("end", () => {',
   `  const line = Buffer.concat(chunks).subarray(0, ${MAX_EVENT_BYTES}).toString("utf8").replace(/[\\r\\n]/g, "");`,
   '  const c = fs.constants;',
-  '  const fd = fs.openSync(process.argv[1], c.O_WRONLY | c.O_APPEND | c.O_NOFOLLOW);',
-  '  fs.writeSync(fd, line + "\\n"); fs.closeSync(fd);',
+  '  try {',
+  '    const fd = fs.openSync(process.argv[1], c.O_WRONLY | c.O_APPEND | c.O_NOFOLLOW);',
+  '    fs.writeSync(fd, line + "\\n"); fs.closeSync(fd);',
+  '  } catch (e) {',
+  '    process.stderr.write("madohub: its job\x27s events file takes no event (" + e.code + ")\\n");',
+  '    process.exitCode = 1;',
+  '  }',
   '});',
 ].join(' ');
 

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -44,7 +44,10 @@ describe("a hook's command", () => {
     expect(() => run(appendCommand(file), JSON.stringify({ hook_event_name: 'Stop' }))).toThrow();
     expect(readFileSync(elsewhere, 'utf8')).toBe('theirs\n');
     const missing = path.join(dir, 'gone.jsonl');
-    expect(() => run(appendCommand(missing), '{}')).toThrow();
+    const failed = spawnSync('/bin/sh', ['-c', appendCommand(missing)], { input: '{}', encoding: 'utf8' });
+    expect(failed.status).toBe(1);
+    // The agent shows a failed hook's word: one line, no stack.
+    expect(failed.stderr).toBe("madohub: its job's events file takes no event (ENOENT)\n");
     expect(existsSync(missing)).toBe(false);
   });
   it('quotes a word for the shell', () => {
