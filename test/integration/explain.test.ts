@@ -2,23 +2,15 @@
 // window it opens a split that says why the terminal has its state (the rule that decided, its line,
 // the agent and how it was told, the rules passed over); `q` closes it and the cursor is back in the
 // terminal's window. Elsewhere it says it works in a terminal. :checkhealth names the deciding rule.
-import { afterEach, describe, expect, it } from 'vitest';
-import { openAgent, startNeovim, testNeovims } from './neovim.js';
-import type { Session } from './neovim.js';
-import { Screen } from './screen.js';
+import { describe, expect, it } from 'vitest';
+import { openAgent, testNeovims } from './neovim.js';
+import { useSeenNeovim } from './seen-neovim.js';
 
 describe.each(testNeovims())('Neovim $label: :MadoExplain', ({ path: exe }) => {
-  let s: Session | undefined;
-  let screen: Screen | undefined;
-  afterEach(async () => {
-    await screen?.detach();
-    await s?.close();
-    s = screen = undefined;
-  });
+  const neovim = useSeenNeovim(exe);
 
   it('explains the terminal in the current window, and q closes it', async () => {
-    s = await startNeovim(exe);
-    screen = await Screen.attach(s.nvim, 150, 48);
+    const { s, screen } = await neovim.start({}, 150, 48);
     await s.lua(`require('madohub').setup({})`);
     const term = await openAgent(s, ['claude-approval']);
     const termWin = await s.lua<number>('return vim.api.nvim_get_current_win()');
@@ -61,8 +53,7 @@ describe.each(testNeovims())('Neovim $label: :MadoExplain', ({ path: exe }) => {
   }, 40000);
 
   it('outside a terminal, says where it works', async () => {
-    s = await startNeovim(exe);
-    screen = await Screen.attach(s.nvim, 120, 30);
+    const { s, screen } = await neovim.start({}, 120, 30);
     await s.lua(`require('madohub').setup({})`);
     await screen.feed(':MadoExplain<CR>');
     await screen.waitForText(':MadoExplain works in a terminal buffer', 5000);

@@ -2,28 +2,20 @@
 // 0.12 with a UI attached: the winbar says how to detach while attached; Ctrl-] closes the view, the
 // job goes on, and nothing reads as an exit (no Exited winbar, no terminal row beside the job's).
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FIX, shortOf, useJobsHarness } from './jobs-harness.js';
-import { startNeovim, testNeovims } from './neovim.js';
-import type { Session } from './neovim.js';
-import { Screen } from './screen.js';
+import { testNeovims } from './neovim.js';
+import { useSeenNeovim } from './seen-neovim.js';
 
 describe.each(testNeovims())('Neovim $label: a job’s view', ({ path: exe }) => {
   const h = useJobsHarness({ replier: { command: ['node', path.join(FIX, 'bin/replier')], prompt: 'type' } });
-  let s: Session | undefined;
-  let screen: Screen | undefined;
-  afterEach(async () => {
-    await screen?.detach();
-    await s?.close();
-    s = screen = undefined;
-  });
+  const neovim = useSeenNeovim(exe);
 
   it('mado --bg says how to detach; the view’s winbar says it while attached; Ctrl-] closes the view and the job runs on', async () => {
     const bg = await h.mado(['--bg', '--agent', 'replier', '-n', 'the writer', 'first words']);
     expect(bg.stdout).toMatch(/mado attach [0-9a-f]{8} +open in this terminal \(Ctrl-\] detaches, the job goes on\)/);
     const short = shortOf(bg.stdout);
-    s = await startNeovim(exe, h.neovimEnv());
-    screen = await Screen.attach(s.nvim, 150, 40);
+    const { s, screen } = await neovim.start(h.neovimEnv(), 150, 40);
     await s.lua(`require('madohub').setup({})`);
     await screen.type(`:MadoAttach ${short}<CR>`);
     await screen.waitForText(`job ${short} · Ctrl-] detaches`, 10000);
@@ -54,8 +46,7 @@ describe.each(testNeovims())('Neovim $label: a job’s view', ({ path: exe }) =>
 
   it('Ctrl-] leaves Terminal mode before the view closes: what is typed next reaches no agent beside it', async () => {
     const short = shortOf((await h.mado(['--bg', '--agent', 'replier', '-n', 'the writer', 'first words'])).stdout);
-    s = await startNeovim(exe, h.neovimEnv());
-    screen = await Screen.attach(s.nvim, 150, 40);
+    const { s, screen } = await neovim.start(h.neovimEnv(), 150, 40);
     await s.lua(`require('madohub').setup({})`);
     // A terminal agent above, in Terminal mode, the job's view opened below it.
     const neighbour = await s.lua<number>(

@@ -2,28 +2,22 @@
 // command that closes the picker leaves none of its windows on the screen, the cursor back where it
 // was (or on the row's terminal), and Normal mode; opening it twice shows one picker.
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FIX } from './jobs-harness.js';
-import { openTerminal, startNeovim, testNeovims } from './neovim.js';
+import { openTerminal, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
-import { Screen } from './screen.js';
+import type { Screen } from './screen.js';
+import { useSeenNeovim } from './seen-neovim.js';
 
 const TITLE = /Agents · /;
 const INPUT = 'New agent';
 
 describe.each(testNeovims())('Neovim $label: closing :MadoAgents', ({ path: exe }) => {
-  let s: Session | undefined;
-  let screen: Screen | undefined;
-  afterEach(async () => {
-    await screen?.detach();
-    await s?.close();
-    s = screen = undefined;
-  });
+  const neovim = useSeenNeovim(exe);
 
   /** A Neovim with a UI, a terminal running the fixture replier, and a file window it started in. */
   const start = async (): Promise<{ s: Session; screen: Screen; term: number; termWin: number; fileWin: number }> => {
-    s = await startNeovim(exe);
-    screen = await Screen.attach(s.nvim, 150, 40);
+    const { s, screen } = await neovim.start({}, 150, 40);
     await s.lua(`require('madohub').setup({})`);
     const term = await openTerminal(s, ['node', path.join(FIX, 'bin/replier')]);
     const termWin = await s.lua<number>('return vim.api.nvim_get_current_win()');

@@ -109,6 +109,11 @@ function M.render(p)
   end
 end
 
+---How long the fleet's changes gather before the list is drawn again: one redraw a frame however
+---many agents change (a busy fleet would draw it once per change), and the change's winbar and
+---`state()` never wait for it.
+local REDRAW_GATHER_MS = 25
+
 ---Redraws soon (changes that come together draw once).
 ---@param p madohub.Picker
 function M.schedule(p)
@@ -116,11 +121,11 @@ function M.schedule(p)
     return
   end
   p.scheduled = true
-  vim.schedule(function()
+  vim.defer_fn(function()
     if M.current == p then
       M.render(p)
     end
-  end)
+  end, REDRAW_GATHER_MS)
 end
 
 ---@param p madohub.Picker
