@@ -20,7 +20,7 @@ const pad = (s: string, n: number): string => (s.length >= n ? `${s} ` : s.padEn
 
 /** The lines of the list, from its tag line to its last line. */
 export function agentList(): string[] {
-  const rows = AGENT_MODULES.map((a) => {
+  const cells = AGENT_MODULES.map((a) => {
     const what = [
       a.id === DEFAULT_AGENT ? 'default' : '',
       a.id === FALLBACK_AGENT ? 'fallback' : '',
@@ -29,8 +29,16 @@ export function agentList(): string[] {
     ].filter((w) => w !== '');
     // The fallback's program is the user's login shell, whatever this machine's is.
     const program = a.fallback ? '$SHELL' : (a.template.command[0] ?? '');
-    return `    ${pad(`\`${a.id}\``, 12)}${pad(a.displayName, 14)}${pad(`\`${program}\``, 12)}${what.join(', ')}`.trimEnd();
+    return [`\`${a.id}\``, a.displayName, `\`${program}\``, what.join(', ')] as const;
   });
+  // Each column as wide as its widest cell and two spaces.
+  const widths = [0, 1, 2].map((c) => Math.max(...cells.map((row) => row[c]!.length)) + 2);
+  const rows = cells.map((row) =>
+    `    ${row
+      .slice(0, 3)
+      .map((cell, c) => cell.padEnd(widths[c]!))
+      .join('')}${row[3]}`.trimEnd(),
+  );
   return [
     BEGIN,
     'The agents MadoHub knows, each one module (src/agents/<id>.ts): its id (in',

@@ -1,7 +1,7 @@
 // OpenCode (1.18): its screens, its process, its session store.
 // Everything MadoHub knows of it: see types.ts.
 import { SHARED_RULES } from '../detect/common.js';
-import type { AgentModule } from './types.js';
+import type { AgentHealthNote, AgentModule } from './types.js';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { processPlace } from '../proc/shared.js';
@@ -24,19 +24,86 @@ const FOOTER_DONE = /^\s*▣\s+\S.*·\s*(?:\d+(?:\.\d+)?(?:ms|s|m|h)\s*)+$/;
 /** OpenCode prices each step itself (its session's `cost`): no table of its own here. */
 const OPENCODE_PRICES: PriceTable = {};
 
-export const opencode: AgentModule = {
-  // Its store is read with node:sqlite (Node 22.13 and later); else its states are its screen's.
-  health: () => {
-    const support = sqliteSupport();
-    if (support.ok) return [{ level: 'ok', text: "OpenCode's session store: read with node:sqlite" }];
-    return [
-      {
-        level: 'info',
-        text: `OpenCode's session store is not read: ${support.reason}; its states come from its screen only`,
-      },
-      { level: 'info', text: '  For OpenCode, point `node` in setup() at Node 22.13 or newer (24 LTS)' },
-    ];
+/**
+ * How OpenCode draws a session, as the agents of its family share it (Kilo Code CLI is a fork): the
+ * rules of its rows, its prompt box and its answers. Each agent adds its own markers.
+ */
+export const OPENCODE_FAMILY_SCREEN: Pick<AgentModule['screen'], 'lines' | 'titles' | 'prompt' | 'answer'> = {
+  lines: [
+    // A permission (a shell command, an edit, an MCP server's tool) and a question to the user.
+    {
+      name: 'permission',
+      state: 'waiting',
+      test: /△ Permission required|Allow once\s+Allow always\s+Reject|↑↓ select\s+enter submit\s+esc dismiss/,
+    },
+    // Reject chosen: it asks what to do differently (`△ Reject permission`, `Tell <agent> what to do
+    // differently`, `enter confirm  esc cancel`).
+    {
+      name: 'reject-reason',
+      state: 'waiting',
+      test: /△ Reject permission|Tell \S+ what to do differently/,
+    },
+    // 1.0's permission box (`Permission required to run this tool:`, `enter accept  a accept
+    // always  d deny`) and its status bar's count (`◉ 1 Permission`), under a progress bar that
+    // still turns.
+    {
+      name: 'permission-1.0',
+      state: 'waiting',
+      test: /Permission required to run this tool|enter accept\s+a accept always\s+d deny|◉ \d+ Permissions?\b/,
+    },
+    // Its progress bar (`⬝⬝■■ … esc interrupt`) and the hint; after one Escape, `esc again to
+    // interrupt` while the answer still streams. The hint alone tells.
+    { name: 'interrupt-hint', state: 'working', test: /esc (?:again to )?interrupt/ },
+    // The footer of an answer: `▣  Build · <model> · 10.8s` when it finished, `· interrupted`
+    // after two Escapes, no duration when it ended in an error (a box with the API's message).
+    { name: 'footer-done', state: 'stopped', test: FOOTER_DONE, completion: true },
+    { name: 'interrupted', state: 'failed', test: /^\s*▣\s+\S.*·\s*interrupted\s*$/, detail: 'interrupted' },
+    { name: 'error', state: 'failed', test: /^\s*▣\s+[^·]*\S\s*·\s*[^·]*\S\s*$/, detail: 'error' },
+    ...SHARED_RULES,
+    { name: 'placeholder', state: 'idle', test: /Ask anything…|ctrl\+p commands/, hint: true },
+  ],
+  titles: [],
+  // `┃  run the tests` in a box of its own (`┃` rows around it), then the answer five columns in or
+  // another box (a tool's output, an error). The input box is alike but ends in `┃  Build · <model>`;
+  // a prompt typed while it works shows `┃   QUEUED` under it.
+  prompt: {
+    line: /^\s*┃ {2}(?!.*\s·\s)(\S.*)$/,
+    answered: /^ {5}\S|^\s*┃ {2}(?!.*\s·\s)(?!\s*QUEUED\s*$)\S/,
+    // The placeholder, and the agent line of the input box in layouts without `·` (`Build  <model>`).
+    not: /^Ask anything…|^(?:Build|Plan) {2}\S/,
+    skip: /^\s*┃\s*$/,
+    inputEnd: /^\s*┃ {2}\S.*\s·\s/,
   },
+  // Below `┃  the prompt`, the answer indented five columns, then `▣  Build · model · 10.8s`.
+  answer: {
+    start: /^\s*┃\s+(\S.*)$/,
+    end: FOOTER_DONE,
+    item: /^ {5}(\S.*)$/,
+    tool: /^ {5}[⚙✱→←]/,
+    chrome: /^\s*[┃╹]|tab agents|esc interrupt/,
+    indent: /^ {5}/,
+  },
+};
+
+/** A job of OpenCode's family serves its events on a port of its host's choosing; its host follows them. */
+export const OPENCODE_JOB_STREAM: NonNullable<AgentModule['jobStream']> = {
+  args: (port) => ['--port', String(port), '--hostname', '127.0.0.1'],
+  path: '/event',
+  greeting: (event) => isOpenCodeGreeting(event),
+  reader: () => {
+    const events = new OpenCodeEvents();
+    return (event) => events.take(event);
+  },
+};
+
+/** The records of an agent of OpenCode's family: its session store where `place` says, and its event stream. */
+export const storeRecords =
+  (place: (env: NodeJS.ProcessEnv) => StorePlace): AgentModule['records'] =>
+  (ctx) =>
+    new OpenCodeRecords(place(ctx.env), ctx.pid, ctx.folders, ctx.claims, ctx.emit, ctx.log, ctx.usage);
+
+export const opencode: AgentModule = {
+  health: () => storeHealth('OpenCode'),
   id: 'opencode',
   displayName: 'OpenCode',
   bracketedPaste: true,
@@ -44,53 +111,7 @@ export const opencode: AgentModule = {
     id: 'opencode',
     markers: [/tab agents\s+ctrl\+p commands/, /△ Permission required/, /^\s*▣\s+\S+\s+·/, /opencode/i],
     titleMarkers: [/\bopencode\b/i],
-    lines: [
-      // A permission (a shell command, an edit, an MCP server's tool) and a question to the user.
-      {
-        name: 'permission',
-        state: 'waiting',
-        test: /△ Permission required|Allow once\s+Allow always\s+Reject|↑↓ select\s+enter submit\s+esc dismiss/,
-      },
-      // 1.0's permission box (`Permission required to run this tool:`, `enter accept  a accept
-      // always  d deny`) and its status bar's count (`◉ 1 Permission`), under a progress bar that
-      // still turns.
-      {
-        name: 'permission-1.0',
-        state: 'waiting',
-        test: /Permission required to run this tool|enter accept\s+a accept always\s+d deny|◉ \d+ Permissions?\b/,
-      },
-      // Its progress bar (`⬝⬝■■ … esc interrupt`) and the hint; after one Escape, `esc again to
-      // interrupt` while the answer still streams. The hint alone tells.
-      { name: 'interrupt-hint', state: 'working', test: /esc (?:again to )?interrupt/ },
-      // The footer of an answer: `▣  Build · <model> · 10.8s` when it finished, `· interrupted`
-      // after two Escapes, no duration when it ended in an error (a box with the API's message).
-      { name: 'footer-done', state: 'stopped', test: FOOTER_DONE, completion: true },
-      { name: 'interrupted', state: 'failed', test: /^\s*▣\s+\S.*·\s*interrupted\s*$/, detail: 'interrupted' },
-      { name: 'error', state: 'failed', test: /^\s*▣\s+[^·]*\S\s*·\s*[^·]*\S\s*$/, detail: 'error' },
-      ...SHARED_RULES,
-      { name: 'placeholder', state: 'idle', test: /Ask anything…|ctrl\+p commands/, hint: true },
-    ],
-    titles: [],
-    // `┃  run the tests` in a box of its own (`┃` rows around it), then the answer five columns in or
-    // another box (a tool's output, an error). The input box is alike but ends in `┃  Build · <model>`;
-    // a prompt typed while it works shows `┃   QUEUED` under it.
-    prompt: {
-      line: /^\s*┃ {2}(?!.*\s·\s)(\S.*)$/,
-      answered: /^ {5}\S|^\s*┃ {2}(?!.*\s·\s)(?!\s*QUEUED\s*$)\S/,
-      // The placeholder, and the agent line of the input box in layouts without `·` (`Build  <model>`).
-      not: /^Ask anything…|^(?:Build|Plan) {2}\S/,
-      skip: /^\s*┃\s*$/,
-      inputEnd: /^\s*┃ {2}\S.*\s·\s/,
-    },
-    // Below `┃  the prompt`, the answer indented five columns, then `▣  Build · model · 10.8s`.
-    answer: {
-      start: /^\s*┃\s+(\S.*)$/,
-      end: FOOTER_DONE,
-      item: /^ {5}(\S.*)$/,
-      tool: /^ {5}[⚙✱→←]/,
-      chrome: /^\s*[┃╹]|tab agents|esc interrupt/,
-      indent: /^ {5}/,
-    },
+    ...OPENCODE_FAMILY_SCREEN,
   },
   process: { names: ['opencode'], script: /(?:^|\/)opencode(?:\.js)?$|opencode-ai\// },
   template: { description: 'OpenCode', command: ['opencode'], prompt: 'type' },
@@ -98,18 +119,9 @@ export const opencode: AgentModule = {
   // Its session store (`<data>/opencode/opencode.db`, SQLite), where this Node can read SQLite.
   // What it spends: its session's totals and cost in its store, its sub-agents' sessions counted in.
   usage: { reader: opencodeUsageReader, prices: OPENCODE_PRICES },
-  records: (ctx) =>
-    new OpenCodeRecords(opencodeDataDir(ctx.env), ctx.pid, ctx.folders, ctx.claims, ctx.emit, ctx.log, ctx.usage),
+  records: storeRecords((env) => ({ dir: opencodeDataDir(env), db: OPENCODE_DB })),
   // A job serves its events on a port of its host's choosing; its host follows them.
-  jobStream: {
-    args: (port) => ['--port', String(port), '--hostname', '127.0.0.1'],
-    path: '/event',
-    greeting: (event) => isOpenCodeGreeting(event),
-    reader: () => {
-      const events = new OpenCodeEvents();
-      return (event) => events.take(event);
-    },
-  },
+  jobStream: OPENCODE_JOB_STREAM,
 };
 
 // ── Its records ─────────────────────────────────────────────────────────────────────────────
@@ -185,15 +197,39 @@ export function opencodeTurn(messages: readonly OpenCodeMessage[], answer?: stri
   return store('completed', clip(answer ?? '') || 'answered', s.completed);
 }
 
-/** OpenCode's data folder (xdg-basedir on every system): `$XDG_DATA_HOME/opencode`, else `~/.local/share/opencode`. */
-export function opencodeDataDir(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_DATA_HOME || path.join(env.HOME || homedir(), '.local', 'share');
-  return path.join(base, 'opencode');
+/**
+ * The store's health for an agent of OpenCode's family (`name`, as the user knows it): it is read with
+ * node:sqlite (Node 22.13 and later); else its states are its screen's.
+ */
+export function storeHealth(name: string): AgentHealthNote[] {
+  const support = sqliteSupport();
+  if (support.ok) return [{ level: 'ok', text: `${name}'s session store: read with node:sqlite` }];
+  return [
+    {
+      level: 'info',
+      text: `${name}'s session store is not read: ${support.reason}; its states come from its screen only`,
+    },
+    { level: 'info', text: `  For ${name}, point \`node\` in setup() at Node 22.13 or newer (24 LTS)` },
+  ];
 }
+
+/** A data folder as xdg-basedir gives it on every system: `$XDG_DATA_HOME/<name>`, else `~/.local/share/<name>`. */
+export function xdgDataDir(name: string, env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_DATA_HOME || path.join(env.HOME || homedir(), '.local', 'share');
+  return path.join(base, name);
+}
+
+/** OpenCode's data folder. */
+export const opencodeDataDir = (env: NodeJS.ProcessEnv = process.env): string => xdgDataDir('opencode', env);
 
 /** Its session store (1.18): a SQLite database in WAL mode. */
 export const OPENCODE_DB = 'opencode.db';
-const DB_FILES = new Set([OPENCODE_DB, `${OPENCODE_DB}-wal`]);
+
+/** Where an agent of OpenCode's family keeps its session store: its data folder and the database's name. */
+export interface StorePlace {
+  dir: string;
+  db: string;
+}
 
 /**
  * A change of the store is read after FIRST_READ_MS (OpenCode commits a step's rows one after the
@@ -381,15 +417,20 @@ export class OpenCodeRecords {
   private session?: string;
   private stream?: OpenCodeStream;
 
+  /** The database and its write-ahead log, whose changes are read. */
+  private readonly dbFiles: ReadonlySet<string>;
+
   constructor(
-    private readonly dir: string,
+    private readonly store: StorePlace,
     readonly pid: number,
     private readonly folders: FolderWatcher,
     private readonly claims: Set<string>,
     private readonly emit: (signal: RecordSignal) => void,
     private readonly log: RecordLog,
     private readonly usage?: UsageFeed,
-  ) {}
+  ) {
+    this.dbFiles = new Set([store.db, `${store.db}-wal`]);
+  }
 
   get sessionId(): string | undefined {
     return this.session;
@@ -409,8 +450,8 @@ export class OpenCodeRecords {
       this.log.debug(`opencode pid ${this.pid}: its store is not read: ${support.reason}`);
       return;
     }
-    this.unwatch = this.folders.watch(this.dir, (file, event) => {
-      if (event === 'ready' || DB_FILES.has(path.basename(file))) this.poke();
+    this.unwatch = this.folders.watch(this.store.dir, (file, event) => {
+      if (event === 'ready' || this.dbFiles.has(path.basename(file))) this.poke();
     });
     this.poke();
   }
@@ -448,7 +489,7 @@ export class OpenCodeRecords {
       if (!known) return;
       place = known;
     }
-    const reading = readStore(path.join(this.dir, OPENCODE_DB), place, this.session, this.claims);
+    const reading = readStore(path.join(this.store.dir, this.store.db), place, this.session, this.claims);
     if (reading.error) {
       // No store yet, or busy: the next change reads it again.
       if (!this.warned) this.log.debug(`opencode pid ${this.pid}: store not read: ${reading.error}`);

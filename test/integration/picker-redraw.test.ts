@@ -20,14 +20,15 @@ describe.each(testNeovims())('Neovim $label: :MadoAgents over a busy fleet', ({ 
     expect(await s.waitFor(`#require('madohub').agents({ state = 'working' }) == 4`, 10000)).toBe(true);
     await sc.type(':MadoAgents<CR>');
     await sc.waitForText(/Agents · /);
-    // The times of the list's draws over two seconds, and how many changes of the fleet came.
+    // The times of the list's draws while the fleet changes 150 times.
     const counted = await s.lua<{ changes: number; draws: number[] }>(`
       local fleet, picker = require('madohub.fleet'), require('madohub.picker')
       local n = { changes = 0, draws = {} }
       local stop = fleet.subscribe(function() n.changes = n.changes + 1 end)
       local render = picker.render
       picker.render = function(p) n.draws[#n.draws + 1] = vim.uv.hrtime() / 1e6 return render(p) end
-      vim.wait(2000)
+      -- Until the fleet has changed 150 times (two seconds of four spinners on a quiet machine).
+      vim.wait(20000, function() return n.changes >= 150 and #n.draws >= 3 end, 1)
       picker.render = render
       stop()
       return n`);

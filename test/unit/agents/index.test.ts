@@ -58,7 +58,13 @@ describe('agent modules', () => {
   it("are the doc's list of agents, as the build writes it", () => {
     const doc = readFileSync(path.join(__dirname, '../../../doc/madohub.txt'), 'utf8');
     expect(withAgentList(doc)).toBe(doc);
-    expect(doc).toMatch(/^ {4}`codex` {5}Codex {9}`codex` {5}records$/m);
+    expect(doc).toMatch(/^ {4}`codex` {5}Codex +`codex` {5}records$/m);
+    // Its columns line up whatever a name's length: each row's program starts at one column.
+    const list = doc.slice(doc.indexOf('*madohub-known-agents*'), doc.indexOf('(This list is written by the build'));
+    const rows = list.split('\n').filter((l) => /^ {4}`[a-z]+` /.test(l));
+    expect(rows.length).toBe(AGENT_MODULES.length);
+    const programAt = (row: string): number => row.indexOf('`', row.indexOf('`', row.indexOf('`', 4) + 1) + 1);
+    expect(new Set(rows.map(programAt)).size).toBe(1);
   });
 
   it('have one fallback agent (the shell) and one default agent', () => {
