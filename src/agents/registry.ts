@@ -6,10 +6,22 @@ import { claude } from './claude.js';
 import { codex } from './codex.js';
 import { copilot } from './copilot.js';
 import { gemini } from './gemini.js';
+import { kilo } from './kilo.js';
 import { opencode } from './opencode.js';
 import { pi } from './pi.js';
 import { qwen } from './qwen.js';
 import { shell } from './shell.js';
 
 /** Every agent module, by file name. */
-export const AGENT_MODULES: readonly AgentModule[] = [amp, claude, codex, copilot, gemini, opencode, pi, qwen, shell];
+export const AGENT_MODULES: readonly AgentModule[] = [
+  amp,
+  claude,
+  codex,
+  copilot,
+  gemini,
+  kilo,
+  opencode,
+  pi,
+  qwen,
+  shell,
+];
