@@ -4,14 +4,7 @@
 // `Kilo CLI | <session title>`, `kilo -s <session>` printed as it exits. Its session store is OpenCode's
 // (`<data>/kilo/kilo.db`, SQLite, the same tables), read the same way; a job serves its events on a port
 // of its host's choosing (`--port`), as OpenCode's does.
-import {
-  OPENCODE_FAMILY_SCREEN,
-  OPENCODE_JOB_STREAM,
-  opencodeUsageReader,
-  storeHealth,
-  storeRecords,
-  xdgDataDir,
-} from './opencode.js';
+import { OPENCODE_FAMILY_SCREEN, opencodeUsageReader, storeHealth, storeRecords, xdgDataDir } from './opencode.js';
 import type { AgentModule } from './types.js';
 
 /** Its session store, in its data folder (`$XDG_DATA_HOME/kilo`). */
@@ -29,8 +22,8 @@ export const kilo: AgentModule = {
     titleMarkers: [/^Kilo CLI\b/],
     ...OPENCODE_FAMILY_SCREEN,
   },
-  // `kilo` (a Node launcher, then its own binary of the same name).
-  process: { names: ['kilo', 'kilocode'], script: /(?:^|\/)kilo(?:code)?$|@kilocode\/cli\// },
+  // `node …/.bin/kilo` (its launcher), then its own binary `…/@kilocode/cli/bin/.kilo`.
+  process: { names: ['kilo', '.kilo', 'kilocode'], script: /(?:^|\/)\.?kilo(?:code)?$|@kilocode\/cli\// },
   template: {
     description: 'Kilo Code CLI',
     command: ['kilo'],
@@ -43,5 +36,4 @@ export const kilo: AgentModule = {
   // What it spends: its session's totals and cost in its store, as OpenCode's.
   usage: { reader: opencodeUsageReader, prices: {} },
   records: storeRecords((env) => ({ dir: xdgDataDir('kilo', env), db: KILO_DB })),
-  jobStream: OPENCODE_JOB_STREAM,
 };

@@ -86,7 +86,7 @@ export const OPENCODE_FAMILY_SCREEN: Pick<AgentModule['screen'], 'lines' | 'titl
 };
 
 /** A job of OpenCode's family serves its events on a port of its host's choosing; its host follows them. */
-export const OPENCODE_JOB_STREAM: NonNullable<AgentModule['jobStream']> = {
+const OPENCODE_JOB_STREAM: NonNullable<AgentModule['jobStream']> = {
   args: (port) => ['--port', String(port), '--hostname', '127.0.0.1'],
   path: '/event',
   greeting: (event) => isOpenCodeGreeting(event),

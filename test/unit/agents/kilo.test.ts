@@ -47,7 +47,11 @@ describe('Kilo Code CLI: its screens, as 7.7.7 draws them', () => {
     expect(identifyScreen({ ...screenOf('kilo-real-reject-reason'), title: '' })).toBe('kilo');
   });
 
-  it('its process: `kilo` (its launcher and its binary), or node running @kilocode/cli', () => {
+  it('its process: node running its launcher, then its binary `.kilo` (as 7.7.7 runs them)', () => {
+    const launcher = ['node', '/tmp/agents-kilo/node_modules/.bin/kilo', '--port', '45771'];
+    expect(agentOfProcess({ pid: 8610, ppid: 1, comm: 'node', argv: launcher, exe: '/usr/bin/node' })).toBe('kilo');
+    const binary = ['/tmp/agents-kilo/node_modules/@kilocode/cli/bin/.kilo', '--port', '45771'];
+    expect(agentOfProcess({ pid: 8618, ppid: 8610, comm: '.kilo', argv: binary, exe: binary[0]! })).toBe('kilo');
     expect(agentOfProcess({ pid: 2, ppid: 1, comm: 'kilo', argv: ['kilo'], exe: '/usr/bin/kilo' })).toBe('kilo');
     expect(
       agentOfProcess({
@@ -71,6 +75,9 @@ describe('Kilo Code CLI: its screens, as 7.7.7 draws them', () => {
     expect(commandLine(t, '', { mode: 'id', id }, true)).toEqual(['kilo', '--session', id, '--fork']);
     expect(commandLine(t, '', { mode: 'continue' }, false)).toEqual(['kilo', '--continue']);
     expect(kilo.env).toEqual({ names: [], prefixes: ['KILO_'] });
+    // Its server asks a password of its own: a job reads its store as a terminal does, no event stream.
+    expect(kilo.jobStream).toBeUndefined();
+    expect(kilo.records).toBeDefined();
   });
 
   it('its data folder is under XDG_DATA_HOME, else ~/.local/share', () => {
