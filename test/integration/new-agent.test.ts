@@ -76,7 +76,7 @@ describe('a new agent module', () => {
     );
     const env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
     expect((await mado(['--help'], env)).stdout).toMatch(/Agents \(--agent\):[\s\S]*shell,\s+zephyr,/);
-    expect(readFileSync(path.join(copy, 'doc/madohub.txt'), 'utf8')).toMatch(/^ {4}`zephyr` {4}Zephyr {8}`zephyr`$/m);
+    expect(readFileSync(path.join(copy, 'doc/madohub.txt'), 'utf8')).toMatch(/^ {4}`zephyr` +Zephyr +`zephyr`$/m);
     // By its screen alone, and read as its screen when named.
     const bySceen = JSON.parse(
       (await mado(['detect', '-'], env, 'ZEPHYR v1.0\n\n~ Gusting… (ctrl+g to calm)\n')).stdout,
