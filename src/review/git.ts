@@ -56,8 +56,13 @@ function endChild(child: ChildProcess): Promise<void> {
   const asked = endings.get(child);
   if (asked) return asked;
   const exited = new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const kill = setTimeout(() => child.kill('SIGKILL'), GIT_END_GRACE_MS);
+    // One that never ran (`git` not found) has nothing to end.
+    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return resolve();
+    // Killed after the grace; and however it goes, not waited for past a second grace.
+    const kill = setTimeout(() => {
+      child.kill('SIGKILL');
+      setTimeout(resolve, GIT_END_GRACE_MS);
+    }, GIT_END_GRACE_MS);
     child.once('exit', () => {
       clearTimeout(kill);
       resolve();
