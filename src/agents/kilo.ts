@@ -2,8 +2,9 @@
 // mock of an OpenAI-compatible API, a provider of its kilo.json, at 120×40, 80×24 and 60×20) are
 // OpenCode's, with its own words: the `Code` agent, `Tell Kilo what to do differently`, the title
 // `Kilo CLI | <session title>`, `kilo -s <session>` printed as it exits. Its session store is OpenCode's
-// (`<data>/kilo/kilo.db`, SQLite, the same tables), read the same way; a job serves its events on a port
-// of its host's choosing (`--port`), as OpenCode's does.
+// (`<data>/kilo/kilo.db`, SQLite, the same tables), read the same way for a terminal and a job alike:
+// its server's event stream asks a password of its own (401, KILO_SERVER_PASSWORD), so a job does not
+// follow it as an OpenCode job does.
 import { OPENCODE_FAMILY_SCREEN, opencodeUsageReader, storeHealth, storeRecords, xdgDataDir } from './opencode.js';
 import type { AgentModule } from './types.js';
 
