@@ -192,7 +192,12 @@ export class Tracker {
         rec.lastCompletion = detection.completion;
         rec.absorbNextLine = false;
       }
-      if (fire) done ??= this.done(rec, detection.detail);
+      if (fire) {
+        done ??= this.done(rec, detection.detail);
+        // A record written before the screen showed this end is of this turn: read again (a follower
+        // started anew after a process scan lost the agent for a moment), it is no new work.
+        rec.doneAt = Math.max(rec.doneAt ?? 0, changedAt);
+      }
     }
     return this.emit(rec, record === undefined, now, done);
   }

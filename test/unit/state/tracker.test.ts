@@ -522,3 +522,39 @@ describe('Tracker: what the agent notified its terminal of (OSC 9, 777, 99)', ()
     expect(t.notification(1, { state: 'waiting', detail: 'x' }, 2000)).toBeNull();
   });
 });
+
+describe('Tracker: a turn’s end told once though the agent’s process flickers', () => {
+  it('a process scan that loses the agent for a moment (its records then read again) tells no second end; the next turn’s is told', () => {
+    const t = new Tracker();
+    const dones: string[] = [];
+    const take = (c: ReturnType<Tracker['screen']>): void => {
+      if (c?.done) dones.push(c.done.line);
+    };
+    const jsonl = (state: 'working' | 'completed', at: number, detail: string) =>
+      ({ state, source: 'jsonl-watcher', detail, at }) as const;
+    const live = (state: 'idle' | 'working', at: number) =>
+      ({ state, source: 'session-file', detail: state, at }) as const;
+    // A turn under way: Claude Code's fixture screens, its session file and its transcript.
+    take(t.screen(2, screen('claude-idle'), 1000));
+    take(t.process(2, 'claude', 1010));
+    take(t.record(2, jsonl('working', 1100, 'prompt'), 1100));
+    take(t.record(2, live('working', 1105), 1110));
+    take(t.screen(2, screen('claude-working'), 1120));
+    // It ends (written at 2000–2002); a loaded machine reads the session file and the screen first, and a
+    // `ps` scan then misses the agent and finds it again: its follower reads the transcript anew.
+    take(t.record(2, live('idle', 2001), 2010));
+    take(t.screen(2, screen('claude-stopped'), 2030));
+    take(t.process(2, null, 2050));
+    take(t.record(2, jsonl('completed', 2000, 'Removed the build folder.'), 2070));
+    take(t.process(2, 'claude', 2090));
+    take(t.record(2, live('idle', 2001), 2095));
+    take(t.record(2, jsonl('working', 1100, 'prompt'), 2100));
+    take(t.record(2, jsonl('completed', 2000, 'Removed the build folder.'), 2105));
+    expect(dones).toEqual(['✻ Baked for 10s']);
+    // The next turn, written after that end, is new work: its end is told.
+    take(t.record(2, jsonl('working', 5000, 'next prompt'), 5000));
+    take(t.screen(2, screen('claude-working'), 5020));
+    take(t.record(2, jsonl('completed', 6000, 'Next answer.'), 6000));
+    expect(dones).toEqual(['✻ Baked for 10s', 'Next answer.']);
+  });
+});
