@@ -5,7 +5,14 @@
 // (`<data>/kilo/kilo.db`, SQLite, the same tables), read the same way for a terminal and a job alike:
 // its server's event stream asks a password of its own (401, KILO_SERVER_PASSWORD), so a job does not
 // follow it as an OpenCode job does.
-import { OPENCODE_FAMILY_SCREEN, opencodeUsageReader, storeHealth, storeRecords, xdgDataDir } from './opencode.js';
+import {
+  OPENCODE_FAMILY_SCREEN,
+  OPENCODE_PRICES,
+  opencodeUsageReader,
+  storeHealth,
+  storeRecords,
+  xdgDataDir,
+} from './opencode.js';
 import type { AgentModule } from './types.js';
 
 /** Its session store, in its data folder (`$XDG_DATA_HOME/kilo`). */
@@ -35,6 +42,6 @@ export const kilo: AgentModule = {
   },
   env: { names: [], prefixes: ['KILO_'] },
   // What it spends: its session's totals and cost in its store, as OpenCode's.
-  usage: { reader: opencodeUsageReader, prices: {} },
+  usage: { reader: opencodeUsageReader, prices: OPENCODE_PRICES },
   records: storeRecords((env) => ({ dir: xdgDataDir('kilo', env), db: KILO_DB })),
 };

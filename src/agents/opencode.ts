@@ -22,7 +22,7 @@ import { EventStream } from '../records/event-stream.js';
 const FOOTER_DONE = /^\s*▣\s+\S.*·\s*(?:\d+(?:\.\d+)?(?:ms|s|m|h)\s*)+$/;
 
 /** OpenCode prices each step itself (its session's `cost`): no table of its own here. */
-const OPENCODE_PRICES: PriceTable = {};
+export const OPENCODE_PRICES: PriceTable = {};
 
 /**
  * How OpenCode draws a session, as the agents of its family share it (Kilo Code CLI is a fork): the
