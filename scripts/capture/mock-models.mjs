@@ -128,6 +128,7 @@ function shapedArgs(call, schema) {
   return {
     file_path: call.path,
     filePath: call.path,
+    filepath: call.path,
     path: call.path,
     absolute_path: call.path,
     content: call.content,

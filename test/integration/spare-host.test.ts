@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { shortOf, useJobsHarness } from './jobs-harness.js';
 import { elapse, until, untilValue, waitFor } from '../helpers/wait.js';
+import { LASTING_NODE_FLAGS } from '../../src/jobs/env.js';
 
 /** The agent: writes where it runs and its environment to $SPARE_T_OUT, named by $SPARE_T_MARK, then waits. */
 const h = useJobsHarness({
@@ -120,7 +121,7 @@ describe('the daemon', () => {
     expect(log).not.toMatch(/idle: exiting/);
   });
 
-  it('the daemon and the hosts run with a young generation of 1 MiB, one malloc arena and their collection at rest (their memory stays flat: bench (v), (w))', async () => {
+  it('the daemon and the hosts run with a young generation of 1 MiB, V8 sized for memory, one malloc arena and their collection at rest (their memory stays flat: bench (v), (w))', async () => {
     const short = shortOf((await h.mado(['--bg', '--agent', 'looper', 'go'])).stdout);
     const log = readFileSync(path.join(h.base, 'run', 'daemon.log'), 'utf8');
     const daemon = Number([...log.matchAll(/listening on .* pid (\d+)\)/g)].pop()?.[1]);
@@ -132,7 +133,7 @@ describe('the daemon', () => {
     );
     for (const pid of [daemon, spare!]) {
       expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toEqual(
-        expect.arrayContaining(['--max-semi-space-size=1', '--expose-gc']),
+        expect.arrayContaining([...LASTING_NODE_FLAGS]),
       );
       expect(environ(pid)).toContain('MALLOC_ARENA_MAX=1');
     }
