@@ -3,6 +3,7 @@
 import type { AgentModule } from './types.js';
 import { amp } from './amp.js';
 import { claude } from './claude.js';
+import { cn } from './cn.js';
 import { codex } from './codex.js';
 import { copilot } from './copilot.js';
 import { gemini } from './gemini.js';
@@ -16,6 +17,7 @@ import { shell } from './shell.js';
 export const AGENT_MODULES: readonly AgentModule[] = [
   amp,
   claude,
+  cn,
   codex,
   copilot,
   gemini,

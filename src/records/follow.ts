@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { RecordSignal } from '../shared/types.js';
 import type { FolderWatcher } from './folders.js';
 import { JsonlTail } from './tail.js';
+import { readJsonBounded } from '../shared/files.js';
 import type { UsageFeed } from './usage-feed.js';
 
 /** Where a follower says what it skipped or could not read. */
@@ -87,6 +88,74 @@ export function followJsonl(
   };
 }
 
+/** The largest JSON document followed whole (a session file its agent rewrites with each change). */
+export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
+
+/** What one read of a whole JSON document holds: the state it tells, its records in order, its totals. */
+export interface DocumentReading {
+  signal: RecordSignal | null;
+  /** Its records, oldest first (a session's messages), for the usage reader. */
+  records: readonly unknown[];
+  /** What it holds of the whole session (its totals), for the usage reader after the records. */
+  whole?: unknown;
+}
+
+/**
+ * Follows one JSON file that its agent rewrites whole with each change (Continue CLI's session) through
+ * its folder's watcher: each read parses it (at most MAX_DOCUMENT_BYTES; one caught mid-write is read
+ * again REREAD_MS later) and tells the signal it holds when that (or the count of its records) differs
+ * from the last one told. Its records go to the usage reader once each (the last one again: it may
+ * have been written anew).
+ */
+export function followJsonDocument(
+  file: string,
+  folders: FolderWatcher,
+  interpret: (document: unknown) => DocumentReading | undefined,
+  emit: (signal: RecordSignal) => void,
+  onBad: (why: string) => void,
+  usage?: UsageFeed,
+): { stop(): void; poke(): void } {
+  let stopped = false;
+  let told = '';
+  let fed = 0;
+  const count = usage?.open(file);
+  const read = (): void => {
+    if (stopped) return;
+    const reading = interpret(readJsonBounded(file, MAX_DOCUMENT_BYTES));
+    if (!reading) {
+      onBad(`not a session (yet): missing, larger than ${MAX_DOCUMENT_BYTES} bytes or not JSON`);
+      return;
+    }
+    if (count) {
+      // Fewer records than read before: the file was started again.
+      const from = reading.records.length < fed ? 0 : Math.max(0, fed - 1);
+      for (const r of reading.records.slice(from)) count(r);
+      if (reading.whole !== undefined) count(reading.whole);
+      fed = reading.records.length;
+      usage?.flush();
+    }
+    // Its records' count with it: the same words at the end of another turn are news.
+    const key = reading.signal ? `${reading.records.length} ${JSON.stringify(reading.signal)}` : '';
+    if (reading.signal && key !== told) {
+      told = key;
+      emit(reading.signal);
+    }
+  };
+  const reader = rereading(read);
+  const unwatch = folders.watch(path.dirname(file), (changed, event) => {
+    if (event === 'ready' || changed === file) reader.poke();
+  });
+  reader.poke();
+  return {
+    poke: reader.poke,
+    stop: () => {
+      stopped = true;
+      reader.cancel();
+      unwatch();
+    },
+  };
+}
+
 /**
  * What follows the one record file of an agent's process that must first be found among others
  * (Codex's rollout, Gemini's chat): `find` looks for it (and arranges to be asked again, through
@@ -103,12 +172,12 @@ export abstract class FoundFile {
     protected readonly folders: FolderWatcher,
     protected readonly claims: Set<string>,
     private readonly interpret: (record: unknown) => RecordSignal | null,
-    private readonly emit: (signal: RecordSignal) => void,
+    protected readonly emit: (signal: RecordSignal) => void,
     protected readonly log: { debug(message: string): void },
     /** Its name in the log: `codex pid 12`. */
-    private readonly label: string,
+    protected readonly label: string,
     /** What counts its agent's spending from the file it follows. */
-    private readonly usage?: UsageFeed,
+    protected readonly usage?: UsageFeed,
   ) {}
 
   /** The file, if it is there now; else undefined (after arranging, through `wait`, to look again). */
@@ -164,7 +233,12 @@ export abstract class FoundFile {
     this.stopWait?.();
     this.stopWait = undefined;
     this.log.debug(`${this.label}: following ${file}`);
-    this.follow = followJsonl(
+    this.follow = this.followFile(file);
+  }
+
+  /** Follows the file found: a JSONL file, line after line (an agent's whole document: followJsonDocument). */
+  protected followFile(file: string): { stop(): void; poke(): void } {
+    return followJsonl(
       file,
       this.folders,
       this.interpret,
