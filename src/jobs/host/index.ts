@@ -13,10 +13,10 @@ import { Terminal } from '@xterm/headless';
 import { menuAnswer } from '../../agents/menu-answer.js';
 import { menuSince } from '../../detect/question.js';
 import { boundScreen } from '../../detect/index.js';
-import { agentModule, detectScreen, FALLBACK_AGENT, useUserRules } from '../../agents/index.js';
+import { agentModule, agentOfTree, detectScreen, FALLBACK_AGENT, useUserRules } from '../../agents/index.js';
 import { rulesDir } from '../../agents/user-rules.js';
 import type { Detection } from '../../detect/index.js';
-import type { AgentState } from '../../shared/types.js';
+import type { AgentId, AgentState } from '../../shared/types.js';
 import { processStamp } from '../../proc/stamp.js';
 import { processSource } from '../../proc/shared.js';
 import { writeAtomic } from '../../shared/files.js';
@@ -59,6 +59,9 @@ import { endGitRuns } from '../../review/git.js';
 
 /** A notice's screen is read afresh at most this often (see the OSC handlers). */
 const NOTICE_READ_MS = 20;
+
+/** The job's process tree is looked at for its agent at most this often, until it is found. */
+const PROCESS_LOOK_MS = 1000;
 /** How often a job's file is written for a change of its detail alone (a spinner's frame). */
 export const DETAIL_EVERY_MS = 2000;
 /**
@@ -197,6 +200,13 @@ class JobHost {
   private readonly detected = new ChangeWaiters();
   private menuAt: number | undefined;
   private previous: Pick<Detection, 'agent' | 'state'> | undefined;
+  /**
+   * The agent its process tree runs, once found (looked for at most every PROCESS_LOOK_MS, with a
+   * screen to read): it reads the screen with its own rules, as a terminal's process agent does. Its
+   * screen alone may show another agent's marks (Continue CLI's `● ` and `⎿` are Claude Code's too).
+   */
+  private processAgent: AgentId | undefined;
+  private processLookAt = Number.NEGATIVE_INFINITY;
   /** The patch last written, and the last but for its detail, and when. */
   private written = '';
   private writtenRest = '';
@@ -423,7 +433,10 @@ class JobHost {
     const now = Date.now();
     if (this.noticeRead && now - this.noticeRead.at < NOTICE_READ_MS) return this.noticeRead.state;
     const { lines, cursor } = boundScreen({ ...screenOf(this.term), title: this.title });
-    this.noticeRead = { at: now, state: detectScreen({ lines, title: this.title, cursor }, this.previous).state };
+    this.noticeRead = {
+      at: now,
+      state: detectScreen({ lines, title: this.title, cursor }, this.previous, this.agentOfProcess()).state,
+    };
     return this.noticeRead.state;
   }
 
@@ -459,7 +472,7 @@ class JobHost {
     const { lines, cursor } = boundScreen({ ...screenOf(term), title });
     // A watch can miss an append: the agent's events are read with each screen too (at most one read a detection).
     this.own.poke();
-    const screenReading = detectScreen({ lines, title, cursor }, this.previous);
+    const screenReading = detectScreen({ lines, title, cursor }, this.previous, this.agentOfProcess());
     this.previous = { agent: screenReading.agent, state: screenReading.state };
     // The screen's reading is of the output that came at `outputAt`: what the agent said while that
     // output was parsed (a notification in it) is no older than it.
@@ -510,6 +523,17 @@ class JobHost {
         ? { ...patch, ...(ended ? { turnsEnded: job.turnsEnded + 1 } : {}) }
         : {},
     );
+  }
+
+  /** The agent its process tree runs (see processAgent); undefined while none MadoHub knows is found. */
+  private agentOfProcess(): AgentId | undefined {
+    const pid = this.child.pid;
+    const now = Date.now();
+    if (this.processAgent !== undefined || pid === undefined || now - this.processLookAt < PROCESS_LOOK_MS)
+      return this.processAgent;
+    this.processLookAt = now;
+    this.processAgent = agentOfTree(this.tree.walk(pid))?.agent;
+    return this.processAgent;
   }
 
   /** A checkpoint of the job's folder at a turn's edge, in the background (it never holds the agent). */
