@@ -81,6 +81,8 @@ export const cn: AgentModule = {
       answered: /^(?!)/,
       // A draft in the input box: `│ ● fix the parser │` (not its placeholder).
       draft: /^│ ● (?!▋?Ask anything, @ for context)(\S.*)│$/,
+      // Its empty rows (an Enter taken as a new line leaves one under the text).
+      skip: /^│\s*│$/,
       inputEnd: /^╰─{8,}╯$/,
     },
   },

@@ -37,7 +37,8 @@ describe('Continue CLI: its screens, as 1.5.47 draws them', () => {
         .filter((n) => n.startsWith(prefix) && /^[a-z-]+$/.test(n.slice(prefix.length)))
         .map((n) => n.slice(prefix.length))
         .sort();
-    const at120 = kinds('cn-real-');
+    // A job's screen (its Enter taken as a new line) is of 120 columns alone.
+    const at120 = kinds('cn-real-').filter((k) => k !== 'enter-lost');
     expect(at120).toEqual(
       expect.arrayContaining(['working', 'shell-approval', 'edit-approval', 'question', 'interrupted', 'error']),
     );
@@ -59,6 +60,8 @@ describe('Continue CLI: its screens, as 1.5.47 draws them', () => {
   it('a draft is what its input box holds, not its placeholder', () => {
     expect(draftOf('cn', fixtures['cn-real-draft']!.lines)).toBe('please say hi');
     expect(draftOf('cn', fixtures['cn-real-idle']!.lines)).toBeUndefined();
+    // A job's prompt whose Enter became a new line of the input: it stands there, its Enter goes again.
+    expect(draftOf('cn', fixtures['cn-real-enter-lost']!.lines)).toBe('now run');
   });
 
   it('its process: node running its launcher `cn` or its cn.js', () => {
