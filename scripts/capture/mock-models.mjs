@@ -70,7 +70,7 @@ function plan({ said, tools, afterTool, side, sideText }) {
   if (/\bask\b/.test(said))
     return {
       text: 'I have a question.',
-      call: { name: pick(/AskUserQuestion|ask_user|question/i, 'ask_user'), ask: true },
+      call: { name: pick(/AskUserQuestion|ask_user|request_user_input|question/i, 'ask_user'), ask: true },
     };
   // delegate → a sub-agent (Claude Code's Task/Agent tool), whose own request says something else.
   if (/\bdelegate\b/.test(said) && tools.some((t) => /^(Task|Agent)$/.test(t.name)))
@@ -108,6 +108,8 @@ function shapedArgs(call, schema) {
       return {
         questions: [
           {
+            // Codex's request_user_input names each question.
+            ...(props.questions.items?.properties?.id ? { id: 'colour' } : {}),
             question: 'Which colour should the button be?',
             header: 'Colour',
             options: [

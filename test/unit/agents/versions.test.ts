@@ -19,6 +19,19 @@ describe('older versions’ screens', () => {
     for (const [name, s] of all) expect(s.note, name).toMatch(/\d+\.\d+\.\d+/);
   });
 
+  it('today’s main agents at 60×20, through a whole session: each kind of screen there reads right', () => {
+    const narrow = (agent: string): string[] =>
+      all
+        .filter(([, s]) => s.expect.agent === agent && / at 60x20\b/.test(s.note))
+        .map(([, s]) => s.expect.state);
+    for (const agent of ['claude', 'codex', 'gemini', 'opencode']) {
+      const states = narrow(agent);
+      // Idle, a turn under way, an approval, an error or an interrupt at least.
+      for (const state of ['idle', 'working', 'waiting', 'failed'])
+        expect(states, `${agent}: ${state}`).toContain(state);
+    }
+  });
+
   it.each(all)('%s, from the screen alone', (_name, s) => {
     const d = detectScreen({ lines: s.lines, title: s.title });
     expect({ agent: d.agent, state: d.state }).toEqual(s.expect);
