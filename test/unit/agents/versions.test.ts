@@ -24,7 +24,7 @@ describe('older versions’ screens', () => {
       all
         .filter(([, s]) => s.expect.agent === agent && / at 60x20\b/.test(s.note))
         .map(([, s]) => s.expect.state);
-    for (const agent of ['claude', 'codex', 'gemini', 'opencode']) {
+    for (const agent of ['claude', 'codex', 'gemini', 'opencode', 'qwen']) {
       const states = narrow(agent);
       // Idle, a turn under way, an approval, an error or an interrupt at least.
       for (const state of ['idle', 'working', 'waiting', 'failed'])
