@@ -73,7 +73,27 @@ export function followJsonl(
     if (signal && !stopped) emit(signal);
     if (!stopped) usage?.flush();
   };
-  const reader = rereading(() => void read());
+  return readAtChanges(
+    file,
+    folders,
+    () => void read(),
+    () => {
+      stopped = true;
+    },
+  );
+}
+
+/**
+ * Runs `read` now and at each change of `file` its folder's watcher tells (and again REREAD_MS after
+ * the last: rereading); `stop` ends both (after `stopping`).
+ */
+function readAtChanges(
+  file: string,
+  folders: FolderWatcher,
+  read: () => void,
+  stopping: () => void,
+): { stop(): void; poke(): void } {
+  const reader = rereading(read);
   const unwatch = folders.watch(path.dirname(file), (changed, event) => {
     if (event === 'ready' || changed === file) reader.poke();
   });
@@ -81,7 +101,7 @@ export function followJsonl(
   return {
     poke: reader.poke,
     stop: () => {
-      stopped = true;
+      stopping();
       reader.cancel();
       unwatch();
     },
@@ -141,19 +161,9 @@ export function followJsonDocument(
       emit(reading.signal);
     }
   };
-  const reader = rereading(read);
-  const unwatch = folders.watch(path.dirname(file), (changed, event) => {
-    if (event === 'ready' || changed === file) reader.poke();
+  return readAtChanges(file, folders, read, () => {
+    stopped = true;
   });
-  reader.poke();
-  return {
-    poke: reader.poke,
-    stop: () => {
-      stopped = true;
-      reader.cancel();
-      unwatch();
-    },
-  };
 }
 
 /**

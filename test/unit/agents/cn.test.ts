@@ -12,7 +12,7 @@ import type { FolderWatcher } from '../../../src/records/folders.js';
 import { UsageCounter } from '../../../src/usage/tally.js';
 import { usageView } from '../../../src/usage/view.js';
 import type { RecordSignal } from '../../../src/shared/types.js';
-import { agentScreens, following, until } from './fixtures.js';
+import { agentScreens, kindsAt, following, until } from './fixtures.js';
 
 const fixtures = agentScreens('cn');
 const screenOf = (name: string): { lines: string[]; title: string } => ({
@@ -32,11 +32,7 @@ describe('Continue CLI: its screens, as 1.5.47 draws them', () => {
   });
 
   it('a whole session at each size: every kind of screen, at 120, 80 and 60 columns', () => {
-    const kinds = (prefix: string): string[] =>
-      Object.keys(fixtures)
-        .filter((n) => n.startsWith(prefix) && /^[a-z-]+$/.test(n.slice(prefix.length)))
-        .map((n) => n.slice(prefix.length))
-        .sort();
+    const kinds = (prefix: string): string[] => kindsAt(fixtures, prefix);
     // A job's screen (its Enter taken as a new line) is of 120 columns alone.
     const at120 = kinds('cn-real-').filter((k) => k !== 'enter-lost');
     expect(at120).toEqual(

@@ -21,6 +21,17 @@ export function agentScreens(id: string): Record<string, ScreenFixture> {
   return JSON.parse(readFileSync(path.join(FIX, 'screens', `${id}.json`), 'utf8')) as Record<string, ScreenFixture>;
 }
 
+/**
+ * The kinds of screen a whole captured session holds at one size: the names after `prefix` (`kilo-real-`,
+ * `kilo-real-80-`) that are a kind alone (no further size), sorted.
+ */
+export function kindsAt(fixtures: Record<string, ScreenFixture>, prefix: string): string[] {
+  return Object.keys(fixtures)
+    .filter((n) => n.startsWith(prefix) && /^[a-z-]+$/.test(n.slice(prefix.length)))
+    .map((n) => n.slice(prefix.length))
+    .sort();
+}
+
 /** The records of a JSONL fixture, one value per line. */
 export function recordsOf(file: string): unknown[] {
   return readFileSync(path.join(FIX, 'records', file), 'utf8')

@@ -9,7 +9,7 @@ import { agentOfProcess, detectScreen, identifyScreen } from '../../../src/agent
 import { readStore, xdgDataDir } from '../../../src/agents/opencode.js';
 import { commandLine, DEFAULT_TEMPLATES } from '../../../src/jobs/templates.js';
 import { sqliteSupport } from '../../../src/records/sqlite.js';
-import { agentScreens } from './fixtures.js';
+import { agentScreens, kindsAt } from './fixtures.js';
 
 const fixtures = agentScreens('kilo');
 const screenOf = (name: string): { lines: string[]; title: string } => ({
@@ -25,11 +25,7 @@ describe('Kilo Code CLI: its screens, as 7.7.7 draws them', () => {
   });
 
   it('a whole session at each size: every kind of screen, at 120, 80 and 60 columns', () => {
-    const kinds = (prefix: string): string[] =>
-      Object.keys(fixtures)
-        .filter((n) => n.startsWith(prefix) && /^[a-z-]+$/.test(n.slice(prefix.length)))
-        .map((n) => n.slice(prefix.length))
-        .sort();
+    const kinds = (prefix: string): string[] => kindsAt(fixtures, prefix);
     const at120 = kinds('kilo-real-').filter((k) => !/^(?:80|60)-/.test(k));
     expect(kinds('kilo-real-80-')).toEqual(at120.filter((k) => k !== 'tool-done'));
     expect(kinds('kilo-real-60-')).toEqual(kinds('kilo-real-80-'));

@@ -21,9 +21,7 @@ describe('older versions’ screens', () => {
 
   it('today’s main agents at 60×20, through a whole session: each kind of screen there reads right', () => {
     const narrow = (agent: string): string[] =>
-      all
-        .filter(([, s]) => s.expect.agent === agent && / at 60x20\b/.test(s.note))
-        .map(([, s]) => s.expect.state);
+      all.filter(([, s]) => s.expect.agent === agent && / at 60x20\b/.test(s.note)).map(([, s]) => s.expect.state);
     for (const agent of ['claude', 'codex', 'gemini', 'opencode', 'qwen']) {
       const states = narrow(agent);
       // Idle, a turn under way, an approval, an error or an interrupt at least.
