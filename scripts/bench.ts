@@ -1917,8 +1917,16 @@ async function benchSoak(minutes: number): Promise<void> {
     }
     return refused;
   };
-  // Past the jobs' start.
-  await until(async () => shorts.every((s) => hostOf(s) !== undefined), 30_000);
+  // Past the jobs' start: every agent up and at its prompt (a job's first idle after its start counts
+  // as the end of a turn in its file: read before it, a slow starter showed one turn more than its replies).
+  const statusOf = (short: string): string | undefined => {
+    try {
+      return (JSON.parse(readFileSync(path.join(jobs, short, 'job.json'), 'utf8')) as { status?: string }).status;
+    } catch {
+      return undefined;
+    }
+  };
+  await until(async () => shorts.every((s) => hostOf(s) !== undefined && statusOf(s) === 'done'), 60_000);
   await sleep(5000);
   const first = read();
   out(`  (w) soak: ${JOBS} jobs, each sent a reply every ${ROUND_MS / 1000} s (a turn each), ${minutes} min:`);
