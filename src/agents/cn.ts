@@ -98,7 +98,7 @@ export const cn: AgentModule = {
   // Its own (CONTINUE_GLOBAL_DIR, CONTINUE_API_BASE …).
   env: { names: [], prefixes: ['CONTINUE_'] },
   // Its session file, found by its folder and its start (it is created with the first prompt).
-  records: (ctx) => new CnRecords(cnHome(ctx.env), ctx.pid, ctx.folders, ctx.claims, ctx.emit, ctx.log, ctx.usage),
+  records: (ctx) => new CnRecords(ctx.env, ctx.pid, ctx.folders, ctx.claims, ctx.emit, ctx.log, ctx.usage),
   // What it spends: its session's totals, with the cost Continue priced them at.
   usage: { reader: () => cnUsage, prices: CN_PRICES },
 };
@@ -210,7 +210,7 @@ export class CnRecords extends FoundFile {
   private waiting = false;
 
   constructor(
-    private readonly home: string,
+    private readonly env: NodeJS.ProcessEnv,
     readonly pid: number,
     folders: FolderWatcher,
     claims: Set<string>,
@@ -228,10 +228,12 @@ export class CnRecords extends FoundFile {
   protected find(): string | undefined {
     const place = processPlace(this.pid);
     if (!place) return undefined;
-    const file = findCnSession(this.home, place, this.claims);
+    // Its home as the process reads it (a relative $CONTINUE_GLOBAL_DIR: from its folder).
+    const home = cnHome(this.env, place.cwd);
+    const file = findCnSession(home, place, this.claims);
     if (!file && !this.waiting) {
       this.waiting = true;
-      const sessions = path.join(this.home, 'sessions');
+      const sessions = path.join(home, 'sessions');
       this.wait(
         this.folders.watch(sessions, (changed, event) => {
           if (event === 'ready' || path.basename(changed) === 'sessions.json') this.look();

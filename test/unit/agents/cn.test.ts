@@ -163,7 +163,7 @@ describe('Continue CLI: its session file', () => {
     // This test's own process stands for Continue: its folder and start time find the file.
     const id = '442f7335-4128-4690-88d3-0e168d995589';
     const make = (folders: FolderWatcher, emit: (s: RecordSignal) => void, log: RecordLog): CnRecords =>
-      new CnRecords(home, process.pid, folders, new Set(), emit, log);
+      new CnRecords({ CONTINUE_GLOBAL_DIR: home }, process.pid, folders, new Set(), emit, log);
     await following(make, async (follower, got) => {
       // No session until the first prompt: its folder is made then.
       mkdirSync(sessions);
