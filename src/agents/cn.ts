@@ -207,8 +207,6 @@ export function findCnSession(
 
 /** Follows one Continue process's session file; while it is not there (no prompt yet), waits for it. */
 export class CnRecords extends FoundFile {
-  private waiting = false;
-
   constructor(
     private readonly env: NodeJS.ProcessEnv,
     readonly pid: number,
@@ -231,15 +229,7 @@ export class CnRecords extends FoundFile {
     // Its home as the process reads it (a relative $CONTINUE_GLOBAL_DIR: from its folder).
     const home = cnHome(this.env, place.cwd);
     const file = findCnSession(home, place, this.claims);
-    if (!file && !this.waiting) {
-      this.waiting = true;
-      const sessions = path.join(home, 'sessions');
-      this.wait(
-        this.folders.watch(sessions, (changed, event) => {
-          if (event === 'ready' || path.basename(changed) === 'sessions.json') this.look();
-        }),
-      );
-    }
+    if (!file) this.waitIn(path.join(home, 'sessions'), (name) => name === 'sessions.json');
     return file;
   }
 

@@ -298,8 +298,6 @@ export function findChat(
 
 /** Follows one Gemini process's chat; while it is not found, waits for it in its folders. */
 export class GeminiRecords extends FoundFile {
-  private readonly waiting = new Set<string>();
-
   constructor(
     private readonly dir: string,
     readonly pid: number,
@@ -322,23 +320,13 @@ export class GeminiRecords extends FoundFile {
     const candidates = chatFolders(this.dir, place.cwd);
     const file = findChat(candidates, place.startedAt, this.claims);
     // Wait in its folders, and in Gemini's own: the registry may name the project only once Gemini has started.
-    if (!file) for (const dir of [this.dir, ...candidates]) this.waitIn(dir);
+    if (!file)
+      for (const dir of [this.dir, ...candidates])
+        this.waitIn(
+          dir,
+          (name, event) => (event === 'add' || event === 'change') && (CHAT.test(name) || name === 'projects.json'),
+        );
     return file;
-  }
-
-  private waitIn(dir: string): void {
-    if (this.waiting.has(dir)) return;
-    this.waiting.add(dir);
-    this.wait(
-      this.folders.watch(dir, (file, event) => {
-        const name = path.basename(file);
-        if (
-          event === 'ready' ||
-          ((event === 'add' || event === 'change') && (CHAT.test(name) || name === 'projects.json'))
-        )
-          this.look();
-      }),
-    );
   }
 }
 

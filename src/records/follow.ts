@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { RecordSignal } from '../shared/types.js';
-import type { FolderWatcher } from './folders.js';
+import type { FolderEvent, FolderWatcher } from './folders.js';
 import { JsonlTail } from './tail.js';
 import { readJsonBounded } from '../shared/files.js';
 import type { UsageFeed } from './usage-feed.js';
@@ -177,6 +177,8 @@ export abstract class FoundFile {
   private stopWait?: () => void;
   private stopped = false;
   private file?: string;
+  /** The folders waited in (waitIn). */
+  private readonly waitedIn = new Set<string>();
 
   constructor(
     protected readonly folders: FolderWatcher,
@@ -223,6 +225,20 @@ export abstract class FoundFile {
   poke(): void {
     if (this.follow) this.follow.poke();
     else this.look();
+  }
+
+  /**
+   * Waits in `dir` for the file (each folder once): looks again when its watcher is ready and at each
+   * change `wanted` says may bring the file.
+   */
+  protected waitIn(dir: string, wanted: (name: string, event: FolderEvent) => boolean): void {
+    if (this.waitedIn.has(dir)) return;
+    this.waitedIn.add(dir);
+    this.wait(
+      this.folders.watch(dir, (file, event) => {
+        if (event === 'ready' || wanted(path.basename(file), event)) this.look();
+      }),
+    );
   }
 
   /** Adds what stops a wait for the file (a folder's listener); all of them end once it is found. */
