@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { RecordSignal } from '../shared/types.js';
 import type { FolderEvent, FolderWatcher } from './folders.js';
@@ -108,6 +109,16 @@ function readAtChanges(
   };
 }
 
+/** A file's size and modification time (ns), '' when it cannot be read. */
+function stampOf(file: string): string {
+  try {
+    const st = statSync(file, { bigint: true });
+    return `${st.size} ${st.mtimeNs}`;
+  } catch {
+    return '';
+  }
+}
+
 /** The largest JSON document followed whole (a session file its agent rewrites with each change). */
 export const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 
@@ -139,13 +150,18 @@ export function followJsonDocument(
   let told = '';
   let fed = 0;
   const count = usage?.open(file);
+  /** The file as last read whole (its size and time): a re-read of the same is no second parse. */
+  let readStamp = '';
   const read = (): void => {
     if (stopped) return;
+    const stamp = stampOf(file);
+    if (stamp !== '' && stamp === readStamp) return;
     const reading = interpret(readJsonBounded(file, MAX_DOCUMENT_BYTES));
     if (!reading) {
       onBad(`not a session (yet): missing, larger than ${MAX_DOCUMENT_BYTES} bytes or not JSON`);
       return;
     }
+    readStamp = stamp;
     if (count) {
       // Fewer records than read before: the file was started again.
       const from = reading.records.length < fed ? 0 : Math.max(0, fed - 1);

@@ -7,8 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { cn, cnHome, cnSession, cnUsage, CnRecords, findCnSession } from '../../../src/agents/cn.js';
 import { agentOfProcess, detectScreen, draftOf, identifyScreen } from '../../../src/agents/index.js';
 import { commandLine, DEFAULT_TEMPLATES } from '../../../src/jobs/templates.js';
+import { followJsonDocument } from '../../../src/records/follow.js';
 import type { RecordLog } from '../../../src/records/follow.js';
-import type { FolderWatcher } from '../../../src/records/folders.js';
+import { FolderWatcher } from '../../../src/records/folders.js';
 import { UsageCounter } from '../../../src/usage/tally.js';
 import { usageView } from '../../../src/usage/view.js';
 import type { RecordSignal } from '../../../src/shared/types.js';
@@ -194,6 +195,23 @@ describe('Continue CLI: its session file', () => {
           }).length,
         );
       }
+      // Read again unchanged (pokes, the re-read after a change): not parsed again.
+      let parses = 0;
+      const watcher = new FolderWatcher();
+      const counting = followJsonDocument(
+        f,
+        watcher,
+        (d) => {
+          parses++;
+          return cnSession(d);
+        },
+        () => undefined,
+        () => undefined,
+      );
+      for (let i = 0; i < 5; i++) counting.poke();
+      counting.stop();
+      await watcher.close();
+      expect(parses).toBe(1);
       // Caught mid-write (not JSON yet): nothing said until it is whole.
       const before = got.length;
       writeFileSync(f, '{"sessionId": "x", "hist');
