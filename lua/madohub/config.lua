@@ -3,6 +3,7 @@
 
 ---@class madohub.WatchConfig
 ---@field interval integer Milliseconds: at most one snapshot of a terminal per this window (16-50 is sane).
+---@field hidden_interval integer Milliseconds: the same for a terminal no window of the current tab page shows.
 
 ---@class madohub.WinbarConfig
 ---@field enabled boolean Show the label in the winbar of terminal windows.
@@ -129,7 +130,7 @@ M.defaults = {
   node = 'node',
   log = nil,
   log_level = 'info',
-  watch = { interval = 30 },
+  watch = { interval = 30, hidden_interval = 150 },
   winbar = {
     enabled = true,
     time = true,
@@ -262,6 +263,7 @@ function M.merge(opts)
   check('node', merged.node, 'string')
   check('log', merged.log, 'string', true)
   check('watch.interval', merged.watch.interval, 'number')
+  check('watch.hidden_interval', merged.watch.hidden_interval, 'number')
   check('winbar.enabled', merged.winbar.enabled, 'boolean')
   check('winbar.time', merged.winbar.time, 'boolean')
   check('winbar.detail', merged.winbar.detail, 'boolean')

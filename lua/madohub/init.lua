@@ -91,6 +91,7 @@ local function create_autocmds()
         end
       end
       ui.update_timer()
+      watch.sight_changed()
       require('madohub.attention').sight_changed()
     end,
   })

@@ -1,6 +1,8 @@
 ---Watches terminal buffers: a Lua `on_lines` callback marks a buffer dirty, and at most one snapshot
----per buffer per `watch.interval` ms goes to Node (at once after a quiet spell). A snapshot is what
----detection needs and no more: the visible rows, the title and the cursor row.
+---per buffer per `watch.interval` ms goes to Node (at once after a quiet spell); per
+---`watch.hidden_interval` ms while no window of the current tab page shows it (Neovim draws it not
+---either), and at once when one comes to. A snapshot is what detection needs and no more: the
+---visible rows, the title and the cursor row.
 local config = require('madohub.config')
 local node = require('madohub.node')
 local util = require('madohub.util')
@@ -131,6 +133,51 @@ function M.flush(buf)
   end
 end
 
+---Whether a window of the current tab page shows `buf`.
+---@param buf integer
+---@return boolean
+local function in_sight(buf)
+  local tab = vim.api.nvim_get_current_tabpage()
+  for _, win in ipairs(vim.fn.win_findbuf(buf)) do
+    if vim.api.nvim_win_get_tabpage(win) == tab then
+      return true
+    end
+  end
+  return false
+end
+
+---At most one snapshot of `buf` per this many ms.
+---@param buf integer
+---@return integer
+local function interval_of(buf)
+  local watch = config.options.watch
+  return in_sight(buf) and watch.interval or math.max(watch.interval, watch.hidden_interval)
+end
+
+---Sends the due snapshot of `buf` now if the interval since the last one has passed, else when it has.
+---@param buf integer
+---@param w madohub.Watched
+local function plan(buf, w)
+  local function flush()
+    -- Not when flushed since (the job's end flushes at once).
+    if w.scheduled then
+      M.flush(buf)
+    end
+  end
+  w.timer:stop()
+  local wait = w.last_sent + interval_of(buf) - util.now_ms()
+  if wait <= 0 then
+    flush()
+  else
+    -- The loop's clock, read at its turn's start, lags after a long turn (a terminal's flood): a timer
+    -- started from it would fire early.
+    vim.uv.update_time()
+    w.timer:start(wait, 0, function()
+      vim.schedule(flush)
+    end)
+  end
+end
+
 ---Marks `buf` changed: a snapshot goes out at once if the last one is older than the interval,
 ---else when the interval has passed. Many changes in one interval make one snapshot.
 ---@param buf integer
@@ -140,23 +187,22 @@ function M.touch(buf)
     return
   end
   w.scheduled = true
-  local wait = w.last_sent + config.options.watch.interval - util.now_ms()
-  local function flush()
-    -- Not when flushed since (the job's end flushes at once).
+  -- On the loop's next turn: once the terminal's refresh is all in the buffer, and with the windows as
+  -- the user has them (Neovim 0.10 runs a terminal's `on_lines` with a window of it made current).
+  vim.schedule(function()
     if w.scheduled then
-      M.flush(buf)
+      plan(buf, w)
     end
-  end
-  -- After a quiet spell, on the loop's next turn (once the terminal's refresh is all in the buffer).
-  if wait <= 0 then
-    vim.schedule(flush)
-  else
-    -- The loop's clock, read at its turn's start, lags after a long turn (a terminal's flood): a timer
-    -- started from it would fire early.
-    vim.uv.update_time()
-    w.timer:start(wait, 0, function()
-      vim.schedule(flush)
-    end)
+  end)
+end
+
+---What is in sight changed (a window, a tab page): a terminal that comes into sight with a snapshot
+---due later (its out-of-sight interval) gets it by its in-sight interval.
+function M.sight_changed()
+  for buf, w in pairs(watched) do
+    if w.scheduled and vim.api.nvim_buf_is_valid(buf) and in_sight(buf) then
+      plan(buf, w)
+    end
   end
 end
 

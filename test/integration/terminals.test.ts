@@ -165,9 +165,9 @@ describe.each(neovims)('Neovim $label', ({ path: exe }) => {
     expect(await s.lua(`return vim.wo[vim.fn.win_getid(vim.fn.winnr('$'))].winbar`)).toBe('mine');
   });
 
-  it('a terminal flooding with output makes one snapshot per watch.interval at most', async () => {
-    // Each snapshot the watcher takes for the Node side, timed as it starts.
-    await s.lua(`
+  /** Each snapshot the watcher takes for the Node side, timed as it starts, goes in `_G.sent`. */
+  const timeSnapshots = (): Promise<unknown> =>
+    s.lua(`
       _G.sent = {}
       local watch = require('madohub.watch')
       local flush = watch.flush
@@ -175,6 +175,9 @@ describe.each(neovims)('Neovim $label', ({ path: exe }) => {
         table.insert(_G.sent, vim.uv.hrtime() / 1e6)
         return flush(buf)
       end`);
+
+  it('a terminal flooding with output makes one snapshot per watch.interval at most', async () => {
+    await timeSnapshots();
     const buf = await openTerminal(s, ['node', path.join(FIX, 'bin/spew')]);
     expect(await s.waitFor('#_G.sent >= 20', 20000)).toBe(true);
     const gaps = await s.lua<number[]>(
@@ -183,6 +186,30 @@ describe.each(neovims)('Neovim $label', ({ path: exe }) => {
     const interval = await s.lua<number>("return require('madohub.config').options.watch.interval");
     // Within the clocks' whole milliseconds (the interval is counted from one, a timer fires on another).
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(interval - 2);
+    await s.lua(`vim.fn.jobstop(vim.bo[${buf}].channel)`);
+  });
+
+  it('a terminal out of sight makes one snapshot per watch.hidden_interval at most; back in sight, one per watch.interval', async () => {
+    await timeSnapshots();
+    const buf = await openTerminal(s, ['node', path.join(FIX, 'bin/spew')]);
+    const [interval, hidden] = await s.lua<[number, number]>(
+      "local w = require('madohub.config').options.watch return { w.interval, w.hidden_interval }",
+    );
+    const gapsFrom = (first: number): Promise<number[]> =>
+      s.lua<number[]>(
+        'local first = ... local g = {} for i = first + 1, #_G.sent do g[#g + 1] = _G.sent[i] - _G.sent[i - 1] end return g',
+        [first],
+      );
+    // Another tab page: no window of the current one shows the terminal.
+    const hiddenFrom = await s.lua<number>(`vim.cmd('tabnew') return #_G.sent + 1`);
+    expect(await s.waitFor(`#_G.sent >= ${hiddenFrom + 10}`, 20000)).toBe(true);
+    expect(Math.min(...(await gapsFrom(hiddenFrom)))).toBeGreaterThanOrEqual(hidden - 2);
+    // Its tab page again: the next snapshot by the in-sight interval, and so on.
+    const shownFrom = await s.lua<number>(`vim.cmd('tabprevious') return #_G.sent + 1`);
+    expect(await s.waitFor(`#_G.sent >= ${shownFrom + 10}`, 20000)).toBe(true);
+    const shown = (await gapsFrom(shownFrom)).sort((a, b) => a - b);
+    expect(shown[0]).toBeGreaterThanOrEqual(interval - 2);
+    expect(shown[Math.floor(shown.length / 2)]).toBeLessThan(hidden - 2);
     await s.lua(`vim.fn.jobstop(vim.bo[${buf}].channel)`);
   });
 
