@@ -110,6 +110,8 @@ function shapedArgs(call, schema) {
           {
             // Codex's request_user_input names each question.
             ...(props.questions.items?.properties?.id ? { id: 'colour' } : {}),
+            // Gemini CLI's ask_user asks for the kind of question.
+            ...(props.questions.items?.properties?.type ? { type: 'choice' } : {}),
             question: 'Which colour should the button be?',
             header: 'Colour',
             options: [
