@@ -6,7 +6,7 @@
 //   Gemini                  POST /v1beta/models/<m>:streamGenerateContent, :generateContent, :countTokens
 // What it answers is read from the last words of the user's prompt:
 //   delegate → a sub-agent (Task/Agent);
-//   run → a shell tool call (`touch mock-ran.txt`); write → a file write; ask → the agent's question
+//   run → a shell tool call (`touch mock-ran.txt`; run long: after 20 s); write → a file write; ask → the agent's question
 //   tool; plan → its plan-exit tool; slow → text after 4 s; fail → HTTP 500; fail badly → HTTP 400;
 //   anything else → "You said: <prompt>". A tool's result gets "Done: ran it.".
 // A request without tools is a side request (a title, a topic): Claude Code 1.x/2.0 ask for a topic
@@ -48,7 +48,9 @@ function plan({ said, tools, afterTool, side, sideText }) {
     const name =
       pick(/^(Bash|bash|shell|shell_command|exec_command|run_shell_command|local_shell)$/, undefined) ??
       pick(/shell|bash|exec|command/i, 'shell');
-    return { text: 'I will run a command.', call: { name, command: 'touch mock-ran.txt' } };
+    // run long → a command that takes 20 s (an interrupt while it runs).
+    const command = /\blong\b/.test(said) ? 'sleep 20; touch mock-ran.txt' : 'touch mock-ran.txt';
+    return { text: 'I will run a command.', call: { name, command } };
   }
   if (/\bwrite\b/.test(said)) {
     // A tool that writes a whole file first (OpenCode has `write` and `edit`).
