@@ -58,7 +58,7 @@ function plan({ said, tools, afterTool, side, sideText }) {
       tools.some((t) => t.name === w),
     );
     // Codex before its apply_patch tool writes files through its shell's `apply_patch` command.
-    const shell = pick(/^shell$/, undefined);
+    const shell = pick(/^(shell|exec_command)$/, undefined);
     if (!name && shell)
       return {
         text: 'I will write a file.',
@@ -94,8 +94,10 @@ function argsFor(call, schema) {
 }
 
 function shapedArgs(call, schema) {
-  if (call.patch !== undefined) return { command: ['apply_patch', call.patch] };
   const props = schema.properties ?? {};
+  // Codex 0.1xx's exec_command takes one command line: the patch as apply_patch's heredoc.
+  if (call.patch !== undefined && props.cmd) return { cmd: `apply_patch <<'PATCH'\n${call.patch}PATCH` };
+  if (call.patch !== undefined) return { command: ['apply_patch', call.patch] };
   if (call.command !== undefined) {
     // Codex 0.1xx runs a command in its sandbox unless the model asks to leave it: the approval shows then.
     const escalate = props.sandbox_permissions

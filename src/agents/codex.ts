@@ -23,6 +23,8 @@ import type { PriceTable, UsageReading } from '../usage/types.js';
 
 /** Its dialogs (a model to switch to at start, …), which wait for a key. */
 const DIALOG = /enter\/esc confirm · \^c quit/;
+/** Its turn's end: `Worked for 10s • 19:35`, `Worked for 1m 05s`, `Worked for <1s` (a turn under a second). */
+const WORKED_FOR = /^\s*(?:─\s*)?Worked for (?:<\s*)?(?:\d+\s*[hm]\s*)*\d+\s*s\b/;
 
 /**
  * Its approvals (a command, an edit, an MCP tool) and its questions in Plan mode (`enter to submit
@@ -112,7 +114,7 @@ export const codex: AgentModule = {
       {
         name: 'worked-for',
         state: 'stopped',
-        test: /^\s*(?:─\s*)?Worked for (?:\d+\s*[hm]\s*)*\d+\s*s\b/,
+        test: WORKED_FOR,
         completion: true,
       },
       ...SHARED_RULES,
@@ -134,7 +136,7 @@ export const codex: AgentModule = {
     // Its footer (0.1xx): `100% context left`.
     context: { line: /\b(\d{1,3})% context left\b/, left: true },
     answer: {
-      end: /^\s*(?:─\s*)?Worked for (?:\d+\s*[hm]\s*)*\d+\s*s\b/,
+      end: WORKED_FOR,
       item: /^• (.*)$/,
       tool: /^• (?:Ran|Running|Explored|Exploring|Edited|Read|Searched|Called|Updated|Added|Deleted|Waited|Applied)\b/,
       chrome: /^› |^\s*[←?] for |^\s*⚠|^\s*⏎ send|^• Working \(|\S+ default · /,
