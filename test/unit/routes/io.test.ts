@@ -61,6 +61,24 @@ describe('the answer on the screen', () => {
     ];
     expect(screenAnswer('claude', lines)).toBe('First paragraph,\ncontinued.\n\nSecond paragraph.\nDone.');
   });
+
+  it("ends Codex's answer at its done line of a turn under a second (`Worked for <1s`)", () => {
+    const lines = [
+      '› now write',
+      '',
+      '• I will write a file.',
+      '',
+      '• Added new.txt (+1 -0)',
+      '    1 +new file',
+      '',
+      '• Done: ran it.',
+      '',
+      '  Worked for <1s • 09:35',
+      '',
+      '› Ask Codex to do anything',
+    ];
+    expect(screenAnswer('codex', lines)).toBe('I will write a file.\n\nDone: ran it.');
+  });
 });
 
 describe('the answer in the records', () => {
