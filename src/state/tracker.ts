@@ -401,13 +401,19 @@ export class Tracker {
   private emit(rec: TerminalEntry, isNew: boolean, now: number, done?: { line: string }): StateChange | null {
     let next = this.effective(rec, now);
     // Working → Idle by the live status while the turn's record says it works: held back a while
-    // for the record that ends the turn (then Completed shows, not an Idle flash between).
+    // for the record that ends the turn (then Completed shows, not an Idle flash between). So is the
+    // live status going idle before this turn's records are read at all (a loaded machine reads the
+    // transcript late): the end the records say then is the turn before's, learnt before this
+    // turn's Working began.
+    const liveIdle = rec.live?.state === 'idle';
+    const recordOfTurnBefore =
+      rec.turn !== undefined && rec.turn.at < rec.since && (next.state === 'completed' || next.state === 'failed');
     const awaitingEnd =
       !isNew &&
       rec.state === 'working' &&
-      next.state === 'idle' &&
-      next.source === 'session-file' &&
-      rec.turn?.state === 'working';
+      liveIdle &&
+      ((next.state === 'idle' && next.source === 'session-file' && rec.turn?.state === 'working') ||
+        (recordOfTurnBefore && next.source === rec.turn?.source));
     if (!awaitingEnd) rec.heldSince = undefined;
     else {
       rec.heldSince ??= now;

@@ -189,6 +189,36 @@ describe('Tracker', () => {
     expect(t.screen(1, working, 1600)).toMatchObject({ state: 'working', source: 'pty-scrape' });
   });
 
+  it("a live status gone idle before this turn's records are read shows no end of the turn before, and no Idle", () => {
+    // Turn 1 ended by its record; turn 2 begins by the live status, which goes idle again before the
+    // transcript's records of turn 2 are read (a loaded machine): Working holds until they end it.
+    const t = new Tracker();
+    const told: string[] = [];
+    const feed = (c: ReturnType<Tracker['screen']>): void => {
+      if (c) told.push(`${c.state}:${c.source}`);
+    };
+    feed(t.screen(1, idle, 1000));
+    feed(t.record(1, { state: 'working', source: 'session-file', detail: 'busy', at: 1090 }, 1100));
+    feed(t.record(1, { state: 'working', source: 'jsonl-watcher', detail: 'prompt', at: 1110 }, 1120));
+    feed(t.record(1, { state: 'idle', source: 'session-file', detail: 'idle', at: 1190 }, 1200));
+    feed(t.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'Turn 1 is done.', at: 1250 }, 1260));
+    told.length = 0;
+    feed(t.record(1, { state: 'working', source: 'session-file', detail: 'busy', at: 2000 }, 2010));
+    feed(t.record(1, { state: 'idle', source: 'session-file', detail: 'idle', at: 2300 }, 2310));
+    feed(t.record(1, { state: 'working', source: 'jsonl-watcher', detail: 'running tools', at: 2100 }, 2350));
+    const end = t.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'Turn 2 is done.', at: 2290 }, 2400);
+    feed(end);
+    expect(told).toEqual(['working:session-file', 'completed:jsonl-watcher']);
+    expect(end).toMatchObject({ detail: 'Turn 2 is done.', done: { line: 'Turn 2 is done.' } });
+    // No record at all within HOLD_MS: what the records and the live status say shows then.
+    const u = new Tracker();
+    u.screen(1, idle, 1000);
+    u.record(1, { state: 'completed', source: 'jsonl-watcher', detail: 'Turn 1 is done.', at: 1250 }, 1260);
+    u.record(1, { state: 'working', source: 'session-file', detail: 'busy', at: 2000 }, 2010);
+    expect(u.record(1, { state: 'idle', source: 'session-file', detail: 'idle', at: 2300 }, 2310)).toBeNull();
+    expect(u.release(2310 + HOLD_MS)?.length ?? 0).toBeGreaterThan(0);
+  });
+
   it('late news of the same turn fires no second MadoAgentDone, whichever source ends it first', () => {
     // The transcript ends the turn while the screen still shows the spinner (its redraw comes late).
     const a = new Tracker();
