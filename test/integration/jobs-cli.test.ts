@@ -341,9 +341,11 @@ describe('mado send', () => {
   });
 
   it('a reply held for a menu goes in once the menu is answered, though the input line loses an Enter that comes too soon: 20 menus, each reply once', async () => {
+    // The next menu 3 s after each answer: the reply and its Enter given again (1 s) go before it,
+    // with room for a loaded machine.
     const env = {
       MADOHUB_FIXTURE_ENTER_LOST_MS: '400',
-      MADOHUB_FIXTURE_ASK_AGAIN_MS: '1500',
+      MADOHUB_FIXTURE_ASK_AGAIN_MS: '3000',
       MADOHUB_JOB_ENV: 'MADOHUB_FIXTURE_*',
     };
     const short = shortOf((await hs.mado(['--bg', '--agent', 'approver'], undefined, env)).stdout);
@@ -360,7 +362,7 @@ describe('mado send', () => {
       expect(logs.indexOf(`chose 1 (answer ${i})`)).toBeLessThan(logs.indexOf(`got: reply number ${i}`));
     }
     expect((await hs.mado(['kill', short])).code).toBe(0);
-  }, 120000);
+  }, 200000);
 
   it('pastes a reply at once while the agent waits for one, and queues one while it works until its turn ends', async () => {
     const short = shortOf((await hs.mado(['--bg', '--agent', 'replier'])).stdout);
