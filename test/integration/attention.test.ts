@@ -308,7 +308,7 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
     expect(await state(s, buf, 'idle')).toBe(true);
     await s.lua(`vim.cmd('tabnew')`);
     await send(s, buf, 't');
-    expect(await s.waitFor(`vim.fn.execute('messages'):find('Claude Code is', 1, true) ~= nil`, 4000)).toBe(true);
+    expect(await s.waitFor(`vim.fn.execute('messages'):find('Claude Code is', 1, true) ~= nil`, 10000)).toBe(true);
     expect(await holds(() => runs(p.log).length === 0, 500)).toBe(true);
     const health = await s.lua<string>(
       `vim.cmd('checkhealth madohub') return table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\\n')`,
@@ -322,7 +322,7 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
     expect(await state(s, other, 'idle')).toBe(true);
     await s.lua(`vim.cmd('tabnew') vim.cmd('messages clear')`);
     await send(s, other, 't');
-    expect(await s.waitFor(`vim.fn.execute('messages'):find('Claude Code is', 1, true) ~= nil`, 4000)).toBe(true);
+    expect(await s.waitFor(`vim.fn.execute('messages'):find('Claude Code is', 1, true) ~= nil`, 10000)).toBe(true);
     expect(await holds(() => runs(p.log).length === 0, 500)).toBe(true);
   });
 
@@ -343,7 +343,7 @@ describe.each(testNeovims())('Neovim $label: an agent that needs you reaches you
     expect(await state(s, buf, 'idle')).toBe(true);
     await s.lua(`vim.cmd('tabnew')`);
     await send(s, buf, 't');
-    expect(await s.waitFor(`vim.fn.execute('messages'):find('Claude Code is', 1, true) ~= nil`, 4000)).toBe(true);
+    expect(await s.waitFor(`vim.fn.execute('messages'):find('Claude Code is', 1, true) ~= nil`, 10000)).toBe(true);
     expect(await messages(s)).not.toMatch(/notify-send|E\d+:/);
     const health = await s.lua<string>(
       `vim.cmd('checkhealth madohub') return table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\\n')`,
