@@ -1880,6 +1880,11 @@ async function benchSoak(minutes: number): Promise<void> {
   const shorts = readdirSync(jobs);
   const sent = new Map(shorts.map((s) => [s, 0]));
   const fds = (pid: number): number => readdirSync(`/proc/${pid}/fd`).length;
+  /** Each job's turns ended, by its file. */
+  const turnsNow = (): number[] =>
+    shorts.map(
+      (s) => (JSON.parse(readFileSync(path.join(jobs, s, 'job.json'), 'utf8')) as { turnsEnded: number }).turnsEnded,
+    );
   const read = () => {
     const log = readFileSync(path.join(base, 'run', 'daemon.log'), 'utf8');
     const daemon = Number([...log.matchAll(/listening on .* pid (\d+)\)/g)].pop()![1]);
@@ -1893,9 +1898,7 @@ async function benchSoak(minutes: number): Promise<void> {
       hostPss: hosts.map(memoryMiB).reduce((n, m) => n + m.pss, 0) / Math.max(1, hosts.length),
       hostFds: hosts.reduce((n, pid) => n + fds(pid), 0),
       live: hosts.length,
-      turns: shorts.map(
-        (s) => (JSON.parse(readFileSync(path.join(jobs, s, 'job.json'), 'utf8')) as { turnsEnded: number }).turnsEnded,
-      ),
+      turns: turnsNow(),
     };
   };
   /**
@@ -1903,9 +1906,9 @@ async function benchSoak(minutes: number): Promise<void> {
    * checkpoint with it), each host's least PSS of 3 looks 300 ms apart (a look in the middle of a
    * collection counts its garbage).
    */
-  const readAtRest = async (): Promise<ReturnType<typeof read>> => {
-    const ended = () => read().turns.every((n, i) => n >= (first.turns[i] ?? 0) + (sent.get(shorts[i] ?? '') ?? 0));
-    await until(async () => ended(), 8000).catch(() => undefined);
+  const readAtRest = async (baseline: readonly number[]): Promise<ReturnType<typeof read>> => {
+    // Each job's turns ended, from `baseline` on, as many as the replies it was sent (at most 8 s).
+    await until(() => turnsNow().every((n, i) => n >= (baseline[i] ?? 0) + (sent.get(shorts[i] ?? '') ?? 0)), 8000);
     await sleep(1500);
     const looks = [read()];
     for (let k = 0; k < 2; k++) {
@@ -1950,8 +1953,7 @@ async function benchSoak(minutes: number): Promise<void> {
   };
   await until(async () => shorts.every((s) => hostOf(s) !== undefined && statusOf(s) === 'done'), 60_000);
   await sleep(5000);
-  let first = read();
-  first = await readAtRest();
+  const first = await readAtRest(turnsNow());
   const samples: ReturnType<typeof read>[] = [];
   out(`  (w) soak: ${JOBS} jobs, each sent a reply every ${ROUND_MS / 1000} s (a turn each), ${minutes} min:`);
   out(`      ${line(0, first)}`);
@@ -1961,7 +1963,7 @@ async function benchSoak(minutes: number): Promise<void> {
   for (let k = 1; Date.now() - started < minutes * 60_000; k++) {
     refused += await round();
     if (Date.now() - started >= nextSample) {
-      const r = await readAtRest();
+      const r = await readAtRest(first.turns);
       samples.push(r);
       out(`      ${line(Date.now() - started, r)}`);
       nextSample += every;
@@ -1969,14 +1971,14 @@ async function benchSoak(minutes: number): Promise<void> {
     await sleep(Math.max(0, started + k * ROUND_MS - Date.now()));
   }
   // The last turns end.
-  const last = await readAtRest();
+  const last = await readAtRest(first.turns);
   out(`      ${line(Date.now() - started, last)}`);
-  const tenth = samples[0] ?? last;
+  const firstSample = samples[0] ?? last;
   const gained = shorts.map((_, i) => (last.turns[i] ?? 0) - (first.turns[i] ?? 0));
   const short = shorts.filter((s, i) => gained[i] !== sent.get(s));
   const span = (xs: number[]): string => `${Math.min(...xs)}-${Math.max(...xs)}`;
   out(
-    `      end vs start: daemon PSS ${(last.daemon.pss / first.daemon.pss).toFixed(2)}, its fds ${last.daemonFds - first.daemonFds}; hosts PSS ${(last.hostPss / first.hostPss).toFixed(2)} (from the first sample on: ${(last.hostPss / tenth.hostPss).toFixed(2)}), their fds ${last.hostFds - first.hostFds}; replies sent ${[...sent.values()].reduce((a, b) => a + b, 0)} (${refused} refused), turns ended per job ${span(gained)} for ${span([...sent.values()])} replies; jobs whose turns ended differ from their replies: ${short.length}`,
+    `      end vs start: daemon PSS ${(last.daemon.pss / first.daemon.pss).toFixed(2)}, its fds ${last.daemonFds - first.daemonFds}; hosts PSS ${(last.hostPss / first.hostPss).toFixed(2)} (from the first sample on: ${(last.hostPss / firstSample.hostPss).toFixed(2)}), their fds ${last.hostFds - first.hostFds}; replies sent ${[...sent.values()].reduce((a, b) => a + b, 0)} (${refused} refused), turns ended per job ${span(gained)} for ${span([...sent.values()])} replies; jobs whose turns ended differ from their replies: ${short.length}`,
   );
   await killJobsOf(jobs);
   killDaemonOf(base);
