@@ -409,17 +409,14 @@ class JobHost {
   }
 
   /**
-   * Watches the job's folder for its removal (no timer: an event when a file in it comes or goes, the
-   * host's own job file written again mostly): a watcher of the job that misses the removal (a listing read while
+   * Watches the job's folder for its removal (no timer: an event when something in it changes, the
+   * host's own writes mostly): a watcher of the job that misses the removal (a listing read while
    * `rm -r` was under way) no longer keeps the job alive. Where the folder cannot be watched, the
    * look every FOLDER_CHECK_MS while nobody watches the job remains.
    */
   private watchFolder(): void {
     try {
-      // A removal is a `rename`; the output log's appends (`change`) are not looked at.
-      this.folderWatch = watch(this.jobDir, { persistent: false }, (event) => {
-        if (event === 'rename') this.folderGone();
-      });
+      this.folderWatch = watch(this.jobDir, { persistent: false }, () => this.folderGone());
       this.folderWatch.on('error', () => this.folderGone());
     } catch {
       // No inotify watch left, or the folder already gone: the look on a timer, and the next write.
