@@ -18,7 +18,7 @@ import { connect, createServer } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AGENT_MODULES } from '../../src/agents/index.js';
-import { Conn, request } from '../../src/jobs/protocol/client.js';
+import { request } from '../../src/jobs/protocol/client.js';
 import { MAX_PENDING_BYTES } from '../../src/jobs/protocol/serve.js';
 import { processStamp } from '../../src/proc/stamp.js';
 import { blankJob, createJob } from '../../src/jobs/store.js';
@@ -83,8 +83,7 @@ async function removedEnds(short: string, info: { pid: number; ptyPid: number })
   return !(await until(
     async () => alive(info.pid) || alive(info.ptyPid),
     (a) => !a,
-    // The host looks every second; a loaded machine (two test files, a soak) took over 5 s.
-    15000,
+    5000,
   ));
 }
 const rssMiB = (pid: number): number =>
@@ -309,20 +308,6 @@ describe('nothing lost', () => {
       alive: false,
     });
     expect(alive(process.pid)).toBe(true);
-  });
-
-  it('a host whose folder is removed while a client watches its job (one that never sees the folder go) ends and leaves', async () => {
-    const short = await started('looper');
-    const info = hostInfo(short);
-    // The daemon gone (its feed of the job would end it), a bare watcher of the job left on the socket.
-    killDaemonOf(h.base);
-    const { conn } = await Conn.open(info.socket);
-    conn.send({ op: 'watch' });
-    try {
-      expect(await removedEnds(short, info)).toBe(true);
-    } finally {
-      conn.close();
-    }
   });
 
   it('a host whose folder is removed ends its agent and leaves; rm racing respawn leaves no host behind', async () => {

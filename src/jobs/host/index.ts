@@ -6,8 +6,7 @@
 // It never dies because a write failed (the failure is told once, in host.log and in the job file
 // when that can be written); it always exits once its agent has ended; it ends its agent and exits
 // when its job's folder is removed under it.
-import { existsSync, rmSync, watch } from 'node:fs';
-import type { FSWatcher } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import type { IPty } from 'node-pty';
 import path from 'node:path';
 import { Terminal } from '@xterm/headless';
@@ -217,8 +216,6 @@ class JobHost {
   private paceTimer: NodeJS.Timeout | undefined;
   /** The look whether the job's folder is still there (while nobody watches the job: see FOLDER_CHECK_MS). */
   private folderTimer: NodeJS.Timeout | undefined;
-  /** The job's folder watched (inotify): its removal seen at once, whoever watches the job. */
-  private folderWatch: FSWatcher | undefined;
   /** The agent has exited: its folder is no more looked at. */
   private exited = false;
   private detectTimer: NodeJS.Timeout | undefined;
@@ -347,12 +344,10 @@ class JobHost {
       this.writer.tell('host.json', `cannot write host.json: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
     }
     this.folderCheck(this.clients.watcherCount() === 0);
-    this.watchFolder();
     return new Promise<number>((resolve) => {
       child.onExit(({ exitCode, signal }) => {
         this.exited = true;
         this.folderCheck(false);
-        this.folderWatch?.close();
         this.own.stop();
         this.atRest.stop();
         // Whatever fails below, the host leaves.
@@ -405,34 +400,12 @@ class JobHost {
       this.folderTimer = undefined;
       return;
     }
-    this.folderTimer ??= setInterval(() => this.folderGone(), FOLDER_CHECK_MS);
-  }
-
-  /**
-   * Watches the job's folder for its removal (no timer: an event when something in it changes, the
-   * host's own writes mostly): a watcher of the job that misses the removal (a listing read while
-   * `rm -r` was under way) no longer keeps the job alive. Where the folder cannot be watched, the
-   * look every FOLDER_CHECK_MS while nobody watches the job remains.
-   */
-  private watchFolder(): void {
-    try {
-      this.folderWatch = watch(this.jobDir, { persistent: false }, () => this.folderGone());
-      this.folderWatch.on('error', () => this.folderGone());
-    } catch {
-      // No inotify watch left, or the folder already gone: the look on a timer, and the next write.
-      this.folderGone();
-    }
-  }
-
-  /** The job's folder is gone: its agent is ended and the host leaves. */
-  private folderGone(): void {
-    if (this.exited || existsSync(this.jobDir)) return;
-    this.folderCheck(false);
-    this.folderWatch?.close();
-    this.folderWatch = undefined;
-    if (this.ending === 'killed') return;
-    this.stop(false);
-    setTimeout(() => void endGitRuns().finally(() => process.exit(0)), 500).unref();
+    this.folderTimer ??= setInterval(() => {
+      if (existsSync(this.jobDir)) return;
+      this.folderCheck(false);
+      this.stop(false);
+      setTimeout(() => void endGitRuns().finally(() => process.exit(0)), 500).unref();
+    }, FOLDER_CHECK_MS);
   }
 
   /** Its agent has ended: its last state and how it ended written, its clients told. */
