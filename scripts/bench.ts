@@ -258,12 +258,30 @@ async function benchLatency(exe: string): Promise<void> {
   const m = await keyToTextAndState(s, buf, { times: 200, gapMs: 60 });
   // Side by side, as stops before 52 measured it: inside one request's vim.wait, polled every 1 ms.
   const held = await keyToState(s, buf, { times: 200, gapMs: 60 });
+  // An agent whose working screen redraws 10 times a second (a spinner, as the real ones draw): the
+  // screen it changes to comes soon after a frame a third of the time.
+  await s.lua(`vim.cmd('bwipeout! ' .. ${buf})`);
+  const spinning = await openTerminal(s, [
+    'env',
+    'MADOHUB_FIXTURE_TICK_MS=100',
+    'node',
+    AGENT,
+    'claude-idle',
+    'claude-working',
+    '--loop',
+  ]);
+  await s.waitFor(`(require('madohub').state(${spinning}) or {}).agent == 'claude'`);
+  await keyToTextAndState(s, spinning, { times: 50, gapMs: 20 });
+  const spun = await keyToTextAndState(s, spinning, { times: 200, gapMs: 60 });
   await s.close();
   out(
     `  (b) change on screen -> state(): ${textAndState(m)} (goal p95 15 ms: ratio ${(percentile(m.state, 95) / 15).toFixed(2)}; peers poll every 100-2000 ms: ratio to a 100 ms poll ${(percentile(m.state, 95) / 100).toFixed(2)})`,
   );
   out(
     `      measured inside a request's vim.wait (Neovim's loop held, no redraw between events, polled every 1 ms): p50 ${median(held).toFixed(1)} ms, p95 ${percentile(held, 95).toFixed(1)} ms`,
+  );
+  out(
+    `      an agent whose working screen spins 10 frames a second: ${textAndState(spun)} (goal p95 15 ms: ratio ${(percentile(spun.state, 95) / 15).toFixed(2)})`,
   );
 }
 

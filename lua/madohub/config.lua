@@ -2,7 +2,7 @@
 ---@alias madohub.Agent string
 
 ---@class madohub.WatchConfig
----@field interval integer Milliseconds: at most one snapshot of a terminal per this window (16-50 is sane).
+---@field interval integer Milliseconds: a terminal's snapshot per this many, two back to back at most (16-50).
 ---@field hidden_interval integer Milliseconds: the same for a terminal no window of the current tab page shows.
 
 ---@class madohub.WinbarConfig

@@ -1,24 +1,28 @@
----Watches terminal buffers: a Lua `on_lines` callback marks a buffer dirty, and at most one snapshot
----per buffer per `watch.interval` ms goes to Node (at once after a quiet spell); per
+---Watches terminal buffers: a Lua `on_lines` callback marks a buffer dirty, and a snapshot goes to
+---Node at once while the buffer has credit: one snapshot per `watch.interval` ms, up to BURST kept
+---(a spinner's frame does not hold back the change after it; a flood gets one per interval); per
 ---`watch.hidden_interval` ms while no window of the current tab page shows it (Neovim draws it not
----either), and at once when one comes to. A snapshot is what detection needs and no more: the
----visible rows, the title and the cursor row.
+---either), and by the in-sight interval at once when one comes to. A snapshot is what detection
+---needs and no more: the visible rows, the title and the cursor row.
 local config = require('madohub.config')
 local node = require('madohub.node')
-local util = require('madohub.util')
 
 local M = {}
 
 ---@class madohub.Watched
 ---@field timer uv_timer_t Fires the deferred snapshot.
 ---@field scheduled boolean A snapshot is due.
----@field last_sent number When the last snapshot went out (ms).
+---@field credit number Snapshots it may send now (BURST at most), as of `credit_at`.
+---@field credit_at number When `credit` was counted (ms of the monotonic clock).
 ---@field rows integer The terminal's height when last seen in a window.
 ---@field exit_status integer|nil Set once the job ended.
 ---@field pid integer|nil The terminal job's pid (the root of its process tree).
 
 ---@type table<integer, madohub.Watched>
 local watched = {}
+
+---The snapshots a terminal may send back to back (after a quiet spell of BURST intervals).
+local BURST = 2
 
 ---@param buf integer
 ---@return boolean
@@ -119,20 +123,6 @@ function M.term_request(buf, data)
   end
 end
 
----@param buf integer
-function M.flush(buf)
-  local w = watched[buf]
-  if not w then
-    return
-  end
-  w.scheduled = false
-  w.last_sent = util.now_ms()
-  local snap = M.snapshot(buf)
-  if snap then
-    node.notify('screen', snap)
-  end
-end
-
 ---Whether a window of the current tab page shows `buf`.
 ---@param buf integer
 ---@return boolean
@@ -146,7 +136,7 @@ local function in_sight(buf)
   return false
 end
 
----At most one snapshot of `buf` per this many ms.
+---One snapshot of `buf` per this many ms (BURST back to back at most).
 ---@param buf integer
 ---@return integer
 local function interval_of(buf)
@@ -154,7 +144,33 @@ local function interval_of(buf)
   return in_sight(buf) and watch.interval or math.max(watch.interval, watch.hidden_interval)
 end
 
----Sends the due snapshot of `buf` now if the interval since the last one has passed, else when it has.
+---The credit of `w` now: one snapshot per `interval` ms since it was counted, BURST at most.
+---@param w madohub.Watched
+---@param interval integer
+---@return number
+local function credit_now(w, interval)
+  local now = vim.uv.hrtime() / 1e6
+  w.credit = math.min(BURST, w.credit + (now - w.credit_at) / interval)
+  w.credit_at = now
+  return w.credit
+end
+
+---@param buf integer
+function M.flush(buf)
+  local w = watched[buf]
+  if not w then
+    return
+  end
+  w.scheduled = false
+  -- A snapshot sent out of turn (the job's end) takes credit it may not have: none is owed.
+  w.credit = math.max(0, credit_now(w, interval_of(buf)) - 1)
+  local snap = M.snapshot(buf)
+  if snap then
+    node.notify('screen', snap)
+  end
+end
+
+---Sends the due snapshot of `buf` now if it has the credit, else when it has.
 ---@param buf integer
 ---@param w madohub.Watched
 local function plan(buf, w)
@@ -165,7 +181,8 @@ local function plan(buf, w)
     end
   end
   w.timer:stop()
-  local wait = w.last_sent + interval_of(buf) - util.now_ms()
+  local interval = interval_of(buf)
+  local wait = math.ceil((1 - credit_now(w, interval)) * interval)
   if wait <= 0 then
     flush()
   else
@@ -178,8 +195,8 @@ local function plan(buf, w)
   end
 end
 
----Marks `buf` changed: a snapshot goes out at once if the last one is older than the interval,
----else when the interval has passed. Many changes in one interval make one snapshot.
+---Marks `buf` changed: a snapshot goes out at once while the terminal has credit, else when it has
+---(see plan). Many changes while it waits make one snapshot.
 ---@param buf integer
 function M.touch(buf)
   local w = watched[buf]
@@ -215,7 +232,8 @@ function M.attach(buf)
   watched[buf] = {
     timer = assert(vim.uv.new_timer()),
     scheduled = false,
-    last_sent = 0,
+    credit = BURST,
+    credit_at = vim.uv.hrtime() / 1e6,
     rows = vim.o.lines,
   }
   local ok, pid = pcall(vim.fn.jobpid, vim.bo[buf].channel)
