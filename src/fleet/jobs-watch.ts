@@ -1,11 +1,14 @@
-// The jobs in the fleet: the jobs folder watched (inotify through chokidar, two levels: the job
-// folders and their files; no polling). A job file that changed is read alone, at once (issue 31: a
-// job's change reaches Lua in a few ms, and a working job costs one small read a write, not a read of
-// every job), and again once its change is SETTLE_MS old (chokidar tells no second change of a file
-// within 50 ms). A job folder made or removed, a host file, a job not listed yet: the whole folder
-// is read, at once and again once the last change told is 100 ms old (see throttled). Each job is
-// settled as every reader lists it (listedJob: a dead host's job shows errored).
-import { mkdirSync } from 'node:fs';
+// The jobs in the fleet: the jobs folder watched (inotify, no polling): its job folders made and
+// removed through chokidar, and each job folder's files by a watch of the folder itself (fs.watch,
+// which names the file: chokidar read the folder again, a stat of each of its files, at each append
+// to a working job's output log). A job file that changed is read alone, at once (issue 31: a job's
+// change reaches Lua in a few ms, and a working job costs one small read a write, not a read of every
+// job), and again once its change is SETTLE_MS old (a change told late). A job folder made or removed,
+// a host file, a job not listed yet: the whole folder is read, at once and again once the last change
+// told is 100 ms old (see throttled). Each job is settled as every reader lists it (listedJob: a dead
+// host's job shows errored).
+import { mkdirSync, watch as watchFolder } from 'node:fs';
+import type { FSWatcher as FolderWatch } from 'node:fs';
 import path from 'node:path';
 import { watch } from 'chokidar';
 import type { FSWatcher } from 'chokidar';
@@ -44,10 +47,13 @@ export class JobsWatch {
   private readonly later = throttled(() => void this.read(), QUIET_MS);
   private reading = false;
   private again = false;
+  private stopped = false;
   /** The jobs of the last reading of the folder. */
   private known = new Set<string>();
   /** The jobs read alone, each waiting for its second read. */
   private readonly settling = new Map<string, NodeJS.Timeout>();
+  /** Each job folder's own watch (its files' changes), while `files`. */
+  private readonly folders = new Map<string, FolderWatch>();
 
   /**
    * `files`: the job folders' files are watched too (their changes read); without, only job folders
@@ -72,49 +78,55 @@ export class JobsWatch {
       this.log.debug(`jobs folder ${this.dir}: ${String(err)}`);
       return;
     }
-    // Only the job folders and the files that tell a change are watched: a working job's output.log
-    // grows at each frame of its screen, and each of its appends cost a look (issue 31).
-    const told = (file: string): boolean => {
-      const parts = path.relative(this.dir, file).split(path.sep);
-      if (parts.length === 1) return parts[0] === '' || SHORT_ID.test(parts[0]!);
-      return this.files && parts.length === 2 && SHORT_ID.test(parts[0]!) && TELLING_FILES.has(parts[1]!);
-    };
+    // The job folders made and removed (chokidar: the jobs folder alone).
     this.watcher = watch(this.dir, {
-      depth: this.files ? 1 : 0,
+      depth: 0,
       ignoreInitial: true,
       persistent: true,
-      ignored: (file: string) => !told(file),
+      ignored: (file: string) => {
+        const rel = path.relative(this.dir, file);
+        return rel !== '' && !SHORT_ID.test(rel);
+      },
     });
-    this.watcher.on('all', (event, file) => {
-      // Only job folders and the files that tell (see told) come here: a known job's file is read alone.
-      const name = path.basename(file);
-      const short = path.basename(path.dirname(file));
-      if ((event === 'change' || event === 'add') && name === 'job.json' && this.known.has(short))
-        this.jobChanged(short);
-      else this.later.soon();
-    });
+    this.watcher.on('all', () => this.later.soon());
     this.watcher.on('error', (err) => this.log.debug(`jobs watch: ${String(err)}`));
     // Read now, and once the watch is in place: what changed while chokidar first scanned the folder
     // told no event (a job dispatched then stayed as it first read: seen once in 790 tests under load).
-    this.watcher.on('ready', () => {
-      this.watchMissed();
-      this.later.soon();
-    });
+    // Each read watches the job folders it finds before it reads them.
+    this.watcher.on('ready', () => this.later.soon());
     this.later.soon();
   }
 
-  /**
-   * chokidar reads a folder, then watches it: a job folder made in between is in no read and tells no
-   * event, and its files would never be watched (a job dispatched as the Node process came up stayed
-   * as first read). Once ready, each such folder is watched; from then on the folder's own watch
-   * tells every new one.
-   */
-  private watchMissed(): void {
-    const watcher = this.watcher;
-    // Without its files, a job folder is known by the folder's own watch and the read when ready.
-    if (!watcher || !this.files) return;
-    const watched = new Set(watcher.getWatched()[path.resolve(this.dir)] ?? []);
-    for (const short of jobShorts(this.dir)) if (!watched.has(short)) watcher.add(path.join(this.dir, short));
+  /** Each job folder of `shorts` watched (its files), a watch of a folder no longer listed closed. */
+  private followFolders(shorts: readonly string[]): void {
+    const listed = new Set(shorts);
+    for (const [short, folder] of this.folders) {
+      if (listed.has(short)) continue;
+      folder.close();
+      this.folders.delete(short);
+    }
+    for (const short of listed) {
+      if (this.folders.has(short)) continue;
+      try {
+        const folder = watchFolder(path.join(this.dir, short), { persistent: true }, (_event, name) =>
+          this.fileChanged(short, name),
+        );
+        // A folder removed under its watch: closed at the next read (which its removal asks for).
+        folder.on('error', () => this.later.soon());
+        this.folders.set(short, folder);
+      } catch (err) {
+        // Removed since it was listed, or no watch left to the user: read with the folder then.
+        this.log.debug(`job ${short} watch: ${String(err)}`);
+      }
+    }
+  }
+
+  /** A file of job folder `short` changed: a known job's job file is read alone; on another that tells, the folder. */
+  private fileChanged(short: string, name: string | null): void {
+    // A working job's output log grows at each frame of its screen: none of the job's.
+    if (name === null || !TELLING_FILES.has(name)) return;
+    if (name === 'job.json' && this.known.has(short)) this.jobChanged(short);
+    else this.later.soon();
   }
 
   /** Job `short`'s file changed (or may have): read it alone, now and once the change is SETTLE_MS old. */
@@ -138,13 +150,17 @@ export class JobsWatch {
   }
 
   private async read(): Promise<void> {
+    if (this.stopped) return;
     if (this.reading) {
       this.again = true;
       return;
     }
     this.reading = true;
     try {
+      // Watched before they are read: a change after the read is told.
+      if (this.files) this.followFolders(jobShorts(this.dir));
       const jobs = await listedJobs(this.dir);
+      if (this.stopped) return;
       this.known = new Set(jobs.map((j) => j.short));
       this.heard.jobs(jobs);
     } catch (err) {
@@ -159,9 +175,12 @@ export class JobsWatch {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     this.later.cancel();
     for (const timer of this.settling.values()) clearTimeout(timer);
     this.settling.clear();
+    for (const folder of this.folders.values()) folder.close();
+    this.folders.clear();
     await this.watcher?.close();
   }
 }

@@ -1,5 +1,6 @@
 // The jobs folder as the hub sees it: every job's last write is read, whatever the watcher drops.
-import fs, { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import fs, { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import fsp from 'node:fs/promises';
 import type { FSWatcher, PathLike } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -93,27 +94,34 @@ describe('the jobs watch, started while a job is being made', () => {
   });
 });
 
+/** A watch of a new folder of `count` jobs at `intent`: each job it reads alone goes in `heard`. */
+function watchedJobs(count: number, intent: string, before: () => void = () => undefined) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'madohub-watch-'));
+  const shorts = Array.from({ length: count }, () => newShortId());
+  for (const short of shorts) createJob(dir, { ...blankJob(short), intent });
+  const seen = { wholeReads: 0, heard: [] as string[] };
+  const watch = new JobsWatch(
+    dir,
+    { jobs: () => seen.wholeReads++, job: (j) => seen.heard.push(`${j.short} ${j.intent}`) },
+    { debug: () => undefined },
+  );
+  stop = async () => {
+    before();
+    await watch.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  watch.start();
+  return { dir, shorts, seen };
+}
+
 describe('the jobs watch, a job at work', () => {
   it('reads a job whose file changed alone, each write, not every job of the folder (issue 31)', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'madohub-watch-'));
-    const shorts = [newShortId(), newShortId(), newShortId()];
-    for (const short of shorts) createJob(dir, { ...blankJob(short), intent: 'made' });
-    let wholeReads = 0;
-    const heard: string[] = [];
-    const watch = new JobsWatch(
-      dir,
-      { jobs: () => wholeReads++, job: (j) => heard.push(`${j.short} ${j.intent}`) },
-      { debug: () => undefined },
-    );
-    watch.start();
-    stop = async () => {
-      await watch.stop();
-      rmSync(dir, { recursive: true, force: true });
-    };
+    const { dir, shorts, seen } = watchedJobs(3, 'made');
+    const heard = seen.heard;
     // The watch is up and its readings of the folder are over (at once, when ready, a window later).
-    await until(() => wholeReads > 0);
+    await until(() => seen.wholeReads > 0);
     await elapse(300);
-    const before = wholeReads;
+    const before = seen.wholeReads;
     const [short] = shorts;
     for (const intent of ['working', 'waiting', 'done']) {
       await updateJob(dir, short!, { intent });
@@ -121,6 +129,37 @@ describe('the jobs watch, a job at work', () => {
       expect(heard.at(-1)).toBe(`${short} ${intent}`);
     }
     expect(heard.every((h) => h.startsWith(short!))).toBe(true);
-    expect(wholeReads).toBe(before);
+    expect(seen.wholeReads).toBe(before);
+  });
+});
+
+describe('the jobs watch, a working job’s output', () => {
+  it('costs no read of its folder at each append to its output log (issue 31)', async () => {
+    // Every read of a job folder's entries (chokidar's read of a folder at each change in it).
+    const realReaddir = fsp.readdir;
+    const folderReads: string[] = [];
+    const { dir, shorts, seen } = watchedJobs(2, 'working', () => {
+      fsp.readdir = realReaddir;
+      syncBuiltinESMExports();
+    });
+    const counting = (file: PathLike, ...rest: unknown[]): unknown => {
+      if (shorts.some((short) => String(file).startsWith(path.join(dir, short)))) folderReads.push(String(file));
+      return (realReaddir as (...a: unknown[]) => unknown)(file, ...rest);
+    };
+    fsp.readdir = counting as typeof fsp.readdir;
+    syncBuiltinESMExports();
+    await until(() => seen.wholeReads > 0);
+    await elapse(300);
+    folderReads.length = 0;
+    // Frames of its screen, 20 ms apart, for a second and a half.
+    const log = path.join(dir, shorts[0]!, 'output.log');
+    for (let i = 0; i < 75; i++) {
+      appendFileSync(log, `frame ${i}\n`);
+      await elapse(20);
+    }
+    // Its job file's change is still read, alone.
+    await updateJob(dir, shorts[0]!, { intent: 'idle' });
+    await until(() => seen.heard.includes(`${shorts[0]} idle`));
+    expect(folderReads).toEqual([]);
   });
 });
