@@ -233,8 +233,8 @@ export interface StorePlace {
 
 /**
  * A change of the store is read after FIRST_READ_MS (OpenCode commits a step's rows one after the
- * other: they land together) and again STORE_READ_MS after it was heard (chokidar drops a change that
- * follows another within 50 ms: a last commit may come without an event of its own); changes heard
+ * other: they land together) and again STORE_READ_MS after it was heard (an event may come before the
+ * commit it tells has ended: a last commit may come without an event of its own); changes heard
  * meanwhile are covered by those two reads. So, while OpenCode streams, two reads per STORE_READ_MS.
  */
 export const FIRST_READ_MS = 10;

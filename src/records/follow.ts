@@ -12,9 +12,8 @@ export interface RecordLog {
 }
 
 /**
- * chokidar drops a change event that comes within 50 ms of the one before, and an event can come
- * before the write it announces has ended: each event reads at once, and once more when no event
- * came for this long.
+ * An event can come before the write it announces has ended: each event reads at once, and once
+ * more when no event came for this long.
  */
 export const REREAD_MS = 120;
 

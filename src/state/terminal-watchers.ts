@@ -79,7 +79,7 @@ export class TerminalWatchers {
     }
     if (pid && t.pid !== pid) t.pid = pid;
     // What the screen shows may be in the records too: a stat, and bytes only when some were added.
-    // (chokidar drops events that come close together; this makes up for any it dropped.)
+    // (an event may come before the write it tells has ended; this makes up for it.)
     t.records?.poke();
     const quiet = now - t.lastScreen >= QUIET_MS;
     t.lastScreen = now;

@@ -365,7 +365,11 @@ describe('mado send', () => {
   }, 200000);
 
   it('pastes a reply at once while the agent waits for one, and queues one while it works until its turn ends', async () => {
-    const short = shortOf((await hs.mado(['--bg', '--agent', 'replier'])).stdout);
+    // Its turn of work lasts until the file `done` exists: until the test has queued the replies
+    // behind it, whatever the machine's load (its 1.5 s once ended before the first was queued).
+    const done = path.join(hs.base, 'work-done');
+    const env = { MADOHUB_FIXTURE_WORK_UNTIL: done, MADOHUB_JOB_ENV: 'MADOHUB_FIXTURE_WORK_UNTIL' };
+    const short = shortOf((await hs.mado(['--bg', '--agent', 'replier'], undefined, env)).stdout);
     // Up, its idle screen read.
     await until(hs.jobs, (j) => j[0]?.alive === true && j[0]?.tempo === 'idle');
     expect(await hs.mado(['send', short, 'hello', 'there'])).toMatchObject({ code: 0, stdout: `sent to ${short}\n` });
@@ -389,6 +393,7 @@ describe('mado send', () => {
       code: 0,
       stdout: `queued for ${short}: sent when its turn ends\n`,
     });
+    writeFileSync(done, '');
     const logs = await until(
       async () => (await hs.mado(['logs', short])).stdout,
       (t) => t.includes('You said: again'),

@@ -1,4 +1,7 @@
 import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import type { PathLike } from 'node:fs';
+import fsp from 'node:fs/promises';
+import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -21,7 +24,7 @@ describe('FolderWatcher', () => {
     expect(await until(() => events.some(([, e]) => e === 'ready'))).toBe(true);
     writeFileSync(path.join(dir, 'a.jsonl'), '1\n');
     expect(await until(() => events.some(([f, e]) => f === 'a.jsonl' && e === 'add'))).toBe(true);
-    // The watcher drops a change within 50 ms of the add before it: this one comes later.
+    // Its next write, a change.
     await elapse(80);
     appendFileSync(path.join(dir, 'a.jsonl'), '2\n');
     expect(await until(() => events.some(([f, e]) => f === 'a.jsonl' && e === 'change'))).toBe(true);
@@ -53,5 +56,35 @@ describe('FolderWatcher', () => {
     expect(w.size).toBe(1);
     stopB();
     expect(w.size).toBe(0);
+  });
+
+  it("hears a file's every write and reads no folder for it (a project folder of hundreds of sessions)", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'madohub-folders-'));
+    for (let i = 0; i < 200; i++) writeFileSync(path.join(dir, `s${i}.jsonl`), '{}\n');
+    const w = new FolderWatcher();
+    watchers.push(w);
+    const changes: string[] = [];
+    w.watch(dir, (file, event) => event === 'change' && changes.push(path.basename(file)));
+    await elapse(300);
+    // Every read of the folder's entries from now on (chokidar read it again at each change in it).
+    const realReaddir = fsp.readdir;
+    const reads: string[] = [];
+    fsp.readdir = ((file: PathLike, ...rest: unknown[]): unknown => {
+      if (String(file).startsWith(dir)) reads.push(String(file));
+      return (realReaddir as (...a: unknown[]) => unknown)(file, ...rest);
+    }) as typeof fsp.readdir;
+    syncBuiltinESMExports();
+    try {
+      for (let i = 0; i < 40; i++) {
+        appendFileSync(path.join(dir, 's7.jsonl'), `{"n":${i}}\n`);
+        await elapse(20);
+      }
+      expect(await until(() => changes.length >= 20)).toBe(true);
+      expect(new Set(changes)).toEqual(new Set(['s7.jsonl']));
+      expect(reads).toEqual([]);
+    } finally {
+      fsp.readdir = realReaddir;
+      syncBuiltinESMExports();
+    }
   });
 });
