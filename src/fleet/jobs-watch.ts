@@ -88,7 +88,11 @@ export class JobsWatch {
         return rel !== '' && !SHORT_ID.test(rel);
       },
     });
-    this.watcher.on('all', () => this.later.soon());
+    this.watcher.on('all', (event, file) => {
+      // A folder removed: its watch goes now (one made again under the same name is watched anew).
+      if (event === 'unlinkDir') this.unfollow(path.basename(file));
+      this.later.soon();
+    });
     this.watcher.on('error', (err) => this.log.debug(`jobs watch: ${String(err)}`));
     // Read now, and once the watch is in place: what changed while chokidar first scanned the folder
     // told no event (a job dispatched then stayed as it first read: seen once in 790 tests under load).
@@ -100,11 +104,7 @@ export class JobsWatch {
   /** Each job folder of `shorts` watched (its files), a watch of a folder no longer listed closed. */
   private followFolders(shorts: readonly string[]): void {
     const listed = new Set(shorts);
-    for (const [short, folder] of this.folders) {
-      if (listed.has(short)) continue;
-      folder.close();
-      this.folders.delete(short);
-    }
+    for (const short of this.folders.keys()) if (!listed.has(short)) this.unfollow(short);
     for (const short of listed) {
       if (this.folders.has(short)) continue;
       try {
@@ -121,8 +121,19 @@ export class JobsWatch {
     }
   }
 
+  /** Job folder `short`'s watch closed. */
+  private unfollow(short: string): void {
+    this.folders.get(short)?.close();
+    this.folders.delete(short);
+  }
+
   /** A file of job folder `short` changed: a known job's job file is read alone; on another that tells, the folder. */
   private fileChanged(short: string, name: string | null): void {
+    // The folder itself removed (its watch names the folder then): watched anew by the read it asks for.
+    if (name === short) {
+      this.unfollow(short);
+      return this.later.soon();
+    }
     // A working job's output log grows at each frame of its screen: none of the job's.
     if (name === null || !TELLING_FILES.has(name)) return;
     if (name === 'job.json' && this.known.has(short)) this.jobChanged(short);

@@ -84,7 +84,8 @@ export class FolderWatcher {
           const known = names.has(name);
           if (!known && names.size < MAX_NAMES) names.add(name);
           emit(known ? 'change' : 'add', file);
-        } else if (!existsSync(dir)) lost();
+          // The folder itself went (its watch names it then), even if one is made again at once.
+        } else if (name === path.basename(dir) || !existsSync(dir)) lost();
         else if (names.delete(name)) emit('unlink', file);
       });
     } catch {

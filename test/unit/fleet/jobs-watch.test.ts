@@ -163,3 +163,18 @@ describe('the jobs watch, a working job’s output', () => {
     expect(folderReads).toEqual([]);
   });
 });
+
+describe('the jobs watch, a job folder made again', () => {
+  it('follows a job whose folder was removed and made again under the same name at once', async () => {
+    const { dir, shorts, seen } = watchedJobs(1, 'made');
+    const [short] = shorts;
+    await until(() => seen.wholeReads > 0);
+    await elapse(300);
+    rmSync(path.join(dir, short!), { recursive: true });
+    createJob(dir, { ...blankJob(short!), intent: 'again' });
+    // Both told, and read, before its next write.
+    await elapse(400);
+    await updateJob(dir, short!, { intent: 'working' });
+    expect(await until(() => seen.heard.includes(`${short} working`), 3000)).toBe(true);
+  });
+});

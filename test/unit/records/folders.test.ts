@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { PathLike } from 'node:fs';
 import fsp from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
@@ -86,5 +86,21 @@ describe('FolderWatcher', () => {
       fsp.readdir = realReaddir;
       syncBuiltinESMExports();
     }
+  });
+
+  it('hears the files of a folder removed and made again at once', async () => {
+    const base = mkdtempSync(path.join(tmpdir(), 'madohub-folders-'));
+    const dir = path.join(base, 'sessions');
+    mkdirSync(dir);
+    const w = new FolderWatcher();
+    watchers.push(w);
+    const events: [string, FolderEvent][] = [];
+    w.watch(dir, (file, event) => events.push([path.basename(file), event]));
+    expect(await until(() => events.some(([, e]) => e === 'ready'))).toBe(true);
+    rmSync(dir, { recursive: true });
+    mkdirSync(dir);
+    await elapse(300);
+    writeFileSync(path.join(dir, 'new.jsonl'), '{}\n');
+    expect(await until(() => events.some(([f, e]) => f === 'new.jsonl' && (e === 'add' || e === 'change')))).toBe(true);
   });
 });
