@@ -437,6 +437,32 @@ describe.each(neovims)('Neovim $label', ({ path: exe }) => {
         `return { require('madohub.node_exe').check_node() or vim.NIL, require('madohub.node_exe').node_version }`,
       ),
     ).toEqual([null, 'v20.19.0']);
+    // A Node whose first run fails (a loaded machine failed one in CI) is run once more before it is
+    // called not runnable, by the blocking check and the one that does not block alike.
+    const flakyDir = mkdtempSync(path.join(tmpdir(), 'madohub-node-'));
+    const flakyNode = path.join(flakyDir, 'node');
+    const failed = path.join(flakyDir, 'failed-once');
+    writeFileSync(flakyNode, `#!/bin/sh\n[ -e ${failed} ] || { touch ${failed}; exit 1; }\necho v20.19.0\n`, {
+      mode: 0o755,
+    });
+    const checks = await s.lua<[unknown, unknown]>(
+      `
+      local node, config = require('madohub.node_exe'), require('madohub.config')
+      config.options.node = ...
+      node.forget()
+      local blocking = { node.check_node() or vim.NIL, node.node_version }
+      vim.fn.delete(select(2, ...))
+      node.forget()
+      local said = vim.NIL
+      node.check_node_async(function(msg) said = msg end)
+      vim.wait(5000, function() return node.node_version ~= nil end)
+      return { blocking, { said, node.node_version or vim.NIL } }`,
+      [flakyNode, failed],
+    );
+    expect(checks).toEqual([
+      [null, 'v20.19.0'],
+      [null, 'v20.19.0'],
+    ]);
     const old = await s.lua<string>(`
       local has = vim.fn.has
       vim.fn.has = function(f) if f == 'nvim-0.10' then return 0 end return has(f) end
