@@ -13,6 +13,7 @@ import {
   FAKE_GEMINI,
   FAKE_OPENCODE,
   openTerminal,
+  said,
   startNeovim,
   testNeovims,
 } from './neovim.js';
@@ -102,6 +103,8 @@ describe.each(runs)('Neovim $label, processes from $processes: confirmed states'
     expect(done, JSON.stringify(done)).toHaveLength(1);
     // Whichever told the end first (the transcript, with the turn's answer, or the screen's completion line): once.
     expect(['Removed the build folder.', '✻ Baked for 10s']).toContain(done[0]!.line);
+    // The notice comes with the state or a moment after it (a loaded machine read the messages first).
+    await s.waitFor(said('Claude Code is Completed in buffer'));
     const messages = await s.lua<string>(`return vim.fn.execute('messages')`);
     // Once, in the settled word: the screen's end waits for the transcript's (no Stopped told first).
     expect(messages.match(/Claude Code is (?:Completed|Stopped) in buffer \d+/g) ?? [], messages).toHaveLength(1);
