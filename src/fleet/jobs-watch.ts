@@ -22,7 +22,7 @@ import { sameJob, withJob } from './job-listing.js';
 const QUIET_MS = 100;
 /** The files of a job folder whose change is a change of the job (a version 1 job file is state.json). */
 const TELLING_FILES: ReadonlySet<string> = new Set(['job.json', 'host.json', 'state.json']);
-/** A job file read alone is read again once its change is this old (a change chokidar dropped). */
+/** A job file read alone is read again once its change is this old (an event told before the write ended). */
 const SETTLE_MS = 60;
 
 /** What the watch tells: the whole folder as read, or one job whose file changed. */
