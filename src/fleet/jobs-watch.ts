@@ -1,19 +1,20 @@
 // The jobs in the fleet: the jobs folder watched (inotify, no polling): its job folders made and
-// removed through chokidar, and each job folder's files by a watch of the folder itself (fs.watch,
-// which names the file: chokidar read the folder again, a stat of each of its files, at each append
-// to a working job's output log). A job file that changed is read alone, at once (issue 31: a job's
+// removed through chokidar, and each job folder's files by a watch of the folder itself (FolderWatcher:
+// fs.watch, which names the file; chokidar read the folder again, a stat of each of its files, at each
+// append to a working job's output log). A job file that changed is read alone, at once (issue 31: a job's
 // change reaches Lua in a few ms, and a working job costs one small read a write, not a read of every
 // job), and again once its change is SETTLE_MS old (a change told late). A job folder made or removed,
 // a host file, a job not listed yet: the whole folder is read, at once and again once the last change
 // told is 100 ms old (see throttled). Each job is settled as every reader lists it (listedJob: a dead
 // host's job shows errored).
-import { mkdirSync, watch as watchFolder } from 'node:fs';
-import type { FSWatcher as FolderWatch } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { watch } from 'chokidar';
 import type { FSWatcher } from 'chokidar';
 import type { ListedJob } from '../jobs/protocol/replies.js';
 import { listedJob, listedJobs } from '../jobs/listed.js';
+import { FolderWatcher } from '../records/folders.js';
+import type { FolderEvent } from '../records/folders.js';
 import { throttled } from '../shared/debounce.js';
 import { jobShorts, readJob } from '../jobs/store.js';
 import { SHORT_ID } from '../shared/fleet-id.js';
@@ -52,8 +53,10 @@ export class JobsWatch {
   private known = new Set<string>();
   /** The jobs read alone, each waiting for its second read. */
   private readonly settling = new Map<string, NodeJS.Timeout>();
-  /** Each job folder's own watch (its files' changes), while `files`. */
-  private readonly folders = new Map<string, FolderWatch>();
+  /** The job folders' own watches (their files' changes), while `files`. */
+  private readonly folderWatcher = new FolderWatcher();
+  /** Each job folder watched: how its watch ends, and whether it was in place once. */
+  private readonly folders = new Map<string, { unwatch: () => void; opened: boolean }>();
 
   /**
    * `files`: the job folders' files are watched too (their changes read); without, only job folders
@@ -107,36 +110,30 @@ export class JobsWatch {
     for (const short of this.folders.keys()) if (!listed.has(short)) this.unfollow(short);
     for (const short of listed) {
       if (this.folders.has(short)) continue;
-      try {
-        const folder = watchFolder(path.join(this.dir, short), { persistent: true }, (_event, name) =>
-          this.fileChanged(short, name),
-        );
-        // A folder removed under its watch: closed at the next read (which its removal asks for).
-        folder.on('error', () => this.later.soon());
-        this.folders.set(short, folder);
-      } catch (err) {
-        // Removed since it was listed, or no watch left to the user: read with the folder then.
-        this.log.debug(`job ${short} watch: ${String(err)}`);
-      }
+      // A folder gone since it was listed is waited for by the watch; its removal asks for a read.
+      const followed = { unwatch: () => {}, opened: false };
+      this.folders.set(short, followed);
+      followed.unwatch = this.folderWatcher.watch(path.join(this.dir, short), (file, event) => {
+        // Its watch in place: first, the read that listed the folder reads it next; again (the folder
+        // removed and made anew), the folder is read.
+        if (event !== 'ready') return this.fileChanged(short, path.basename(file), event);
+        if (followed.opened) this.later.soon();
+        followed.opened = true;
+      });
     }
   }
 
   /** Job folder `short`'s watch closed. */
   private unfollow(short: string): void {
-    this.folders.get(short)?.close();
+    this.folders.get(short)?.unwatch();
     this.folders.delete(short);
   }
 
-  /** A file of job folder `short` changed: a known job's job file is read alone; on another that tells, the folder. */
-  private fileChanged(short: string, name: string | null): void {
-    // The folder itself removed (its watch names the folder then): watched anew by the read it asks for.
-    if (name === short) {
-      this.unfollow(short);
-      return this.later.soon();
-    }
+  /** File `name` of job folder `short` changed: a known job's job file is read alone; another that tells: all. */
+  private fileChanged(short: string, name: string, event: Exclude<FolderEvent, 'ready'>): void {
     // A working job's output log grows at each frame of its screen: none of the job's.
-    if (name === null || !TELLING_FILES.has(name)) return;
-    if (name === 'job.json' && this.known.has(short)) this.jobChanged(short);
+    if (!TELLING_FILES.has(name)) return;
+    if (name === 'job.json' && event !== 'unlink' && this.known.has(short)) this.jobChanged(short);
     else this.later.soon();
   }
 
@@ -169,8 +166,9 @@ export class JobsWatch {
     this.reading = true;
     try {
       // Watched before they are read: a change after the read is told.
-      if (this.files) this.followFolders(jobShorts(this.dir));
-      const jobs = await listedJobs(this.dir);
+      const shorts = jobShorts(this.dir);
+      if (this.files) this.followFolders(shorts);
+      const jobs = await listedJobs(this.dir, shorts);
       if (this.stopped) return;
       this.known = new Set(jobs.map((j) => j.short));
       this.heard.jobs(jobs);
@@ -190,8 +188,8 @@ export class JobsWatch {
     this.later.cancel();
     for (const timer of this.settling.values()) clearTimeout(timer);
     this.settling.clear();
-    for (const folder of this.folders.values()) folder.close();
     this.folders.clear();
+    await this.folderWatcher.close();
     await this.watcher?.close();
   }
 }

@@ -39,7 +39,10 @@ export async function listedJob(dir: string, view: JobView): Promise<ListedJob> 
   }
 }
 
-/** Every job of the folder as its readers show it (each as listedJob tells it), oldest first as listJobs gives them. */
-export function listedJobs(dir: string): Promise<ListedJob[]> {
-  return Promise.all(listJobs(dir).map((v) => listedJob(dir, v)));
+/**
+ * Every job of the folder as its readers show it (each as listedJob tells it), oldest first as listJobs
+ * gives them; `shorts`: the folder's job folders as just listed (it is not listed again).
+ */
+export function listedJobs(dir: string, shorts?: readonly string[]): Promise<ListedJob[]> {
+  return Promise.all(listJobs(dir, shorts).map((v) => listedJob(dir, v)));
 }

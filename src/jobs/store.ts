@@ -190,9 +190,9 @@ export function jobShorts(dir: string): string[] {
   }
 }
 
-/** Every job folder under `dir`, readable or not. */
-export function listJobs(dir: string): JobView[] {
-  return jobShorts(dir).map((short) => readJob(dir, short));
+/** Every job folder under `dir` (or those of `shorts`, as just listed), readable or not. */
+export function listJobs(dir: string, shorts: readonly string[] = jobShorts(dir)): JobView[] {
+  return shorts.map((short) => readJob(dir, short));
 }
 
 /** A job by its id, a unique prefix, or its name (see matchJob). */
