@@ -440,16 +440,26 @@ export class Attention {
   private burstEnds(): void {
     const b = this.burst;
     this.burst = undefined;
-    if (!b || b.held.size === 0) return;
-    const items = new Map(b.first.items.map((i) => [i.id, i]));
-    for (const [id, i] of b.held) {
-      items.delete(id);
-      items.set(id, i);
+    if (!b) return;
+    // What is no longer so is left out (a wait answered, an agent at work again, before the window closed).
+    const held = [...b.held.values()].filter((i) => this.stillSo(i));
+    if (held.length === 0) return;
+    const items = new Map(b.first.items.filter((i) => this.stillSo(i)).map((i) => [i.id, i]));
+    for (const i of held) {
+      items.delete(i.id);
+      items.set(i.id, i);
     }
     const summary = this.notice([...items.values()], b.first.seq, b.first.burst);
     this.tell(summary);
     // The burst may go on: what comes in the next window is told with this summary.
     this.openBurst(summary);
+  }
+
+  /** Whether news is still so: its agent not at work again, a wait still waiting (a budget's stays so). */
+  private stillSo(i: NewsItem): boolean {
+    if (i.budget !== undefined) return true;
+    const now = this.states.get(i.id);
+    return i.state === 'waiting' ? now === 'waiting' : now !== undefined && now !== 'working';
   }
 
   private notice(items: NewsItem[], replaces: number | null, burst: number | null): Notice {

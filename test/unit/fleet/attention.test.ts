@@ -350,6 +350,29 @@ describe('Attention', () => {
     expect(told[2]!.replaces).toBeNull();
   });
 
+  it('news held in a burst that is no longer so when the burst ends is not told (a stale Waiting)', () => {
+    a.entries([entry('job:1a2b3c4d', 'working'), entry('job:2b3c4d5e', 'working')]);
+    a.entries([entry('job:1a2b3c4d', 'completed')]);
+    expect(told).toHaveLength(1);
+    // In the burst: it asks, and is answered (working again) before the burst ends.
+    a.entries([entry('job:1a2b3c4d', 'working')]);
+    a.entries([entry('job:1a2b3c4d', 'waiting')]);
+    vi.advanceTimersByTime(200);
+    a.entries([entry('job:1a2b3c4d', 'working')]);
+    vi.advanceTimersByTime(DEFAULT_ATTENTION.burstMs);
+    expect(told.map((n) => n.message)).toEqual([expect.stringContaining('Completed in job')]);
+    // What is still so is told: another's wait held in a burst, the burst's first (a turn's end) left
+    // out of the summary once its agent works again.
+    vi.advanceTimersByTime(5000);
+    a.entries([entry('job:1a2b3c4d', 'completed')]);
+    a.entries([entry('job:1a2b3c4d', 'working')]);
+    a.entries([entry('job:2b3c4d5e', 'waiting')]);
+    vi.advanceTimersByTime(DEFAULT_ATTENTION.burstMs);
+    expect(told).toHaveLength(3);
+    expect(told[2]!.replaces).toBe(told[1]!.seq);
+    expect(told[2]!.items.map((i) => [i.id, i.state])).toEqual([['job:2b3c4d5e', 'waiting']]);
+  });
+
   it('a muted entry is silent (all its states, or some), and wanted all the same', () => {
     a.entries([entry('term:3', 'working'), entry('term:4', 'working')]);
     a.mute('term:3', 'all');
