@@ -2042,7 +2042,14 @@ async function benchSoak(minutes: number): Promise<void> {
   const short = shorts.filter((s, i) => gained[i] !== sent.get(s));
   const span = (xs: number[]): string => `${Math.min(...xs)}-${Math.max(...xs)}`;
   out(
-    `      end vs start: daemon PSS ${(last.daemon.pss / first.daemon.pss).toFixed(2)}, its fds ${last.daemonFds - first.daemonFds}; hosts PSS ${(last.hostPss / first.hostPss).toFixed(2)} (from the first sample on: ${(last.hostPss / firstSample.hostPss).toFixed(2)}), their fds ${last.hostFds - first.hostFds}; replies sent ${[...sent.values()].reduce((a, b) => a + b, 0)} (${refused} refused), turns ended per job ${span(gained)} for ${span([...sent.values()])} replies; jobs whose turns ended differ from their replies: ${short.length}`,
+    `      end vs start: daemon PSS ${(last.daemon.pss / first.daemon.pss).toFixed(2)}, its fds ${last.daemonFds - first.daemonFds}; hosts PSS ${(last.hostPss / first.hostPss).toFixed(2)} (from the first sample on: ${(last.hostPss / firstSample.hostPss).toFixed(2)}), their fds ${last.hostFds - first.hostFds}; replies sent ${[...sent.values()].reduce((a, b) => a + b, 0)} (${refused} refused), turns ended per job ${span(gained)} for ${span([...sent.values()])} replies; jobs whose turns ended differ from their replies: ${short.length}${
+      short.length > 0
+        ? ` (${short
+            .slice(0, 5)
+            .map((s) => `${s} ${gained[shorts.indexOf(s)]} for ${sent.get(s)}`)
+            .join(', ')})`
+        : ''
+    }`,
   );
   await killJobsOf(jobs);
   killDaemonOf(base);
