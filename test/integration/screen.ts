@@ -165,20 +165,31 @@ export class Screen {
   }
 
   /**
-   * In a list (the picker's): types `j` (or `k`, toward it) until the cursor's row shows `text`, each
-   * key once the cursor moved; fails with the screen if it never does.
+   * In the picker's list: types `j` (or `k`, toward it) until the cursor's row shows `text`, each key
+   * once the one before was taken (the cursor moved), so that no key is still on its way when the row
+   * is found; only a row of the list is gone to (not a message that names it), waited for while none
+   * shows. Fails with the screen if it never does.
    */
   async goTo(text: string | RegExp): Promise<void> {
     // In the list: while an input line has the cursor, its own text (a name being typed) is no row.
     await this.waitFor(() => this.mode === 'normal', 5000, 'Normal mode in the list');
     const has = (l: string): boolean => (typeof text === 'string' ? l.includes(text) : text.test(l));
+    /** The row of the list holding `text` nearest the cursor, or -1. */
+    const listRow = (): number => {
+      const lines = this.lines();
+      const top = lines.findIndex((l) => l.includes('Agents · '));
+      const bottom = lines.findIndex((l, i) => i > top && l.includes('? keys'));
+      let best = -1;
+      for (let i = top + 1; top >= 0 && i < bottom; i++)
+        if (has(lines[i] ?? '') && (best < 0 || Math.abs(i - this.cursor.row) < Math.abs(best - this.cursor.row)))
+          best = i;
+      return best;
+    };
     for (let i = 0; i < 30 && !has(this.cursorLine()); i++) {
-      const target = this.lines().findIndex(has);
-      await this.type(target >= 0 && target < this.cursor.row ? 'k' : 'j');
+      await this.waitFor(() => listRow() >= 0, 5000, `a row ${String(text)} in the list`);
       const before = this.cursor.row;
-      await this.waitFor(() => this.cursor.row !== before || has(this.cursorLine()), 1000, 'the cursor to move').catch(
-        () => undefined,
-      );
+      await this.type(listRow() < before ? 'k' : 'j');
+      await this.waitFor(() => this.cursor.row !== before, 5000, 'the cursor to move');
     }
     if (!has(this.cursorLine()))
       throw new Error(`no row ${String(text)} under the cursor; the screen:\n${this.text()}`);
