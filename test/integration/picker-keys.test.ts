@@ -4,7 +4,7 @@
 // picker/keys.lua has its typed test here.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { FIX, shortOf, until, useJobsHarness } from './jobs-harness.js';
 import { openTerminal, startNeovim, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
@@ -33,6 +33,14 @@ describe.each(testNeovims())('Neovim $label: the picker’s keys, typed', ({ pat
   afterAll(async () => {
     await screen?.detach();
     await s?.close();
+  });
+  // A test that failed halfway (an input line left open) leaves the next the list as a person would
+  // find it: out of Insert mode, in the picker's list, so that one failure is not taken for many.
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state !== 'fail' || !screen) return;
+    await screen.type('<Esc><Esc>');
+    await screen.waitFor(() => screen.mode === 'normal', 5000, 'Normal mode').catch(() => undefined);
+    await open().catch(() => undefined);
   });
 
   const goTo = (text: string | RegExp): Promise<void> => screen.goTo(text);
