@@ -108,6 +108,17 @@ export const claude: AgentModule = {
       { name: 'interrupted-1.0', state: 'failed', test: /^\s*⎿\s+Interrupted by user\b/, detail: 'interrupted' },
       // An API error ends the turn: `● API Error: 400 …`.
       { name: 'api-error', state: 'failed', test: /^\s*[●⏺] API Error\b/ },
+      // Its session picker (`/resume`, which waits for a turn to end before it opens): its search box
+      // (`⌕ Search…` until something is typed; the history search's is `⌕ Filter history…`) or its
+      // footer (`… Type to search · Esc to close`, `Enter to resume · Esc to close`, `Type to search ·
+      // Enter to select · Esc to clear` once something is typed): nothing runs.
+      {
+        name: 'session-picker',
+        state: 'idle',
+        test: /^\s*(?:│\s*)?⌕ Search…|\bto (?:search|resume) · (?:Enter to select · )?Esc to (?:close|cancel|clear)\s*$/,
+        overlay: true,
+        detail: 'session picker',
+      },
       ...SHARED_RULES,
       // A dialog's own way out (`Esc to cancel` under its choices), over a spinner still turning; not
       // the history search's (`Enter to use · Esc to cancel`), which asks nothing.

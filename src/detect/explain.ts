@@ -80,10 +80,14 @@ function passedOver(set: RuleSet, r: Reading): PassedOver[] {
   const decidedState = r.detection.state;
   const decidedByHint =
     r.decided.by === 'rule' && rules.lines.some((x) => x.name === r.decided.rule && x.hint === true);
+  // A screen drawn over the agent decided (LineRule.overlay): over every other line, wherever it stands.
+  const overlay = r.decided.by === 'rule' && rules.lines.some((x) => x.name === r.decided.rule && x.overlay === true);
+  const overWhy = `a screen drawn over the agent (${r.decided.rule ?? ''}) decides wherever it stands`;
   const titleRule = rules.titles.find((t) => t.test.test(title));
   if (titleRule && r.decided.by !== 'title') {
-    const why =
-      decidedState === 'waiting'
+    const why = overlay
+      ? overWhy
+      : decidedState === 'waiting'
         ? 'a question on the screen comes first'
         : titleRule.state === 'working' || titleRule.state === 'waiting'
           ? 'the line that ends the turn is newer than the title'
@@ -92,7 +96,11 @@ function passedOver(set: RuleSet, r: Reading): PassedOver[] {
   }
   if (r.menu && r.decided.by !== 'shape') {
     const why =
-      decidedState === 'waiting' ? `${r.decided.rule ?? 'a rule'} told the same wait first` : 'a newer line decided';
+      decidedState === 'waiting'
+        ? `${r.decided.rule ?? 'a rule'} told the same wait first`
+        : overlay
+          ? overWhy
+          : 'a newer line decided';
     out.push({ rule: r.menu.shape, state: 'waiting', row: r.menu.row, line: shown(r.menu.line), why });
   }
   for (let row = lines.length - 1; row >= 0 && out.length < MAX_PASSED; row--) {
@@ -110,7 +118,7 @@ function passedOver(set: RuleSet, r: Reading): PassedOver[] {
       else if (first && rule !== first) why = `${first.name} matched this line first`;
       else if (rule.hint)
         why = decidedByHint ? 'a lower hint decided' : 'a hint: it tells only when no line of an event does';
-      else why = outranked(r.decided, rule.state, row, decidedState);
+      else why = overlay ? overWhy : outranked(r.decided, rule.state, row, decidedState);
       out.push({ rule: rule.name, state: rule.state, row, line: shown(line), why });
     }
   }

@@ -138,6 +138,14 @@ function scan(
 ): { event?: Hit; hint?: Hit } {
   let event: Hit | undefined;
   let hint: Hit | undefined;
+  // A screen drawn over the agent decides, wherever its line stands (see LineRule.overlay); not a draft.
+  const overlays = rules.lines.filter((r) => r.overlay === true);
+  for (let row = lines.length - 1; overlays.length > 0 && row >= Math.max(0, from); row--) {
+    const line = lines[row]!;
+    const inBox = box !== undefined && row >= box[0] && row <= box[1];
+    const rule = inBox ? undefined : overlays.find((r) => r.test.test(line));
+    if (rule) return { event: { rule, row, line } };
+  }
   for (let row = lines.length - 1; row >= Math.max(0, from) && !event; row--) {
     const line = lines[row]!;
     // Inside the input box stands a draft: it tells no event (a pasted spinner, a hint's words), only
@@ -276,9 +284,12 @@ export function reading(set: RuleSet, input: Screen, previous?: PreviousReading,
   }
 
   // Only the current turn counts: what stands above its prompt is an earlier turn's.
-  const from = rules.inputBox ? lastBlock(rules.inputBox, screen.lines) : turnStart(rules.prompt, screen.lines);
   const lastText = textRows(screen.lines) - 1;
   const box = inputBoxRows(screen.lines, lastText);
+  // (A draft in the input box, however many lines, is no prompt submitted.)
+  const from = rules.inputBox
+    ? lastBlock(rules.inputBox, screen.lines)
+    : turnStart(rules.prompt, screen.lines, box?.[0]);
   const { event, hint } = scan(rules, screen.lines, from, box);
   // A question over a choice menu in the current turn waits for the user, whatever its words.
   const menu = choiceMenu(screen.lines, from, lastText, box);
@@ -306,7 +317,7 @@ export function reading(set: RuleSet, input: Screen, previous?: PreviousReading,
       { by: 'title', rule: t.name, line: screen.title },
     );
 
-  if (event?.rule.state === 'waiting') return byHit(event);
+  if (event?.rule.overlay || event?.rule.state === 'waiting') return byHit(event);
   if (menu && (!event || menu.row >= event.row)) {
     return done(
       { agent, state: 'waiting', source: 'pty-scrape', detail: lineDetail(menu.line), rule: menu.shape },

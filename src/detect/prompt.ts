@@ -64,11 +64,12 @@ export function promptOf(rule: PromptRule | undefined, lines: readonly string[])
 
 /**
  * The row of the last submitted prompt on the screen (the current turn starts there), or -1. What
- * stands above it belongs to earlier turns: an old spinner or question there decides nothing.
+ * stands above it belongs to earlier turns: an old spinner or question there decides nothing. Rows
+ * from `end` on (the input box) hold a draft: no prompt is looked for there.
  */
-export function turnStart(rule: PromptRule | undefined, lines: readonly string[]): number {
+export function turnStart(rule: PromptRule | undefined, lines: readonly string[], end = lines.length): number {
   if (!rule) return -1;
-  for (let i = lines.length - 1; i >= 0; i--) if (submittedAt(rule, lines, i) !== undefined) return i;
+  for (let i = Math.min(end, lines.length) - 1; i >= 0; i--) if (submittedAt(rule, lines, i) !== undefined) return i;
   return -1;
 }
 

@@ -41,6 +41,11 @@ export interface LineRule {
    * keeps turning): a few rows above a working line, in the current turn, it wins over that line.
    */
   overWork?: boolean;
+  /**
+   * A screen drawn over the agent that nothing runs under (Claude Code's session picker, which opens
+   * only between turns): its line in the current turn decides over every other line, wherever it stands.
+   */
+  overlay?: boolean;
   detail?: string;
 }
 

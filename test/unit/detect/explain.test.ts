@@ -167,6 +167,21 @@ describe('explain: the real agents', () => {
     expect(e.rule).toMatch(/^(?:claude|shared|shape)\//);
     expect(explanationText(e)[2]).toMatch(/^decided: (?:rule|shape) \S+, row \d+: /);
   });
+  it('Claude Code 2.1.332’s session picker: it decides wherever it stands, and says so of a spinner under it', () => {
+    const e = explainScreen(
+      screen(['Claude Code', '❯ go', '  ╭──────────╮', '  │ ⌕ Search… │', '  ╰──────────╯', '✽ Tempering…'], ''),
+    );
+    expect(e).toMatchObject({ state: 'idle', rule: 'claude/session-picker', decided: { row: 4 } });
+    expect(e.passed).toContainEqual(
+      expect.objectContaining({
+        row: 6,
+        state: 'working',
+        why: 'a screen drawn over the agent (claude/session-picker) decides wherever it stands',
+      }),
+    );
+    const f = versions['cc21332-resume-picker-queued'];
+    expect(explainScreen(screen(f.lines, f.title))).toMatchObject({ state: 'idle', rule: 'claude/session-picker' });
+  });
   it('agrees with detect on every screen fixture', () => {
     for (const [name, f] of Object.entries(screens as Record<string, { title: string; lines: string[] }>)) {
       const e = explainScreen(screen(f.lines, f.title));

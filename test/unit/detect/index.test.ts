@@ -173,6 +173,20 @@ describe('4b: screens the agents print today', () => {
     expect(detect({ lines: live, title: '' }).state).toBe('working');
   });
 
+  it('Claude Code: its session picker decides Idle over a spinner; its search box typed as a draft, or the history search, does not', () => {
+    const rule = '─'.repeat(40);
+    const box = ['  ╭──────────╮', '  │ ⌕ Search… │', '  ╰──────────╯'];
+    expect(detect({ lines: ['Claude Code', '❯ go', ...box, '✽ Tempering…'], title: '' })).toMatchObject({
+      state: 'idle',
+      rule: 'claude/session-picker',
+    });
+    const working = ['Claude Code', '❯ go', '✶ Baking… (3s · esc to interrupt)', rule];
+    expect(detect({ lines: [...working, '❯ a draft of two lines:', '  ⌕ Search…', rule], title: '' }).state).toBe(
+      'working',
+    );
+    expect(detect({ lines: [...working, '  │ ⌕ Filter history… │'], title: '' }).state).toBe('working');
+  });
+
   it.each(['Thinking', 'Streaming', 'Running Tools'])('Amp %s is Working', (label) => {
     expect(detect({ lines: [' Fix it', ` ∿ ${label}`], title: 'Fix it - amp - ~/proj' }).state).toBe('working');
   });
