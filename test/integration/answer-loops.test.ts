@@ -55,12 +55,13 @@ describe.each(testNeovims())(
         );
         await key('t');
         expect(await s.waitFor(`${state}.state == 'stopped' or ${state}.state == 'completed'`, 10000)).toBe(true);
-        expect(
-          await s.waitFor(
-            `vim.fn.filereadable('${out}') == 1 and #vim.fn.readfile('${out}') >= ${2 * (turn - 1)}`,
-            10000,
-          ),
-        ).toBe(true);
+        const arrived = await s.waitFor(
+          `vim.fn.filereadable('${out}') == 1 and #vim.fn.readfile('${out}') >= ${2 * (turn - 1)}`,
+          10000,
+        );
+        // Failed: which turn, what was handed over, and what was said.
+        const said = arrived ? '' : await s.lua<string>(`return vim.fn.execute('messages')`);
+        expect(arrived, `turn ${turn}, handed:\n${handed()}\nmessages:${said}`).toBe(true);
         delivered = Date.now();
         const text = handed();
         expect(text.split(`Recorded answer of turn ${turn}.`).length - 1).toBe(1);

@@ -187,6 +187,8 @@ export class Screen {
     };
     for (let i = 0; i < 30 && !has(this.cursorLine()); i++) {
       await this.waitFor(() => listRow() >= 0, 5000, `a row ${String(text)} in the list`);
+      // The list drawn again while it was waited for may show the row under the cursor.
+      if (has(this.cursorLine())) break;
       const before = this.cursor.row;
       await this.type(listRow() < before ? 'k' : 'j');
       await this.waitFor(() => this.cursor.row !== before, 5000, 'the cursor to move');
