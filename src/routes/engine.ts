@@ -157,6 +157,8 @@ export class RouteEngine {
   /** The last body each target was given (the same one twice in a row is not sent). */
   private readonly lastBody = new Map<string, string>();
   private readonly lastFired = new Map<string, number>();
+  /** A route's turn that ended less than MIN_GAP_MS after its last firing: it fires once the gap is over. */
+  private readonly deferred = new Map<string, NodeJS.Timeout>();
   /** Payloads waiting for their offline targets, oldest first. */
   private readonly parked: Parked[] = [];
   private parkedTimer?: NodeJS.Timeout;
@@ -322,8 +324,21 @@ export class RouteEngine {
   private async fire(r: Route, turn: TurnBounds): Promise<void> {
     const at = this.now();
     const knownAt = Date.now();
-    if (at - (this.lastFired.get(r.id) ?? -Infinity) < MIN_GAP_MS)
+    clearTimeout(this.deferred.get(r.id));
+    this.deferred.delete(r.id);
+    // A turn that ended too soon after the last firing is not lost: it fires once the gap is over (a
+    // later turn's end before then takes its place, its answer the newer).
+    const wait = (this.lastFired.get(r.id) ?? -Infinity) + MIN_GAP_MS - at;
+    if (wait > 0) {
+      const timer = setTimeout(() => {
+        this.deferred.delete(r.id);
+        if (this.routes.get(r.id) !== r || r.paused || this.paused) return;
+        this.fire(r, turn).catch((err: unknown) => this.fail(r, err instanceof Error ? err.message : String(err)));
+      }, wait);
+      timer.unref();
+      this.deferred.set(r.id, timer);
       return this.backend.held({ route: r.id, reason: 'less than 2 s since it last fired' });
+    }
     const source = this.backend.end(r.source);
     if (!source) return this.gone(r.source);
     if (!this.backend.targetExists(r.target)) return this.gone(r.target);

@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { appendText } from '../../../src/routes/io.js';
 import { closesCycle, nextChain } from '../../../src/routes/chain.js';
 import { DEFAULT_SETTINGS, MAX_PARKED, RouteEngine } from '../../../src/routes/engine.js';
@@ -129,6 +129,40 @@ describe('the route engine', () => {
     c.tick(2000);
     await e.finished('term:1', 'done');
     expect(h.delivered[1]!.text).toContain('Second answer.');
+  });
+
+  it('a turn that ends less than 2 s after the last firing is sent once the 2 s are over, once (not lost)', async () => {
+    vi.useFakeTimers();
+    try {
+      const h = fakeHost();
+      const e = new RouteEngine(h.host, undefined, () => Date.now());
+      e.add({ source: 'term:1', target: 'term:2' });
+      await e.finished('term:1', 'done');
+      h.setAnswer('Second answer.');
+      await vi.advanceTimersByTimeAsync(1300);
+      await e.finished('term:1', 'done');
+      expect(h.delivered).toHaveLength(1);
+      expect(h.held).toContain('less than 2 s since it last fired');
+      await vi.advanceTimersByTimeAsync(699);
+      expect(h.delivered).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(h.delivered.map((d) => d.text.split('\n')[1])).toEqual(['Done: fixed the parser.', 'Second answer.']);
+      // Two within the gap: the later one goes, once.
+      h.setAnswer('Third answer.');
+      await vi.advanceTimersByTimeAsync(500);
+      await e.finished('term:1', 'done');
+      h.setAnswer('Fourth answer.');
+      await vi.advanceTimersByTimeAsync(500);
+      await e.finished('term:1', 'done');
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(h.delivered.map((d) => d.text.split('\n')[1])).toEqual([
+        'Done: fixed the parser.',
+        'Second answer.',
+        'Fourth answer.',
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("asks for the answer of the turn that ended (bounded by the end of the turn before); no answer of it is said by the ends' names, nothing sent", async () => {
