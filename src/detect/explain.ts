@@ -78,10 +78,10 @@ function passedOver(set: RuleSet, r: Reading): PassedOver[] {
   const out: PassedOver[] = [];
   const { lines, title } = r.screen;
   const decidedState = r.detection.state;
-  const decidedByHint =
-    r.decided.by === 'rule' && rules.lines.some((x) => x.name === r.decided.rule && x.hint === true);
+  const decidedRule = r.decided.by === 'rule' ? rules.lines.find((x) => x.name === r.decided.rule) : undefined;
+  const decidedByHint = decidedRule?.hint === true;
   // A screen drawn over the agent decided (LineRule.overlay): over every other line, wherever it stands.
-  const overlay = r.decided.by === 'rule' && rules.lines.some((x) => x.name === r.decided.rule && x.overlay === true);
+  const overlay = decidedRule?.overlay === true;
   const overWhy = `a screen drawn over the agent (${r.decided.rule ?? ''}) decides wherever it stands`;
   const titleRule = rules.titles.find((t) => t.test.test(title));
   if (titleRule && r.decided.by !== 'title') {

@@ -138,20 +138,19 @@ function scan(
 ): { event?: Hit; hint?: Hit } {
   let event: Hit | undefined;
   let hint: Hit | undefined;
-  // A screen drawn over the agent decides, wherever its line stands (see LineRule.overlay); not a draft.
+  // Inside the input box stands a draft: it tells no event (a pasted spinner, a hint's words), only
+  // the box's own chrome (its placeholder, its prompt glyph) as a hint.
+  const inBox = (row: number): boolean => box !== undefined && row >= box[0] && row <= box[1];
+  // A screen drawn over the agent decides, wherever its line stands (see LineRule.overlay).
   const overlays = rules.lines.filter((r) => r.overlay === true);
   for (let row = lines.length - 1; overlays.length > 0 && row >= Math.max(0, from); row--) {
     const line = lines[row]!;
-    const inBox = box !== undefined && row >= box[0] && row <= box[1];
-    const rule = inBox ? undefined : overlays.find((r) => r.test.test(line));
+    const rule = inBox(row) ? undefined : overlays.find((r) => r.test.test(line));
     if (rule) return { event: { rule, row, line } };
   }
   for (let row = lines.length - 1; row >= Math.max(0, from) && !event; row--) {
     const line = lines[row]!;
-    // Inside the input box stands a draft: it tells no event (a pasted spinner, a hint's words), only
-    // the box's own chrome (its placeholder, its prompt glyph) as a hint.
-    const inBox = box !== undefined && row >= box[0] && row <= box[1];
-    const rule = rules.lines.find((r) => (!inBox || r.hint) && r.test.test(line));
+    const rule = rules.lines.find((r) => (!inBox(row) || r.hint) && r.test.test(line));
     if (!rule) continue;
     if (rule.hint) hint ??= { rule, row, line };
     else event = { rule, row, line };

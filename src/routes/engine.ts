@@ -306,11 +306,12 @@ export class RouteEngine {
         !r.paused &&
         (how === 'waiting' ? r.on === 'waiting' : how === 'done' ? r.on !== 'waiting' : r.on === 'turn'),
     );
-    await Promise.all(
-      firing.map((r) =>
-        this.fire(r, turn).catch((err: unknown) => this.fail(r, err instanceof Error ? err.message : String(err))),
-      ),
-    );
+    await Promise.all(firing.map((r) => this.fireOrSay(r, turn)));
+  }
+
+  /** Fires `r` for `turn`; what stops it is said as the route's failure. */
+  private fireOrSay(r: Route, turn: TurnBounds): Promise<void> {
+    return this.fire(r, turn).catch((err: unknown) => this.fail(r, err instanceof Error ? err.message : String(err)));
   }
 
   private fail(r: Route, why: string): void {
@@ -333,7 +334,7 @@ export class RouteEngine {
       const timer = setTimeout(() => {
         this.deferred.delete(r.id);
         if (this.routes.get(r.id) !== r || r.paused || this.paused) return;
-        this.fire(r, turn).catch((err: unknown) => this.fail(r, err instanceof Error ? err.message : String(err)));
+        void this.fireOrSay(r, turn);
       }, wait);
       timer.unref();
       this.deferred.set(r.id, timer);

@@ -99,10 +99,16 @@ function watchedJobs(count: number, intent: string, before: () => void = () => u
   const dir = mkdtempSync(path.join(tmpdir(), 'madohub-watch-'));
   const shorts = Array.from({ length: count }, () => newShortId());
   for (const short of shorts) createJob(dir, { ...blankJob(short), intent });
-  const seen = { wholeReads: 0, heard: [] as string[] };
+  const seen = { wholeReads: 0, heard: [] as string[], listed: [] as string[] };
   const watch = new JobsWatch(
     dir,
-    { jobs: () => seen.wholeReads++, job: (j) => seen.heard.push(`${j.short} ${j.intent}`) },
+    {
+      jobs: (jobs) => {
+        seen.wholeReads++;
+        seen.listed = jobs.map((j) => `${j.short} ${j.intent}`);
+      },
+      job: (j) => seen.heard.push(`${j.short} ${j.intent}`),
+    },
     { debug: () => undefined },
   );
   stop = async () => {
@@ -172,8 +178,8 @@ describe('the jobs watch, a job folder made again', () => {
     await elapse(300);
     rmSync(path.join(dir, short!), { recursive: true });
     createJob(dir, { ...blankJob(short!), intent: 'again' });
-    // Both told, and read, before its next write.
-    await elapse(400);
+    // Both told, and the folder read again, before its next write.
+    expect(await until(() => seen.listed.includes(`${short} again`))).toBe(true);
     await updateJob(dir, short!, { intent: 'working' });
     expect(await until(() => seen.heard.includes(`${short} working`), 3000)).toBe(true);
   });

@@ -99,7 +99,8 @@ describe('FolderWatcher', () => {
     expect(await until(() => events.some(([, e]) => e === 'ready'))).toBe(true);
     rmSync(dir, { recursive: true });
     mkdirSync(dir);
-    await elapse(300);
+    // Watched anew: the new folder's watch is in place (it says so as the first did).
+    expect(await until(() => events.filter(([, e]) => e === 'ready').length >= 2)).toBe(true);
     writeFileSync(path.join(dir, 'new.jsonl'), '{}\n');
     expect(await until(() => events.some(([f, e]) => f === 'new.jsonl' && (e === 'add' || e === 'change')))).toBe(true);
   });
