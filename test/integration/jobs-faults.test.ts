@@ -267,7 +267,9 @@ describe('nothing lost', () => {
     await until(h.jobs, (j) => j.some((x) => x.short === s2 && x.alive === true));
     writeFileSync(path.join(h.base, 'jobs', s2, 'worktree', 'scratch.txt'), 'x');
     expect((await h.mado(['rm', s2])).stderr).toMatch(/is running; stop it first or use --force/);
-    expect((await h.mado(['rm', '--force', s2])).code).toBe(0);
+    const forced = await h.mado(['rm', '--force', s2]);
+    // Failed: what it said (one CI run under load saw exit 1 here, not reproduced).
+    expect(forced.code, forced.stderr).toBe(0);
     expect(existsSync(path.join(h.base, 'jobs', s2))).toBe(false);
   });
 
