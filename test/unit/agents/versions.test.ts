@@ -20,13 +20,16 @@ describe('older versions’ screens', () => {
   });
 
   it('today’s main agents at 60×20, through a whole session: each kind of screen there reads right', () => {
-    const narrow = (agent: string): string[] =>
-      all.filter(([, s]) => s.expect.agent === agent && / at 60x20\b/.test(s.note)).map(([, s]) => s.expect.state);
+    const narrow = (agent: string): [string, ScreenFixture][] =>
+      all.filter(([, s]) => s.expect.agent === agent && / at 60x20\b/.test(s.note));
     for (const agent of ['claude', 'codex', 'gemini', 'opencode', 'qwen']) {
-      const states = narrow(agent);
+      const states = narrow(agent).map(([, s]) => s.expect.state);
       // Idle, a turn under way, an approval, an error or an interrupt at least.
       for (const state of ['idle', 'working', 'waiting', 'failed'])
         expect(states, `${agent}: ${state}`).toContain(state);
+      // Its approvals of a command and of a write, each captured.
+      const kinds = narrow(agent).map(([name]) => name.replace(/^.*-60-/, ''));
+      expect(kinds, agent).toEqual(expect.arrayContaining(['shell-approval', 'edit-approval']));
     }
   });
 
