@@ -66,11 +66,19 @@ import { findLedger } from '../src/review/read.js';
 import { folderBytes } from '../src/review/bound.js';
 import { claude } from '../src/agents/claude.js';
 import { UsageCounter } from '../src/usage/tally.js';
+import { SETTLE_MS } from '../src/state/settle.js';
 import type { HostConfig } from '../src/jobs/remote/hosts.js';
 
 const out = (line: string): void => {
   process.stdout.write(`${line}\n`);
 };
+
+/**
+ * A turn as an agent's screen shows it, over and over: the prompt, work, the turn's end (its completion
+ * line). An Idle drawn straight after Working, with no end shown, is told once the screen has stood so
+ * (SETTLE_MS, src/state/settle.ts): (b) times that one on its own.
+ */
+const TURNS = ['claude-idle', 'claude-working', 'claude-stopped', '--loop'];
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -250,7 +258,7 @@ async function benchRender(exe: string): Promise<void> {
 
 async function benchLatency(exe: string): Promise<void> {
   const s = await startNeovim(exe);
-  const buf = await openAgent(s, ['claude-idle', 'claude-working', '--loop']);
+  const buf = await openAgent(s, TURNS);
   await s.waitFor(`(require('madohub').state(${buf}) or {}).agent == 'claude'`);
   // A Neovim that has run a while: its Node process has compiled what a change runs (the first hundred
   // changes of a fresh process run slower, its code not yet optimised), as the user's has.
@@ -261,18 +269,16 @@ async function benchLatency(exe: string): Promise<void> {
   // An agent whose working screen redraws 10 times a second (a spinner, as the real ones draw): the
   // screen it changes to comes soon after a frame a third of the time.
   await s.lua(`vim.cmd('bwipeout! ' .. ${buf})`);
-  const spinning = await openTerminal(s, [
-    'env',
-    'MADOHUB_FIXTURE_TICK_MS=100',
-    'node',
-    AGENT,
-    'claude-idle',
-    'claude-working',
-    '--loop',
-  ]);
+  const spinning = await openTerminal(s, ['env', 'MADOHUB_FIXTURE_TICK_MS=100', 'node', AGENT, ...TURNS]);
   await s.waitFor(`(require('madohub').state(${spinning}) or {}).agent == 'claude'`);
   await keyToTextAndState(s, spinning, { times: 50, gapMs: 20 });
   const spun = await keyToTextAndState(s, spinning, { times: 200, gapMs: 60 });
+  // An Idle drawn straight after Working, no end shown, is told once the screen has stood so (SETTLE_MS):
+  // working -> idle (timed) and back, 10 each.
+  await s.lua(`vim.cmd('bwipeout! ' .. ${spinning})`);
+  const bare = await openAgent(s, ['claude-working', 'claude-idle', '--loop']);
+  await s.waitFor(`(require('madohub').state(${bare}) or {}).state == 'working'`);
+  const toIdle = (await keyToState(s, bare, { times: 20, gapMs: 60 })).filter((_, i) => i % 2 === 0);
   await s.close();
   out(
     `  (b) change on screen -> state(): ${textAndState(m)} (goal p95 15 ms: ratio ${(percentile(m.state, 95) / 15).toFixed(2)}; peers poll every 100-2000 ms: ratio to a 100 ms poll ${(percentile(m.state, 95) / 100).toFixed(2)})`,
@@ -282,6 +288,9 @@ async function benchLatency(exe: string): Promise<void> {
   );
   out(
     `      an agent whose working screen spins 10 frames a second: ${textAndState(spun)} (goal p95 15 ms: ratio ${(percentile(spun.state, 95) / 15).toFixed(2)})`,
+  );
+  out(
+    `      an Idle straight after Working with no end shown (told once the screen has stood so ${SETTLE_MS} ms, by design): p50 ${median(toIdle).toFixed(0)} ms, p95 ${percentile(toIdle, 95).toFixed(0)} ms (${toIdle.length} changes; goal ${SETTLE_MS} + 15 ms: ratio ${(percentile(toIdle, 95) / (SETTLE_MS + 15)).toFixed(2)})`,
   );
 }
 
@@ -709,7 +718,7 @@ async function benchUsage(exe: string): Promise<void> {
     // The whole 20 MB transcript written at once: read, its usage counted.
     await s.lua(`vim.fn.chansend(vim.bo[${claude}].channel, 'W')`);
     await s.waitFor(`(require('madohub').state(${claude}) or {}).source == 'jsonl-watcher'`, 20000);
-    const screen = await openAgent(s, ['claude-idle', 'claude-working', '--loop']);
+    const screen = await openAgent(s, TURNS);
     await s.waitFor(`(require('madohub').state(${screen}) or {}).agent == 'claude'`);
     return { s, claude, screen };
   };
@@ -1693,7 +1702,7 @@ async function benchBackground(exe: string): Promise<void> {
  * (one RPC round trip each), 60 each, interleaved.
  */
 async function benchJobChange(exe: string): Promise<void> {
-  const command = ['node', AGENT, 'claude-idle', 'claude-working', '--loop'];
+  const command = ['node', AGENT, ...TURNS];
   const { base, env } = jobsBenchFolder('madohub-bench-change-', 'claude', command, 'arg');
   const s = await startNeovim(exe, env);
   const printed = execFileSync(process.execPath, [MADO, '--bg', '--agent', 'claude'], {
@@ -1745,7 +1754,7 @@ async function benchJobChange(exe: string): Promise<void> {
  */
 async function benchFleetScale(exe: string): Promise<void> {
   const JOBS = 100;
-  const command = ['env', 'MADOHUB_FIXTURE_TICK_MS=200', 'node', AGENT, 'claude-idle', 'claude-working', '--loop'];
+  const command = ['env', 'MADOHUB_FIXTURE_TICK_MS=200', 'node', AGENT, ...TURNS];
   const { base, env } = jobsBenchFolder('madohub-bench-scale-', 'claude', command, 'arg');
   const t0 = performance.now();
   const jobHosts = () =>
@@ -1779,7 +1788,7 @@ async function benchFleetScale(exe: string): Promise<void> {
   const bufs: number[] = [];
   for (let i = 0; i < 20; i++) {
     await s.lua(`vim.cmd('tabnew')`);
-    bufs.push(await openAgent(s, ['claude-idle', 'claude-working', '--loop']));
+    bufs.push(await openAgent(s, TURNS));
   }
   if (!(await s.waitFor(`#require('madohub').agents() == ${JOBS + 20}`, 30000)))
     throw new Error(`(u): Neovim never listed ${JOBS + 20} agents`);

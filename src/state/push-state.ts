@@ -43,6 +43,11 @@ export class PushState {
     return this.last;
   }
 
+  /** A record's end waits for a screen that shows the turn ended. */
+  get endWaits(): boolean {
+    return this.pending.holding;
+  }
+
   /** An event's signal, received at `now`, told as `told` says. */
   record(signal: PushSignal, now: number, told: Told = {}): void {
     if (signal.repeat && this.last?.state === 'waiting') return;

@@ -17,6 +17,11 @@ export class TentativeEnd<S> {
     return this.held !== undefined;
   }
 
+  /** An end is held: a screen that shows the turn ended tells it. */
+  get holding(): boolean {
+    return this.held !== undefined;
+  }
+
   /** A newer record: the turn went on. */
   drop(): void {
     this.held = undefined;

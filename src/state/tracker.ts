@@ -12,6 +12,7 @@ import type {
 } from '../shared/types.js';
 import { PushState } from './push-state.js';
 import { TentativeEnd } from './tentative.js';
+import { SettlingIdle } from './settle.js';
 import { decide } from './precedence.js';
 import type { SourcedState } from './precedence.js';
 import { INTERRUPTED, inTurn } from '../shared/types.js';
@@ -82,6 +83,8 @@ interface TerminalEntry extends TrackedState {
   answered?: { sawQuestion: boolean };
   /** A record's tentative end read while the screen showed the turn under way (see TentativeEnd). */
   pendingEnd: TentativeEnd<RecordState & { at?: number }>;
+  /** A screen's Idle after Working, held until the screen has stood so (see SettlingIdle). */
+  settling: SettlingIdle<Detection>;
   /** When the record that ended the last turn was written (its own time): a record older than it is no new work. */
   doneAt?: number;
   /** Set when the job ended; final. */
@@ -167,13 +170,30 @@ export class Tracker {
     const previous = record?.screen && { agent: record.screen.agent, state: record.screen.state };
     // The agent the process tree names reads the screen with its own rules, whatever the screen shows of it.
     const detection = detectScreen(screen, previous, record?.processAgent ?? undefined);
+    // An Idle right after Working waits for the screen to stand so (see SettlingIdle), unless a
+    // record's end waits for it: the agent's word and its screen then agree.
+    if (record && !record.settling.read(detection, previous, screen.lines.join('\n'), now)) {
+      if (!record.pendingEnd.holding) return null;
+      record.settling.drop();
+    }
     const rec = record ?? this.create(buf, detection, now);
-    const changedAt = rec.screen && rec.screen.state === detection.state ? rec.screen.at : now;
-    rec.screen = { ...detection, at: changedAt };
     if (rec.intent?.agent !== detection.agent) {
       const text = promptOf(detection.agent, screen.lines);
       if (text) rec.intent = { agent: detection.agent, text };
     }
+    return this.reading(rec, detection, previous, record === undefined, now);
+  }
+
+  /** A screen's reading taken in (`previous`: the one before it): what changes with it. */
+  private reading(
+    rec: TerminalEntry,
+    detection: Detection,
+    previous: PreviousReading | undefined,
+    isNew: boolean,
+    now: number,
+  ): StateChange | null {
+    const changedAt = rec.screen && rec.screen.state === detection.state ? rec.screen.at : now;
+    rec.screen = { ...detection, at: changedAt };
     let done: StateChange['done'];
     // A record's tentative end the screen lets go: its words tell the end, before the screen's line.
     const ended = rec.pendingEnd.screen(detection.state, previous?.state, now);
@@ -187,7 +207,7 @@ export class Tracker {
     if (detection.state === 'working' && previous?.state !== 'working' && !rec.screenBehind) this.worked(rec);
     if (detection.completion !== undefined) {
       const newLine = detection.completion !== rec.lastCompletion;
-      const fire = record !== undefined && (rec.workedSinceDone || (newLine && !rec.absorbNextLine));
+      const fire = !isNew && (rec.workedSinceDone || (newLine && !rec.absorbNextLine));
       if (newLine) {
         rec.lastCompletion = detection.completion;
         rec.absorbNextLine = false;
@@ -199,7 +219,7 @@ export class Tracker {
         rec.doneAt = Math.max(rec.doneAt ?? 0, changedAt);
       }
     }
-    return this.emit(rec, record === undefined, now, done);
+    return this.emit(rec, isNew, now, done);
   }
 
   /** Feeds a state from the agent's own records. */
@@ -301,6 +321,8 @@ export class Tracker {
       if (r.heldSince !== undefined) next = Math.min(next ?? Infinity, r.heldSince + HOLD_MS);
       const end = r.pendingEnd.due(r.screen?.state);
       if (end !== undefined) next = Math.min(next ?? Infinity, end);
+      const settled = r.settling.dueAt();
+      if (settled !== undefined) next = Math.min(next ?? Infinity, settled);
     }
     return next;
   }
@@ -309,6 +331,13 @@ export class Tracker {
   release(now: number): StateChange[] {
     const out: StateChange[] = [];
     for (const r of this.terminals.values()) {
+      const idle = r.exitStatus === undefined ? r.settling.release(now) : undefined;
+      if (idle) {
+        const previous = r.screen && { agent: r.screen.agent, state: r.screen.state };
+        const change = this.reading(r, idle, previous, false, now);
+        if (change) out.push(change);
+        continue;
+      }
       const signal = r.pendingEnd.release(r.screen?.state, now);
       if (signal) {
         const change = this.emit(r, false, now, this.takeRecord(r, signal, now));
@@ -359,6 +388,7 @@ export class Tracker {
       workedSinceDone: false,
       absorbNextLine: false,
       pendingEnd: new TentativeEnd(),
+      settling: new SettlingIdle(),
     };
     this.terminals.set(buf, rec);
     return rec;

@@ -35,8 +35,19 @@ export interface JobsHarness {
 function templates(extra: Record<string, object>): Record<string, object> {
   return {
     asker: { command: ['node', path.join(FIX, 'bin/asker')], prompt: 'type' },
+    // Turn after turn, a screen every 300 ms: idle, working, its end (a completion line). (An Idle drawn
+    // straight after Working for 300 ms would be no end: output that has just appeared.)
     looper: {
-      command: ['node', path.join(FIX, 'agent.cjs'), 'claude-idle', 'claude-working', '--every', '300', '--loop'],
+      command: [
+        'node',
+        path.join(FIX, 'agent.cjs'),
+        'claude-idle',
+        'claude-working',
+        'claude-stopped',
+        '--every',
+        '300',
+        '--loop',
+      ],
       prompt: 'type',
     },
     // Named like the agents, with their resume arguments: the fixtures ignore the arguments.

@@ -19,6 +19,11 @@ export const ROOT = findRoot(__dirname);
 export const AGENT = path.join(ROOT, 'test/fixtures/agent.cjs');
 /** Fixtures named like the real agents, which write the agents' records. */
 export const FAKE_CLAUDE = path.join(ROOT, 'test/fixtures/bin/claude');
+/**
+ * agent.cjs's screens of a turn whose screen reads Idle for 300 ms between two of its working screens
+ * (output that has just appeared), then its end (its completion line), one every 300 ms.
+ */
+export const FLASHING_TURN = ['claude-working', 'claude-idle', 'claude-working', 'claude-stopped', '--every', '300'];
 export const FAKE_CODEX = path.join(ROOT, 'test/fixtures/bin/codex');
 export const FAKE_AMP = path.join(ROOT, 'test/fixtures/bin/amp');
 export const FAKE_GEMINI = path.join(ROOT, 'test/fixtures/bin/gemini');

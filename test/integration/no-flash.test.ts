@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOLD_MS } from '../../src/state/tracker.js';
-import { FAKE_CLAUDE, openTerminal, startNeovim, testNeovims } from './neovim.js';
+import { FAKE_CLAUDE, FLASHING_TURN, openAgent, openTerminal, startNeovim, testNeovims } from './neovim.js';
 import type { Session } from './neovim.js';
 
 describe.each(testNeovims())('Neovim $label: no transient state', ({ path: exe }) => {
@@ -51,4 +51,19 @@ describe.each(testNeovims())('Neovim $label: no transient state', ({ path: exe }
       expect(seen.states.map((x) => x.split(':')[0])).toContain('working');
     }
   }, 150000);
+
+  it('a screen that reads Idle for a moment in the middle of a turn (output just appeared) shows no Idle: Working, then the end', async () => {
+    s = await startNeovim(exe);
+    await s.lua(`_G.states = {}
+      vim.api.nvim_create_autocmd('User', { pattern = 'MadoStateChanged', callback = function(ev) table.insert(_G.states, ev.data.state) end })`);
+    // Its turn: working, 300 ms of a screen that reads Idle, working again, its completion line.
+    const buf = await openAgent(s, ['claude-idle', ...FLASHING_TURN]);
+    expect(await s.waitFor(`(require('madohub').state(${buf}) or {}).state == 'stopped'`, 8000)).toBe(true);
+    const states = await s.lua<string[]>('return _G.states');
+    expect(states.slice(states.indexOf('working')), states.join(' ')).toEqual(['working', 'stopped']);
+    const winbar = await s.lua<string>(
+      `return vim.api.nvim_eval_statusline(vim.wo[vim.fn.win_findbuf(${buf})[1]].winbar, { winid = vim.fn.win_findbuf(${buf})[1], use_winbar = true }).str`,
+    );
+    expect(winbar).toMatch(/Stopped/);
+  });
 });

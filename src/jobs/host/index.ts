@@ -46,6 +46,7 @@ import { spawnAgent } from './spawn.js';
 import { AtRest } from '../../shared/at-rest.js';
 import { OutputLog, outputLog } from './output-log.js';
 import { agentsOwnWord } from './own-word.js';
+import { SettlingIdle } from '../../state/settle.js';
 import type { OwnWord } from './own-word.js';
 import { QUIET_SPELL_MS, readingDue } from './reading-pace.js';
 import { serveHost } from './server.js';
@@ -199,7 +200,11 @@ class JobHost {
   /** Answers that wait for their menu, poked by each detection; since when the screen shows a menu. */
   private readonly detected = new ChangeWaiters();
   private menuAt: number | undefined;
-  private previous: Pick<Detection, 'agent' | 'state'> | undefined;
+  /** The screen's reading last told. */
+  private previous: Detection | undefined;
+  /** An Idle right after Working, held until the screen has stood so; the reading again when it is due. */
+  private readonly settling = new SettlingIdle<Detection>();
+  private settleTimer: NodeJS.Timeout | undefined;
   /**
    * The agent its process tree runs, once found (looked for at most every PROCESS_LOOK_MS, with a
    * screen to read): it reads the screen with its own rules, as a terminal's process agent does. Its
@@ -472,8 +477,11 @@ class JobHost {
     const { lines, cursor } = boundScreen({ ...screenOf(term), title });
     // A watch can miss an append: the agent's events are read with each screen too (at most one read a detection).
     this.own.poke();
-    const screenReading = detectScreen({ lines, title, cursor }, this.previous, this.agentOfProcess());
-    this.previous = { agent: screenReading.agent, state: screenReading.state };
+    const screenReading = this.settled(
+      detectScreen({ lines, title, cursor }, this.previous, this.agentOfProcess()),
+      lines,
+    );
+    this.previous = screenReading;
     // The screen's reading is of the output that came at `outputAt`: what the agent said while that
     // output was parsed (a notification in it) is no older than it.
     const d = this.own.state.combine(screenReading, this.outputAt);
@@ -523,6 +531,26 @@ class JobHost {
         ? { ...patch, ...(ended ? { turnsEnded: job.turnsEnded + 1 } : {}) }
         : {},
     );
+  }
+
+  /**
+   * The screen's reading to tell: an Idle right after Working waits for the screen to stand so (see
+   * SettlingIdle; it is read again when due), unless a record's end waits for it (the agent's word and
+   * its screen then agree), or the agent has ended.
+   */
+  private settled(reading: Detection, lines: readonly string[]): Detection {
+    const now = Date.now();
+    if (this.settling.read(reading, this.previous, lines.join('\n'), now) || !this.previous) return reading;
+    if (this.ending || this.exited || this.own.state.endWaits) {
+      this.settling.drop();
+      return reading;
+    }
+    const due = this.settling.dueAt();
+    if (due !== undefined) {
+      clearTimeout(this.settleTimer);
+      this.settleTimer = setTimeout(() => this.detectSoon(true), due - now + 5).unref();
+    }
+    return this.previous;
   }
 
   /** The agent its process tree runs (see processAgent); undefined while none MadoHub knows is found. */

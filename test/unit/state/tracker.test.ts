@@ -6,6 +6,7 @@ import { opencodeTurn } from '../../../src/agents/opencode.js';
 import type { OpenCodeMessage } from '../../../src/agents/opencode.js';
 import type { RecordSignal } from '../../../src/shared/types.js';
 import { TENTATIVE_MS } from '../../../src/state/tentative.js';
+import { SETTLE_MS } from '../../../src/state/settle.js';
 import { HOLD_MS, Tracker } from '../../../src/state/tracker.js';
 import type { Screen } from '../../../src/detect/index.js';
 import screens from '../../fixtures/screens.json';
@@ -586,5 +587,67 @@ describe('Tracker: a turn’s end told once though the agent’s process flicker
     take(t.screen(2, screen('claude-working'), 5020));
     take(t.record(2, jsonl('completed', 6000, 'Next answer.'), 6000));
     expect(dones).toEqual(['✻ Baked for 10s', 'Next answer.']);
+  });
+});
+
+describe('Tracker: output that has just appeared is not Idle at once (issue 32)', () => {
+  const codex = JSON.parse(
+    readFileSync(path.join(__dirname, '../../fixtures/screens/versions/codex.json'), 'utf8'),
+  ) as Record<string, Screen>;
+  // Codex 0.96.0's real screens: its turn under way, then its answer with the spinner's line gone.
+  const codexWorking = (n: number): Screen => ({
+    lines: codex['cx096-working']!.lines.map((l) => l.replace('(1s', `(${n}s`)),
+    title: 'vm',
+  });
+  const codexAnswer = (text = 'Slow answer to: slow please'): Screen => ({
+    lines: codex['cx096-done']!.lines.map((l) => l.replace('Slow answer to: slow please', text)),
+    title: 'vm',
+  });
+
+  it('an Idle after Working is told once the screen has stood so for SETTLE_MS, not before', () => {
+    const t = new Tracker();
+    t.screen(1, codexWorking(1), 1000);
+    expect(t.get(1)).toMatchObject({ agent: 'codex', state: 'working' });
+    expect(t.screen(1, codexAnswer(), 1100)).toBeNull();
+    expect(t.get(1)?.state).toBe('working');
+    expect(t.nextRelease()).toBe(1100 + SETTLE_MS);
+    expect(t.release(1100 + SETTLE_MS - 1)).toEqual([]);
+    expect(t.release(1100 + SETTLE_MS)).toEqual([
+      expect.objectContaining({ state: 'idle', previous: 'working', since: 1100 + SETTLE_MS }),
+    ]);
+    expect(t.nextRelease()).toBeUndefined();
+  });
+
+  it('output that keeps coming starts the wait again; work shown again in that time was never Idle', () => {
+    const t = new Tracker();
+    const states: string[] = [];
+    const feed = (c: ReturnType<Tracker['screen']> | ReturnType<Tracker['release']>): void => {
+      for (const x of [c ?? []].flat()) if (x.state !== states.at(-1)) states.push(x.state);
+    };
+    feed(t.screen(1, codexWorking(1), 1000));
+    feed(t.screen(1, codexAnswer('Slow answer, its first words'), 1500));
+    feed(t.release(1500 + SETTLE_MS - 100));
+    feed(t.screen(1, codexAnswer('Slow answer, its first words and more'), 1500 + SETTLE_MS - 50));
+    feed(t.release(1500 + SETTLE_MS + 10));
+    expect(t.nextRelease()).toBe(1500 + 2 * SETTLE_MS - 50);
+    // The spinner's line drawn again: the turn goes on, and no Idle was told in it.
+    feed(t.screen(1, codexWorking(3), 1500 + SETTLE_MS + 100));
+    expect(t.nextRelease()).toBeUndefined();
+    feed(t.release(10_000));
+    expect(states).toEqual(['working']);
+    // Its real end: told once the screen stood still.
+    feed(t.screen(1, codexAnswer(), 11_000));
+    feed(t.release(11_000 + SETTLE_MS));
+    expect(states).toEqual(['working', 'idle']);
+  });
+
+  it("a record's end that waits for the screen is told with the screen's Idle at once: the agent's word and its screen agree", () => {
+    const [hello, helloAnswer] = geminiChat();
+    const t = new Tracker();
+    t.screen(1, screen('gemini-real-idle'), 1000);
+    t.record(1, hello!, 1100);
+    t.screen(1, screen('gemini-real-working'), 1150);
+    expect(t.record(1, helloAnswer!, 1200)).toBeNull();
+    expect(t.screen(1, screen('gemini-real-done'), 1250)).toMatchObject({ state: 'completed' });
   });
 });
