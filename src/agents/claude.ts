@@ -97,6 +97,8 @@ export const claude: AgentModule = {
       /\/help for help, \/status for your current setup|Run \/init to create a CLAUDE\.md file/,
     ],
     titleMarkers: [/Claude Code/],
+    // Its spinner stands right above its input box: one higher up, output under it, is left behind.
+    workInLatestBlock: true,
     lines: [
       {
         name: 'interrupted',

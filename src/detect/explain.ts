@@ -115,6 +115,8 @@ function passedOver(set: RuleSet, r: Reading): PassedOver[] {
       let why: string;
       if (row < r.from) why = "above the current turn: an earlier turn's";
       else if (inBox && !rule.hint) why = 'inside the input box: a draft tells nothing';
+      else if (r.latest !== undefined && row < r.latest && rule.state === 'working')
+        why = 'above the latest block over the input box: a frame left behind';
       else if (first && rule !== first) why = `${first.name} matched this line first`;
       else if (rule.hint)
         why = decidedByHint ? 'a lower hint decided' : 'a hint: it tells only when no line of an event does';

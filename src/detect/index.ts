@@ -135,12 +135,16 @@ function scan(
   lines: readonly string[],
   from = 0,
   box?: readonly [number, number],
+  latest = 0,
 ): { event?: Hit; hint?: Hit } {
   let event: Hit | undefined;
   let hint: Hit | undefined;
   // Inside the input box stands a draft: it tells no event (a pasted spinner, a hint's words), only
   // the box's own chrome (its placeholder, its prompt glyph) as a hint.
   const inBox = (row: number): boolean => box !== undefined && row >= box[0] && row <= box[1];
+  // A working line above the latest block over the box is a frame left behind (workInLatestBlock).
+  const told = (rule: LineRule, row: number): boolean =>
+    (!inBox(row) || rule.hint === true) && (row >= latest || rule.state !== 'working');
   // A screen drawn over the agent decides, wherever its line stands (see LineRule.overlay).
   const overlays = rules.lines.filter((r) => r.overlay === true);
   for (let row = lines.length - 1; overlays.length > 0 && row >= Math.max(0, from); row--) {
@@ -150,7 +154,7 @@ function scan(
   }
   for (let row = lines.length - 1; row >= Math.max(0, from) && !event; row--) {
     const line = lines[row]!;
-    const rule = rules.lines.find((r) => (!inBox(row) || r.hint) && r.test.test(line));
+    const rule = rules.lines.find((r) => told(r, row) && r.test.test(line));
     if (!rule) continue;
     if (rule.hint) hint ??= { rule, row, line };
     else event = { rule, row, line };
@@ -190,7 +194,11 @@ export function lastBlock(border: RegExp, lines: readonly string[]): number {
     }
     break;
   }
-  if (top < 0) return 0;
+  return top < 0 ? 0 : blockAbove(lines, top);
+}
+
+/** The first row of the last block of lines (back to a blank line) above row `top`. */
+function blockAbove(lines: readonly string[], top: number): number {
   let row = top - 1;
   while (row >= 0 && lines[row]!.trim() === '') row--;
   while (row > 0 && lines[row - 1]!.trim() !== '') row--;
@@ -251,6 +259,8 @@ export interface Reading {
   /** The first row of the current turn, the input box's rows. */
   from: number;
   box?: readonly [number, number];
+  /** Where its work is read from (AgentRules.workInLatestBlock): the latest block over the input box. */
+  latest?: number;
   /** A question over a choice menu in the current turn, whether or not it decided. */
   menu?: MenuHit;
 }
@@ -289,7 +299,8 @@ export function reading(set: RuleSet, input: Screen, previous?: PreviousReading,
   const from = rules.inputBox
     ? lastBlock(rules.inputBox, screen.lines)
     : turnStart(rules.prompt, screen.lines, box?.[0]);
-  const { event, hint } = scan(rules, screen.lines, from, box);
+  const latest = rules.workInLatestBlock && box ? blockAbove(screen.lines, box[0] - 1) : undefined;
+  const { event, hint } = scan(rules, screen.lines, from, box, latest);
   // A question over a choice menu in the current turn waits for the user, whatever its words.
   const menu = choiceMenu(screen.lines, from, lastText, box);
   const title = rules.titles.find((t) => t.test.test(screen.title));
@@ -300,6 +311,7 @@ export function reading(set: RuleSet, input: Screen, previous?: PreviousReading,
     screen,
     from,
     box,
+    ...(latest !== undefined && { latest }),
     menu,
   });
   const byHit = (h: Hit): Reading =>

@@ -74,6 +74,12 @@ export interface AgentRules {
    * spinner, its interrupt or its error stands.
    */
   inputBox?: RegExp;
+  /**
+   * Its work shows in the latest block of lines over its input box (Claude Code draws its spinner right
+   * above the box): a working line higher up, a blank line and other output under it, is a frame left
+   * behind and tells nothing.
+   */
+  workInLatestBlock?: true;
   /** How its finished answer reads on its screen (for a route when no record holds it). */
   answer?: ScreenAnswerRule;
   /**

@@ -128,6 +128,31 @@ describe('explain: the rules passed over, with why', () => {
       expect.objectContaining({ rule: 'kite/spinner', row: 6, why: 'inside the input box: a draft tells nothing' }),
     );
   });
+  it("Claude Code's spinner row above the latest block over its input box: a frame left behind", () => {
+    const rule = '─'.repeat(40);
+    const e = explainScreen(
+      screen([
+        '✶ Reticulating… (51s)',
+        '  ⎿ Tip: one',
+        '',
+        '● All checks pass.',
+        '  - tests: 512 passed',
+        rule,
+        '❯ ',
+        rule,
+      ]),
+      undefined,
+      'claude',
+    );
+    expect(e).toMatchObject({ state: 'idle', rule: 'claude/prompt' });
+    expect(e.passed).toContainEqual(
+      expect.objectContaining({
+        rule: 'shared/spinner',
+        row: 1,
+        why: 'above the latest block over the input box: a frame left behind',
+      }),
+    );
+  });
   it('a rule that matched a line another rule took first', () => {
     const e = explain(SET, screen(['KITE v1', '> fly', '◆ Soaring… 3s']));
     expect(e.passed).toContainEqual(
