@@ -25,7 +25,7 @@ const fileOf = (short: string): JobFile =>
 
 describe("a job's host, watched", () => {
   it('tells each write of the job file once, in order, once it is in the file; a watcher that joins late is told the file first', async () => {
-    // The looper works and ends its turn every 300 ms: a write of its file at each change of state.
+    // The looper idles and works in turn: a write of its file at each change of state.
     const short = shortOf((await h.mado(['--bg', '--agent', 'looper', 'go'])).stdout);
     const dir = path.join(h.base, 'jobs');
     await untilValue(

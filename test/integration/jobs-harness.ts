@@ -35,15 +35,14 @@ export interface JobsHarness {
 function templates(extra: Record<string, object>): Record<string, object> {
   return {
     asker: { command: ['node', path.join(FIX, 'bin/asker')], prompt: 'type' },
-    // Turn after turn, a screen every 300 ms: idle, working, its end (a completion line). (An Idle drawn
-    // straight after Working for 300 ms would be no end: output that has just appeared.)
+    // Idle 1.5 s, working 0.3 s, over and over (a screen every 300 ms): its status stays running. (An Idle
+    // drawn straight after Working is told once it has stood 1 s: output that has just appeared is no end.)
     looper: {
       command: [
         'node',
         path.join(FIX, 'agent.cjs'),
-        'claude-idle',
+        ...Array<string>(5).fill('claude-idle'),
         'claude-working',
-        'claude-stopped',
         '--every',
         '300',
         '--loop',

@@ -423,6 +423,7 @@ class JobHost {
     }
     if (this.detectTimer) clearTimeout(this.detectTimer);
     clearTimeout(this.paceTimer);
+    clearTimeout(this.settleTimer);
     await this.runDetect();
     await this.writer.write(endOf(this.ending, exitCode, signal));
     this.say(`exited ${exitCode} signal ${signal ?? 0}`);
