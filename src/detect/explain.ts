@@ -1,7 +1,7 @@
 // Why a screen reads as it does (`mado detect --explain`, `:MadoExplain`): the agent and how it was
 // told, the rule or shape that decided and its line, the current turn and the input box, and every
 // rule that matched a line but was passed over, with why. Pure, like the engine it explains.
-import { reading } from './index.js';
+import { leftBehind, reading } from './index.js';
 import type { Decision, Identity, Reading } from './index.js';
 import type { AgentId, AgentState, Detection, PreviousReading, RuleSet, Screen } from './types.js';
 import { clip, noControl } from '../shared/text.js';
@@ -115,8 +115,7 @@ function passedOver(set: RuleSet, r: Reading): PassedOver[] {
       let why: string;
       if (row < r.from) why = "above the current turn: an earlier turn's";
       else if (inBox && !rule.hint) why = 'inside the input box: a draft tells nothing';
-      else if (r.latest !== undefined && row < r.latest && rule.state === 'working')
-        why = 'above the latest block over the input box: a frame left behind';
+      else if (leftBehind(rule, row, r.latest)) why = 'above the latest block over the input box: a frame left behind';
       else if (first && rule !== first) why = `${first.name} matched this line first`;
       else if (rule.hint)
         why = decidedByHint ? 'a lower hint decided' : 'a hint: it tells only when no line of an event does';

@@ -135,16 +135,15 @@ function scan(
   lines: readonly string[],
   from = 0,
   box?: readonly [number, number],
-  latest = 0,
+  latest?: number,
 ): { event?: Hit; hint?: Hit } {
   let event: Hit | undefined;
   let hint: Hit | undefined;
   // Inside the input box stands a draft: it tells no event (a pasted spinner, a hint's words), only
   // the box's own chrome (its placeholder, its prompt glyph) as a hint.
   const inBox = (row: number): boolean => box !== undefined && row >= box[0] && row <= box[1];
-  // A working line above the latest block over the box is a frame left behind (workInLatestBlock).
   const told = (rule: LineRule, row: number): boolean =>
-    (!inBox(row) || rule.hint === true) && (row >= latest || rule.state !== 'working');
+    (!inBox(row) || rule.hint === true) && !leftBehind(rule, row, latest);
   // A screen drawn over the agent decides, wherever its line stands (see LineRule.overlay).
   const overlays = rules.lines.filter((r) => r.overlay === true);
   for (let row = lines.length - 1; overlays.length > 0 && row >= Math.max(0, from); row--) {
@@ -170,6 +169,14 @@ function scan(
     }
   }
   return { event, hint };
+}
+
+/**
+ * A working line above the latest block over the input box (`latest`: its first row, where the agent's
+ * work shows: AgentRules.workInLatestBlock) is a frame left behind: it tells nothing.
+ */
+export function leftBehind(rule: LineRule, row: number, latest: number | undefined): boolean {
+  return latest !== undefined && row < latest && rule.state === 'working';
 }
 
 /** How far above the screen's bottom an input box's borders are looked for. */

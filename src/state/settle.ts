@@ -22,15 +22,17 @@ export class SettlingIdle<R extends Reading> {
   private held: { reading: R; screen: string; first: number; last: number } | undefined;
 
   /**
-   * A screen (`screen`: its text) read as `reading`, the reading told before it being `told`: the
-   * reading to tell now, or undefined to hold on to `told` (see `due`).
+   * A screen (`lines`: its rows) read as `reading`, the reading told before it being `told`: the
+   * reading to tell now, or undefined to hold on to `told` (see `due`). Its text is kept only while an
+   * Idle is held (a screen read each change costs nothing else).
    */
-  read(reading: R, told: Reading | undefined, screen: string, now: number): R | undefined {
+  read(reading: R, told: Reading | undefined, lines: readonly string[], now: number): R | undefined {
     if (reading.state !== 'idle' || told?.state !== 'working' || told.agent !== reading.agent) {
       this.held = undefined;
       return reading;
     }
     const held = this.held;
+    const screen = lines.join('\n');
     if (held && now >= this.due(held)) {
       this.held = undefined;
       return reading;

@@ -172,7 +172,7 @@ export class Tracker {
     const detection = detectScreen(screen, previous, record?.processAgent ?? undefined);
     // An Idle right after Working waits for the screen to stand so (see SettlingIdle), unless a
     // record's end waits for it: the agent's word and its screen then agree.
-    if (record && !record.settling.read(detection, previous, screen.lines.join('\n'), now)) {
+    if (record && !record.settling.read(detection, previous, screen.lines, now)) {
       if (!record.pendingEnd.holding) return null;
       record.settling.drop();
     }

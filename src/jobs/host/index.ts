@@ -541,7 +541,7 @@ class JobHost {
    */
   private settled(reading: Detection, lines: readonly string[]): Detection {
     const now = Date.now();
-    if (this.settling.read(reading, this.previous, lines.join('\n'), now) || !this.previous) return reading;
+    if (this.settling.read(reading, this.previous, lines, now) || !this.previous) return reading;
     if (this.ending || this.exited || this.own.state.endWaits) {
       this.settling.drop();
       return reading;
